@@ -1,0 +1,95 @@
+/**
+ * @module core/api/create-api
+ * The api object a factory returns (SPEC.md "Api object members"): the `flow(build, opts)`
+ * wrapper, `useCtx`, `outputs`, `tables`, `db` and the components, typed by the schema map.
+ * Every factory (createFlow, createFlowPostgres, openFlowBackend) builds it here.
+ */
+import { Branch, Loop, Parallel, Ralph, Sequence, Task, Workflow } from "../components/index.js";
+import type { DepsSpec, OutputKey, OutputTarget, SchemaMap, TaskProps } from "../components/types.js";
+import { attachBinding, type StoreBinding } from "../engine/binding.js";
+import type { FlowCtx } from "../engine/ctx.js";
+import type { FlowAlertPolicy, FlowWorkflow, WorkflowOptions } from "../engine/types.js";
+import type { FlowElement, FlowNode } from "../jsx/element.js";
+import { useRenderCtx } from "../jsx/render.js";
+import type { AnyObjectSchema } from "../schema/columns.js";
+import type { FlowTable } from "../schema/tables.js";
+
+/** SPEC.md `CreateFlowOptions`. */
+export interface CreateFlowOptions {
+  readableName?: string;
+  description?: string;
+  alertPolicy?: FlowAlertPolicy;
+  /** Default `.flow/flow.db`. */
+  dbPath?: string;
+  /** Default `WAL`. */
+  journalMode?: string;
+  /** Default `sqlite`; `createFlow` serves only `sqlite`. */
+  backend?: "sqlite" | "pglite" | "postgres";
+}
+
+/** The typed Task component of a schema map. */
+export type TypedTask<S extends SchemaMap> = <O extends OutputTarget<S>, D extends DepsSpec<S> = {}>(props: TaskProps<S, O, D>) => FlowElement;
+
+/** What `createFlow` and the other factories return. */
+export interface FlowApi<S extends SchemaMap, Db = unknown> {
+  /** Wraps a build function into a runnable workflow. */
+  flow(build: (ctx: FlowCtx<S>) => FlowNode, opts?: WorkflowOptions): FlowWorkflow<S>;
+  /** The render context, inside a component. */
+  useCtx(): FlowCtx<S>;
+  /** The schema objects passed in, by key (use them as Task `output`). */
+  outputs: { readonly [K in OutputKey<S>]: S[K] };
+  /** One Drizzle table per schema key (including `input`). */
+  tables: { readonly [K in keyof S]: FlowTable };
+  /** The Drizzle database over the store. */
+  db: Db;
+  Workflow: typeof Workflow;
+  Task: TypedTask<S>;
+  Sequence: typeof Sequence;
+  Parallel: typeof Parallel;
+  Branch: typeof Branch;
+  Loop: typeof Loop;
+  /** @deprecated Use `Loop`. */
+  Ralph: typeof Ralph;
+}
+
+/** Builds the api of a bound store. */
+export function createFlowApi<S extends SchemaMap, Db extends object>(binding: StoreBinding, db: Db, opts: CreateFlowOptions): FlowApi<S, Db> {
+  const { registry } = binding;
+  const outputs: Record<string, AnyObjectSchema> = {};
+  const tables: Record<string, FlowTable> = {};
+  const schemaRegistry: NonNullable<FlowWorkflow["schemaRegistry"]> = {};
+  const zodToKeyName = new Map<AnyObjectSchema, string>();
+  for (const e of registry.entries.values()) {
+    tables[e.key] = e.table;
+    schemaRegistry[e.key] = { table: e.table, schema: e.schema };
+    zodToKeyName.set(e.schema, e.key);
+    if (!e.isInput) outputs[e.key] = e.schema;
+  }
+  attachBinding(db, binding);
+  const api: FlowApi<S, Db> = {
+    flow(build, wopts = {}) {
+      const workflow: FlowWorkflow<S> = {
+        build: build as FlowWorkflow["build"],
+        opts: { ...(opts.alertPolicy ? { alertPolicy: opts.alertPolicy } : {}), ...wopts },
+        db,
+        schemaRegistry,
+        zodToKeyName,
+      };
+      if (opts.readableName) workflow.readableName = opts.readableName;
+      if (opts.description) workflow.description = opts.description;
+      return attachBinding(workflow, binding);
+    },
+    useCtx: () => useRenderCtx<FlowCtx<S>>(),
+    outputs: outputs as FlowApi<S>["outputs"],
+    tables: tables as FlowApi<S>["tables"],
+    db,
+    Workflow,
+    Task: Task as TypedTask<S>,
+    Sequence,
+    Parallel,
+    Branch,
+    Loop,
+    Ralph,
+  };
+  return attachBinding(api, binding);
+}

@@ -1,0 +1,61 @@
+/**
+ * @module core/engine/events
+ * The FlowEvent union. Every state change of a run is an event row with a per-run `seq`,
+ * written in the same transaction as the change (DESIGN.md seam 3). docs/events.md lists them.
+ */
+import type { FlowErrorJson } from "../errors.js";
+import type { RunStatus } from "./types.js";
+
+interface Base<T extends string> {
+  type: T;
+  runId: string;
+  timestampMs: number;
+  /** Position in the run's event log (set once persisted). */
+  seq?: number;
+}
+interface NodeRef {
+  nodeId: string;
+  iteration: number;
+}
+
+export type RunStartedEvent = Base<"RunStarted"> & { workflowName: string | null; workflowHash: string; parentRunId: string | null };
+export type RunResumedEvent = Base<"RunResumed"> & { previousStatus: RunStatus; takeover: boolean; previousOwnerId: string | null };
+export type WorkflowChangedEvent = Base<"WorkflowChanged"> & { previousHash: string | null; workflowHash: string };
+export type RunFinishedEvent = Base<"RunFinished"> & { output?: unknown };
+export type RunFailedEvent = Base<"RunFailed"> & { error: FlowErrorJson };
+export type RunCancelledEvent = Base<"RunCancelled">;
+export type RunPausedEvent = Base<"RunPaused">;
+export type FrameCommittedEvent = Base<"FrameCommitted"> & { frameNo: number; taskCount: number; keyframe: boolean };
+export type TaskStartedEvent = Base<"TaskStarted"> & NodeRef & { attempt: number };
+export type TaskFinishedEvent = Base<"TaskFinished"> & NodeRef & { attempt: number; durationMs: number };
+export type TaskFailedEvent = Base<"TaskFailed"> &
+  NodeRef & { attempt: number; error: FlowErrorJson; willRetry: boolean; retryInMs?: number; continueOnFail: boolean };
+export type TaskSkippedEvent = Base<"TaskSkipped"> & NodeRef;
+export type TaskCancelledEvent = Base<"TaskCancelled"> & NodeRef & { attempt?: number; reason: "run-cancelled" | "removed-from-tree" | "interrupted" | "run-failed" };
+export type TaskCacheHitEvent = Base<"TaskCacheHit"> & NodeRef & { cacheKey: string };
+export type TaskResetEvent = Base<"TaskReset"> & NodeRef & { reason: "retry-task" | "resume" };
+export type LoopIterationEvent = Base<"LoopIteration"> & { loopId: string; iteration: number };
+
+/** Every event a run emits. */
+export type FlowEvent =
+  | RunStartedEvent
+  | RunResumedEvent
+  | WorkflowChangedEvent
+  | RunFinishedEvent
+  | RunFailedEvent
+  | RunCancelledEvent
+  | RunPausedEvent
+  | FrameCommittedEvent
+  | TaskStartedEvent
+  | TaskFinishedEvent
+  | TaskFailedEvent
+  | TaskSkippedEvent
+  | TaskCancelledEvent
+  | TaskCacheHitEvent
+  | TaskResetEvent
+  | LoopIterationEvent;
+
+export type FlowEventType = FlowEvent["type"];
+
+/** Distributes Omit over the union, so each variant keeps its own fields. */
+export type EventInit = FlowEvent extends infer E ? (E extends FlowEvent ? Omit<E, "runId" | "timestampMs" | "seq"> : never) : never;

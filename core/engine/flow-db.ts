@@ -1,0 +1,183 @@
+/**
+ * @module core/engine/flow-db
+ * `FlowDb`: the read side of a workflow's store (runs, nodes, attempts, events, frames), built
+ * from a workflow's `db` handle. Hosting surfaces, the CLI and time travel read through it.
+ */
+import { FlowError, type FlowErrorJson } from "../errors.js";
+import { decodeRow } from "../schema/columns.js";
+import type { SchemaRegistry } from "../schema/registry.js";
+import { quoteIdent } from "../store/dialect.js";
+import type { StorePort } from "../store/port.js";
+import { bindingOf, type StoreBinding } from "./binding.js";
+import type { FlowEvent } from "./events.js";
+import { applyDelta, type DeltaOp } from "./frames.js";
+import type { RunRow } from "./run-sql.js";
+import type { AttemptState, GraphSnapshot, NodeState, RunStatus } from "./types.js";
+
+/** A run as stored. */
+export interface RunRecord {
+  runId: string;
+  parentRunId: string | null;
+  workflowName: string | null;
+  workflowHash: string | null;
+  status: RunStatus;
+  input: unknown;
+  output: unknown;
+  error: FlowErrorJson | null;
+  iterations: Record<string, number>;
+  annotations: Record<string, string | number | boolean> | null;
+  ownerId: string | null;
+  heartbeatAtMs: number | null;
+  nextRunId: string | null;
+  createdAtMs: number;
+  updatedAtMs: number;
+  finishedAtMs: number | null;
+}
+
+export interface NodeRecord {
+  nodeId: string;
+  iteration: number;
+  state: NodeState;
+  ordinal: number | null;
+  label: string | null;
+  outputTable: string | null;
+  attempts: number;
+  error: FlowErrorJson | null;
+  updatedAtMs: number;
+}
+
+export interface AttemptRecord {
+  nodeId: string;
+  iteration: number;
+  attempt: number;
+  state: AttemptState;
+  startedAtMs: number;
+  finishedAtMs: number | null;
+  error: FlowErrorJson | null;
+  meta: Record<string, unknown> | null;
+  vcsPointer: string | null;
+}
+
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+const parse = <T>(v: unknown): T => (v === null || v === undefined ? (null as T) : (JSON.parse(String(v)) as T));
+
+/**
+ * Reads a workflow's store.
+ * @example
+ * const db = new FlowDb(api.db);
+ * for (const run of await db.listRuns({ limit: 10 })) console.log(run.runId, run.status);
+ */
+export class FlowDb {
+  readonly store: StorePort;
+  readonly registry: SchemaRegistry;
+  /** @internal */
+  readonly binding: StoreBinding;
+
+  constructor(db: unknown) {
+    this.binding = bindingOf(db, "db handle");
+    this.store = this.binding.store;
+    this.registry = this.binding.registry;
+  }
+
+  async getRun(runId: string): Promise<RunRecord | undefined> {
+    const rows = await this.store.query<RunRow & Record<string, unknown>>(`SELECT * FROM _flow_runs WHERE run_id = ?`, [runId]);
+    return rows[0] && toRun(rows[0]);
+  }
+
+  /** Runs, newest first. */
+  async listRuns(filter: { limit?: number; status?: RunStatus } = {}): Promise<RunRecord[]> {
+    const limit = Math.max(1, Math.min(filter.limit ?? 100, 10_000));
+    const rows = filter.status
+      ? await this.store.query<RunRow & Record<string, unknown>>(`SELECT * FROM _flow_runs WHERE status = ? ORDER BY created_at_ms DESC LIMIT ?`, [filter.status, limit])
+      : await this.store.query<RunRow & Record<string, unknown>>(`SELECT * FROM _flow_runs ORDER BY created_at_ms DESC LIMIT ?`, [limit]);
+    return rows.map(toRun);
+  }
+
+  async listNodes(runId: string): Promise<NodeRecord[]> {
+    const rows = await this.store.query(`SELECT * FROM _flow_nodes WHERE run_id = ? ORDER BY iteration, ordinal`, [runId]);
+    return rows.map((r) => ({
+      nodeId: String(r.node_id),
+      iteration: Number(r.iteration),
+      state: r.state as NodeState,
+      ordinal: num(r.ordinal),
+      label: (r.label as string | null) ?? null,
+      outputTable: (r.output_table as string | null) ?? null,
+      attempts: Number(r.attempts),
+      error: parse(r.error_json),
+      updatedAtMs: Number(r.updated_at_ms),
+    }));
+  }
+
+  async listAttempts(runId: string, nodeId?: string): Promise<AttemptRecord[]> {
+    const rows = nodeId
+      ? await this.store.query(`SELECT * FROM _flow_attempts WHERE run_id = ? AND node_id = ? ORDER BY started_at_ms, attempt`, [runId, nodeId])
+      : await this.store.query(`SELECT * FROM _flow_attempts WHERE run_id = ? ORDER BY started_at_ms, attempt`, [runId]);
+    return rows.map((r) => ({
+      nodeId: String(r.node_id),
+      iteration: Number(r.iteration),
+      attempt: Number(r.attempt),
+      state: r.state as AttemptState,
+      startedAtMs: Number(r.started_at_ms),
+      finishedAtMs: num(r.finished_at_ms),
+      error: parse(r.error_json),
+      meta: parse(r.meta_json),
+      vcsPointer: (r.vcs_pointer as string | null) ?? null,
+    }));
+  }
+
+  /** Events in seq order, after `afterSeq` (exclusive). */
+  async listEvents(runId: string, opts: { afterSeq?: number; limit?: number } = {}): Promise<FlowEvent[]> {
+    const rows = await this.store.query(`SELECT * FROM _flow_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?`, [runId, opts.afterSeq ?? 0, opts.limit ?? 100_000]);
+    return rows.map((r) => ({ ...parse<Record<string, unknown>>(r.payload_json), type: r.type, runId, timestampMs: Number(r.timestamp_ms), seq: Number(r.seq) }) as FlowEvent);
+  }
+
+  /** A frame (default: the latest), rebuilt from its keyframe and deltas. */
+  async getFrame(runId: string, frameNo?: number): Promise<GraphSnapshot | undefined> {
+    const target = frameNo ?? Number((await this.store.query<{ n: unknown }>(`SELECT MAX(frame_no) AS n FROM _flow_frames WHERE run_id = ?`, [runId]))[0]?.n ?? 0);
+    if (!target) return undefined;
+    const rows = await this.store.query(
+      `SELECT frame_no, kind, data_json FROM _flow_frames WHERE run_id = ? AND frame_no <= ? AND frame_no >= (SELECT COALESCE(MAX(frame_no), 0) FROM _flow_frames WHERE run_id = ? AND kind = 'key' AND frame_no <= ?) ORDER BY frame_no`,
+      [runId, target, runId, target],
+    );
+    if (rows.length === 0 || Number(rows[rows.length - 1]!.frame_no) !== target) return undefined;
+    let value: unknown = null;
+    for (const r of rows) value = r.kind === "key" ? parse(r.data_json) : applyDelta(value, parse<DeltaOp[]>(r.data_json));
+    const v = value as { xml: GraphSnapshot["xml"]; tasks: GraphSnapshot["tasks"] };
+    return { runId, frameNo: target, xml: v.xml, tasks: v.tasks };
+  }
+
+  /** Output rows of a table for a run (decoded, with runId/nodeId/iteration). */
+  async listOutputs(runId: string, table: unknown): Promise<Record<string, unknown>[]> {
+    const entry = this.registry.resolve(table, "listOutputs");
+    const rows = await this.store.query(`SELECT * FROM ${quoteIdent(entry.tableName)} WHERE run_id = ? ORDER BY iteration, node_id`, [runId]);
+    return rows.map((r) => ({ ...decodeRow(entry.columns, r), runId, nodeId: String(r.node_id), iteration: Number(r.iteration) }));
+  }
+
+  /** Throws RUN_NOT_FOUND when the run does not exist. */
+  async requireRun(runId: string): Promise<RunRecord> {
+    const run = await this.getRun(runId);
+    if (!run) throw new FlowError("RUN_NOT_FOUND", `Run ${runId} does not exist.`, { runId });
+    return run;
+  }
+}
+
+function toRun(r: RunRow & Record<string, unknown>): RunRecord {
+  return {
+    runId: r.run_id,
+    parentRunId: r.parent_run_id,
+    workflowName: r.workflow_name,
+    workflowHash: r.workflow_hash,
+    status: r.status,
+    input: parse(r.input_json),
+    output: parse(r.output_json),
+    error: parse(r.error_json),
+    iterations: parse(r.iterations_json) ?? {},
+    annotations: parse(r.annotations_json),
+    ownerId: r.owner_id,
+    heartbeatAtMs: num(r.heartbeat_at_ms),
+    nextRunId: r.next_run_id,
+    createdAtMs: Number(r.created_at_ms),
+    updatedAtMs: Number(r.updated_at_ms),
+    finishedAtMs: num(r.finished_at_ms),
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * @module core/engine/retry-task
+ * `retryTask`: resets a node (and, by default, what depends on it) to `pending` so that the
+ * next `runWorkflow(..., { resume: true })` runs it again. Dependents are the node's later
+ * iterations, nodes ordered after it, and nodes with an attempt started after its first one
+ * (the same rule time travel uses).
+ */
+import { FlowError } from "../errors.js";
+import { quoteIdent } from "../store/dialect.js";
+import type { FlowEvent } from "./events.js";
+import { FlowDb } from "./flow-db.js";
+import { eventSql, nodeSql, WriteBatch } from "./run-sql.js";
+import type { RetryTaskOptions, RetryTaskResult } from "./types.js";
+
+/**
+ * Resets a task for another try. Returns `success: false` with `error` when the run or node
+ * does not exist or the run is owned by a live process (`force` overrides).
+ * @example
+ * const r = await retryTask(new FlowDb(api.db), { runId, nodeId: "review" });
+ * if (r.success) await runWorkflow(workflow, { runId, resume: true });
+ */
+export async function retryTask(adapter: FlowDb | { db?: unknown }, opts: RetryTaskOptions): Promise<RetryTaskResult> {
+  const db = adapter instanceof FlowDb ? adapter : new FlowDb(adapter.db ?? adapter);
+  const { env, store, registry } = db.binding;
+  const run = await db.getRun(opts.runId);
+  if (!run) return { success: false, resetNodes: [], error: `Run ${opts.runId} does not exist.` };
+  const now = env.clock.now();
+  if (run.status === "running" && run.ownerId && !opts.force) {
+    const fresh = run.heartbeatAtMs !== null && now - run.heartbeatAtMs < env.claimStaleMs && env.isOwnerAlive?.(run.ownerId) !== false;
+    if (fresh) return { success: false, resetNodes: [], error: `Run ${opts.runId} is running in another process (${run.ownerId}); pass force: true to reset it anyway.` };
+  }
+  const nodes = await db.listNodes(opts.runId);
+  const candidates = nodes.filter((n) => n.nodeId === opts.nodeId);
+  const target = opts.iteration === undefined ? candidates.sort((a, b) => b.iteration - a.iteration)[0] : candidates.find((n) => n.iteration === opts.iteration);
+  if (!target) return { success: false, resetNodes: [], error: `Node ${opts.nodeId}${opts.iteration === undefined ? "" : ` (iteration ${opts.iteration})`} is not in run ${opts.runId}.` };
+
+  const reset = [target];
+  if (opts.resetDependents !== false) {
+    const attempts = await db.listAttempts(opts.runId);
+    const targetStart = Math.min(...attempts.filter((a) => a.nodeId === target.nodeId && a.iteration === target.iteration).map((a) => a.startedAtMs));
+    const startedAfter = new Set(attempts.filter((a) => a.startedAtMs > targetStart).map((a) => `${a.nodeId}@${a.iteration}`));
+    for (const n of nodes) {
+      if (n === target) continue;
+      const later = n.iteration > target.iteration || (target.ordinal !== null && n.ordinal !== null && n.ordinal > target.ordinal) || startedAfter.has(`${n.nodeId}@${n.iteration}`);
+      if (later && n.state !== "pending") reset.push(n);
+    }
+  }
+
+  const batch = new WriteBatch();
+  let seq = await eventSql.lastSeq(store, opts.runId);
+  const events: FlowEvent[] = [];
+  for (const n of reset) {
+    if (n.outputTable && registry.entries.has(n.outputTable)) {
+      const entry = registry.entries.get(n.outputTable)!;
+      batch.push(`DELETE FROM ${quoteIdent(entry.tableName)} WHERE run_id = ? AND node_id = ? AND iteration = ?`, [opts.runId, n.nodeId, n.iteration]);
+    }
+    nodeSql.upsert(batch, opts.runId, { nodeId: n.nodeId, iteration: n.iteration, state: "pending", attempts: n.attempts }, now);
+    const e: FlowEvent = { type: "TaskReset", runId: opts.runId, timestampMs: now, seq: ++seq, nodeId: n.nodeId, iteration: n.iteration, reason: "retry-task" };
+    eventSql.insert(batch, e);
+    events.push(e);
+  }
+  // The run is left `running` with no owner: the next resume claims it at once.
+  batch.push(`UPDATE _flow_runs SET status = 'running', owner_id = NULL, heartbeat_at_ms = NULL, output_json = NULL, error_json = NULL, finished_at_ms = NULL, updated_at_ms = ? WHERE run_id = ?`, [now, opts.runId]);
+  try {
+    await batch.commit(store);
+  } catch (cause) {
+    throw new FlowError("DB_WRITE_FAILED", `retryTask could not reset ${opts.nodeId} in run ${opts.runId}: ${(cause as Error).message}`, { runId: opts.runId }, { cause });
+  }
+  for (const e of events) opts.onProgress?.(e);
+  return { success: true, resetNodes: [...new Set(reset.map((n) => n.nodeId))] };
+}

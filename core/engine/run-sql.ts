@@ -1,0 +1,201 @@
+/**
+ * @module core/engine/run-sql
+ * Every statement the engine writes or reads about a run, in one place. Writes are collected
+ * in a WriteBatch and committed in one transaction per scheduling step (DESIGN.md: settling a
+ * task is one transaction with a bounded number of rows).
+ */
+import { quoteIdent } from "../store/dialect.js";
+import type { Dialect, SqlExecutor, SqlValue, StorePort } from "../store/port.js";
+import { encodeValue } from "../schema/columns.js";
+import type { TableEntry } from "../schema/registry.js";
+import type { FlowEvent } from "./events.js";
+import type { AttemptState, NodeState, RunStatus } from "./types.js";
+
+/** Statements to commit together. */
+export class WriteBatch {
+  readonly ops: Array<[string, SqlValue[]]> = [];
+  push(sql: string, params: SqlValue[]): void {
+    this.ops.push([sql, params]);
+  }
+  get size(): number {
+    return this.ops.length;
+  }
+  /** Commits every statement in one transaction and empties the batch. */
+  async commit(store: StorePort): Promise<void> {
+    if (this.ops.length === 0) return;
+    const ops = this.ops.splice(0);
+    await store.transaction(async (tx) => {
+      for (const [sql, params] of ops) await tx.execute(sql, params);
+    });
+  }
+}
+
+export interface RunRow {
+  run_id: string;
+  parent_run_id: string | null;
+  workflow_name: string | null;
+  workflow_hash: string | null;
+  status: RunStatus;
+  input_json: string | null;
+  output_json: string | null;
+  error_json: string | null;
+  iterations_json: string | null;
+  annotations_json: string | null;
+  auth_json: string | null;
+  config_json: string | null;
+  flags_json: string | null;
+  owner_id: string | null;
+  heartbeat_at_ms: number | string | null;
+  next_run_id: string | null;
+  created_at_ms: number | string;
+  updated_at_ms: number | string;
+  finished_at_ms: number | string | null;
+}
+
+export interface NodeRow {
+  node_id: string;
+  iteration: number;
+  state: NodeState;
+  attempts: number;
+  ordinal: number | null;
+  output_table: string | null;
+  updated_at_ms: number | string;
+}
+
+export const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
+
+export const runSql = {
+  insert(b: WriteBatch, r: { runId: string; parentRunId: string | null; workflowName: string | null; workflowHash: string; input: unknown; iterations: Record<string, number>; annotations?: unknown; auth?: unknown; config?: unknown; ownerId: string; now: number }) {
+    b.push(
+      `INSERT INTO _flow_runs (run_id, parent_run_id, workflow_name, workflow_hash, status, input_json, iterations_json, annotations_json, auth_json, config_json, owner_id, heartbeat_at_ms, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [r.runId, r.parentRunId, r.workflowName, r.workflowHash, json(r.input), json(r.iterations), json(r.annotations), json(r.auth), json(r.config), r.ownerId, r.now, r.now, r.now],
+    );
+  },
+  status(b: WriteBatch, runId: string, status: RunStatus, now: number, extra: { output?: unknown; error?: unknown; finished?: boolean; releaseOwner?: boolean } = {}) {
+    b.push(
+      `UPDATE _flow_runs SET status = ?, updated_at_ms = ?, output_json = COALESCE(?, output_json), error_json = ?, finished_at_ms = COALESCE(?, finished_at_ms)${extra.releaseOwner ? ", owner_id = NULL, heartbeat_at_ms = NULL" : ""} WHERE run_id = ?`,
+      [status, now, json(extra.output), json(extra.error) ?? null, extra.finished ? now : null, runId],
+    );
+  },
+  iterations(b: WriteBatch, runId: string, iterations: Record<string, number>, now: number) {
+    b.push(`UPDATE _flow_runs SET iterations_json = ?, updated_at_ms = ? WHERE run_id = ?`, [json(iterations), now, runId]);
+  },
+  workflowHash(b: WriteBatch, runId: string, hash: string) {
+    b.push(`UPDATE _flow_runs SET workflow_hash = ? WHERE run_id = ?`, [hash, runId]);
+  },
+  async get(db: SqlExecutor, runId: string): Promise<RunRow | undefined> {
+    return (await db.query<RunRow & Record<string, unknown>>(`SELECT * FROM _flow_runs WHERE run_id = ?`, [runId]))[0];
+  },
+  /** Takes a claim if it is still what the caller saw (compare-and-set). */
+  async claim(db: SqlExecutor, runId: string, expect: { ownerId: string | null; heartbeatAtMs: number | null }, ownerId: string, now: number): Promise<boolean> {
+    const n = await db.execute(
+      `UPDATE _flow_runs SET owner_id = ?, heartbeat_at_ms = ?, status = 'running', updated_at_ms = ? WHERE run_id = ? AND COALESCE(owner_id, '') = ? AND COALESCE(heartbeat_at_ms, 0) = ?`,
+      [ownerId, now, now, runId, expect.ownerId ?? "", expect.heartbeatAtMs ?? 0],
+    );
+    return n === 1;
+  },
+  async heartbeat(db: SqlExecutor, runId: string, ownerId: string, now: number): Promise<boolean> {
+    return (await db.execute(`UPDATE _flow_runs SET heartbeat_at_ms = ? WHERE run_id = ? AND owner_id = ?`, [now, runId, ownerId])) === 1;
+  },
+};
+
+export const nodeSql = {
+  upsert(b: WriteBatch, runId: string, n: { nodeId: string; iteration: number; state: NodeState; ordinal?: number; label?: string | null; outputTable?: string; attempts?: number; error?: unknown }, now: number) {
+    b.push(
+      `INSERT INTO _flow_nodes (run_id, node_id, iteration, state, ordinal, label, output_table, attempts, error_json, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (run_id, node_id, iteration) DO UPDATE SET state = excluded.state, ordinal = COALESCE(excluded.ordinal, _flow_nodes.ordinal), label = COALESCE(excluded.label, _flow_nodes.label), output_table = COALESCE(excluded.output_table, _flow_nodes.output_table), attempts = excluded.attempts, error_json = excluded.error_json, updated_at_ms = excluded.updated_at_ms`,
+      [runId, n.nodeId, n.iteration, n.state, n.ordinal ?? null, n.label ?? null, n.outputTable ?? null, n.attempts ?? 0, json(n.error), now],
+    );
+  },
+  async list(db: SqlExecutor, runId: string): Promise<NodeRow[]> {
+    return db.query<NodeRow & Record<string, unknown>>(`SELECT node_id, iteration, state, attempts, ordinal, output_table, updated_at_ms FROM _flow_nodes WHERE run_id = ?`, [runId]);
+  },
+};
+
+export const attemptSql = {
+  start(b: WriteBatch, runId: string, nodeId: string, iteration: number, attempt: number, now: number) {
+    b.push(`INSERT INTO _flow_attempts (run_id, node_id, iteration, attempt, state, started_at_ms) VALUES (?, ?, ?, ?, 'in-progress', ?)`, [runId, nodeId, iteration, attempt, now]);
+  },
+  settle(b: WriteBatch, runId: string, nodeId: string, iteration: number, attempt: number, state: AttemptState, now: number, extra: { error?: unknown; meta?: unknown; vcsPointer?: string | null } = {}) {
+    b.push(`UPDATE _flow_attempts SET state = ?, finished_at_ms = ?, error_json = ?, meta_json = ?, vcs_pointer = ? WHERE run_id = ? AND node_id = ? AND iteration = ? AND attempt = ?`, [
+      state,
+      now,
+      json(extra.error),
+      json(extra.meta),
+      extra.vcsPointer ?? null,
+      runId,
+      nodeId,
+      iteration,
+      attempt,
+    ]);
+  },
+  /** Attempts left `in-progress` by a process that is gone. */
+  async interrupted(db: SqlExecutor, runId: string): Promise<Array<{ node_id: string; iteration: number; attempt: number }>> {
+    return db.query(`SELECT node_id, iteration, attempt FROM _flow_attempts WHERE run_id = ? AND state = 'in-progress'`, [runId]);
+  },
+};
+
+export const eventSql = {
+  insert(b: WriteBatch, e: FlowEvent) {
+    const { type, runId, timestampMs, seq, ...payload } = e;
+    b.push(`INSERT INTO _flow_events (run_id, seq, type, timestamp_ms, payload_json) VALUES (?, ?, ?, ?, ?)`, [runId, seq!, type, timestampMs, JSON.stringify(payload)]);
+  },
+  async lastSeq(db: SqlExecutor, runId: string): Promise<number> {
+    const r = await db.query<{ s: number | string | null }>(`SELECT MAX(seq) AS s FROM _flow_events WHERE run_id = ?`, [runId]);
+    return Number(r[0]?.s ?? 0);
+  },
+};
+
+export const frameSql = {
+  insert(b: WriteBatch, runId: string, frameNo: number, kind: "key" | "delta", data: unknown, now: number) {
+    b.push(`INSERT INTO _flow_frames (run_id, frame_no, kind, data_json, created_at_ms) VALUES (?, ?, ?, ?, ?)`, [runId, frameNo, kind, JSON.stringify(data), now]);
+  },
+  /** Frames from the last keyframe on, to rebuild the latest frame. */
+  async tail(db: SqlExecutor, runId: string): Promise<Array<{ frame_no: number; kind: "key" | "delta"; data_json: string }>> {
+    return db.query(
+      `SELECT frame_no, kind, data_json FROM _flow_frames WHERE run_id = ? AND frame_no >= (SELECT COALESCE(MAX(frame_no), 0) FROM _flow_frames WHERE run_id = ? AND kind = 'key') ORDER BY frame_no`,
+      [runId, runId],
+    );
+  },
+};
+
+export const cacheSql = {
+  async get(db: SqlExecutor, key: string, now: number): Promise<{ output_json: string } | undefined> {
+    return (await db.query<{ output_json: string }>(`SELECT output_json FROM _flow_cache WHERE cache_key = ? AND (expires_at_ms IS NULL OR expires_at_ms > ?)`, [key, now]))[0];
+  },
+  put(b: WriteBatch, key: string, scope: string, nodeId: string, table: string, row: unknown, now: number, ttlMs: number | undefined) {
+    b.push(
+      `INSERT INTO _flow_cache (cache_key, scope, node_id, output_table, output_json, created_at_ms, expires_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (cache_key) DO UPDATE SET output_json = excluded.output_json, created_at_ms = excluded.created_at_ms, expires_at_ms = excluded.expires_at_ms`,
+      [key, scope, nodeId, table, JSON.stringify(row), now, ttlMs === undefined ? null : now + ttlMs],
+    );
+  },
+};
+
+const upsertCache = new WeakMap<TableEntry, string>();
+
+/** Output rows of user tables. */
+export const outputSql = {
+  upsert(b: WriteBatch, dialect: Dialect, entry: TableEntry, runId: string, nodeId: string, iteration: number, row: Record<string, unknown>) {
+    let sql = upsertCache.get(entry);
+    if (!sql) {
+      const cols = ["run_id", "node_id", "iteration", ...entry.columns.map((c) => c.column)].map(quoteIdent);
+      const updates = entry.columns.map((c) => `${quoteIdent(c.column)} = excluded.${quoteIdent(c.column)}`);
+      sql = `INSERT INTO ${quoteIdent(entry.tableName)} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")}) ON CONFLICT (run_id, node_id, iteration) DO ${updates.length ? `UPDATE SET ${updates.join(", ")}` : "NOTHING"}`;
+      upsertCache.set(entry, sql);
+    }
+    b.push(sql, [runId, nodeId, iteration, ...entry.columns.map((c) => encodeValue(c, row[c.field], dialect))]);
+  },
+  remove(b: WriteBatch, entry: TableEntry, runId: string, nodeId: string, iteration: number) {
+    b.push(`DELETE FROM ${quoteIdent(entry.tableName)} WHERE run_id = ? AND node_id = ? AND iteration = ?`, [runId, nodeId, iteration]);
+  },
+  async list(db: SqlExecutor, entry: TableEntry, runId: string): Promise<Record<string, unknown>[]> {
+    return db.query(`SELECT * FROM ${quoteIdent(entry.tableName)} WHERE run_id = ?`, [runId]);
+  },
+  insertInput(b: WriteBatch, dialect: Dialect, entry: TableEntry, runId: string, input: Record<string, unknown>) {
+    const cols = ["run_id", ...entry.columns.map((c) => c.column)].map(quoteIdent);
+    b.push(`INSERT INTO ${quoteIdent(entry.tableName)} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`, [
+      runId,
+      ...entry.columns.map((c) => encodeValue(c, input[c.field], dialect)),
+    ]);
+  },
+};

@@ -1,0 +1,43 @@
+/**
+ * @module core/engine/run
+ * `runWorkflow`: the runtime function (SPEC.md leaves it unnamed). It opens or claims the run,
+ * then hands it to a RunSession. See docs/engine.md.
+ */
+import type { SchemaMap } from "../components/types.js";
+import { sha256Hex } from "../util/hash.js";
+import { bindingOf, type StoreBinding } from "./binding.js";
+import type { InputOf } from "./ctx.js";
+import { RunSession } from "./session.js";
+import { openRun } from "./session-open.js";
+import type { FlowWorkflow, RunOptions, RunResult } from "./types.js";
+
+/**
+ * Runs a workflow to completion (or to a pause, cancellation or failure), durably: every step
+ * is committed to the workflow's store, and `resume: true` continues a run from the store.
+ * @example
+ * const result = await runWorkflow(workflow, { input: { topic: "durable agents" } });
+ * if (result.status === "finished") console.log(result.output);
+ */
+export async function runWorkflow<S extends SchemaMap>(workflow: FlowWorkflow<S>, opts: RunOptions<InputOf<S>>): Promise<RunResult> {
+  const binding = bindingOf(workflow);
+  const options = opts as RunOptions;
+  const opened = await openRun({ binding, opts: options, workflowName: workflow.readableName ?? null, workflowHash: workflowHashOf(workflow, binding, options) });
+  if (opened.kind === "done") return opened.result;
+  const { runId } = opened.start;
+  binding.activeRuns.add(runId);
+  try {
+    return await new RunSession(binding, { build: workflow.build, opts: workflow.opts }, options, opened.start).execute();
+  } finally {
+    binding.activeRuns.delete(runId);
+  }
+}
+
+/**
+ * The hash recorded with a run: `WorkflowOptions.workflowHash`, else the workflow file's hash
+ * (when the host can read `workflowPath`), else the build function's source and the schemas.
+ */
+export function workflowHashOf(workflow: FlowWorkflow, binding: StoreBinding, opts: RunOptions): string {
+  if (workflow.opts.workflowHash) return workflow.opts.workflowHash;
+  const fromFile = opts.workflowPath ? binding.env.hashWorkflowFile?.(opts.workflowPath) : undefined;
+  return fromFile ?? sha256Hex(`${workflow.build.toString()}\n${binding.registry.signature()}`);
+}

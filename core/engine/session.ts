@@ -1,0 +1,619 @@
+/**
+ * @module core/engine/session
+ * One execution of a run by this process: the run loop. Each turn of the loop settles the
+ * completions that landed together, re-renders when a completion changed what the tree read,
+ * starts what became ready, and commits all of it in one transaction before any new attempt
+ * starts (DESIGN.md durability rules). See docs/engine.md.
+ */
+import type { AgentLike } from "../agents/types.js";
+import { errorToJson, FlowError, isFlowError } from "../errors.js";
+import type { FlowNode } from "../jsx/element.js";
+import { toXml, type XmlNode } from "../jsx/host.js";
+import { renderNodes } from "../jsx/render.js";
+import { TAGS } from "../protocol.js";
+import type { TableEntry } from "../schema/registry.js";
+import { cacheKeyOf } from "./cache.js";
+import { createCtx, type FlowCtx } from "./ctx.js";
+import type { EventInit, FlowEvent } from "./events.js";
+import { type AttemptOutcome, executeAttempt } from "./execute.js";
+import { extractPlan, type Extracted } from "./extract.js";
+import { diffJson, KEYFRAME_EVERY } from "./frames.js";
+import { OutputIndex, type OutputRow } from "./output-index.js";
+import { nodeKey, type PlanTask } from "./plan.js";
+import { isRetryable, retryDelayMs } from "./retry.js";
+import { attemptSql, cacheSql, eventSql, frameSql, nodeSql, outputSql, runSql, WriteBatch } from "./run-sql.js";
+import { Scheduler } from "./scheduler.js";
+import { serializeDescriptor } from "./snapshot.js";
+import type { StoreBinding } from "./binding.js";
+import type { NodeState, RunOptions, RunResult, RunStatus, WorkflowOptions } from "./types.js";
+import type { RunLogSink } from "./world.js";
+
+/** In-memory state of one node (task at one iteration). */
+export interface NodeInfo {
+  nodeId: string;
+  iteration: number;
+  state: NodeState;
+  outputTable: string | null;
+  continueOnFail: boolean;
+  /** Attempts ever started (attempt numbers continue across resumes). */
+  attempts: number;
+  /** Failed attempts since the node was last reset: the retry budget. */
+  failures: number;
+}
+
+/** What opening the run (session-open.ts) hands to the loop. */
+export interface SessionStart {
+  runId: string;
+  workflowName: string | null;
+  input: unknown;
+  auth: RunOptions["auth"];
+  iterations: Record<string, number>;
+  nodes: Map<string, NodeInfo>;
+  index: OutputIndex;
+  seq: number;
+  frameNo: number;
+  lastFrame: { json: string; value: unknown } | null;
+  batch: WriteBatch;
+  events: FlowEvent[];
+  /** Nodes of the stored run that the first render must still contain (else cancelled). */
+  checkRemoved: boolean;
+}
+
+interface Running {
+  task: PlanTask;
+  attempt: number;
+  startedAt: number;
+  controller: AbortController;
+  /** Set once the attempt's start is committed and its code runs. */
+  started: boolean;
+}
+
+interface Completion {
+  key: string;
+  outcome: AttemptOutcome;
+}
+
+export interface WorkflowParts {
+  build: (ctx: FlowCtx) => FlowNode;
+  opts: WorkflowOptions;
+}
+
+export class RunSession {
+  private readonly store;
+  private readonly registry;
+  private readonly env;
+  private readonly runId: string;
+  private readonly index: OutputIndex;
+  private readonly nodes: Map<string, NodeInfo>;
+  private readonly iterations: Record<string, number>;
+  private readonly batch: WriteBatch;
+  private events: FlowEvent[];
+  private seq: number;
+  private frameNo: number;
+  private lastFrame: { json: string; value: unknown } | null;
+  private checkRemoved: boolean;
+  private workflowName: string | null;
+  private readonly input: unknown;
+  private readonly auth: NonNullable<RunOptions["auth"]> | null;
+
+  private extracted: Extracted | null = null;
+  private scheduler: Scheduler | null = null;
+  private readTables = new Set<string>();
+  private needsRender = true;
+  private lastCtx: FlowCtx | null = null;
+  private readonly running = new Map<string, Running>();
+  private readonly retryTimers = new Map<string, unknown>();
+  private completions: Completion[] = [];
+  private readonly preflighted = new WeakSet<AgentLike>();
+  private fatal: FlowError | null = null;
+  private claimLost = false;
+  private stopped = false;
+  private wakeup: (() => void) | null = null;
+  private woken = false;
+  private heartbeatTimer: unknown;
+  private log: RunLogSink | null = null;
+  private readonly maxConcurrency: number;
+
+  constructor(
+    private readonly binding: StoreBinding,
+    private readonly workflow: WorkflowParts,
+    private readonly opts: RunOptions,
+    start: SessionStart,
+  ) {
+    ({ store: this.store, registry: this.registry, env: this.env } = binding);
+    this.runId = start.runId;
+    this.index = start.index;
+    this.nodes = start.nodes;
+    this.iterations = start.iterations;
+    this.batch = start.batch;
+    this.events = start.events;
+    this.seq = start.seq;
+    this.frameNo = start.frameNo;
+    this.lastFrame = start.lastFrame;
+    this.checkRemoved = start.checkRemoved;
+    this.workflowName = start.workflowName;
+    this.input = start.input;
+    this.auth = start.auth ?? null;
+    this.maxConcurrency = Math.max(1, opts.maxConcurrency ?? 4);
+  }
+
+  /** Runs the loop until the run finishes, fails, is cancelled or paused. */
+  async execute(): Promise<RunResult> {
+    const logDir = this.opts.logDir === undefined ? this.env.defaultLogDir : this.opts.logDir;
+    if (logDir && this.env.openRunLog) this.log = this.env.openRunLog(logDir, this.runId);
+    const onAbort = () => this.wake();
+    this.opts.signal?.addEventListener("abort", onAbort);
+    this.opts.pauseSignal?.addEventListener("abort", onAbort);
+    this.armClaimHeartbeat();
+    try {
+      return await this.loop();
+    } finally {
+      this.stopped = true;
+      this.opts.signal?.removeEventListener("abort", onAbort);
+      this.opts.pauseSignal?.removeEventListener("abort", onAbort);
+      this.env.clock.clearTimeout(this.heartbeatTimer);
+      for (const t of this.retryTimers.values()) this.env.clock.clearTimeout(t);
+      await this.log?.close();
+    }
+  }
+
+  private async loop(): Promise<RunResult> {
+    for (;;) {
+      this.drainCompletions();
+      if (this.claimLost) return this.abandon();
+      if (this.opts.signal?.aborted) return this.finishStopped("cancelled");
+      if (this.fatal) return this.finishStopped("failed", this.fatal);
+      if (this.needsRender) {
+        try {
+          this.renderAndPlan();
+        } catch (error) {
+          this.fatal = FlowError.from(error, "RENDER_FAILED");
+          continue;
+        }
+        if (this.fatal) continue;
+      }
+      const scheduler = this.scheduler!;
+      if (!this.paused()) await this.launchReady(scheduler);
+      await this.flush();
+      if (this.needsRender || this.fatal) continue;
+      if (this.running.size === 0 && this.completions.length === 0) {
+        if (scheduler.finished) return this.finishOk();
+        if (this.paused()) return this.finishPaused();
+        if (this.retryTimers.size === 0 && scheduler.readyCount === 0) {
+          this.fatal = new FlowError("RENDER_FAILED", `Run ${this.runId} cannot progress: tasks ${scheduler.stuck().join(", ") || "(none)"} wait on each other.`, {
+            runId: this.runId,
+            stuck: scheduler.stuck(),
+          });
+          continue;
+        }
+      }
+      await this.waitForWake();
+    }
+  }
+
+  private paused(): boolean {
+    return this.opts.pauseSignal?.aborted === true;
+  }
+
+  // ---- rendering ----
+
+  private renderAndPlan(): void {
+    for (;;) {
+      const ctx = createCtx({
+        runId: this.runId,
+        iteration: this.currentIteration(),
+        iterations: { ...this.iterations },
+        input: this.input,
+        auth: this.auth,
+        registry: this.registry,
+        index: this.index,
+        nodeIteration: (id) => this.extracted?.byNodeId.get(id)?.desc.iteration,
+      });
+      this.index.beginTracking();
+      let nodes;
+      try {
+        nodes = renderNodes(this.workflow.build(ctx), ctx);
+      } finally {
+        this.readTables = this.index.endTracking();
+      }
+      this.lastCtx = ctx;
+      const seed = this.opts.initialIteration ?? 0;
+      const extracted = extractPlan(nodes, {
+        registry: this.registry,
+        iterations: this.iterations,
+        seedIteration: () => seed,
+        cacheByDefault: this.workflow.opts.cache === true,
+      });
+      const scheduler = new Scheduler({
+        extracted,
+        isComplete: (key) => this.isComplete(key),
+        isNodeIdComplete: (id) => [...this.nodes.values()].some((n) => n.nodeId === id && this.isComplete(nodeKey(n.nodeId, n.iteration))),
+        isRunning: (key) => this.running.has(key),
+        isWaiting: (key) => this.retryTimers.has(key),
+      });
+      this.extracted = extracted;
+      this.scheduler = scheduler;
+      if (scheduler.exhausted.length) {
+        const loop = scheduler.exhausted[0]!.loop!;
+        this.fatal = new FlowError("LOOP_MAX_ITERATIONS", `Loop "${loop.id}" reached maxIterations (${loop.maxIterations}) without its until condition.`, {
+          loopId: loop.id,
+          maxIterations: loop.maxIterations,
+        });
+        return;
+      }
+      if (scheduler.boundaries.size) {
+        for (const g of scheduler.boundaries) {
+          const l = g.loop!;
+          this.iterations[l.id] = l.iteration + 1;
+          this.emit({ type: "LoopIteration", loopId: l.id, iteration: l.iteration + 1 });
+        }
+        runSql.iterations(this.batch, this.runId, this.iterations, this.now());
+        continue;
+      }
+      this.afterRender(nodes.length === 1 && nodes[0]!.kind === "element" ? toXml(nodes[0]!) : fragment(nodes.map(toXml)), extracted);
+      this.needsRender = false;
+      return;
+    }
+  }
+
+  private afterRender(xml: XmlNode | null, extracted: Extracted): void {
+    if (!this.workflowName && xml?.kind === "element" && xml.tag === TAGS.workflow && xml.props.name) {
+      this.workflowName = xml.props.name;
+      this.batch.push(`UPDATE _flow_runs SET workflow_name = ? WHERE run_id = ?`, [this.workflowName, this.runId]);
+    }
+    const now = this.now();
+    for (const t of extracted.tasks) {
+      if (this.nodes.has(t.key)) continue;
+      const d = t.desc;
+      this.nodes.set(t.key, { nodeId: d.nodeId, iteration: d.iteration, state: "pending", outputTable: d.outputTable, continueOnFail: d.continueOnFail, attempts: 0, failures: 0 });
+      nodeSql.upsert(this.batch, this.runId, { nodeId: d.nodeId, iteration: d.iteration, state: "pending", ordinal: d.ordinal, label: d.label ?? null, outputTable: d.outputTable }, now);
+    }
+    for (const t of extracted.tasks) {
+      const n = this.nodes.get(t.key)!;
+      n.continueOnFail = t.desc.continueOnFail;
+    }
+    if (this.checkRemoved) {
+      this.checkRemoved = false;
+      for (const [key, n] of this.nodes) {
+        if (extracted.byKey.has(key) || (n.state !== "pending" && n.state !== "in-progress")) continue;
+        this.setNode(n, "cancelled");
+        this.emit({ type: "TaskCancelled", nodeId: n.nodeId, iteration: n.iteration, reason: "removed-from-tree" });
+      }
+    }
+    this.writeFrame(xml, extracted);
+  }
+
+  private writeFrame(xml: XmlNode | null, extracted: Extracted): void {
+    const value = { xml, tasks: extracted.descriptors.map(serializeDescriptor) };
+    const text = JSON.stringify(value);
+    if (this.lastFrame?.json === text) return;
+    const frameNo = ++this.frameNo;
+    const keyframe = this.lastFrame === null || frameNo % KEYFRAME_EVERY === 1;
+    frameSql.insert(this.batch, this.runId, frameNo, keyframe ? "key" : "delta", keyframe ? value : diffJson(this.lastFrame!.value, JSON.parse(text)), this.now());
+    this.lastFrame = { json: text, value: JSON.parse(text) };
+    this.emit({ type: "FrameCommitted", frameNo, taskCount: extracted.tasks.length, keyframe });
+  }
+
+  /** The iteration `ctx.iteration` shows: that of the first unfinished loop in tree order. */
+  private currentIteration(): number {
+    const loops = this.extracted?.loops ?? [];
+    const active = loops.find((g) => !g.done) ?? loops[loops.length - 1];
+    return active ? (this.iterations[active.loop!.id] ?? 0) : (this.opts.initialIteration ?? 0);
+  }
+
+  // ---- scheduling ----
+
+  private isComplete(key: string): boolean {
+    const n = this.nodes.get(key);
+    return !!n && (n.state === "finished" || n.state === "skipped" || (n.state === "failed" && n.continueOnFail));
+  }
+
+  private async launchReady(scheduler: Scheduler): Promise<void> {
+    for (;;) {
+      const free = this.maxConcurrency - this.running.size;
+      const batch = scheduler.take(Math.max(free, 0));
+      if (batch.length === 0) return;
+      for (const task of batch) {
+        if (this.fatal) return;
+        if (task.desc.skipIf) {
+          this.setNode(this.nodes.get(task.key)!, "skipped");
+          this.emit({ type: "TaskSkipped", nodeId: task.desc.nodeId, iteration: task.desc.iteration });
+          scheduler.release(task);
+          this.completeTask(scheduler, task);
+          continue;
+        }
+        if (task.desc.needsApproval) {
+          this.fatal = new FlowError("NOT_IMPLEMENTED", `Task "${task.desc.nodeId}" needs approval, which this release does not support yet.`, { nodeId: task.desc.nodeId });
+          scheduler.release(task);
+          continue;
+        }
+        if (task.desc.cachePolicy && (await this.tryCache(scheduler, task))) continue;
+        this.startAttempt(task);
+      }
+    }
+  }
+
+  private completeTask(scheduler: Scheduler, task: PlanTask): void {
+    scheduler.complete(task);
+    if (scheduler.boundaries.size) this.needsRender = true;
+  }
+
+  private async tryCache(scheduler: Scheduler, task: PlanTask): Promise<boolean> {
+    const d = task.desc;
+    const entry = this.registry.resolve(d.outputTable);
+    const { key } = cacheKeyOf(d, d.cachePolicy!, { runId: this.runId, workflowName: this.workflowName ?? "" }, this.lastCtx, this.registry.signature());
+    const hit = await cacheSql.get(this.store, key, this.now());
+    if (!hit) return false;
+    const parsed = entry.schema.safeParse(JSON.parse(hit.output_json));
+    if (!parsed.success) return false;
+    const n = this.nodes.get(task.key)!;
+    this.storeOutput(entry, d.nodeId, d.iteration, parsed.data as Record<string, unknown>);
+    this.setNode(n, "finished");
+    this.emit({ type: "TaskCacheHit", nodeId: d.nodeId, iteration: d.iteration, cacheKey: key });
+    scheduler.release(task);
+    this.completeTask(scheduler, task);
+    return true;
+  }
+
+  private startAttempt(task: PlanTask): void {
+    const d = task.desc;
+    const n = this.nodes.get(task.key)!;
+    const attempt = ++n.attempts;
+    const now = this.now();
+    attemptSql.start(this.batch, this.runId, d.nodeId, d.iteration, attempt, now);
+    this.setNode(n, "in-progress");
+    this.emit({ type: "TaskStarted", nodeId: d.nodeId, iteration: d.iteration, attempt });
+    this.running.set(task.key, { task, attempt, startedAt: now, controller: new AbortController(), started: false });
+  }
+
+  /** Starts the attempts recorded by the last flush. */
+  private startRecorded(): void {
+    for (const [key, r] of this.running) {
+      if (r.started) continue;
+      r.started = true;
+      const d = r.task.desc;
+      const signal = this.opts.signal ? AbortSignal.any([this.opts.signal, r.controller.signal]) : r.controller.signal;
+      executeAttempt({
+        runId: this.runId,
+        desc: d,
+        attempt: r.attempt,
+        schema: this.registry.resolve(d.outputTable).schema,
+        deps: this.depsOf(r.task),
+        clock: this.env.clock,
+        signal,
+        preflighted: this.preflighted,
+      })
+        .catch((error: unknown): AttemptOutcome => ({ ok: false, error: FlowError.from(error) }))
+        .then((outcome) => {
+          this.completions.push({ key, outcome });
+          this.wake();
+        });
+    }
+  }
+
+  private depsOf(task: PlanTask): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [name, nodeId] of Object.entries(task.desc.depsNodes ?? {})) {
+      const dep = this.extracted?.byNodeId.get(nodeId);
+      const table = dep?.desc.outputTable ?? [...this.nodes.values()].find((n) => n.nodeId === nodeId)?.outputTable;
+      if (!table) continue;
+      out[name] = (dep ? this.index.get(table, nodeId, dep.desc.iteration) : undefined) ?? this.index.latest(table, nodeId);
+    }
+    return out;
+  }
+
+  // ---- settling ----
+
+  private drainCompletions(): void {
+    if (this.completions.length === 0) return;
+    const done = this.completions;
+    this.completions = [];
+    for (const c of done) this.settle(c);
+  }
+
+  private settle({ key, outcome }: Completion): void {
+    const r = this.running.get(key)!;
+    this.running.delete(key);
+    const scheduler = this.scheduler!;
+    // A re-render may have replaced the plan while the attempt ran: act on the current plan's
+    // task, or on none when the task left the tree.
+    const task = this.extracted?.byKey.get(key);
+    if (task) scheduler.release(task);
+    const d = (task ?? r.task).desc;
+    const n = this.nodes.get(key)!;
+    const now = this.now();
+    if (outcome.ok) {
+      const entry = this.registry.resolve(d.outputTable);
+      this.storeOutput(entry, d.nodeId, d.iteration, outcome.row);
+      attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, r.attempt, "finished", now, { meta: outcome.meta });
+      this.setNode(n, "finished");
+      this.emit({ type: "TaskFinished", nodeId: d.nodeId, iteration: d.iteration, attempt: r.attempt, durationMs: now - r.startedAt });
+      if (d.cachePolicy) {
+        const { key: ck, scope } = cacheKeyOf(d, d.cachePolicy, { runId: this.runId, workflowName: this.workflowName ?? "" }, this.lastCtx, this.registry.signature());
+        cacheSql.put(this.batch, ck, scope, d.nodeId, entry.tableName, outcome.row, now, d.cachePolicy.ttlMs);
+      }
+      if (task) this.completeTask(scheduler, task);
+      if (this.readTables.has(d.outputTable) && this.opts.requireRerenderOnOutputChange !== false) this.needsRender = true;
+      return;
+    }
+    const error = outcome.error;
+    const cancelled = isFlowError(error, "TASK_CANCELLED") && (this.opts.signal?.aborted || this.fatal !== null);
+    if (cancelled) {
+      attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, r.attempt, "cancelled", now, { error: errorToJson(error) });
+      this.setNode(n, "cancelled");
+      this.emit({ type: "TaskCancelled", nodeId: d.nodeId, iteration: d.iteration, attempt: r.attempt, reason: this.opts.signal?.aborted ? "run-cancelled" : "run-failed" });
+      return;
+    }
+    n.failures++;
+    const willRetry = n.failures <= d.retries && isRetryable(error, d.staticPayload !== undefined && !d.agent);
+    const delay = willRetry ? retryDelayMs(d.retryPolicy, n.failures) : undefined;
+    attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, r.attempt, "failed", now, { error: errorToJson(error) });
+    this.setNode(n, willRetry ? "pending" : "failed", error);
+    this.emit({
+      type: "TaskFailed",
+      nodeId: d.nodeId,
+      iteration: d.iteration,
+      attempt: r.attempt,
+      error: errorToJson(error),
+      willRetry,
+      ...(delay !== undefined ? { retryInMs: delay } : {}),
+      continueOnFail: d.continueOnFail,
+    });
+    if (!task) return;
+    if (willRetry) {
+      if (!delay) return scheduler.requeue(task);
+      this.retryTimers.set(
+        key,
+        this.env.clock.setTimeout(() => {
+          this.retryTimers.delete(key);
+          const current = this.extracted?.byKey.get(key);
+          if (current && current.active && !current.done && !this.running.has(key)) this.scheduler?.requeue(current);
+          this.wake();
+        }, delay),
+      );
+      return;
+    }
+    if (d.continueOnFail) this.completeTask(scheduler, task);
+    else this.fatal ??= error;
+  }
+
+  private storeOutput(entry: TableEntry, nodeId: string, iteration: number, row: Record<string, unknown>): void {
+    outputSql.upsert(this.batch, this.store.dialect, entry, this.runId, nodeId, iteration, row);
+    this.index.set(entry.key, { ...row, runId: this.runId, nodeId, iteration } as OutputRow);
+  }
+
+  private setNode(n: NodeInfo, state: NodeState, error?: unknown): void {
+    n.state = state;
+    nodeSql.upsert(this.batch, this.runId, { nodeId: n.nodeId, iteration: n.iteration, state, attempts: n.attempts, error: error === undefined ? undefined : errorToJson(error) }, this.now());
+  }
+
+  // ---- ending ----
+
+  private async finishOk(): Promise<RunResult> {
+    const output = this.runOutput();
+    runSql.status(this.batch, this.runId, "finished", this.now(), { output, finished: true, releaseOwner: true });
+    this.emit(output === undefined ? { type: "RunFinished" } : { type: "RunFinished", output });
+    await this.flush();
+    return output === undefined ? { runId: this.runId, status: "finished" } : { runId: this.runId, status: "finished", output };
+  }
+
+  private async finishPaused(): Promise<RunResult> {
+    runSql.status(this.batch, this.runId, "paused", this.now(), { releaseOwner: true });
+    this.emit({ type: "RunPaused" });
+    await this.flush();
+    return { runId: this.runId, status: "paused" };
+  }
+
+  /** Cancels or fails the run: in-flight attempts are aborted and recorded as cancelled first. */
+  private async finishStopped(status: Extract<RunStatus, "cancelled" | "failed">, error?: FlowError): Promise<RunResult> {
+    await this.stopInFlight();
+    const err = error ? errorToJson(error) : undefined;
+    runSql.status(this.batch, this.runId, status, this.now(), { error: err, finished: true, releaseOwner: true });
+    this.emit(status === "failed" ? { type: "RunFailed", error: err! } : { type: "RunCancelled" });
+    await this.flush();
+    return err ? { runId: this.runId, status, error: err } : { runId: this.runId, status };
+  }
+
+  /** The claim was taken over by another process: stop without writing the run's status. */
+  private async abandon(): Promise<RunResult> {
+    for (const r of this.running.values()) r.controller.abort(new FlowError("TASK_CANCELLED", "Run claim lost."));
+    throw new FlowError("RUN_CLAIM_LOST", `Run ${this.runId} was taken over by another process; this process stopped working on it.`, { runId: this.runId });
+  }
+
+  private async stopInFlight(): Promise<void> {
+    for (const r of this.running.values()) r.controller.abort(new FlowError("TASK_CANCELLED", `Task "${r.task.desc.nodeId}" was cancelled.`));
+    while (this.running.size > 0) {
+      await this.waitForWake();
+      const done = this.completions;
+      this.completions = [];
+      for (const c of done) {
+        const r = this.running.get(c.key)!;
+        this.running.delete(c.key);
+        const d = r.task.desc;
+        const n = this.nodes.get(c.key)!;
+        attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, r.attempt, "cancelled", this.now());
+        this.setNode(n, "cancelled");
+        this.emit({ type: "TaskCancelled", nodeId: d.nodeId, iteration: d.iteration, attempt: r.attempt, reason: this.opts.signal?.aborted ? "run-cancelled" : "run-failed" });
+      }
+    }
+  }
+
+  private runOutput(): unknown {
+    const target = this.workflow.opts.output ?? (this.registry.entries.has("output") ? "output" : undefined);
+    if (target === undefined) return undefined;
+    const row = this.index.lastWritten(this.registry.resolve(target, "WorkflowOptions.output").key);
+    if (!row) return undefined;
+    const { runId: _r, nodeId: _n, iteration: _i, ...fields } = row;
+    return fields;
+  }
+
+  // ---- plumbing ----
+
+  private emit(init: EventInit): void {
+    const event = { ...init, runId: this.runId, timestampMs: this.now(), seq: ++this.seq } as FlowEvent;
+    eventSql.insert(this.batch, event);
+    this.events.push(event);
+  }
+
+  /** Commits pending writes, then announces their events and starts recorded attempts. */
+  private async flush(): Promise<void> {
+    await this.batch.commit(this.store);
+    const events = this.events;
+    this.events = [];
+    for (const e of events) {
+      this.log?.write(JSON.stringify(e));
+      try {
+        this.opts.onProgress?.(e);
+      } catch (error) {
+        this.env.warn(`onProgress threw on ${e.type}; ignored.`, { error: String(error) });
+      }
+    }
+    this.startRecorded();
+  }
+
+  private wake(): void {
+    this.woken = true;
+    const w = this.wakeup;
+    this.wakeup = null;
+    w?.();
+  }
+
+  private waitForWake(): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      this.wakeup = () => {
+        this.woken = false;
+        resolve();
+      };
+    });
+  }
+
+  private armClaimHeartbeat(): void {
+    const tick = async () => {
+      if (this.stopped) return;
+      try {
+        const ok = await runSql.heartbeat(this.store, this.runId, this.env.ownerId, this.now());
+        if (!ok) {
+          this.claimLost = true;
+          this.wake();
+          return;
+        }
+      } catch (error) {
+        this.env.warn(`Claim heartbeat of run ${this.runId} failed; retrying.`, { error: String(error) });
+      }
+      if (!this.stopped) this.heartbeatTimer = this.env.clock.setTimeout(tick, this.env.claimHeartbeatMs);
+    };
+    this.heartbeatTimer = this.env.clock.setTimeout(tick, this.env.claimHeartbeatMs);
+  }
+
+  private now(): number {
+    return this.env.clock.now();
+  }
+}
+
+function fragment(children: XmlNode[]): XmlNode | null {
+  return children.length === 0 ? null : { kind: "element", tag: "flow:fragment", props: {}, children };
+}

@@ -1,0 +1,167 @@
+/**
+ * @module core/errors
+ * The only place error codes exist. SPEC.md codes are listed verbatim; codes Flow adds are
+ * documented one line each here and in docs/errors.md.
+ *
+ * Errors are matched on `code`, never on messages. A FlowError crosses process, worker and HTTP
+ * boundaries as `{ code, message, details }` and is rebuilt with `FlowError.from`.
+ */
+
+/** Every error code, with the HTTP status an HTTP surface answers it with. */
+export const ERROR_CODES = {
+  // ---- SPEC.md codes ----
+  PAYLOAD_TOO_LARGE: 413,
+  WORKFLOW_PATH_OUTSIDE_ROOT: 403,
+  TOOL_CONTENT_TOO_LARGE: 413,
+  TOOL_PATCH_TOO_LARGE: 413,
+  TOOL_PATCH_FAILED: 422,
+  TOOL_GREP_FAILED: 500,
+  TOOL_COMMAND_FAILED: 500,
+  TOOL_NETWORK_DISABLED: 403,
+  TOOL_GIT_REMOTE_DISABLED: 403,
+  DB_WRITE_FAILED: 500,
+  DB_QUERY_FAILED: 500,
+  AGENT_CONFIG_INVALID: 400,
+  TIME_TRAVEL_SIDE_EFFECT_BLOCKED: 409,
+  GATEWAY_UNAVAILABLE: 503,
+  HTTP_ERROR: 502,
+  INVALID_GATEWAY_RESPONSE: 502,
+
+  // ---- Flow's codes (docs/errors.md) ----
+  /** An argument or option has the wrong shape or value. */
+  INVALID_ARGUMENT: 400,
+  /** `createFlow` was asked for a backend it does not serve (use `openFlowBackend`). */
+  BACKEND_UNSUPPORTED: 400,
+  /** A schema map is malformed (non-object schema, reserved or clashing name). */
+  SCHEMA_INVALID: 400,
+  /** The run input does not fit the generated input table. */
+  INPUT_INVALID: 400,
+  /** A task produced a row that does not match its output schema. */
+  TASK_OUTPUT_INVALID: 422,
+  /** A task's code threw; `cause` holds what it threw. */
+  TASK_FAILED: 500,
+  /** A task attempt ran longer than its `timeoutMs`. */
+  TASK_TIMEOUT: 504,
+  /** A task attempt gave no sign of life within its `heartbeatTimeoutMs`. */
+  TASK_HEARTBEAT_TIMEOUT: 504,
+  /** A task was cancelled (run cancelled, or removed from the tree). */
+  TASK_CANCELLED: 409,
+  /** The rendered tree is invalid (duplicate id, missing output, unknown dependency...). */
+  RENDER_FAILED: 400,
+  /** A Loop reached `maxIterations` with `onMaxReached: "fail"`. */
+  LOOP_MAX_ITERATIONS: 409,
+  /** The run id is unknown to the store. */
+  RUN_NOT_FOUND: 404,
+  /** A new run was started with the id of an existing run (pass `resume: true`). */
+  RUN_EXISTS: 409,
+  /** The run is owned by a live process; `force` takes it anyway. */
+  RUN_ALREADY_RUNNING: 409,
+  /** Another process took this run over (its claim heartbeat was seen as stale). */
+  RUN_CLAIM_LOST: 409,
+  /** The workflow changed since the run started and the caller asked to refuse. */
+  WORKFLOW_CHANGED: 409,
+  /** A run status change that the lifecycle table does not allow. */
+  INVALID_TRANSITION: 409,
+  /** The node is unknown to the run. */
+  NODE_NOT_FOUND: 404,
+  /** A task output requested with `ctx.output` does not exist (use `outputMaybe`). */
+  OUTPUT_NOT_FOUND: 404,
+  /** A feature this build does not provide yet. */
+  NOT_IMPLEMENTED: 501,
+  /** The store could not be opened or migrated. */
+  STORE_OPEN_FAILED: 500,
+  /** A task's agent failed (see `cause`). */
+  AGENT_FAILED: 502,
+  /** An agent's `preflight` rejected: the task fails without retry. */
+  AGENT_PREFLIGHT_FAILED: 424,
+  /** Unexpected internal failure: a bug in Flow. */
+  INTERNAL: 500,
+} as const;
+
+export type FlowErrorCode = keyof typeof ERROR_CODES;
+
+/** The JSON form of a FlowError, as it travels across a boundary. */
+export interface FlowErrorJson {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+const BRAND = Symbol.for("durable-flow.error");
+
+/**
+ * The one error class of Flow. Match on `code` (or `isFlowError(e, code)`), never on `message`.
+ * @example
+ * try { await runWorkflow(wf, { input: {} }); }
+ * catch (e) { if (isFlowError(e, "INPUT_INVALID")) console.error(e.details); }
+ */
+export class FlowError extends Error {
+  readonly code: FlowErrorCode;
+  readonly details?: Record<string, unknown>;
+  readonly [BRAND] = true;
+
+  constructor(code: FlowErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "FlowError";
+    this.code = code;
+    if (details !== undefined) this.details = details;
+  }
+
+  /** HTTP status for this error's code. */
+  get status(): number {
+    return httpStatusOf(this.code);
+  }
+
+  toJSON(): FlowErrorJson {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
+  }
+
+  /**
+   * Rebuild a FlowError from anything: a FlowError (returned as is), its JSON form, an Error
+   * (wrapped as `fallback` with the error as `cause`) or any thrown value.
+   */
+  static from(value: unknown, fallback: FlowErrorCode = "INTERNAL"): FlowError {
+    if (isFlowError(value)) return value;
+    if (isErrorJson(value)) {
+      const code = (value.code in ERROR_CODES ? value.code : fallback) as FlowErrorCode;
+      return new FlowError(code, value.message, value.details);
+    }
+    if (value instanceof Error) return new FlowError(fallback, value.message, undefined, { cause: value });
+    return new FlowError(fallback, typeof value === "string" ? value : safeString(value), undefined, { cause: value });
+  }
+}
+
+/** True for a FlowError from any copy of this package (brand, not `instanceof`). */
+export function isFlowError(value: unknown, code?: FlowErrorCode): value is FlowError {
+  const ok = typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  return ok && (code === undefined || (value as FlowError).code === code);
+}
+
+/** HTTP status for a code; unknown codes are 500. */
+export function httpStatusOf(code: string): number {
+  return (ERROR_CODES as Record<string, number>)[code] ?? 500;
+}
+
+/** Serialize any thrown value as a FlowError JSON form (for rows, events and wire frames). */
+export function errorToJson(value: unknown): FlowErrorJson {
+  return FlowError.from(value).toJSON();
+}
+
+function isErrorJson(value: unknown): value is FlowErrorJson {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as FlowErrorJson).code === "string" &&
+    typeof (value as FlowErrorJson).message === "string"
+  );
+}
+
+function safeString(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

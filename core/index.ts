@@ -1,0 +1,78 @@
+/**
+ * @module durable-flow/core
+ * The runtime-agnostic subset of Flow: JSX runtime, components, the engine, the store port and
+ * its SQL, errors. Nothing here imports Node built-ins (DESIGN.md seam 1).
+ */
+export { isAgentLike } from "./agents/types.js";
+export type { AgentGenerateOptions, AgentLike } from "./agents/types.js";
+export { extractAgentOutput, parseJsonFromText } from "./agents/output.js";
+export { createFlowApi } from "./api/create-api.js";
+export type { CreateFlowOptions, FlowApi, TypedTask } from "./api/create-api.js";
+export { Branch, Loop, Parallel, Ralph, Sequence, Task, Workflow } from "./components/index.js";
+export type {
+  BranchProps,
+  CachePolicy,
+  CommonTaskProps,
+  DepsOf,
+  DepsSpec,
+  LoopProps,
+  OutputKey as OutputKeyName,
+  OutputTarget,
+  ParallelProps,
+  RetryPolicy,
+  RowInput,
+  RowKey,
+  RowOf,
+  SchemaMap,
+  SequenceProps,
+  TaskChildren,
+  TaskProps,
+  TaskRuntime,
+  WorkflowProps,
+} from "./components/index.js";
+export { attachBinding, bindingOf } from "./engine/binding.js";
+export type { StoreBinding } from "./engine/binding.js";
+export type { FlowCtx, InputOf, OutputsAccessor } from "./engine/ctx.js";
+export type { FlowEvent, FlowEventType } from "./engine/events.js";
+export { FlowDb } from "./engine/flow-db.js";
+export type { AttemptRecord, NodeRecord, RunRecord } from "./engine/flow-db.js";
+export { retryTask } from "./engine/retry-task.js";
+export { runWorkflow } from "./engine/run.js";
+export { TERMINAL_STATUSES } from "./engine/status.js";
+export type {
+  AttemptState,
+  FlowAlertPolicy,
+  FlowWorkflow,
+  GraphSnapshot,
+  HotReloadOptions,
+  NodeState,
+  OutputKey,
+  RetryTaskOptions,
+  RetryTaskResult,
+  RunAuthContext,
+  RunOptions,
+  RunResult,
+  RunStatus,
+  SafeParser,
+  TaskDescriptor,
+  WorkflowOptions,
+  WorkflowViewDefinition,
+} from "./engine/types.js";
+export { createDefaultEnv, systemClock } from "./engine/world.js";
+export type { ClockPort, RunLogSink, RuntimeEnv } from "./engine/world.js";
+export { ERROR_CODES, errorToJson, FlowError, httpStatusOf, isFlowError } from "./errors.js";
+export type { FlowErrorCode, FlowErrorJson } from "./errors.js";
+export { createElement, Fragment, isFlowElement } from "./jsx/element.js";
+export type { Component, FlowElement, FlowNode } from "./jsx/element.js";
+export { fromJson, toXml } from "./jsx/host.js";
+export type { HostElement, HostNode, HostNodeJson, XmlNode } from "./jsx/host.js";
+export { renderNodes } from "./jsx/render.js";
+export { INPUT_KEY, SchemaRegistry } from "./schema/registry.js";
+export type { TableEntry } from "./schema/registry.js";
+export type { AnyObjectSchema, ColumnSpec } from "./schema/columns.js";
+export type { FlowTable } from "./schema/tables.js";
+export { ensureUserTables } from "./schema/ensure-tables.js";
+export { migrateStore, MIGRATIONS, SCHEMA_VERSION } from "./store/migrations.js";
+export { toPositionalParams } from "./store/dialect.js";
+export type { Dialect, SqlExecutor, SqlRow, SqlValue, StorePort } from "./store/port.js";
+export { sha256Hex, stableStringify } from "./util/hash.js";

@@ -1,0 +1,100 @@
+/**
+ * @module core/schema/tables
+ * Drizzle table objects for user schemas (the `tables` users query), and the DDL that creates
+ * them. Both come from `columnsOf`, so the engine's SQL and the Drizzle view always agree.
+ */
+import { getTableName } from "drizzle-orm";
+import { bigint, boolean, doublePrecision, integer as pgInteger, jsonb, pgTable, primaryKey as pgPrimaryKey, text as pgText } from "drizzle-orm/pg-core";
+import { integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { quoteIdent, sqlType } from "../store/dialect.js";
+import type { Dialect } from "../store/port.js";
+import type { ColumnSpec } from "./columns.js";
+
+/** A Drizzle table of either dialect. */
+export type FlowTable = ReturnType<typeof sqliteTable> | ReturnType<typeof pgTable>;
+
+/** Builds the Drizzle table of a schema: key columns, then one column per field. */
+export function drizzleTableOf(dialect: Dialect, tableName: string, columns: readonly ColumnSpec[], isInput: boolean): FlowTable {
+  return dialect === "sqlite" ? sqliteTableOf(tableName, columns, isInput) : pgTableOf(tableName, columns, isInput);
+}
+
+function sqliteTableOf(name: string, columns: readonly ColumnSpec[], isInput: boolean) {
+  const cols: Record<string, unknown> = { runId: text("run_id").notNull() };
+  if (!isInput) {
+    cols.nodeId = text("node_id").notNull();
+    cols.iteration = integer("iteration").notNull().default(0);
+  }
+  for (const c of columns) {
+    const b =
+      c.kind === "bool" ? integer(c.column, { mode: "boolean" })
+      : c.kind === "bigint" || c.kind === "int" ? integer(c.column)
+      : c.kind === "real" ? real(c.column)
+      : c.kind === "json" ? text(c.column, { mode: "json" })
+      : text(c.column);
+    cols[c.field] = c.nullable ? b : b.notNull();
+  }
+  // Columns are only known at run time, so the builders are typed loosely here; users get
+  // precise row types from the zod schemas (RowOf), not from these tables.
+  return sqliteTable(name, cols as Record<string, ReturnType<typeof text>>, (t) =>
+    isInput ? [] : [primaryKey({ columns: [t.runId!, t.nodeId!, t.iteration!] })],
+  );
+}
+
+function pgTableOf(name: string, columns: readonly ColumnSpec[], isInput: boolean) {
+  const cols: Record<string, unknown> = { runId: pgText("run_id").notNull() };
+  if (!isInput) {
+    cols.nodeId = pgText("node_id").notNull();
+    cols.iteration = pgInteger("iteration").notNull().default(0);
+  }
+  for (const c of columns) {
+    const b =
+      c.kind === "bool" ? boolean(c.column)
+      : c.kind === "bigint" ? bigint(c.column, { mode: "number" })
+      : c.kind === "int" ? pgInteger(c.column)
+      : c.kind === "real" ? doublePrecision(c.column)
+      : c.kind === "json" ? jsonb(c.column)
+      : pgText(c.column);
+    cols[c.field] = c.nullable ? b : b.notNull();
+  }
+  return pgTable(name, cols as Record<string, ReturnType<typeof pgText>>, (t) =>
+    isInput ? [] : [pgPrimaryKey({ columns: [t.runId!, t.nodeId!, t.iteration!] })],
+  );
+}
+
+/** The SQL name of a Drizzle table. */
+export function tableNameOf(table: FlowTable): string {
+  return getTableName(table);
+}
+
+/** `CREATE TABLE IF NOT EXISTS` for a user table. */
+export function createTableSql(dialect: Dialect, tableName: string, columns: readonly ColumnSpec[], isInput: boolean): string {
+  const defs = [`"run_id" ${sqlType(dialect, "text")} NOT NULL`];
+  if (!isInput) {
+    defs.push(`"node_id" ${sqlType(dialect, "text")} NOT NULL`, `"iteration" ${sqlType(dialect, "int")} NOT NULL DEFAULT 0`);
+  }
+  for (const c of columns) defs.push(`${columnDefSql(dialect, c)}${c.nullable ? "" : " NOT NULL"}`);
+  defs.push(isInput ? `PRIMARY KEY ("run_id")` : `PRIMARY KEY ("run_id", "node_id", "iteration")`);
+  return `CREATE TABLE IF NOT EXISTS ${quoteIdent(tableName)} (${defs.join(", ")})`;
+}
+
+/**
+ * `ALTER TABLE ... ADD COLUMN` for fields a schema gained since its table was created. Added
+ * columns are nullable: rows written before the change have no value for them. Editing a
+ * workflow must not make its runs unresumable (docs/engine.md, "Changed workflows").
+ */
+export function addMissingColumnsSql(dialect: Dialect, tableName: string, columns: readonly ColumnSpec[], existing: ReadonlySet<string>): string[] {
+  return columns
+    .filter((c) => !existing.has(c.column))
+    .map((c) => `ALTER TABLE ${quoteIdent(tableName)} ADD COLUMN ${columnDefSql(dialect, c)}`);
+}
+
+/** Query listing a table's column names (`name`), per dialect; bind the table name. */
+export function tableColumnsQuery(dialect: Dialect): string {
+  return dialect === "sqlite"
+    ? `SELECT name FROM pragma_table_info(?)`
+    : `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?`;
+}
+
+function columnDefSql(dialect: Dialect, c: ColumnSpec): string {
+  return `${quoteIdent(c.column)} ${sqlType(dialect, c.kind === "date" ? "text" : c.kind)}`;
+}

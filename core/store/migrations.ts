@@ -1,0 +1,168 @@
+/**
+ * @module core/store/migrations
+ * The numbered migrations of Flow's internal `_flow_*` tables, one list for both dialects
+ * (STYLE.md: one source of truth for schema). Numbers may leave gaps: each area owns its
+ * number (the note tables are 0023). No other module writes `CREATE TABLE` for `_flow_*`.
+ */
+import { type ColumnKind, sqlType } from "./dialect.js";
+import type { Dialect, StorePort, SyncScriptRunner } from "./port.js";
+
+export interface Migration {
+  id: number;
+  name: string;
+  /** The migration's DDL statements in a dialect. */
+  up(dialect: Dialect): string[];
+}
+
+/** Builds `CREATE TABLE` from `name kind [modifiers]` column lines. */
+function table(dialect: Dialect, name: string, columns: string[], primaryKey: string[]): string {
+  const defs = columns.map((line) => {
+    const [col, kind, ...rest] = line.split(" ");
+    return [col, sqlType(dialect, kind as ColumnKind), ...rest].join(" ");
+  });
+  defs.push(`PRIMARY KEY (${primaryKey.join(", ")})`);
+  return `CREATE TABLE IF NOT EXISTS ${name} (${defs.join(", ")})`;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    id: 1,
+    name: "engine",
+    up: (d) => [
+      table(d, "_flow_meta", ["key text NOT NULL", "value text"], ["key"]),
+      table(
+        d,
+        "_flow_runs",
+        [
+          "run_id text NOT NULL",
+          "parent_run_id text",
+          "workflow_name text",
+          "workflow_hash text",
+          "status text NOT NULL",
+          "input_json text",
+          "output_json text",
+          "error_json text",
+          "iterations_json text",
+          "annotations_json text",
+          "auth_json text",
+          "config_json text",
+          "flags_json text",
+          "owner_id text",
+          "heartbeat_at_ms bigint",
+          "next_run_id text",
+          "created_at_ms bigint NOT NULL",
+          "updated_at_ms bigint NOT NULL",
+          "finished_at_ms bigint",
+        ],
+        ["run_id"],
+      ),
+      `CREATE INDEX IF NOT EXISTS _flow_runs_status ON _flow_runs (status, updated_at_ms)`,
+      `CREATE INDEX IF NOT EXISTS _flow_runs_parent ON _flow_runs (parent_run_id)`,
+      table(
+        d,
+        "_flow_nodes",
+        [
+          "run_id text NOT NULL",
+          "node_id text NOT NULL",
+          "iteration int NOT NULL",
+          "state text NOT NULL",
+          "ordinal int",
+          "label text",
+          "output_table text",
+          "attempts int NOT NULL DEFAULT 0",
+          "error_json text",
+          "updated_at_ms bigint NOT NULL",
+        ],
+        ["run_id", "node_id", "iteration"],
+      ),
+      table(
+        d,
+        "_flow_attempts",
+        [
+          "run_id text NOT NULL",
+          "node_id text NOT NULL",
+          "iteration int NOT NULL",
+          "attempt int NOT NULL",
+          "state text NOT NULL",
+          "started_at_ms bigint NOT NULL",
+          "finished_at_ms bigint",
+          "error_json text",
+          "meta_json text",
+          "vcs_pointer text",
+        ],
+        ["run_id", "node_id", "iteration", "attempt"],
+      ),
+      table(
+        d,
+        "_flow_events",
+        ["run_id text NOT NULL", "seq int NOT NULL", "type text NOT NULL", "timestamp_ms bigint NOT NULL", "payload_json text NOT NULL"],
+        ["run_id", "seq"],
+      ),
+      table(
+        d,
+        "_flow_frames",
+        ["run_id text NOT NULL", "frame_no int NOT NULL", "kind text NOT NULL", "data_json text NOT NULL", "created_at_ms bigint NOT NULL"],
+        ["run_id", "frame_no"],
+      ),
+      table(
+        d,
+        "_flow_cache",
+        [
+          "cache_key text NOT NULL",
+          "scope text NOT NULL",
+          "node_id text NOT NULL",
+          "output_table text NOT NULL",
+          "output_json text NOT NULL",
+          "created_at_ms bigint NOT NULL",
+          "expires_at_ms bigint",
+        ],
+        ["cache_key"],
+      ),
+    ],
+  },
+];
+
+/** The schema version a store is at once every migration ran: the highest id, four digits. */
+export const SCHEMA_VERSION = String(MIGRATIONS[MIGRATIONS.length - 1]!.id).padStart(4, "0");
+
+const LEDGER = (d: Dialect) =>
+  table(d, "_flow_migrations", ["id int NOT NULL", "name text NOT NULL", "applied_at_ms bigint NOT NULL"], ["id"]);
+
+/** The statements that bring a store from `applied` migration ids to the newest. */
+export function pendingMigrations(dialect: Dialect, applied: ReadonlySet<number>, nowMs: number): { id: number; statements: string[] }[] {
+  return MIGRATIONS.filter((m) => !applied.has(m.id)).map((m) => ({
+    id: m.id,
+    statements: [
+      ...m.up(dialect),
+      `INSERT INTO _flow_migrations (id, name, applied_at_ms) VALUES (${m.id}, '${m.name}', ${Math.trunc(nowMs)}) ON CONFLICT DO NOTHING`,
+      `INSERT INTO _flow_meta (key, value) VALUES ('schemaVersion', '${String(m.id).padStart(4, "0")}') ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    ],
+  }));
+}
+
+/** The ledger DDL and the query for applied ids; shared by the async and the synchronous runner. */
+export const migrationLedger = { create: LEDGER, applied: `SELECT id FROM _flow_migrations` };
+
+/**
+ * Applies pending migrations on an async store. On PostgreSQL an advisory lock serializes
+ * workers that start together against one database.
+ */
+export async function migrateStore(store: StorePort, nowMs: number): Promise<void> {
+  await store.executeScript(LEDGER(store.dialect));
+  await store.transaction(async (tx) => {
+    if (store.dialect === "postgres") await tx.query(`SELECT pg_advisory_xact_lock(7331001)`);
+    const applied = new Set((await tx.query<{ id: number }>(migrationLedger.applied)).map((r) => Number(r.id)));
+    for (const m of pendingMigrations(store.dialect, applied, nowMs)) {
+      for (const s of m.statements) await tx.execute(s);
+    }
+  });
+}
+
+/** Applies pending migrations synchronously (SQLite, for the synchronous `createFlow`). */
+export function migrateStoreSync(store: StorePort & SyncScriptRunner, nowMs: number): void {
+  store.executeScriptSync(LEDGER(store.dialect));
+  const applied = new Set(store.querySync<{ id: number }>(migrationLedger.applied).map((r) => Number(r.id)));
+  for (const m of pendingMigrations(store.dialect, applied, nowMs)) {
+    store.executeScriptSync(`BEGIN;\n${m.statements.join(";\n")};\nCOMMIT;`);
+  }
+}

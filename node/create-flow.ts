@@ -1,0 +1,47 @@
+/**
+ * @module node/create-flow
+ * `createFlow`: the synchronous factory over a SQLite file (SPEC.md "Factories").
+ */
+import { resolve } from "node:path";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { createFlowApi, type CreateFlowOptions, type FlowApi } from "../core/api/create-api.js";
+import type { SchemaMap } from "../core/components/types.js";
+import type { RuntimeEnv } from "../core/engine/world.js";
+import { FlowError } from "../core/errors.js";
+import { ensureUserTablesSync } from "../core/schema/ensure-tables.js";
+import { SchemaRegistry } from "../core/schema/registry.js";
+import { migrateStoreSync } from "../core/store/migrations.js";
+import { createNodeEnv } from "./engine/env.js";
+import { openSqliteStore } from "./store/sqlite.js";
+
+/** The Drizzle database `createFlow` returns as `db`. */
+export type SqliteFlowDb = ReturnType<typeof drizzle>;
+
+/** Default database file, relative to the working directory. */
+export const DEFAULT_DB_PATH = ".flow/flow.db";
+
+/**
+ * Creates a workflow api over a SQLite file (default `.flow/flow.db`, WAL). Synchronous.
+ * @example
+ * const { flow, Workflow, Task, outputs } = createFlow({
+ *   input: z.object({ name: z.string() }),
+ *   output: z.object({ greeting: z.string() }),
+ * });
+ */
+export function createFlow<S extends SchemaMap>(schemas: S, opts: CreateFlowOptions & { env?: Partial<RuntimeEnv> } = {}): FlowApi<S, SqliteFlowDb> {
+  if (opts.backend && opts.backend !== "sqlite") {
+    throw new FlowError("BACKEND_UNSUPPORTED", `createFlow serves only the sqlite backend; for "${opts.backend}" use createFlowPostgres or openFlowBackend.`, { backend: opts.backend });
+  }
+  const registry = new SchemaRegistry(schemas, "sqlite");
+  const path = opts.dbPath === ":memory:" ? ":memory:" : resolve(opts.dbPath ?? DEFAULT_DB_PATH);
+  const store = openSqliteStore({ path, journalMode: opts.journalMode ?? "WAL" });
+  const env = createNodeEnv(opts.env);
+  try {
+    migrateStoreSync(store, env.clock.now());
+    ensureUserTablesSync(store, registry);
+  } catch (cause) {
+    store.raw.close();
+    throw new FlowError("STORE_OPEN_FAILED", `Could not prepare the SQLite store at ${path}: ${(cause as Error).message}`, { path }, { cause });
+  }
+  return createFlowApi<S, SqliteFlowDb>({ store, registry, env, activeRuns: new Set() }, drizzle(store.raw), opts);
+}

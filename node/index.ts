@@ -1,0 +1,11 @@
+/**
+ * @module durable-flow
+ * The Node entry: the whole API a Node user imports. It re-exports `durable-flow/core` and adds
+ * what needs Node: the SQLite factory, the Node runtime env and store adapters.
+ */
+export * from "../core/index.js";
+export { createFlow, DEFAULT_DB_PATH } from "./create-flow.js";
+export type { SqliteFlowDb } from "./create-flow.js";
+export { createNodeEnv } from "./engine/env.js";
+export { openSqliteStore } from "./store/sqlite.js";
+export type { SqliteStore, SqliteStoreOptions } from "./store/sqlite.js";

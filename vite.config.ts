@@ -1,0 +1,25 @@
+/**
+ * Vite/Vitest configuration. The package imports itself by name (`durable-flow`,
+ * `durable-flow/jsx-runtime`, ...) as users do; the aliases below map those names to the
+ * sources listed in package.json `exports`, so tests run against the real entry points.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { exports: Record<string, string> };
+const selfAliases = Object.entries(pkg.exports)
+  .filter(([sub]) => sub !== "./package.json")
+  .map(([sub, file]) => ({ find: new RegExp(`^durable-flow${sub === "." ? "" : sub.slice(1)}$`), replacement: `${root}${file.slice(2)}` }));
+
+export default defineConfig({
+  resolve: { alias: selfAliases },
+  oxc: { jsx: { runtime: "automatic", importSource: "durable-flow" } },
+  test: {
+    include: ["core/**/*.test.{ts,tsx}", "node/**/*.test.{ts,tsx}", "examples/**/*.test.{ts,tsx}"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+  },
+});

@@ -8,6 +8,8 @@ export type { AgentGenerateOptions, AgentLike } from "./agents/types.js";
 export { extractAgentOutput, parseJsonFromText } from "./agents/output.js";
 export { createFlowApi } from "./api/create-api.js";
 export type { CreateFlowOptions, FlowApi, TypedTask } from "./api/create-api.js";
+export { externalBuild } from "./api/external.js";
+export type { ExternalConfig, SerializedCtx } from "./api/external.js";
 export { Branch, Loop, Parallel, Ralph, Sequence, Task, Workflow } from "./components/index.js";
 export type {
   BranchProps,

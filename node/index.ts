@@ -9,3 +9,5 @@ export type { SqliteFlowDb } from "./create-flow.js";
 export { createNodeEnv } from "./engine/env.js";
 export { openSqliteStore } from "./store/sqlite.js";
 export type { SqliteStore, SqliteStoreOptions } from "./store/sqlite.js";
+export { createExternalFlow } from "./create-external-flow.js";
+export type { ExternalFlow } from "./create-external-flow.js";

@@ -4,7 +4,7 @@
  * prompt; enforces `timeoutMs` and `heartbeatTimeoutMs`; validates the row against the output
  * schema. Never throws: the outcome says what happened.
  */
-import { extractAgentOutput } from "../agents/output.js";
+import { runAgentTask } from "../agents/run-agent.js";
 import type { AgentLike } from "../agents/types.js";
 import type { TaskRuntime } from "../components/types.js";
 import { FlowError, isFlowError } from "../errors.js";
@@ -114,41 +114,7 @@ async function produce(input: AttemptInput, runtime: TaskRuntime): Promise<{ raw
   if (desc.computeFn) value = desc.depsAware ? await desc.computeFn(input.deps, runtime) : await desc.computeFn(runtime);
   if (!desc.agent) return { raw: value };
   const prompt = typeof value === "string" ? value : isFlowElement(value) ? textOf(renderNodes(value, undefined)) : JSON.stringify(value);
-  return runAgent(input, runtime, prompt);
-}
-
-async function runAgent(input: AttemptInput, runtime: TaskRuntime, prompt: string): Promise<{ raw: unknown; meta: Record<string, unknown> }> {
-  const { desc } = input;
-  const chain = Array.isArray(desc.agent) ? desc.agent : [desc.agent!];
-  // A failover chain: attempt n uses the n-th agent, the last one for every later attempt.
-  const agent = chain[Math.min(input.attempt - 1, chain.length - 1)]!;
-  const options = {
-    prompt,
-    abortSignal: runtime.signal,
-    outputSchema: desc.outputSchema,
-    isRetry: input.attempt > 1,
-    retryAttempt: input.attempt - 1,
-    taskContext: { runId: input.runId, nodeId: desc.nodeId, iteration: desc.iteration, attempt: input.attempt },
-    onStdout: () => runtime.heartbeat(),
-    onStderr: () => runtime.heartbeat(),
-    onEvent: () => runtime.heartbeat(),
-  };
-  if (agent.preflight && !input.preflighted.has(agent)) {
-    try {
-      await agent.preflight(options);
-    } catch (cause) {
-      throw new FlowError("AGENT_PREFLIGHT_FAILED", `Agent ${agent.id ?? "(unnamed)"} preflight failed for task "${desc.nodeId}": ${(cause as Error)?.message ?? cause}`, { nodeId: desc.nodeId }, { cause });
-    }
-    input.preflighted.add(agent);
-  }
-  let result: unknown;
-  try {
-    result = await agent.generate(options);
-  } catch (cause) {
-    if (isFlowError(cause)) throw cause;
-    throw new FlowError("AGENT_FAILED", `Agent ${agent.id ?? "(unnamed)"} failed on task "${desc.nodeId}": ${(cause as Error)?.message ?? cause}`, { nodeId: desc.nodeId }, { cause });
-  }
-  return { raw: extractAgentOutput(result), meta: { agentId: agent.id ?? null } };
+  return runAgentTask({ runId: input.runId, desc, attempt: input.attempt, prompt, runtime, preflighted: input.preflighted });
 }
 
 function asTaskError(error: unknown, desc: TaskDescriptor): FlowError {

@@ -97,6 +97,7 @@ export class RunSession {
   private readonly auth: NonNullable<RunOptions["auth"]> | null;
 
   private extracted: Extracted | null = null;
+  private previousKeys: string[] | null = null;
   private scheduler: Scheduler | null = null;
   private readTables = new Set<string>();
   private needsRender = true;
@@ -231,6 +232,7 @@ export class RunSession {
         isRunning: (key) => this.running.has(key),
         isWaiting: (key) => this.retryTimers.has(key),
       });
+      this.previousKeys = this.extracted ? [...this.extracted.byKey.keys()] : null;
       this.extracted = extracted;
       this.scheduler = scheduler;
       if (scheduler.exhausted.length) {
@@ -272,13 +274,20 @@ export class RunSession {
       const n = this.nodes.get(t.key)!;
       n.continueOnFail = t.desc.continueOnFail;
     }
-    if (this.checkRemoved) {
-      this.checkRemoved = false;
-      for (const [key, n] of this.nodes) {
-        if (extracted.byKey.has(key) || (n.state !== "pending" && n.state !== "in-progress")) continue;
-        this.setNode(n, "cancelled");
-        this.emit({ type: "TaskCancelled", nodeId: n.nodeId, iteration: n.iteration, reason: "removed-from-tree" });
+    // Nodes that were in the previous tree (on resume: anywhere in the stored run) and are gone
+    // from this one never run: they are cancelled. Running attempts finish and keep their rows.
+    const previous = this.checkRemoved ? this.nodes.keys() : (this.previousKeys ?? []);
+    this.checkRemoved = false;
+    for (const key of previous) {
+      const n = this.nodes.get(key)!;
+      if (extracted.byKey.has(key) || n.state !== "pending" || this.running.has(key)) continue;
+      const timer = this.retryTimers.get(key);
+      if (timer !== undefined) {
+        this.env.clock.clearTimeout(timer);
+        this.retryTimers.delete(key);
       }
+      this.setNode(n, "cancelled");
+      this.emit({ type: "TaskCancelled", nodeId: n.nodeId, iteration: n.iteration, reason: "removed-from-tree" });
     }
     this.writeFrame(xml, extracted);
   }

@@ -1,0 +1,29 @@
+/**
+ * @module node/cli/command
+ * The shape of a CLI command. One file per command in `commands/`; each parses and prints,
+ * and calls the same library function a user would (STYLE.md: no monolithic CLI).
+ */
+
+/** Where a command reads and writes; tests pass their own. */
+export interface CliIO {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** Whether stdout is a terminal (colors, live progress). */
+  isTTY: boolean;
+}
+
+export interface CliCommand {
+  name: string;
+  summary: string;
+  usage: string;
+  /** Resolves to the process exit code. */
+  run(argv: string[], io: CliIO): Promise<number>;
+}
+
+/** Exit codes shared by the commands. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+
+/** A usage error: printed with the command's usage, exit code 2. */
+export class UsageError extends Error {}

@@ -1,0 +1,104 @@
+/**
+ * @module node/cli/commands/up
+ * `flow up <workflow file> --input '<json>'`: runs a workflow (or resumes a run) and shows
+ * progress. Ctrl-C once pauses (in-flight tasks finish), twice cancels.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { runWorkflow } from "../../../core/engine/run.js";
+import { type CliCommand, EXIT, UsageError } from "../command.js";
+import { loadWorkflow } from "../load-workflow.js";
+import { formatEvent } from "../progress.js";
+
+const USAGE = `Usage: flow up <workflow file> [options]
+
+Runs the workflow exported by the file (default export) and prints its progress.
+
+Options:
+  --input <json>          Run input as JSON (default {})
+  --input-file <path>     Run input from a JSON file
+  --run-id <id>           Id for the new run, or the run to resume
+  --resume                Resume the run given by --run-id
+  --force                 Resume even if another live process owns the run
+  --max-concurrency <n>   Tasks running at once (default 4)
+  --log-dir <dir>         Where the run's NDJSON event log goes (default .flow/logs; "none" disables)
+  --json                  Print events as NDJSON instead of progress lines
+  --quiet                 Print only the result`;
+
+export const upCommand: CliCommand = {
+  name: "up",
+  summary: "Run a workflow file",
+  usage: USAGE,
+  async run(argv, io) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        input: { type: "string" },
+        "input-file": { type: "string" },
+        "run-id": { type: "string" },
+        resume: { type: "boolean" },
+        force: { type: "boolean" },
+        "max-concurrency": { type: "string" },
+        "log-dir": { type: "string" },
+        json: { type: "boolean" },
+        quiet: { type: "boolean" },
+      },
+    });
+    const file = positionals[0];
+    if (!file) throw new UsageError("missing the workflow file.");
+    if (values.resume && !values["run-id"]) throw new UsageError("--resume needs --run-id.");
+    const input = parseInput(values.input, values["input-file"], io.cwd);
+    const maxConcurrency = values["max-concurrency"] === undefined ? undefined : Number(values["max-concurrency"]);
+    if (maxConcurrency !== undefined && !(maxConcurrency >= 1)) throw new UsageError("--max-concurrency must be a number of at least 1.");
+    const { workflow, path } = await loadWorkflow(file, io.cwd);
+
+    const cancel = new AbortController();
+    const pause = new AbortController();
+    const onSigint = () => {
+      if (!pause.signal.aborted) {
+        io.stderr("\nPausing: running tasks finish first. Press Ctrl-C again to cancel the run.\n");
+        pause.abort();
+      } else cancel.abort();
+    };
+    process.on("SIGINT", onSigint);
+    try {
+      const logDir = values["log-dir"] === "none" ? null : resolve(io.cwd, values["log-dir"] ?? ".flow/logs");
+      const result = await runWorkflow(workflow, {
+        input,
+        workflowPath: path,
+        logDir,
+        signal: cancel.signal,
+        pauseSignal: pause.signal,
+        ...(values["run-id"] ? { runId: values["run-id"] } : {}),
+        ...(values.resume ? { resume: true } : {}),
+        ...(values.force ? { force: true } : {}),
+        ...(maxConcurrency ? { maxConcurrency } : {}),
+        onProgress: (e) => {
+          if (values.quiet) return;
+          if (values.json) return io.stdout(`${JSON.stringify(e)}\n`);
+          const line = formatEvent(e, io.isTTY);
+          if (line) io.stdout(`${line}\n`);
+        },
+      });
+      if (values.json) io.stdout(`${JSON.stringify({ type: "result", ...result })}\n`);
+      else io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+      return result.status === "finished" || result.status === "paused" ? EXIT.ok : result.status === "cancelled" ? EXIT.cancelled : EXIT.failed;
+    } finally {
+      process.off("SIGINT", onSigint);
+    }
+  },
+};
+
+function parseInput(inline: string | undefined, file: string | undefined, cwd: string): Record<string, unknown> {
+  if (inline !== undefined && file !== undefined) throw new UsageError("give --input or --input-file, not both.");
+  const text = inline ?? (file !== undefined ? readFileSync(resolve(cwd, file), "utf8") : "{}");
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("not an object");
+    return value as Record<string, unknown>;
+  } catch (e) {
+    throw new UsageError(`the input must be a JSON object (${(e as Error).message}).`);
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * @module node/cli/main
+ * The `flow` dispatcher: finds the command, runs it, turns errors into messages and exit
+ * codes. Commands load lazily so `flow --help` stays fast.
+ */
+import { isFlowError } from "../../core/errors.js";
+import { type CliCommand, type CliIO, EXIT, UsageError } from "./command.js";
+
+/** Every command: name, one-line summary, loader. Issues add theirs here. */
+const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<CliCommand> }> = [
+  { name: "up", summary: "Run a workflow file (or resume a run), showing progress", load: async () => (await import("./commands/up.js")).upCommand },
+  { name: "runs", summary: "List runs, or show one run's nodes and events", load: async () => (await import("./commands/runs.js")).runsCommand },
+];
+
+const HELP = (io: CliIO) =>
+  io.stdout(
+    [
+      "flow: durable workflows for AI agents",
+      "",
+      "Usage: flow <command> [options]",
+      "",
+      "Commands:",
+      ...COMMANDS.map((c) => `  ${c.name.padEnd(14)}${c.summary}`),
+      "",
+      "Run `flow <command> --help` for a command's options.",
+      "",
+    ].join("\n"),
+  );
+
+export function processIO(): CliIO {
+  return {
+    stdout: (t) => void process.stdout.write(t),
+    stderr: (t) => void process.stderr.write(t),
+    cwd: process.cwd(),
+    env: process.env,
+    isTTY: process.stdout.isTTY === true,
+  };
+}
+
+/** Runs the CLI; resolves to the exit code. */
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    HELP(io);
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
+    io.stderr(`flow: unknown command "${name}".\n\n`);
+    HELP(io);
+    return EXIT.usage;
+  }
+  const command = await entry.load();
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.stdout(`${command.usage}\n`);
+    return EXIT.ok;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`flow ${name}: ${error.message}\n\n${command.usage}\n`);
+      return EXIT.usage;
+    }
+    if (isFlowError(error)) {
+      io.stderr(`flow ${name}: ${error.code}: ${error.message}\n`);
+      return EXIT.failed;
+    }
+    io.stderr(`flow ${name}: ${(error as Error)?.stack ?? String(error)}\n`);
+    return EXIT.failed;
+  }
+}

@@ -344,7 +344,9 @@ export class RunSession {
 
   private completeTask(scheduler: Scheduler, task: PlanTask): void {
     scheduler.complete(task);
-    if (scheduler.boundaries.size) this.needsRender = true;
+    // A loop whose body just completed needs a render to decide: next iteration, done, or
+    // (at maxIterations with onMaxReached "fail") a failure.
+    if (scheduler.boundaries.size || scheduler.exhausted.length) this.needsRender = true;
   }
 
   private async tryCache(scheduler: Scheduler, task: PlanTask): Promise<boolean> {

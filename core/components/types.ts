@@ -76,13 +76,18 @@ export interface TaskRuntime {
   heartbeat(data?: unknown): void;
 }
 
-/** The children a Task accepts. */
+/**
+ * The children a Task accepts: a prompt (string or JSX, with `agent`), a static row, or a
+ * function run when the task starts. With `deps`, the function receives the dependencies'
+ * rows first. A function's result is the row, or the prompt when the task has an agent.
+ */
 export type TaskChildren<S extends SchemaMap, O, D> =
   | string
   | FlowNode
   | RowInput<S, O>
-  | ((task: TaskRuntime) => RowInput<S, O> | Promise<RowInput<S, O>>)
-  | ((deps: DepsOf<S, D>, task: TaskRuntime) => RowInput<S, O> | FlowNode | Promise<RowInput<S, O>>);
+  | ([keyof D] extends [never]
+      ? (task: TaskRuntime) => RowInput<S, O> | FlowNode | Promise<RowInput<S, O> | string>
+      : (deps: DepsOf<S, D>, task: TaskRuntime) => RowInput<S, O> | FlowNode | Promise<RowInput<S, O> | string>);
 
 /** Props shared by every task-like component. */
 export interface CommonTaskProps {
@@ -123,7 +128,7 @@ export interface TaskProps<S extends SchemaMap, O extends OutputTarget<S>, D ext
   hijack?: unknown;
   onHijackExit?: "complete" | "reopen";
   allowTools?: string[];
-  children: TaskChildren<S, O, D>;
+  children: TaskChildren<S, NoInfer<O>, NoInfer<D>>;
 }
 
 export interface WorkflowProps {

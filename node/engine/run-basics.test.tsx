@@ -172,7 +172,7 @@ describe.each(testBackends)("engine basics on $name", (backend) => {
     const { flow, Workflow, Task, outputs } = api;
     const wf = flow(() => (
       <Workflow name="bad">
-        <Task id="bad" output={outputs.step}>{{ value: "nope" } as never}</Task>
+        <Task id="bad" output={outputs.step}>{{ value: "nope" } as unknown as { value: number }}</Task>
       </Workflow>
     ));
     const result = await runWorkflow(wf, { input: { name: "x" } });
@@ -202,7 +202,7 @@ describe.each(testBackends)("engine basics on $name", (backend) => {
     expect((await runWorkflow(noAgent, { input: { name: "x" } })).error?.message).toContain("no agent");
     const unknown = flow(() => (
       <Workflow name="unknown">
-        <Task id="u" output={"nope" as never}>{{ value: 1 }}</Task>
+        <Task id="u" output={"nope" as unknown as "step"}>{{ value: 1 }}</Task>
       </Workflow>
     ));
     expect((await runWorkflow(unknown, { input: { name: "x" } })).error?.code).toBe("RENDER_FAILED");

@@ -122,7 +122,7 @@ describe.each(testBackends)("engine failures on $name", (backend) => {
     const silent = flow(() => (
       <Workflow name="hb">
         <Task id="quiet" output={outputs.step} heartbeatTimeoutMs={30} retries={0}>
-          {() => new Promise((resolve) => setTimeout(() => resolve({ value: 1 }), 500))}
+          {() => new Promise<{ value: number }>((resolve) => setTimeout(() => resolve({ value: 1 }), 500))}
         </Task>
       </Workflow>
     ));

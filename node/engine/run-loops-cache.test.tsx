@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { createExternalFlow, FlowDb, type FlowEvent, runWorkflow, systemClock, type AgentLike } from "durable-flow";
+import { createExternalFlow, FlowDb, type FlowEvent, type HostNodeJson, runWorkflow, systemClock, type AgentLike } from "durable-flow";
 import { tempDir, testBackends } from "../testing/backends.js";
 
 const schemas = {
@@ -165,7 +165,7 @@ describe("createExternalFlow", () => {
       schemas,
       agents: { writer },
       dbPath: `${tempDir()}/ext.db`,
-      buildFn: (ctx) => ({
+      buildFn: (ctx): HostNodeJson => ({
         kind: "element",
         tag: "flow:workflow",
         props: { name: "external" },

@@ -1,0 +1,43 @@
+import { builtinModules } from "node:module";
+import { fileURLToPath } from "node:url";
+import { build, type Rolldown } from "vite";
+import { describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const NODE_ONLY = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`), "better-sqlite3", "pg", "ws"]);
+
+describe("durable-flow/core", () => {
+  it("bundles for the browser without any Node built-in or Node-only package", async () => {
+    const imported: string[] = [];
+    const result = await build({
+      root: ROOT,
+      configFile: false,
+      logLevel: "silent",
+      build: {
+        write: false,
+        minify: false,
+        lib: { entry: `${ROOT}core/index.ts`, formats: ["es"], fileName: "core" },
+        rollupOptions: { external: [] },
+      },
+      resolve: { conditions: ["browser", "import", "module", "default"] },
+      plugins: [
+        {
+          name: "forbid-node",
+          enforce: "pre",
+          resolveId(source) {
+            if (NODE_ONLY.has(source) || source.startsWith("node:")) {
+              imported.push(source);
+              throw new Error(`core imports the Node-only module "${source}"`);
+            }
+            return null;
+          },
+        },
+      ],
+    });
+    expect(imported).toEqual([]);
+    const output = (Array.isArray(result) ? result[0] : result) as Rolldown.RolldownOutput;
+    const code = output.output.map((o) => ("code" in o ? o.code : "")).join("\n");
+    expect(code).toContain("runWorkflow");
+    expect(code).not.toMatch(/from ["']node:/);
+  }, 120_000);
+});

@@ -76,6 +76,36 @@ export const ERROR_CODES = {
   AGENT_PREFLIGHT_FAILED: 424,
   /** Unexpected internal failure: a bug in Flow. */
   INTERNAL: 500,
+
+  // ---- agents (docs/agents.md) ----
+  /** Every agent of a task's chain hit a quota or rate limit; `details.retryAtMs` says when to try again. */
+  AGENT_QUOTA_EXCEEDED: 429,
+  /** A CLI agent's native session (resume id) no longer exists; the next call starts a new one. */
+  AGENT_SESSION_LOST: 410,
+  /** A CLI agent exited with a failure (details carry the exit code and the CLI's error text). */
+  AGENT_CLI_ERROR: 502,
+  /** A CLI agent in `rpc` mode was given file arguments, which that mode cannot take. */
+  AGENT_RPC_FILE_ARGS: 400,
+  /** A CLI agent ran longer than its hard `timeoutMs` (or the call's `timeout`). */
+  PROCESS_TIMEOUT: 504,
+  /** A CLI agent printed nothing on stdout or stderr for `idleTimeoutMs`. */
+  PROCESS_IDLE_TIMEOUT: 504,
+  /** A CLI agent's process group was killed because the call's abort signal fired. */
+  PROCESS_ABORTED: 409,
+  /** A CLI agent's executable could not be started (not on `PATH`, not executable). */
+  PROCESS_SPAWN_FAILED: 502,
+
+  // ---- memory and scorers (docs/memory.md, docs/scorers.md) ----
+  /** `setNoteStatus` (or a `supersedes` edge) names a note id the store does not have. */
+  NOTE_NOT_FOUND: 404,
+  /** `searchNotes` for a namespace kind whose search was never enabled (call `enableNoteSearch(kind)`). */
+  NOTE_SEARCH_NOT_ENABLED: 409,
+  /** A message was saved to a thread id the store does not have (create it with `createThread`). */
+  THREAD_NOT_FOUND: 404,
+  /** The external memory engine answered with an error or could not be reached. */
+  MEMORY_ENGINE_FAILED: 502,
+  /** A scorer threw or returned something that is not a `ScoreResult` (an LLM judge gave no score). */
+  SCORER_FAILED: 500,
 } as const;
 
 export type FlowErrorCode = keyof typeof ERROR_CODES;

@@ -4,8 +4,6 @@
  * its SQL, errors. Nothing here imports Node built-ins (DESIGN.md seam 1).
  */
 export { isAgentLike } from "./agents/types.js";
-export type { AgentGenerateOptions, AgentLike } from "./agents/types.js";
-export { extractAgentOutput, parseJsonFromText } from "./agents/output.js";
 export { createFlowApi } from "./api/create-api.js";
 export type { CreateFlowOptions, FlowApi, TypedTask } from "./api/create-api.js";
 export { externalBuild } from "./api/external.js";
@@ -78,3 +76,13 @@ export { migrateStore, MIGRATIONS, SCHEMA_VERSION } from "./store/migrations.js"
 export { toPositionalParams } from "./store/dialect.js";
 export type { Dialect, SqlExecutor, SqlRow, SqlValue, StorePort } from "./store/port.js";
 export { sha256Hex, stableStringify } from "./util/hash.js";
+// ---- agents (docs/agents.md) ----
+export type { AgentActionKind, AgentEvent, AgentGenerateOptions, AgentLike, AgentMessage, AgentResult, AgentTimeout, AgentUsage } from "./agents/types.js";
+export { correctionPrompt, extractAgentOutput, jsonSchemaOf, parseJsonFromText, REQUIRED_OUTPUT_MARKER, withRequiredOutput } from "./agents/output.js";
+export { CLI_AGENT_ENGINES, defaultCapabilityRegistry, FLOW_ORCHESTRATE_SKILL_ID, hashCapabilityRegistry, normalizeCapabilityRegistry } from "./agents/capabilities.js";
+export type { AgentCapabilityRegistry, CliAgentEngine, RuntimeToolSource } from "./agents/capabilities.js";
+export { classifyAgentError, classifyFailureText, DEFAULT_QUOTA_BACKOFF_MS, parseResetTime, retryAtFromHeaders } from "./agents/failure.js";
+export type { AgentFailure, AgentFailureKind } from "./agents/failure.js";
+export { DEFAULT_MAX_SCHEMA_RETRIES, runAgentTask } from "./agents/run-agent.js";
+export type { AgentAttemptMeta, AgentSessionRef, AgentTaskInput } from "./agents/run-agent.js";
+export { addUsage, normalizeUsage } from "./agents/usage.js";

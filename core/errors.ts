@@ -77,6 +77,30 @@ export const ERROR_CODES = {
   /** Unexpected internal failure: a bug in Flow. */
   INTERNAL: 500,
 
+  // ---- tools (issue 6, docs/tools.md) ----
+  /** A tool was called with input that does not match its schema (or `bash` input limits). */
+  TOOL_INPUT_INVALID: 400,
+  /** A tool path, or a symlink on it, leads outside the sandbox `rootDir`. */
+  TOOL_PATH_OUTSIDE_ROOT: 403,
+  /** `read`/`edit` target (or `bash` `opts.cwd`) does not exist. */
+  TOOL_FILE_NOT_FOUND: 404,
+  /** `read` of a file larger than `maxOutputBytes`. */
+  TOOL_FILE_TOO_LARGE: 413,
+  /** `bash`/`grep`/HTTP call ran past its `timeoutMs`; a process group is killed with SIGKILL. */
+  TOOL_TIMEOUT: 504,
+  /** The executable of `bash` (or `rg` for `grep`) is not on `PATH`. */
+  TOOL_COMMAND_NOT_FOUND: 404,
+  /** An HTTP tool request got no response (DNS, refused connection, TLS, reset). */
+  TOOL_HTTP_FAILED: 502,
+  /** Warning code, never thrown: `bash` runs without OS network isolation (denylist only). */
+  TOOL_NETWORK_ISOLATION_UNENFORCED: 500,
+  /** An OpenAPI description cannot be read or is not OpenAPI 3.x. */
+  OPENAPI_INVALID: 400,
+  /** An OpenAPI feature Flow does not support (Swagger 2.0, cookie parameters, multipart bodies). */
+  OPENAPI_UNSUPPORTED: 400,
+  /** No operation with that operationId in the OpenAPI description. */
+  OPENAPI_OPERATION_NOT_FOUND: 404,
+
   // ---- agents (docs/agents.md) ----
   /** Every agent of a task's chain hit a quota or rate limit; `details.retryAtMs` says when to try again. */
   AGENT_QUOTA_EXCEEDED: 429,

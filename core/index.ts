@@ -86,3 +86,19 @@ export type { AgentFailure, AgentFailureKind } from "./agents/failure.js";
 export { DEFAULT_MAX_SCHEMA_RETRIES, runAgentTask } from "./agents/run-agent.js";
 export type { AgentAttemptMeta, AgentSessionRef, AgentTaskInput } from "./agents/run-agent.js";
 export { addUsage, normalizeUsage } from "./agents/usage.js";
+export { createToolContextFactory, defineTool, getDefinedToolMetadata, TOOL_DEFAULTS, TOOL_METADATA, toolIdempotencyKey } from "./tools/index.js";
+export type {
+  AnyTool,
+  DefineToolOptions,
+  JsonSchema,
+  Tool,
+  ToolAttemptScope,
+  ToolCallRecord,
+  ToolCallResult,
+  ToolContext,
+  ToolContextFactory,
+  ToolContextFactoryOptions,
+  ToolDurabilityHandle,
+  ToolMetadata,
+  ToolSnapshotRequest,
+} from "./tools/index.js";

@@ -1,0 +1,13 @@
+/**
+ * @module core/tools
+ * The tools area: the tool contract, tool contexts and call records, the HTTP tool and tools
+ * generated from OpenAPI descriptions (docs/tools.md). Built-in file and shell tools are Node
+ * only: `durable-flow` (node/tools).
+ */
+export { defineTool, getDefinedToolMetadata } from "./define-tool.js";
+export { createToolContextFactory } from "./tool-calls.js";
+export type { ToolCallRecord, ToolCallResult, ToolContextFactory, ToolContextFactoryOptions } from "./tool-calls.js";
+export { toolIdempotencyKey } from "./tool-context.js";
+export type { ToolAttemptScope, ToolDurabilityHandle, ToolSnapshotRequest } from "./tool-context.js";
+export { TOOL_DEFAULTS, TOOL_METADATA } from "./types.js";
+export type { AnyTool, DefineToolOptions, JsonSchema, Tool, ToolContext, ToolMetadata } from "./types.js";

@@ -92,7 +92,7 @@ export type TaskChildren<S extends SchemaMap, O, D> =
 /** Props shared by every task-like component. */
 export interface CommonTaskProps {
   id: string;
-  key?: string;
+  key?: string | number;
   dependsOn?: string[];
   needs?: Record<string, string>;
   skipIf?: boolean;
@@ -139,7 +139,7 @@ export interface WorkflowProps {
 }
 
 export interface SequenceProps {
-  key?: string;
+  key?: string | number;
   skipIf?: boolean;
   children?: FlowNode;
 }
@@ -160,7 +160,7 @@ export interface BranchProps {
 }
 
 export interface LoopProps {
-  key?: string;
+  key?: string | number;
   id?: string;
   /** Stop when true (evaluated at each render). */
   until?: boolean;

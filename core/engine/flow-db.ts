@@ -10,7 +10,7 @@ import { quoteIdent } from "../store/dialect.js";
 import type { StorePort } from "../store/port.js";
 import { bindingOf, type StoreBinding } from "./binding.js";
 import type { FlowEvent } from "./events.js";
-import { applyDelta, type DeltaOp } from "./frames.js";
+import { replayFrames } from "./frames.js";
 import type { RunRow } from "./run-sql.js";
 import type { AttemptState, GraphSnapshot, NodeState, RunStatus } from "./types.js";
 
@@ -140,9 +140,7 @@ export class FlowDb {
       [runId, target, runId, target],
     );
     if (rows.length === 0 || Number(rows[rows.length - 1]!.frame_no) !== target) return undefined;
-    let value: unknown = null;
-    for (const r of rows) value = r.kind === "key" ? parse(r.data_json) : applyDelta(value, parse<DeltaOp[]>(r.data_json));
-    const v = value as { xml: GraphSnapshot["xml"]; tasks: GraphSnapshot["tasks"] };
+    const v = replayFrames(rows as unknown as Array<{ kind: "key" | "delta"; data_json: string }>).value as { xml: GraphSnapshot["xml"]; tasks: GraphSnapshot["tasks"] };
     return { runId, frameNo: target, xml: v.xml, tasks: v.tasks };
   }
 

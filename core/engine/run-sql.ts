@@ -147,8 +147,8 @@ export const eventSql = {
 };
 
 export const frameSql = {
-  insert(b: WriteBatch, runId: string, frameNo: number, kind: "key" | "delta", data: unknown, now: number) {
-    b.push(`INSERT INTO _flow_frames (run_id, frame_no, kind, data_json, created_at_ms) VALUES (?, ?, ?, ?, ?)`, [runId, frameNo, kind, JSON.stringify(data), now]);
+  insert(b: WriteBatch, runId: string, frameNo: number, kind: "key" | "delta", json: string, now: number) {
+    b.push(`INSERT INTO _flow_frames (run_id, frame_no, kind, data_json, created_at_ms) VALUES (?, ?, ?, ?, ?)`, [runId, frameNo, kind, json, now]);
   },
   /** Frames from the last keyframe on, to rebuild the latest frame. */
   async tail(db: SqlExecutor, runId: string): Promise<Array<{ frame_no: number; kind: "key" | "delta"; data_json: string }>> {

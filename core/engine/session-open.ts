@@ -9,7 +9,7 @@ import { FlowError } from "../errors.js";
 import { decodeRow } from "../schema/columns.js";
 import type { StoreBinding } from "./binding.js";
 import type { EventInit, FlowEvent } from "./events.js";
-import { applyDelta, type DeltaOp } from "./frames.js";
+import { FrameEncoder, replayFrames } from "./frames.js";
 import { assertInputFits } from "./input.js";
 import { OutputIndex, type OutputRow } from "./output-index.js";
 import { nodeKey } from "./plan.js";
@@ -78,7 +78,7 @@ async function createRun(input: OpenInput, runId: string): Promise<Opened> {
   seedOutputs(input, runId, batch, index, nodes, now);
   return {
     kind: "session",
-    start: { runId, workflowName: input.workflowName, input: opts.input, auth: opts.auth, iterations, nodes, index, seq: seq.n, frameNo: 0, lastFrame: null, batch, events, checkRemoved: false },
+    start: { runId, workflowName: input.workflowName, input: opts.input, auth: opts.auth, iterations, nodes, index, seq: seq.n, frameNo: 0, frames: new FrameEncoder(), batch, events, checkRemoved: false },
   };
 }
 
@@ -233,13 +233,7 @@ async function claim(input: OpenInput, row: RunRow): Promise<boolean> {
   return row.status === "running" && owner !== null && owner !== env.ownerId;
 }
 
-async function lastFrame(input: OpenInput, runId: string): Promise<{ frameNo: number; lastFrame: SessionStart["lastFrame"] }> {
-  const frames = await frameSql.tail(input.binding.store, runId);
-  if (frames.length === 0) return { frameNo: 0, lastFrame: null };
-  let value: unknown = null;
-  for (const f of frames) {
-    const data = JSON.parse(f.data_json);
-    value = f.kind === "key" ? data : applyDelta(value, data as DeltaOp[]);
-  }
-  return { frameNo: Number(frames[frames.length - 1]!.frame_no), lastFrame: { json: JSON.stringify(value), value } };
+async function lastFrame(input: OpenInput, runId: string): Promise<{ frameNo: number; frames: FrameEncoder }> {
+  const rows = await frameSql.tail(input.binding.store, runId);
+  return { frameNo: rows.length ? Number(rows[rows.length - 1]!.frame_no) : 0, frames: replayFrames(rows).encoder };
 }

@@ -17,7 +17,7 @@ import { createCtx, type FlowCtx } from "./ctx.js";
 import type { EventInit, FlowEvent } from "./events.js";
 import { type AttemptOutcome, executeAttempt } from "./execute.js";
 import { extractPlan, type Extracted } from "./extract.js";
-import { diffJson, KEYFRAME_EVERY } from "./frames.js";
+import type { FrameEncoder } from "./frames.js";
 import { OutputIndex, type OutputRow } from "./output-index.js";
 import { nodeKey, type PlanTask } from "./plan.js";
 import { isRetryable, retryDelayMs } from "./retry.js";
@@ -52,7 +52,7 @@ export interface SessionStart {
   index: OutputIndex;
   seq: number;
   frameNo: number;
-  lastFrame: { json: string; value: unknown } | null;
+  frames: FrameEncoder;
   batch: WriteBatch;
   events: FlowEvent[];
   /** Nodes of the stored run that the first render must still contain (else cancelled). */
@@ -90,7 +90,7 @@ export class RunSession {
   private events: FlowEvent[];
   private seq: number;
   private frameNo: number;
-  private lastFrame: { json: string; value: unknown } | null;
+  private readonly frames: FrameEncoder;
   private checkRemoved: boolean;
   private workflowName: string | null;
   private readonly input: unknown;
@@ -130,7 +130,7 @@ export class RunSession {
     this.events = start.events;
     this.seq = start.seq;
     this.frameNo = start.frameNo;
-    this.lastFrame = start.lastFrame;
+    this.frames = start.frames;
     this.checkRemoved = start.checkRemoved;
     this.workflowName = start.workflowName;
     this.input = start.input;
@@ -293,14 +293,11 @@ export class RunSession {
   }
 
   private writeFrame(xml: XmlNode | null, extracted: Extracted): void {
-    const value = { xml, tasks: extracted.descriptors.map(serializeDescriptor) };
-    const text = JSON.stringify(value);
-    if (this.lastFrame?.json === text) return;
+    const frame = this.frames.encode({ xml, tasks: extracted.descriptors.map(serializeDescriptor) });
+    if (!frame) return;
     const frameNo = ++this.frameNo;
-    const keyframe = this.lastFrame === null || frameNo % KEYFRAME_EVERY === 1;
-    frameSql.insert(this.batch, this.runId, frameNo, keyframe ? "key" : "delta", keyframe ? value : diffJson(this.lastFrame!.value, JSON.parse(text)), this.now());
-    this.lastFrame = { json: text, value: JSON.parse(text) };
-    this.emit({ type: "FrameCommitted", frameNo, taskCount: extracted.tasks.length, keyframe });
+    frameSql.insert(this.batch, this.runId, frameNo, frame.kind, frame.json, this.now());
+    this.emit({ type: "FrameCommitted", frameNo, taskCount: extracted.tasks.length, keyframe: frame.kind === "key" });
   }
 
   /** The iteration `ctx.iteration` shows: that of the first unfinished loop in tree order. */

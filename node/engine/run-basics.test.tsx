@@ -228,10 +228,11 @@ describe.each(testBackends)("engine basics on $name", (backend) => {
     ));
     const result = await runWorkflow(wf, { input: { name: "Ada" } });
     expect(result.status).toBe("finished");
-    expect(prompts).toEqual(["Greet Ada"]);
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0]).toContain("Greet Ada");
     expect((await new FlowDb(api.db).listOutputs(result.runId, outputs.note))[0]).toMatchObject({ text: "hi from agent", ok: true });
     const attempts = await new FlowDb(api.db).listAttempts(result.runId, "ask");
-    expect(attempts[0]?.meta).toEqual({ agentId: "echo" });
+    expect(attempts[0]?.meta).toMatchObject({ agentId: "echo" });
   });
 
   it("lets components read the context with useCtx and exposes Drizzle tables", async () => {

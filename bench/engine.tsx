@@ -1,0 +1,87 @@
+/**
+ * Engine benchmark: workflows of N compute tasks in a Sequence and in a Parallel (maxConcurrency
+ * 4 and 16), one JSON line per case on stdout. Each case runs in its own process so that peak
+ * RSS is the case's own.
+ *
+ *   npx tsx bench/engine.ts                 # all cases, N = 10, 100, 1000, 10000
+ *   npx tsx bench/engine.ts --n 1000        # one size
+ *   npx tsx bench/engine.ts --case seq --n 1000   # one case, in this process
+ *
+ * Fields: shape, n, wallMs (run to finished), perTaskMs, peakRssMb, dbBytes (database files
+ * after a checkpoint), resumeFinishedMs (resuming the finished run), tasksPerSec.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { createFlow, FlowDb, runWorkflow } from "durable-flow";
+
+/** `seq-reads`: a Sequence whose build reads every output (a re-render after each task). */
+type Shape = "seq" | "par4" | "par16" | "seq-reads";
+
+const { values } = parseArgs({ options: { case: { type: "string" }, n: { type: "string", multiple: true } } });
+const sizes = (values.n ?? ["10", "100", "1000", "10000"]).map(Number);
+
+if (values.case) {
+  for (const n of sizes) console.log(JSON.stringify(await runCase(values.case as Shape, n)));
+} else {
+  const self = fileURLToPath(import.meta.url);
+  for (const n of sizes) {
+    for (const shape of ["seq", "par4", "par16", "seq-reads"] as const) {
+      const r = spawnSync(process.execPath, ["--import", "tsx", self, "--case", shape, "--n", String(n)], { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+      if (r.status !== 0) throw new Error(`case ${shape} n=${n} failed`);
+      process.stdout.write(r.stdout);
+    }
+  }
+}
+
+async function runCase(shape: Shape, n: number) {
+  const dir = mkdtempSync(join(tmpdir(), "flow-bench-"));
+  const { flow, Workflow, Task, Sequence, Parallel, outputs, db } = createFlow({ out: z.object({ i: z.number().int(), sq: z.number().int() }) }, { dbPath: join(dir, "flow.db") });
+  const limit = shape === "par16" ? 16 : 4;
+  const workflow = flow((ctx) => {
+    const done = shape === "seq-reads" ? ctx.outputs.out.length : 0;
+    const tasks = Array.from({ length: n }, (_, i) => (
+      <Task key={i} id={`t${i}`} output={outputs.out} label={i < done ? "done" : "todo"}>
+        {() => ({ i, sq: i * i })}
+      </Task>
+    ));
+    return <Workflow name={`bench-${shape}`}>{shape.startsWith("par") ? <Parallel maxConcurrency={limit}>{tasks}</Parallel> : <Sequence>{tasks}</Sequence>}</Workflow>;
+  });
+
+  const started = performance.now();
+  const result = await runWorkflow(workflow, { input: {}, maxConcurrency: limit, logDir: null });
+  const wallMs = performance.now() - started;
+  if (result.status !== "finished") throw new Error(`run ${result.status}: ${JSON.stringify(result.error)}`);
+
+  const resumeStart = performance.now();
+  const again = await runWorkflow(workflow, { runId: result.runId, resume: true });
+  const resumeFinishedMs = performance.now() - resumeStart;
+  if (again.status !== "finished") throw new Error("resume did not return the finished run");
+
+  const flowDb = new FlowDb(db);
+  await flowDb.store.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+  const dbBytes = readdirSync(dir).reduce((s, f) => s + statSync(join(dir, f)).size, 0);
+  const rows = await flowDb.store.query<{ c: number }>("SELECT COUNT(*) AS c FROM out WHERE run_id = ?", [result.runId]);
+  if (rows[0]!.c !== n) throw new Error(`expected ${n} output rows, found ${rows[0]!.c}`);
+  return {
+    bench: "engine",
+    backend: "sqlite",
+    shape,
+    n,
+    wallMs: round(wallMs),
+    perTaskMs: round(wallMs / n, 4),
+    tasksPerSec: Math.round(n / (wallMs / 1000)),
+    peakRssMb: round(process.resourceUsage().maxRSS / 1024),
+    dbBytes,
+    resumeFinishedMs: round(resumeFinishedMs, 3),
+  };
+}
+
+function round(x: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}

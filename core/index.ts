@@ -102,3 +102,43 @@ export type {
   ToolMetadata,
   ToolSnapshotRequest,
 } from "./tools/index.js";
+// ---- memory and scorers (docs/memory.md, docs/scorers.md) ----
+export {
+  createMemoryLayer,
+  createMemoryStore,
+  DEFAULT_SEARCH_LIMIT,
+  isNamespaceKind,
+  MemoryService,
+  memoryStoreOf,
+  NAMESPACE_KINDS,
+  namespaceKey,
+  parseNamespace,
+  serializeNamespace,
+} from "./memory/index.js";
+export type {
+  EffectTwins,
+  MemoryFact,
+  MemoryMessage,
+  MemoryNamespace,
+  MemoryNamespaceKind,
+  MemoryNote,
+  MemoryProvenance,
+  MemoryServiceApi,
+  MemoryStore,
+  MemoryStoreApi,
+  MemoryThread,
+  NamespaceInput,
+  NoteReadFilter,
+  SaveMessageInput,
+  SaveNoteInput,
+} from "./memory/index.js";
+export { ToolLoopSdkAgent } from "./agents/sdk/tool-loop-sdk-agent.js";
+export type { SdkAgentOptions } from "./agents/sdk/tool-loop-sdk-agent.js";
+export { toSdkTools } from "./agents/sdk/sdk-tools.js";
+export type { AgentToolSet } from "./agents/sdk/sdk-tools.js";
+export { HostedMessagesAgent } from "./agents/sdk/hosted-messages-agent.js";
+export type { HostedMessagesAgentOptions } from "./agents/sdk/hosted-messages-agent.js";
+export { HostedChatAgent } from "./agents/sdk/hosted-chat-agent.js";
+export type { HostedChatAgentOptions } from "./agents/sdk/hosted-chat-agent.js";
+export { LOCAL_SERVER_API_KEY_ENV, LOCAL_SERVER_BASE_URL_ENV, LOCAL_SERVER_DEFAULT_MODEL, LocalServerAgent } from "./agents/sdk/local-server-agent.js";
+export type { LocalServerAgentOptions } from "./agents/sdk/local-server-agent.js";

@@ -1,0 +1,70 @@
+/**
+ * @module core/memory/effect
+ * The one seam between memory's Promise code and the Effect library (STYLE.md "one async style
+ * per layer"): every `...Effect` twin is derived here, mechanically, from its Promise method,
+ * and fails with a typed `FlowError`. Nothing else in memory imports `effect`. See
+ * docs/memory.md ("Effect twins").
+ */
+import { Context, Effect, Layer } from "effect";
+import { FlowError } from "../errors.js";
+import type { MemoryStore } from "./store.js";
+import type { MemoryStoreApi } from "./types.js";
+
+// biome-ignore lint: a twin is derived for any method signature.
+type AnyAsync = (...args: any[]) => Promise<unknown>;
+
+/** The `...Effect` twin of every Promise method of `T`. */
+export type EffectTwins<T> = {
+  [K in keyof T & string as T[K] extends AnyAsync ? `${K}Effect` : never]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => Effect.Effect<R, FlowError> : never;
+};
+
+/** The Effect form of every Promise method of `T`, under the same names. */
+export type AsEffects<T> = {
+  [K in keyof T & string as T[K] extends AnyAsync ? K : never]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => Effect.Effect<R, FlowError> : never;
+};
+
+/** Lifts a Promise function into an Effect that fails with its FlowError (anything else is wrapped). */
+export function effectOf<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Effect.Effect<R, FlowError> {
+  return (...args) => Effect.tryPromise({ try: () => fn(...args), catch: (error) => FlowError.from(error) });
+}
+
+function promiseMethods<T extends object>(api: T): Array<[string, AnyAsync]> {
+  const out: Array<[string, AnyAsync]> = [];
+  for (const key of Object.keys(api)) {
+    const value = (api as Record<string, unknown>)[key];
+    if (typeof value === "function" && !key.endsWith("Effect")) out.push([key, (value as AnyAsync).bind(api)]);
+  }
+  return out;
+}
+
+/** Adds the `...Effect` twin of each method of a Promise api (the object is returned, extended). */
+export function withEffectTwins<T extends object>(api: T): T & EffectTwins<T> {
+  for (const [key, fn] of promiseMethods(api)) Object.defineProperty(api, `${key}Effect`, { value: effectOf(fn), enumerable: true });
+  return api as T & EffectTwins<T>;
+}
+
+/** A copy of a Promise api whose methods return Effects, under the same names. */
+export function asEffects<T extends object>(api: T): AsEffects<T> {
+  return Object.fromEntries(promiseMethods(api).map(([key, fn]) => [key, effectOf(fn)])) as AsEffects<T>;
+}
+
+/** The value of `MemoryService`: every store operation as an Effect, plus the Promise `store`. */
+export type MemoryServiceApi = AsEffects<MemoryStoreApi> & { readonly store: MemoryStore };
+
+/**
+ * The memory service of an Effect program (SPEC.md `MemoryService`), provided by
+ * `createMemoryLayer({ db })`.
+ * @example
+ * const program = Effect.gen(function* () {
+ *   const memory = yield* MemoryService;
+ *   yield* memory.setFact({ kind: "user", id: "u1" }, "theme", "dark");
+ *   return yield* memory.getFact({ kind: "user", id: "u1" }, "theme");
+ * });
+ * await Effect.runPromise(Effect.provide(program, createMemoryLayer({ db: api.db })));
+ */
+export const MemoryService = Context.Service<MemoryServiceApi>("durable-flow/MemoryService");
+
+/** The layer that provides `MemoryService` over a store. */
+export function memoryLayerOf(store: MemoryStore): Layer.Layer<MemoryServiceApi> {
+  return Layer.succeed(MemoryService, { ...asEffects<MemoryStoreApi>(store), store });
+}

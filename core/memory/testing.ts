@@ -1,0 +1,50 @@
+/**
+ * @module core/memory/testing
+ * Test helpers of the memory area (excluded from the package exports): a fake clock that tests
+ * move by hand, and a counter id source, both injected through the workflow's runtime env.
+ */
+import type { ClockPort } from "../engine/world.js";
+
+/** A clock that only moves when told to; timers fire as time passes them. */
+export interface FakeClock extends ClockPort {
+  advance(ms: number): void;
+  set(ms: number): void;
+}
+
+export function fakeClock(startMs = 1_700_000_000_000): FakeClock {
+  let now = startMs;
+  let nextHandle = 1;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  const fire = () => {
+    for (const [handle, t] of [...timers].sort((a, b) => a[1].at - b[1].at)) {
+      if (t.at > now) break;
+      timers.delete(handle);
+      t.fn();
+    }
+  };
+  return {
+    now: () => now,
+    setTimeout(fn, ms) {
+      const handle = nextHandle++;
+      timers.set(handle, { at: now + Math.max(0, ms), fn });
+      return handle;
+    },
+    clearTimeout(handle) {
+      timers.delete(handle as number);
+    },
+    advance(ms) {
+      now += ms;
+      fire();
+    },
+    set(ms) {
+      now = ms;
+      fire();
+    },
+  };
+}
+
+/** Ids `prefix-1`, `prefix-2`, ... (deterministic, sortable within a test). */
+export function counterIds(prefix = "id"): () => string {
+  let n = 0;
+  return () => `${prefix}-${String(++n).padStart(6, "0")}`;
+}

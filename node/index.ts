@@ -11,3 +11,8 @@ export { openSqliteStore } from "./store/sqlite.js";
 export type { SqliteStore, SqliteStoreOptions } from "./store/sqlite.js";
 export { createExternalFlow } from "./create-external-flow.js";
 export type { ExternalFlow } from "./create-external-flow.js";
+// ---- backends (issue 3): PostgreSQL and PGlite stores, factories, config, store migration ----
+export { openPostgresStore } from "./store/postgres.js";
+export type { PostgresStore, PostgresStoreOptions } from "./store/postgres.js";
+export { openPgliteStore } from "./store/pglite.js";
+export type { PgliteStore, PgliteStoreOptions } from "./store/pglite.js";

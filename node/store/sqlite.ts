@@ -92,7 +92,7 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
       guard();
       return locked ? withLock(() => direct.query<T>(sql, params)) : querySync<T>(sql, params);
     },
-    transaction(fn) {
+    async transaction(fn) {
       guard();
       return withLock(async () => {
         db.exec("BEGIN IMMEDIATE");

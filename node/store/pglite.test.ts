@@ -1,0 +1,82 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { isFlowError, openPgliteStore } from "durable-flow";
+import { runStoreContract } from "../../core/store/contract.js";
+import { freshPgliteDir } from "../testing/pglite-template.js";
+
+runStoreContract("pglite", async () => {
+  const dataDir = await freshPgliteDir();
+  let store = await openPgliteStore({ dataDir, relaxedDurability: true });
+  return {
+    store,
+    reopen: async () => {
+      await store.close();
+      return (store = await openPgliteStore({ dataDir }));
+    },
+    cleanup: async () => {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe("pglite store", () => {
+  it("shares one instance between stores of the same data dir in a process", async () => {
+    const dataDir = await freshPgliteDir();
+    const [a, b] = await Promise.all([openPgliteStore({ dataDir }), openPgliteStore({ dataDir })]);
+    try {
+      expect(a.pglite).toBe(b.pglite);
+      await a.executeScript(`CREATE TABLE t (x INTEGER)`);
+      await a.execute(`INSERT INTO t (x) VALUES (?)`, [1]);
+      await a.close();
+      // The other store keeps the instance open.
+      expect(await b.query(`SELECT x FROM t`)).toEqual([{ x: 1 }]);
+    } finally {
+      await b.close();
+    }
+    expect(existsSync(join(dataDir, "flow.lock"))).toBe(false);
+    const again = await openPgliteStore({ dataDir });
+    try {
+      expect(again.pglite.closed).toBe(false);
+      expect(await again.query(`SELECT x FROM t`)).toEqual([{ x: 1 }]);
+    } finally {
+      await again.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a data dir that a live process holds, naming it", async () => {
+    const dataDir = await freshPgliteDir();
+    // The pid of this test's parent process: alive, and not this process.
+    writeFileSync(join(dataDir, "flow.lock"), `${(await import("node:os")).hostname()}:${process.ppid}`);
+    const error = await openPgliteStore({ dataDir }).then(() => null, (e: unknown) => e);
+    expect(isFlowError(error, "STORE_OPEN_FAILED")).toBe(true);
+    expect((error as Error).message).toContain(String(process.ppid));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("takes over the lock of a process that died", async () => {
+    const dataDir = await freshPgliteDir();
+    const dead = spawnSync(process.execPath, ["-e", "process.exit(0)"]).pid;
+    writeFileSync(join(dataDir, "flow.lock"), `${(await import("node:os")).hostname()}:${dead}`);
+    const store = await openPgliteStore({ dataDir });
+    try {
+      expect(await store.query(`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+    } finally {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("opens an in-memory database when no data dir is given", async () => {
+    const store = await openPgliteStore();
+    try {
+      expect(store.dataDir).toBeNull();
+      expect(await store.query(`SELECT 2 AS two`)).toEqual([{ two: 2 }]);
+    } finally {
+      await store.close();
+    }
+  });
+});

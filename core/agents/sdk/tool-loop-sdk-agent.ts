@@ -1,0 +1,147 @@
+/**
+ * @module core/agents/sdk/tool-loop-sdk-agent
+ * The base of Flow's SDK agents: an {@link AgentLike} over the AI SDK's `ToolLoopAgent`
+ * (docs/agents.md, "SDK agents"). It needs only `fetch`, so it runs in Node and in the browser.
+ *
+ * Per call it builds a `ToolLoopAgent` from the settings (the task's output schema becomes
+ * `Output.object` when native structured output is on), streams when the caller listens
+ * (`onStdout` gets text deltas, `onEvent` tool calls and results: both are heartbeats for the
+ * engine) and generates otherwise, then returns an {@link AgentResult}.
+ */
+import { Output, ToolLoopAgent } from "ai";
+import type { LanguageModel, ModelMessage, ToolSet } from "ai";
+import type { AgentGenerateOptions, AgentLike, AgentMessage, AgentResult, AgentTimeout } from "../types.js";
+import { normalizeUsage } from "../usage.js";
+import { toSdkTools } from "./sdk-tools.js";
+import type { AgentToolSet } from "./sdk-tools.js";
+
+type AgentSettings = ConstructorParameters<typeof ToolLoopAgent>[0];
+
+/**
+ * Settings shared by every SDK agent: the AI SDK agent settings SPEC.md names, plus `id`,
+ * `maxRetries` (the AI SDK's own HTTP retries; default 0 because Flow retries tasks and fails
+ * over on quota itself) and `nativeStructuredOutput`.
+ * @example
+ * const opts: SdkAgentOptions = { instructions: "Be terse.", temperature: 0, stopWhen: stepCountIs(5) };
+ */
+export interface SdkAgentOptions {
+  id?: string;
+  instructions?: string;
+  /** AI SDK tools (`tool({...})`) and Flow tools (`defineTool`), by name. */
+  tools?: AgentToolSet;
+  stopWhen?: AgentSettings["stopWhen"];
+  maxOutputTokens?: number;
+  temperature?: number;
+  providerOptions?: AgentSettings["providerOptions"];
+  prepareCall?: AgentSettings["prepareCall"];
+  /** HTTP retries inside the AI SDK (default 0). */
+  maxRetries?: number;
+  /** Use the provider's schema response format for the task's output schema. */
+  nativeStructuredOutput?: boolean;
+}
+
+/**
+ * An agent over any AI SDK language model. The provider classes below preset the model.
+ * @example
+ * import { MockLanguageModelV3 } from "ai/test";
+ * const agent = new ToolLoopSdkAgent(new MockLanguageModelV3({ doGenerate: async () => ({ ... }) }), { nativeStructuredOutput: true });
+ */
+export class ToolLoopSdkAgent implements AgentLike {
+  readonly id: string | undefined;
+  readonly supportsNativeStructuredOutput: boolean;
+  readonly tools: AgentToolSet | undefined;
+  protected readonly model: LanguageModel;
+  protected readonly options: SdkAgentOptions;
+
+  constructor(model: LanguageModel, options: SdkAgentOptions = {}, nativeDefault = true) {
+    this.model = model;
+    this.options = options;
+    this.id = options.id;
+    this.tools = options.tools;
+    this.supportsNativeStructuredOutput = options.nativeStructuredOutput ?? nativeDefault;
+  }
+
+  async generate(args: AgentGenerateOptions = {}): Promise<AgentResult> {
+    const { system, call } = toCallPrompt(args);
+    const native = this.supportsNativeStructuredOutput && args.outputSchema !== undefined;
+    const o = this.options;
+    const instructions = [o.instructions, system].filter(Boolean).join("\n\n") || undefined;
+    const tools: ToolSet | undefined = o.tools ? toSdkTools(o.tools, args) : undefined;
+    const agent = new ToolLoopAgent({
+      model: this.model,
+      maxRetries: o.maxRetries ?? 0,
+      ...(o.id !== undefined ? { id: o.id } : {}),
+      ...(instructions !== undefined ? { instructions } : {}),
+      ...(tools ? { tools } : {}),
+      ...(o.stopWhen !== undefined ? { stopWhen: o.stopWhen } : {}),
+      ...(o.maxOutputTokens !== undefined ? { maxOutputTokens: o.maxOutputTokens } : {}),
+      ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
+      ...(o.providerOptions !== undefined ? { providerOptions: o.providerOptions } : {}),
+      ...(o.prepareCall !== undefined ? { prepareCall: o.prepareCall } : {}),
+      ...(native ? { output: Output.object({ schema: args.outputSchema as never }) } : {}),
+      // Settings reach streamText as they are: stream errors are rethrown below, not logged.
+      onError: () => undefined,
+    } as AgentSettings);
+    const params = {
+      ...call,
+      ...(args.abortSignal ? { abortSignal: args.abortSignal } : {}),
+      ...(args.timeout !== undefined ? { timeout: sdkTimeout(args.timeout) } : {}),
+    } as Parameters<typeof agent.generate>[0];
+
+    if (!args.onStdout && !args.onEvent) {
+      const r = await agent.generate(params);
+      return toResult(r, native ? r.output : undefined);
+    }
+    const stream = await agent.stream(params);
+    for await (const part of stream.fullStream) {
+      if (part.type === "text-delta") args.onStdout?.(part.text);
+      else if (part.type === "tool-call") args.onEvent?.({ type: "action", engine: "sdk", phase: "started", action: { id: part.toolCallId, kind: "tool", title: part.toolName, detail: part.input } });
+      else if (part.type === "tool-result" || part.type === "tool-error") {
+        const ok = part.type === "tool-result";
+        args.onEvent?.({ type: "action", engine: "sdk", phase: "completed", ok, action: { id: part.toolCallId, kind: "tool", title: part.toolName } });
+      } else if (part.type === "error") throw part.error;
+    }
+    const [text, steps, totalUsage, finishReason, response] = await Promise.all([stream.text, stream.steps, stream.totalUsage, stream.finishReason, stream.response]);
+    return toResult({ text, steps, totalUsage, finishReason, response }, native ? await stream.output : undefined);
+  }
+}
+
+function toResult(r: { text: string; steps: { text: string }[]; totalUsage: unknown; finishReason: string; response: { modelId: string } }, output: unknown): AgentResult {
+  const usage = normalizeUsage(r.totalUsage);
+  return {
+    text: r.text,
+    ...(output !== undefined ? { output } : {}),
+    ...(usage ? { usage } : {}),
+    finishReason: r.finishReason,
+    modelId: r.response.modelId,
+    steps: r.steps.map((s) => ({ text: s.text })),
+  };
+}
+
+/** AI SDK timeout from Flow's: the idle limit becomes the per-chunk limit of a stream. */
+function sdkTimeout(t: AgentTimeout): number | { totalMs?: number; chunkMs?: number } {
+  if (typeof t === "number") return t;
+  return { ...(t.totalMs !== undefined ? { totalMs: t.totalMs } : {}), ...(t.idleMs !== undefined ? { chunkMs: t.idleMs } : {}) };
+}
+
+/**
+ * The AI SDK prompt of a call: `messages` win over `prompt`; system messages are taken out
+ * (the AI SDK wants them in `instructions`) and returned as `system`.
+ */
+function toCallPrompt(args: AgentGenerateOptions): { system?: string; call: { prompt: string } | { messages: ModelMessage[] } } {
+  if (!args.messages?.length) return { call: { prompt: args.prompt ?? "" } };
+  const system = args.messages.filter((m) => m.role === "system").map((m) => textOf(m.content));
+  const messages = args.messages.filter((m) => m.role !== "system").map(toModelMessage);
+  return { ...(system.length ? { system: system.join("\n\n") } : {}), call: { messages } };
+}
+
+function toModelMessage(m: AgentMessage): ModelMessage {
+  if (m.role === "tool" || typeof m.content !== "string") return m as ModelMessage;
+  return { role: m.role as "user" | "assistant", content: m.content };
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((p) => (typeof p === "string" ? p : typeof p?.text === "string" ? p.text : "")).join("");
+  return JSON.stringify(content);
+}

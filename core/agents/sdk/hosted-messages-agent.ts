@@ -4,7 +4,7 @@
  * Anthropic provider (docs/agents.md). The API key comes from `ANTHROPIC_API_KEY` (and the
  * endpoint from `ANTHROPIC_BASE_URL`) unless you pass a prebuilt model instance.
  */
-import { anthropic } from "@ai-sdk/anthropic";
+import { createAnthropic } from "@ai-sdk/anthropic";
 import type { LanguageModel } from "ai";
 import { ToolLoopSdkAgent } from "./tool-loop-sdk-agent.js";
 import type { SdkAgentOptions } from "./tool-loop-sdk-agent.js";
@@ -30,6 +30,7 @@ export interface HostedMessagesAgentOptions extends SdkAgentOptions {
 export class HostedMessagesAgent extends ToolLoopSdkAgent {
   constructor(options: HostedMessagesAgentOptions) {
     const { model, ...rest } = options;
-    super(typeof model === "string" ? anthropic(model) : model, rest, true);
+    // A provider per agent, so ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY are read when the agent is made.
+    super(typeof model === "string" ? createAnthropic()(model) : model, rest, true);
   }
 }

@@ -122,6 +122,57 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   // ---- memory and scorers (issue 7; docs/memory.md, docs/scorers.md) ----
   {
+    id: 2,
+    name: "waits",
+    up: (d) => [
+      // One row per waiting node (approval, human task, signal, event, timer): its request, its
+      // deadline, and its resolution once delivered. Deliveries are durable before they are
+      // acknowledged; the engine settles the node from here exactly once.
+      table(
+        d,
+        "_flow_waits",
+        [
+          "run_id text NOT NULL",
+          "node_id text NOT NULL",
+          "iteration int NOT NULL",
+          "kind text NOT NULL",
+          "status text NOT NULL",
+          "name text",
+          "correlation_id text",
+          "request_json text",
+          "deadline_ms bigint",
+          "resolution_json text",
+          "resolved_by text",
+          "created_at_ms bigint NOT NULL",
+          "resolved_at_ms bigint",
+        ],
+        ["run_id", "node_id", "iteration"],
+      ),
+      `CREATE INDEX IF NOT EXISTS _flow_waits_status ON _flow_waits (status, kind, deadline_ms)`,
+      // Signals and events delivered to a run (or to whichever run waits on a correlation id),
+      // consumed by exactly one waiting node.
+      table(
+        d,
+        "_flow_signals",
+        [
+          "delivery_id text NOT NULL",
+          "kind text NOT NULL",
+          "name text NOT NULL",
+          "run_id text",
+          "correlation_id text",
+          "payload_json text NOT NULL",
+          "created_at_ms bigint NOT NULL",
+          "consumed_run_id text",
+          "consumed_node_id text",
+          "consumed_iteration int",
+          "consumed_at_ms bigint",
+        ],
+        ["delivery_id"],
+      ),
+      `CREATE INDEX IF NOT EXISTS _flow_signals_open ON _flow_signals (kind, name, consumed_run_id)`,
+    ],
+  },
+  {
     id: 20,
     name: "memory-facts",
     up: (d) => [
@@ -244,21 +295,27 @@ export const MIGRATIONS: readonly Migration[] = [
 ];
 
 /** The schema version a store is at once every migration ran: the highest id, four digits. */
-export const SCHEMA_VERSION = String(MIGRATIONS[MIGRATIONS.length - 1]!.id).padStart(4, "0");
+export const SCHEMA_VERSION = String(Math.max(...MIGRATIONS.map((m) => m.id))).padStart(4, "0");
 
 const LEDGER = (d: Dialect) =>
   table(d, "_flow_migrations", ["id int NOT NULL", "name text NOT NULL", "applied_at_ms bigint NOT NULL"], ["id"]);
 
 /** The statements that bring a store from `applied` migration ids to the newest. */
 export function pendingMigrations(dialect: Dialect, applied: ReadonlySet<number>, nowMs: number): { id: number; statements: string[] }[] {
-  return MIGRATIONS.filter((m) => !applied.has(m.id)).map((m) => ({
-    id: m.id,
-    statements: [
-      ...m.up(dialect),
-      `INSERT INTO _flow_migrations (id, name, applied_at_ms) VALUES (${m.id}, '${m.name}', ${Math.trunc(nowMs)}) ON CONFLICT DO NOTHING`,
-      `INSERT INTO _flow_meta (key, value) VALUES ('schemaVersion', '${String(m.id).padStart(4, "0")}') ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-    ],
-  }));
+  // schemaVersion is the highest id applied so far: a low-numbered migration added later (an
+  // area's own number) must not lower it.
+  let highest = Math.max(0, ...applied);
+  return MIGRATIONS.filter((m) => !applied.has(m.id)).map((m) => {
+    highest = Math.max(highest, m.id);
+    return {
+      id: m.id,
+      statements: [
+        ...m.up(dialect),
+        `INSERT INTO _flow_migrations (id, name, applied_at_ms) VALUES (${m.id}, '${m.name}', ${Math.trunc(nowMs)}) ON CONFLICT DO NOTHING`,
+        `INSERT INTO _flow_meta (key, value) VALUES ('schemaVersion', '${String(highest).padStart(4, "0")}') ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      ],
+    };
+  });
 }
 
 /** The ledger DDL and the query for applied ids; shared by the async and the synchronous runner. */

@@ -16,3 +16,6 @@ export { openPostgresStore } from "./store/postgres.js";
 export type { PostgresStore, PostgresStoreOptions } from "./store/postgres.js";
 export { openPgliteStore } from "./store/pglite.js";
 export type { PgliteStore, PgliteStoreOptions } from "./store/pglite.js";
+export { bash, BASH_LIMITS, edit, grep, read, tools, write } from "./tools/index.js";
+export { createFlowPostgres, DEFAULT_PGLITE_DIR } from "./create-flow-postgres.js";
+export type { CreateFlowPostgresOptions, PostgresFlow, PostgresFlowDb } from "./create-flow-postgres.js";

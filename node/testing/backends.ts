@@ -2,15 +2,23 @@
  * @module node/testing/backends
  * The backends every engine test runs on, with the same assertions (issue: "the engine's
  * whole test suite runs, parameterized, on SQLite, PGlite and PostgreSQL"). A backend makes
- * a fresh, isolated store per call. Test-only: excluded from the package exports.
+ * a fresh, isolated store per call: a SQLite file in a temp dir, a PGlite data dir copied from
+ * a template (node/testing/pglite-template.ts), or a new schema in the PostgreSQL test database
+ * (node/testing/postgres-test-db.ts). `sameStoreAs` opens the same store again, as a second
+ * process would. Stores opened during a test are closed (and their dirs and schemas removed)
+ * when the test finishes. Test-only: excluded from the package exports.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { onTestFinished } from "vitest";
 import type { FlowApi } from "../../core/api/create-api.js";
 import type { SchemaMap } from "../../core/components/types.js";
 import type { RuntimeEnv } from "../../core/engine/world.js";
 import { createFlow } from "../create-flow.js";
+import { createFlowPostgres } from "../create-flow-postgres.js";
+import { freshPgliteDir } from "./pglite-template.js";
+import { freshPostgresSchema } from "./postgres-test-db.js";
 
 export interface TestApiOptions {
   env?: Partial<RuntimeEnv>;
@@ -43,5 +51,51 @@ export const sqliteBackend: TestBackend = {
   },
 };
 
-/** Backends the engine suite runs on. Issue 3 adds PGlite and PostgreSQL here. */
-export const testBackends: TestBackend[] = [sqliteBackend];
+/** What to undo when the current test finishes: every close first, then the removals. */
+let cleanups: { close: Array<() => Promise<void>>; remove: Array<() => Promise<void>> } | null = null;
+
+/**
+ * Registers `fn` to run when the current test finishes. Outside a test (a `beforeAll`, a
+ * script) nothing is registered, and the caller's `close()` is the only cleanup.
+ */
+function afterThisTest(phase: "close" | "remove", fn: () => Promise<void>): void {
+  if (!cleanups) {
+    const mine = { close: [] as Array<() => Promise<void>>, remove: [] as Array<() => Promise<void>> };
+    try {
+      onTestFinished(async () => {
+        cleanups = null;
+        for (const f of [...mine.close, ...mine.remove]) await f();
+      });
+    } catch {
+      return;
+    }
+    cleanups = mine;
+  }
+  cleanups[phase].push(fn);
+}
+
+export const pgliteBackend: TestBackend = {
+  name: "pglite",
+  async open(schemas, opts = {}) {
+    const dataDir = opts.sameStoreAs?.location ?? (await freshPgliteDir());
+    const api = await createFlowPostgres(schemas, { provider: "pglite", dataDir, ...(opts.env ? { env: opts.env } : {}) });
+    afterThisTest("close", () => api.close());
+    if (!opts.sameStoreAs) afterThisTest("remove", async () => rmSync(dataDir, { recursive: true, force: true }));
+    return { api, location: { backend: "pglite", location: dataDir }, close: () => api.close() };
+  },
+};
+
+export const postgresBackend: TestBackend = {
+  name: "postgres",
+  async open(schemas, opts = {}) {
+    const fresh = opts.sameStoreAs ? undefined : await freshPostgresSchema();
+    const url = opts.sameStoreAs?.location ?? fresh!.url;
+    const api = await createFlowPostgres(schemas, { connectionString: url, ...(opts.env ? { env: opts.env } : {}) });
+    afterThisTest("close", () => api.close());
+    if (fresh) afterThisTest("remove", () => fresh.drop());
+    return { api, location: { backend: "postgres", location: url }, close: () => api.close() };
+  },
+};
+
+/** Backends the engine suite runs on: every `describe.each(testBackends)` runs on all three. */
+export const testBackends: TestBackend[] = [sqliteBackend, pgliteBackend, postgresBackend];

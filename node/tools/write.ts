@@ -1,0 +1,51 @@
+/**
+ * @module node/tools/write
+ * The built-in `write` tool (SPEC.md "Tools"): writes a UTF-8 file inside `rootDir`, creating
+ * parent directories. Content over `maxOutputBytes` is refused with TOOL_CONTENT_TOO_LARGE, and
+ * only its byte size and SHA-256 appear in the error (SPEC.md "Errors"), never the content.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { z } from "zod";
+import { FlowError } from "../../core/errors.js";
+import { defineTool } from "../../core/tools/define-tool.js";
+import { byteLength } from "../../core/tools/output-limit.js";
+import { sha256Hex } from "../../core/util/hash.js";
+import { resolveSandboxPath } from "./sandbox.js";
+
+/**
+ * Writes (creates or replaces) a file inside `rootDir`; returns `"ok"`. `sideEffect` true,
+ * `idempotent` false.
+ * @example
+ * await write.execute({ path: "notes/todo.md", content: "# Todo\n" }, { rootDir: "/work/repo" });
+ */
+export const write = defineTool({
+  name: "write",
+  description: "Write a UTF-8 text file (created or replaced; parent directories are created). `path` is relative to the workspace root.",
+  schema: z.object({
+    path: z.string().min(1).describe("File path, relative to the workspace root"),
+    content: z.string().describe("The whole new content of the file"),
+  }),
+  sideEffect: true,
+  async execute({ path, content }, ctx) {
+    const bytes = byteLength(content);
+    if (bytes > ctx.maxOutputBytes) {
+      throw new FlowError("TOOL_CONTENT_TOO_LARGE", `Tool "write": content for "${path}" has ${bytes} bytes, more than maxOutputBytes (${ctx.maxOutputBytes}). Write it in smaller files or raise maxOutputBytes.`, {
+        toolName: "write",
+        path,
+        bytes,
+        sha256: sha256Hex(content),
+        maxOutputBytes: ctx.maxOutputBytes,
+      });
+    }
+    const file = await resolveSandboxPath({ toolName: "write", rootDir: ctx.rootDir, path });
+    await mkdir(dirname(file), { recursive: true });
+    try {
+      await writeFile(file, content, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EISDIR") throw new FlowError("TOOL_INPUT_INVALID", `Tool "write": "${path}" is a directory.`, { toolName: "write", path });
+      throw error;
+    }
+    return "ok" as const;
+  },
+});

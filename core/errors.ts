@@ -130,6 +130,16 @@ export const ERROR_CODES = {
   MEMORY_ENGINE_FAILED: 502,
   /** A scorer threw or returned something that is not a `ScoreResult` (an LLM judge gave no score). */
   SCORER_FAILED: 500,
+
+  // ---- backends and store migration (docs/backends.md) ----
+  /** The config file or environment is invalid: unknown backend, bad JSON or field, missing `${VAR}`, no connection for postgres. */
+  BACKEND_CONFIG_INVALID: 400,
+  /** `migrateFlowStore` found no SQLite store at the source path (details carry a marker path when it was migrated already). */
+  STORE_NOT_FOUND: 404,
+  /** The `pglite`/`postgres` target of a store migration already holds Flow tables with rows. */
+  MIGRATION_TARGET_NOT_EMPTY: 409,
+  /** A store migration failed and was rolled back; details name the phase and table. The SQLite store is untouched. */
+  STORE_MIGRATION_FAILED: 500,
 } as const;
 
 export type FlowErrorCode = keyof typeof ERROR_CODES;

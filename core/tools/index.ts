@@ -11,3 +11,7 @@ export { toolIdempotencyKey } from "./tool-context.js";
 export type { ToolAttemptScope, ToolDurabilityHandle, ToolSnapshotRequest } from "./tool-context.js";
 export { TOOL_DEFAULTS, TOOL_METADATA } from "./types.js";
 export type { AnyTool, DefineToolOptions, JsonSchema, Tool, ToolContext, ToolMetadata } from "./types.js";
+export { createHttpTool } from "./http-tool.js";
+export type { HttpToolInput, HttpToolOptions } from "./http-tool.js";
+export { HTTP_METHODS } from "./http-request.js";
+export type { HttpMethod, HttpToolResult } from "./http-request.js";

@@ -1,0 +1,57 @@
+/**
+ * @module node/tools/testing
+ * Test helper (not exported by the package): a real HTTP server on loopback that records every
+ * request and answers with a handler, for the HTTP and OpenAPI tool tests.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query as sent. */
+  url: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+export interface TestServer {
+  url: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export type TestHandler = (req: RecordedRequest, res: ServerResponse) => void;
+
+/** Starts a server on 127.0.0.1 (random port). The default handler echoes the request as JSON. */
+export async function startTestServer(handler: TestHandler = echoHandler): Promise<TestServer> {
+  const requests: RecordedRequest[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const parsed = new URL(req.url ?? "/", "http://127.0.0.1");
+      const recorded: RecordedRequest = { method: req.method ?? "", url: req.url ?? "", path: parsed.pathname, query: parsed.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      requests.push(recorded);
+      handler(recorded, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Answers with a JSON echo of the request. */
+export function echoHandler(req: RecordedRequest, res: ServerResponse): void {
+  res.writeHead(200, { "content-type": "application/json" });
+  res.end(JSON.stringify({ method: req.method, path: req.path, query: Object.fromEntries(req.query), body: req.body }));
+}

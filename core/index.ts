@@ -142,5 +142,25 @@ export { HostedChatAgent } from "./agents/sdk/hosted-chat-agent.js";
 export type { HostedChatAgentOptions } from "./agents/sdk/hosted-chat-agent.js";
 export { LOCAL_SERVER_API_KEY_ENV, LOCAL_SERVER_BASE_URL_ENV, LOCAL_SERVER_DEFAULT_MODEL, LocalServerAgent } from "./agents/sdk/local-server-agent.js";
 export type { LocalServerAgentOptions } from "./agents/sdk/local-server-agent.js";
+export { aggregateScores, createLlmJudge, createScorer, isSampled, listScores, scoreAttempt, scoreRuns, SCORES_TABLE } from "./scorers/index.js";
+export type {
+  AggregateOptions,
+  AggregateScore,
+  AttemptToScore,
+  BatchTarget,
+  CreateScorerConfig,
+  LlmJudgeConfig,
+  SamplingConfig,
+  ScoreResult,
+  Scorer,
+  ScorerBinding,
+  ScorerContext,
+  ScorerInput,
+  ScoreRow,
+  ScoreRunsOptions,
+  ScoreRunsResult,
+  ScorersMap,
+  ScoringEnv,
+} from "./scorers/index.js";
 export { createHttpTool, HTTP_METHODS } from "./tools/index.js";
 export type { HttpMethod, HttpToolInput, HttpToolOptions, HttpToolResult } from "./tools/index.js";

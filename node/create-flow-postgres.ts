@@ -7,7 +7,7 @@
  * See docs/backends.md.
  */
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { PgDatabase, PgQueryResultHKT, PgTable } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import type pg from "pg";
 import { createFlowApi, type CreateFlowOptions, type FlowApi } from "../core/api/create-api.js";
@@ -16,6 +16,7 @@ import type { RuntimeEnv } from "../core/engine/world.js";
 import { FlowError, isFlowError } from "../core/errors.js";
 import { ensureUserTables } from "../core/schema/ensure-tables.js";
 import { SchemaRegistry } from "../core/schema/registry.js";
+import type { FlowTable } from "../core/schema/tables.js";
 import { migrateStore } from "../core/store/migrations.js";
 import type { StorePort } from "../core/store/port.js";
 import { createNodeEnv } from "./engine/env.js";
@@ -46,8 +47,13 @@ export type CreateFlowPostgresOptions = CreateFlowOptions & { env?: Partial<Runt
       }
   );
 
-/** What `createFlowPostgres` returns: the api plus `close()`. */
-export type PostgresFlow<S extends SchemaMap> = FlowApi<S, PostgresFlowDb> & {
+/** A user table on a PostgreSQL-dialect store (a Drizzle `pgTable`). */
+export type PgFlowTable = Extract<FlowTable, PgTable>;
+
+/** What `createFlowPostgres` returns: the api (with Drizzle `pgTable`s) plus `close()`. */
+export type PostgresFlow<S extends SchemaMap> = Omit<FlowApi<S, PostgresFlowDb>, "tables"> & {
+  /** One Drizzle `pgTable` per schema key (including `input`). */
+  tables: { readonly [K in keyof S]: PgFlowTable };
   /** Releases the connection (ends the pool, or closes PGlite). Call it after runs settle. */
   close(): Promise<void>;
 };
@@ -102,7 +108,7 @@ export async function bindPostgresStore<S extends SchemaMap>(
   }
   const db = ("pool" in store ? drizzleNodePg({ client: store.pool }) : drizzlePglite({ client: store.pglite })) as unknown as PostgresFlowDb;
   const api = createFlowApi<S, PostgresFlowDb>({ store, registry, env, activeRuns: new Set() }, db, opts);
-  return Object.assign(api, { close: () => store.close() });
+  return Object.assign(api as Omit<typeof api, "tables"> & { tables: PostgresFlow<S>["tables"] }, { close: () => store.close() });
 }
 
 /**

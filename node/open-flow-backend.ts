@@ -1,0 +1,90 @@
+/**
+ * @module node/open-flow-backend
+ * `openFlowBackend`: the factory that lets a project move from a laptop (SQLite) to PGlite or
+ * to many workers on one PostgreSQL without changing workflow code. It resolves the backend
+ * from options, environment, `flow.config.json` and the migration marker
+ * (node/config/resolve-backend.ts), then calls `createFlow` or `createFlowPostgres`.
+ * See docs/backends.md.
+ */
+import type pg from "pg";
+import type { CreateFlowOptions, FlowApi } from "../core/api/create-api.js";
+import type { SchemaMap } from "../core/components/types.js";
+import type { RuntimeEnv } from "../core/engine/world.js";
+import type { BackendName, EnvMap } from "./config/config-file.js";
+import { resolveBackend, type ResolvedBackend } from "./config/resolve-backend.js";
+import { createFlow, type SqliteFlowDb } from "./create-flow.js";
+import { createFlowPostgres, type PostgresFlowDb } from "./create-flow-postgres.js";
+import { createNodeEnv } from "./engine/env.js";
+
+/** SPEC.md `OpenFlowBackendOptions`: `CreateFlowOptions` plus where to look for the backend. */
+export interface OpenFlowBackendOptions extends CreateFlowOptions {
+  /** Forces a backend (otherwise: environment, config file, migration marker, `sqlite`). */
+  backend?: BackendName;
+  /** Directory of `flow.config.json` and base of relative paths (default `process.cwd()`). */
+  cwd?: string;
+  /** Config file to read instead of `<cwd>/flow.config.json`. */
+  configPath?: string;
+  /** Environment to read (default `process.env`). */
+  env?: EnvMap;
+  /** PostgreSQL URL (implies `postgres`). */
+  connectionString?: string;
+  /** node-postgres connection object (implies `postgres`). */
+  connection?: pg.PoolConfig;
+  /** PGlite data dir (implies `pglite`). */
+  pgliteDataDir?: string;
+  /** The runtime env of the engine (clock, ids, claim timings); not the environment variables. */
+  runtime?: Partial<RuntimeEnv>;
+}
+
+/** What `openFlowBackend` returns: the api, which backend it is on, and `close` for pglite/postgres. */
+export type OpenedFlow<S extends SchemaMap> = FlowApi<S, SqliteFlowDb | PostgresFlowDb> & {
+  /** The backend that was chosen. */
+  readonly backend: BackendName;
+  /** Present for `pglite` and `postgres`: releases the connection. */
+  close?: () => Promise<void>;
+};
+
+/**
+ * Opens the project's store on the backend its options, environment and config choose.
+ * @example
+ * // FLOW_DATABASE_URL=postgres://... node worker.js   -> PostgreSQL
+ * // no settings                                       -> SQLite at .flow/flow.db
+ * const api = await openFlowBackend({ input: z.object({ topic: z.string() }), output: z.object({ text: z.string() }) });
+ * try { await runWorkflow(api.flow(build), { input: { topic: "x" } }); } finally { await api.close?.(); }
+ */
+export async function openFlowBackend<S extends SchemaMap = {}>(schemas?: S, opts: OpenFlowBackendOptions = {}): Promise<OpenedFlow<S>> {
+  const resolved = resolveBackend(opts);
+  const runtime = opts.runtime;
+  const flowOpts: CreateFlowOptions & { env?: Partial<RuntimeEnv> } = {
+    ...(opts.readableName !== undefined ? { readableName: opts.readableName } : {}),
+    ...(opts.description !== undefined ? { description: opts.description } : {}),
+    ...(opts.alertPolicy !== undefined ? { alertPolicy: opts.alertPolicy } : {}),
+    ...(runtime ? { env: runtime } : {}),
+  };
+  const map = (schemas ?? {}) as S;
+  if (resolved.backend === "sqlite") {
+    warnIfMigrated(resolved, runtime);
+    const journalMode = opts.journalMode ?? resolved.journalMode;
+    const api = createFlow(map, { ...flowOpts, dbPath: resolved.dbPath, ...(journalMode ? { journalMode } : {}) });
+    return Object.assign(api, { backend: "sqlite" as const });
+  }
+  const api =
+    resolved.backend === "pglite"
+      ? await createFlowPostgres(map, { ...flowOpts, provider: "pglite", dataDir: resolved.pgliteDataDir })
+      : await createFlowPostgres(map, {
+          ...flowOpts,
+          provider: "postgres",
+          ...(resolved.connectionString ? { connectionString: resolved.connectionString } : {}),
+          ...(resolved.connection ? { connection: resolved.connection } : {}),
+        });
+  return Object.assign(api, { backend: resolved.backend });
+}
+
+/** Opening SQLite on purpose after a migration is allowed, but almost always a mistake. */
+function warnIfMigrated(resolved: ResolvedBackend, runtime: Partial<RuntimeEnv> | undefined): void {
+  if (!resolved.marker) return;
+  createNodeEnv(runtime).warn(
+    `The SQLite store ${resolved.dbPath} was migrated to ${resolved.marker.target.backend} (marker ${resolved.markerPath}); opening SQLite anyway because the ${resolved.source} chose it. Runs started here are not in the migrated store.`,
+    { markerPath: resolved.markerPath },
+  );
+}

@@ -130,7 +130,7 @@ export function parseResetTime(text: string, nowMs: number): number | undefined 
     const parsed = Date.parse(at[1]!);
     if (Number.isFinite(parsed)) return parsed;
   }
-  const clock = /(?:resets|try again at)\s+(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?\s*(?:\(([^)]+)\))?/i.exec(text);
+  const clock = /(?:resets?|try again)\s+(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?\s*(?:\(([^)]+)\))?/i.exec(text);
   if (clock) return nextWallClock(Number(clock[1]), Number(clock[2] ?? 0), clock[3], clock[4]?.trim() || "UTC", nowMs);
   return undefined;
 }

@@ -92,21 +92,22 @@ function record(extra) {
 }
 
 async function rpc() {
-  const received = [];
-  const lines = createInterface({ input: process.stdin });
-  const waitFor = (pred) =>
-    new Promise((resolve) => {
-      const onLine = (l) => {
-        const j = JSON.parse(l);
-        received.push(j);
-        record({ rpcReceived: j });
-        if (pred(j)) {
-          lines.off("line", onLine);
-          resolve(j);
-        }
-      };
-      lines.on("line", onLine);
-    });
+  // Lines can arrive together: queue them so none is lost between two waits.
+  const queue = [];
+  let wake;
+  createInterface({ input: process.stdin }).on("line", (l) => {
+    const j = JSON.parse(l);
+    record({ rpcReceived: j });
+    queue.push(j);
+    wake?.();
+  });
+  const waitFor = async (pred) => {
+    for (;;) {
+      const i = queue.findIndex(pred);
+      if (i >= 0) return queue.splice(i, 1)[0];
+      await new Promise((r) => (wake = r));
+    }
+  };
   if (name === "omp") out({ type: "ready" });
   if (name === "omp") {
     await waitFor((j) => j.type === "get_state");
@@ -142,7 +143,7 @@ async function main() {
       await sleep(scenario.trickle.everyMs);
     }
   }
-  if (scenario.bigOutputBytes) process.stdout.write("é".repeat(scenario.bigOutputBytes / 2));
+  if (scenario.bigOutputBytes) out("é".repeat(scenario.bigOutputBytes / 2));
   if (scenario.stderr) process.stderr.write(scenario.stderr);
   for (const line of scenario.stdout ?? fixture()) out(line);
   const lastMessageFile = argAfter("--output-last-message");

@@ -107,7 +107,7 @@ const chat: Protocol = {
   }),
   events: (r, model) => {
     const chunk = (delta: unknown, finish: string | null = null) => ({ data: { id: "chatcmpl-1", object: "chat.completion.chunk", created: 1767225600, model, choices: [{ index: 0, delta, finish_reason: finish }] } });
-    const out = [chunk({ role: "assistant", content: "" })];
+    const out: Array<{ event?: string; data: unknown }> = [chunk({ role: "assistant", content: "" })];
     for (const piece of split(r.text)) out.push(chunk({ content: piece }));
     r.toolCalls.forEach((c, index) => {
       const args = JSON.stringify(c.args);

@@ -4,10 +4,11 @@
  * engine (and for the browser app, offline). A bank is a namespace in its serialized form
  * (`"agent:support"`; a bank without a kind prefix is a `global` namespace), retained content
  * becomes notes of that namespace, recall is note search within it (ranked, read contract),
- * and primers are notes fetched by id. Search of the bank's namespace kind is enabled on first
+ * and primers are notes fetched by id. A retained `documentId` becomes the note id
+ * `<bank>#<documentId>`, so retaining it again is a no-op (notes are append-only). Search of the bank's namespace kind is enabled on first
  * use. See docs/memory.md ("Memory engines").
  */
-import { type MemoryNamespaceKind, parseNamespace } from "./namespace.js";
+import { type MemoryNamespaceKind, parseNamespace, serializeNamespace } from "./namespace.js";
 import type { MemoryEnginePort, Primer, RecallBudget } from "./port.js";
 import type { MemoryStore } from "./store.js";
 
@@ -58,7 +59,8 @@ export function createLocalMemoryEngine(store: MemoryStore): MemoryEnginePort {
         body: content,
         ...(opts.context !== undefined ? { kind: opts.context } : {}),
         ...(opts.tags ? { tags: opts.tags } : {}),
-        ...(opts.documentId !== undefined ? { id: opts.documentId } : {}),
+        // Note ids are global; a document id is per bank.
+        ...(opts.documentId !== undefined ? { id: `${serializeNamespace(ns)}#${opts.documentId}` } : {}),
       });
     },
   };

@@ -76,6 +76,16 @@ export const ERROR_CODES = {
   AGENT_PREFLIGHT_FAILED: 424,
   /** Unexpected internal failure: a bug in Flow. */
   INTERNAL: 500,
+  /** An approval was denied and its onDeny is `fail`. */
+  APPROVAL_DENIED: 409,
+  /** The user or token deciding an approval is not in its allowedUsers / allowedScopes. */
+  APPROVAL_FORBIDDEN: 403,
+  /** An approval or human task was already decided differently. */
+  APPROVAL_ALREADY_DECIDED: 409,
+  /** No node of the run waits for this delivery (wrong node, or not reached yet). */
+  WAIT_NOT_FOUND: 404,
+  /** A wait (approval, signal, event, human task) passed its timeoutMs with onTimeout `fail`. */
+  WAIT_TIMEOUT: 504,
 
   // ---- tools (issue 6, docs/tools.md) ----
   /** A tool was called with input that does not match its schema (or `bash` input limits). */

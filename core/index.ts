@@ -5,10 +5,25 @@
  */
 export { isAgentLike } from "./agents/types.js";
 export { createFlowApi } from "./api/create-api.js";
-export type { CreateFlowOptions, FlowApi, TypedTask } from "./api/create-api.js";
+export type { CreateFlowOptions, FlowApi, TypedTask, TypedWaits } from "./api/create-api.js";
 export { externalBuild } from "./api/external.js";
 export type { ExternalConfig, SerializedCtx } from "./api/external.js";
 export { Branch, Loop, Parallel, Ralph, Sequence, Task, Workflow } from "./components/index.js";
+export { Approval, ApprovalGate, approvalDecisionSchema, approvalRankingSchema, approvalSelectionSchema, HumanTask, Signal, Timer, WaitForEvent } from "./components/waits.js";
+export type {
+  ApprovalGateProps,
+  ApprovalOption,
+  ApprovalProps,
+  ApprovalRequest,
+  AutoApprove,
+  HumanTaskProps,
+  SignalProps,
+  TimerProps,
+  WaitForEventProps,
+} from "./components/wait-types.js";
+export { listPendingApprovals, listRunsToWake, submitApproval, submitEvent, submitHumanTask, submitSignal } from "./engine/waits/deliver.js";
+export type { DeliveryActor, DeliveryResult, PendingApproval, SubmitApprovalInput, SubmitHumanTaskInput, SubmitSignalInput } from "./engine/waits/deliver.js";
+export { parseDuration } from "./engine/waits/spec.js";
 export type {
   BranchProps,
   CachePolicy,

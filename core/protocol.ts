@@ -12,6 +12,11 @@ export const TAGS = {
   parallel: "flow:parallel",
   branch: "flow:branch",
   loop: "flow:loop",
+  approval: "flow:approval",
+  human: "flow:human-task",
+  signal: "flow:signal",
+  event: "flow:wait-for-event",
+  timer: "flow:timer",
 } as const;
 
 /** Internal tables (created by core/store/migrations.ts). */
@@ -23,4 +28,6 @@ export const TABLES = {
   events: "_flow_events",
   frames: "_flow_frames",
   cache: "_flow_cache",
+  waits: "_flow_waits",
+  signals: "_flow_signals",
 } as const;

@@ -5,6 +5,8 @@
  * Every factory (createFlow, createFlowPostgres, openFlowBackend) builds it here.
  */
 import { Branch, Loop, Parallel, Ralph, Sequence, Task, Workflow } from "../components/index.js";
+import type { ApprovalGateProps, ApprovalProps, HumanTaskProps, WaitForEventProps } from "../components/wait-types.js";
+import { Approval, ApprovalGate, HumanTask, Signal, Timer, WaitForEvent } from "../components/waits.js";
 import type { DepsSpec, OutputKey, OutputTarget, SchemaMap, TaskProps } from "../components/types.js";
 import { attachBinding, type StoreBinding } from "../engine/binding.js";
 import type { FlowCtx } from "../engine/ctx.js";
@@ -30,8 +32,18 @@ export interface CreateFlowOptions {
 /** The typed Task component of a schema map. */
 export type TypedTask<S extends SchemaMap> = <O extends OutputTarget<S>, D extends DepsSpec<S> = {}>(props: TaskProps<S, O, D>) => FlowElement;
 
+/** The waiting components typed by a schema map. */
+export interface TypedWaits<S extends SchemaMap> {
+  Approval: <O extends OutputTarget<S>>(props: ApprovalProps<S, O>) => FlowNode;
+  ApprovalGate: <O extends OutputTarget<S>>(props: ApprovalGateProps<S, O>) => FlowNode;
+  HumanTask: <O extends OutputTarget<S>>(props: HumanTaskProps<S, O>) => FlowNode;
+  WaitForEvent: <O extends OutputTarget<S>>(props: WaitForEventProps<S, O>) => FlowNode;
+  Signal: typeof Signal;
+  Timer: typeof Timer;
+}
+
 /** What `createFlow` and the other factories return. */
-export interface FlowApi<S extends SchemaMap, Db = unknown> {
+export interface FlowApi<S extends SchemaMap, Db = unknown> extends TypedWaits<S> {
   /** Wraps a build function into a runnable workflow. */
   flow(build: (ctx: FlowCtx<S>) => FlowNode, opts?: WorkflowOptions): FlowWorkflow<S>;
   /** The render context, inside a component. */
@@ -90,6 +102,12 @@ export function createFlowApi<S extends SchemaMap, Db extends object>(binding: S
     Branch,
     Loop,
     Ralph,
+    Approval,
+    ApprovalGate,
+    HumanTask,
+    WaitForEvent,
+    Signal,
+    Timer,
   };
   return attachBinding(api, binding);
 }

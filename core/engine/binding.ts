@@ -14,6 +14,8 @@ export interface StoreBinding {
   env: RuntimeEnv;
   /** Runs this process is executing now (never two sessions on one run in one process). */
   activeRuns: Set<string>;
+  /** Wakes the session of a run in this process when something is delivered to it. */
+  wakers?: Map<string, () => void>;
 }
 
 const BINDING = Symbol.for("durable-flow.binding");

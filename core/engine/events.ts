@@ -35,6 +35,14 @@ export type TaskCancelledEvent = Base<"TaskCancelled"> & NodeRef & { attempt?: n
 export type TaskCacheHitEvent = Base<"TaskCacheHit"> & NodeRef & { cacheKey: string };
 export type TaskResetEvent = Base<"TaskReset"> & NodeRef & { reason: "retry-task" | "resume" };
 export type LoopIterationEvent = Base<"LoopIteration"> & { loopId: string; iteration: number };
+export type RunWaitingEvent = Base<"RunWaiting"> & { status: RunStatus; waitingOn: string[] };
+export type ApprovalRequestedEvent = Base<"ApprovalRequested"> & NodeRef & { kind: "approval" | "human" };
+export type ApprovalDecidedEvent = Base<"ApprovalDecided"> & NodeRef & { decision: Record<string, unknown> };
+export type HumanTaskSubmittedEvent = Base<"HumanTaskSubmitted"> & NodeRef & { submittedBy: string | null };
+export type HumanTaskRejectedEvent = Base<"HumanTaskRejected"> & NodeRef & { attempt: number; issues: string };
+export type SignalReceivedEvent = Base<"SignalReceived"> & NodeRef & { name: string; deliveryId: string };
+export type TimerFiredEvent = Base<"TimerFired"> & NodeRef & { scheduledAtMs: number };
+export type WaitTimedOutEvent = Base<"WaitTimedOut"> & NodeRef & { onTimeout: "fail" | "skip" | "continue" };
 
 /** Every event a run emits. */
 export type FlowEvent =
@@ -53,7 +61,15 @@ export type FlowEvent =
   | TaskCancelledEvent
   | TaskCacheHitEvent
   | TaskResetEvent
-  | LoopIterationEvent;
+  | LoopIterationEvent
+  | RunWaitingEvent
+  | ApprovalRequestedEvent
+  | ApprovalDecidedEvent
+  | HumanTaskSubmittedEvent
+  | HumanTaskRejectedEvent
+  | SignalReceivedEvent
+  | TimerFiredEvent
+  | WaitTimedOutEvent;
 
 export type FlowEventType = FlowEvent["type"];
 

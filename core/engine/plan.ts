@@ -17,6 +17,8 @@ export interface PlanTask {
   /** Explicit dependencies (dependsOn, needs, deps) not complete yet. */
   waitingOn: number;
   active: boolean;
+  /** An async wait its siblings already went past (scheduler.passThrough). */
+  passed?: boolean;
   /** Enclosing parallel groups that limit concurrency, innermost first. */
   limits: PlanGroup[];
 }

@@ -92,6 +92,16 @@ export class Scheduler {
       d.waitingOn--;
       if (d.waitingOn === 0 && d.active && !d.done) this.enqueue(d);
     }
+    if (!task.passed) this.childDone(task);
+  }
+
+  /**
+   * An `async` wait: its siblings go on as if it were complete, while tasks that depend on it
+   * explicitly still wait for it.
+   */
+  passThrough(task: PlanTask): void {
+    if (task.done || task.passed) return;
+    task.passed = true;
     this.childDone(task);
   }
 
@@ -143,7 +153,7 @@ export class Scheduler {
   }
 
   private advance(g: PlanGroup): void {
-    while (g.cursor < g.children.length && g.children[g.cursor]!.done) g.cursor++;
+    while (g.cursor < g.children.length && isPast(g.children[g.cursor]!)) g.cursor++;
     const next = g.children[g.cursor];
     if (next) this.activate(next);
   }
@@ -192,4 +202,9 @@ function settle(g: PlanGroup, s: Scheduler): void {
     s.groupBodyDone(g);
     g.parent = parent;
   }
+}
+
+/** A child a sequence may go past: complete, or an async wait it was told to pass. */
+function isPast(node: PlanNode): boolean {
+  return node.done || (node.kind === "task" && node.passed === true);
 }

@@ -23,6 +23,9 @@ import { nodeKey, type PlanTask } from "./plan.js";
 import { isRetryable, retryDelayMs } from "./retry.js";
 import { attemptSql, cacheSql, eventSql, frameSql, nodeSql, outputSql, runSql, WriteBatch } from "./run-sql.js";
 import { Scheduler } from "./scheduler.js";
+import { attachWaitData } from "./waits/render-data.js";
+import { WaitManager, type WaitHost } from "./waits/wait-manager.js";
+import type { NodeDescriptor } from "./describe-node.js";
 import { serializeDescriptor } from "./snapshot.js";
 import type { StoreBinding } from "./binding.js";
 import type { NodeState, RunOptions, RunResult, RunStatus, WorkflowOptions } from "./types.js";
@@ -114,6 +117,11 @@ export class RunSession {
   private heartbeatTimer: unknown;
   private log: RunLogSink | null = null;
   private readonly maxConcurrency: number;
+  private readonly waits: WaitManager;
+  /** Approval gates of Tasks (`needsApproval`) that were approved: the task itself may run. */
+  private readonly gatesPassed = new Set<string>();
+  private pollWaits = false;
+  private pollTimer: unknown;
 
   constructor(
     private readonly binding: StoreBinding,
@@ -136,6 +144,7 @@ export class RunSession {
     this.input = start.input;
     this.auth = start.auth ?? null;
     this.maxConcurrency = Math.max(1, opts.maxConcurrency ?? 4);
+    this.waits = new WaitManager(this.waitHost());
   }
 
   /** Runs the loop until the run finishes, fails, is cancelled or paused. */
@@ -146,10 +155,19 @@ export class RunSession {
     this.opts.signal?.addEventListener("abort", onAbort);
     this.opts.pauseSignal?.addEventListener("abort", onAbort);
     this.armClaimHeartbeat();
+    const wakers = (this.binding.wakers ??= new Map());
+    wakers.set(this.runId, () => {
+      this.pollWaits = true;
+      this.wake();
+    });
     try {
+      await this.waits.load();
       return await this.loop();
     } finally {
       this.stopped = true;
+      wakers.delete(this.runId);
+      this.waits.stop();
+      if (this.pollTimer !== undefined) this.env.clock.clearTimeout(this.pollTimer);
       this.opts.signal?.removeEventListener("abort", onAbort);
       this.opts.pauseSignal?.removeEventListener("abort", onAbort);
       this.env.clock.clearTimeout(this.heartbeatTimer);
@@ -174,13 +192,24 @@ export class RunSession {
         if (this.fatal) continue;
       }
       const scheduler = this.scheduler!;
+      if (this.pollWaits && this.waits.size) {
+        this.pollWaits = false;
+        await this.waits.poll();
+      }
       if (!this.paused()) await this.launchReady(scheduler);
       await this.flush();
       if (this.needsRender || this.fatal) continue;
       if (this.running.size === 0 && this.completions.length === 0) {
-        if (scheduler.finished) return this.finishOk();
+        if (scheduler.finished && this.waits.size === 0) return this.finishOk();
         if (this.paused()) return this.finishPaused();
-        if (this.retryTimers.size === 0 && scheduler.readyCount === 0) {
+        if (this.retryTimers.size === 0 && scheduler.readyCount === 0 && this.waits.size > 0) {
+          // Only waits are left: look for deliveries, then park the run (or stay and poll).
+          if (await this.waits.poll()) continue;
+          await this.flush();
+          if (this.needsRender || this.fatal || scheduler.readyCount > 0) continue;
+          if (!this.opts.stayWhileWaiting) return this.finishParked();
+          this.armPoll();
+        } else if (this.retryTimers.size === 0 && scheduler.readyCount === 0) {
           this.fatal = new FlowError("RENDER_FAILED", `Run ${this.runId} cannot progress: tasks ${scheduler.stuck().join(", ") || "(none)"} wait on each other.`, {
             runId: this.runId,
             stuck: scheduler.stuck(),
@@ -210,6 +239,7 @@ export class RunSession {
         index: this.index,
         nodeIteration: (id) => this.extracted?.byNodeId.get(id)?.desc.iteration,
       });
+      attachWaitData(ctx, (id) => this.waits.dataOf(id));
       this.index.beginTracking();
       let nodes;
       try {
@@ -230,7 +260,7 @@ export class RunSession {
         isComplete: (key) => this.isComplete(key),
         isNodeIdComplete: (id) => [...this.nodes.values()].some((n) => n.nodeId === id && this.isComplete(nodeKey(n.nodeId, n.iteration))),
         isRunning: (key) => this.running.has(key),
-        isWaiting: (key) => this.retryTimers.has(key),
+        isWaiting: (key) => this.retryTimers.has(key) || this.waits.has(key),
       });
       this.previousKeys = this.extracted ? [...this.extracted.byKey.keys()] : null;
       this.extracted = extracted;
@@ -280,7 +310,9 @@ export class RunSession {
     this.checkRemoved = false;
     for (const key of previous) {
       const n = this.nodes.get(key)!;
-      if (extracted.byKey.has(key) || n.state !== "pending" || this.running.has(key)) continue;
+      const idle = n.state === "pending" || n.state.startsWith("waiting-");
+      if (extracted.byKey.has(key) || !idle || this.running.has(key)) continue;
+      this.waits.drop(key);
       const timer = this.retryTimers.get(key);
       if (timer !== undefined) {
         this.env.clock.clearTimeout(timer);
@@ -328,9 +360,10 @@ export class RunSession {
           this.completeTask(scheduler, task);
           continue;
         }
-        if (task.desc.needsApproval) {
-          this.fatal = new FlowError("NOT_IMPLEMENTED", `Task "${task.desc.nodeId}" needs approval, which this release does not support yet.`, { nodeId: task.desc.nodeId });
+        if ((task.desc as NodeDescriptor).wait && !this.gatesPassed.has(task.key)) {
+          // Waiting nodes hold no concurrency slot while they wait.
           scheduler.release(task);
+          await this.waits.activate(task);
           continue;
         }
         if (task.desc.cachePolicy && (await this.tryCache(scheduler, task))) continue;
@@ -503,6 +536,58 @@ export class RunSession {
     this.emit(output === undefined ? { type: "RunFinished" } : { type: "RunFinished", output });
     await this.flush();
     return output === undefined ? { runId: this.runId, status: "finished" } : { runId: this.runId, status: "finished", output };
+  }
+
+  /** Only waits are left: the run is parked, durably, and released for whoever resumes it. */
+  private async finishParked(): Promise<RunResult> {
+    const status = this.waits.parkStatus();
+    runSql.status(this.batch, this.runId, status, this.now(), { releaseOwner: true });
+    this.emit({ type: "RunWaiting", status, waitingOn: this.waits.waitingOn() });
+    await this.flush();
+    return { runId: this.runId, status };
+  }
+
+  /** Stay mode: look for deliveries from other processes every `waitPollMs`. */
+  private armPoll(): void {
+    if (this.pollTimer !== undefined) return;
+    this.pollTimer = this.env.clock.setTimeout(() => {
+      this.pollTimer = undefined;
+      this.pollWaits = true;
+      this.wake();
+    }, this.opts.waitPollMs ?? 1000);
+  }
+
+  /** What the wait manager may do to this session. */
+  private waitHost(): WaitHost {
+    return {
+      runId: this.runId,
+      store: this.store,
+      clock: this.env.clock,
+      batch: this.batch,
+      emit: (init) => this.emit(init),
+      setState: (task, state, error) => this.setNode(this.nodes.get(task.key)!, state, error),
+      storeOutput: (entry, nodeId, iteration, row) => this.storeOutput(entry, nodeId, iteration, row),
+      resolveTable: (key) => this.registry.resolve(key),
+      complete: (task) => this.completeTask(this.scheduler!, task),
+      passThrough: (task) => this.scheduler!.passThrough(task),
+      fail: (task, error) => {
+        this.setNode(this.nodes.get(task.key)!, "failed", error);
+        this.emit({ type: "TaskFailed", nodeId: task.desc.nodeId, iteration: task.desc.iteration, attempt: 0, error: errorToJson(error), willRetry: false, continueOnFail: task.desc.continueOnFail });
+        if (task.desc.continueOnFail) this.completeTask(this.scheduler!, task);
+        else this.fatal ??= error;
+      },
+      runGatedTask: (task) => {
+        this.gatesPassed.add(task.key);
+        this.scheduler!.requeue(task);
+      },
+      requestRender: () => {
+        this.needsRender = true;
+      },
+      wake: () => {
+        this.pollWaits = true;
+        this.wake();
+      },
+    };
   }
 
   private async finishPaused(): Promise<RunResult> {

@@ -4,6 +4,7 @@
  * agent objects are replaced by what identifies them), default values left out to keep frames
  * small. Runs once per task per frame, so it copies fields explicitly rather than iterating.
  */
+import type { NodeDescriptor } from "./describe-node.js";
 import type { TaskDescriptor } from "./types.js";
 
 const COPIED = [
@@ -45,7 +46,7 @@ export function serializeDescriptor(d: TaskDescriptor): Record<string, unknown> 
     iteration: d.iteration,
     outputTable: d.outputTable,
     outputTableName: d.outputTableName,
-    kind: d.agent ? "agent" : d.computeFn ? "compute" : "static",
+    kind: (d as NodeDescriptor).wait?.kind ?? (d.agent ? "agent" : d.computeFn ? "compute" : "static"),
   };
   for (const k of COPIED) if (d[k] !== undefined) out[k] = d[k];
   if (d.needsApproval) out.needsApproval = true;
@@ -55,6 +56,8 @@ export function serializeDescriptor(d: TaskDescriptor): Record<string, unknown> 
   if (d.timeoutMs !== null) out.timeoutMs = d.timeoutMs;
   if (d.heartbeatTimeoutMs !== null) out.heartbeatTimeoutMs = d.heartbeatTimeoutMs;
   if (d.agent) out.agent = (Array.isArray(d.agent) ? d.agent : [d.agent]).map((a) => a.id ?? "agent");
+  const wait = (d as NodeDescriptor).wait;
+  if (wait) out.wait = wait;
   if (d.cachePolicy) {
     const { by, ...rest } = d.cachePolicy;
     out.cachePolicy = by ? { ...rest, by: "fn" } : rest;

@@ -26,10 +26,20 @@ export type RunStatus =
 
 /**
  * State of a node (one task at one iteration). `pending`: not started or waiting for a retry;
- * `in-progress`: an attempt runs; `finished`: output row stored; `failed`: retries exhausted;
+ * `in-progress`: an attempt runs; `waiting-*`: parked on an approval or human task, a signal
+ * or event, or a timer; `finished`: output row stored; `failed`: retries exhausted;
  * `skipped`: `skipIf` was true; `cancelled`: the run was cancelled or the task left the tree.
  */
-export type NodeState = "pending" | "in-progress" | "finished" | "failed" | "skipped" | "cancelled";
+export type NodeState =
+  | "pending"
+  | "in-progress"
+  | "waiting-approval"
+  | "waiting-event"
+  | "waiting-timer"
+  | "finished"
+  | "failed"
+  | "skipped"
+  | "cancelled";
 
 /** State of one attempt. `cancelled` also marks an attempt interrupted by a crash. */
 export type AttemptState = "in-progress" | "finished" | "failed" | "cancelled";
@@ -130,6 +140,14 @@ export interface RunOptions<Input = Record<string, unknown>> {
    * (default) warns and continues with the new code; `refuse` throws WORKFLOW_CHANGED.
    */
   onWorkflowChange?: "resume" | "refuse";
+  /**
+   * When only waits are left (approvals, signals, events, timers): `false` (default) parks the
+   * run (status `waiting-*`) and returns; `true` stays, wakes at deadlines, and polls the store
+   * for deliveries from other processes every `waitPollMs`.
+   */
+  stayWhileWaiting?: boolean;
+  /** Poll interval while staying (default 1000 ms). */
+  waitPollMs?: number;
   workflowPath?: string;
   rootDir?: string;
   /** Directory for the run's NDJSON event log (`<logDir>/<runId>.ndjson`); null disables. */

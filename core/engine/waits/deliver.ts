@@ -1,0 +1,253 @@
+/**
+ * @module core/engine/waits/deliver
+ * Delivering what waiting nodes wait for: approval decisions, human-task submissions, signals
+ * and events. A delivery is durable before the call returns, a repeated delivery is a no-op,
+ * and a session of the run in this process is woken at once (others find it when they resume
+ * or poll). The Gateway's RPCs call these. See docs/waiting.md.
+ */
+import { FlowError } from "../../errors.js";
+import { FlowDb } from "../flow-db.js";
+import type { ApprovalResolution } from "./wait-manager.js";
+import { signalSql, type WaitRow, waitSql } from "./wait-sql.js";
+
+/** Who delivers: checked against an approval's allowedUsers and allowedScopes. */
+export interface DeliveryActor {
+  userId?: string;
+  scopes?: string[];
+}
+
+export interface SubmitApprovalInput {
+  runId: string;
+  nodeId: string;
+  /** Default: the iteration that waits (else the latest). */
+  iteration?: number;
+  /** `approve`/`deny` for a decision; `{ selected }` or `{ ranked }` for select and rank modes. */
+  decision: "approve" | "deny" | { selected: string } | { ranked: string[] };
+  note?: string;
+  /** Recorded as `decidedBy` (default: `actor.userId`). */
+  decidedBy?: string;
+  actor?: DeliveryActor;
+}
+
+export interface DeliveryResult {
+  runId: string;
+  nodeId: string;
+  iteration: number;
+  /** `duplicate`: the same delivery was made before; nothing changed. */
+  status: "accepted" | "duplicate";
+}
+
+/** A pending approval or human task. */
+export interface PendingApproval {
+  runId: string;
+  nodeId: string;
+  iteration: number;
+  kind: "approval" | "human";
+  request: Record<string, unknown>;
+  createdAtMs: number;
+  deadlineMs: number | null;
+}
+
+type Adapter = FlowDb | { db?: unknown };
+const flowDbOf = (a: Adapter) => (a instanceof FlowDb ? a : new FlowDb((a as { db?: unknown }).db ?? a));
+
+/**
+ * Decides an approval.
+ * @example
+ * await submitApproval(new FlowDb(api.db), { runId, nodeId: "ship", decision: "approve", actor: { userId: "ana", scopes: ["release"] } });
+ */
+export async function submitApproval(adapter: Adapter, input: SubmitApprovalInput): Promise<DeliveryResult> {
+  const db = flowDbOf(adapter);
+  const row = await findWait(db, input.runId, input.nodeId, input.iteration, "approval");
+  const request = JSON.parse(row.request_json ?? "{}") as { mode?: string; options?: Array<{ key: string }>; allowedUsers?: string[]; allowedScopes?: string[] };
+  authorize(request, input.actor, input.decidedBy, row);
+  const decidedBy = input.decidedBy ?? input.actor?.userId ?? null;
+  const decidedAt = new Date(db.binding.env.clock.now()).toISOString();
+  const resolution = resolutionOf(request, input, decidedBy, decidedAt, row);
+  return record(db, row, resolution, decidedBy, (a, b) => sameDecision(a as ApprovalResolution, b as ApprovalResolution));
+}
+
+export interface SubmitHumanTaskInput {
+  runId: string;
+  nodeId: string;
+  iteration?: number;
+  /** The row; validated against the task's output schema when the run settles it. */
+  value: Record<string, unknown>;
+  submittedBy?: string;
+  actor?: DeliveryActor;
+}
+
+/**
+ * Submits the row a HumanTask waits for.
+ * @example
+ * await submitHumanTask(new FlowDb(api.db), { runId, nodeId: "triage", value: { label: "bug" }, submittedBy: "ana" });
+ */
+export async function submitHumanTask(adapter: Adapter, input: SubmitHumanTaskInput): Promise<DeliveryResult> {
+  const db = flowDbOf(adapter);
+  const row = await findWait(db, input.runId, input.nodeId, input.iteration, "human");
+  const by = input.submittedBy ?? input.actor?.userId ?? null;
+  return record(db, row, { value: input.value }, by, (a, b) => JSON.stringify(a) === JSON.stringify(b));
+}
+
+export interface SubmitSignalInput {
+  /** The Signal's id, or the WaitForEvent's event name. */
+  name: string;
+  /** The run to deliver to; or give `correlationId` to reach whichever run waits on it. */
+  runId?: string;
+  correlationId?: string;
+  payload: unknown;
+  /** Idempotency key: a second delivery with the same id is a no-op (default: a fresh id). */
+  deliveryId?: string;
+}
+
+/**
+ * Delivers a signal to a `<Signal id={name}>` (by run id or correlation id).
+ * @example
+ * await submitSignal(new FlowDb(api.db), { name: "ci-done", runId, payload: { green: true }, deliveryId: "build-812" });
+ */
+export function submitSignal(adapter: Adapter, input: SubmitSignalInput): Promise<{ deliveryId: string; status: "accepted" | "duplicate" }> {
+  return deliver(flowDbOf(adapter), "signal", input);
+}
+
+/**
+ * Delivers an event to a `<WaitForEvent event={name}>`; its payload becomes the node's row.
+ * @example
+ * await submitEvent(new FlowDb(api.db), { name: "invoice.paid", correlationId: "inv-7", payload: { amount: 120 } });
+ */
+export function submitEvent(adapter: Adapter, input: SubmitSignalInput): Promise<{ deliveryId: string; status: "accepted" | "duplicate" }> {
+  return deliver(flowDbOf(adapter), "event", input);
+}
+
+/**
+ * Approvals and human tasks waiting for a person, oldest first.
+ * @example
+ * for (const a of await listPendingApprovals(new FlowDb(api.db))) console.log(a.runId, a.nodeId, a.request.request);
+ */
+export async function listPendingApprovals(adapter: Adapter, filter: { runId?: string } = {}): Promise<PendingApproval[]> {
+  const db = flowDbOf(adapter);
+  const rows = filter.runId
+    ? await db.store.query<WaitRow & Record<string, unknown>>(`SELECT * FROM _flow_waits WHERE status = 'pending' AND kind IN ('approval', 'human') AND run_id = ? ORDER BY created_at_ms`, [filter.runId])
+    : await db.store.query<WaitRow & Record<string, unknown>>(`SELECT * FROM _flow_waits WHERE status = 'pending' AND kind IN ('approval', 'human') ORDER BY created_at_ms`);
+  return rows.map((r) => ({
+    runId: r.run_id,
+    nodeId: r.node_id,
+    iteration: Number(r.iteration),
+    kind: r.kind as "approval" | "human",
+    request: JSON.parse(r.request_json ?? "{}") as Record<string, unknown>,
+    createdAtMs: Number(r.created_at_ms),
+    deadlineMs: r.deadline_ms === null ? null : Number(r.deadline_ms),
+  }));
+}
+
+/**
+ * Parked runs that can progress now: a delivery arrived, a deadline passed, or a signal for
+ * them is waiting. A scheduler (the Gateway) resumes these.
+ * @example
+ * for (const runId of await listRunsToWake(new FlowDb(api.db))) await runWorkflow(workflow, { runId, resume: true });
+ */
+export async function listRunsToWake(adapter: Adapter): Promise<string[]> {
+  const db = flowDbOf(adapter);
+  const now = db.binding.env.clock.now();
+  const rows = await db.store.query<{ run_id: string }>(
+    `SELECT DISTINCT w.run_id FROM _flow_waits w JOIN _flow_runs r ON r.run_id = w.run_id
+     WHERE r.status IN ('waiting-approval', 'waiting-event', 'waiting-timer') AND (
+       w.status = 'resolved'
+       OR (w.status = 'pending' AND w.deadline_ms IS NOT NULL AND w.deadline_ms <= ?)
+       OR (w.status = 'pending' AND w.kind IN ('signal', 'event') AND EXISTS (
+         SELECT 1 FROM _flow_signals s WHERE s.kind = w.kind AND s.name = w.name AND s.consumed_run_id IS NULL
+           AND (s.run_id = w.run_id OR (s.run_id IS NULL AND s.correlation_id = w.correlation_id))))
+     ) ORDER BY w.run_id`,
+    [now],
+  );
+  return rows.map((r) => r.run_id);
+}
+
+async function findWait(db: FlowDb, runId: string, nodeId: string, iteration: number | undefined, kind: "approval" | "human"): Promise<WaitRow> {
+  const rows = await db.store.query<WaitRow & Record<string, unknown>>(
+    `SELECT * FROM _flow_waits WHERE run_id = ? AND node_id = ? ORDER BY CASE WHEN status = 'pending' THEN 0 ELSE 1 END, iteration DESC`,
+    [runId, nodeId],
+  );
+  const row = iteration === undefined ? rows[0] : rows.find((r) => Number(r.iteration) === iteration);
+  if (!row) {
+    throw new FlowError("WAIT_NOT_FOUND", `Run ${runId} has no ${kind === "human" ? "human task" : "approval"} "${nodeId}" waiting${iteration === undefined ? "" : ` at iteration ${iteration}`}.`, { runId, nodeId });
+  }
+  if (row.kind !== kind) throw new FlowError("WAIT_NOT_FOUND", `Node "${nodeId}" of run ${runId} waits for a ${row.kind}, not a ${kind}.`, { runId, nodeId, kind: row.kind });
+  return row;
+}
+
+function authorize(request: { allowedUsers?: string[]; allowedScopes?: string[] }, actor: DeliveryActor | undefined, decidedBy: string | undefined, row: WaitRow): void {
+  const user = actor?.userId ?? decidedBy;
+  if (request.allowedUsers?.length && !(user && request.allowedUsers.includes(user))) {
+    throw new FlowError("APPROVAL_FORBIDDEN", `${user ?? "An anonymous user"} may not decide "${row.node_id}" of run ${row.run_id}; allowed: ${request.allowedUsers.join(", ")}.`, {
+      runId: row.run_id,
+      nodeId: row.node_id,
+    });
+  }
+  const scopes = actor?.scopes ?? [];
+  if (request.allowedScopes?.length && !scopes.includes("*") && !request.allowedScopes.some((s) => scopes.includes(s))) {
+    throw new FlowError("APPROVAL_FORBIDDEN", `Deciding "${row.node_id}" of run ${row.run_id} needs one of the scopes ${request.allowedScopes.join(", ")}.`, {
+      runId: row.run_id,
+      nodeId: row.node_id,
+      requiredScope: request.allowedScopes[0],
+    });
+  }
+}
+
+function resolutionOf(request: { mode?: string; options?: Array<{ key: string }> }, input: SubmitApprovalInput, decidedBy: string | null, decidedAt: string, row: WaitRow): ApprovalResolution {
+  const mode = request.mode ?? "approve";
+  const keys = (request.options ?? []).map((o) => o.key);
+  const d = input.decision;
+  const bad = (why: string) => new FlowError("INVALID_ARGUMENT", `Approval "${row.node_id}" of run ${row.run_id} is in ${mode} mode: ${why}.`, { runId: row.run_id, nodeId: row.node_id });
+  if (mode === "select") {
+    if (typeof d !== "object" || !("selected" in d) || !keys.includes(d.selected)) throw bad(`decide with { selected } set to one of ${keys.join(", ")}`);
+    return { selected: d.selected, notes: input.note ?? null, decidedBy, decidedAt };
+  }
+  if (mode === "rank") {
+    if (typeof d !== "object" || !("ranked" in d) || d.ranked.length !== keys.length || [...d.ranked].sort().join() !== [...keys].sort().join()) {
+      throw bad(`decide with { ranked } listing each of ${keys.join(", ")} once`);
+    }
+    return { ranked: d.ranked, notes: input.note ?? null, decidedBy, decidedAt };
+  }
+  if (d !== "approve" && d !== "deny") throw bad(`decide with "approve" or "deny"`);
+  return { approved: d === "approve", note: input.note ?? null, decidedBy, decidedAt };
+}
+
+function sameDecision(a: ApprovalResolution, b: ApprovalResolution): boolean {
+  return a.approved === b.approved && a.selected === b.selected && JSON.stringify(a.ranked) === JSON.stringify(b.ranked);
+}
+
+async function record(db: FlowDb, row: WaitRow, resolution: unknown, by: string | null, same: (a: unknown, b: unknown) => boolean): Promise<DeliveryResult> {
+  const iteration = Number(row.iteration);
+  const result = { runId: row.run_id, nodeId: row.node_id, iteration };
+  if (await waitSql.resolve(db.store, row.run_id, row.node_id, iteration, resolution, by, db.binding.env.clock.now())) {
+    db.binding.wakers?.get(row.run_id)?.();
+    return { ...result, status: "accepted" };
+  }
+  const current = await waitSql.get(db.store, row.run_id, row.node_id, iteration);
+  if (current?.resolution_json && same(JSON.parse(current.resolution_json), resolution)) return { ...result, status: "duplicate" };
+  throw new FlowError("APPROVAL_ALREADY_DECIDED", `"${row.node_id}" of run ${row.run_id} was already decided${current?.resolved_by ? ` by ${current.resolved_by}` : ""}.`, {
+    runId: row.run_id,
+    nodeId: row.node_id,
+  });
+}
+
+async function deliver(db: FlowDb, kind: "signal" | "event", input: SubmitSignalInput): Promise<{ deliveryId: string; status: "accepted" | "duplicate" }> {
+  if (!input.name) throw new FlowError("INVALID_ARGUMENT", `A ${kind} needs a name.`);
+  if (!input.runId && !input.correlationId) throw new FlowError("INVALID_ARGUMENT", `A ${kind} needs a runId or a correlationId to find its run.`, { name: input.name });
+  const deliveryId = input.deliveryId ?? db.binding.env.newId();
+  const fresh = await signalSql.insert(db.store, {
+    deliveryId,
+    kind,
+    name: input.name,
+    runId: input.runId ?? null,
+    correlationId: input.correlationId ?? null,
+    payload: input.payload,
+    now: db.binding.env.clock.now(),
+  });
+  if (fresh) {
+    const wakers = db.binding.wakers;
+    if (input.runId) wakers?.get(input.runId)?.();
+    else for (const wake of wakers?.values() ?? []) wake();
+  }
+  return { deliveryId, status: fresh ? "accepted" : "duplicate" };
+}

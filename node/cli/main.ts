@@ -10,6 +10,7 @@ import { type CliCommand, type CliIO, EXIT, UsageError } from "./command.js";
 const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<CliCommand> }> = [
   { name: "up", summary: "Run a workflow file (or resume a run), showing progress", load: async () => (await import("./commands/up.js")).upCommand },
   { name: "runs", summary: "List runs, or show one run's nodes and events", load: async () => (await import("./commands/runs.js")).runsCommand },
+  { name: "memory", summary: "List, get, set and search memory facts and notes", load: async () => (await import("./commands/memory.js")).memoryCommand },
 ];
 
 const HELP = (io: CliIO) =>

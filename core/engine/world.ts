@@ -5,6 +5,8 @@
  * tests pass a fake clock.
  */
 
+import type { HotReloadPort, WorkspacePort } from "./workspace-port.js";
+
 /** Time and timers. */
 export interface ClockPort {
   now(): number;
@@ -34,6 +36,12 @@ export interface RuntimeEnv {
   openRunLog?(logDir: string, runId: string): RunLogSink;
   /** Default log directory when `RunOptions.logDir` is undefined (null: no file log). */
   defaultLogDir?: string | null;
+  /** Worktrees and sandboxes for subtrees (Node). */
+  workspaces?: WorkspacePort;
+  /** Hot reload of workflow files (Node). */
+  hotReload?: HotReloadPort;
+  /** The process's working directory: the default `rootDir` of runs. */
+  cwd?: string;
   /** Hash of a workflow file's source (so editing the file is noticed on resume). */
   hashWorkflowFile?(path: string): string | undefined;
   /** Non-fatal warnings (workflow changed, ...). */

@@ -68,6 +68,8 @@ export interface AgentTaskInput {
   cliAgentToolsDefault?: "all" | "explicit-only";
   /** Default {@link DEFAULT_MAX_SCHEMA_RETRIES}. */
   maxSchemaRetries?: number;
+  /** The attempt's tool-context factory (core/tools `createToolContextFactory`), handed to SDK agents. */
+  toolCalls?: unknown;
   /**
    * The agent session recorded with the latest attempt of a task of this run (its meta when it
    * finished, its error details when it failed). Used for `fork` and to resume on retries.
@@ -161,6 +163,7 @@ function baseOptions(input: AgentTaskInput, agent: AgentLike): AgentGenerateOpti
     ...(input.rootDir !== undefined ? { rootDir: input.rootDir } : {}),
     ...(input.maxOutputBytes !== undefined ? { maxOutputBytes: input.maxOutputBytes } : {}),
     ...(allowTools ? { allowTools } : {}),
+    ...(input.toolCalls !== undefined ? { toolCalls: input.toolCalls } : {}),
     retry: input.attempt > 1,
     isRetry: input.attempt > 1,
     retryAttempt: input.attempt - 1,

@@ -7,6 +7,7 @@
  * process group.
  */
 import { randomUUID } from "node:crypto";
+import { FlowError } from "../../../core/errors.js";
 import type { CliDriver } from "./cli-types.js";
 import { jsonLine } from "./cli-types.js";
 
@@ -67,4 +68,15 @@ export function harnessRpcDriver(options: HarnessRpcOptions): CliDriver {
     }
     proc.closeStdin();
   };
+}
+
+/**
+ * Checks the `@file` arguments of a Pi-family call: none in rpc mode (`AGENT_RPC_FILE_ARGS`,
+ * before anything is spawned), and each a non-empty string.
+ */
+export function checkFileArgs(agent: string, mode: string, files: unknown[]): void {
+  if (mode === "rpc" && files.length) {
+    throw new FlowError("AGENT_RPC_FILE_ARGS", `${agent}: rpc mode does not support file arguments; put the file paths in the prompt or use mode "json".`, { agent, files });
+  }
+  for (const f of files) if (typeof f !== "string" || f === "") throw new FlowError("AGENT_CONFIG_INVALID", `${agent}: file arguments must be non-empty strings.`, { agent });
 }

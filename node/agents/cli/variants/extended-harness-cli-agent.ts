@@ -9,7 +9,7 @@ import { FlowError } from "../../../../core/errors.js";
 import { BaseCliAgent } from "../base-cli-agent.js";
 import type { BaseCliAgentOptions, CliCall, CliCommand } from "../cli-types.js";
 import { flag, joined, opt, plainTextInterpreter, repeated } from "../cli-types.js";
-import { harnessRpcDriver } from "../harness-rpc.js";
+import { checkFileArgs, harnessRpcDriver } from "../harness-rpc.js";
 import { piEventsInterpreter } from "../shared-interpreters.js";
 
 /**
@@ -67,10 +67,7 @@ export class ExtendedHarnessCliAgent extends BaseCliAgent<ExtendedHarnessCliAgen
     const o = this.options;
     const files = (call.options.files as string[] | undefined) ?? [];
     const mode = o.mode ?? (!call.streaming ? "text" : files.length ? "json" : "rpc");
-    if (mode === "rpc" && files.length) {
-      throw new FlowError("AGENT_RPC_FILE_ARGS", `ExtendedHarnessCliAgent ${this.id}: rpc mode does not support file arguments; put the file paths in the prompt or use mode "json".`, { agentId: this.id, files });
-    }
-    for (const f of files) if (typeof f !== "string" || f === "") throw new FlowError("AGENT_CONFIG_INVALID", `ExtendedHarnessCliAgent ${this.id}: file arguments must be non-empty strings.`, { agentId: this.id });
+    checkFileArgs(`ExtendedHarnessCliAgent ${this.id}`, mode, files);
     const resume = call.resumeSession ?? o.resume;
     const continueSession = o.continueSession === true || call.options.continueSession === true;
     const noTools = call.allowTools?.length === 0 || o.noTools;

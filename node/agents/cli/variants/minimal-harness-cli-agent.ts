@@ -4,11 +4,10 @@
  * Modes: `text` (default), `json` (chosen when the caller listens to events) and `rpc`
  * (JSON lines both ways, with extension UI requests answered by `onExtensionUiRequest`).
  */
-import { FlowError } from "../../../../core/errors.js";
 import { BaseCliAgent } from "../base-cli-agent.js";
 import type { BaseCliAgentOptions, CliCall, CliCommand } from "../cli-types.js";
 import { flag, joined, opt, plainTextInterpreter, repeated } from "../cli-types.js";
-import { harnessRpcDriver } from "../harness-rpc.js";
+import { checkFileArgs, harnessRpcDriver } from "../harness-rpc.js";
 import type { ExtensionUiHandler } from "../harness-rpc.js";
 import { piEventsInterpreter } from "../shared-interpreters.js";
 
@@ -71,10 +70,7 @@ export class MinimalHarnessCliAgent extends BaseCliAgent<MinimalHarnessCliAgentO
     const o = this.options;
     const mode = o.mode === "rpc" ? "rpc" : call.streaming ? "json" : (o.mode ?? "text");
     const files = [...(o.files ?? []), ...((call.options.files as string[] | undefined) ?? [])];
-    if (mode === "rpc" && files.length) {
-      throw new FlowError("AGENT_RPC_FILE_ARGS", `MinimalHarnessCliAgent ${this.id}: rpc mode does not support file arguments; put the file paths in the prompt or use mode "json".`, { agentId: this.id, files });
-    }
-    for (const f of files) if (typeof f !== "string" || f === "") throw new FlowError("AGENT_CONFIG_INVALID", `MinimalHarnessCliAgent ${this.id}: file arguments must be non-empty strings.`, { agentId: this.id });
+    checkFileArgs(`MinimalHarnessCliAgent ${this.id}`, mode, files);
     const session = call.resumeSession ?? o.session;
     const sessionOption = o.continue || o.resume || session !== undefined || o.sessionDir !== undefined;
     const noSession = o.noSession ?? (!call.streaming && !sessionOption);

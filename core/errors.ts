@@ -150,6 +150,12 @@ export const ERROR_CODES = {
   MIGRATION_TARGET_NOT_EMPTY: 409,
   /** A store migration failed and was rolled back; details name the phase and table. The SQLite store is untouched. */
   STORE_MIGRATION_FAILED: 500,
+
+  // ---- workspaces and hot reload (docs/workspaces.md, docs/hot-reload.md) ----
+  /** A Worktree or Sandbox could not be prepared (rootDir not a git repository, git failed, copy failed); details name the command and its stderr. */
+  WORKSPACE_FAILED: 500,
+  /** An edited workflow file could not be hot-reloaded (syntax error, no workflow export, changed schemas); the previous build keeps running. */
+  HOT_RELOAD_FAILED: 422,
 } as const;
 
 export type FlowErrorCode = keyof typeof ERROR_CODES;

@@ -5,7 +5,7 @@
 // real output format (CLI-AGENTS.md section 4 fixtures), or what $FAKE_CLI_SCENARIO says.
 // Test-only.
 import { spawn } from "node:child_process";
-import { appendFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 const [name, ...args] = process.argv.slice(2);
@@ -136,6 +136,17 @@ async function main() {
   }
   const stdin = await readStdin();
   record({ stdin });
+  if (scenario.failTimes) {
+    // Fail the first N runs (a counter file keeps the count across runs).
+    const { file, times } = scenario.failTimes;
+    const n = existsSync(file) ? Number(readFileSync(file, "utf8")) : 0;
+    writeFileSync(file, String(n + 1));
+    if (n < times) {
+      process.stderr.write(`transient failure ${n + 1}\n`);
+      process.exitCode = 1;
+      return;
+    }
+  }
   if (scenario.sleepMs) await sleep(scenario.sleepMs);
   if (scenario.trickle) {
     for (let i = 0; i < scenario.trickle.count; i++) {

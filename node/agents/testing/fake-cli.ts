@@ -31,6 +31,8 @@ export interface FakeCliScenario {
   spawnChild?: string;
   /** Content of codex's `--output-last-message` file. */
   lastMessage?: string;
+  /** Fail (exit 1) the first `times` runs, counting in `file`. */
+  failTimes?: { file: string; times: number };
   /** RPC modes: send an extension UI request of this method before answering. */
   uiRequest?: string;
 }

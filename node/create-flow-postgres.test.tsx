@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { createFlowPostgres, FlowDb, isFlowError, runWorkflow } from "durable-flow";
-import { freshPgliteDir } from "./testing/pglite-template.js";
+import { freshPgliteDir } from "./testing/pglite-dirs.js";
 import { freshPostgresSchema, TEST_POSTGRES_URL } from "./testing/postgres-test-db.js";
 
 const schemas = {
@@ -15,7 +15,7 @@ const schemas = {
 describe("createFlowPostgres", () => {
   it.each(["postgres", "pglite"] as const)("runs a workflow on %s and answers Drizzle queries over its tables", async (provider) => {
     const pgDb = provider === "postgres" ? await freshPostgresSchema() : undefined;
-    const dataDir = provider === "pglite" ? await freshPgliteDir() : undefined;
+    const dataDir = provider === "pglite" ? freshPgliteDir() : undefined;
     const api = await createFlowPostgres(schemas, provider === "postgres" ? { connectionString: pgDb!.url } : { provider: "pglite", dataDir: dataDir! });
     try {
       const { flow, Workflow, Task, outputs, db, tables } = api;

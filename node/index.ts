@@ -56,3 +56,5 @@ export { GatewayRelayCliAgent } from "./agents/cli/variants/gateway-relay-cli-ag
 export type { GatewayRelayCliAgentOptions } from "./agents/cli/variants/gateway-relay-cli-agent.js";
 export { LocalPresetCliAgent } from "./agents/cli/variants/local-preset-cli-agent.js";
 export type { LocalPresetCliAgentOptions } from "./agents/cli/variants/local-preset-cli-agent.js";
+export { DEFAULT_MIGRATION_BATCH_SIZE, migrateFlowStore } from "./migrate-store.js";
+export type { MigratedTable, MigrateStoreOptions, MigrationProgressEvent, MigrationResult } from "./migrate-store.js";

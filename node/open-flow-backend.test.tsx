@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { FlowDb, isFlowError, openFlowBackend, runWorkflow } from "durable-flow";
 import { writeMarker } from "./config/migration-marker.js";
 import { tempDir } from "./testing/backends.js";
-import { freshPgliteDir } from "./testing/pglite-template.js";
+import { freshPgliteDir } from "./testing/pglite-dirs.js";
 import { freshPostgresSchema } from "./testing/postgres-test-db.js";
 
 const schemas = {
@@ -35,7 +35,7 @@ describe("openFlowBackend", () => {
 
   it("opens PGlite from FLOW_PGLITE_DIR, and reopens it without schemas to read its runs", async () => {
     const cwd = tempDir();
-    const dataDir = await freshPgliteDir(cwd);
+    const dataDir = freshPgliteDir(cwd);
     const env = { FLOW_PGLITE_DIR: dataDir };
     const api = await openFlowBackend(schemas, { cwd, env });
     expect(api.backend).toBe("pglite");

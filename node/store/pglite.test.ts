@@ -1,13 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isFlowError, openPgliteStore } from "durable-flow";
 import { runStoreContract } from "../../core/store/contract.js";
-import { freshPgliteDir } from "../testing/pglite-template.js";
+import { freshPgliteDir } from "../testing/pglite-dirs.js";
+import { pgliteTemplateDir } from "./pglite-template.js";
 
 runStoreContract("pglite", async () => {
-  const dataDir = await freshPgliteDir();
+  const dataDir = freshPgliteDir();
   let store = await openPgliteStore({ dataDir, relaxedDurability: true });
   return {
     store,
@@ -17,14 +18,14 @@ runStoreContract("pglite", async () => {
     },
     cleanup: async () => {
       await store.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(dirname(dataDir), { recursive: true, force: true });
     },
   };
 });
 
 describe("pglite store", () => {
   it("shares one instance between stores of the same data dir in a process", async () => {
-    const dataDir = await freshPgliteDir();
+    const dataDir = freshPgliteDir();
     const [a, b] = await Promise.all([openPgliteStore({ dataDir }), openPgliteStore({ dataDir })]);
     try {
       expect(a.pglite).toBe(b.pglite);
@@ -43,22 +44,24 @@ describe("pglite store", () => {
       expect(await again.query(`SELECT x FROM t`)).toEqual([{ x: 1 }]);
     } finally {
       await again.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(dirname(dataDir), { recursive: true, force: true });
     }
   });
 
   it("refuses a data dir that a live process holds, naming it", async () => {
-    const dataDir = await freshPgliteDir();
+    const dataDir = freshPgliteDir();
+    mkdirSync(dataDir);
     // The pid of this test's parent process: alive, and not this process.
     writeFileSync(join(dataDir, "flow.lock"), `${(await import("node:os")).hostname()}:${process.ppid}`);
     const error = await openPgliteStore({ dataDir }).then(() => null, (e: unknown) => e);
     expect(isFlowError(error, "STORE_OPEN_FAILED")).toBe(true);
     expect((error as Error).message).toContain(String(process.ppid));
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dirname(dataDir), { recursive: true, force: true });
   });
 
   it("takes over the lock of a process that died", async () => {
-    const dataDir = await freshPgliteDir();
+    const dataDir = freshPgliteDir();
+    mkdirSync(dataDir);
     const dead = spawnSync(process.execPath, ["-e", "process.exit(0)"]).pid;
     writeFileSync(join(dataDir, "flow.lock"), `${(await import("node:os")).hostname()}:${dead}`);
     const store = await openPgliteStore({ dataDir });
@@ -66,7 +69,30 @@ describe("pglite store", () => {
       expect(await store.query(`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
     } finally {
       await store.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(dirname(dataDir), { recursive: true, force: true });
+    }
+  });
+
+  it("starts a new data dir as a copy of the initialized template instead of running initdb", async () => {
+    const dataDir = freshPgliteDir();
+    const store = await openPgliteStore({ dataDir });
+    try {
+      const template = pgliteTemplateDir();
+      expect(readFileSync(join(dataDir, "PG_VERSION"), "utf8")).toBe(readFileSync(join(template, "PG_VERSION"), "utf8"));
+      expect(existsSync(join(template, "flow.lock"))).toBe(false);
+      await store.executeScript(`CREATE TABLE t (x INTEGER)`);
+    } finally {
+      await store.close();
+    }
+    // The template stays an empty cluster.
+    const other = freshPgliteDir();
+    const again = await openPgliteStore({ dataDir: other });
+    try {
+      expect(await again.query(`SELECT to_regclass('t') AS t`)).toEqual([{ t: null }]);
+    } finally {
+      await again.close();
+      rmSync(dirname(dataDir), { recursive: true, force: true });
+      rmSync(dirname(other), { recursive: true, force: true });
     }
   });
 

@@ -7,7 +7,9 @@
  * A data dir is served by one PGlite instance per process: opening the same dir twice in one
  * process shares the instance (reference-counted; the last `close` shuts it). PGlite cannot be
  * shared between processes, so the dir carries a lock file naming the owning pid; a second
- * process is refused, and the lock of a process that died is taken over. See docs/store.md.
+ * process is refused, and the lock of a process that died is taken over. A new data dir starts
+ * as a copy of an initialized template instead of running initdb (pglite-template.ts).
+ * See docs/store.md.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
@@ -17,6 +19,7 @@ import { FlowError } from "../../core/errors.js";
 import { toPositionalParams } from "../../core/store/dialect.js";
 import type { SqlExecutor, SqlRow, SqlValue, StorePort } from "../../core/store/port.js";
 import { isOwnerAlive } from "../engine/env.js";
+import { isInitializedDataDir, seedDataDir } from "./pglite-template.js";
 
 export interface PgliteStoreOptions {
   /** Data directory (created when missing). Omitted: an in-memory database, gone on close. */
@@ -126,6 +129,7 @@ async function acquire(opts: PgliteStoreOptions, dir: string): Promise<Shared> {
     mkdirSync(dir, { recursive: true });
     takeLock(dir);
     try {
+      if (!opts.loadDataDir && !isInitializedDataDir(dir)) await seedDataDir(dir);
       return { pglite: await startPglite(opts, dir), refs: 1 };
     } catch (error) {
       releaseLock(dir);

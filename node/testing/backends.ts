@@ -3,21 +3,21 @@
  * The backends every engine test runs on, with the same assertions (issue: "the engine's
  * whole test suite runs, parameterized, on SQLite, PGlite and PostgreSQL"). A backend makes
  * a fresh, isolated store per call: a SQLite file in a temp dir, a PGlite data dir copied from
- * a template (node/testing/pglite-template.ts), or a new schema in the PostgreSQL test database
+ * the initialized template (node/store/pglite-template.ts), or a new schema in the PostgreSQL test database
  * (node/testing/postgres-test-db.ts). `sameStoreAs` opens the same store again, as a second
  * process would. Stores opened during a test are closed (and their dirs and schemas removed)
  * when the test finishes. Test-only: excluded from the package exports.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { onTestFinished } from "vitest";
 import type { FlowApi } from "../../core/api/create-api.js";
 import type { SchemaMap } from "../../core/components/types.js";
 import type { RuntimeEnv } from "../../core/engine/world.js";
 import { createFlow } from "../create-flow.js";
 import { createFlowPostgres } from "../create-flow-postgres.js";
-import { freshPgliteDir } from "./pglite-template.js";
+import { freshPgliteDir } from "./pglite-dirs.js";
 import { freshPostgresSchema } from "./postgres-test-db.js";
 
 export interface TestApiOptions {
@@ -77,10 +77,10 @@ function afterThisTest(phase: "close" | "remove", fn: () => Promise<void>): void
 export const pgliteBackend: TestBackend = {
   name: "pglite",
   async open(schemas, opts = {}) {
-    const dataDir = opts.sameStoreAs?.location ?? (await freshPgliteDir());
+    const dataDir = opts.sameStoreAs?.location ?? freshPgliteDir();
     const api = await createFlowPostgres(schemas, { provider: "pglite", dataDir, ...(opts.env ? { env: opts.env } : {}) });
     afterThisTest("close", () => api.close());
-    if (!opts.sameStoreAs) afterThisTest("remove", async () => rmSync(dataDir, { recursive: true, force: true }));
+    if (!opts.sameStoreAs) afterThisTest("remove", async () => rmSync(dirname(dataDir), { recursive: true, force: true }));
     return { api, location: { backend: "pglite", location: dataDir }, close: () => api.close() };
   },
 };

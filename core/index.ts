@@ -210,3 +210,19 @@ export type {
 } from "./scorers/index.js";
 export { createHttpTool, HTTP_METHODS } from "./tools/index.js";
 export type { HttpMethod, HttpToolInput, HttpToolOptions, HttpToolResult } from "./tools/index.js";
+export { createOpenApiTool, createOpenApiTools, createOpenApiToolSync, createOpenApiToolsSync, listOperations, loadOpenApiSpec, OPENAPI_METHODS } from "./tools/index.js";
+export type {
+  OpenApiAuth,
+  OpenApiCuratedOperation,
+  OpenApiInput,
+  OpenApiMethod,
+  OpenApiOperation,
+  OpenApiOperationInfo,
+  OpenApiParameter,
+  OpenApiReadOptions,
+  OpenApiSkippedOperation,
+  OpenApiSpec,
+  OpenApiTool,
+  OpenApiToolArgs,
+  OpenApiToolsOptions,
+} from "./tools/index.js";

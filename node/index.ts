@@ -58,3 +58,4 @@ export { LocalPresetCliAgent } from "./agents/cli/variants/local-preset-cli-agen
 export type { LocalPresetCliAgentOptions } from "./agents/cli/variants/local-preset-cli-agent.js";
 export { DEFAULT_MIGRATION_BATCH_SIZE, migrateFlowStore } from "./migrate-store.js";
 export type { MigratedTable, MigrateStoreOptions, MigrationProgressEvent, MigrationResult } from "./migrate-store.js";
+export { createOpenApiTool, createOpenApiTools, createOpenApiToolSync, createOpenApiToolsSync, listOperations, loadOpenApiSpec } from "./tools/openapi.js";

@@ -15,3 +15,21 @@ export { createHttpTool } from "./http-tool.js";
 export type { HttpToolInput, HttpToolOptions } from "./http-tool.js";
 export { HTTP_METHODS } from "./http-request.js";
 export type { HttpMethod, HttpToolResult } from "./http-request.js";
+export { loadOpenApiSpec } from "./openapi-load.js";
+export { createOpenApiTool, createOpenApiTools, createOpenApiToolSync, createOpenApiToolsSync, listOperations } from "./openapi-tools.js";
+export type { OpenApiTool } from "./openapi-tools.js";
+export type { OpenApiToolArgs } from "./openapi-request.js";
+export { OPENAPI_METHODS } from "./openapi-types.js";
+export type {
+  OpenApiAuth,
+  OpenApiCuratedOperation,
+  OpenApiInput,
+  OpenApiMethod,
+  OpenApiOperation,
+  OpenApiOperationInfo,
+  OpenApiParameter,
+  OpenApiReadOptions,
+  OpenApiSkippedOperation,
+  OpenApiSpec,
+  OpenApiToolsOptions,
+} from "./openapi-types.js";

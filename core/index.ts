@@ -226,3 +226,5 @@ export type {
   OpenApiToolArgs,
   OpenApiToolsOptions,
 } from "./tools/index.js";
+// ---- workspaces and hot reload ports (docs/workspaces.md, docs/hot-reload.md) ----
+export type { HotBuild, HotReloadPort, PreparedWorkspace, WorkspacePort, WorkspaceSpec } from "./engine/workspace-port.js";

@@ -59,3 +59,6 @@ export type { LocalPresetCliAgentOptions } from "./agents/cli/variants/local-pre
 export { DEFAULT_MIGRATION_BATCH_SIZE, migrateFlowStore } from "./migrate-store.js";
 export type { MigratedTable, MigrateStoreOptions, MigrationProgressEvent, MigrationResult } from "./migrate-store.js";
 export { createOpenApiTool, createOpenApiTools, createOpenApiToolSync, createOpenApiToolsSync, listOperations, loadOpenApiSpec } from "./tools/openapi.js";
+// ---- workspaces and hot reload (docs/workspaces.md, docs/hot-reload.md) ----
+export { createNodeWorkspaces, prepareSandbox, prepareWorktree, removeRunSandboxes, removeRunWorkspaces, removeRunWorktrees } from "./workspace/index.js";
+export type { RemovedWorkspaces, RemovedWorktrees, RemoveWorktreesOptions } from "./workspace/index.js";

@@ -7,6 +7,7 @@
  * - PostgreSQL and PGlite: a stored `tsvector` column (`english` configuration) on
  *   `_flow_notes` and one partial GIN index per kind, ranked by `ts_rank` weighted with each
  *   query term's inverse document frequency (BM25-like), so a rare word outweighs a common one.
+ *   Frequencies come from the column statistics that ANALYZE keeps.
  *
  * `enableNoteSearch` creates these lazily, backfills the kind's notes and records the kind in
  * `_flow_note_search`, all in one transaction; a second call is a no-op. Notes are immutable,
@@ -77,6 +78,8 @@ export async function enableNoteSearch(c: MemoryContext, kind: MemoryNamespaceKi
     } else {
       await tx.execute(`ALTER TABLE ${TN} ADD COLUMN IF NOT EXISTS search_tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED`);
       await tx.execute(`CREATE INDEX IF NOT EXISTS ${ginIndex(kind)} ON ${TN} USING GIN (search_tsv) WHERE ns_kind = '${kind}'`);
+      // Word frequencies for ranking come from the column statistics (see postgresHits).
+      await tx.execute(`ANALYZE ${TN}`);
     }
     await tx.execute(`INSERT INTO ${TS} (ns_kind, enabled_at_ms) VALUES (?, ?) ON CONFLICT DO NOTHING`, [kind, c.clock.now()]);
   });
@@ -125,7 +128,11 @@ function sqliteHits(kind: MemoryNamespaceKind, terms: string[], filter: NoteRead
 
 /**
  * `ts_rank` has no notion of how rare a word is, so each term is ranked on its own and
- * weighted by its inverse document frequency within the kind (counted through the GIN index).
+ * weighted by its inverse document frequency. Frequencies come from the planner's statistics
+ * of the `tsvector` column (`pg_stats.most_common_elems`, refreshed by ANALYZE, which
+ * `enableNoteSearch` runs once and autovacuum repeats): one catalog read instead of counting
+ * every match. A word missing from the statistics is rarer than every listed one. Without
+ * statistics (a store never analyzed) the matches are counted.
  */
 async function postgresHits(ex: SqlExecutor, kind: MemoryNamespaceKind, terms: string[], filter: NoteReadFilter): Promise<HitsQuery> {
   const lexemes = (await ex.query<{ lexeme: string }>(`SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('english', ?))) AS lexeme`, [terms.join(" ")])).map((r) =>
@@ -133,25 +140,42 @@ async function postgresHits(ex: SqlExecutor, kind: MemoryNamespaceKind, terms: s
   );
   if (lexemes.length === 0) return { sql: `SELECT id AS note_id, 0 AS score FROM ${TN} WHERE 1 = 0`, params: [] };
   const inKind = `ns_kind = '${kind}'`;
-  const quoted = lexemes.map(quoteLexeme);
-  const [stats, total] = await Promise.all([
-    ex.query(`SELECT ${quoted.map((_, i) => `COUNT(*) FILTER (WHERE search_tsv @@ to_tsquery('simple', ?)) AS df${i}`).join(", ")} FROM ${TN} WHERE ${inKind} AND search_tsv @@ to_tsquery('simple', ?)`, [
-      ...quoted,
-      quoted.join(" | "),
-    ]),
-    ex.query<{ n: unknown }>(`SELECT COUNT(*) AS n FROM ${TN} WHERE ${inKind}`),
-  ]);
-  const matched = lexemes.map((lexeme, i) => ({ lexeme, df: Number(stats[0]?.[`df${i}`] ?? 0) })).filter((t) => t.df > 0);
-  if (matched.length === 0) return { sql: `SELECT id AS note_id, 0 AS score FROM ${TN} WHERE 1 = 0`, params: [] };
-  const docs = Number(total[0]?.n ?? 0);
-  const idf = (df: number) => Math.log(1 + (docs - df + 0.5) / (df + 0.5));
-  const score = matched.map(() => `ts_rank(search_tsv, to_tsquery('simple', ?), 1) * ?`).join(" + ");
+  const frequency = (await statsFrequencies(ex)) ?? (await countedFrequencies(ex, inKind, lexemes));
+  const idf = (f: number) => Math.log(1 + (1 - f) / f);
+  const score = lexemes.map(() => `ts_rank(search_tsv, to_tsquery('simple', ?), 1) * ?`).join(" + ");
   const byNs = filter.namespace !== undefined;
   return {
     sql: `SELECT id AS note_id, (${score}) AS score FROM ${TN}
           WHERE ${inKind} AND search_tsv @@ to_tsquery('simple', ?)${byNs ? " AND namespace = ?" : ""} ORDER BY score DESC`,
-    params: [...matched.flatMap((t) => [quoteLexeme(t.lexeme), idf(t.df)]), matched.map((t) => quoteLexeme(t.lexeme)).join(" | "), ...(byNs ? [namespaceKey(filter.namespace!)] : [])],
+    params: [...lexemes.flatMap((l) => [quoteLexeme(l), idf(frequency(l))]), lexemes.map(quoteLexeme).join(" | "), ...(byNs ? [namespaceKey(filter.namespace!)] : [])],
   };
+}
+
+/** Share of notes containing a lexeme, from the column statistics; undefined without them. */
+async function statsFrequencies(ex: SqlExecutor): Promise<((lexeme: string) => number) | undefined> {
+  const rows = await ex.query<{ elem: string; freq: unknown; min_freq: unknown }>(
+    `SELECT e.elem, f.freq, s.most_common_elem_freqs[array_length(s.most_common_elem_freqs, 1) - 2] AS min_freq
+     FROM pg_stats s
+     CROSS JOIN LATERAL unnest(s.most_common_elems::text::text[]) WITH ORDINALITY AS e(elem, i)
+     JOIN LATERAL unnest(s.most_common_elem_freqs) WITH ORDINALITY AS f(freq, j) ON f.j = e.i
+     WHERE s.schemaname = current_schema() AND s.tablename = '${TN}' AND s.attname = 'search_tsv'`,
+  );
+  if (rows.length === 0) return undefined;
+  const known = new Map(rows.map((r) => [String(r.elem), Number(r.freq)]));
+  const rare = Number(rows[0]!.min_freq) / 2;
+  return (lexeme) => Math.min(0.99, Math.max(1e-6, known.get(lexeme) ?? rare));
+}
+
+/** Share of the kind's notes containing each lexeme, counted (for stores without statistics). */
+async function countedFrequencies(ex: SqlExecutor, inKind: string, lexemes: string[]): Promise<(lexeme: string) => number> {
+  const quoted = lexemes.map(quoteLexeme);
+  const [stats] = await ex.query(
+    `SELECT COUNT(*) AS total, ${quoted.map((_, i) => `COUNT(*) FILTER (WHERE search_tsv @@ to_tsquery('simple', ?)) AS df${i}`).join(", ")} FROM ${TN} WHERE ${inKind}`,
+    quoted,
+  );
+  const total = Math.max(1, Number(stats?.total ?? 0));
+  const df = new Map(lexemes.map((l, i) => [l, Number(stats?.[`df${i}`] ?? 0)]));
+  return (lexeme) => Math.min(0.99, Math.max(0.5 / total, (df.get(lexeme) ?? 0) / total));
 }
 
 /** A lexeme as a quoted `tsquery` operand (already stemmed, so parsed with `simple`). */

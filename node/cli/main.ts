@@ -11,6 +11,7 @@ const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<CliCo
   { name: "up", summary: "Run a workflow file (or resume a run), showing progress", load: async () => (await import("./commands/up.js")).upCommand },
   { name: "runs", summary: "List runs, or show one run's nodes and events", load: async () => (await import("./commands/runs.js")).runsCommand },
   { name: "memory", summary: "List, get, set and search memory facts and notes", load: async () => (await import("./commands/memory.js")).memoryCommand },
+  { name: "migrate", summary: "Move the SQLite store into PGlite or PostgreSQL", load: async () => (await import("./commands/migrate.js")).migrateCommand },
 ];
 
 const HELP = (io: CliIO) =>

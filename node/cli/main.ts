@@ -12,6 +12,7 @@ const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<CliCo
   { name: "runs", summary: "List runs, or show one run's nodes and events", load: async () => (await import("./commands/runs.js")).runsCommand },
   { name: "memory", summary: "List, get, set and search memory facts and notes", load: async () => (await import("./commands/memory.js")).memoryCommand },
   { name: "migrate", summary: "Move the SQLite store into PGlite or PostgreSQL", load: async () => (await import("./commands/migrate.js")).migrateCommand },
+  { name: "openapi", summary: "List the operations of an OpenAPI description (openapi list <spec>)", load: async () => (await import("./commands/openapi.js")).openapiCommand },
 ];
 
 const HELP = (io: CliIO) =>

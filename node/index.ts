@@ -62,3 +62,5 @@ export { createOpenApiTool, createOpenApiTools, createOpenApiToolSync, createOpe
 // ---- workspaces and hot reload (docs/workspaces.md, docs/hot-reload.md) ----
 export { createNodeWorkspaces, prepareSandbox, prepareWorktree, removeRunSandboxes, removeRunWorkspaces, removeRunWorktrees } from "./workspace/index.js";
 export type { RemovedWorkspaces, RemovedWorktrees, RemoveWorktreesOptions } from "./workspace/index.js";
+export { createNodeHotReload, HOT_RELOAD_DEFAULTS } from "./hot/index.js";
+export type { NodeHotBuild, NodeHotReloadPort, NodeHotWatchOptions, StopWatching } from "./hot/index.js";

@@ -2,13 +2,16 @@
  * @module node/engine/env
  * The Node runtime env: claim owner ids that name the host and pid (so a run whose process
  * died on this machine is taken over at once instead of after the stale-heartbeat delay),
- * NDJSON run logs, and workflow file hashes.
+ * NDJSON run logs, workflow file hashes, git worktrees and sandboxes for `<Worktree>` /
+ * `<Sandbox>` (docs/workspaces.md), and hot reload of workflow files (docs/hot-reload.md).
  */
 import { createHash } from "node:crypto";
 import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { createDefaultEnv, type RuntimeEnv } from "../../core/engine/world.js";
+import { createNodeHotReload } from "../hot/index.js";
+import { createNodeWorkspaces } from "../workspace/index.js";
 
 const HOST = hostname();
 
@@ -32,6 +35,9 @@ export function createNodeEnv(overrides: Partial<RuntimeEnv> = {}): RuntimeEnv {
         return undefined;
       }
     },
+    workspaces: createNodeWorkspaces(),
+    hotReload: createNodeHotReload(),
+    cwd: process.cwd(),
     warn: (message, details) => process.emitWarning(message, { code: "FLOW_WARNING", detail: details ? JSON.stringify(details) : undefined }),
     ...overrides,
   });

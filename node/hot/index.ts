@@ -1,0 +1,8 @@
+/**
+ * @module node/hot
+ * Hot reload of workflow files on Node: the `HotReloadPort` createNodeEnv supplies.
+ * See docs/hot-reload.md.
+ */
+export { createNodeHotReload, HOT_RELOAD_DEFAULTS } from "./hot-reload.js";
+export type { NodeHotReloadPort, NodeHotWatchOptions, StopWatching } from "./hot-reload.js";
+export type { NodeHotBuild } from "./reload-hub.js";

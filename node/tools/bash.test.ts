@@ -1,30 +1,22 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { bash, getDefinedToolMetadata, isFlowError } from "durable-flow";
+import { bash, getDefinedToolMetadata } from "durable-flow";
+import { rejection as failure, sandboxDirs } from "./testing.js";
 
+let dirs: ReturnType<typeof sandboxDirs>;
 let base: string;
 let root: string;
 
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(join(tmpdir(), "flow-bash-")));
-  root = join(base, "root");
-  mkdirSync(root);
+  dirs = sandboxDirs("flow-bash-");
+  ({ base, root } = dirs);
 });
 afterEach(() => {
   vi.restoreAllMocks();
-  rmSync(base, { recursive: true, force: true });
+  dirs.remove();
 });
 
-async function failure(p: Promise<unknown>): Promise<{ code: string; details: Record<string, unknown>; message: string }> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isFlowError(error)) throw new Error(`expected a FlowError, got ${String(error)}`);
-  return { code: error.code, details: error.details ?? {}, message: error.message };
-}
 
 /** True once the process is gone or a zombie (killed, not yet reaped by its new parent). */
 function isDead(pid: number): boolean {
@@ -82,6 +74,13 @@ describe("bash", () => {
     expect(Buffer.byteLength(out)).toBeLessThanOrEqual(1000);
     expect(out.startsWith("flow\nflow\n")).toBe(true);
     expect(out).toMatch(/\[output truncated: \d+ of 100000 bytes omitted\]$/);
+    // A cut never splits a multi-byte character.
+    for (const max of [100, 101, 102]) {
+      const wide = await bash.execute({ cmd: "sh", args: ["-c", "yes é | head -c 3000"] }, { rootDir: root, maxOutputBytes: max });
+      expect(Buffer.byteLength(wide)).toBeLessThanOrEqual(max);
+      expect(wide).not.toContain("\uFFFD");
+      expect(wide.startsWith("é\né\n")).toBe(true);
+    }
   });
 
   it("kills a command that outlives its timeout with SIGKILL, children included", async () => {

@@ -1,27 +1,19 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { edit, getDefinedToolMetadata, grep, isFlowError } from "durable-flow";
+import { edit, getDefinedToolMetadata, grep } from "durable-flow";
+import { codeOf, rejection, sandboxDirs } from "./testing.js";
 
+let dirs: ReturnType<typeof sandboxDirs>;
 let base: string;
 let root: string;
 
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(join(tmpdir(), "flow-edit-")));
-  root = join(base, "root");
-  mkdirSync(root);
+  dirs = sandboxDirs("flow-edit-");
+  ({ base, root } = dirs);
 });
-afterEach(() => rmSync(base, { recursive: true, force: true }));
-
-async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  return isFlowError(error) ? error.code : error === undefined ? undefined : `not a FlowError: ${String(error)}`;
-}
+afterEach(() => dirs.remove());
 
 /** `diff -u` exits 1 when the files differ: that is its normal output. */
 function diffU(oldPath: string, newPath: string): string {
@@ -128,9 +120,9 @@ describe("grep", () => {
   });
 
   it("fails with TOOL_GREP_FAILED when rg exits with code 2 (invalid regex)", async () => {
-    const error = await grep.execute({ pattern: "(unclosed" }, { rootDir: root }).catch((e: unknown) => e);
-    expect(isFlowError(error, "TOOL_GREP_FAILED")).toBe(true);
-    expect((error as { details: { exitCode: number } }).details.exitCode).toBe(2);
+    const error = await rejection(grep.execute({ pattern: "(unclosed" }, { rootDir: root }));
+    expect(error.code).toBe("TOOL_GREP_FAILED");
+    expect(error.details?.exitCode).toBe(2);
   });
 
   it("truncates its output to maxOutputBytes", async () => {

@@ -1,31 +1,23 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { getDefinedToolMetadata, isFlowError, read, tools, write } from "durable-flow";
+import { getDefinedToolMetadata, read, tools, write } from "durable-flow";
+import { codeOf, rejection, sandboxDirs } from "./testing.js";
 
+let dirs: ReturnType<typeof sandboxDirs>;
 let base: string;
 let root: string;
 let outside: string;
 
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(join(tmpdir(), "flow-tools-")));
-  root = join(base, "root");
+  dirs = sandboxDirs("flow-tools-");
+  ({ base, root } = dirs);
   outside = join(base, "outside");
-  mkdirSync(root);
   mkdirSync(outside);
   writeFileSync(join(outside, "secret.txt"), "top secret\n");
 });
-afterEach(() => rmSync(base, { recursive: true, force: true }));
-
-async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  return isFlowError(error) ? error.code : error === undefined ? undefined : `not a FlowError: ${String(error)}`;
-}
+afterEach(() => dirs.remove());
 
 describe("read", () => {
   it("returns a file's UTF-8 contents, by relative or absolute path inside rootDir", async () => {
@@ -84,9 +76,8 @@ describe("write", () => {
 
   it("refuses content over maxOutputBytes and reports only its byte size and SHA-256", async () => {
     const content = "confidential ".repeat(10);
-    const error = await write.execute({ path: "x.txt", content }, { rootDir: root, maxOutputBytes: 50 }).catch((e: unknown) => e);
-    expect(isFlowError(error, "TOOL_CONTENT_TOO_LARGE")).toBe(true);
-    const e = error as { message: string; details: Record<string, unknown> };
+    const e = await rejection(write.execute({ path: "x.txt", content }, { rootDir: root, maxOutputBytes: 50 }));
+    expect(e.code).toBe("TOOL_CONTENT_TOO_LARGE");
     expect(e.details).toMatchObject({ bytes: 130, sha256: createHash("sha256").update(content).digest("hex"), maxOutputBytes: 50 });
     expect(JSON.stringify(e.details) + e.message).not.toContain("confidential");
     expect(existsSync(join(root, "x.txt"))).toBe(false);

@@ -1,10 +1,38 @@
 /**
  * @module node/tools/testing
- * Test helper (not exported by the package): a real HTTP server on loopback that records every
- * request and answers with a handler, for the HTTP and OpenAPI tool tests.
+ * Test helpers (not exported by the package): real temporary sandbox directories, the FlowError
+ * a call rejects with, and a real HTTP server on loopback that records every request and
+ * answers with a handler, for the HTTP and OpenAPI tool tests.
  */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type FlowError, isFlowError } from "../../core/errors.js";
+
+/** A fresh real directory `base` (symlinks resolved) with an empty `root` inside, the sandbox root. */
+export function sandboxDirs(prefix: string): { base: string; root: string; remove(): void } {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const root = join(base, "root");
+  mkdirSync(root);
+  return { base, root, remove: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/** The FlowError a call rejects with; fails the test when it resolves or throws something else. */
+export async function rejection(p: Promise<unknown>): Promise<FlowError> {
+  const error = await p.then(
+    () => new Error("expected a rejection, but the call resolved"),
+    (e: unknown) => e,
+  );
+  if (!isFlowError(error)) throw new Error(`expected a FlowError, got ${String(error)}`);
+  return error;
+}
+
+/** The code of the FlowError a call rejects with. */
+export async function codeOf(p: Promise<unknown>): Promise<string> {
+  return (await rejection(p)).code;
+}
 
 export interface RecordedRequest {
   method: string;

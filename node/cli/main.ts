@@ -11,6 +11,11 @@ const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<CliCo
   { name: "up", summary: "Run a workflow file (or resume a run), showing progress", load: async () => (await import("./commands/up.js")).upCommand },
   { name: "runs", summary: "List runs, or show one run's nodes and events", load: async () => (await import("./commands/runs.js")).runsCommand },
   { name: "memory", summary: "List, get, set and search memory facts and notes", load: async () => (await import("./commands/memory.js")).memoryCommand },
+  { name: "approvals", summary: "List pending approvals and human tasks", load: async () => (await import("./commands/approvals.js")).approvalsCommand },
+  { name: "approve", summary: "Approve, deny, select or rank a pending approval", load: async () => (await import("./commands/approve.js")).approveCommand },
+  { name: "submit", summary: "Submit the answer of a pending human task", load: async () => (await import("./commands/submit.js")).submitCommand },
+  { name: "signal", summary: "Deliver a signal or event to a waiting run", load: async () => (await import("./commands/signal.js")).signalCommand },
+  { name: "wake", summary: "List parked runs that can continue now", load: async () => (await import("./commands/wake.js")).wakeCommand },
   { name: "migrate", summary: "Move the SQLite store into PGlite or PostgreSQL", load: async () => (await import("./commands/migrate.js")).migrateCommand },
   { name: "openapi", summary: "List the operations of an OpenAPI description (openapi list <spec>)", load: async () => (await import("./commands/openapi.js")).openapiCommand },
 ];

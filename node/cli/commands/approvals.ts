@@ -1,0 +1,44 @@
+/**
+ * @module node/cli/commands/approvals
+ * `flow approvals [--run-id <id>]`: the approvals and human tasks waiting for a person, oldest
+ * first, through `listPendingApprovals`. See docs/cli.md ("Waiting runs").
+ */
+import { listPendingApprovals, type PendingApproval } from "../../../core/engine/waits/deliver.js";
+import type { CliCommand } from "../command.js";
+import { DB_HELP, openStore, parseCli, printer, STORE_OPTIONS } from "./wait-cli.js";
+
+const USAGE = `Usage: flow approvals [options]
+
+Lists the approvals and human tasks waiting for a person, oldest first. Decide an approval
+with \`flow approve\`; answer a human task with \`flow submit\`.
+
+Options:
+  --run-id <id>          Only this run's
+${DB_HELP}`;
+
+export const approvalsCommand: CliCommand = {
+  name: "approvals",
+  summary: "List pending approvals and human tasks",
+  usage: USAGE,
+  async run(argv, io) {
+    const { values } = parseCli(argv, { ...STORE_OPTIONS, "run-id": { type: "string" } });
+    const store = openStore(io, values.db);
+    try {
+      const pending = await listPendingApprovals(store.db, values["run-id"] ? { runId: values["run-id"] } : {});
+      printer(io, values.json)(pending, pending.length ? pending.map(line).join("") : "No pending approvals or human tasks.\n");
+      return 0;
+    } finally {
+      await store.close();
+    }
+  },
+};
+
+/** `<runId>  <nodeId>[#iteration]  <what>  <question>  since <time>[  due <time>]` */
+function line(p: PendingApproval): string {
+  const req = p.request as { mode?: string; request?: { title?: string; summary?: string }; options?: Array<{ key: string }>; prompt?: string };
+  const what = p.kind === "human" ? "human task" : req.mode && req.mode !== "approve" ? `approval (${req.mode}: ${(req.options ?? []).map((o) => o.key).join(", ")})` : "approval";
+  const question = p.kind === "human" ? (req.prompt ?? "") : [req.request?.title, req.request?.summary].filter(Boolean).join(": ");
+  const node = `${p.nodeId}${p.iteration ? `#${p.iteration}` : ""}`;
+  const due = p.deadlineMs === null ? "" : `  due ${new Date(p.deadlineMs).toISOString()}`;
+  return `${p.runId}  ${node}  ${what}  ${JSON.stringify(question)}  since ${new Date(p.createdAtMs).toISOString()}${due}\n`;
+}

@@ -1,0 +1,49 @@
+/**
+ * @module node/cli/commands/submit
+ * `flow submit <runId> <nodeId> --value '<json>'`: answers a waiting human task through
+ * `submitHumanTask`. See docs/cli.md ("Waiting runs").
+ */
+import { submitHumanTask } from "../../../core/engine/waits/deliver.js";
+import { type CliCommand, UsageError } from "../command.js";
+import { DB_HELP, iterationArg, openStore, parseCli, parseJsonArg, printer, resumeHint, STORE_OPTIONS } from "./wait-cli.js";
+
+const USAGE = `Usage: flow submit <runId> <nodeId> --value '<json>' [options]
+
+Submits the row a human task waits for. The row is checked against the task's output schema
+when the run resumes; an invalid one is rejected there (HumanTaskRejected) and the task waits
+again, up to its maxAttempts.
+
+Options:
+  --value <json>         The row, a JSON object (required)
+  --by <user>            Who submits (recorded)
+  --iteration <n>        The iteration that waits (default: the pending one)
+${DB_HELP}`;
+
+export const submitCommand: CliCommand = {
+  name: "submit",
+  summary: "Submit the answer of a pending human task",
+  usage: USAGE,
+  async run(argv, io) {
+    const { values, positionals } = parseCli(argv, { ...STORE_OPTIONS, value: { type: "string" }, by: { type: "string" }, iteration: { type: "string" } });
+    const [runId, nodeId, extra] = positionals;
+    if (!runId || !nodeId || extra !== undefined) throw new UsageError("give a run id and a node id.");
+    const value = parseJsonArg(values.value, "--value");
+    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError("--value must be a JSON object (the task's row).");
+    const iteration = iterationArg(values.iteration);
+    const store = openStore(io, values.db);
+    try {
+      const result = await submitHumanTask(store.db, {
+        runId,
+        nodeId,
+        value: value as Record<string, unknown>,
+        ...(iteration !== undefined ? { iteration } : {}),
+        ...(values.by !== undefined ? { submittedBy: values.by } : {}),
+      });
+      const text = result.status === "duplicate" ? `"${nodeId}" of run ${runId} already has this answer; nothing changed.\n` : `Submitted "${nodeId}" of run ${runId}.\n${resumeHint(runId)}`;
+      printer(io, values.json)(result, text);
+      return 0;
+    } finally {
+      await store.close();
+    }
+  },
+};

@@ -1,0 +1,39 @@
+/**
+ * @module node/cli/commands/wake
+ * `flow wake`: the parked runs that can progress now (a delivery arrived, a deadline passed, a
+ * signal waits for them), through `listRunsToWake`. See docs/cli.md ("Waiting runs").
+ */
+import { listRunsToWake } from "../../../core/engine/waits/deliver.js";
+import type { CliCommand } from "../command.js";
+import { DB_HELP, openStore, parseCli, printer, STORE_OPTIONS } from "./wait-cli.js";
+
+const USAGE = `Usage: flow wake [options]
+
+Lists the parked runs (waiting-approval, waiting-event, waiting-timer) that can progress now:
+a decision, answer, signal or event was delivered to them, or a deadline (timer, timeout,
+auto-approval) passed. Resume each with: flow up <workflow file> --run-id <id> --resume.
+
+Options:
+${DB_HELP}`;
+
+export const wakeCommand: CliCommand = {
+  name: "wake",
+  summary: "List parked runs that can continue now",
+  usage: USAGE,
+  async run(argv, io) {
+    const { values } = parseCli(argv, STORE_OPTIONS);
+    const store = openStore(io, values.db);
+    try {
+      const runs = await Promise.all(
+        (await listRunsToWake(store.db)).map(async (runId) => {
+          const run = await store.db.requireRun(runId);
+          return { runId, status: run.status, workflowName: run.workflowName };
+        }),
+      );
+      printer(io, values.json)(runs, runs.length ? runs.map((r) => `${r.runId}  ${r.status.padEnd(16)} ${r.workflowName ?? ""}\n`).join("") : "No parked run can continue now.\n");
+      return 0;
+    } finally {
+      await store.close();
+    }
+  },
+};

@@ -11,11 +11,24 @@ import { FlowError, isFlowError } from "../errors.js";
 import { byteLength, truncateOutput } from "./output-limit.js";
 import { TOOL_DEFAULTS } from "./types.js";
 
-/** SPEC.md HTTP methods of the HTTP tool. */
+/**
+ * SPEC.md HTTP methods of the HTTP tool.
+ * @example
+ * HTTP_METHODS.includes("PATCH"); // true
+ */
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
+/**
+ * One of `HTTP_METHODS`.
+ * @example
+ * const method: HttpMethod = "POST";
+ */
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
-/** What an HTTP call of a tool resolves to (SPEC.md `createHttpTool` output). */
+/**
+ * What an HTTP call of a tool resolves to (SPEC.md `createHttpTool` output).
+ * @example
+ * const res: HttpToolResult = await http.execute({ url }); if (!res.ok) console.warn(res.status, res.body);
+ */
 export interface HttpToolResult {
   /** True for a 2xx status. */
   ok: boolean;

@@ -9,7 +9,11 @@ import { createTool } from "./define-tool.js";
 import { basicAuthorization, HTTP_METHODS, sendHttp, type HttpToolResult } from "./http-request.js";
 import type { JsonSchema, Tool } from "./types.js";
 
-/** Options of `createHttpTool`. */
+/**
+ * Options of `createHttpTool`.
+ * @example
+ * const options: HttpToolOptions = { description: "Call the billing API", defaultHeaders: { accept: "application/json" } };
+ */
 export interface HttpToolOptions {
   /** Default: a generic REST description. */
   description?: string;
@@ -40,7 +44,11 @@ const httpInput = z.object({
   timeoutMs: z.number().int().positive().optional().describe("Time limit of this request in ms"),
 });
 
-/** The input of the HTTP tool. */
+/**
+ * The input of the HTTP tool.
+ * @example
+ * const input: HttpToolInput = { url: "https://api.example.com/items", method: "POST", body: { name: "x" } };
+ */
 export type HttpToolInput = z.input<typeof httpInput>;
 
 /**

@@ -12,7 +12,11 @@ import { basicAuthorization, type HttpMethod } from "./http-request.js";
 import type { OperationPlan } from "./openapi-operations.js";
 import type { OpenApiParameter, OpenApiServer, OpenApiSpec, OpenApiToolsOptions } from "./openapi-types.js";
 
-/** The arguments of an OpenAPI tool (validated against its input schema). */
+/**
+ * The arguments of an OpenAPI tool (validated against its input schema).
+ * @example
+ * const args: OpenApiToolArgs = { path: { petId: 7 }, query: { fields: "name" }, body: { name: "Rex" } };
+ */
 export interface OpenApiToolArgs {
   path?: Record<string, unknown>;
   query?: Record<string, unknown>;

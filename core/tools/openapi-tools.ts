@@ -18,7 +18,11 @@ import { SchemaConverter } from "./openapi-schema.js";
 import type { OpenApiCuratedOperation, OpenApiInput, OpenApiOperationInfo, OpenApiReadOptions, OpenApiSkippedOperation, OpenApiToolsOptions } from "./openapi-types.js";
 import type { Tool } from "./types.js";
 
-/** A tool made from an OpenAPI operation. */
+/**
+ * A tool made from an OpenAPI operation.
+ * @example
+ * const getPet: OpenApiTool = createOpenApiToolSync(spec, "getPet");
+ */
 export type OpenApiTool = Tool<OpenApiToolArgs, HttpToolResult>;
 
 /**

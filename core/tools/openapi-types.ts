@@ -4,7 +4,11 @@
  * Flow reads; real descriptions carry many more, which are kept and ignored.
  */
 
-/** SPEC.md `OpenApiSpec` (OpenAPI 3.0 or 3.1). */
+/**
+ * SPEC.md `OpenApiSpec` (OpenAPI 3.0 or 3.1).
+ * @example
+ * const spec: OpenApiSpec = { openapi: "3.0.3", info: { title: "Pets", version: "1" }, paths: {} };
+ */
 export interface OpenApiSpec {
   openapi: string;
   info: { title: string; version: string; description?: string };
@@ -20,8 +24,17 @@ export interface OpenApiServer {
   variables?: Record<string, { default: string; enum?: string[]; description?: string }>;
 }
 
-/** The methods Flow makes tools for (SPEC.md). */
+/**
+ * The methods Flow makes tools for (SPEC.md).
+ * @example
+ * OPENAPI_METHODS; // ["get", "post", "put", "delete", "patch"]
+ */
 export const OPENAPI_METHODS = ["get", "post", "put", "delete", "patch"] as const;
+/**
+ * One of `OPENAPI_METHODS`.
+ * @example
+ * const method: OpenApiMethod = "get";
+ */
 export type OpenApiMethod = (typeof OPENAPI_METHODS)[number];
 
 export type OpenApiPathItem = { [M in OpenApiMethod]?: OpenApiOperation } & {
@@ -33,6 +46,11 @@ export type OpenApiPathItem = { [M in OpenApiMethod]?: OpenApiOperation } & {
   [key: string]: unknown;
 };
 
+/**
+ * An operation object of a path item.
+ * @example
+ * const op: OpenApiOperation = { operationId: "getPet", summary: "Get a pet", parameters: [{ name: "id", in: "path", required: true }] };
+ */
 export interface OpenApiOperation {
   operationId?: string;
   summary?: string;
@@ -46,6 +64,11 @@ export interface OpenApiOperation {
   [key: string]: unknown;
 }
 
+/**
+ * A parameter object.
+ * @example
+ * const p: OpenApiParameter = { name: "limit", in: "query", schema: { type: "integer" } };
+ */
 export interface OpenApiParameter {
   name: string;
   in: "query" | "header" | "path" | "cookie";
@@ -72,13 +95,21 @@ export interface OpenApiRef {
 /** A schema object (OpenAPI 3.0 dialect, or JSON Schema 2020-12 in 3.1). */
 export type OpenApiSchema = Record<string, unknown>;
 
-/** SPEC.md `OpenApiAuth`. */
+/**
+ * SPEC.md `OpenApiAuth`.
+ * @example
+ * const auth: OpenApiAuth = { type: "apiKey", in: "header", name: "X-Api-Key", value: key };
+ */
 export type OpenApiAuth =
   | { type: "apiKey"; name: string; value: string; in: "header" | "query" }
   | { type: "bearer"; token: string }
   | { type: "basic"; username: string; password: string };
 
-/** One curated operation (SPEC.md `OpenApiToolsOptions.operations`). */
+/**
+ * One curated operation (SPEC.md `OpenApiToolsOptions.operations`).
+ * @example
+ * const curated: OpenApiCuratedOperation = { name: "find_pet", description: "Look up one pet by id." };
+ */
 export interface OpenApiCuratedOperation {
   /** `false` leaves the operation out; `true` takes it in even when `include` does not list it. */
   include?: boolean;
@@ -90,7 +121,11 @@ export interface OpenApiCuratedOperation {
   responseExamples?: Array<{ status?: number | string; description?: string; value: unknown }>;
 }
 
-/** SPEC.md `OpenApiToolsOptions`, plus where to read files and URLs from. */
+/**
+ * SPEC.md `OpenApiToolsOptions`, plus where to read files and URLs from.
+ * @example
+ * const options: OpenApiToolsOptions = { include: ["getPet"], auth: { type: "bearer", token }, namePrefix: "pets_" };
+ */
 export interface OpenApiToolsOptions {
   /** Default: the first `servers[].url`, variables filled from their defaults. */
   baseUrl?: string;
@@ -114,10 +149,18 @@ export interface OpenApiToolsOptions {
   onSkip?: (skipped: OpenApiSkippedOperation[]) => void;
 }
 
-/** Where the spec comes from: read options of `loadOpenApiSpec`/`listOperations`. */
+/**
+ * Where the spec comes from: read options of `loadOpenApiSpec`/`listOperations`.
+ * @example
+ * const read: OpenApiReadOptions = { readFileSync: (p) => fs.readFileSync(p, "utf8") };
+ */
 export type OpenApiReadOptions = Pick<OpenApiToolsOptions, "fetch" | "readFile" | "readFileSync">;
 
-/** An operation the bulk forms left out, and why. */
+/**
+ * An operation the bulk forms left out, and why.
+ * @example
+ * createOpenApiToolsSync(spec, { onSkip: (skipped: OpenApiSkippedOperation[]) => console.log(skipped.map((s) => s.reason)) });
+ */
 export interface OpenApiSkippedOperation {
   operationId: string;
   method: OpenApiMethod;
@@ -125,7 +168,11 @@ export interface OpenApiSkippedOperation {
   reason: string;
 }
 
-/** What `listOperations` returns per operation. */
+/**
+ * What `listOperations` returns per operation.
+ * @example
+ * const op: OpenApiOperationInfo = { operationId: "getPet", method: "get", path: "/pets/{id}", summary: "" };
+ */
 export interface OpenApiOperationInfo {
   operationId: string;
   method: OpenApiMethod;
@@ -134,5 +181,9 @@ export interface OpenApiOperationInfo {
   summary: string;
 }
 
-/** A parsed spec object, a file path, raw JSON or YAML text, or (async forms) an http(s) URL. */
+/**
+ * A parsed spec object, a file path, raw JSON or YAML text, or (async forms) an http(s) URL.
+ * @example
+ * const input: OpenApiInput = "https://api.example.com/openapi.json";
+ */
 export type OpenApiInput = OpenApiSpec | Record<string, unknown> | string;

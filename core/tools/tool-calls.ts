@@ -15,7 +15,11 @@ import { FlowError } from "../errors.js";
 import { buildToolContext, type ToolAttemptScope } from "./tool-context.js";
 import type { AnyTool, ToolContext, ToolMetadata } from "./types.js";
 
-/** The durable record of one call of a `sideEffect` tool. */
+/**
+ * The durable record of one call of a `sideEffect` tool.
+ * @example
+ * const record: ToolCallRecord = { toolName: "write", attempt: 1, seq: 2, idempotencyKey: key, sideEffect: true, idempotent: false };
+ */
 export interface ToolCallRecord {
   toolName: string;
   /** The attempt that made the call. */
@@ -26,7 +30,11 @@ export interface ToolCallRecord {
   idempotent: boolean;
 }
 
-/** Options of `createToolContextFactory`: the attempt's scope plus its durable call record. */
+/**
+ * Options of `createToolContextFactory`: the attempt's scope plus its durable call record.
+ * @example
+ * const options: ToolContextFactoryOptions = { runId, nodeId: "fix", iteration: 0, attempt: 2, priorCalls, recordCall };
+ */
 export interface ToolContextFactoryOptions extends ToolAttemptScope {
   /** Calls that earlier attempts of this task and iteration recorded (any order). */
   priorCalls?: readonly ToolCallRecord[];
@@ -34,14 +42,22 @@ export interface ToolContextFactoryOptions extends ToolAttemptScope {
   recordCall?(call: ToolCallRecord): void | Promise<void>;
 }
 
-/** The result of `factory.callTool`: the tool's output, and the retry warning if any. */
+/**
+ * The result of `factory.callTool`: the tool's output, and the retry warning if any.
+ * @example
+ * const { output, warning }: ToolCallResult<string> = await calls.callTool(write, args);
+ */
 export interface ToolCallResult<O = unknown> {
   output: O;
   /** Set when a `sideEffect && !idempotent` call repeats a call of an earlier attempt. */
   warning?: string;
 }
 
-/** Makes the context of each tool call of one task attempt. */
+/**
+ * Makes the context of each tool call of one task attempt.
+ * @example
+ * const calls: ToolContextFactory = createToolContextFactory({ runId, nodeId: "fix", iteration: 0, attempt: 1 });
+ */
 export interface ToolContextFactory {
   /** The context for the next call of `tool` (advances `seq` and the tool's call count). */
   next(tool: ToolMetadata): ToolContext;

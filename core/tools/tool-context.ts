@@ -10,12 +10,20 @@
 import { sha256Hex, stableStringify } from "../util/hash.js";
 import { TOOL_DEFAULTS, type ToolContext, type ToolMetadata } from "./types.js";
 
-/** Where the engine snapshots the working copy before an effect (`ctx.durabilitySnapshot`). */
+/**
+ * Where the engine snapshots the working copy before an effect (`ctx.durabilitySnapshot`).
+ * @example
+ * const durability: ToolDurabilityHandle = { snapshot: (req) => vcs.commit(`before ${req.name}`) };
+ */
 export interface ToolDurabilityHandle {
   snapshot(request: ToolSnapshotRequest): unknown;
 }
 
-/** What `ctx.durabilitySnapshot(name, toolUseId)` hands the engine. */
+/**
+ * What `ctx.durabilitySnapshot(name, toolUseId)` hands the engine.
+ * @example
+ * snapshot(req: ToolSnapshotRequest) { log(req.runId, req.nodeId, req.toolName, req.name); }
+ */
 export interface ToolSnapshotRequest {
   name: string;
   toolUseId: string;
@@ -28,7 +36,11 @@ export interface ToolSnapshotRequest {
   idempotencyKey: string;
 }
 
-/** The fields of a context that are the same for every call of one task attempt. */
+/**
+ * The fields of a context that are the same for every call of one task attempt.
+ * @example
+ * const scope: ToolAttemptScope = { runId, nodeId: "fix", iteration: 0, attempt: 1, rootDir: "/work/repo" };
+ */
 export interface ToolAttemptScope {
   runId: string;
   nodeId: string;
@@ -47,7 +59,11 @@ export interface ToolAttemptScope {
   warn?: (message: string, details?: Record<string, unknown>) => void;
 }
 
-/** The idempotency key of the `ordinal`-th call (1-based) of `toolName` in a task iteration. */
+/**
+ * The idempotency key of the `ordinal`-th call (1-based) of `toolName` in a task iteration.
+ * @example
+ * toolIdempotencyKey({ runId: "r1", nodeId: "fix", iteration: 0 }, "write", 1); // 64 hex chars, same in every attempt
+ */
 export function toolIdempotencyKey(scope: { runId: string; nodeId: string; iteration: number }, toolName: string, ordinal: number): string {
   return sha256Hex(stableStringify(["flow.tool", scope.runId, scope.nodeId, scope.iteration, toolName, ordinal]));
 }

@@ -7,13 +7,25 @@
  */
 import type { z } from "zod";
 
-/** A JSON Schema object (draft 2020-12), as given to models. */
+/**
+ * A JSON Schema object (draft 2020-12), as given to models.
+ * @example
+ * const input: JsonSchema = { type: "object", properties: { path: { type: "string" } }, required: ["path"] };
+ */
 export type JsonSchema = Record<string, unknown>;
 
-/** The symbol key `getDefinedToolMetadata` reads (`Symbol.for("flow.tool.metadata")`). */
+/**
+ * The symbol key `getDefinedToolMetadata` reads (`Symbol.for("flow.tool.metadata")`).
+ * @example
+ * const meta = (write as any)[TOOL_METADATA]; // { name: "write", sideEffect: true, idempotent: false }
+ */
 export const TOOL_METADATA: unique symbol = Symbol.for("flow.tool.metadata") as never;
 
-/** What `getDefinedToolMetadata` returns for a tool made by `defineTool`. */
+/**
+ * What `getDefinedToolMetadata` returns for a tool made by `defineTool`.
+ * @example
+ * const meta: ToolMetadata = { name: "write", sideEffect: true, idempotent: false };
+ */
 export interface ToolMetadata {
   name: string;
   sideEffect: boolean;
@@ -23,6 +35,8 @@ export interface ToolMetadata {
 /**
  * The context a tool call runs in (SPEC.md `ToolContext`). The engine builds one per call with
  * `createToolContextFactory`; a direct `tool.execute(args)` gets the defaults.
+ * @example
+ * execute: async (args, ctx) => api.charge({ ...args, idempotencyKey: ctx.idempotencyKey })
  */
 export interface ToolContext {
   /**
@@ -57,7 +71,11 @@ export interface ToolContext {
   durabilitySnapshot(name: string, toolUseId: string): Promise<void>;
 }
 
-/** Options of `defineTool` (SPEC.md table). */
+/**
+ * Options of `defineTool` (SPEC.md table).
+ * @example
+ * const options: DefineToolOptions<typeof schema, string> = { name: "echo", schema, execute: ({ text }) => text };
+ */
 export interface DefineToolOptions<S extends z.ZodType, O> {
   /** Required; also the default description. */
   name: string;
@@ -75,6 +93,8 @@ export interface DefineToolOptions<S extends z.ZodType, O> {
 /**
  * A tool, as agents receive it. `execute` validates `args` against `schema` first; `ctx` may
  * be partial (missing fields get their defaults).
+ * @example
+ * const sdkTool = tool({ description: t.description, inputSchema: t.schema, execute: (args) => t.execute(args, ctx) });
  */
 export interface Tool<In = any, Out = unknown> {
   readonly name: string;
@@ -89,10 +109,18 @@ export interface Tool<In = any, Out = unknown> {
   readonly [TOOL_METADATA]: ToolMetadata;
 }
 
-/** Any tool, whatever its input and output types. */
+/**
+ * Any tool, whatever its input and output types.
+ * @example
+ * const toolbox: Record<string, AnyTool> = { ...tools, http: createHttpTool() };
+ */
 export type AnyTool = Tool<any, any>;
 
-/** SPEC.md limits and defaults of the tool context. */
+/**
+ * SPEC.md limits and defaults of the tool context.
+ * @example
+ * const limit = ctx.maxOutputBytes ?? TOOL_DEFAULTS.maxOutputBytes; // 200000
+ */
 export const TOOL_DEFAULTS = {
   allowNetwork: false,
   maxOutputBytes: 200_000,

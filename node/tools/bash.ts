@@ -15,7 +15,11 @@ import { assertNetworkAllowed } from "./network-denylist.js";
 import { runProcess } from "./process.js";
 import { resolveSandboxDir } from "./sandbox.js";
 
-/** SPEC.md "Limits": `bash` inputs. */
+/**
+ * SPEC.md "Limits": `bash` inputs.
+ * @example
+ * if (args.length > BASH_LIMITS.maxArgs) args = args.slice(0, BASH_LIMITS.maxArgs);
+ */
 export const BASH_LIMITS = { maxCmdChars: 8192, maxArgs: 128, maxArgChars: 8192 } as const;
 
 const SANDBOX_EXEC = "/usr/bin/sandbox-exec";

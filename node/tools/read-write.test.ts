@@ -32,8 +32,9 @@ describe("read", () => {
     expect(await read.execute({ path: "big.txt" }, { rootDir: root, maxOutputBytes: 101 })).toHaveLength(101);
   });
 
-  it("fails with TOOL_FILE_NOT_FOUND for a missing file and TOOL_INPUT_INVALID for a directory", async () => {
+  it("fails with TOOL_FILE_NOT_FOUND for a missing file or rootDir and TOOL_INPUT_INVALID for a directory", async () => {
     expect(await codeOf(read.execute({ path: "nope.txt" }, { rootDir: root }))).toBe("TOOL_FILE_NOT_FOUND");
+    expect(await codeOf(read.execute({ path: "a.txt" }, { rootDir: join(base, "no-such-root") }))).toBe("TOOL_FILE_NOT_FOUND");
     mkdirSync(join(root, "dir"));
     expect(await codeOf(read.execute({ path: "dir" }, { rootDir: root }))).toBe("TOOL_INPUT_INVALID");
   });

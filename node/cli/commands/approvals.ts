@@ -5,7 +5,7 @@
  */
 import { listPendingApprovals, type PendingApproval } from "../../../core/engine/waits/deliver.js";
 import type { CliCommand } from "../command.js";
-import { DB_HELP, openStore, parseCli, printer, STORE_OPTIONS } from "./wait-cli.js";
+import { DB_HELP, parseCli, printer, STORE_OPTIONS, withStore } from "./wait-cli.js";
 
 const USAGE = `Usage: flow approvals [options]
 
@@ -22,14 +22,11 @@ export const approvalsCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const { values } = parseCli(argv, { ...STORE_OPTIONS, "run-id": { type: "string" } });
-    const store = openStore(io, values.db);
-    try {
-      const pending = await listPendingApprovals(store.db, values["run-id"] ? { runId: values["run-id"] } : {});
+    return withStore(io, values.db, async (db) => {
+      const pending = await listPendingApprovals(db, values["run-id"] ? { runId: values["run-id"] } : {});
       printer(io, values.json)(pending, pending.length ? pending.map(line).join("") : "No pending approvals or human tasks.\n");
       return 0;
-    } finally {
-      await store.close();
-    }
+    });
   },
 };
 

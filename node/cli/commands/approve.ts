@@ -5,7 +5,7 @@
  */
 import { submitApproval, type SubmitApprovalInput } from "../../../core/engine/waits/deliver.js";
 import { type CliCommand, UsageError } from "../command.js";
-import { DB_HELP, iterationArg, openStore, parseCli, printer, resumeHint, STORE_OPTIONS } from "./wait-cli.js";
+import { DB_HELP, iterationArg, parseCli, printer, resumeHint, STORE_OPTIONS, withStore } from "./wait-cli.js";
 
 const USAGE = `Usage: flow approve <runId> <nodeId> [options]
 
@@ -48,9 +48,8 @@ export const approveCommand: CliCommand = {
       : values.deny ? "deny"
       : "approve";
     const iteration = iterationArg(values.iteration);
-    const store = openStore(io, values.db);
-    try {
-      const result = await submitApproval(store.db, {
+    return withStore(io, values.db, async (db) => {
+      const result = await submitApproval(db, {
         runId,
         nodeId,
         decision,
@@ -66,8 +65,6 @@ export const approveCommand: CliCommand = {
           : `${verb} "${nodeId}" of run ${runId}${result.iteration ? ` (iteration ${result.iteration})` : ""}.\n${resumeHint(runId)}`;
       printer(io, values.json)(result, text);
       return 0;
-    } finally {
-      await store.close();
-    }
+    });
   },
 };

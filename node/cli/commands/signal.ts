@@ -6,7 +6,7 @@
  */
 import { submitEvent, submitSignal } from "../../../core/engine/waits/deliver.js";
 import { type CliCommand, UsageError } from "../command.js";
-import { DB_HELP, openStore, parseCli, parseJsonArg, printer, resumeHint, STORE_OPTIONS } from "./wait-cli.js";
+import { DB_HELP, parseCli, parseJsonArg, printer, resumeHint, STORE_OPTIONS, withStore } from "./wait-cli.js";
 
 const USAGE = `Usage: flow signal <name> (--run-id <id> | --correlation-id <id>) --payload '<json>' [options]
 
@@ -42,8 +42,7 @@ export const signalCommand: CliCommand = {
     const correlationId = values["correlation-id"];
     if ((runId === undefined) === (correlationId === undefined)) throw new UsageError("give either --run-id or --correlation-id.");
     const payload = parseJsonArg(values.payload, "--payload");
-    const store = openStore(io, values.db);
-    try {
+    return withStore(io, values.db, async (db) => {
       const input = {
         name,
         payload,
@@ -51,7 +50,7 @@ export const signalCommand: CliCommand = {
         ...(correlationId !== undefined ? { correlationId } : {}),
         ...(values["delivery-id"] !== undefined ? { deliveryId: values["delivery-id"] } : {}),
       };
-      const result = values.event ? await submitEvent(store.db, input) : await submitSignal(store.db, input);
+      const result = values.event ? await submitEvent(db, input) : await submitSignal(db, input);
       const kind = values.event ? "event" : "signal";
       const target = runId !== undefined ? `run ${runId}` : `correlation id ${correlationId}`;
       const text =
@@ -60,8 +59,6 @@ export const signalCommand: CliCommand = {
           : `Delivered ${kind} "${name}" to ${target} (delivery ${result.deliveryId}).\n${runId !== undefined ? resumeHint(runId) : "flow wake lists the runs it lets continue.\n"}`;
       printer(io, values.json)(result, text);
       return 0;
-    } finally {
-      await store.close();
-    }
+    });
   },
 };

@@ -5,7 +5,7 @@
  */
 import { submitHumanTask } from "../../../core/engine/waits/deliver.js";
 import { type CliCommand, UsageError } from "../command.js";
-import { DB_HELP, iterationArg, openStore, parseCli, parseJsonArg, printer, resumeHint, STORE_OPTIONS } from "./wait-cli.js";
+import { DB_HELP, iterationArg, parseCli, parseJsonArg, printer, resumeHint, STORE_OPTIONS, withStore } from "./wait-cli.js";
 
 const USAGE = `Usage: flow submit <runId> <nodeId> --value '<json>' [options]
 
@@ -30,9 +30,8 @@ export const submitCommand: CliCommand = {
     const value = parseJsonArg(values.value, "--value");
     if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError("--value must be a JSON object (the task's row).");
     const iteration = iterationArg(values.iteration);
-    const store = openStore(io, values.db);
-    try {
-      const result = await submitHumanTask(store.db, {
+    return withStore(io, values.db, async (db) => {
+      const result = await submitHumanTask(db, {
         runId,
         nodeId,
         value: value as Record<string, unknown>,
@@ -42,8 +41,6 @@ export const submitCommand: CliCommand = {
       const text = result.status === "duplicate" ? `"${nodeId}" of run ${runId} already has this answer; nothing changed.\n` : `Submitted "${nodeId}" of run ${runId}.\n${resumeHint(runId)}`;
       printer(io, values.json)(result, text);
       return 0;
-    } finally {
-      await store.close();
-    }
+    });
   },
 };

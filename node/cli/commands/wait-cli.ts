@@ -28,16 +28,21 @@ export function parseCli<T extends ParseArgsConfig["options"]>(argv: string[], o
 }
 
 /**
- * Opens the SQLite store at `--db` (relative to the working directory). A store that does not
- * exist is an error rather than a new empty one: these commands act on runs already there.
+ * Runs `fn` on the SQLite store at `--db` (relative to the working directory), then closes it.
+ * A store that does not exist is an error rather than a new empty one: these commands act on
+ * runs already there.
  */
-export function openStore(io: CliIO, dbOption: string | undefined): { db: FlowDb; close(): Promise<void> } {
+export async function withStore<T>(io: CliIO, dbOption: string | undefined, fn: (db: FlowDb) => Promise<T>): Promise<T> {
   const dbPath = resolve(io.cwd, dbOption ?? DEFAULT_DB_PATH);
   if (!existsSync(dbPath)) {
     throw new FlowError("STORE_NOT_FOUND", `No Flow store at ${dbPath}. Pass --db <path> to the store your workflow uses (createFlow's dbPath).`, { path: dbPath });
   }
   const db = new FlowDb(createFlow({}, { dbPath }).db);
-  return { db, close: () => db.store.close() };
+  try {
+    return await fn(db);
+  } finally {
+    await db.store.close();
+  }
 }
 
 /** Parses a JSON argument; `what` names the option for the usage error. */

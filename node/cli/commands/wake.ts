@@ -5,7 +5,7 @@
  */
 import { listRunsToWake } from "../../../core/engine/waits/deliver.js";
 import type { CliCommand } from "../command.js";
-import { DB_HELP, openStore, parseCli, printer, STORE_OPTIONS } from "./wait-cli.js";
+import { DB_HELP, parseCli, printer, STORE_OPTIONS, withStore } from "./wait-cli.js";
 
 const USAGE = `Usage: flow wake [options]
 
@@ -22,18 +22,15 @@ export const wakeCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const { values } = parseCli(argv, STORE_OPTIONS);
-    const store = openStore(io, values.db);
-    try {
+    return withStore(io, values.db, async (db) => {
       const runs = await Promise.all(
-        (await listRunsToWake(store.db)).map(async (runId) => {
-          const run = await store.db.requireRun(runId);
+        (await listRunsToWake(db)).map(async (runId) => {
+          const run = await db.requireRun(runId);
           return { runId, status: run.status, workflowName: run.workflowName };
         }),
       );
       printer(io, values.json)(runs, runs.length ? runs.map((r) => `${r.runId}  ${r.status.padEnd(16)} ${r.workflowName ?? ""}\n`).join("") : "No parked run can continue now.\n");
       return 0;
-    } finally {
-      await store.close();
-    }
+    });
   },
 };

@@ -98,7 +98,7 @@ describe("worktree workspaces", () => {
     expect(isFlowError(error, "WORKSPACE_FAILED")).toBe(true);
     expect(error).toMatchObject({
       message: expect.stringContaining("inside a git repository"),
-      details: { command: "git rev-parse --git-dir", stderr: expect.stringContaining("not a git repository"), runId: "run-1", id: "fix" },
+      details: { command: "git rev-parse --path-format=absolute --git-common-dir", stderr: expect.stringContaining("not a git repository"), runId: "run-1", id: "fix" },
     });
     expect(existsSync(join(dir, ".flow"))).toBe(false);
   });
@@ -124,12 +124,19 @@ describe("worktree workspaces", () => {
     await expect(createNodeWorkspaces().prepare(worktree(repo, { id: "../escape" }))).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
   });
 
-  it("shares one preparation between overlapping calls for the same worktree", async () => {
+  it("shares one preparation between overlapping calls for the same worktree, and adds different ones side by side", async () => {
     const repo = gitRepo();
     const port = createNodeWorkspaces();
-    const [a, b, c] = await Promise.all([port.prepare(worktree(repo)), port.prepare(worktree(repo)), port.prepare(worktree(repo, { id: "other" }))]);
+    const ids = Array.from({ length: 12 }, (_, i) => `w${i}`);
+    // Two ports: like two runs in one process; git's worktree admin files allow one add at a time.
+    const [a, b, ...others] = await Promise.all([
+      port.prepare(worktree(repo)),
+      port.prepare(worktree(repo)),
+      ...ids.map((id, i) => (i % 2 ? port : createNodeWorkspaces()).prepare(worktree(repo, { id }))),
+    ]);
     expect(a).toEqual(b);
-    expect(c.branch).toBe("flow/run-1/other");
+    expect(others.map((w) => w.branch)).toEqual(ids.map((id) => `flow/run-1/${id}`));
+    expect(sh(repo, "worktree", "list", "--porcelain").match(/^worktree /gm)).toHaveLength(2 + ids.length);
   });
 
   it("turns free-text ids into valid default branch names", async () => {

@@ -23,8 +23,13 @@ export async function prepareWorktree(spec: WorkspaceSpec): Promise<PreparedWork
   const path = workspacePath(spec);
   const branch = spec.branch ?? defaultBranch(spec.runId, spec.id);
   const details = { runId: spec.runId, id: spec.id, rootDir, path, branch };
-  await assertRepository(rootDir, details);
+  const commonDir = await repositoryOf(rootDir, details);
   await git(["check-ref-format", "--branch", branch], rootDir, `use "${branch}" as the branch of worktree "${spec.id}" (not a valid branch name)`, details);
+  // Concurrent `git worktree add`s in one repository race on its admin files: one at a time.
+  return oneAtATime(commonDir, () => addOrReuse(spec, rootDir, path, branch, details));
+}
+
+async function addOrReuse(spec: WorkspaceSpec, rootDir: string, path: string, branch: string, details: Record<string, unknown>): Promise<PreparedWorkspace> {
 
   const existing = (await listWorktrees(rootDir, details)).find((e) => samePath(e.path, path));
   if (existing) {
@@ -79,18 +84,24 @@ export interface RemoveWorktreesOptions {
  */
 export async function removeRunWorktrees(rootDir: string, runId: string, opts: RemoveWorktreesOptions = {}): Promise<RemovedWorktrees> {
   const root = canonical(rootDir);
+  let top: string;
+  let commonDir: string;
+  try {
+    const out = await git(["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir"], root, "find the repository", { runId, rootDir: root });
+    [top = "", commonDir = ""] = out.stdout.trim().split("\n");
+  } catch (error) {
+    if (!isFlowError(error, "WORKSPACE_FAILED")) throw error;
+    rmSync(runWorkspaceDir(root, "worktree", runId), { recursive: true, force: true });
+    return { worktrees: [], branches: [] };
+  }
+  return oneAtATime(commonDir, () => removeListed(root, runId, top, opts));
+}
+
+async function removeListed(root: string, runId: string, top: string, opts: RemoveWorktreesOptions): Promise<RemovedWorktrees> {
   const dir = runWorkspaceDir(root, "worktree", runId);
   const prefix = runBranchPrefix(runId);
   const details = { runId, rootDir: root };
   const removed: RemovedWorktrees = { worktrees: [], branches: [] };
-  let top: string;
-  try {
-    top = (await git(["rev-parse", "--show-toplevel"], root, "find the repository", details)).stdout.trim();
-  } catch (error) {
-    if (!isFlowError(error, "WORKSPACE_FAILED")) throw error;
-    rmSync(dir, { recursive: true, force: true });
-    return removed;
-  }
   const mine = (e: WorktreeEntry) => !samePath(e.path, top) && (isUnder(e.path, dir) || (e.branch?.startsWith(prefix) ?? false));
   for (const entry of (await listWorktrees(root, details)).filter(mine)) {
     if (!entry.prunable && existsSync(entry.path)) {
@@ -111,10 +122,11 @@ export async function removeRunWorktrees(rootDir: string, runId: string, opts: R
   return removed;
 }
 
-async function assertRepository(rootDir: string, details: Record<string, unknown>): Promise<void> {
+/** The repository's common git directory (shared by all its worktrees); throws when there is none. */
+async function repositoryOf(rootDir: string, details: Record<string, unknown>): Promise<string> {
   if (!existsSync(rootDir)) throw new FlowError("WORKSPACE_FAILED", `A Worktree needs rootDir ${rootDir} to exist and be inside a git repository; it does not exist.`, details);
   try {
-    await git(["rev-parse", "--git-dir"], rootDir, "find the git repository", details);
+    return (await git(["rev-parse", "--path-format=absolute", "--git-common-dir"], rootDir, "find the git repository", details)).stdout.trim();
   } catch (error) {
     if (!isFlowError(error)) throw error;
     const d = error.details ?? {};
@@ -138,6 +150,20 @@ async function branchExists(rootDir: string, branch: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+const queues = new Map<string, Promise<unknown>>();
+
+/** Runs `fn` after every earlier call with the same key has settled (a per-repository lock). */
+function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const run = (queues.get(key) ?? Promise.resolve()).then(fn);
+  const tail = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  queues.set(key, tail);
+  void tail.then(() => queues.get(key) === tail && queues.delete(key));
+  return run;
 }
 
 function isUnder(path: string, dir: string): boolean {

@@ -12,7 +12,11 @@ import { bindingOf } from "../../core/engine/binding.js";
 import { FlowError } from "../../core/errors.js";
 import { type NodeHotBuild, ReloadHub } from "./reload-hub.js";
 
-/** SPEC.md defaults of `HotReloadOptions` (`outDir` is relative to `rootDir`). */
+/**
+ * SPEC.md defaults of `HotReloadOptions` (`outDir` is relative to `rootDir`).
+ * @example
+ * const keep = options.maxGenerations ?? HOT_RELOAD_DEFAULTS.maxGenerations; // 3
+ */
 export const HOT_RELOAD_DEFAULTS = { outDir: ".flow/hmr", maxGenerations: 3, debounceMs: 100 } as const;
 
 /** What `watch` takes: SPEC.md `HotReloadOptions`, plus the running workflow when the caller has it. */

@@ -1,9 +1,9 @@
 import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { createEngineMemoryStore, createMemoryStore, type FlowError, isFlowError, prepareTaskMemory, retainTaskMemory } from "durable-flow";
+import { createEngineMemoryStore, createMemoryStore, prepareTaskMemory, retainTaskMemory } from "durable-flow";
 import { testBackends } from "../../node/testing/backends.js";
-import { counterIds, fakeClock } from "./testing.js";
+import { counterIds, fakeClock, rejection } from "./testing.js";
 // A memory engine on loopback that speaks the Hindsight HTTP API routes Flow uses (retain
 // `POST /v1/default/banks/{bank}/memories` with `{ items, async }`, recall `POST .../memories/recall`
 // with `{ query, budget, max_tokens, tags }` answering `{ results: [{ id, text, type }] }`, and
@@ -92,16 +92,6 @@ async function startEngineServer(): Promise<EngineServer> {
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }) as EngineServer;
-}
-
-async function rejection(p: Promise<unknown>): Promise<FlowError> {
-  try {
-    await p;
-  } catch (e) {
-    if (isFlowError(e)) return e;
-    throw e;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe.each(testBackends)("engine memory store on $name", (backend) => {

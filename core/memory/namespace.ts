@@ -7,7 +7,11 @@
  */
 import { FlowError } from "../errors.js";
 
-/** The kinds of memory namespace. */
+/**
+ * The kinds of memory namespace.
+ * @example
+ * NAMESPACE_KINDS.includes("user"); // true
+ */
 export const NAMESPACE_KINDS = ["workflow", "agent", "user", "global"] as const;
 
 /** One of `workflow`, `agent`, `user`, `global`. */
@@ -22,7 +26,11 @@ export interface MemoryNamespace {
 /** A namespace as callers may pass it: structured, or already serialized. */
 export type NamespaceInput = MemoryNamespace | string;
 
-/** True for one of the four namespace kinds. */
+/**
+ * True for one of the four namespace kinds.
+ * @example
+ * isNamespaceKind("agent"); // true
+ */
 export function isNamespaceKind(value: unknown): value is MemoryNamespaceKind {
   return typeof value === "string" && (NAMESPACE_KINDS as readonly string[]).includes(value);
 }
@@ -53,7 +61,11 @@ export function parseNamespace(text: string): MemoryNamespace {
   return { kind, id: text.slice(colon + 1).replace(/%(25|3A)/gi, (m) => (m === "%25" ? "%" : ":")) };
 }
 
-/** The canonical string of a namespace given either way (a string is parsed, then re-serialized). */
+/**
+ * The canonical string of a namespace given either way (a string is parsed, then re-serialized).
+ * @example
+ * namespaceKey("plain"); // "global:plain"
+ */
 export function namespaceKey(ns: NamespaceInput): string {
   return serializeNamespace(typeof ns === "string" ? parseNamespace(ns) : ns);
 }

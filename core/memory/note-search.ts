@@ -25,7 +25,11 @@ import { NOTE_COLUMNS, readFilterSql, toNote } from "./notes.js";
 import type { MemoryNote, NoteReadFilter } from "./types.js";
 
 const { notes: TN, noteSearch: TS } = MEMORY_TABLES;
-/** Default number of notes `searchNotes` returns. */
+/**
+ * Default number of notes `searchNotes` returns.
+ * @example
+ * await memory.searchNotes("agent", "refunds"); // at most DEFAULT_SEARCH_LIMIT notes
+ */
 export const DEFAULT_SEARCH_LIMIT = 10;
 /** How many matches the read contract is applied to, per requested note (SPEC.md). */
 const CANDIDATES_PER_RESULT = 5;

@@ -1,21 +1,11 @@
 import { Effect, Exit } from "effect";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createMemoryLayer, createMemoryStore, type FlowError, isFlowError, MemoryService, type MemoryStore } from "durable-flow";
+import { createMemoryLayer, createMemoryStore, isFlowError, MemoryService, type MemoryStore } from "durable-flow";
 import { testBackends } from "../../node/testing/backends.js";
-import { counterIds, fakeClock } from "./testing.js";
+import { counterIds, fakeClock, rejection } from "./testing.js";
 
 const schemas = { output: z.object({ ok: z.boolean() }) };
-
-async function rejection(p: Promise<unknown>): Promise<FlowError> {
-  try {
-    await p;
-  } catch (e) {
-    if (isFlowError(e)) return e;
-    throw e;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe.each(testBackends)("memory store on $name", (backend) => {
   async function open() {

@@ -18,7 +18,11 @@ import type { MemoryStoreApi } from "./types.js";
 /** The memory store: SPEC.md's Promise methods and their `...Effect` twins. */
 export type MemoryStore = MemoryStoreApi & EffectTwins<MemoryStoreApi>;
 
-/** Builds a memory store over a memory context (store port, clock, ids). */
+/**
+ * Builds a memory store over a store port, a clock and an id source (hosts without a `db` handle).
+ * @example
+ * const memory = memoryStoreOf({ store, clock: systemClock, newId: () => crypto.randomUUID() });
+ */
 export function memoryStoreOf(c: MemoryContext): MemoryStore {
   const api: MemoryStoreApi = {
     getFact: (ns, key) => facts.getFact(c, ns, key),

@@ -66,7 +66,11 @@ export interface TaskMemoryConfig {
   threadId?: string;
 }
 
-/** SPEC.md "Memory block cap". */
+/**
+ * SPEC.md "Memory block cap": the default `maxTokens` of task memory.
+ * @example
+ * const chars = DEFAULT_MEMORY_MAX_TOKENS * 4; // the block's default size in characters
+ */
 export const DEFAULT_MEMORY_MAX_TOKENS = 2048;
 const CHARS_PER_TOKEN = 4;
 /** Longest query derived from a prompt (`recall: "auto"`), in characters. */
@@ -91,7 +95,11 @@ export interface TaskMemoryContext {
   warn(message: string, details?: Record<string, unknown>): void;
 }
 
-/** Normalizes a `memory` prop: null when it selects no bank (inert), INVALID_ARGUMENT when malformed. */
+/**
+ * Normalizes a `memory` prop: null when it selects no bank (inert), INVALID_ARGUMENT when malformed.
+ * @example
+ * activeMemory({ threadId: "t1" }, "reply"); // null: legacy forms are inert
+ */
 export function activeMemory(config: unknown, nodeId: string): ActiveMemory | null {
   if (config === undefined || config === null) return null;
   const c = config as TaskMemoryConfig;
@@ -129,7 +137,11 @@ export function attachMemoryEngine(db: unknown, engine: MemoryEnginePort): void 
   engines.set(bindingOf(db, "db handle"), engine);
 }
 
-/** The memory engine of a store binding (the engine's hook): the attached one, else the local engine over its notes. */
+/**
+ * The memory engine of a store binding (the engine's hook): the attached one, else the local engine over its notes.
+ * @example
+ * const engine = memoryEngineOf(bindingOf(workflow));
+ */
 export function memoryEngineOf(binding: StoreBinding): MemoryEnginePort {
   let engine = engines.get(binding);
   if (!engine) {

@@ -1,9 +1,11 @@
 /**
  * @module core/memory/testing
- * Test helpers of the memory area (excluded from the package exports): a fake clock that tests
- * move by hand, and a counter id source, both injected through the workflow's runtime env.
+ * Test helpers of the memory and scorer areas (excluded from the package exports): a fake clock
+ * that tests move by hand and a counter id source (both injected through the workflow's runtime
+ * env), and the FlowError a promise rejects with.
  */
 import type { ClockPort } from "../engine/world.js";
+import { type FlowError, isFlowError } from "../errors.js";
 
 /** A clock that only moves when told to; timers fire as time passes them. */
 export interface FakeClock extends ClockPort {
@@ -47,4 +49,15 @@ export function fakeClock(startMs = 1_700_000_000_000): FakeClock {
 export function counterIds(prefix = "id"): () => string {
   let n = 0;
   return () => `${prefix}-${String(++n).padStart(6, "0")}`;
+}
+
+/** The FlowError a promise rejects with (fails the test when it resolves or throws anything else). */
+export async function rejection(p: Promise<unknown>): Promise<FlowError> {
+  try {
+    await p;
+  } catch (e) {
+    if (isFlowError(e)) return e;
+    throw e;
+  }
+  throw new Error("expected the promise to reject with a FlowError");
 }

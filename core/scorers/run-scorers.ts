@@ -46,7 +46,11 @@ function unitHash(key: string): number {
   return Number.parseInt(sha256Hex(key).slice(0, 13), 16) / 2 ** 52;
 }
 
-/** Whether `sampling` grades this attempt with this scorer. */
+/**
+ * Whether `sampling` grades this attempt with this scorer (deterministic per attempt and scorer).
+ * @example
+ * isSampled({ type: "ratio", rate: 0.1 }, { runId, nodeId: "answer", iteration: 0, attempt: 1 }, "helpfulness");
+ */
 export function isSampled(sampling: SamplingConfig | undefined, attempt: Pick<ScorerContext, "runId" | "nodeId" | "iteration" | "attempt">, scorerId: string): boolean {
   if (!sampling || sampling.type === "all") return true;
   if (sampling.type === "none") return false;

@@ -9,7 +9,11 @@ import { bindingOf } from "../engine/binding.js";
 import type { SqlRow, SqlValue, StorePort } from "../store/port.js";
 import type { AggregateOptions, AggregateScore, ScoreRow } from "./types.js";
 
-/** The scores table. */
+/**
+ * The scores table (migration 22).
+ * @example
+ * await store.query(`SELECT COUNT(*) AS n FROM ${SCORES_TABLE}`);
+ */
 export const SCORES_TABLE = "_flow_scores";
 
 const COLUMNS = [

@@ -5,8 +5,6 @@ import {
   aggregateScores,
   createLlmJudge,
   createScorer,
-  type FlowError,
-  isFlowError,
   isSampled,
   listScores,
   runWorkflow,
@@ -15,7 +13,7 @@ import {
 } from "durable-flow";
 import { bindingOf } from "durable-flow/core";
 import { testBackends } from "../../node/testing/backends.js";
-import { counterIds, fakeClock } from "../memory/testing.js";
+import { counterIds, fakeClock, rejection } from "../memory/testing.js";
 
 const schemas = {
   input: z.object({ question: z.string() }),
@@ -23,16 +21,6 @@ const schemas = {
 };
 
 const length = createScorer({ id: "length", name: "Length", description: "words / 10", score: ({ output }) => (output as { words: number }).words / 10 });
-
-async function rejection(p: Promise<unknown>): Promise<FlowError> {
-  try {
-    await p;
-  } catch (e) {
-    if (isFlowError(e)) return e;
-    throw e;
-  }
-  throw new Error("expected a rejection");
-}
 
 /** A judge agent that answers like a chat model: text with a fenced JSON verdict. */
 function judgeAgent(answer: (prompt: string) => string): AgentLike & { prompts: string[] } {

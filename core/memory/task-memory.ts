@@ -15,8 +15,10 @@
 import { z } from "zod";
 import { bindingOf, type StoreBinding } from "../engine/binding.js";
 import { FlowError } from "../errors.js";
-import { defineTool } from "../tools/index.js";
-import type { Tool } from "../tools/index.js";
+// Not through ../tools/index.js: that entry also loads the OpenAPI loader, which is not
+// browser-safe yet, and task memory must run in the browser app.
+import { defineTool } from "../tools/define-tool.js";
+import type { Tool } from "../tools/types.js";
 import { createLocalMemoryEngine } from "./local-engine.js";
 import type { MemoryEnginePort, RecallBudget, RecalledMemory } from "./port.js";
 import { memoryStoreOf } from "./store.js";

@@ -24,10 +24,10 @@ describe("durable-flow/core", () => {
         {
           name: "forbid-node",
           enforce: "pre",
-          resolveId(source) {
+          resolveId(source, importer) {
             if (NODE_ONLY.has(source) || source.startsWith("node:")) {
               imported.push(source);
-              throw new Error(`core imports the Node-only module "${source}"`);
+              throw new Error(`core imports the Node-only module "${source}" (from ${importer ?? "?"})`);
             }
             return null;
           },

@@ -86,6 +86,8 @@ export const ERROR_CODES = {
   WAIT_NOT_FOUND: 404,
   /** A wait (approval, signal, event, human task) passed its timeoutMs with onTimeout `fail`. */
   WAIT_TIMEOUT: 504,
+  /** A Subflow's child run failed (details carry the child run id and its error). */
+  SUBFLOW_FAILED: 502,
 
   // ---- tools (issue 6, docs/tools.md) ----
   /** A tool was called with input that does not match its schema (or `bash` input limits). */

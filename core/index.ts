@@ -24,6 +24,12 @@ export type {
 export { listPendingApprovals, listRunsToWake, submitApproval, submitEvent, submitHumanTask, submitSignal } from "./engine/waits/deliver.js";
 export type { DeliveryActor, DeliveryResult, PendingApproval, SubmitApprovalInput, SubmitHumanTaskInput, SubmitSignalInput } from "./engine/waits/deliver.js";
 export { parseDuration } from "./engine/waits/spec.js";
+export { MergeQueue, Sandbox, Worktree } from "./components/control-flow.js";
+export type { MergeQueueProps, SandboxProps, WorktreeProps } from "./components/control-flow.js";
+export { ContinueAsNew, continueAsNew, Subflow } from "./components/runs.js";
+export type { ContinueAsNewProps, SubflowProps } from "./components/runs.js";
+export { Saga, SagaStep, TryCatchFinally } from "./components/scopes.js";
+export type { SagaProps, SagaStepProps, SagaStepSpec, TryCatchFinallyProps } from "./components/scopes.js";
 export type {
   BranchProps,
   CachePolicy,

@@ -17,6 +17,15 @@ export const TAGS = {
   signal: "flow:signal",
   event: "flow:wait-for-event",
   timer: "flow:timer",
+  saga: "flow:saga",
+  sagaStep: "flow:saga-step",
+  try: "flow:try",
+  fail: "flow:fail",
+  continueAsNew: "flow:continue-as-new",
+  subflow: "flow:subflow",
+  mergeQueue: "flow:merge-queue",
+  worktree: "flow:worktree",
+  sandbox: "flow:sandbox",
 } as const;
 
 /** Internal tables (created by core/store/migrations.ts). */

@@ -7,6 +7,9 @@
 import { Branch, Loop, Parallel, Ralph, Sequence, Task, Workflow } from "../components/index.js";
 import type { ApprovalGateProps, ApprovalProps, HumanTaskProps, WaitForEventProps } from "../components/wait-types.js";
 import { Approval, ApprovalGate, HumanTask, Signal, Timer, WaitForEvent } from "../components/waits.js";
+import { MergeQueue, Sandbox, Worktree } from "../components/control-flow.js";
+import { ContinueAsNew, continueAsNew, Subflow, type SubflowProps } from "../components/runs.js";
+import { Saga, SagaStep, TryCatchFinally } from "../components/scopes.js";
 import type { DepsSpec, OutputKey, OutputTarget, SchemaMap, TaskProps } from "../components/types.js";
 import { attachBinding, type StoreBinding } from "../engine/binding.js";
 import type { FlowCtx } from "../engine/ctx.js";
@@ -40,6 +43,15 @@ export interface TypedWaits<S extends SchemaMap> {
   WaitForEvent: <O extends OutputTarget<S>>(props: WaitForEventProps<S, O>) => FlowNode;
   Signal: typeof Signal;
   Timer: typeof Timer;
+  Subflow: <O extends OutputTarget<S>>(props: SubflowProps<S, O>) => FlowNode;
+  ContinueAsNew: typeof ContinueAsNew;
+  continueAsNew: typeof continueAsNew;
+  Saga: typeof Saga;
+  SagaStep: typeof SagaStep;
+  TryCatchFinally: typeof TryCatchFinally;
+  MergeQueue: typeof MergeQueue;
+  Worktree: typeof Worktree;
+  Sandbox: typeof Sandbox;
 }
 
 /** What `createFlow` and the other factories return. */
@@ -108,6 +120,15 @@ export function createFlowApi<S extends SchemaMap, Db extends object>(binding: S
     WaitForEvent,
     Signal,
     Timer,
+    Subflow: Subflow as TypedWaits<S>["Subflow"],
+    ContinueAsNew,
+    continueAsNew,
+    Saga,
+    SagaStep,
+    TryCatchFinally,
+    MergeQueue,
+    Worktree,
+    Sandbox,
   };
   return attachBinding(api, binding);
 }

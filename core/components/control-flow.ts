@@ -59,3 +59,61 @@ export function Loop(props: LoopProps): FlowNode {
 
 /** @deprecated Use `Loop`: same component under its original name. */
 export const Ralph = Loop;
+
+export interface MergeQueueProps {
+  id?: string;
+  /** Default 1: one child at a time. */
+  maxConcurrency?: number;
+  skipIf?: boolean;
+  children?: FlowNode;
+}
+
+/**
+ * Children in order of arrival, `maxConcurrency` (default 1) at a time: for work that must land
+ * one by one, such as merging branches.
+ * @example
+ * <MergeQueue>{branches.map((b) => <Task key={b} id={`merge-${b}`} .../>)}</MergeQueue>
+ */
+export function MergeQueue(props: MergeQueueProps): FlowNode {
+  return props.skipIf ? null : createElement(TAGS.mergeQueue, props);
+}
+
+export interface WorktreeProps {
+  id: string;
+  /** Where the worktree goes (default `.flow/worktrees/<runId>/<id>` under the run's rootDir). */
+  path?: string;
+  /** Its branch (default `flow/<runId>/<id>`). */
+  branch?: string;
+  /** What a new branch starts from (default HEAD). */
+  baseBranch?: string;
+  skipIf?: boolean;
+  children?: FlowNode;
+}
+
+/**
+ * Runs its children (in order) in a git worktree of their own: tasks and agents inside get it
+ * as their root directory.
+ * @example
+ * <Worktree id="fix-123" branch="fix/123"><Task id="patch" agent={coder} output={outputs.patch}>Fix issue 123</Task></Worktree>
+ */
+export function Worktree(props: WorktreeProps): FlowNode {
+  return props.skipIf ? null : createElement(TAGS.worktree, props);
+}
+
+export interface SandboxProps {
+  id: string;
+  /** Directory (relative to the run's rootDir) copied into the sandbox first. */
+  from?: string;
+  skipIf?: boolean;
+  children?: FlowNode;
+}
+
+/**
+ * Runs its children (in order) in a scratch directory of their own, optionally seeded from
+ * `from`.
+ * @example
+ * <Sandbox id="try-upgrade" from="."><Task id="upgrade" .../></Sandbox>
+ */
+export function Sandbox(props: SandboxProps): FlowNode {
+  return props.skipIf ? null : createElement(TAGS.sandbox, props);
+}

@@ -72,6 +72,8 @@ export interface TaskRuntime {
   attempt: number;
   /** Aborted on timeout, cancellation or when the task leaves the tree. */
   signal: AbortSignal;
+  /** The directory the task works in: its Worktree or Sandbox, else the run's rootDir (always set by the engine). */
+  rootDir?: string;
   /** Reports liveness (resets `heartbeatTimeoutMs`); `data` is recorded with the attempt. */
   heartbeat(data?: unknown): void;
 }

@@ -5,7 +5,7 @@
  * docs/waiting.md). Deliveries: `submitApproval`, `submitHumanTask`, `submitSignal`.
  */
 import { z } from "zod";
-import { waitDataOf } from "../engine/waits/render-data.js";
+import { renderViewOf } from "../engine/render-view.js";
 import { createElement, type FlowElement, type FlowNode } from "../jsx/element.js";
 import { useRenderCtx } from "../jsx/render.js";
 import { TAGS } from "../protocol.js";
@@ -62,7 +62,7 @@ export function HumanTask<S extends SchemaMap, O extends OutputTarget<S>>(props:
 export function Signal<Schema extends AnyObjectSchema>(props: SignalProps<Schema>): FlowNode {
   if (props.skipIf) return null;
   const { children, ...rest } = props;
-  const data = waitDataOf(useRenderCtx(), props.id);
+  const data = renderViewOf(useRenderCtx(), `Signal "${props.id}"`).waitData(props.id);
   const after = data.resolved && typeof children === "function" ? children(data.value as never) : null;
   return createElement(TAGS.signal, { ...rest, children: after });
 }

@@ -6,7 +6,7 @@
  */
 import { isAgentLike } from "../agents/types.js";
 import type { CachePolicy } from "../components/types.js";
-import { FlowError } from "../errors.js";
+import { FlowError, type FlowErrorJson } from "../errors.js";
 import { isFlowElement } from "../jsx/element.js";
 import { type HostElement, textOf } from "../jsx/host.js";
 import { TAGS } from "../protocol.js";
@@ -14,8 +14,40 @@ import type { SchemaRegistry, TableEntry } from "../schema/registry.js";
 import type { TaskDescriptor } from "./types.js";
 import { type ApprovalWait, type OnTimeout, parseDuration, parseInstant, type WaitSpec } from "./waits/spec.js";
 
-/** A descriptor with the wait it parks on (internal: not part of SPEC.md's TaskDescriptor). */
-export type NodeDescriptor = TaskDescriptor & { wait?: WaitSpec };
+/** The Worktree or Sandbox a node runs in. */
+export interface WorkspaceRef {
+  kind: "worktree" | "sandbox";
+  id: string;
+  path?: string;
+  branch?: string;
+  baseBranch?: string;
+  from?: string;
+}
+
+/** A child run (Subflow). */
+export interface SubflowSpec {
+  workflow: unknown;
+  input?: Record<string, unknown>;
+}
+
+/** Continue-as-new: end this run and start a fresh one. */
+export interface ContinueSpec {
+  input?: Record<string, unknown>;
+  carryOutputs: boolean;
+}
+
+/**
+ * A descriptor plus what the engine needs beyond SPEC.md's TaskDescriptor (internal): the
+ * wait it parks on, the error a `flow:fail` node raises, a subflow, a continue-as-new, and the
+ * workspace it runs in.
+ */
+export type NodeDescriptor = TaskDescriptor & {
+  wait?: WaitSpec;
+  failWith?: FlowErrorJson;
+  subflow?: SubflowSpec;
+  continueAsNew?: ContinueSpec;
+  workspace?: WorkspaceRef;
+};
 
 export interface DescribeInput {
   nodeId: string;
@@ -32,13 +64,19 @@ const WHAT: Record<string, string> = {
   [TAGS.event]: "WaitForEvent",
   [TAGS.signal]: "Signal",
   [TAGS.timer]: "Timer",
+  [TAGS.fail]: "failure",
+  [TAGS.continueAsNew]: "ContinueAsNew",
+  [TAGS.subflow]: "Subflow",
 };
+
+/** Node tags without an output table. */
+const NO_OUTPUT = new Set<string>([TAGS.signal, TAGS.timer, TAGS.fail, TAGS.continueAsNew]);
 
 /** The descriptor of a node element. */
 export function describeNode(el: HostElement, input: DescribeInput): NodeDescriptor {
   const p = el.rawProps;
   const what = `${WHAT[el.tag] ?? el.tag} "${input.nodeId}"`;
-  const hasOutput = el.tag !== TAGS.signal && el.tag !== TAGS.timer;
+  const hasOutput = !NO_OUTPUT.has(el.tag);
   if (hasOutput && p.output === undefined) throw new FlowError("RENDER_FAILED", `${what} is missing its output (outputs.<key>).`, { nodeId: input.nodeId });
   const entry = hasOutput ? input.registry.resolve(p.output, `${what} output`) : undefined;
   const desc = baseDescriptor(p, input, entry, what);
@@ -69,6 +107,18 @@ export function describeNode(el: HostElement, input: DescribeInput): NodeDescrip
       break;
     case TAGS.timer:
       desc.wait = timerWait(p, what);
+      break;
+    case TAGS.fail:
+      desc.failWith = p.error as FlowErrorJson;
+      break;
+    case TAGS.continueAsNew:
+      desc.continueAsNew = { carryOutputs: p.carryOutputs === true, ...(p.input ? { input: p.input as Record<string, unknown> } : {}) };
+      break;
+    case TAGS.subflow:
+      if (!p.workflow || typeof (p.workflow as { build?: unknown }).build !== "function") {
+        throw new FlowError("RENDER_FAILED", `${what} needs a workflow made with flow(...).`, { nodeId: input.nodeId });
+      }
+      desc.subflow = { workflow: p.workflow, ...(p.input ? { input: p.input as Record<string, unknown> } : {}) };
       break;
   }
   return desc;

@@ -35,6 +35,11 @@ export type TaskCancelledEvent = Base<"TaskCancelled"> & NodeRef & { attempt?: n
 export type TaskCacheHitEvent = Base<"TaskCacheHit"> & NodeRef & { cacheKey: string };
 export type TaskResetEvent = Base<"TaskReset"> & NodeRef & { reason: "retry-task" | "resume" };
 export type LoopIterationEvent = Base<"LoopIteration"> & { loopId: string; iteration: number };
+export type RunContinuedEvent = Base<"RunContinued"> & { nextRunId: string };
+export type ScopeFailedEvent = Base<"ScopeFailed"> & { scopeId: string; error: FlowErrorJson };
+export type AlertRaisedEvent = Base<"AlertRaised"> &
+  NodeRef & { rule: string; elapsedMs: number; severity: "info" | "warning" | "critical"; owner?: string; runbook?: string; labels?: Record<string, string>; reaction: string };
+export type WorkflowReloadedEvent = Base<"WorkflowReloaded"> & { generation: number };
 export type RunWaitingEvent = Base<"RunWaiting"> & { status: RunStatus; waitingOn: string[] };
 export type ApprovalRequestedEvent = Base<"ApprovalRequested"> & NodeRef & { kind: "approval" | "human" };
 export type ApprovalDecidedEvent = Base<"ApprovalDecided"> & NodeRef & { decision: Record<string, unknown> };
@@ -63,6 +68,10 @@ export type FlowEvent =
   | TaskResetEvent
   | LoopIterationEvent
   | RunWaitingEvent
+  | RunContinuedEvent
+  | ScopeFailedEvent
+  | AlertRaisedEvent
+  | WorkflowReloadedEvent
   | ApprovalRequestedEvent
   | ApprovalDecidedEvent
   | HumanTaskSubmittedEvent

@@ -12,7 +12,9 @@ import { isFlowElement } from "../jsx/element.js";
 import { textOf } from "../jsx/host.js";
 import { renderNodes } from "../jsx/render.js";
 import type { AnyObjectSchema } from "../schema/columns.js";
-import type { TaskDescriptor } from "./types.js";
+import type { NodeDescriptor, SubflowSpec } from "./describe-node.js";
+import type { RunResult, TaskDescriptor } from "./types.js";
+import type { WorkspacePort } from "./workspace-port.js";
 import type { ClockPort } from "./world.js";
 
 export type AttemptOutcome = { ok: true; row: Record<string, unknown>; meta?: Record<string, unknown> } | { ok: false; error: FlowError };
@@ -29,6 +31,12 @@ export interface AttemptInput {
   signal: AbortSignal;
   /** Agents whose preflight already ran in this run. */
   preflighted: WeakSet<AgentLike>;
+  /** The run's root directory. */
+  rootDir: string;
+  /** Prepares the task's Worktree or Sandbox (absent where the host has no file system). */
+  workspaces?: WorkspacePort;
+  /** Runs a Subflow's child run to its end. */
+  runSubflow(spec: SubflowSpec, childRunId: string): Promise<RunResult>;
   onHeartbeat?(data?: unknown): void;
 }
 
@@ -70,6 +78,7 @@ export async function executeAttempt(input: AttemptInput): Promise<AttemptOutcom
   armHeartbeat();
 
   const runtime: TaskRuntime = {
+    rootDir: input.rootDir,
     runId: input.runId,
     nodeId: desc.nodeId,
     iteration: desc.iteration,
@@ -108,13 +117,43 @@ export async function executeAttempt(input: AttemptInput): Promise<AttemptOutcom
 }
 
 async function produce(input: AttemptInput, runtime: TaskRuntime): Promise<{ raw: unknown; meta?: Record<string, unknown> }> {
-  const { desc } = input;
+  const desc = input.desc as NodeDescriptor;
+  if (desc.workspace) runtime.rootDir = await prepareWorkspace(input, desc);
+  if (desc.subflow) return runChild(input, desc.subflow);
   if (desc.staticPayload !== undefined && !desc.agent) return { raw: desc.staticPayload };
   let value: unknown = desc.prompt;
   if (desc.computeFn) value = desc.depsAware ? await desc.computeFn(input.deps, runtime) : await desc.computeFn(runtime);
   if (!desc.agent) return { raw: value };
   const prompt = typeof value === "string" ? value : isFlowElement(value) ? textOf(renderNodes(value, undefined)) : JSON.stringify(value);
   return runAgentTask({ runId: input.runId, desc, attempt: input.attempt, prompt, runtime, preflighted: input.preflighted });
+}
+
+async function prepareWorkspace(input: AttemptInput, desc: NodeDescriptor): Promise<string> {
+  const ws = desc.workspace!;
+  if (!input.workspaces) {
+    throw new FlowError("NOT_IMPLEMENTED", `Task "${desc.nodeId}" runs in ${ws.kind} "${ws.id}", which needs a host with a file system (Node).`, { nodeId: desc.nodeId });
+  }
+  const prepared = await input.workspaces.prepare({ ...ws, runId: input.runId, rootDir: input.rootDir });
+  if (ws.kind === "worktree") {
+    desc.worktreePath = prepared.path;
+    if (prepared.branch) desc.worktreeBranch = prepared.branch;
+  }
+  return prepared.path;
+}
+
+/** A Subflow: the child run's output is the row; its failure is the attempt's failure. */
+async function runChild(input: AttemptInput, spec: SubflowSpec): Promise<{ raw: unknown; meta: Record<string, unknown> }> {
+  const { desc } = input;
+  const childRunId = `${input.runId}/${desc.nodeId}@${desc.iteration}`;
+  const result = await input.runSubflow(spec, childRunId);
+  if (result.status !== "finished") {
+    throw new FlowError(
+      result.status === "cancelled" ? "TASK_CANCELLED" : "SUBFLOW_FAILED",
+      `Subflow "${desc.nodeId}" (run ${childRunId}) ended ${result.status}${result.error ? `: ${result.error.code}: ${result.error.message}` : ""}.`,
+      { nodeId: desc.nodeId, childRunId, status: result.status, ...(result.error ? { error: result.error } : {}) },
+    );
+  }
+  return { raw: result.output ?? {}, meta: { childRunId } };
 }
 
 function asTaskError(error: unknown, desc: TaskDescriptor): FlowError {

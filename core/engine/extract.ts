@@ -9,7 +9,7 @@ import type { HostElement, HostNode } from "../jsx/host.js";
 import { TAGS } from "../protocol.js";
 import type { SchemaRegistry } from "../schema/registry.js";
 import { newGroup, nodeKey, type PlanGroup, type PlanTask } from "./plan.js";
-import { describeNode, positiveOrUndefined } from "./describe-node.js";
+import { describeNode, positiveOrUndefined, type WorkspaceRef } from "./describe-node.js";
 import type { TaskDescriptor } from "./types.js";
 
 /** Default `maxIterations` of a Loop. */
@@ -25,8 +25,18 @@ export interface ExtractOptions {
   cacheByDefault: boolean;
 }
 
+/** A Saga or TryCatchFinally in the tree. */
+export interface ScopeInfo {
+  kind: "saga" | "try";
+  group: PlanGroup;
+  /** Saga: its step groups, in order. */
+  steps: PlanGroup[];
+}
+
 export interface Extracted {
   root: PlanGroup;
+  /** Sagas and try blocks whose body is running (their tasks carry the scope id). */
+  scopes: Map<string, ScopeInfo>;
   tasks: PlanTask[];
   descriptors: TaskDescriptor[];
   byKey: Map<string, PlanTask>;
@@ -37,8 +47,8 @@ export interface Extracted {
 
 /** Extracts the plan of a host tree. */
 export function extractPlan(nodes: readonly HostNode[], opts: ExtractOptions): Extracted {
-  const out: Extracted = { root: newGroup("seq", "root", null), tasks: [], descriptors: [], byKey: new Map(), byNodeId: new Map(), loops: [] };
-  const state = { opts, out, loop: null as PlanGroup | null, limits: [] as PlanGroup[], cache: opts.cacheByDefault };
+  const out: Extracted = { root: newGroup("seq", "root", null), scopes: new Map(), tasks: [], descriptors: [], byKey: new Map(), byNodeId: new Map(), loops: [] };
+  const state: WalkState = { opts, out, loop: null, limits: [], cache: opts.cacheByDefault, scopes: [], workspace: undefined, step: null };
   walk(nodes, out.root, "0", state);
   return out;
 }
@@ -49,6 +59,12 @@ interface WalkState {
   loop: PlanGroup | null;
   limits: PlanGroup[];
   cache: boolean;
+  /** Enclosing scopes whose failures are caught, innermost first. */
+  scopes: string[];
+  /** The enclosing Worktree or Sandbox. */
+  workspace: WorkspaceRef | undefined;
+  /** The Saga step being walked. */
+  step: PlanGroup | null;
 }
 
 function walk(nodes: readonly HostNode[], parent: PlanGroup, path: string, st: WalkState): void {
@@ -75,9 +91,12 @@ function visit(el: HostElement, parent: PlanGroup, path: string, st: WalkState):
       walk(el.children, g, path, st);
       return;
     }
-    case TAGS.parallel: {
-      const g = newGroup("par", typeof p.id === "string" ? p.id : `parallel:${path}`, parent);
-      const max = positiveOrUndefined(p.maxConcurrency, `Parallel ${g.id} maxConcurrency`);
+    case TAGS.parallel:
+    case TAGS.mergeQueue: {
+      const queue = el.tag === TAGS.mergeQueue;
+      const g = newGroup("par", typeof p.id === "string" ? p.id : `${queue ? "merge-queue" : "parallel"}:${path}`, parent);
+      // A merge queue takes its children one at a time unless told otherwise.
+      const max = positiveOrUndefined(p.maxConcurrency, `${queue ? "MergeQueue" : "Parallel"} ${g.id} maxConcurrency`) ?? (queue ? 1 : undefined);
       if (max !== undefined) g.maxConcurrency = max;
       addChild(parent, g);
       const limits = st.limits;
@@ -107,11 +126,56 @@ function visit(el: HostElement, parent: PlanGroup, path: string, st: WalkState):
         maxIterations,
         onMaxReached: p.onMaxReached === "fail" ? "fail" : "return-last",
       };
+      const every = positiveOrUndefined(p.continueAsNewEvery, `Loop "${id}" continueAsNewEvery`);
+      if (every !== undefined) g.loop.continueAsNewEvery = every;
       addChild(parent, g);
       st.out.loops.push(g);
       st.loop = g;
       walk(el.children, g, path, st);
       st.loop = null;
+      return;
+    }
+    case TAGS.saga:
+    case TAGS.try: {
+      const id = String(p.id);
+      if (st.out.scopes.has(id)) throw new FlowError("RENDER_FAILED", `Two Saga/TryCatchFinally blocks share the id "${id}"; give each its own id.`, { scopeId: id });
+      const g = newGroup("seq", `${el.tag}:${id}`, parent);
+      addChild(parent, g);
+      const scopes = st.scopes;
+      // Once failed, the block renders its recovery (compensations, catch, finally): failures
+      // there are not caught by the block itself.
+      if (p.failed !== true) {
+        st.out.scopes.set(id, { kind: el.tag === TAGS.saga ? "saga" : "try", group: g, steps: [] });
+        st.scopes = [id, ...scopes];
+      }
+      walk(el.children, g, path, st);
+      st.scopes = scopes;
+      return;
+    }
+    case TAGS.sagaStep: {
+      const g = newGroup("seq", `saga-step:${String(p.id)}`, parent);
+      addChild(parent, g);
+      const scope = st.out.scopes.get(st.scopes[0] ?? "");
+      if (scope?.kind === "saga") scope.steps.push(g);
+      walk(el.children, g, path, st);
+      return;
+    }
+    case TAGS.worktree:
+    case TAGS.sandbox: {
+      if (typeof p.id !== "string" || !p.id) throw new FlowError("RENDER_FAILED", `A ${el.tag === TAGS.worktree ? "Worktree" : "Sandbox"} needs an id.`);
+      const g = newGroup("seq", `${el.tag}:${p.id}`, parent);
+      addChild(parent, g);
+      const outer = st.workspace;
+      st.workspace = {
+        kind: el.tag === TAGS.worktree ? "worktree" : "sandbox",
+        id: p.id,
+        ...(typeof p.path === "string" ? { path: p.path } : {}),
+        ...(typeof p.branch === "string" ? { branch: p.branch } : {}),
+        ...(typeof p.baseBranch === "string" ? { baseBranch: p.baseBranch } : {}),
+        ...(typeof p.from === "string" ? { from: p.from } : {}),
+      };
+      walk(el.children, g, path, st);
+      st.workspace = outer;
       return;
     }
     case TAGS.workflow: {
@@ -131,7 +195,7 @@ function visit(el: HostElement, parent: PlanGroup, path: string, st: WalkState):
 }
 
 /** Tags that are one node (a task, or a node that waits). */
-const NODE_TAGS = new Set<string>([TAGS.task, TAGS.approval, TAGS.human, TAGS.event, TAGS.timer]);
+const NODE_TAGS = new Set<string>([TAGS.task, TAGS.approval, TAGS.human, TAGS.event, TAGS.timer, TAGS.fail, TAGS.continueAsNew, TAGS.subflow]);
 
 function addNode(el: HostElement, parent: PlanGroup, st: WalkState): void {
   const p = el.rawProps;
@@ -144,12 +208,21 @@ function addNode(el: HostElement, parent: PlanGroup, st: WalkState): void {
   }
   const desc = describeNode(el, { nodeId, iteration, ordinal: st.out.descriptors.length, registry: st.opts.registry, cacheByDefault: st.cache });
   if (st.loop?.loop) desc.ralphId = st.loop.loop.id;
+  if (st.workspace) {
+    desc.workspace = st.workspace;
+    if (st.workspace.kind === "worktree") {
+      desc.worktreeId = st.workspace.id;
+      if (st.workspace.path) desc.worktreePath = st.workspace.path;
+      if (st.workspace.branch) desc.worktreeBranch = st.workspace.branch;
+      if (st.workspace.baseBranch) desc.worktreeBaseBranch = st.workspace.baseBranch;
+    }
+  }
   const par = parent.kind === "par" ? parent : st.limits[0];
   if (par) {
     desc.parallelGroupId = par.id;
     if (par.maxConcurrency !== undefined) desc.parallelMaxConcurrency = par.maxConcurrency;
   }
-  const task: PlanTask = { kind: "task", key, desc, parent, index: 0, done: false, waitingOn: 0, active: false, limits: st.limits };
+  const task: PlanTask = { kind: "task", key, desc, parent, index: 0, done: false, waitingOn: 0, active: false, limits: st.limits, scopes: st.scopes };
   addChild(parent, task);
   st.out.tasks.push(task);
   st.out.descriptors.push(desc);

@@ -21,6 +21,8 @@ export interface PlanTask {
   passed?: boolean;
   /** Enclosing parallel groups that limit concurrency, innermost first. */
   limits: PlanGroup[];
+  /** Enclosing Saga / TryCatchFinally ids that catch this task's failure, innermost first. */
+  scopes: string[];
 }
 
 export interface PlanGroup {
@@ -45,6 +47,8 @@ export interface LoopInfo {
   until: boolean;
   maxIterations: number;
   onMaxReached: "fail" | "return-last";
+  /** Start a fresh run (continue-as-new) every this many iterations. */
+  continueAsNewEvery?: number;
 }
 
 export type PlanNode = PlanTask | PlanGroup;

@@ -1,25 +1,41 @@
 /**
- * @module core/engine/waits/render-data
- * Lets a component see, while the tree renders, whether a wait node was resolved and with
- * what data (a Signal renders its children from it). Kept off the public FlowCtx type.
+ * @module core/engine/render-view
+ * What components may see of the engine's state while the tree renders, beyond FlowCtx:
+ * whether a wait node was resolved and with what data (a Signal renders its children from
+ * it), whether a Saga or TryCatchFinally scope failed, and a node's state. Kept off the public
+ * FlowCtx type: only the built-in components read it.
  */
-import { FlowError } from "../../errors.js";
+import type { FlowErrorJson } from "../errors.js";
+import { FlowError } from "../errors.js";
+import type { NodeState } from "./types.js";
 
 export interface WaitData {
   resolved: boolean;
   value?: unknown;
 }
 
-const WAIT_DATA = Symbol.for("durable-flow.wait-data");
-
-/** Attaches the lookup to a render context. */
-export function attachWaitData(ctx: object, lookup: (nodeId: string) => WaitData): void {
-  Object.defineProperty(ctx, WAIT_DATA, { value: lookup, enumerable: false });
+/** A Saga or TryCatchFinally whose body failed: the error, and (sagas) the steps that had completed. */
+export interface ScopeFailure {
+  error: FlowErrorJson;
+  completedSteps?: string[];
 }
 
-/** The resolution of the wait node `nodeId` as seen by this render. */
-export function waitDataOf(ctx: unknown, nodeId: string): WaitData {
-  const lookup = (ctx as Record<symbol, ((id: string) => WaitData) | undefined>)?.[WAIT_DATA];
-  if (!lookup) throw new FlowError("RENDER_FAILED", `Signal "${nodeId}" rendered outside a workflow run.`, { nodeId });
-  return lookup(nodeId);
+export interface RenderView {
+  waitData(nodeId: string): WaitData;
+  scopeFailure(scopeId: string): ScopeFailure | undefined;
+  nodeState(nodeId: string): NodeState | undefined;
+}
+
+const VIEW = Symbol.for("durable-flow.render-view");
+
+/** Attaches the engine's view to a render context. */
+export function attachRenderView(ctx: object, view: RenderView): void {
+  Object.defineProperty(ctx, VIEW, { value: view, enumerable: false });
+}
+
+/** The engine's view from inside a component; throws outside a run. */
+export function renderViewOf(ctx: unknown, what: string): RenderView {
+  const view = (ctx as Record<symbol, RenderView | undefined>)?.[VIEW];
+  if (!view) throw new FlowError("RENDER_FAILED", `${what} rendered outside a workflow run.`);
+  return view;
 }

@@ -44,6 +44,7 @@ export interface RunRow {
   auth_json: string | null;
   config_json: string | null;
   flags_json: string | null;
+  scopes_json?: string | null;
   owner_id: string | null;
   heartbeat_at_ms: number | string | null;
   next_run_id: string | null;

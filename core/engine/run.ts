@@ -26,7 +26,7 @@ export async function runWorkflow<S extends SchemaMap>(workflow: FlowWorkflow<S>
   const { runId } = opened.start;
   binding.activeRuns.add(runId);
   try {
-    return await new RunSession(binding, { build: workflow.build, opts: workflow.opts }, options, opened.start).execute();
+    return await new RunSession(binding, { build: workflow.build, opts: workflow.opts, workflow }, options, opened.start).execute();
   } finally {
     binding.activeRuns.delete(runId);
   }

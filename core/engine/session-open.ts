@@ -78,7 +78,7 @@ async function createRun(input: OpenInput, runId: string): Promise<Opened> {
   seedOutputs(input, runId, batch, index, nodes, now);
   return {
     kind: "session",
-    start: { runId, workflowName: input.workflowName, input: opts.input, auth: opts.auth, iterations, nodes, index, seq: seq.n, frameNo: 0, frames: new FrameEncoder(), batch, events, checkRemoved: false },
+    start: { runId, workflowName: input.workflowName, input: opts.input, auth: opts.auth, iterations, nodes, index, seq: seq.n, frameNo: 0, frames: new FrameEncoder(), batch, events, checkRemoved: false, workflowHash: input.workflowHash, scopes: {} },
   };
 }
 
@@ -194,6 +194,8 @@ async function resumeRun(input: OpenInput, row: RunRow): Promise<Opened> {
       batch,
       events,
       checkRemoved: true,
+      workflowHash: input.workflowHash,
+      scopes: row.scopes_json ? JSON.parse(row.scopes_json) : {},
     },
   };
 }

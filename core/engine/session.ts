@@ -23,12 +23,18 @@ import { nodeKey, type PlanTask } from "./plan.js";
 import { isRetryable, retryDelayMs } from "./retry.js";
 import { attemptSql, cacheSql, eventSql, frameSql, nodeSql, outputSql, runSql, WriteBatch } from "./run-sql.js";
 import { Scheduler } from "./scheduler.js";
-import { attachWaitData } from "./waits/render-data.js";
+import { AlertWatcher, type Alert } from "./alerts.js";
+import { bindingOf } from "./binding.js";
+import { writeContinuation } from "./continue-as-new.js";
+import type { SubflowSpec } from "./describe-node.js";
+import { attachRenderView, type RenderView, type ScopeFailure } from "./render-view.js";
+import { ScopeFailures } from "./scopes.js";
+import { waitSql } from "./waits/wait-sql.js";
 import { WaitManager, type WaitHost } from "./waits/wait-manager.js";
 import type { NodeDescriptor } from "./describe-node.js";
 import { serializeDescriptor } from "./snapshot.js";
 import type { StoreBinding } from "./binding.js";
-import type { NodeState, RunOptions, RunResult, RunStatus, WorkflowOptions } from "./types.js";
+import type { FlowWorkflow, NodeState, RunOptions, RunResult, RunStatus, WorkflowOptions } from "./types.js";
 import type { RunLogSink } from "./world.js";
 
 /** In-memory state of one node (task at one iteration). */
@@ -60,6 +66,9 @@ export interface SessionStart {
   events: FlowEvent[];
   /** Nodes of the stored run that the first render must still contain (else cancelled). */
   checkRemoved: boolean;
+  workflowHash: string;
+  /** Failures recorded on Saga / TryCatchFinally blocks. */
+  scopes: Record<string, ScopeFailure>;
 }
 
 interface Running {
@@ -69,6 +78,8 @@ interface Running {
   controller: AbortController;
   /** Set once the attempt's start is committed and its code runs. */
   started: boolean;
+  /** Aborted because a hot reload removed the task (`cancelUnmounted`). */
+  removed?: boolean;
 }
 
 interface Completion {
@@ -79,6 +90,8 @@ interface Completion {
 export interface WorkflowParts {
   build: (ctx: FlowCtx) => FlowNode;
   opts: WorkflowOptions;
+  /** The workflow object (hot reload maps a new build onto its schemas). */
+  workflow?: FlowWorkflow;
 }
 
 export class RunSession {
@@ -118,6 +131,18 @@ export class RunSession {
   private log: RunLogSink | null = null;
   private readonly maxConcurrency: number;
   private readonly waits: WaitManager;
+  private readonly scopes: ScopeFailures;
+  private readonly alerts: AlertWatcher;
+  private readonly renderView: RenderView;
+  private readonly workflowHash: string;
+  private build: WorkflowParts["build"];
+  /** The build before the last hot reload: restored if the new one cannot render. */
+  private previousBuild: WorkflowParts["build"] | undefined;
+  /** A reached ContinueAsNew node (or a loop's continueAsNewEvery): the run ends here. */
+  private continuation: { input?: Record<string, unknown>; carryOutputs: boolean; task?: PlanTask } | null = null;
+  /** Set by an alert reaction: pause or cancel as if the caller had asked. */
+  private alertStop: "pause" | "cancel" | null = null;
+  private stopHot: (() => void) | undefined;
   /** Approval gates of Tasks (`needsApproval`) that were approved: the task itself may run. */
   private readonly gatesPassed = new Set<string>();
   private pollWaits = false;
@@ -145,6 +170,19 @@ export class RunSession {
     this.auth = start.auth ?? null;
     this.maxConcurrency = Math.max(1, opts.maxConcurrency ?? 4);
     this.waits = new WaitManager(this.waitHost());
+    this.scopes = new ScopeFailures(start.scopes);
+    this.workflowHash = start.workflowHash;
+    this.build = workflow.build;
+    this.alerts = new AlertWatcher(workflow.opts.alertPolicy, this.env.clock, (alert) => this.onAlert(alert));
+    this.renderView = {
+      waitData: (id) => this.waits.dataOf(id),
+      scopeFailure: (id) => this.scopes.get(id),
+      nodeState: (id) => {
+        let found: NodeInfo | undefined;
+        for (const n of this.nodes.values()) if (n.nodeId === id && (!found || n.iteration > found.iteration)) found = n;
+        return found?.state;
+      },
+    };
   }
 
   /** Runs the loop until the run finishes, fails, is cancelled or paused. */
@@ -160,11 +198,14 @@ export class RunSession {
       this.pollWaits = true;
       this.wake();
     });
+    this.watchHot();
     try {
       await this.waits.load();
       return await this.loop();
     } finally {
       this.stopped = true;
+      this.stopHot?.();
+      this.alerts.stopAll();
       wakers.delete(this.runId);
       this.waits.stop();
       if (this.pollTimer !== undefined) this.env.clock.clearTimeout(this.pollTimer);
@@ -180,15 +221,23 @@ export class RunSession {
     for (;;) {
       this.drainCompletions();
       if (this.claimLost) return this.abandon();
-      if (this.opts.signal?.aborted) return this.finishStopped("cancelled");
+      if (this.opts.signal?.aborted || this.alertStop === "cancel") return this.finishStopped("cancelled");
       if (this.fatal) return this.finishStopped("failed", this.fatal);
       if (this.needsRender) {
         try {
           this.renderAndPlan();
         } catch (error) {
+          if (this.previousBuild) {
+            // A hot-reloaded build that cannot render: keep running the previous one.
+            this.env.warn(`Run ${this.runId}: the reloaded workflow does not render (${String(error)}); keeping the previous version.`);
+            this.build = this.previousBuild;
+            this.previousBuild = undefined;
+            continue;
+          }
           this.fatal = FlowError.from(error, "RENDER_FAILED");
           continue;
         }
+        this.previousBuild = undefined;
         if (this.fatal) continue;
       }
       const scheduler = this.scheduler!;
@@ -198,6 +247,7 @@ export class RunSession {
       }
       if (!this.paused()) await this.launchReady(scheduler);
       await this.flush();
+      if (this.continuation && !this.fatal) return this.finishContinued();
       if (this.needsRender || this.fatal) continue;
       if (this.running.size === 0 && this.completions.length === 0) {
         if (scheduler.finished && this.waits.size === 0) return this.finishOk();
@@ -222,7 +272,7 @@ export class RunSession {
   }
 
   private paused(): boolean {
-    return this.opts.pauseSignal?.aborted === true;
+    return this.opts.pauseSignal?.aborted === true || this.alertStop === "pause";
   }
 
   // ---- rendering ----
@@ -239,11 +289,11 @@ export class RunSession {
         index: this.index,
         nodeIteration: (id) => this.extracted?.byNodeId.get(id)?.desc.iteration,
       });
-      attachWaitData(ctx, (id) => this.waits.dataOf(id));
+      attachRenderView(ctx, this.renderView);
       this.index.beginTracking();
       let nodes;
       try {
-        nodes = renderNodes(this.workflow.build(ctx), ctx);
+        nodes = renderNodes(this.build(ctx), ctx);
       } finally {
         this.readTables = this.index.endTracking();
       }
@@ -278,8 +328,11 @@ export class RunSession {
           const l = g.loop!;
           this.iterations[l.id] = l.iteration + 1;
           this.emit({ type: "LoopIteration", loopId: l.id, iteration: l.iteration + 1 });
+          // Loop continueAsNewEvery: the next iteration starts in a fresh run.
+          if (l.continueAsNewEvery && (l.iteration + 1) % l.continueAsNewEvery === 0) this.continuation = { carryOutputs: true };
         }
         runSql.iterations(this.batch, this.runId, this.iterations, this.now());
+        if (this.continuation) return;
         continue;
       }
       this.afterRender(nodes.length === 1 && nodes[0]!.kind === "element" ? toXml(nodes[0]!) : fragment(nodes.map(toXml)), extracted);
@@ -306,6 +359,13 @@ export class RunSession {
     }
     // Nodes that were in the previous tree (on resume: anywhere in the stored run) and are gone
     // from this one never run: they are cancelled. Running attempts finish and keep their rows.
+    if (this.hotOptions()?.cancelUnmounted) {
+      for (const [key, r] of this.running) {
+        if (extracted.byKey.has(key) || r.removed) continue;
+        r.removed = true;
+        r.controller.abort(new FlowError("TASK_CANCELLED", `Task "${r.task.desc.nodeId}" left the workflow after a reload.`));
+      }
+    }
     const previous = this.checkRemoved ? this.nodes.keys() : (this.previousKeys ?? []);
     this.checkRemoved = false;
     for (const key of previous) {
@@ -360,7 +420,19 @@ export class RunSession {
           this.completeTask(scheduler, task);
           continue;
         }
-        if ((task.desc as NodeDescriptor).wait && !this.gatesPassed.has(task.key)) {
+        const node = task.desc as NodeDescriptor;
+        if (node.failWith) {
+          scheduler.release(task);
+          this.setNode(this.nodes.get(task.key)!, "failed", node.failWith);
+          this.failForGood(task, FlowError.from(node.failWith));
+          continue;
+        }
+        if (node.continueAsNew) {
+          scheduler.release(task);
+          this.continuation = { ...node.continueAsNew, task };
+          return;
+        }
+        if (node.wait && !this.gatesPassed.has(task.key)) {
           // Waiting nodes hold no concurrency slot while they wait.
           scheduler.release(task);
           await this.waits.activate(task);
@@ -412,6 +484,7 @@ export class RunSession {
     for (const [key, r] of this.running) {
       if (r.started) continue;
       r.started = true;
+      this.alerts.start(key, r.task.desc.nodeId, r.task.desc.iteration);
       const d = r.task.desc;
       const signal = this.opts.signal ? AbortSignal.any([this.opts.signal, r.controller.signal]) : r.controller.signal;
       executeAttempt({
@@ -423,6 +496,9 @@ export class RunSession {
         clock: this.env.clock,
         signal,
         preflighted: this.preflighted,
+        rootDir: this.opts.rootDir ?? this.env.cwd ?? ".",
+        ...(this.env.workspaces ? { workspaces: this.env.workspaces } : {}),
+        runSubflow: (spec, childRunId) => this.runSubflow(spec, childRunId),
       })
         .catch((error: unknown): AttemptOutcome => ({ ok: false, error: FlowError.from(error) }))
         .then((outcome) => {
@@ -455,6 +531,7 @@ export class RunSession {
   private settle({ key, outcome }: Completion): void {
     const r = this.running.get(key)!;
     this.running.delete(key);
+    this.alerts.stop(key);
     const scheduler = this.scheduler!;
     // A re-render may have replaced the plan while the attempt ran: act on the current plan's
     // task, or on none when the task left the tree.
@@ -478,11 +555,11 @@ export class RunSession {
       return;
     }
     const error = outcome.error;
-    const cancelled = isFlowError(error, "TASK_CANCELLED") && (this.opts.signal?.aborted || this.fatal !== null);
+    const cancelled = isFlowError(error, "TASK_CANCELLED") && (this.opts.signal?.aborted || this.fatal !== null || this.alertStop === "cancel" || r.removed === true);
     if (cancelled) {
       attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, r.attempt, "cancelled", now, { error: errorToJson(error) });
       this.setNode(n, "cancelled");
-      this.emit({ type: "TaskCancelled", nodeId: d.nodeId, iteration: d.iteration, attempt: r.attempt, reason: this.opts.signal?.aborted ? "run-cancelled" : "run-failed" });
+      this.emit({ type: "TaskCancelled", nodeId: d.nodeId, iteration: d.iteration, attempt: r.attempt, reason: r.removed ? "removed-from-tree" : this.fatal ? "run-failed" : "run-cancelled" });
       return;
     }
     n.failures++;
@@ -514,8 +591,22 @@ export class RunSession {
       );
       return;
     }
-    if (d.continueOnFail) this.completeTask(scheduler, task);
-    else this.fatal ??= error;
+    this.failForGood(task, error);
+  }
+
+  /**
+   * A node failed for good: with continueOnFail it counts as complete; inside a Saga or
+   * TryCatchFinally the block records the failure and renders its recovery; else the run fails.
+   */
+  private failForGood(task: PlanTask, error: FlowError): void {
+    if (task.desc.continueOnFail) return this.completeTask(this.scheduler!, task);
+    const scopeId = this.extracted ? this.scopes.catch(task, errorToJson(error), this.extracted, this.batch, this.runId) : undefined;
+    if (scopeId === undefined) {
+      this.fatal ??= error;
+      return;
+    }
+    this.emit({ type: "ScopeFailed", scopeId, error: errorToJson(error) });
+    this.needsRender = true;
   }
 
   private storeOutput(entry: TableEntry, nodeId: string, iteration: number, row: Record<string, unknown>): void {
@@ -557,6 +648,12 @@ export class RunSession {
     }, this.opts.waitPollMs ?? 1000);
   }
 
+  /** Calls `fn` with the current plan's task of the same node, if the node is still in the tree. */
+  private withCurrent(task: PlanTask, fn: (current: PlanTask) => void): void {
+    const current = this.extracted?.byKey.get(task.key);
+    if (current) fn(current);
+  }
+
   /** What the wait manager may do to this session. */
   private waitHost(): WaitHost {
     return {
@@ -568,17 +665,17 @@ export class RunSession {
       setState: (task, state, error) => this.setNode(this.nodes.get(task.key)!, state, error),
       storeOutput: (entry, nodeId, iteration, row) => this.storeOutput(entry, nodeId, iteration, row),
       resolveTable: (key) => this.registry.resolve(key),
-      complete: (task) => this.completeTask(this.scheduler!, task),
-      passThrough: (task) => this.scheduler!.passThrough(task),
+      // Waits may settle after a re-render replaced the plan: act on the current plan's task.
+      complete: (task) => this.withCurrent(task, (t) => this.completeTask(this.scheduler!, t)),
+      passThrough: (task) => this.withCurrent(task, (t) => this.scheduler!.passThrough(t)),
       fail: (task, error) => {
         this.setNode(this.nodes.get(task.key)!, "failed", error);
         this.emit({ type: "TaskFailed", nodeId: task.desc.nodeId, iteration: task.desc.iteration, attempt: 0, error: errorToJson(error), willRetry: false, continueOnFail: task.desc.continueOnFail });
-        if (task.desc.continueOnFail) this.completeTask(this.scheduler!, task);
-        else this.fatal ??= error;
+        this.withCurrent(task, (t) => this.failForGood(t, error));
       },
       runGatedTask: (task) => {
         this.gatesPassed.add(task.key);
-        this.scheduler!.requeue(task);
+        this.withCurrent(task, (t) => this.scheduler!.requeue(t));
       },
       requestRender: () => {
         this.needsRender = true;
@@ -588,6 +685,122 @@ export class RunSession {
         this.wake();
       },
     };
+  }
+
+  /** Ends the run as `continued` and writes the next run (continue-as-new). */
+  private async finishContinued(): Promise<RunResult> {
+    const c = this.continuation!;
+    await this.stopInFlight();
+    if (c.task) this.setNode(this.nodes.get(c.task.key)!, "finished");
+    const nextRunId = this.env.newId();
+    writeContinuation({
+      batch: this.batch,
+      dialect: this.store.dialect,
+      registry: this.registry,
+      index: this.index,
+      runId: this.runId,
+      nextRunId,
+      workflowName: this.workflowName,
+      workflowHash: this.workflowHash,
+      input: c.input ?? this.input,
+      iterations: this.iterations,
+      carryOutputs: c.carryOutputs,
+      auth: this.auth,
+      now: this.now(),
+    });
+    this.emit({ type: "RunContinued", nextRunId });
+    await this.flush();
+    return { runId: this.runId, status: "continued", nextRunId };
+  }
+
+  /** Runs (or resumes) a Subflow's child run to its end. */
+  private async runSubflow(spec: SubflowSpec, childRunId: string): Promise<RunResult> {
+    const { runWorkflow } = await import("./run.js");
+    const workflow = spec.workflow as FlowWorkflow;
+    const child = bindingOf(workflow);
+    const exists = await runSql.get(child.store, childRunId);
+    return runWorkflow(workflow, {
+      runId: childRunId,
+      parentRunId: this.runId,
+      ...(exists ? { resume: true } : { input: spec.input ?? {} }),
+      stayWhileWaiting: true,
+      ...(this.opts.signal ? { signal: this.opts.signal } : {}),
+      ...(this.auth ? { auth: this.auth } : {}),
+    });
+  }
+
+  private onAlert(alert: Alert): void {
+    this.emit({
+      type: "AlertRaised",
+      nodeId: alert.nodeId,
+      iteration: alert.iteration,
+      rule: alert.rule,
+      elapsedMs: alert.elapsedMs,
+      severity: alert.severity,
+      reaction: alert.reaction,
+      ...(alert.owner ? { owner: alert.owner } : {}),
+      ...(alert.runbook ? { runbook: alert.runbook } : {}),
+      ...(alert.labels ? { labels: alert.labels } : {}),
+    });
+    if (alert.reaction === "pause" || alert.reaction === "cancel") this.alertStop ??= alert.reaction;
+    if (alert.reaction === "open-approval") {
+      waitSql.insert(this.batch, {
+        runId: this.runId,
+        nodeId: `alert:${alert.rule}:${alert.nodeId}`,
+        iteration: alert.iteration,
+        kind: "approval",
+        name: null,
+        correlationId: null,
+        request: { mode: "approve", request: { title: `Alert ${alert.rule}: ${alert.nodeId} is slow`, metadata: { ...alert } }, alert: true },
+        deadlineMs: null,
+        now: this.now(),
+      });
+    }
+    if (alert.reaction === "deliver" && alert.destination) void this.deliverAlert(alert);
+    // Alerts fire between scheduling steps: commit them now (the loop may be waiting).
+    this.wake();
+  }
+
+  private async deliverAlert(alert: Alert): Promise<void> {
+    if (!/^https?:\/\//.test(alert.destination!)) {
+      this.env.warn(`Alert ${alert.rule}: destination "${alert.destination}" is not an http(s) URL; the alert was only recorded.`);
+      return;
+    }
+    try {
+      const res = await fetch(alert.destination!, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ runId: this.runId, ...alert }) });
+      if (!res.ok) this.env.warn(`Alert ${alert.rule}: ${alert.destination} answered ${res.status}.`);
+    } catch (error) {
+      this.env.warn(`Alert ${alert.rule}: delivery to ${alert.destination} failed: ${String(error)}`);
+    }
+  }
+
+  private hotOptions(): { cancelUnmounted: boolean; outDir?: string; rootDir?: string; maxGenerations: number; debounceMs: number } | undefined {
+    const hot = this.opts.hot;
+    if (!hot) return undefined;
+    const o = hot === true ? {} : hot;
+    return { cancelUnmounted: o.cancelUnmounted === true, maxGenerations: o.maxGenerations ?? 3, debounceMs: o.debounceMs ?? 100, ...(o.outDir ? { outDir: o.outDir } : {}), ...(o.rootDir ? { rootDir: o.rootDir } : {}) };
+  }
+
+  /** Hot reload: a new build of the workflow file is used from the next render on. */
+  private watchHot(): void {
+    const hot = this.hotOptions();
+    if (!hot) return;
+    if (!this.opts.workflowPath || !this.env.hotReload) {
+      this.env.warn(`Run ${this.runId}: hot reload needs RunOptions.workflowPath and a host that watches files (Node); ignored.`);
+      return;
+    }
+    this.stopHot = this.env.hotReload.watch(
+      this.opts.workflowPath,
+      { ...hot, rootDir: hot.rootDir ?? this.opts.rootDir ?? this.env.cwd ?? ".", ...(this.workflow.workflow ? { workflow: this.workflow.workflow } : {}) },
+      ({ build, generation }) => {
+        this.previousBuild = this.build;
+        this.build = build;
+        this.needsRender = true;
+        this.emit({ type: "WorkflowReloaded", generation });
+        this.wake();
+      },
+      (error) => this.env.warn(`Run ${this.runId}: the edited workflow could not be loaded; keeping the running version.`, { error: String(error) }),
+    );
   }
 
   private async finishPaused(): Promise<RunResult> {

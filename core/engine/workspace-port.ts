@@ -6,6 +6,7 @@
  * and Sandbox fail with NOT_IMPLEMENTED and `hot` is ignored with a warning.
  */
 import type { FlowNode } from "../jsx/element.js";
+import type { FlowWorkflow } from "./types.js";
 
 /** A working directory a subtree's tasks run in. */
 export interface WorkspaceSpec {
@@ -46,5 +47,8 @@ export interface HotReloadPort {
    * Watches `workflowPath` (and what it imports) and calls `onBuild` with each new build.
    * Returns a function that stops watching.
    */
-  watch(workflowPath: string, options: { rootDir?: string; outDir?: string; maxGenerations: number; debounceMs: number }, onBuild: (build: HotBuild) => void, onError: (error: unknown) => void): () => void;
+  watch(
+    workflowPath: string,
+    options: { rootDir?: string; outDir?: string; maxGenerations: number; debounceMs: number; workflow?: FlowWorkflow },
+    onBuild: (build: HotBuild) => void, onError: (error: unknown) => void): () => void;
 }

@@ -173,6 +173,12 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
   },
   {
+    id: 3,
+    name: "run-scopes",
+    // Failures recorded on Saga / TryCatchFinally blocks of a run (scope id -> failure).
+    up: () => [`ALTER TABLE _flow_runs ADD COLUMN scopes_json TEXT`],
+  },
+  {
     id: 20,
     name: "memory-facts",
     up: (d) => [

@@ -15,7 +15,7 @@ import type { PlanTask } from "../plan.js";
 import type { WriteBatch } from "../run-sql.js";
 import type { NodeState, RunStatus } from "../types.js";
 import type { ClockPort } from "../world.js";
-import type { WaitData } from "./render-data.js";
+import type { WaitData } from "../render-view.js";
 import type { ApprovalWait, HumanWait, SignalWait, WaitSpec } from "./spec.js";
 import { signalSql, type WaitRow, waitSql } from "./wait-sql.js";
 

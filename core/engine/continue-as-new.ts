@@ -1,0 +1,58 @@
+/**
+ * @module core/engine/continue-as-new
+ * Continue-as-new: a run ends with status `continued` and a fresh run takes over with a clean
+ * history (no events, frames or attempts of its predecessor), starting from the latest row of
+ * each node when outputs are carried. The next run is written in the same transaction that
+ * ends this one, with no owner, so that `runWorkflow(..., { runId: nextRunId, resume: true })`
+ * (or a Gateway) claims it at once.
+ */
+import type { SchemaRegistry } from "../schema/registry.js";
+import type { Dialect } from "../store/port.js";
+import type { FlowEvent } from "./events.js";
+import type { OutputIndex } from "./output-index.js";
+import { eventSql, json, nodeSql, outputSql, type WriteBatch } from "./run-sql.js";
+
+export interface Continuation {
+  batch: WriteBatch;
+  dialect: Dialect;
+  registry: SchemaRegistry;
+  index: OutputIndex;
+  runId: string;
+  nextRunId: string;
+  workflowName: string | null;
+  workflowHash: string;
+  input: unknown;
+  iterations: Record<string, number>;
+  carryOutputs: boolean;
+  auth: unknown;
+  now: number;
+}
+
+/** Writes the next run (row, input, carried outputs, first event) and links this run to it. */
+export function writeContinuation(c: Continuation): void {
+  const { batch, nextRunId, now } = c;
+  batch.push(
+    `INSERT INTO _flow_runs (run_id, parent_run_id, workflow_name, workflow_hash, status, input_json, iterations_json, auth_json, config_json, created_at_ms, updated_at_ms) VALUES (?, NULL, ?, ?, 'running', ?, ?, ?, ?, ?, ?)`,
+    [nextRunId, c.workflowName, c.workflowHash, json(c.input), json(c.iterations), json(c.auth ?? undefined), json({ continuedFrom: c.runId }), now, now],
+  );
+  const inputTable = c.registry.input;
+  if (inputTable) outputSql.insertInput(batch, c.dialect, inputTable, nextRunId, c.input as Record<string, unknown>);
+  if (c.carryOutputs) {
+    for (const entry of c.registry.entries.values()) {
+      if (entry.isInput) continue;
+      const latest = new Map<string, Record<string, unknown> & { nodeId: string; iteration: number }>();
+      for (const row of c.index.all(entry.key)) {
+        const seen = latest.get(row.nodeId);
+        if (!seen || row.iteration > seen.iteration) latest.set(row.nodeId, row);
+      }
+      for (const row of latest.values()) {
+        const { runId: _r, nodeId, iteration, ...fields } = row;
+        outputSql.upsert(batch, c.dialect, entry, nextRunId, nodeId, iteration, fields);
+        nodeSql.upsert(batch, nextRunId, { nodeId, iteration, state: "finished", outputTable: entry.key }, now);
+      }
+    }
+  }
+  const started: FlowEvent = { type: "RunStarted", runId: nextRunId, timestampMs: now, seq: 1, workflowName: c.workflowName, workflowHash: c.workflowHash, parentRunId: null };
+  eventSql.insert(batch, started);
+  batch.push(`UPDATE _flow_runs SET status = 'continued', next_run_id = ?, owner_id = NULL, heartbeat_at_ms = NULL, finished_at_ms = ?, updated_at_ms = ? WHERE run_id = ?`, [nextRunId, now, now, c.runId]);
+}

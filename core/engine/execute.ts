@@ -12,12 +12,14 @@ import { isFlowElement } from "../jsx/element.js";
 import { textOf } from "../jsx/host.js";
 import { renderNodes } from "../jsx/render.js";
 import type { AnyObjectSchema } from "../schema/columns.js";
+import type { AttemptServices } from "./attempt-services.js";
 import type { NodeDescriptor, SubflowSpec } from "./describe-node.js";
 import type { RunResult, TaskDescriptor } from "./types.js";
 import type { WorkspacePort } from "./workspace-port.js";
 import type { ClockPort } from "./world.js";
 
-export type AttemptOutcome = { ok: true; row: Record<string, unknown>; meta?: Record<string, unknown> } | { ok: false; error: FlowError };
+/** `input`: what the task was given (prompt, row or deps), for scorers. */
+export type AttemptOutcome = { ok: true; row: Record<string, unknown>; meta?: Record<string, unknown>; input?: unknown } | { ok: false; error: FlowError };
 
 export interface AttemptInput {
   runId: string;
@@ -37,6 +39,8 @@ export interface AttemptInput {
   workspaces?: WorkspacePort;
   /** Runs a Subflow's child run to its end. */
   runSubflow(spec: SubflowSpec, childRunId: string): Promise<RunResult>;
+  /** Tools, sessions and memory for agent tasks. */
+  services?: AttemptServices;
   onHeartbeat?(data?: unknown): void;
 }
 
@@ -106,7 +110,7 @@ export async function executeAttempt(input: AttemptInput): Promise<AttemptOutcom
         { nodeId: desc.nodeId, issues: parsed.error.issues as unknown as Record<string, unknown>[] },
       );
     }
-    return produced.meta ? { ok: true, row: parsed.data as Record<string, unknown>, meta: produced.meta } : { ok: true, row: parsed.data as Record<string, unknown> };
+    return { ok: true, row: parsed.data as Record<string, unknown>, ...(produced.meta ? { meta: produced.meta } : {}), input: produced.input };
   } catch (error) {
     return { ok: false, error: asTaskError(error, desc) };
   } finally {
@@ -116,16 +120,20 @@ export async function executeAttempt(input: AttemptInput): Promise<AttemptOutcom
   }
 }
 
-async function produce(input: AttemptInput, runtime: TaskRuntime): Promise<{ raw: unknown; meta?: Record<string, unknown> }> {
+async function produce(input: AttemptInput, runtime: TaskRuntime): Promise<{ raw: unknown; meta?: Record<string, unknown>; input?: unknown }> {
   const desc = input.desc as NodeDescriptor;
   if (desc.workspace) runtime.rootDir = await prepareWorkspace(input, desc);
   if (desc.subflow) return runChild(input, desc.subflow);
-  if (desc.staticPayload !== undefined && !desc.agent) return { raw: desc.staticPayload };
+  if (desc.staticPayload !== undefined && !desc.agent) return { raw: desc.staticPayload, input: desc.staticPayload };
   let value: unknown = desc.prompt;
   if (desc.computeFn) value = desc.depsAware ? await desc.computeFn(input.deps, runtime) : await desc.computeFn(runtime);
-  if (!desc.agent) return { raw: value };
+  if (!desc.agent) return { raw: value, input: desc.depsAware ? input.deps : undefined };
   const prompt = typeof value === "string" ? value : isFlowElement(value) ? textOf(renderNodes(value, undefined)) : JSON.stringify(value);
-  return runAgentTask({ runId: input.runId, desc, attempt: input.attempt, prompt, runtime, preflighted: input.preflighted });
+  const prepared = input.services
+    ? await input.services.forAgent({ runId: input.runId, desc, attempt: input.attempt, rootDir: runtime.rootDir ?? input.rootDir, signal: runtime.signal }, prompt)
+    : { prompt, extras: {} };
+  const result = await runAgentTask({ runId: input.runId, desc, attempt: input.attempt, prompt: prepared.prompt, runtime, preflighted: input.preflighted, ...prepared.extras });
+  return { ...result, input: prompt };
 }
 
 async function prepareWorkspace(input: AttemptInput, desc: NodeDescriptor): Promise<string> {

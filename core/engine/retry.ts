@@ -24,7 +24,9 @@ export function retryDelayMs(policy: RetryPolicy | undefined, retry: number): nu
  * agent preflight, and a cancelled attempt. Everything else is retried while retries remain.
  */
 export function isRetryable(error: unknown, staticPayload: boolean): boolean {
-  if (isFlowError(error, "AGENT_PREFLIGHT_FAILED") || isFlowError(error, "TASK_CANCELLED")) return false;
+  for (const code of ["AGENT_PREFLIGHT_FAILED", "TASK_CANCELLED", "AGENT_CONFIG_INVALID", "AGENT_RPC_FILE_ARGS"] as const) {
+    if (isFlowError(error, code)) return false;
+  }
   if (staticPayload && isFlowError(error, "TASK_OUTPUT_INVALID")) return false;
   return true;
 }

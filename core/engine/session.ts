@@ -24,6 +24,7 @@ import { isRetryable, retryDelayMs } from "./retry.js";
 import { attemptSql, cacheSql, eventSql, frameSql, nodeSql, outputSql, runSql, WriteBatch } from "./run-sql.js";
 import { Scheduler } from "./scheduler.js";
 import { AlertWatcher, type Alert } from "./alerts.js";
+import { AttemptServices } from "./attempt-services.js";
 import { bindingOf } from "./binding.js";
 import { writeContinuation } from "./continue-as-new.js";
 import type { SubflowSpec } from "./describe-node.js";
@@ -132,6 +133,10 @@ export class RunSession {
   private readonly maxConcurrency: number;
   private readonly waits: WaitManager;
   private readonly scopes: ScopeFailures;
+  private readonly services: AttemptServices;
+  /** Retries waiting for an agent's quota to reset (they do not count as failures). */
+  private readonly quotaWaits = new Set<string>();
+  private quotaParked = false;
   private readonly alerts: AlertWatcher;
   private readonly renderView: RenderView;
   private readonly workflowHash: string;
@@ -171,6 +176,7 @@ export class RunSession {
     this.maxConcurrency = Math.max(1, opts.maxConcurrency ?? 4);
     this.waits = new WaitManager(this.waitHost());
     this.scopes = new ScopeFailures(start.scopes);
+    this.services = new AttemptServices(binding, opts);
     this.workflowHash = start.workflowHash;
     this.build = workflow.build;
     this.alerts = new AlertWatcher(workflow.opts.alertPolicy, this.env.clock, (alert) => this.onAlert(alert));
@@ -206,6 +212,7 @@ export class RunSession {
       this.stopped = true;
       this.stopHot?.();
       this.alerts.stopAll();
+      await this.services.settle();
       wakers.delete(this.runId);
       this.waits.stop();
       if (this.pollTimer !== undefined) this.env.clock.clearTimeout(this.pollTimer);
@@ -245,6 +252,7 @@ export class RunSession {
         this.pollWaits = false;
         await this.waits.poll();
       }
+      if (this.quotaParked && (scheduler.readyCount > 0 || this.running.size > 0)) this.trackQuotaStatus(false);
       if (!this.paused()) await this.launchReady(scheduler);
       await this.flush();
       if (this.continuation && !this.fatal) return this.finishContinued();
@@ -259,6 +267,9 @@ export class RunSession {
           if (this.needsRender || this.fatal || scheduler.readyCount > 0) continue;
           if (!this.opts.stayWhileWaiting) return this.finishParked();
           this.armPoll();
+        } else if (this.retryTimers.size > 0 && scheduler.readyCount === 0) {
+          this.trackQuotaStatus(true);
+          await this.flush();
         } else if (this.retryTimers.size === 0 && scheduler.readyCount === 0) {
           this.fatal = new FlowError("RENDER_FAILED", `Run ${this.runId} cannot progress: tasks ${scheduler.stuck().join(", ") || "(none)"} wait on each other.`, {
             runId: this.runId,
@@ -499,6 +510,7 @@ export class RunSession {
         rootDir: this.opts.rootDir ?? this.env.cwd ?? ".",
         ...(this.env.workspaces ? { workspaces: this.env.workspaces } : {}),
         runSubflow: (spec, childRunId) => this.runSubflow(spec, childRunId),
+        services: this.services,
       })
         .catch((error: unknown): AttemptOutcome => ({ ok: false, error: FlowError.from(error) }))
         .then((outcome) => {
@@ -544,6 +556,7 @@ export class RunSession {
       const entry = this.registry.resolve(d.outputTable);
       this.storeOutput(entry, d.nodeId, d.iteration, outcome.row);
       attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, r.attempt, "finished", now, { meta: outcome.meta });
+      this.services.afterSuccess({ runId: this.runId, desc: d, attempt: r.attempt }, { input: outcome.input, output: outcome.row, latencyMs: now - r.startedAt });
       this.setNode(n, "finished");
       this.emit({ type: "TaskFinished", nodeId: d.nodeId, iteration: d.iteration, attempt: r.attempt, durationMs: now - r.startedAt });
       if (d.cachePolicy) {
@@ -562,6 +575,7 @@ export class RunSession {
       this.emit({ type: "TaskCancelled", nodeId: d.nodeId, iteration: d.iteration, attempt: r.attempt, reason: r.removed ? "removed-from-tree" : this.fatal ? "run-failed" : "run-cancelled" });
       return;
     }
+    if (isFlowError(error, "AGENT_QUOTA_EXCEEDED") && task) return this.waitForQuota(task, r.attempt, error);
     n.failures++;
     const willRetry = n.failures <= d.retries && isRetryable(error, d.staticPayload !== undefined && !d.agent);
     const delay = willRetry ? retryDelayMs(d.retryPolicy, n.failures) : undefined;
@@ -627,6 +641,41 @@ export class RunSession {
     this.emit(output === undefined ? { type: "RunFinished" } : { type: "RunFinished", output });
     await this.flush();
     return output === undefined ? { runId: this.runId, status: "finished" } : { runId: this.runId, status: "finished", output };
+  }
+
+  /**
+   * Every agent of the task hit its quota: the attempt does not count as a failure; the task
+   * runs again when the limit resets (`details.retryAtMs`, else a backoff), and while nothing
+   * else can run the run shows `waiting-quota`.
+   */
+  private waitForQuota(task: PlanTask, attempt: number, error: FlowError): void {
+    const d = task.desc;
+    const now = this.now();
+    const retryAt = typeof error.details?.retryAtMs === "number" ? error.details.retryAtMs : now + 60_000;
+    const delay = Math.max(0, retryAt - now);
+    attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, attempt, "failed", now, { error: errorToJson(error) });
+    this.setNode(this.nodes.get(task.key)!, "pending", error);
+    this.emit({ type: "TaskFailed", nodeId: d.nodeId, iteration: d.iteration, attempt, error: errorToJson(error), willRetry: true, retryInMs: delay, continueOnFail: d.continueOnFail });
+    this.quotaWaits.add(task.key);
+    this.retryTimers.set(
+      task.key,
+      this.env.clock.setTimeout(() => {
+        this.retryTimers.delete(task.key);
+        this.quotaWaits.delete(task.key);
+        const current = this.extracted?.byKey.get(task.key);
+        if (current && current.active && !current.done && !this.running.has(task.key)) this.scheduler?.requeue(current);
+        this.wake();
+      }, delay),
+    );
+  }
+
+  /** Shows `waiting-quota` while only quota retries are pending, and `running` again after. */
+  private trackQuotaStatus(idle: boolean): void {
+    const parked = idle && this.retryTimers.size > 0 && [...this.retryTimers.keys()].every((k) => this.quotaWaits.has(k));
+    if (parked === this.quotaParked) return;
+    this.quotaParked = parked;
+    runSql.status(this.batch, this.runId, parked ? "waiting-quota" : "running", this.now());
+    if (parked) this.emit({ type: "RunWaiting", status: "waiting-quota", waitingOn: [...this.quotaWaits].map((k) => this.nodes.get(k)!.nodeId) });
   }
 
   /** Only waits are left: the run is parked, durably, and released for whoever resumes it. */

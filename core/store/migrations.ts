@@ -179,6 +179,31 @@ export const MIGRATIONS: readonly Migration[] = [
     up: () => [`ALTER TABLE _flow_runs ADD COLUMN scopes_json TEXT`],
   },
   {
+    id: 4,
+    name: "tool-calls",
+    // Side-effecting tool calls, recorded before the tool runs: a retry of the task warns its
+    // agent about calls an earlier attempt made (SPEC.md tool retry table).
+    up: (d) => [
+      table(
+        d,
+        "_flow_tool_calls",
+        [
+          "run_id text NOT NULL",
+          "node_id text NOT NULL",
+          "iteration int NOT NULL",
+          "attempt int NOT NULL",
+          "seq int NOT NULL",
+          "tool_name text NOT NULL",
+          "idempotency_key text NOT NULL",
+          "side_effect bool NOT NULL",
+          "idempotent bool NOT NULL",
+          "called_at_ms bigint NOT NULL",
+        ],
+        ["run_id", "node_id", "iteration", "attempt", "seq"],
+      ),
+    ],
+  },
+  {
     id: 20,
     name: "memory-facts",
     up: (d) => [

@@ -1,0 +1,130 @@
+/**
+ * @module core/engine/attempt-services
+ * What an agent task gets from its run, beyond its prompt: the tool-context factory (with the
+ * side-effecting calls earlier attempts recorded, for the retry warning), the agent session of
+ * earlier attempts (retries and `fork` resume it), task memory (recalled into the prompt,
+ * retained on completion) and live scoring after each finished attempt. Everything here is
+ * best-effort around the task except recording tool calls, which is durable before the tool
+ * runs.
+ */
+import type { AgentSessionRef, AgentTaskInput } from "../agents/run-agent.js";
+import { memoryEngineOf, prepareTaskMemory, retainTaskMemory } from "../memory/task-memory.js";
+import { scoreAttempt } from "../scorers/run-scorers.js";
+import type { ScorersMap } from "../scorers/types.js";
+import { createToolContextFactory, type ToolCallRecord } from "../tools/tool-calls.js";
+import type { StoreBinding } from "./binding.js";
+import type { RunOptions, TaskDescriptor } from "./types.js";
+
+export interface AttemptScope {
+  runId: string;
+  desc: TaskDescriptor;
+  attempt: number;
+  rootDir: string;
+  signal: AbortSignal;
+}
+
+export class AttemptServices {
+  private readonly pendingScores = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly binding: StoreBinding,
+    private readonly opts: RunOptions,
+  ) {}
+
+  /** The extra inputs of `runAgentTask` for one attempt, and the prompt with memory and the retry notice. */
+  async forAgent(scope: AttemptScope, prompt: string): Promise<{ extras: Partial<AgentTaskInput>; prompt: string }> {
+    const { store, env } = this.binding;
+    const { runId, desc, attempt } = scope;
+    const prior = await store.query<Record<string, unknown>>(
+      `SELECT attempt, seq, tool_name, idempotency_key, side_effect, idempotent FROM _flow_tool_calls WHERE run_id = ? AND node_id = ? AND iteration = ? AND attempt < ?`,
+      [runId, desc.nodeId, desc.iteration, attempt],
+    );
+    const toolCalls = createToolContextFactory({
+      runId,
+      nodeId: desc.nodeId,
+      iteration: desc.iteration,
+      attempt,
+      rootDir: scope.rootDir,
+      allowNetwork: this.opts.allowNetwork ?? false,
+      maxOutputBytes: this.opts.maxOutputBytes ?? 200_000,
+      timeoutMs: this.opts.toolTimeoutMs ?? 60_000,
+      signal: scope.signal,
+      warn: env.warn,
+      priorCalls: prior.map((r) => ({
+        attempt: Number(r.attempt),
+        seq: Number(r.seq),
+        toolName: String(r.tool_name),
+        idempotencyKey: String(r.idempotency_key),
+        sideEffect: r.side_effect === true || r.side_effect === 1,
+        idempotent: r.idempotent === true || r.idempotent === 1,
+      })),
+      recordCall: async (c: ToolCallRecord) => {
+        await store.execute(
+          `INSERT INTO _flow_tool_calls (run_id, node_id, iteration, attempt, seq, tool_name, idempotency_key, side_effect, idempotent, called_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+          [runId, desc.nodeId, desc.iteration, c.attempt, c.seq, c.toolName, c.idempotencyKey, c.sideEffect, c.idempotent, env.clock.now()],
+        );
+      },
+    });
+    let full = toolCalls.retryNotice ? `${toolCalls.retryNotice}\n\n${prompt}` : prompt;
+    if (desc.memoryConfig) {
+      const memory = await prepareTaskMemory(memoryEngineOf(this.binding), desc.memoryConfig, full, { runId, nodeId: desc.nodeId, iteration: desc.iteration, warn: env.warn });
+      full = memory.prompt;
+    }
+    return {
+      prompt: full,
+      extras: {
+        now: () => env.clock.now(),
+        rootDir: scope.rootDir,
+        maxOutputBytes: this.opts.maxOutputBytes ?? 200_000,
+        ...(this.opts.cliAgentToolsDefault ? { cliAgentToolsDefault: this.opts.cliAgentToolsDefault } : {}),
+        toolCalls,
+        lookupSession: (nodeId) => this.lookupSession(runId, nodeId),
+      },
+    };
+  }
+
+  /** After a finished attempt: retain task memory and grade it (never fails the task). */
+  afterSuccess(scope: Omit<AttemptScope, "signal" | "rootDir">, io: { input: unknown; output: Record<string, unknown>; latencyMs: number }): void {
+    const { desc, runId, attempt } = scope;
+    const { env, store } = this.binding;
+    const work: Promise<unknown>[] = [];
+    if (desc.memoryConfig) {
+      work.push(
+        retainTaskMemory(memoryEngineOf(this.binding), desc.memoryConfig, { prompt: typeof io.input === "string" ? io.input : JSON.stringify(io.input ?? null), output: io.output }, { runId, nodeId: desc.nodeId, iteration: desc.iteration, warn: env.warn }),
+      );
+    }
+    if (desc.scorers) {
+      work.push(
+        scoreAttempt(
+          { store, clock: env.clock, warn: env.warn },
+          { runId, nodeId: desc.nodeId, iteration: desc.iteration, attempt, input: io.input, output: io.output, latencyMs: io.latencyMs, ...(desc.outputSchema ? { outputSchema: desc.outputSchema } : {}), scorers: desc.scorers as ScorersMap },
+        ),
+      );
+    }
+    for (const p of work) {
+      const tracked = p.catch((error: unknown) => env.warn(`After-task work of "${desc.nodeId}" failed: ${String(error)}`)).finally(() => this.pendingScores.delete(tracked));
+      this.pendingScores.add(tracked);
+    }
+  }
+
+  /** Waits for scoring and retention still running (before the run reports its end). */
+  async settle(): Promise<void> {
+    while (this.pendingScores.size) await Promise.all([...this.pendingScores]);
+  }
+
+  private async lookupSession(runId: string, nodeId: string): Promise<AgentSessionRef | undefined> {
+    const rows = await this.binding.store.query<{ meta_json: string | null; error_json: string | null }>(
+      `SELECT meta_json, error_json FROM _flow_attempts WHERE run_id = ? AND node_id = ? ORDER BY started_at_ms DESC, attempt DESC LIMIT 1`,
+      [runId, nodeId],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const source = row.meta_json ? (JSON.parse(row.meta_json) as Record<string, unknown>) : row.error_json ? ((JSON.parse(row.error_json) as { details?: Record<string, unknown> }).details ?? {}) : {};
+    if (typeof source.sessionId !== "string") return undefined;
+    return {
+      sessionId: source.sessionId,
+      ...(typeof source.agentId === "string" ? { agentId: source.agentId } : {}),
+      ...(typeof source.engine === "string" ? { engine: source.engine } : {}),
+    };
+  }
+}

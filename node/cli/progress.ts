@@ -37,6 +37,26 @@ export function formatEvent(e: FlowEvent, color: boolean): string | null {
       return `${c(31, "●")} run failed: ${e.error.code}: ${e.error.message}`;
     case "RunCancelled":
       return `${c(33, "●")} run cancelled`;
+    case "RunWaiting":
+      return `${c(33, "◌")} waiting (${e.status}) on ${e.waitingOn.join(", ")}`;
+    case "ApprovalRequested":
+      return `${c(33, "?")} ${node(e)} waits for ${e.kind === "human" ? "a person's input" : "an approval"}`;
+    case "ApprovalDecided":
+      return `${c(32, "✓")} ${node(e)} decided ${JSON.stringify(e.decision)}`;
+    case "SignalReceived":
+      return `${c(32, "✓")} ${node(e)} received ${e.name}`;
+    case "TimerFired":
+      return `${c(32, "✓")} ${node(e)} timer fired`;
+    case "WaitTimedOut":
+      return `${c(33, "!")} ${node(e)} timed out (${e.onTimeout})`;
+    case "ScopeFailed":
+      return `${c(33, "!")} ${e.scopeId} failed (${e.error.code}); recovering`;
+    case "RunContinued":
+      return `${c(36, "●")} run continued as ${e.nextRunId}`;
+    case "AlertRaised":
+      return `${c(31, "⚠")} alert ${e.rule}: ${node(e)} running ${e.elapsedMs} ms (${e.severity}, ${e.reaction})`;
+    case "WorkflowReloaded":
+      return `${c(36, "↻")} workflow reloaded (generation ${e.generation})`;
     case "RunPaused":
       return `${c(33, "●")} run paused; resume with: flow up <file> --run-id ${e.runId} --resume`;
     default:

@@ -23,6 +23,9 @@ Options:
   --force                 Resume even if another live process owns the run
   --max-concurrency <n>   Tasks running at once (default 4)
   --log-dir <dir>         Where the run's NDJSON event log goes (default .flow/logs; "none" disables)
+  --wait                  When only approvals, signals or timers are left, stay and wait for
+                          them (polling the store) instead of parking the run and exiting
+  --hot                   Reload the workflow file when it is edited (docs/hot-reload.md)
   --json                  Print events as NDJSON instead of progress lines
   --quiet                 Print only the result`;
 
@@ -44,6 +47,8 @@ export const upCommand: CliCommand = {
         "log-dir": { type: "string" },
         json: { type: "boolean" },
         quiet: { type: "boolean" },
+        wait: { type: "boolean" },
+        hot: { type: "boolean" },
       },
     });
     const file = positionals[0];
@@ -75,6 +80,8 @@ export const upCommand: CliCommand = {
         ...(values.resume ? { resume: true } : {}),
         ...(values.force ? { force: true } : {}),
         ...(maxConcurrency ? { maxConcurrency } : {}),
+        ...(values.wait ? { stayWhileWaiting: true } : {}),
+        ...(values.hot ? { hot: true } : {}),
         onProgress: (e) => {
           if (values.quiet) return;
           if (values.json) return io.stdout(`${JSON.stringify(e)}\n`);
@@ -84,7 +91,10 @@ export const upCommand: CliCommand = {
       });
       if (values.json) io.stdout(`${JSON.stringify({ type: "result", ...result })}\n`);
       else io.stdout(`${JSON.stringify(result, null, 2)}\n`);
-      return result.status === "finished" || result.status === "paused" ? EXIT.ok : result.status === "cancelled" ? EXIT.cancelled : EXIT.failed;
+      if (result.status.startsWith("waiting-") && !values.json && !values.quiet) {
+        io.stdout(`The run is parked (${result.status}). Deliver what it waits for (flow approvals, flow approve, flow signal), then: flow up ${file} --run-id ${result.runId} --resume\n`);
+      }
+      return ["finished", "paused", "continued"].includes(result.status) || result.status.startsWith("waiting-") ? EXIT.ok : result.status === "cancelled" ? EXIT.cancelled : EXIT.failed;
     } finally {
       process.off("SIGINT", onSigint);
     }

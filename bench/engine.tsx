@@ -6,10 +6,15 @@
  *   npx tsx bench/engine.ts                 # all cases, N = 10, 100, 1000, 10000
  *   npx tsx bench/engine.ts --n 1000        # one size
  *   npx tsx bench/engine.ts --case seq --n 1000   # one case, in this process
+ *   npx tsx bench/engine.ts --backend pglite      # one backend: sqlite | pglite | postgres | all (default)
  *
- * Fields: shape, n, wallMs (run to finished), perTaskMs, peakRssMb (the process's peak),
+ * PostgreSQL cases run in a fresh schema of FLOW_TEST_POSTGRES_URL (scripts/setup.d/postgres.sh
+ * makes the default one); PGlite cases in a new data dir (copied from the initialized template).
+ *
+ * Fields: backend, shape, n, wallMs (run to finished), perTaskMs, peakRssMb (the process's peak),
  * baselineRssMb (before the run: Node, the TypeScript loader and the loaded modules), dbBytes
- * (database files after a checkpoint), resumeFinishedMs (resuming the finished run), tasksPerSec.
+ * (SQLite: database files after a checkpoint; PostgreSQL dialects: tables and indexes of the
+ * store's schema), resumeFinishedMs (resuming the finished run), tasksPerSec.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, statSync } from "node:fs";
@@ -18,32 +23,64 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { createFlow, FlowDb, runWorkflow } from "durable-flow";
+import { createFlow, createFlowPostgres, FlowDb, runWorkflow } from "durable-flow";
+import { freshPostgresSchema } from "../node/testing/postgres-test-db.js";
 
 /** `seq-reads`: a Sequence whose build reads every output (a re-render after each task). */
 type Shape = "seq" | "par4" | "par16" | "seq-reads";
 
-const { values } = parseArgs({ options: { case: { type: "string" }, n: { type: "string", multiple: true } } });
+type Backend = "sqlite" | "pglite" | "postgres";
+const BACKENDS: Backend[] = ["sqlite", "pglite", "postgres"];
+
+const { values } = parseArgs({ options: { case: { type: "string" }, n: { type: "string", multiple: true }, backend: { type: "string" } } });
 const sizes = (values.n ?? ["10", "100", "1000", "10000"]).map(Number);
+const chosen = values.backend ?? "all";
+if (chosen !== "all" && !BACKENDS.includes(chosen as Backend)) throw new Error(`--backend must be one of ${BACKENDS.join(", ")} or all`);
+const backends = chosen === "all" ? BACKENDS : [chosen as Backend];
 
 if (values.case) {
-  for (const n of sizes) console.log(JSON.stringify(await runCase(values.case as Shape, n)));
+  if (backends.length !== 1) throw new Error("--case runs in this process: give one --backend");
+  for (const n of sizes) console.log(JSON.stringify(await runCase(values.case as Shape, n, backends[0]!)));
 } else {
   const self = fileURLToPath(import.meta.url);
   for (const n of sizes) {
     for (const shape of ["seq", "par4", "par16", "seq-reads"] as const) {
       // Re-rendering every task after every task is quadratic by nature; 10000 would take minutes.
       if (shape === "seq-reads" && n > 1000) continue;
-      const r = spawnSync(process.execPath, ["--import", "tsx", self, "--case", shape, "--n", String(n)], { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
-      if (r.status !== 0) throw new Error(`case ${shape} n=${n} failed`);
-      process.stdout.write(r.stdout);
+      for (const backend of backends) {
+        const r = spawnSync(process.execPath, ["--import", "tsx", self, "--case", shape, "--n", String(n), "--backend", backend], { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+        if (r.status !== 0) throw new Error(`case ${shape} n=${n} on ${backend} failed`);
+        process.stdout.write(r.stdout);
+      }
     }
   }
 }
 
-async function runCase(shape: Shape, n: number) {
+/** The api of a fresh store on `backend`, and how to measure and close it. */
+async function openStore<S extends Parameters<typeof createFlow>[0]>(schemas: S, backend: Backend) {
   const dir = mkdtempSync(join(tmpdir(), "flow-bench-"));
-  const { flow, Workflow, Task, Sequence, Parallel, outputs, db } = createFlow({ out: z.object({ i: z.number().int(), sq: z.number().int() }) }, { dbPath: join(dir, "flow.db") });
+  if (backend === "sqlite") {
+    const api = createFlow(schemas, { dbPath: join(dir, "flow.db") });
+    const bytes = async () => {
+      await new FlowDb(api.db).store.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+      return readdirSync(dir).reduce((s, f) => s + statSync(join(dir, f)).size, 0);
+    };
+    return { api, bytes, close: async () => {} };
+  }
+  const pg = backend === "postgres" ? await freshPostgresSchema() : undefined;
+  const api = await createFlowPostgres(schemas, pg ? { connectionString: pg.url } : { provider: "pglite", dataDir: join(dir, "pglite") });
+  const bytes = async () => {
+    const [row] = await new FlowDb(api.db).store.query<{ b: number | null }>(
+      `SELECT SUM(pg_total_relation_size(c.oid)) AS b FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'`,
+    );
+    return Number(row?.b ?? 0);
+  };
+  return { api, bytes, close: async () => (await api.close(), await pg?.drop()) };
+}
+
+async function runCase(shape: Shape, n: number, backend: Backend) {
+  const store = await openStore({ out: z.object({ i: z.number().int(), sq: z.number().int() }) }, backend);
+  const { flow, Workflow, Task, Sequence, Parallel, outputs, db } = store.api;
   const limit = shape === "par16" ? 16 : 4;
   const workflow = flow((ctx) => {
     const done = shape === "seq-reads" ? ctx.outputs.out.length : 0;
@@ -67,13 +104,13 @@ async function runCase(shape: Shape, n: number) {
   if (again.status !== "finished") throw new Error("resume did not return the finished run");
 
   const flowDb = new FlowDb(db);
-  await flowDb.store.execute("PRAGMA wal_checkpoint(TRUNCATE)");
-  const dbBytes = readdirSync(dir).reduce((s, f) => s + statSync(join(dir, f)).size, 0);
+  const dbBytes = await store.bytes();
   const rows = await flowDb.store.query<{ c: number }>("SELECT COUNT(*) AS c FROM out WHERE run_id = ?", [result.runId]);
   if (rows[0]!.c !== n) throw new Error(`expected ${n} output rows, found ${rows[0]!.c}`);
+  await store.close();
   return {
     bench: "engine",
-    backend: "sqlite",
+    backend,
     shape,
     n,
     wallMs: round(wallMs),

@@ -4,7 +4,20 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { createFlow, FlowDb, isFlowError, migrateFlowStore, type MigrationProgressEvent, openFlowBackend, openPostgresStore, runWorkflow, SCHEMA_VERSION } from "durable-flow";
+import {
+  approvalDecisionSchema,
+  createFlow,
+  createMemoryStore,
+  FlowDb,
+  isFlowError,
+  migrateFlowStore,
+  type MigrationProgressEvent,
+  openFlowBackend,
+  openPostgresStore,
+  runWorkflow,
+  SCHEMA_VERSION,
+  submitApproval,
+} from "durable-flow";
 import { readMarker } from "./config/migration-marker.js";
 import { tempDir } from "./testing/backends.js";
 import { freshPostgresSchema } from "./testing/postgres-test-db.js";
@@ -14,13 +27,14 @@ const schemas = {
   draft: z.object({ text: z.string(), words: z.number().int(), score: z.number(), final: z.boolean(), tags: z.array(z.string()), note: z.string().nullable() }),
   review: z.object({ approved: z.boolean().optional(), comments: z.record(z.string(), z.number()) }),
   output: z.object({ summary: z.string() }),
+  decision: approvalDecisionSchema,
 };
 
 type Api = ReturnType<typeof createFlow<typeof schemas>>;
 
-/** The runs a store holds: finished (with a loop), failed, paused mid-run. */
-function workflows(api: Pick<Api, "flow" | "Workflow" | "Task" | "Sequence" | "Loop" | "outputs">, pause?: AbortController) {
-  const { flow, Workflow, Task, Sequence, Loop, outputs } = api;
+/** The runs a store holds: finished (with a loop), failed, paused mid-run, waiting for approval. */
+function workflows(api: Pick<Api, "flow" | "Workflow" | "Task" | "Sequence" | "Loop" | "Approval" | "outputs">, pause?: AbortController) {
+  const { flow, Workflow, Task, Sequence, Loop, Approval, outputs } = api;
   const main = flow((ctx) => (
     <Workflow name="writer">
       <Sequence>
@@ -43,19 +57,27 @@ function workflows(api: Pick<Api, "flow" | "Workflow" | "Task" | "Sequence" | "L
       </Task>
     </Workflow>
   ));
-  return { main, failing };
+  const approval = flow((ctx) => (
+    <Workflow name="approval">
+      <Task id="plan" output={outputs.review}>{{ comments: { risk: 1 } }}</Task>
+      <Approval id="ship" output={outputs.decision} request={{ title: "Ship it?" }} />
+      <Task id="after" output={outputs.output}>{() => ({ summary: `approved: ${ctx.outputs.decision[0]?.approved}` })}</Task>
+    </Workflow>
+  ));
+  return { main, failing, approval };
 }
 
-/** A SQLite store with a finished, a failed and a paused run. */
+/** A SQLite store with a finished, a failed, a paused and a waiting run. */
 async function seed(cwd: string) {
   const api = createFlow(schemas, { dbPath: join(cwd, ".flow/flow.db") });
   const pause = new AbortController();
-  const { main, failing } = workflows(api);
+  const { main, failing, approval } = workflows(api);
   const finished = await runWorkflow(main, { runId: "r-finished", input: { topic: "durability", rounds: 2 } });
   const failed = await runWorkflow(failing, { runId: "r-failed", input: { topic: "x", rounds: 1 } });
   const paused = await runWorkflow(workflows(api, pause).main, { runId: "r-paused", input: { topic: "pausing", rounds: 1 }, pauseSignal: pause.signal });
-  expect([finished.status, failed.status, paused.status]).toEqual(["finished", "failed", "paused"]);
-  return { api, runIds: ["r-failed", "r-finished", "r-paused"] };
+  const waiting = await runWorkflow(approval, { runId: "r-waiting", input: { topic: "ship", rounds: 1 } });
+  expect([finished.status, failed.status, paused.status, waiting.status]).toEqual(["finished", "failed", "paused", "waiting-approval"]);
+  return { api, runIds: ["r-failed", "r-finished", "r-paused", "r-waiting"] };
 }
 
 /** Everything a run is, as the public read API sees it. */
@@ -69,7 +91,7 @@ async function snapshot(db: unknown, runIds: string[]) {
       attempts: await flowDb.listAttempts(runId),
       events: await flowDb.listEvents(runId),
       frame: await flowDb.getFrame(runId),
-      outputs: Object.fromEntries(await Promise.all(["draft", "review", "output"].map(async (t) => [t, await flowDb.listOutputs(runId, t)]))),
+      outputs: Object.fromEntries(await Promise.all(["draft", "review", "output", "decision"].map(async (t) => [t, await flowDb.listOutputs(runId, t)]))),
     };
   }
   return out;
@@ -88,7 +110,7 @@ const fileHash = (path: string) => (existsSync(path) ? createHash("sha256").upda
 const storeHash = (dbPath: string) => ["", "-wal"].map((s) => `${s}:${fileHash(dbPath + s)}`).join(",");
 
 describe("migrateFlowStore", () => {
-  it("moves finished, failed and paused runs into PGlite with equal counts and identical runs, and they resume there", async () => {
+  it("moves finished, failed, paused and waiting runs into PGlite with equal counts and identical runs, and they resume there", async () => {
     const cwd = tempDir();
     const dbPath = join(cwd, ".flow/flow.db");
     const { api, runIds } = await seed(cwd);
@@ -98,19 +120,20 @@ describe("migrateFlowStore", () => {
 
     const result = await migrateFlowStore({ cwd, env: {}, onProgress: (e) => events.push(e) });
 
-    expect(result).toMatchObject({ backend: "pglite", dbPath, markerPath: `${dbPath}.migrated.json`, target: { backend: "pglite", dataDir: join(cwd, ".flow/pglite") }, runCount: 3, schemaVersion: SCHEMA_VERSION, sqliteRemoved: true });
+    expect(result).toMatchObject({ backend: "pglite", dbPath, markerPath: `${dbPath}.migrated.json`, target: { backend: "pglite", dataDir: join(cwd, ".flow/pglite") }, runCount: 4, schemaVersion: SCHEMA_VERSION, sqliteRemoved: true });
     expect(Object.fromEntries(result.tables.map((t) => [t.table, t.sourceRows]))).toEqual(counts);
     for (const t of result.tables) expect(t.targetRows).toBe(t.sourceRows);
-    expect(counts._flow_runs).toBe(3);
+    expect(counts._flow_runs).toBe(4);
+    expect(counts._flow_waits).toBe(1);
     expect(counts.draft).toBe(3);
     expect(existsSync(dbPath)).toBe(false);
-    expect(readMarker(result.markerPath)).toMatchObject({ target: { backend: "pglite", dataDir: join(cwd, ".flow/pglite") }, runCount: 3, sqliteRemoved: true });
+    expect(readMarker(result.markerPath)).toMatchObject({ target: { backend: "pglite", dataDir: join(cwd, ".flow/pglite") }, runCount: 4, sqliteRemoved: true });
 
     // Progress: a start and a copy per table, in order, then done with the totals.
     const n = result.tables.length;
     expect(events.map((e) => e.type)).toEqual([...Array.from({ length: n }, () => ["table-start", "table-copied"]).flat(), "done"]);
     expect(events.filter((e) => e.type === "table-copied")).toEqual(result.tables.map((t, index) => ({ type: "table-copied", ...t, index, tableCount: n })));
-    expect(events.at(-1)).toMatchObject({ type: "done", tableCount: n, runCount: 3, rowCount: Object.values(counts).reduce((a, b) => a + b, 0) });
+    expect(events.at(-1)).toMatchObject({ type: "done", tableCount: n, runCount: 4, rowCount: Object.values(counts).reduce((a, b) => a + b, 0) });
 
     const moved = await openFlowBackend(schemas, { cwd, env: {} });
     try {
@@ -127,6 +150,9 @@ describe("migrateFlowStore", () => {
       ]);
       const resumed = await runWorkflow(workflows(moved).main, { runId: "r-paused", resume: true });
       expect(resumed).toEqual({ runId: "r-paused", status: "finished", output: { summary: "1 drafts about pausing" } });
+      // The run that waited for approval takes the decision on the new store and finishes.
+      await submitApproval(new FlowDb(moved.db), { runId: "r-waiting", nodeId: "ship", decision: "approve", actor: { userId: "ana", scopes: ["*"] } });
+      expect(await runWorkflow(workflows(moved).approval, { runId: "r-waiting", resume: true })).toEqual({ runId: "r-waiting", status: "finished", output: { summary: "approved: true" } });
       const again = await runWorkflow(workflows(moved).main, { runId: "r-new", input: { topic: "after", rounds: 1 } });
       expect(again.status).toBe("finished");
     } finally {
@@ -143,7 +169,7 @@ describe("migrateFlowStore", () => {
     const pg = await freshPostgresSchema();
     try {
       const result = await migrateFlowStore({ cwd, env: {}, to: "postgres", url: pg.url, batchSize: 2, keepSqlite: true });
-      expect(result).toMatchObject({ backend: "postgres", runCount: 3, sqliteRemoved: false, target: { backend: "postgres" } });
+      expect(result).toMatchObject({ backend: "postgres", runCount: 4, sqliteRemoved: false, target: { backend: "postgres" } });
       expect(result.target.url).not.toContain(":flow@");
       expect(storeHash(dbPath)).toBe(hash);
       const moved = await openFlowBackend(schemas, { cwd, env: { FLOW_DATABASE_URL: pg.url } });
@@ -157,6 +183,34 @@ describe("migrateFlowStore", () => {
       const twice = await migrateFlowStore({ cwd, env: {}, to: "postgres", url: pg.url, keepSqlite: true }).then(() => null, (e: unknown) => e);
       expect(isFlowError(twice, "MIGRATION_TARGET_NOT_EMPTY")).toBe(true);
       expect((twice as { details: { tables: string[] } }).details.tables).toContain("_flow_runs");
+    } finally {
+      await pg.drop();
+    }
+  });
+
+  it("carries memory over and rebuilds note search in PostgreSQL's form", async () => {
+    const cwd = tempDir();
+    const { api } = await seed(cwd);
+    const memory = createMemoryStore(api.db);
+    await memory.setFact({ kind: "user", id: "ana" }, "theme", { color: "dark" });
+    await memory.saveNote({ namespace: { kind: "workflow", id: "writer" }, body: "Durable runs resume after a crash", tags: ["ops"] });
+    await memory.saveNote({ namespace: { kind: "workflow", id: "writer" }, body: "Parallel drafting halves the latency" });
+    await memory.enableNoteSearch("workflow");
+    const pg = await freshPostgresSchema();
+    try {
+      const result = await migrateFlowStore({ cwd, env: {}, to: "postgres", url: pg.url });
+      expect(result.skipped.map((s) => s.table).every((t) => t.startsWith("_flow_note_fts_workflow"))).toBe(true);
+      expect(result.skipped.length).toBeGreaterThan(0);
+      const moved = await openFlowBackend(schemas, { cwd, env: { FLOW_DATABASE_URL: pg.url } });
+      try {
+        const target = createMemoryStore(moved.db);
+        expect((await target.getFact({ kind: "user", id: "ana" }, "theme"))?.valueJson).toBe('{"color":"dark"}');
+        expect((await target.searchNotes("workflow", "crash resume")).map((n) => n.body)).toEqual(["Durable runs resume after a crash"]);
+        await target.saveNote({ namespace: { kind: "workflow", id: "writer" }, body: "A crash after migration is searchable too" });
+        expect((await target.searchNotes("workflow", "crash")).length).toBe(2);
+      } finally {
+        await moved.close!();
+      }
     } finally {
       await pg.drop();
     }

@@ -9,7 +9,7 @@
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import type { EnvMap } from "./config/config-file.js";
-import { writeMarker } from "./config/migration-marker.js";
+import { newMarker, writeMarker } from "./config/migration-marker.js";
 import { resolveBackend, type ResolvedBackend } from "./config/resolve-backend.js";
 import { FlowError, isFlowError } from "../core/errors.js";
 import { systemClock } from "../core/engine/world.js";
@@ -191,7 +191,7 @@ export async function migrateFlowStore(opts: MigrateStoreOptions = {}): Promise<
     await t.store.close();
     const runCount = runs?.rows ?? 0;
     const sqliteRemoved = !opts.keepSqlite;
-    writeMarker(markerPath, { version: 1, migratedAtMs: Date.now(), from: { backend: "sqlite", dbPath }, target: t.info, schemaVersion, runCount, sqliteRemoved });
+    writeMarker(markerPath, newMarker(dbPath, t.info, { schemaVersion, runCount, sqliteRemoved }));
     if (sqliteRemoved) for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(`${dbPath}${suffix}`, { force: true });
     const durationMs = Math.round(performance.now() - started);
     emit({ type: "done", tableCount: tables.length, rowCount: tables.reduce((s, x) => s + x.targetRows, 0), runCount, durationMs });

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { FlowDb, isFlowError, openFlowBackend, runWorkflow } from "durable-flow";
-import { writeMarker } from "./config/migration-marker.js";
+import { newMarker, writeMarker } from "./config/migration-marker.js";
 import { tempDir } from "./testing/backends.js";
 import { freshPgliteDir } from "./testing/pglite-dirs.js";
 import { freshPostgresSchema } from "./testing/postgres-test-db.js";
@@ -72,15 +72,7 @@ describe("openFlowBackend", () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, ".flow"));
     const dbPath = join(cwd, ".flow/flow.db");
-    writeMarker(`${dbPath}.migrated.json`, {
-      version: 1,
-      migratedAtMs: 1,
-      from: { backend: "sqlite", dbPath },
-      target: { backend: "pglite", dataDir: join(cwd, ".flow/pglite") },
-      schemaVersion: "0001",
-      runCount: 0,
-      sqliteRemoved: true,
-    });
+    writeMarker(`${dbPath}.migrated.json`, newMarker(dbPath, { backend: "pglite", dataDir: join(cwd, ".flow/pglite") }, { schemaVersion: "0001", runCount: 0, sqliteRemoved: true }));
     const warnings: string[] = [];
     const api = await openFlowBackend(schemas, { cwd, env: {}, backend: "sqlite", runtime: { warn: (m) => warnings.push(m) } });
     expect(api.backend).toBe("sqlite");

@@ -6,32 +6,19 @@
  * (node/config/resolve-backend.ts), then calls `createFlow` or `createFlowPostgres`.
  * See docs/backends.md.
  */
-import type pg from "pg";
 import type { CreateFlowOptions, FlowApi } from "../core/api/create-api.js";
 import type { SchemaMap } from "../core/components/types.js";
 import type { RuntimeEnv } from "../core/engine/world.js";
-import type { BackendName, EnvMap } from "./config/config-file.js";
-import { resolveBackend, type ResolvedBackend } from "./config/resolve-backend.js";
+import type { BackendName } from "./config/config-file.js";
+import { resolveBackend, type ResolveBackendOptions, type ResolvedBackend } from "./config/resolve-backend.js";
 import { createFlow, type SqliteFlowDb } from "./create-flow.js";
 import { createFlowPostgres, type PostgresFlowDb } from "./create-flow-postgres.js";
 import { createNodeEnv } from "./engine/env.js";
 
 /** SPEC.md `OpenFlowBackendOptions`: `CreateFlowOptions` plus where to look for the backend. */
-export interface OpenFlowBackendOptions extends CreateFlowOptions {
+export interface OpenFlowBackendOptions extends CreateFlowOptions, ResolveBackendOptions {
   /** Forces a backend (otherwise: environment, config file, migration marker, `sqlite`). */
   backend?: BackendName;
-  /** Directory of `flow.config.json` and base of relative paths (default `process.cwd()`). */
-  cwd?: string;
-  /** Config file to read instead of `<cwd>/flow.config.json`. */
-  configPath?: string;
-  /** Environment to read (default `process.env`). */
-  env?: EnvMap;
-  /** PostgreSQL URL (implies `postgres`). */
-  connectionString?: string;
-  /** node-postgres connection object (implies `postgres`). */
-  connection?: pg.PoolConfig;
-  /** PGlite data dir (implies `pglite`). */
-  pgliteDataDir?: string;
   /** The runtime env of the engine (clock, ids, claim timings); not the environment variables. */
   runtime?: Partial<RuntimeEnv>;
 }

@@ -29,6 +29,16 @@ const markerSchema = z.object({
 /** What the marker file says (paths resolved to absolute). */
 export type MigrationMarker = z.infer<typeof markerSchema>;
 
+/** The marker of a store migrated from `dbPath` to `target` now. */
+export function newMarker(
+  dbPath: string,
+  target: MigrationMarker["target"],
+  facts: Pick<MigrationMarker, "schemaVersion" | "runCount" | "sqliteRemoved">,
+  now = Date.now(),
+): MigrationMarker {
+  return { version: 1, migratedAtMs: now, from: { backend: "sqlite", dbPath }, target, ...facts };
+}
+
 /** Writes the marker atomically. Paths under the marker's directory are stored relative to it. */
 export function writeMarker(path: string, marker: MigrationMarker): void {
   const base = dirname(path);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isFlowError } from "durable-flow";
 import { tempDir } from "../testing/backends.js";
-import { writeMarker } from "./migration-marker.js";
+import { newMarker, writeMarker } from "./migration-marker.js";
 import { resolveBackend } from "./resolve-backend.js";
 
 const writeConfig = (dir: string, config: unknown, name = "flow.config.json") => {
@@ -95,26 +95,10 @@ describe("resolveBackend", () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, ".flow"));
     const dbPath = join(cwd, ".flow/flow.db");
-    writeMarker(`${dbPath}.migrated.json`, {
-      version: 1,
-      migratedAtMs: 1,
-      from: { backend: "sqlite", dbPath },
-      target: { backend: "pglite", dataDir: join(cwd, ".flow/moved") },
-      schemaVersion: "0001",
-      runCount: 0,
-      sqliteRemoved: true,
-    });
+    writeMarker(`${dbPath}.migrated.json`, newMarker(dbPath, { backend: "pglite", dataDir: join(cwd, ".flow/moved") }, { schemaVersion: "0001", runCount: 0, sqliteRemoved: true }));
     expect(resolveBackend({ cwd, env: {} })).toMatchObject({ backend: "pglite", source: "marker", pgliteDataDir: join(cwd, ".flow/moved") });
     expect(resolveBackend({ cwd, env: { FLOW_BACKEND: "sqlite" } })).toMatchObject({ backend: "sqlite", source: "env" });
-    writeMarker(`${dbPath}.migrated.json`, {
-      version: 1,
-      migratedAtMs: 1,
-      from: { backend: "sqlite", dbPath },
-      target: { backend: "postgres", url: "postgres://app:***@db/flow" },
-      schemaVersion: "0001",
-      runCount: 0,
-      sqliteRemoved: true,
-    });
+    writeMarker(`${dbPath}.migrated.json`, newMarker(dbPath, { backend: "postgres", url: "postgres://app:***@db/flow" }, { schemaVersion: "0001", runCount: 0, sqliteRemoved: true }));
     // The marker keeps no password, so the URL must come from elsewhere.
     expect(codeOf(() => resolveBackend({ cwd, env: {} }))).toBe("BACKEND_CONFIG_INVALID");
     expect(resolveBackend({ cwd, env: { FLOW_DATABASE_URL: "postgres://app:pw@db/flow" } })).toMatchObject({ backend: "postgres", connectionString: "postgres://app:pw@db/flow" });

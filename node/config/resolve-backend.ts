@@ -19,15 +19,23 @@ import { FlowError } from "../../core/errors.js";
 import { BACKENDS, type BackendName, type EnvMap, FLOW_ENV, findConfigFile, readConfigFile } from "./config-file.js";
 import { markerPathOf, type MigrationMarker, readMarker } from "./migration-marker.js";
 
-/** The inputs of backend resolution (a subset of `OpenFlowBackendOptions`). */
+/** The inputs of backend resolution (SPEC.md `OpenFlowBackendOptions` without `CreateFlowOptions`). */
 export interface ResolveBackendOptions {
+  /** Forces a backend. */
   backend?: BackendName;
+  /** Directory of `flow.config.json` and base of relative paths (default `process.cwd()`). */
   cwd?: string;
+  /** Config file to read instead of `<cwd>/flow.config.json`. */
   configPath?: string;
+  /** Environment to read (default `process.env`). */
   env?: EnvMap;
+  /** PostgreSQL URL (implies `postgres`). */
   connectionString?: string;
+  /** node-postgres connection object (implies `postgres`). */
   connection?: pg.PoolConfig;
+  /** PGlite data dir (implies `pglite`). */
   pgliteDataDir?: string;
+  /** SQLite file (and anchor of the migration marker). */
   dbPath?: string;
 }
 

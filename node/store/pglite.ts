@@ -18,6 +18,7 @@ import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
 import { FlowError } from "../../core/errors.js";
 import { toPositionalParams } from "../../core/store/dialect.js";
 import type { SqlExecutor, SqlRow, SqlValue, StorePort } from "../../core/store/port.js";
+import { closableExecutor } from "./closable.js";
 import { isOwnerAlive } from "../engine/env.js";
 import { isInitializedDataDir, seedDataDir } from "./pglite-template.js";
 
@@ -185,14 +186,7 @@ export async function openPgliteStore(opts: PgliteStoreOptions = {}): Promise<Pg
     dialect: "postgres",
     pglite,
     dataDir: dir,
-    async execute(sql, params) {
-      guard();
-      return direct.execute(sql, params);
-    },
-    async query<T extends SqlRow>(sql: string, params?: readonly SqlValue[]) {
-      guard();
-      return direct.query<T>(sql, params);
-    },
+    ...closableExecutor(direct, guard),
     async transaction(fn) {
       guard();
       return pglite.transaction((tx) => fn(executorOf(tx)));

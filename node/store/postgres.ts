@@ -9,6 +9,7 @@ import pg from "pg";
 import { FlowError } from "../../core/errors.js";
 import { toPositionalParams } from "../../core/store/dialect.js";
 import type { SqlExecutor, SqlRow, SqlValue, StorePort } from "../../core/store/port.js";
+import { closableExecutor } from "./closable.js";
 
 /** How to reach the server: a URL, or pg's connection object (host, user, password, ssl, ...). */
 export interface PostgresStoreOptions {
@@ -105,14 +106,7 @@ export function openPostgresStore(opts: PostgresStoreOptions): PostgresStore {
     dialect: "postgres",
     pool,
     target,
-    async execute(sql, params) {
-      guard();
-      return direct.execute(sql, params);
-    },
-    async query<T extends SqlRow>(sql: string, params?: readonly SqlValue[]) {
-      guard();
-      return direct.query<T>(sql, params);
-    },
+    ...closableExecutor(direct, guard),
     async transaction(fn) {
       guard();
       const client = await pool.connect();

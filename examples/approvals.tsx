@@ -24,7 +24,7 @@
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import { approvalDecisionSchema, approvalSelectionSchema, createFlow, listPendingApprovals, runWorkflow, submitApproval, submitHumanTask } from "durable-flow";
-import type { FlowApi } from "durable-flow";
+import type { FlowApi, RunResult } from "durable-flow";
 
 export const schemas = {
   input: z.object({
@@ -96,7 +96,7 @@ const workflow = expenseClaim(api);
 export default workflow;
 
 /** The whole claim from code: each party delivers with the library functions the CLI calls. */
-export async function main(employee = "ana"): Promise<void> {
+export async function main(employee = "ana"): Promise<RunResult> {
   let run = await runWorkflow(workflow, { input: { employee } });
   const step = async (deliver: () => Promise<unknown>) => {
     const [pending] = await listPendingApprovals(api, { runId: run.runId });
@@ -110,6 +110,7 @@ export async function main(employee = "ana"): Promise<void> {
   }
   await step(() => submitApproval(api, { runId: run.runId, nodeId: "payout", decision: { selected: "payroll" }, actor: { userId: "carla", scopes: ["finance"] } }));
   console.log(run.status, run.output);
+  return run;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

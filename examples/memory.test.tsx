@@ -6,7 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { aggregateScores, createFlow, createMemoryStore, FlowDb, runWorkflow, scoreRuns } from "durable-flow";
+import { aggregateScores, createFlow, createMemoryStore, FlowDb, listScores, runWorkflow, scoreRuns } from "durable-flow";
 
 describe("examples/memory.tsx", () => {
   it("remembers updates across runs, recalls related ones, and scores the summaries", async () => {
@@ -41,8 +41,13 @@ describe("examples/memory.tsx", () => {
       groundTruth: (t) => t.runId === second.runId,
     });
     expect(rows.map((r) => r.score)).toEqual([1, 1, 1]);
-    expect(await aggregateScores(api.db, { scorerId: "continuity" })).toEqual([
-      { scorerId: "continuity", scorerName: "Continuity", count: 3, mean: 1, min: 1, max: 1, p50: 1, stddev: 0 },
+    // The task's scorers also graded each attempt live, without ground truth (so 0 here); batch
+    // scoring against ground truth added its own rows.
+    const all = await listScores(api.db, { scorerId: "continuity" });
+    expect(all.filter((r) => r.source === "live").map((r) => r.score)).toEqual([0, 0, 0]);
+    expect(all.filter((r) => r.source === "batch").map((r) => r.score)).toEqual([1, 1, 1]);
+    expect(await aggregateScores(api.db, { runId: second.runId, scorerId: "continuity" })).toEqual([
+      { scorerId: "continuity", scorerName: "Continuity", count: 2, mean: 0.5, min: 0, max: 1, p50: 0.5, stddev: 0.5 },
     ]);
   });
 });

@@ -7,7 +7,10 @@
  * approvals list; the decision is recorded, not acted on), or `deliver` (POSTed as JSON to an
  * http(s) destination). See docs/alerts.md.
  */
+import type { EventInit } from "./events.js";
+import type { WriteBatch } from "./run-sql.js";
 import type { FlowAlertPolicy } from "./types.js";
+import { waitSql } from "./waits/wait-sql.js";
 import type { ClockPort } from "./world.js";
 
 export type ReactionKind = "emit-only" | "pause" | "cancel" | "open-approval" | "deliver";
@@ -102,4 +105,49 @@ function resolveReaction(reaction: unknown, named: Record<string, unknown> | und
     return o.destination ? { kind, destination: o.destination } : { kind };
   }
   return { kind: "emit-only" };
+}
+
+/** The `AlertRaised` event of an alert. */
+export function alertEvent(alert: Alert): EventInit {
+  return {
+    type: "AlertRaised",
+    nodeId: alert.nodeId,
+    iteration: alert.iteration,
+    rule: alert.rule,
+    elapsedMs: alert.elapsedMs,
+    severity: alert.severity,
+    reaction: alert.reaction,
+    ...(alert.owner ? { owner: alert.owner } : {}),
+    ...(alert.runbook ? { runbook: alert.runbook } : {}),
+    ...(alert.labels ? { labels: alert.labels } : {}),
+  };
+}
+
+/** `open-approval`: asks an operator, in the pending approvals list (not blocking the run). */
+export function openAlertApproval(batch: WriteBatch, runId: string, alert: Alert, now: number): void {
+  waitSql.insert(batch, {
+    runId,
+    nodeId: `alert:${alert.rule}:${alert.nodeId}`,
+    iteration: alert.iteration,
+    kind: "approval",
+    name: null,
+    correlationId: null,
+    request: { mode: "approve", request: { title: `Alert ${alert.rule}: ${alert.nodeId} is slow`, metadata: { ...alert } }, alert: true },
+    deadlineMs: null,
+    now,
+  });
+}
+
+/** `deliver`: POSTs the alert as JSON to an http(s) destination; failures are warnings only. */
+export async function deliverAlert(alert: Alert, runId: string, warn: (message: string) => void): Promise<void> {
+  if (!alert.destination || !/^https?:\/\//.test(alert.destination)) {
+    warn(`Alert ${alert.rule}: destination "${alert.destination ?? ""}" is not an http(s) URL; the alert was only recorded.`);
+    return;
+  }
+  try {
+    const res = await fetch(alert.destination, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ runId, ...alert }) });
+    if (!res.ok) warn(`Alert ${alert.rule}: ${alert.destination} answered ${res.status}.`);
+  } catch (error) {
+    warn(`Alert ${alert.rule}: delivery to ${alert.destination} failed: ${String(error)}`);
+  }
 }

@@ -4,6 +4,13 @@
  * completions that landed together, re-renders when a completion changed what the tree read,
  * starts what became ready, and commits all of it in one transaction before any new attempt
  * starts (DESIGN.md durability rules). See docs/engine.md.
+ *
+ * Why this file is longer than 500 lines: it is the engine's hot core, and every method reads
+ * and writes the same in-memory state of one run (nodes, the scheduler, running attempts, the
+ * write batch). Everything with a state of its own lives beside it and is called from here:
+ * scheduling (scheduler.ts), waits (waits/), recovery scopes (scopes.ts), continue-as-new,
+ * subflows, alerts, hot reload, agent services (attempt-services.ts), SQL (run-sql.ts).
+ * Sections: the loop; rendering; scheduling; settling; ending; plumbing.
  */
 import type { AgentLike } from "../agents/types.js";
 import { errorToJson, FlowError, isFlowError } from "../errors.js";
@@ -23,14 +30,13 @@ import { nodeKey, type PlanTask } from "./plan.js";
 import { isRetryable, retryDelayMs } from "./retry.js";
 import { attemptSql, cacheSql, eventSql, frameSql, nodeSql, outputSql, runSql, WriteBatch } from "./run-sql.js";
 import { Scheduler } from "./scheduler.js";
-import { AlertWatcher, type Alert } from "./alerts.js";
+import { type Alert, alertEvent, AlertWatcher, deliverAlert, openAlertApproval } from "./alerts.js";
+import { hotOptionsOf, watchWorkflowFile } from "./hot-reload.js";
+import { runSubflow } from "./subflow.js";
 import { AttemptServices } from "./attempt-services.js";
-import { bindingOf } from "./binding.js";
 import { writeContinuation } from "./continue-as-new.js";
-import type { SubflowSpec } from "./describe-node.js";
 import { attachRenderView, type RenderView, type ScopeFailure } from "./render-view.js";
 import { ScopeFailures } from "./scopes.js";
-import { waitSql } from "./waits/wait-sql.js";
 import { WaitManager, type WaitHost } from "./waits/wait-manager.js";
 import type { NodeDescriptor } from "./describe-node.js";
 import { serializeDescriptor } from "./snapshot.js";
@@ -370,7 +376,7 @@ export class RunSession {
     }
     // Nodes that were in the previous tree (on resume: anywhere in the stored run) and are gone
     // from this one never run: they are cancelled. Running attempts finish and keep their rows.
-    if (this.hotOptions()?.cancelUnmounted) {
+    if (hotOptionsOf(this.opts.hot)?.cancelUnmounted) {
       for (const [key, r] of this.running) {
         if (extracted.byKey.has(key) || r.removed) continue;
         r.removed = true;
@@ -509,7 +515,7 @@ export class RunSession {
         preflighted: this.preflighted,
         rootDir: this.opts.rootDir ?? this.env.cwd ?? ".",
         ...(this.env.workspaces ? { workspaces: this.env.workspaces } : {}),
-        runSubflow: (spec, childRunId) => this.runSubflow(spec, childRunId),
+        runSubflow: (spec, childRunId) => runSubflow(spec, childRunId, this.runId, this.opts.signal, this.auth),
         services: this.services,
       })
         .catch((error: unknown): AttemptOutcome => ({ ok: false, error: FlowError.from(error) }))
@@ -762,94 +768,24 @@ export class RunSession {
     return { runId: this.runId, status: "continued", nextRunId };
   }
 
-  /** Runs (or resumes) a Subflow's child run to its end. */
-  private async runSubflow(spec: SubflowSpec, childRunId: string): Promise<RunResult> {
-    const { runWorkflow } = await import("./run.js");
-    const workflow = spec.workflow as FlowWorkflow;
-    const child = bindingOf(workflow);
-    const exists = await runSql.get(child.store, childRunId);
-    return runWorkflow(workflow, {
-      runId: childRunId,
-      parentRunId: this.runId,
-      ...(exists ? { resume: true } : { input: spec.input ?? {} }),
-      stayWhileWaiting: true,
-      ...(this.opts.signal ? { signal: this.opts.signal } : {}),
-      ...(this.auth ? { auth: this.auth } : {}),
-    });
-  }
-
   private onAlert(alert: Alert): void {
-    this.emit({
-      type: "AlertRaised",
-      nodeId: alert.nodeId,
-      iteration: alert.iteration,
-      rule: alert.rule,
-      elapsedMs: alert.elapsedMs,
-      severity: alert.severity,
-      reaction: alert.reaction,
-      ...(alert.owner ? { owner: alert.owner } : {}),
-      ...(alert.runbook ? { runbook: alert.runbook } : {}),
-      ...(alert.labels ? { labels: alert.labels } : {}),
-    });
+    this.emit(alertEvent(alert));
     if (alert.reaction === "pause" || alert.reaction === "cancel") this.alertStop ??= alert.reaction;
-    if (alert.reaction === "open-approval") {
-      waitSql.insert(this.batch, {
-        runId: this.runId,
-        nodeId: `alert:${alert.rule}:${alert.nodeId}`,
-        iteration: alert.iteration,
-        kind: "approval",
-        name: null,
-        correlationId: null,
-        request: { mode: "approve", request: { title: `Alert ${alert.rule}: ${alert.nodeId} is slow`, metadata: { ...alert } }, alert: true },
-        deadlineMs: null,
-        now: this.now(),
-      });
-    }
-    if (alert.reaction === "deliver" && alert.destination) void this.deliverAlert(alert);
+    if (alert.reaction === "open-approval") openAlertApproval(this.batch, this.runId, alert, this.now());
+    if (alert.reaction === "deliver") void deliverAlert(alert, this.runId, this.env.warn);
     // Alerts fire between scheduling steps: commit them now (the loop may be waiting).
     this.wake();
   }
 
-  private async deliverAlert(alert: Alert): Promise<void> {
-    if (!/^https?:\/\//.test(alert.destination!)) {
-      this.env.warn(`Alert ${alert.rule}: destination "${alert.destination}" is not an http(s) URL; the alert was only recorded.`);
-      return;
-    }
-    try {
-      const res = await fetch(alert.destination!, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ runId: this.runId, ...alert }) });
-      if (!res.ok) this.env.warn(`Alert ${alert.rule}: ${alert.destination} answered ${res.status}.`);
-    } catch (error) {
-      this.env.warn(`Alert ${alert.rule}: delivery to ${alert.destination} failed: ${String(error)}`);
-    }
-  }
-
-  private hotOptions(): { cancelUnmounted: boolean; outDir?: string; rootDir?: string; maxGenerations: number; debounceMs: number } | undefined {
-    const hot = this.opts.hot;
-    if (!hot) return undefined;
-    const o = hot === true ? {} : hot;
-    return { cancelUnmounted: o.cancelUnmounted === true, maxGenerations: o.maxGenerations ?? 3, debounceMs: o.debounceMs ?? 100, ...(o.outDir ? { outDir: o.outDir } : {}), ...(o.rootDir ? { rootDir: o.rootDir } : {}) };
-  }
-
   /** Hot reload: a new build of the workflow file is used from the next render on. */
   private watchHot(): void {
-    const hot = this.hotOptions();
-    if (!hot) return;
-    if (!this.opts.workflowPath || !this.env.hotReload) {
-      this.env.warn(`Run ${this.runId}: hot reload needs RunOptions.workflowPath and a host that watches files (Node); ignored.`);
-      return;
-    }
-    this.stopHot = this.env.hotReload.watch(
-      this.opts.workflowPath,
-      { ...hot, rootDir: hot.rootDir ?? this.opts.rootDir ?? this.env.cwd ?? ".", ...(this.workflow.workflow ? { workflow: this.workflow.workflow } : {}) },
-      ({ build, generation }) => {
-        this.previousBuild = this.build;
-        this.build = build;
-        this.needsRender = true;
-        this.emit({ type: "WorkflowReloaded", generation });
-        this.wake();
-      },
-      (error) => this.env.warn(`Run ${this.runId}: the edited workflow could not be loaded; keeping the running version.`, { error: String(error) }),
-    );
+    this.stopHot = watchWorkflowFile(this.env, this.opts, this.workflow.workflow, this.runId, ({ build, generation }) => {
+      this.previousBuild = this.build;
+      this.build = build;
+      this.needsRender = true;
+      this.emit({ type: "WorkflowReloaded", generation });
+      this.wake();
+    });
   }
 
   private async finishPaused(): Promise<RunResult> {

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { createFlowPostgres, FlowDb, isFlowError, runWorkflow } from "durable-flow";
+import { pgliteLockPath } from "./store/pglite.js";
 import { freshPgliteDir } from "./testing/pglite-dirs.js";
 import { freshPostgresSchema, TEST_POSTGRES_URL } from "./testing/postgres-test-db.js";
 
@@ -33,7 +34,7 @@ describe("createFlowPostgres", () => {
       await api.close();
       await pgDb?.drop();
     }
-    if (dataDir) expect(existsSync(join(dataDir, "flow.lock"))).toBe(false);
+    if (dataDir) expect(existsSync(pgliteLockPath(dataDir))).toBe(false);
   });
 
   it("lets workers that open one fresh database at the same moment all start", async () => {

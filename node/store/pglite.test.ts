@@ -1,10 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { isFlowError, openPgliteStore } from "durable-flow";
 import { runStoreContract } from "../../core/store/contract.js";
 import { freshPgliteDir } from "../testing/pglite-dirs.js";
+import { pgliteLockPath } from "./pglite.js";
 import { pgliteTemplateDir } from "./pglite-template.js";
 
 runStoreContract("pglite", async () => {
@@ -37,7 +39,7 @@ describe("pglite store", () => {
     } finally {
       await b.close();
     }
-    expect(existsSync(join(dataDir, "flow.lock"))).toBe(false);
+    expect(existsSync(pgliteLockPath(dataDir))).toBe(false);
     const again = await openPgliteStore({ dataDir });
     try {
       expect(again.pglite.closed).toBe(false);
@@ -50,9 +52,8 @@ describe("pglite store", () => {
 
   it("refuses a data dir that a live process holds, naming it", async () => {
     const dataDir = freshPgliteDir();
-    mkdirSync(dataDir);
     // The pid of this test's parent process: alive, and not this process.
-    writeFileSync(join(dataDir, "flow.lock"), `${(await import("node:os")).hostname()}:${process.ppid}`);
+    writeFileSync(pgliteLockPath(dataDir), `${(await import("node:os")).hostname()}:${process.ppid}`);
     const error = await openPgliteStore({ dataDir }).then(() => null, (e: unknown) => e);
     expect(isFlowError(error, "STORE_OPEN_FAILED")).toBe(true);
     expect((error as Error).message).toContain(String(process.ppid));
@@ -61,9 +62,8 @@ describe("pglite store", () => {
 
   it("takes over the lock of a process that died", async () => {
     const dataDir = freshPgliteDir();
-    mkdirSync(dataDir);
     const dead = spawnSync(process.execPath, ["-e", "process.exit(0)"]).pid;
-    writeFileSync(join(dataDir, "flow.lock"), `${(await import("node:os")).hostname()}:${dead}`);
+    writeFileSync(pgliteLockPath(dataDir), `${(await import("node:os")).hostname()}:${dead}`);
     const store = await openPgliteStore({ dataDir });
     try {
       expect(await store.query(`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
@@ -79,7 +79,7 @@ describe("pglite store", () => {
     try {
       const template = pgliteTemplateDir();
       expect(readFileSync(join(dataDir, "PG_VERSION"), "utf8")).toBe(readFileSync(join(template, "PG_VERSION"), "utf8"));
-      expect(existsSync(join(template, "flow.lock"))).toBe(false);
+      expect(existsSync(pgliteLockPath(template))).toBe(false);
       await store.executeScript(`CREATE TABLE t (x INTEGER)`);
     } finally {
       await store.close();
@@ -95,6 +95,24 @@ describe("pglite store", () => {
       rmSync(dirname(other), { recursive: true, force: true });
     }
   });
+
+  it("runs initdb itself for a new data dir when no template can be made", () => {
+    const dataDir = freshPgliteDir();
+    const script = `import { openPgliteStore } from "durable-flow";
+      const store = await openPgliteStore({ dataDir: ${JSON.stringify(dataDir)} });
+      console.log(JSON.stringify(await store.query("SELECT 41 + 1 AS n")));
+      await store.close();`;
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      env: { ...process.env, XDG_CACHE_HOME: "/dev/null/no-cache-here" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(child.stdout.trim()).toBe('[{"n":42}]');
+    expect(existsSync(join(dataDir, "PG_VERSION"))).toBe(true);
+    expect(existsSync(pgliteLockPath(dataDir))).toBe(false);
+    rmSync(dirname(dataDir), { recursive: true, force: true });
+  }, 60_000);
 
   it("opens an in-memory database when no data dir is given", async () => {
     const store = await openPgliteStore();

@@ -6,14 +6,14 @@
  *
  * A data dir is served by one PGlite instance per process: opening the same dir twice in one
  * process shares the instance (reference-counted; the last `close` shuts it). PGlite cannot be
- * shared between processes, so the dir carries a lock file naming the owning pid; a second
+ * shared between processes, so a lock file beside the dir names the owning pid; a second
  * process is refused, and the lock of a process that died is taken over. A new data dir starts
  * as a copy of an initialized template instead of running initdb (pglite-template.ts).
  * See docs/store.md.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
 import { FlowError } from "../../core/errors.js";
 import { toPositionalParams } from "../../core/store/dialect.js";
@@ -41,8 +41,14 @@ export type PgliteStore = StorePort & {
   readonly dataDir: string | null;
 };
 
-/** The lock file a process keeps in a data dir while it has it open. */
-export const PGLITE_LOCK_FILE = "flow.lock";
+/**
+ * The lock file a process keeps while it has a data dir open: `<dataDir>.lock`, beside the dir
+ * rather than in it, so that a copy of the dir (a backup taken while it is open) does not carry
+ * a lock naming a live process.
+ */
+export function pgliteLockPath(dataDir: string): string {
+  return `${resolve(dataDir)}.lock`;
+}
 
 interface Shared {
   pglite: PGlite;
@@ -61,7 +67,7 @@ function lockOwner(): string {
 
 /** Takes the data dir's lock file, or throws when a live process holds it. */
 function takeLock(dir: string): void {
-  const file = join(dir, PGLITE_LOCK_FILE);
+  const file = pgliteLockPath(dir);
   for (let tries = 0; tries < 2; tries++) {
     try {
       writeFileSync(file, lockOwner(), { flag: "wx" });
@@ -93,7 +99,7 @@ function readLockOwner(file: string): string | null {
 }
 
 function releaseLock(dir: string): void {
-  const file = join(dir, PGLITE_LOCK_FILE);
+  const file = pgliteLockPath(dir);
   if (readLockOwner(file) === lockOwner()) rmSync(file, { force: true });
 }
 

@@ -102,6 +102,8 @@ export function Worktree(props: WorktreeProps): FlowNode {
 
 export interface SandboxProps {
   id: string;
+  /** Where the sandbox goes (default `.flow/sandboxes/<runId>/<id>` under the run's rootDir). */
+  path?: string;
   /** Directory (relative to the run's rootDir) copied into the sandbox first. */
   from?: string;
   skipIf?: boolean;

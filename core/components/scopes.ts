@@ -79,7 +79,10 @@ export interface TryCatchFinallyProps {
   /** Default `try`; give each block of a workflow its own id. */
   id?: string;
   try: FlowNode;
-  /** Runs instead of the rest of `try` when a task in it fails (and its code is in `catchErrors`). */
+  /**
+   * Runs instead of the rest of `try` when a task in it fails (and its code is in `catchErrors`).
+   * Without it, a failure runs `finally` and then fails the run, as try/finally does.
+   */
   catch?: FlowNode | ((error: FlowErrorJson) => FlowNode);
   /** Error codes this block catches (default: all). */
   catchErrors?: string[];
@@ -96,18 +99,27 @@ export interface TryCatchFinallyProps {
 export function TryCatchFinally(props: TryCatchFinallyProps): FlowNode {
   if (props.skipIf) return null;
   const id = props.id ?? "try";
-  const failure = renderViewOf(useRenderCtx(), `TryCatchFinally "${id}"`).scopeFailure(id);
+  const view = renderViewOf(useRenderCtx(), `TryCatchFinally "${id}"`);
+  const failure = view.scopeFailure(id);
   const parts: FlowNode[] = [];
   if (!failure) {
     parts.push(createElement(TAGS.try, { id, children: props.try }, "try"));
     if (props.finally) parts.push(createElement(TAGS.sequence, { children: props.finally }, "finally"));
     return createElement(TAGS.sequence, { children: parts });
   }
-  const caught = !props.catchErrors?.length || props.catchErrors.includes(failure.error.code);
-  const handler = caught && props.catch !== undefined ? (typeof props.catch === "function" ? props.catch(failure.error) : props.catch) : null;
-  parts.push(createElement(TAGS.try, { id, failed: true, children: handler }, "try"));
+  // As in JavaScript: without a catch (or for codes it does not list) the error goes on after
+  // finally; an error thrown by the catch block goes on after finally too.
+  const caught = props.catch !== undefined && (!props.catchErrors?.length || props.catchErrors.includes(failure.error.code));
+  parts.push(createElement(TAGS.try, { id, failed: true, children: null }, "try"));
+  const catchId = `${id}:catch`;
+  const catchFailure = view.scopeFailure(catchId);
+  if (caught) {
+    const handler = typeof props.catch === "function" ? props.catch(failure.error) : props.catch;
+    parts.push(createElement(TAGS.try, { id: catchId, ...(catchFailure ? { failed: true } : {}), children: catchFailure ? null : handler }, "catch"));
+  }
   if (props.finally) parts.push(createElement(TAGS.sequence, { children: props.finally }, "finally"));
-  if (!caught) parts.push(failNode(`${id}:rethrow`, failure.error));
+  const rethrow = !caught ? failure.error : catchFailure?.error;
+  if (rethrow) parts.push(failNode(`${id}:rethrow`, rethrow));
   return createElement(TAGS.sequence, { children: parts });
 }
 

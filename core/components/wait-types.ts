@@ -58,6 +58,8 @@ export interface ApprovalGateProps<S extends SchemaMap, O extends OutputTarget<S
   /** Ask only when true; false approves at once. */
   when: boolean;
   onDeny?: "fail" | "continue" | "skip";
+  allowedScopes?: string[];
+  allowedUsers?: string[];
 }
 
 export interface HumanTaskProps<S extends SchemaMap, O extends OutputTarget<S>> extends WaitCommon {

@@ -31,7 +31,7 @@ export type TaskFinishedEvent = Base<"TaskFinished"> & NodeRef & { attempt: numb
 export type TaskFailedEvent = Base<"TaskFailed"> &
   NodeRef & { attempt: number; error: FlowErrorJson; willRetry: boolean; retryInMs?: number; continueOnFail: boolean };
 export type TaskSkippedEvent = Base<"TaskSkipped"> & NodeRef;
-export type TaskCancelledEvent = Base<"TaskCancelled"> & NodeRef & { attempt?: number; reason: "run-cancelled" | "removed-from-tree" | "interrupted" | "run-failed" };
+export type TaskCancelledEvent = Base<"TaskCancelled"> & NodeRef & { attempt?: number; reason: "run-cancelled" | "removed-from-tree" | "interrupted" | "run-failed" | "run-continued" };
 export type TaskCacheHitEvent = Base<"TaskCacheHit"> & NodeRef & { cacheKey: string };
 export type TaskResetEvent = Base<"TaskReset"> & NodeRef & { reason: "retry-task" | "resume" };
 export type LoopIterationEvent = Base<"LoopIteration"> & { loopId: string; iteration: number };

@@ -429,7 +429,9 @@ export class RunSession {
       const batch = scheduler.take(Math.max(free, 0));
       if (batch.length === 0) return;
       for (const task of batch) {
-        if (this.fatal) return;
+        // A row stored in this pass (a cache hit, a settled wait) may change the tree: render
+        // first. Tasks taken but not started are queued again by the new plan.
+        if (this.fatal || this.needsRender) return;
         if (task.desc.skipIf) {
           this.setNode(this.nodes.get(task.key)!, "skipped");
           this.emit({ type: "TaskSkipped", nodeId: task.desc.nodeId, iteration: task.desc.iteration });
@@ -570,7 +572,6 @@ export class RunSession {
         cacheSql.put(this.batch, ck, scope, d.nodeId, entry.tableName, outcome.row, now, d.cachePolicy.ttlMs);
       }
       if (task) this.completeTask(scheduler, task);
-      if (this.readTables.has(d.outputTable) && this.opts.requireRerenderOnOutputChange !== false) this.needsRender = true;
       return;
     }
     const error = outcome.error;
@@ -629,9 +630,11 @@ export class RunSession {
     this.needsRender = true;
   }
 
+  /** Stores a row; when the last render read its table, the tree renders again before anything else starts. */
   private storeOutput(entry: TableEntry, nodeId: string, iteration: number, row: Record<string, unknown>): void {
     outputSql.upsert(this.batch, this.store.dialect, entry, this.runId, nodeId, iteration, row);
     this.index.set(entry.key, { ...row, runId: this.runId, nodeId, iteration } as OutputRow);
+    if (this.readTables.has(entry.key) && this.opts.requireRerenderOnOutputChange !== false) this.needsRender = true;
   }
 
   private setNode(n: NodeInfo, state: NodeState, error?: unknown): void {
@@ -758,7 +761,8 @@ export class RunSession {
       workflowName: this.workflowName,
       workflowHash: this.workflowHash,
       input: c.input ?? this.input,
-      iterations: this.iterations,
+      // A loop's continueAsNewEvery carries its iterations; an explicit ContinueAsNew starts afresh.
+      iterations: c.carryOutputs ? this.iterations : {},
       carryOutputs: c.carryOutputs,
       auth: this.auth,
       now: this.now(),
@@ -824,7 +828,8 @@ export class RunSession {
         const n = this.nodes.get(c.key)!;
         attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, r.attempt, "cancelled", this.now());
         this.setNode(n, "cancelled");
-        this.emit({ type: "TaskCancelled", nodeId: d.nodeId, iteration: d.iteration, attempt: r.attempt, reason: this.opts.signal?.aborted ? "run-cancelled" : "run-failed" });
+        const reason = this.opts.signal?.aborted || this.alertStop === "cancel" ? "run-cancelled" : this.continuation ? "run-continued" : "run-failed";
+        this.emit({ type: "TaskCancelled", nodeId: d.nodeId, iteration: d.iteration, attempt: r.attempt, reason });
       }
     }
   }

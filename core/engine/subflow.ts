@@ -13,13 +13,10 @@ export async function runSubflow(spec: SubflowSpec, childRunId: string, parentRu
   // Loaded lazily: run.ts imports the session, which imports this module.
   const { runWorkflow } = await import("./run.js");
   const workflow = spec.workflow as FlowWorkflow;
-  const exists = await runSql.get(bindingOf(workflow).store, childRunId);
-  return runWorkflow(workflow, {
-    runId: childRunId,
-    parentRunId,
-    ...(exists ? { resume: true } : { input: spec.input ?? {} }),
-    stayWhileWaiting: true,
-    ...(signal ? { signal } : {}),
-    ...(auth ? { auth } : {}),
-  });
+  const store = bindingOf(workflow).store;
+  const common = { parentRunId, stayWhileWaiting: true, ...(signal ? { signal } : {}), ...(auth ? { auth } : {}) };
+  let result = await runWorkflow(workflow, { runId: childRunId, ...common, ...((await runSql.get(store, childRunId)) ? { resume: true } : { input: spec.input ?? {} }) });
+  // A child that continues as new goes on in its next run: follow the chain to its end.
+  while (result.status === "continued" && result.nextRunId) result = await runWorkflow(workflow, { runId: result.nextRunId, resume: true, ...common });
+  return result;
 }

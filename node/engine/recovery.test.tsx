@@ -139,6 +139,31 @@ describe.each(testBackends)("recovery blocks on $name", (backend) => {
     expect(ran).toEqual(["cleanup"]);
   });
 
+  it("without a catch, runs finally and fails; when catch fails, runs finally and fails with the catch's error", async () => {
+    const { api } = await backend.open(schemas);
+    const ran: string[] = [];
+    const noCatch = api.flow(() => (
+      <api.Workflow name="try-finally">
+        <api.TryCatchFinally id="t" try={<api.Task id="x" output={api.outputs.step} retries={0}>{boom("x broke")}</api.Task>} finally={<api.Task id="cleanup" output={api.outputs.step}>{() => (ran.push("cleanup"), { value: 0 })}</api.Task>} />
+      </api.Workflow>
+    ));
+    expect(await runWorkflow(noCatch, { input: {} })).toMatchObject({ status: "failed", error: { message: expect.stringContaining("x broke") } });
+    expect(ran).toEqual(["cleanup"]);
+    ran.length = 0;
+    const badCatch = api.flow(() => (
+      <api.Workflow name="try-bad-catch">
+        <api.TryCatchFinally
+          id="t"
+          try={<api.Task id="x" output={api.outputs.step} retries={0}>{boom("x broke")}</api.Task>}
+          catch={<api.Task id="handler" output={api.outputs.step} retries={0}>{boom("handler broke")}</api.Task>}
+          finally={<api.Task id="cleanup" output={api.outputs.step}>{() => (ran.push("cleanup"), { value: 0 })}</api.Task>}
+        />
+      </api.Workflow>
+    ));
+    expect(await runWorkflow(badCatch, { input: {} })).toMatchObject({ status: "failed", error: { message: expect.stringContaining("handler broke") } });
+    expect(ran).toEqual(["cleanup"]);
+  });
+
   it("recovers the same way after a resume: a caught failure is durable", async () => {
     const { api } = await backend.open(schemas);
     const pause = new AbortController();
@@ -236,6 +261,41 @@ describe.each(testBackends)("runs beyond one run on $name", (backend) => {
     expect(runs).toBe(3);
     const rows = await new FlowDb(api.db).listOutputs(r.runId, "step");
     expect(Math.max(...rows.map((row) => row.value as number))).toBe(5);
+  });
+
+  it("starts the next run's loops afresh after an explicit ContinueAsNew", async () => {
+    const { api } = await backend.open(schemas);
+    const wf = api.flow((ctx) => (
+      <api.Workflow name="can-loop">
+        <api.Loop id="l" until={false} maxIterations={2}>
+          <api.Task id="tick" output={api.outputs.step}>{() => ({ value: ctx.iteration })}</api.Task>
+        </api.Loop>
+        {(ctx.input.round as number) < 1 ? <api.ContinueAsNew input={{ round: 1 }} /> : null}
+      </api.Workflow>
+    ));
+    const first = await runWorkflow(wf, { input: { round: 0 } });
+    expect(first.status).toBe("continued");
+    const second = await runWorkflow(wf, { runId: first.nextRunId!, resume: true });
+    expect(second.status).toBe("finished");
+    expect((await new FlowDb(api.db).listOutputs(second.runId, "step")).map((r) => r.iteration)).toEqual([0, 1]);
+  });
+
+  it("follows a Subflow's child through its continue-as-new chain", async () => {
+    const { api } = await backend.open(schemas);
+    const child = api.flow((ctx) => {
+      const round = ctx.input.round as number;
+      return (
+        <api.Workflow name="child-chain">
+          {round < 2 ? <api.ContinueAsNew input={{ round: round + 1 }} /> : <api.Task id="done" output={api.outputs.output}>{{ total: round }}</api.Task>}
+        </api.Workflow>
+      );
+    });
+    const parent = api.flow(() => (
+      <api.Workflow name="parent-chain">
+        <api.Subflow id="sub" workflow={child} input={{ round: 0 }} output={api.outputs.output} />
+      </api.Workflow>
+    ));
+    expect(await runWorkflow(parent, { input: {} })).toMatchObject({ status: "finished", output: { total: 2 } });
   });
 
   it("runs a Subflow as a child run and stores its output", async () => {

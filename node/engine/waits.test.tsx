@@ -290,6 +290,24 @@ describe.each(testBackends)("waiting on $name", (backend) => {
     expect((await running).status).toBe("finished");
   });
 
+  it("renders again after a wait stores its row, so what follows sees it (an ApprovalGate asked only above a threshold)", async () => {
+    const { api } = await backend.open({ ...schemas, claim: z.object({ amount: z.number() }) });
+    const db = new FlowDb(api.db);
+    const wf = api.flow((ctx) => {
+      const claim = ctx.outputMaybe(api.outputs.claim, { nodeId: "claim" });
+      return (
+        <api.Workflow name="threshold">
+          <api.HumanTask id="claim" output={api.outputs.claim} prompt="Enter the amount" />
+          <api.ApprovalGate id="manager" output={api.outputs.decision} request={{ title: "Large claim" }} when={(claim?.amount ?? 0) > 500} />
+        </api.Workflow>
+      );
+    });
+    const parked = await runWorkflow(wf, { input: {} });
+    await submitHumanTask(db, { runId: parked.runId, nodeId: "claim", value: { amount: 740 } });
+    expect((await runWorkflow(wf, { runId: parked.runId, resume: true })).status).toBe("waiting-approval");
+    expect((await listPendingApprovals(db, { runId: parked.runId })).map((p) => p.nodeId)).toEqual(["manager"]);
+  });
+
   it("lets later siblings run while an async approval waits, but not what depends on it", async () => {
     const { api } = await backend.open(schemas);
     const db = new FlowDb(api.db);

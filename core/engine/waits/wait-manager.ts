@@ -242,7 +242,7 @@ export class WaitManager {
     if (row.status === "pending" || !row.resolution_json) return this.timedOut(entry) ? this.timeout(entry, "fail") : false;
     const desc = task.desc;
     const submitted = (JSON.parse(row.resolution_json) as { value: unknown }).value;
-    const parsed = this.host.resolveTable(desc.outputTable).schema.safeParse(submitted);
+    const parsed = (desc.outputSchema ?? this.host.resolveTable(desc.outputTable).schema).safeParse(submitted);
     if (parsed.success) {
       waitSql.settle(this.host.batch, this.host.runId, desc.nodeId, desc.iteration, null, row.resolved_by, this.host.clock.now());
       this.host.emit({ type: "HumanTaskSubmitted", nodeId: desc.nodeId, iteration: desc.iteration, submittedBy: row.resolved_by });

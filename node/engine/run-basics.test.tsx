@@ -287,6 +287,49 @@ describe.each(testBackends)("engine basics on $name", (backend) => {
     expect(seen).toEqual({ callable: 2, property: 2, output: 7, resolveRow: 7, tableName: "step", latestArray: [{ value: 1 }, { value: 3 }], missing: true });
   });
 
+  it("exposes auth to the build and stores annotations; initialIterations seeds loops from a Map", async () => {
+    const { api } = await backend.open(schemas);
+    const { flow, Workflow, Task, Loop, outputs } = api;
+    const seen: unknown[] = [];
+    const wf = flow((ctx) => {
+      seen.push(ctx.auth?.triggeredBy);
+      return (
+        <Workflow name="auth">
+          <Loop id="l" until={ctx.iterationCount(outputs.step, "t") >= 1} maxIterations={10}>
+            <Task id="t" output={outputs.step}>{() => ({ value: ctx.iterations.l ?? -1 })}</Task>
+          </Loop>
+        </Workflow>
+      );
+    });
+    const auth = { triggeredBy: "cron:gateway", scopes: ["*"], role: "system", createdAt: "2026-11-22T00:00:00.000Z" };
+    const r = await runWorkflow(wf, { input: { name: "x" }, auth, annotations: { team: "core", priority: 2 }, initialIterations: new Map([["l", 3]]) });
+    expect(r.status).toBe("finished");
+    expect(seen[0]).toBe("cron:gateway");
+    const db = new FlowDb(api.db);
+    expect((await db.requireRun(r.runId)).annotations).toEqual({ team: "core", priority: 2 });
+    expect((await db.listOutputs(r.runId, outputs.step)).map((row) => [row.iteration, row.value])).toEqual([[3, 3]]);
+  });
+
+  it("renders again after outputs change only when requireRerenderOnOutputChange allows it", async () => {
+    const { api } = await backend.open(schemas);
+    const { flow, Workflow, Task, Branch, outputs } = api;
+    const wf = flow((ctx) => (
+      <Workflow name="rerender">
+        <Task id="first" output={outputs.step}>{{ value: 9 }}</Task>
+        <Branch
+          if={(ctx.outputMaybe(outputs.step, { nodeId: "first" })?.value ?? 0) > 5}
+          then={<Task id="big" output={outputs.note}>{{ text: "big", ok: true }}</Task>}
+          else={<Task id="small" output={outputs.note}>{{ text: "small", ok: true }}</Task>}
+        />
+      </Workflow>
+    ));
+    const db = new FlowDb(api.db);
+    const eager = await runWorkflow(wf, { input: { name: "x" } });
+    expect((await db.listOutputs(eager.runId, "note")).map((r) => r.text)).toEqual(["big"]);
+    const lazy = await runWorkflow(wf, { input: { name: "x" }, requireRerenderOnOutputChange: false });
+    expect((await db.listOutputs(lazy.runId, "note")).map((r) => r.text)).toEqual(["small"]);
+  });
+
   it("refuses a second run with the same id, and resuming an unknown run", async () => {
     const { api } = await backend.open(schemas);
     const { flow, Workflow, Task, outputs } = api;

@@ -24,13 +24,21 @@ import { reconcileMigratedColumns } from "./migrate/column-types.js";
 import { openPgliteStore, type PgliteStore } from "./store/pglite.js";
 import { openPostgresStore, type PostgresStore } from "./store/postgres.js";
 
-/** Default PGlite data dir, relative to the working directory. */
+/**
+ * Default PGlite data dir, relative to the working directory.
+ * @example
+ * await createFlowPostgres(schemas, { provider: "pglite" }); // opens DEFAULT_PGLITE_DIR
+ */
 export const DEFAULT_PGLITE_DIR = ".flow/pglite";
 
 /** The Drizzle database `createFlowPostgres` returns as `db` (node-postgres or PGlite). */
 export type PostgresFlowDb = PgDatabase<PgQueryResultHKT>;
 
-/** SPEC.md `CreateFlowPostgresOptions`: `CreateFlowOptions` plus a union on `provider`. */
+/**
+ * SPEC.md `CreateFlowPostgresOptions`: `CreateFlowOptions` plus a union on `provider`.
+ * @example
+ * const opts: CreateFlowPostgresOptions = { provider: "pglite", dataDir: ".flow/pglite", readableName: "Writer" };
+ */
 export type CreateFlowPostgresOptions = CreateFlowOptions & { env?: Partial<RuntimeEnv> } & (
     | {
         /** Default. */

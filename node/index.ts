@@ -18,7 +18,7 @@ export { openPgliteStore } from "./store/pglite.js";
 export type { PgliteStore, PgliteStoreOptions } from "./store/pglite.js";
 export { bash, BASH_LIMITS, edit, grep, read, tools, write } from "./tools/index.js";
 export { createFlowPostgres, DEFAULT_PGLITE_DIR } from "./create-flow-postgres.js";
-export type { CreateFlowPostgresOptions, PostgresFlow, PostgresFlowDb } from "./create-flow-postgres.js";
+export type { CreateFlowPostgresOptions, PgFlowTable, PostgresFlow, PostgresFlowDb } from "./create-flow-postgres.js";
 export { openFlowBackend } from "./open-flow-backend.js";
 export type { OpenedFlow, OpenFlowBackendOptions } from "./open-flow-backend.js";
 export { resolveBackend } from "./config/resolve-backend.js";

@@ -23,7 +23,11 @@ import { SqliteSource, type SourceTable } from "./migrate/sqlite-source.js";
 import { openPgliteStore, type PgliteStore } from "./store/pglite.js";
 import { openPostgresStore, type PostgresStore, redactUrl } from "./store/postgres.js";
 
-/** SPEC.md `MigrateStoreOptions`. */
+/**
+ * SPEC.md `MigrateStoreOptions`.
+ * @example
+ * await migrateFlowStore({ to: "postgres", url: process.env.FLOW_DATABASE_URL, keepSqlite: true, batchSize: 1000 });
+ */
 export interface MigrateStoreOptions {
   /** Project directory: where `flow.config.json` and `.flow/` are (default `process.cwd()`). */
   cwd?: string;
@@ -59,7 +63,12 @@ export type MigrationProgressEvent =
   | ({ type: "table-copied"; index: number; tableCount: number } & MigratedTable)
   | { type: "done"; tableCount: number; rowCount: number; runCount: number; durationMs: number };
 
-/** SPEC.md `MigrationResult`. `backend` is where the store is now (the target's backend). */
+/**
+ * SPEC.md `MigrationResult`. `backend` is where the store is now (the target's backend).
+ * @example
+ * const { runCount, tables } = await migrateFlowStore();
+ * for (const t of tables) console.log(t.table, t.sourceRows, t.targetRows);
+ */
 export interface MigrationResult {
   backend: "pglite" | "postgres";
   /** The SQLite store that was copied. */
@@ -77,7 +86,11 @@ export interface MigrationResult {
   sqliteRemoved: boolean;
 }
 
-/** Default rows per statement. */
+/**
+ * Default rows per statement.
+ * @example
+ * await migrateFlowStore({ batchSize: DEFAULT_MIGRATION_BATCH_SIZE * 4 });
+ */
 export const DEFAULT_MIGRATION_BATCH_SIZE = 500;
 
 /** Flow's ledger tables: the target keeps its own (migrations applied there, schemaVersion). */

@@ -15,7 +15,11 @@ import { createFlow, type SqliteFlowDb } from "./create-flow.js";
 import { createFlowPostgres, type PostgresFlowDb } from "./create-flow-postgres.js";
 import { createNodeEnv } from "./engine/env.js";
 
-/** SPEC.md `OpenFlowBackendOptions`: `CreateFlowOptions` plus where to look for the backend. */
+/**
+ * SPEC.md `OpenFlowBackendOptions`: `CreateFlowOptions` plus where to look for the backend.
+ * @example
+ * await openFlowBackend(schemas, { cwd: "/srv/app", env: { FLOW_BACKEND: "pglite" }, runtime: { claimStaleMs: 60_000 } });
+ */
 export interface OpenFlowBackendOptions extends CreateFlowOptions, ResolveBackendOptions {
   /** Forces a backend (otherwise: environment, config file, migration marker, `sqlite`). */
   backend?: BackendName;

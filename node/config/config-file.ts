@@ -10,10 +10,18 @@ import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { FlowError } from "../../core/errors.js";
 
-/** The config file looked for in `cwd` when no `configPath` is given. */
+/**
+ * The config file looked for in `cwd` when no `configPath` is given.
+ * @example
+ * writeFileSync(join(cwd, CONFIG_FILE_NAME), JSON.stringify({ backend: "pglite" }));
+ */
 export const CONFIG_FILE_NAME = "flow.config.json";
 
-/** The environment variables Flow reads to choose and reach a backend. */
+/**
+ * The environment variables Flow reads to choose and reach a backend.
+ * @example
+ * spawn("node", ["worker.js"], { env: { ...process.env, [FLOW_ENV.databaseUrl]: url } });
+ */
 export const FLOW_ENV = {
   /** `sqlite` | `pglite` | `postgres`. */
   backend: "FLOW_BACKEND",
@@ -27,7 +35,11 @@ export const FLOW_ENV = {
   config: "FLOW_CONFIG",
 } as const;
 
-/** The names a backend can be given by. */
+/**
+ * The names a backend can be given by.
+ * @example
+ * if (!BACKENDS.includes(name)) throw new Error(`unknown backend ${name}`);
+ */
 export const BACKENDS = ["sqlite", "pglite", "postgres"] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
@@ -48,7 +60,11 @@ const connectionSchema = z
   })
   .strict();
 
-/** The contents of `flow.config.json`. Every field is optional. */
+/**
+ * The contents of `flow.config.json`. Every field is optional.
+ * @example
+ * const config: FlowConfigFile = { backend: "postgres", connectionString: "postgres://app:${DB_PASSWORD}@db/flow" };
+ */
 export const configFileSchema = z
   .object({
     $schema: z.string().optional(),

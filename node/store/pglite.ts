@@ -30,7 +30,7 @@ export interface PgliteStoreOptions {
    * far cheaper than initdb (about 0.5 s instead of 3-8 s).
    */
   loadDataDir?: Blob;
-  /** Do not wait for the file system to flush each commit (tests, benchmarks). Default false. */
+  /** PGlite's `relaxedDurability` (default false); in Node's NODEFS it changes little (docs/store.md). */
   relaxedDurability?: boolean;
 }
 

@@ -2,11 +2,12 @@
  * @module node/testing/backends
  * The backends every engine test runs on, with the same assertions (issue: "the engine's
  * whole test suite runs, parameterized, on SQLite, PGlite and PostgreSQL"). A backend makes
- * a fresh, isolated store per call: a SQLite file in a temp dir, a PGlite data dir copied from
- * the initialized template (node/store/pglite-template.ts), or a new schema in the PostgreSQL test database
- * (node/testing/postgres-test-db.ts). `sameStoreAs` opens the same store again, as a second
- * process would. Stores opened during a test are closed (and their dirs and schemas removed)
- * when the test finishes. Test-only: excluded from the package exports.
+ * a fresh, isolated store per call: a SQLite file in a temp dir, a PGlite data dir copied
+ * from the initialized template (node/store/pglite-template.ts), or a new schema in the
+ * PostgreSQL test database (node/testing/postgres-test-db.ts). `sameStoreAs` opens the same
+ * store again, as a second process would. Stores opened during a test are closed (and their
+ * dirs and schemas removed) when the test finishes. Test-only: excluded from the package
+ * exports.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

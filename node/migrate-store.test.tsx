@@ -160,7 +160,7 @@ describe("migrateFlowStore", () => {
     }
   });
 
-  it("copies into PostgreSQL in small batches, keeps SQLite on request, and leaves it byte for byte as it was", async () => {
+  it("copies into an opened but empty PostgreSQL in small batches, keeps SQLite on request, and leaves it byte for byte as it was", async () => {
     const cwd = tempDir();
     const dbPath = join(cwd, ".flow/flow.db");
     const { api, runIds } = await seed(cwd);
@@ -168,6 +168,9 @@ describe("migrateFlowStore", () => {
     const hash = storeHash(dbPath);
     const pg = await freshPostgresSchema();
     try {
+      // A worker opened the target before the move: its tables exist, empty, with exact types.
+      const early = await openFlowBackend(schemas, { cwd, env: { FLOW_DATABASE_URL: pg.url } });
+      await early.close!();
       const result = await migrateFlowStore({ cwd, env: {}, to: "postgres", url: pg.url, batchSize: 2, keepSqlite: true });
       expect(result).toMatchObject({ backend: "postgres", runCount: 4, sqliteRemoved: false, target: { backend: "postgres" } });
       expect(result.target.url).not.toContain(":flow@");

@@ -160,7 +160,8 @@ export async function migrateFlowStore(opts: MigrateStoreOptions = {}): Promise<
       phase = "schema";
       await tx.execute(migrationLedger.create("postgres"));
       const copyable = all.filter((s) => !LEDGER_TABLES.has(s.name));
-      await assertTargetEmpty(tx, copyable.map((s) => s.name), t.describe);
+      // _flow_meta holds the schema version of any opened store: it does not make a target "used".
+      await assertTargetEmpty(tx, copyable.map((s) => s.name).filter((n) => n !== "_flow_meta"), t.describe);
       // The target gets the migrations the source had, so the rows fit; the rest run after the copy.
       await applyMigrations(tx, applied);
       const inferred = await createUserTables(tx, copyable);

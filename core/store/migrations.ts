@@ -357,9 +357,11 @@ export const migrationLedger = { create: LEDGER, applied: `SELECT id FROM _flow_
  * workers that start together against one database.
  */
 export async function migrateStore(store: StorePort, nowMs: number): Promise<void> {
-  await store.executeScript(LEDGER(store.dialect));
   await store.transaction(async (tx) => {
+    // The ledger is created under the lock too: two workers creating it at once on a fresh
+    // PostgreSQL database collide on the catalog otherwise.
     if (store.dialect === "postgres") await tx.query(`SELECT pg_advisory_xact_lock(7331001)`);
+    await tx.execute(LEDGER(store.dialect));
     const applied = new Set((await tx.query<{ id: number }>(migrationLedger.applied)).map((r) => Number(r.id)));
     for (const m of pendingMigrations(store.dialect, applied, nowMs)) {
       for (const s of m.statements) await tx.execute(s);

@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createMemoryStore, isNamespaceKind, type MemoryStore, NAMESPACE_KINDS } from "../../../core/memory/index.js";
 import { createFlow, DEFAULT_DB_PATH } from "../../create-flow.js";
+import { openFlowBackend } from "../../open-flow-backend.js";
 import { type CliCommand, type CliIO, EXIT, UsageError } from "../command.js";
 
 const USAGE = `Usage: flow memory <subcommand> [arguments] [options]
@@ -27,7 +28,7 @@ A namespace is written kind:id (kind: ${NAMESPACE_KINDS.join(", ")}); text witho
 prefix is a global namespace.
 
 Options:
-  --db <path>            SQLite store (default ${DEFAULT_DB_PATH})
+  --db <path>            SQLite store (default: the store openFlowBackend resolves here, else ${DEFAULT_DB_PATH})
   --ttl <ms>             set: expire the fact after this many milliseconds
   --kind <label>         note: the note's kind label; notes/search: only this label
   --tag <tag>            note: a tag (repeatable)
@@ -161,7 +162,13 @@ export const memoryCommand: CliCommand = {
     const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
     const [sub, ...args] = positionals;
     if (!sub) throw new UsageError("a subcommand is required.");
-    const api = createFlow({}, { dbPath: resolve(io.cwd, values.db ?? DEFAULT_DB_PATH) });
-    return dispatch(createMemoryStore(api.db), sub, args, values, io);
+    // Memory commands may write (facts, notes): a missing SQLite store is created.
+    if (values.db !== undefined) return dispatch(createMemoryStore(createFlow({}, { dbPath: resolve(io.cwd, values.db) }).db), sub, args, values, io);
+    const api = await openFlowBackend(undefined, { cwd: io.cwd, env: io.env });
+    try {
+      return await dispatch(createMemoryStore(api.db), sub, args, values, io);
+    } finally {
+      await api.close?.();
+    }
   },
 };

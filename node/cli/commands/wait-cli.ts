@@ -9,7 +9,9 @@ import { resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { FlowDb } from "../../../core/engine/flow-db.js";
 import { FlowError } from "../../../core/errors.js";
+import { resolveBackend } from "../../config/resolve-backend.js";
 import { createFlow, DEFAULT_DB_PATH } from "../../create-flow.js";
+import { openFlowBackend } from "../../open-flow-backend.js";
 import { type CliIO, UsageError } from "../command.js";
 
 /** The `--db` and `--json` options every wait command takes. */
@@ -28,20 +30,28 @@ export function parseCli<T extends ParseArgsConfig["options"]>(argv: string[], o
 }
 
 /**
- * Runs `fn` on the SQLite store at `--db` (relative to the working directory), then closes it.
- * A store that does not exist is an error rather than a new empty one: these commands act on
- * runs already there.
+ * Runs `fn` on the project's store, then closes it: the SQLite file at `--db` when given (relative
+ * to the working directory), else the store `openFlowBackend` resolves there (FLOW_BACKEND,
+ * FLOW_DATABASE_URL, flow.config.json, a migration marker, or `.flow/flow.db`). A SQLite store
+ * that does not exist is an error rather than a new empty one: these commands act on runs
+ * already there.
  */
-export async function withStore<T>(io: CliIO, dbOption: string | undefined, fn: (db: FlowDb) => Promise<T>): Promise<T> {
-  const dbPath = resolve(io.cwd, dbOption ?? DEFAULT_DB_PATH);
-  if (!existsSync(dbPath)) {
+export function withStore<T>(io: CliIO, dbOption: string | undefined, fn: (db: FlowDb) => Promise<T>): Promise<T> {
+  return withApiDb(io, dbOption, (handle) => fn(new FlowDb(handle)));
+}
+
+/** As `withStore`, with the store's `db` handle (for library functions that take one). */
+export async function withApiDb<T>(io: CliIO, dbOption: string | undefined, fn: (db: unknown) => Promise<T>): Promise<T> {
+  const resolved = dbOption === undefined ? resolveBackend({ cwd: io.cwd, env: io.env }) : undefined;
+  const dbPath = resolve(io.cwd, dbOption ?? resolved?.dbPath ?? DEFAULT_DB_PATH);
+  if ((resolved === undefined || resolved.backend === "sqlite") && !existsSync(dbPath)) {
     throw new FlowError("STORE_NOT_FOUND", `No Flow store at ${dbPath}. Pass --db <path> to the store your workflow uses (createFlow's dbPath).`, { path: dbPath });
   }
-  const db = new FlowDb(createFlow({}, { dbPath }).db);
+  const api = dbOption === undefined ? await openFlowBackend(undefined, { cwd: io.cwd, env: io.env }) : createFlow({}, { dbPath });
   try {
-    return await fn(db);
+    return await fn(api.db);
   } finally {
-    await db.store.close();
+    await new FlowDb(api.db).store.close();
   }
 }
 

@@ -24,6 +24,7 @@ export class WriteBatch {
   async commit(store: StorePort): Promise<void> {
     if (this.ops.length === 0) return;
     const ops = this.ops.splice(0);
+    if (store.executeBatch) return store.executeBatch(ops);
     await store.transaction(async (tx) => {
       for (const [sql, params] of ops) await tx.execute(sql, params);
     });

@@ -117,6 +117,32 @@ export function runStoreContract(name: string, makeHarness: () => Promise<StoreH
       expect(rows[1]!.bin).toBeNull();
     }));
 
+    it("runs a batch like a transaction of its statements, values intact, all or nothing", withStore(async (store) => {
+      const batch = store.executeBatch?.bind(store);
+      if (!batch) return; // optional: adapters without it are committed statement by statement
+      const t = (k: Parameters<typeof sqlType>[1]) => sqlType(store.dialect, k);
+      await store.executeScript(`CREATE TABLE bat (id ${t("int")} PRIMARY KEY, s ${t("text")}, r ${t("real")}, b ${t("bool")}, j ${t("json")}, n ${t("bigint")}, bin ${blobType(store)})`);
+      const tricky = `it's a \\path\\ with 'quotes', a ? mark, E'x', ✓ and\nnew lines`;
+      const doc = { quote: "'", backslash: "\\", q: "?" };
+      const bytes = new Uint8Array([0, 39, 92, 255]);
+      await batch([
+        [`INSERT INTO bat (id, s, r, b, j, n, bin) VALUES (?, ?, ?, ?, ?, ?, ?)`, [1, tricky, -1.5e-7, true, JSON.stringify(doc), 1_700_000_000_123, bytes]],
+        [`INSERT INTO bat (id, s, r, b, j, n, bin) VALUES (?, ?, ?, ?, ?, ?, ?)`, [2, "", 0, false, null, 0, null]],
+        [`UPDATE bat SET s = ? WHERE id = ?`, ["updated", 2]],
+      ]);
+      const rows = await store.query<Record<string, unknown>>(`SELECT * FROM bat ORDER BY id`);
+      expect(rows.map((r) => [r.s, r.r, Number(r.n)])).toEqual([
+        [tricky, -1.5e-7, 1_700_000_000_123],
+        ["updated", 0, 0],
+      ]);
+      const j = rows[0]!.j;
+      expect(typeof j === "string" ? JSON.parse(j) : j).toEqual(doc);
+      expect(new Uint8Array(rows[0]!.bin as Uint8Array)).toEqual(bytes);
+      // A failing statement rolls the whole batch back.
+      await expect(batch([[`INSERT INTO bat (id, s) VALUES (?, ?)`, [3, "kept?"]], [`INSERT INTO bat (id, s) VALUES (?, ?)`, [1, "duplicate key"]]])).rejects.toThrow();
+      expect((await store.query(`SELECT id FROM bat ORDER BY id`)).map((r) => Number(r.id))).toEqual([1, 2]);
+    }));
+
     it("upserts with ON CONFLICT ... DO UPDATE SET x = excluded.x", withStore(async (store) => {
       await createItems(store);
       const upsert = `INSERT INTO items (id, n) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET n = excluded.n`;

@@ -3,7 +3,7 @@
  * The one helper for differences between the two SQL dialects (STYLE.md: dialect differences go
  * through one helper).
  */
-import type { Dialect } from "./port.js";
+import type { Dialect, SqlValue } from "./port.js";
 
 /** Column types by abstract kind, per dialect. */
 const TYPES = {
@@ -32,6 +32,26 @@ export function toPositionalParams(sql: string): string {
   out = sql.replace(/\?/g, () => `$${++n}`);
   if (positionalCache.size < 2000) positionalCache.set(sql, out);
   return out;
+}
+
+/**
+ * A PostgreSQL statement with its `?` parameters written in as literals, for sending many
+ * statements in one simple-protocol script (`executeBatch`). Strings use the escape-string
+ * form (quotes and backslashes doubled), so the result does not depend on
+ * standard_conforming_strings; numbers, booleans and NULL are written as such.
+ */
+export function inlinePostgresParams(sql: string, params: readonly SqlValue[] = []): string {
+  let i = 0;
+  return sql.replace(/\?/g, () => postgresLiteral(params[i++] ?? null));
+}
+
+function postgresLiteral(v: SqlValue): string {
+  if (v === null || v === undefined) return "NULL";
+  if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
+  if (typeof v === "bigint") return v.toString();
+  if (typeof v === "number") return Number.isFinite(v) ? String(v) : `'${String(v)}'::float8`;
+  if (v instanceof Uint8Array) return `E'\\\\x${Array.from(v, (b) => b.toString(16).padStart(2, "0")).join("")}'::bytea`;
+  return `E'${v.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
 }
 
 /** Quotes an identifier (table or column name) for both dialects. */

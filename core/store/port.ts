@@ -36,6 +36,12 @@ export interface StorePort extends SqlExecutor {
    * Statements outside the transaction wait until it ends (no interleaving on one connection).
    */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Optional: runs `statements` in one transaction, sent to the database together (one round
+   * trip) rather than one by one. The engine commits each scheduling step through it when the
+   * adapter has it; its effect must equal `transaction` running each statement in order.
+   */
+  executeBatch?(statements: ReadonlyArray<readonly [string, readonly SqlValue[]]>): Promise<void>;
   /** Runs several statements (DDL) as one script, outside any transaction. */
   executeScript(sql: string): Promise<void>;
   /** Releases the connection; later calls fail. */

@@ -16,7 +16,7 @@ import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
 import { FlowError } from "../../core/errors.js";
-import { toPositionalParams } from "../../core/store/dialect.js";
+import { inlinePostgresParams, toPositionalParams } from "../../core/store/dialect.js";
 import type { SqlExecutor, SqlRow, SqlValue, StorePort } from "../../core/store/port.js";
 import { closableExecutor } from "./closable.js";
 import { isOwnerAlive } from "../engine/env.js";
@@ -196,6 +196,11 @@ export async function openPgliteStore(opts: PgliteStoreOptions = {}): Promise<Pg
     async transaction(fn) {
       guard();
       return pglite.transaction((tx) => fn(executorOf(tx)));
+    },
+    async executeBatch(statements) {
+      guard();
+      // One call into the wasm for the whole step instead of one per statement.
+      await pglite.transaction((tx) => tx.exec(statements.map(([sql, params]) => inlinePostgresParams(sql, params)).join(";\n")));
     },
     async executeScript(sql) {
       guard();

@@ -7,7 +7,7 @@
  */
 import pg from "pg";
 import { FlowError } from "../../core/errors.js";
-import { toPositionalParams } from "../../core/store/dialect.js";
+import { inlinePostgresParams, toPositionalParams } from "../../core/store/dialect.js";
 import type { SqlExecutor, SqlRow, SqlValue, StorePort } from "../../core/store/port.js";
 import { closableExecutor } from "./closable.js";
 
@@ -121,6 +121,25 @@ export function openPostgresStore(opts: PostgresStoreOptions): PostgresStore {
           await client.query("ROLLBACK");
         } catch (rollbackError) {
           // The connection is unusable: destroy it instead of returning it to the pool.
+          broken = rollbackError as Error;
+        }
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
+    async executeBatch(statements) {
+      guard();
+      // One round trip: the statements, with their parameters written in, as one simple-protocol
+      // script in one transaction (a failure aborts it; ROLLBACK clears the aborted state).
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query(`BEGIN;\n${statements.map(([sql, params]) => inlinePostgresParams(sql, params)).join(";\n")};\nCOMMIT`);
+      } catch (error) {
+        try {
+          await client.query("ROLLBACK");
+        } catch (rollbackError) {
           broken = rollbackError as Error;
         }
         throw error;

@@ -70,6 +70,8 @@ export interface AgentTaskInput {
   maxSchemaRetries?: number;
   /** The attempt's tool-context factory (core/tools `createToolContextFactory`), handed to SDK agents. */
   toolCalls?: unknown;
+  /** Tools the run adds for this task (task memory's `remember` / `recall`), passed as `tools`. */
+  extraTools?: Record<string, unknown>;
   /**
    * The agent session recorded with the latest attempt of a task of this run (its meta when it
    * finished, its error details when it failed). Used for `fork` and to resume on retries.
@@ -164,6 +166,7 @@ function baseOptions(input: AgentTaskInput, agent: AgentLike): AgentGenerateOpti
     ...(input.maxOutputBytes !== undefined ? { maxOutputBytes: input.maxOutputBytes } : {}),
     ...(allowTools ? { allowTools } : {}),
     ...(input.toolCalls !== undefined ? { toolCalls: input.toolCalls } : {}),
+    ...(input.extraTools && Object.keys(input.extraTools).length ? { tools: input.extraTools } : {}),
     retry: input.attempt > 1,
     isRetry: input.attempt > 1,
     retryAttempt: input.attempt - 1,

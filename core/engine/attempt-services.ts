@@ -66,9 +66,11 @@ export class AttemptServices {
       },
     });
     let full = toolCalls.retryNotice ? `${toolCalls.retryNotice}\n\n${prompt}` : prompt;
+    let memoryTools: Record<string, unknown> = {};
     if (desc.memoryConfig) {
       const memory = await prepareTaskMemory(memoryEngineOf(this.binding), desc.memoryConfig, full, { runId, nodeId: desc.nodeId, iteration: desc.iteration, warn: env.warn });
       full = memory.prompt;
+      memoryTools = memory.tools;
     }
     return {
       prompt: full,
@@ -78,6 +80,7 @@ export class AttemptServices {
         maxOutputBytes: this.opts.maxOutputBytes ?? 200_000,
         ...(this.opts.cliAgentToolsDefault ? { cliAgentToolsDefault: this.opts.cliAgentToolsDefault } : {}),
         toolCalls,
+        extraTools: memoryTools,
         lookupSession: (nodeId) => this.lookupSession(runId, nodeId),
       },
     };

@@ -121,6 +121,34 @@ describe.each(testBackends)("what agent tasks get from their run, on $name", (ba
     expect(agg!.mean).toBeCloseTo(0.65);
   });
 
+  it("gives the agent remember and recall tools when the task's memory has tools", async () => {
+    const { api } = await backend.open(schemas);
+    const seen: string[] = [];
+    const agent: AgentLike = {
+      id: "notes",
+      async generate(args) {
+        const tools = args?.tools as Record<string, Parameters<ToolContextFactory["callTool"]>[0]>;
+        expect(Object.keys(tools).sort()).toEqual(["recall", "remember"]);
+        const calls = args?.toolCalls as ToolContextFactory;
+        if (String(args?.prompt).includes("Remember")) await calls.callTool(tools.remember!, { content: "The deploy freeze starts on Friday" });
+        const { output } = await calls.callTool<string>(tools.recall!, { query: "deploy freeze" });
+        seen.push(String(output));
+        return { text: JSON.stringify({ text: "ok" }) };
+      },
+    };
+    const wf = (prompt: string) =>
+      api.flow(() => (
+        <api.Workflow name="memory-tools">
+          <api.Task id="t" output={api.outputs.answer} agent={agent} memory={{ bank: "agent:ops", tools: true, recall: false }}>
+            {prompt}
+          </api.Task>
+        </api.Workflow>
+      ));
+    expect((await runWorkflow(wf("Remember the freeze."), { input: {} })).status).toBe("finished");
+    expect((await runWorkflow(wf("When is the freeze?"), { input: {} })).status).toBe("finished");
+    expect(seen[1]).toContain("The deploy freeze starts on Friday");
+  });
+
   it("recalls a bank's memories into the prompt and retains the task's answer on completion", async () => {
     const { api } = await backend.open(schemas);
     const prompts: string[] = [];

@@ -66,7 +66,9 @@ export class ToolLoopSdkAgent implements AgentLike {
     const native = this.supportsNativeStructuredOutput && args.outputSchema !== undefined;
     const o = this.options;
     const instructions = [o.instructions, system].filter(Boolean).join("\n\n") || undefined;
-    const tools: ToolSet | undefined = o.tools ? toSdkTools(o.tools, args) : undefined;
+    // The agent's own tools, plus any the task adds for this call (task memory's remember/recall).
+    const own = { ...o.tools, ...(args.tools as AgentToolSet | undefined) };
+    const tools: ToolSet | undefined = Object.keys(own).length ? toSdkTools(own, args) : undefined;
     const agent = new ToolLoopAgent({
       model: this.model,
       maxRetries: o.maxRetries ?? 0,

@@ -6,10 +6,9 @@
  * (the same rule time travel uses).
  */
 import { FlowError } from "../errors.js";
-import { quoteIdent } from "../store/dialect.js";
 import type { FlowEvent } from "./events.js";
 import { FlowDb } from "./flow-db.js";
-import { eventSql, nodeSql, WriteBatch } from "./run-sql.js";
+import { eventSql, nodeSql, outputSql, WriteBatch } from "./run-sql.js";
 import type { RetryTaskOptions, RetryTaskResult } from "./types.js";
 
 /**
@@ -52,7 +51,7 @@ export async function retryTask(adapter: FlowDb | { db?: unknown }, opts: RetryT
   for (const n of reset) {
     if (n.outputTable && registry.entries.has(n.outputTable)) {
       const entry = registry.entries.get(n.outputTable)!;
-      batch.push(`DELETE FROM ${quoteIdent(entry.tableName)} WHERE run_id = ? AND node_id = ? AND iteration = ?`, [opts.runId, n.nodeId, n.iteration]);
+      outputSql.remove(batch, entry, opts.runId, n.nodeId, n.iteration);
     }
     nodeSql.upsert(batch, opts.runId, { nodeId: n.nodeId, iteration: n.iteration, state: "pending", attempts: n.attempts }, now);
     const e: FlowEvent = { type: "TaskReset", runId: opts.runId, timestampMs: now, seq: ++seq, nodeId: n.nodeId, iteration: n.iteration, reason: "retry-task" };

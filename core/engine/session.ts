@@ -601,16 +601,7 @@ export class RunSession {
     if (!task) return;
     if (willRetry) {
       if (!delay) return scheduler.requeue(task);
-      this.retryTimers.set(
-        key,
-        this.env.clock.setTimeout(() => {
-          this.retryTimers.delete(key);
-          const current = this.extracted?.byKey.get(key);
-          if (current && current.active && !current.done && !this.running.has(key)) this.scheduler?.requeue(current);
-          this.wake();
-        }, delay),
-      );
-      return;
+      return this.retryLater(key, delay);
     }
     this.failForGood(task, error);
   }
@@ -666,13 +657,18 @@ export class RunSession {
     this.setNode(this.nodes.get(task.key)!, "pending", error);
     this.emit({ type: "TaskFailed", nodeId: d.nodeId, iteration: d.iteration, attempt, error: errorToJson(error), willRetry: true, retryInMs: delay, continueOnFail: d.continueOnFail });
     this.quotaWaits.add(task.key);
+    this.retryLater(task.key, delay);
+  }
+
+  /** Queues the node again after `delay` (in the plan current then, if it is still there to run). */
+  private retryLater(key: string, delay: number): void {
     this.retryTimers.set(
-      task.key,
+      key,
       this.env.clock.setTimeout(() => {
-        this.retryTimers.delete(task.key);
-        this.quotaWaits.delete(task.key);
-        const current = this.extracted?.byKey.get(task.key);
-        if (current && current.active && !current.done && !this.running.has(task.key)) this.scheduler?.requeue(current);
+        this.retryTimers.delete(key);
+        this.quotaWaits.delete(key);
+        const current = this.extracted?.byKey.get(key);
+        if (current && current.active && !current.done && !this.running.has(key)) this.scheduler?.requeue(current);
         this.wake();
       }, delay),
     );

@@ -79,6 +79,27 @@ function executorOf(client: pg.Pool | pg.PoolClient): SqlExecutor {
 }
 
 /**
+ * Runs `fn` on a dedicated client of the pool. When it fails, the transaction it opened is
+ * rolled back; a client that cannot even roll back is destroyed instead of returned to the pool.
+ */
+async function onClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    return await fn(client);
+  } catch (error) {
+    try {
+      await client.query("ROLLBACK");
+    } catch (rollbackError) {
+      broken = rollbackError as Error;
+    }
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
  * Opens a PostgreSQL database as a store. Connections are made on first use; a wrong URL or
  * password fails the first statement.
  * @example
@@ -109,43 +130,18 @@ export function openPostgresStore(opts: PostgresStoreOptions): PostgresStore {
     ...closableExecutor(direct, guard),
     async transaction(fn) {
       guard();
-      const client = await pool.connect();
-      let broken: Error | undefined;
-      try {
+      return onClient(pool, async (client) => {
         await client.query("BEGIN");
         const result = await fn(executorOf(client));
         await client.query("COMMIT");
         return result;
-      } catch (error) {
-        try {
-          await client.query("ROLLBACK");
-        } catch (rollbackError) {
-          // The connection is unusable: destroy it instead of returning it to the pool.
-          broken = rollbackError as Error;
-        }
-        throw error;
-      } finally {
-        client.release(broken);
-      }
+      });
     },
     async executeBatch(statements) {
       guard();
       // One round trip: the statements, with their parameters written in, as one simple-protocol
-      // script in one transaction (a failure aborts it; ROLLBACK clears the aborted state).
-      const client = await pool.connect();
-      let broken: Error | undefined;
-      try {
-        await client.query(`BEGIN;\n${statements.map(([sql, params]) => inlinePostgresParams(sql, params)).join(";\n")};\nCOMMIT`);
-      } catch (error) {
-        try {
-          await client.query("ROLLBACK");
-        } catch (rollbackError) {
-          broken = rollbackError as Error;
-        }
-        throw error;
-      } finally {
-        client.release(broken);
-      }
+      // script in one transaction (a failure aborts it; onClient's ROLLBACK clears the aborted state).
+      await onClient(pool, (client) => client.query(`BEGIN;\n${statements.map(([sql, params]) => inlinePostgresParams(sql, params)).join(";\n")};\nCOMMIT`));
     },
     async executeScript(sql) {
       guard();

@@ -158,6 +158,22 @@ export const ERROR_CODES = {
   WORKSPACE_FAILED: 500,
   /** An edited workflow file could not be hot-reloaded (syntax error, no workflow export, changed schemas); the previous build keeps running. */
   HOT_RELOAD_FAILED: 422,
+
+  // ---- hosting: domain API, server, serve app (docs/hosting.md) ----
+  /** No credentials, or credentials the server does not accept (bearer token, `x-flow-key`). */
+  UNAUTHORIZED: 401,
+  /** The caller is authenticated but lacks the scope the method needs (`details.requiredScope`). */
+  FORBIDDEN: 403,
+  /** No RPC method of that name (check the method list in docs/hosting.md). */
+  METHOD_NOT_FOUND: 404,
+  /** No route for that path and HTTP method. */
+  ROUTE_NOT_FOUND: 404,
+  /** No workflow registered under that key (or loaded from that path). */
+  WORKFLOW_NOT_FOUND: 404,
+  /** No cron with that id. */
+  CRON_NOT_FOUND: 404,
+  /** A method or route this host does not offer yet, or not with this configuration (details say why). */
+  NOT_AVAILABLE: 501,
 } as const;
 
 export type FlowErrorCode = keyof typeof ERROR_CODES;

@@ -323,6 +323,41 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "memory-note-search",
     up: (d) => [table(d, "_flow_note_search", ["ns_kind text NOT NULL", "enabled_at_ms bigint NOT NULL"], ["ns_kind"])],
   },
+  // ---- hosting (issue 11; docs/hosting.md) ----
+  {
+    id: 30,
+    name: "gateway",
+    up: (d) => [
+      // Cron schedules. A Gateway's `register(key, wf, { schedule })` writes `gateway:<key>`;
+      // `cronCreate` writes others. `next_run_at_ms` is claimed with compare-and-set by
+      // whichever gateway fires it, so gateways sharing a store fire each slot once.
+      table(
+        d,
+        "_flow_crons",
+        [
+          "cron_id text NOT NULL",
+          "workflow_key text NOT NULL",
+          "expression text NOT NULL",
+          "input_json text",
+          "enabled int NOT NULL DEFAULT 1",
+          "next_run_at_ms bigint",
+          "last_run_at_ms bigint",
+          "last_run_id text",
+          "created_at_ms bigint NOT NULL",
+          "updated_at_ms bigint NOT NULL",
+        ],
+        ["cron_id"],
+      ),
+      // Verified webhook deliveries, recorded before they act: a redelivery (same
+      // x-github-delivery id, else the same body hash) is a no-op.
+      table(
+        d,
+        "_flow_webhook_deliveries",
+        ["webhook_key text NOT NULL", "delivery_id text NOT NULL", "result_json text", "received_at_ms bigint NOT NULL"],
+        ["webhook_key", "delivery_id"],
+      ),
+    ],
+  },
 ];
 
 /** The schema version a store is at once every migration ran: the highest id, four digits. */

@@ -174,6 +174,20 @@ export const ERROR_CODES = {
   CRON_NOT_FOUND: 404,
   /** A method or route this host does not offer yet, or not with this configuration (details say why). */
   NOT_AVAILABLE: 501,
+
+  // ---- hosting: the Node Gateway (docs/hosting.md) ----
+  /** A browser `Origin` not listed in the gateway's `allowedOrigins` (HTTP request or WebSocket upgrade). */
+  ORIGIN_NOT_ALLOWED: 403,
+  /** A webhook delivery whose HMAC-SHA256 signature is missing or does not match the shared secret. */
+  WEBHOOK_SIGNATURE_INVALID: 401,
+  /** A WebSocket frame that is not JSON, not a known frame type, or sent before the `connect` handshake. */
+  FRAME_INVALID: 400,
+  /** The `connect` handshake asked for a protocol version this gateway does not speak. */
+  PROTOCOL_UNSUPPORTED: 400,
+  /** A WebSocket subscriber fell too far behind; the gateway dropped its subscription (`run.error`). */
+  SUBSCRIBER_TOO_SLOW: 503,
+  /** The gateway is at `maxConnections`, or is closing; try again later. */
+  GATEWAY_OVERLOADED: 503,
 } as const;
 
 export type FlowErrorCode = keyof typeof ERROR_CODES;

@@ -34,7 +34,8 @@ export type TaskSkippedEvent = Base<"TaskSkipped"> & NodeRef;
 export type TaskCancelledEvent = Base<"TaskCancelled"> & NodeRef & { attempt?: number; reason: "run-cancelled" | "removed-from-tree" | "interrupted" | "run-failed" | "run-continued" };
 export type TaskCacheHitEvent = Base<"TaskCacheHit"> & NodeRef & { cacheKey: string };
 export type TaskResetEvent = Base<"TaskReset"> & NodeRef & { reason: "retry-task" | "resume" };
-export type LoopIterationEvent = Base<"LoopIteration"> & { loopId: string; iteration: number };
+/** `path`: iterations of the loops around a nested loop, by id (absent at top level). */
+export type LoopIterationEvent = Base<"LoopIteration"> & { loopId: string; iteration: number; path?: Record<string, number> };
 export type RunContinuedEvent = Base<"RunContinued"> & { nextRunId: string };
 export type ScopeFailedEvent = Base<"ScopeFailed"> & { scopeId: string; error: FlowErrorJson };
 export type AlertRaisedEvent = Base<"AlertRaised"> &

@@ -1,8 +1,8 @@
 /**
  * @module core/engine/extract
  * Turns a rendered host tree into TaskDescriptors and a plan (SPEC.md "Task descriptor").
- * Structural errors (duplicate ids, missing outputs, nested loops, unknown dependencies)
- * surface here as RENDER_FAILED with the offending id.
+ * Structural errors (duplicate ids, missing outputs, unknown dependencies) surface here as
+ * RENDER_FAILED with the offending id.
  */
 import { FlowError } from "../errors.js";
 import type { HostElement, HostNode } from "../jsx/host.js";
@@ -10,6 +10,7 @@ import { TAGS } from "../protocol.js";
 import type { SchemaRegistry } from "../schema/registry.js";
 import { newGroup, nodeKey, type PlanGroup, type PlanTask } from "./plan.js";
 import { describeNode, positiveOrUndefined, type WorkspaceRef } from "./describe-node.js";
+import { passStartKey } from "./nested-loops.js";
 import type { TaskDescriptor } from "./types.js";
 
 /** Default `maxIterations` of a Loop. */
@@ -106,11 +107,6 @@ function visit(el: HostElement, parent: PlanGroup, path: string, st: WalkState):
       return;
     }
     case TAGS.loop: {
-      if (st.loop) {
-        throw new FlowError("RENDER_FAILED", `Loop inside loop "${st.loop.id}": nested loops are not supported; move the inner loop into a Subflow.`, {
-          loopId: st.loop.id,
-        });
-      }
       const id = typeof p.id === "string" ? p.id : `loop:${path}`;
       if (st.out.loops.some((l) => l.id === id)) throw new FlowError("RENDER_FAILED", `Two loops share the id "${id}".`, { loopId: id });
       const g = newGroup("loop", id, parent);
@@ -119,20 +115,27 @@ function visit(el: HostElement, parent: PlanGroup, path: string, st: WalkState):
       st.opts.iterations[id] = iteration;
       const maxIterations = p.maxIterations === undefined ? DEFAULT_MAX_ITERATIONS : Number(p.maxIterations);
       if (!(maxIterations >= 1)) throw new FlowError("RENDER_FAILED", `Loop "${id}" maxIterations must be at least 1.`, { loopId: id });
+      const outer = st.loop?.loop;
       g.loop = {
         id,
         iteration,
+        // A nested loop counts its iterations on across passes of the loops around it (see
+        // nested-loops.ts): where the current pass began is recorded beside its iteration.
+        start: outer ? (st.opts.iterations[passStartKey(id)] ?? iteration) : 0,
+        path: outer ? { ...outer.path, [outer.id]: outer.iteration } : {},
         until: p.until === true,
         maxIterations,
         onMaxReached: p.onMaxReached === "fail" ? "fail" : "return-last",
       };
+      if (outer) st.opts.iterations[passStartKey(id)] = g.loop.start;
       const every = positiveOrUndefined(p.continueAsNewEvery, `Loop "${id}" continueAsNewEvery`);
       if (every !== undefined) g.loop.continueAsNewEvery = every;
       addChild(parent, g);
       st.out.loops.push(g);
+      const enclosing = st.loop;
       st.loop = g;
       walk(el.children, g, path, st);
-      st.loop = null;
+      st.loop = enclosing;
       return;
     }
     case TAGS.saga:
@@ -207,7 +210,10 @@ function addNode(el: HostElement, parent: PlanGroup, st: WalkState): void {
     throw new FlowError("RENDER_FAILED", `Duplicate id "${nodeId}": task ids must be unique in a workflow.`, { nodeId });
   }
   const desc = describeNode(el, { nodeId, iteration, ordinal: st.out.descriptors.length, registry: st.opts.registry, cacheByDefault: st.cache });
-  if (st.loop?.loop) desc.ralphId = st.loop.loop.id;
+  if (st.loop?.loop) {
+    desc.ralphId = st.loop.loop.id;
+    if (Object.keys(st.loop.loop.path).length) desc.iterationPath = { ...st.loop.loop.path, [st.loop.loop.id]: st.loop.loop.iteration };
+  }
   if (st.workspace) {
     desc.workspace = st.workspace;
     if (st.workspace.kind === "worktree") {

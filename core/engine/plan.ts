@@ -43,7 +43,15 @@ export interface PlanGroup {
 
 export interface LoopInfo {
   id: string;
+  /** The iteration its tasks' rows are keyed by. */
   iteration: number;
+  /**
+   * The iteration at which the current pass began: 0 for a top-level loop; for a loop nested
+   * in others, where it started in the current iteration of the loops around it.
+   */
+  start: number;
+  /** Iterations of the enclosing loops, by loop id (empty at top level). */
+  path: Record<string, number>;
   until: boolean;
   maxIterations: number;
   onMaxReached: "fail" | "return-last";

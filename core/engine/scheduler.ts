@@ -170,7 +170,7 @@ export class Scheduler {
   groupBodyDone(g: PlanGroup): void {
     if (g.loop) {
       const l = g.loop;
-      if (!l.until && l.iteration + 1 < l.maxIterations) {
+      if (!l.until && l.iteration - l.start + 1 < l.maxIterations) {
         this.boundaries.add(g);
         return;
       }

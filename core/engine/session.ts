@@ -37,6 +37,7 @@ import { AttemptServices } from "./attempt-services.js";
 import { writeContinuation } from "./continue-as-new.js";
 import { attachRenderView, type RenderView, type ScopeFailure } from "./render-view.js";
 import { ScopeFailures } from "./scopes.js";
+import { activeLoop, startInnerPasses } from "./nested-loops.js";
 import { WaitManager, type WaitHost } from "./waits/wait-manager.js";
 import type { NodeDescriptor } from "./describe-node.js";
 import { serializeDescriptor } from "./snapshot.js";
@@ -344,7 +345,8 @@ export class RunSession {
         for (const g of scheduler.boundaries) {
           const l = g.loop!;
           this.iterations[l.id] = l.iteration + 1;
-          this.emit({ type: "LoopIteration", loopId: l.id, iteration: l.iteration + 1 });
+          startInnerPasses(g, extracted.loops, this.iterations);
+          this.emit({ type: "LoopIteration", loopId: l.id, iteration: l.iteration + 1, ...(Object.keys(l.path).length ? { path: l.path } : {}) });
           // Loop continueAsNewEvery: the next iteration starts in a fresh run.
           if (l.continueAsNewEvery && (l.iteration + 1) % l.continueAsNewEvery === 0) this.continuation = { carryOutputs: true };
         }
@@ -411,8 +413,7 @@ export class RunSession {
 
   /** The iteration `ctx.iteration` shows: that of the first unfinished loop in tree order. */
   private currentIteration(): number {
-    const loops = this.extracted?.loops ?? [];
-    const active = loops.find((g) => !g.done) ?? loops[loops.length - 1];
+    const active = activeLoop(this.extracted?.loops ?? []);
     return active ? (this.iterations[active.loop!.id] ?? 0) : (this.opts.initialIteration ?? 0);
   }
 

@@ -9,6 +9,7 @@ import type { TaskDescriptor } from "./types.js";
 
 const COPIED = [
   "ralphId",
+  "iterationPath",
   "dependsOn",
   "needs",
   "forkSource",

@@ -203,6 +203,8 @@ export interface TaskDescriptor {
   ordinal: number;
   iteration: number;
   ralphId?: string;
+  /** In nested loops: the iteration of each enclosing loop and of its own, by loop id. */
+  iterationPath?: Record<string, number>;
   dependsOn?: string[];
   needs?: Record<string, string>;
   forkSource?: string;

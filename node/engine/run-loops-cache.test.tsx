@@ -58,21 +58,9 @@ describe.each(testBackends)("loops on $name", (backend) => {
     expect(await new FlowDb(api.db).listOutputs(failed.runId, outputs.step)).toHaveLength(3);
   });
 
-  it("rejects nested loops and starts from initialIteration", async () => {
+  it("starts from initialIteration", async () => {
     const { api } = await backend.open(schemas);
-    const { flow, Workflow, Task, Loop, Sequence, outputs } = api;
-    const nested = flow(() => (
-      <Workflow name="nested">
-        <Loop id="outer" until={false}>
-          <Sequence>
-            <Loop id="inner" until={false}>
-              <Task id="x" output={outputs.step}>{{ value: 1 }}</Task>
-            </Loop>
-          </Sequence>
-        </Loop>
-      </Workflow>
-    ));
-    expect(await runWorkflow(nested, { input: {} })).toMatchObject({ status: "failed", error: { code: "RENDER_FAILED", message: expect.stringContaining("nested loops") } });
+    const { flow, Workflow, Task, Loop, outputs } = api;
     const seeded = flow((ctx) => (
       <Workflow name="seeded">
         <Loop id="l" until={ctx.iterationCount(outputs.step, "x") >= 1} maxIterations={10}>

@@ -66,6 +66,8 @@ interface WalkState {
   workspace: WorkspaceRef | undefined;
   /** The Saga step being walked. */
   step: PlanGroup | null;
+  /** The child subtree of a Parallel with `subtreeConcurrency` being walked. */
+  subtree?: { groupId: string; childKey: string; max: number };
 }
 
 function walk(nodes: readonly HostNode[], parent: PlanGroup, path: string, st: WalkState): void {
@@ -102,7 +104,19 @@ function visit(el: HostElement, parent: PlanGroup, path: string, st: WalkState):
       addChild(parent, g);
       const limits = st.limits;
       if (max !== undefined) st.limits = [g, ...limits];
-      walk(el.children, g, path, st);
+      const subtreeMax = queue ? undefined : positiveOrUndefined(p.subtreeConcurrency, `Parallel ${g.id} subtreeConcurrency`);
+      if (subtreeMax === undefined) walk(el.children, g, path, st);
+      else {
+        // Each child is a subtree admitted as a whole (scheduler.ts): tasks carry which one.
+        g.subtreeMax = subtreeMax;
+        const outer = st.subtree;
+        el.children.forEach((child, i) => {
+          if (child.kind !== "element") return;
+          st.subtree = { groupId: g.id, childKey: typeof child.rawProps.id === "string" ? child.rawProps.id : String(i), max: subtreeMax };
+          visit(child, g, `${path}.${i}`, st);
+        });
+        st.subtree = outer;
+      }
       st.limits = limits;
       return;
     }
@@ -222,6 +236,11 @@ function addNode(el: HostElement, parent: PlanGroup, st: WalkState): void {
       if (st.workspace.branch) desc.worktreeBranch = st.workspace.branch;
       if (st.workspace.baseBranch) desc.worktreeBaseBranch = st.workspace.baseBranch;
     }
+  }
+  if (st.subtree) {
+    desc.subtreeGroupId = st.subtree.groupId;
+    desc.subtreeChildKey = st.subtree.childKey;
+    desc.subtreeMax = st.subtree.max;
   }
   const par = parent.kind === "par" ? parent : st.limits[0];
   if (par) {

@@ -38,6 +38,8 @@ export interface PlanGroup {
   /** `par`: at most this many tasks of the group run at once. */
   maxConcurrency?: number;
   running: number;
+  /** `par` with `subtreeConcurrency`: at most this many children (subtrees) started and not complete. */
+  subtreeMax?: number;
   loop?: LoopInfo;
 }
 

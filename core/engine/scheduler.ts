@@ -146,10 +146,26 @@ export class Scheduler {
       return;
     }
     if (node.kind === "par") {
-      for (const c of node.children) this.activate(c);
+      if (node.subtreeMax === undefined) for (const c of node.children) this.activate(c);
+      else this.admitSubtrees(node);
       return;
     }
     this.advance(node);
+  }
+
+  /**
+   * `subtreeConcurrency`: children are admitted in order while fewer than `subtreeMax` admitted
+   * ones are incomplete; the cursor is the next child to admit.
+   */
+  private admitSubtrees(g: PlanGroup): void {
+    let open = 0;
+    for (let i = 0; i < g.cursor; i++) if (!isPast(g.children[i]!)) open++;
+    while (open < g.subtreeMax! && g.cursor < g.children.length) {
+      const c = g.children[g.cursor++]!;
+      if (isPast(c)) continue;
+      open++;
+      this.activate(c);
+    }
   }
 
   private advance(g: PlanGroup): void {
@@ -163,6 +179,7 @@ export class Scheduler {
     if (!g) return;
     g.remaining--;
     if (g.kind !== "par" && child.index === g.cursor) this.advance(g);
+    if (g.kind === "par" && g.subtreeMax !== undefined && g.active) this.admitSubtrees(g);
     if (g.remaining === 0) this.groupBodyDone(g);
   }
 

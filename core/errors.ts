@@ -34,6 +34,8 @@ export const ERROR_CODES = {
   BACKEND_UNSUPPORTED: 400,
   /** A schema map is malformed (non-object schema, reserved or clashing name). */
   SCHEMA_INVALID: 400,
+  /** A table of the store cannot hold what a schema declares (the message names table, column and fix). */
+  SCHEMA_CONFLICT: 409,
   /** The run input does not fit the generated input table. */
   INPUT_INVALID: 400,
   /** A task produced a row that does not match its output schema. */

@@ -15,7 +15,7 @@ import type { SchemaMap } from "../core/components/types.js";
 import type { RuntimeEnv } from "../core/engine/world.js";
 import { FlowError, isFlowError } from "../core/errors.js";
 import { ensureUserTables } from "../core/schema/ensure-tables.js";
-import { SchemaRegistry } from "../core/schema/registry.js";
+import { registryOptions, SchemaRegistry } from "../core/schema/registry.js";
 import type { FlowTable } from "../core/schema/tables.js";
 import { migrateStore } from "../core/store/migrations.js";
 import type { StorePort } from "../core/store/port.js";
@@ -103,7 +103,7 @@ export async function bindPostgresStore<S extends SchemaMap>(
   const env = createNodeEnv(opts.env);
   let registry: SchemaRegistry;
   try {
-    registry = new SchemaRegistry(schemas, "postgres");
+    registry = new SchemaRegistry(schemas, "postgres", registryOptions(opts));
     await withStartupLock(store, async () => {
       await migrateStore(store, env.clock.now());
       await reconcileMigratedColumns(store, registry);

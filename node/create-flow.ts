@@ -7,9 +7,9 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { createFlowApi, type CreateFlowOptions, type FlowApi } from "../core/api/create-api.js";
 import type { SchemaMap } from "../core/components/types.js";
 import type { RuntimeEnv } from "../core/engine/world.js";
-import { FlowError } from "../core/errors.js";
+import { FlowError, isFlowError } from "../core/errors.js";
 import { ensureUserTablesSync } from "../core/schema/ensure-tables.js";
-import { SchemaRegistry } from "../core/schema/registry.js";
+import { registryOptions, SchemaRegistry } from "../core/schema/registry.js";
 import { migrateStoreSync } from "../core/store/migrations.js";
 import { createNodeEnv } from "./engine/env.js";
 import { openSqliteStore } from "./store/sqlite.js";
@@ -32,7 +32,7 @@ export function createFlow<S extends SchemaMap>(schemas: S, opts: CreateFlowOpti
   if (opts.backend && opts.backend !== "sqlite") {
     throw new FlowError("BACKEND_UNSUPPORTED", `createFlow serves only the sqlite backend; for "${opts.backend}" use createFlowPostgres or openFlowBackend.`, { backend: opts.backend });
   }
-  const registry = new SchemaRegistry(schemas, "sqlite");
+  const registry = new SchemaRegistry(schemas, "sqlite", registryOptions(opts));
   const path = opts.dbPath === ":memory:" ? ":memory:" : resolve(opts.dbPath ?? DEFAULT_DB_PATH);
   const store = openSqliteStore({ path, journalMode: opts.journalMode ?? "WAL" });
   const env = createNodeEnv(opts.env);
@@ -41,6 +41,7 @@ export function createFlow<S extends SchemaMap>(schemas: S, opts: CreateFlowOpti
     ensureUserTablesSync(store, registry);
   } catch (cause) {
     store.raw.close();
+    if (isFlowError(cause)) throw cause;
     throw new FlowError("STORE_OPEN_FAILED", `Could not prepare the SQLite store at ${path}: ${(cause as Error).message}`, { path }, { cause });
   }
   return createFlowApi<S, SqliteFlowDb>({ store, registry, env, activeRuns: new Set() }, drizzle(store.raw), opts);

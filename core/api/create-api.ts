@@ -30,6 +30,12 @@ export interface CreateFlowOptions {
   journalMode?: string;
   /** Default `sqlite`; `createFlow` serves only `sqlite`. */
   backend?: "sqlite" | "pglite" | "postgres";
+  /**
+   * Flow's addition: a prefix for this schema map's SQL table names, for a workflow that wants
+   * tables of its own in a store other workflows share. Default none (docs/store.md, "Many
+   * workflows in one store").
+   */
+  tablePrefix?: string;
 }
 
 /** The typed Task component of a schema map. */

@@ -21,15 +21,40 @@ export interface TableEntry {
   isInput: boolean;
 }
 
+/** How a registry names its SQL tables. */
+export interface RegistryOptions {
+  /**
+   * Prepended to every SQL table name of this schema map (`review_` + `finding` = `review_finding`),
+   * for workflows that want tables of their own in a shared store. Default none: a table is shared
+   * by the workflows that declare its key (docs/store.md).
+   */
+  tablePrefix?: string;
+  /** A name for this workflow, used to suggest a prefix in conflict messages. */
+  nameHint?: string;
+}
+
+/** The registry options of a factory's options. */
+export function registryOptions(opts: { tablePrefix?: string; readableName?: string }): RegistryOptions {
+  return { ...(opts.tablePrefix !== undefined ? { tablePrefix: opts.tablePrefix } : {}), ...(opts.readableName ? { nameHint: opts.readableName } : {}) };
+}
+
 export class SchemaRegistry {
   readonly entries = new Map<string, TableEntry>();
+  /** The prefix a SCHEMA_CONFLICT message suggests. */
+  readonly tablePrefixHint: string;
   private readonly byObject = new Map<object, TableEntry>();
   private readonly byTableName = new Map<string, TableEntry>();
 
   constructor(
     schemas: Record<string, AnyObjectSchema>,
     readonly dialect: Dialect,
+    readonly options: RegistryOptions = {},
   ) {
+    const prefix = options.tablePrefix ?? "";
+    if (prefix && !/^[A-Za-z][A-Za-z0-9_]*$/.test(prefix)) {
+      throw new FlowError("SCHEMA_INVALID", `tablePrefix "${prefix}" must start with a letter and hold only letters, digits and underscores.`, { tablePrefix: prefix });
+    }
+    this.tablePrefixHint = prefix || `${snakeCase(options.nameHint ?? "my_workflow").replace(/[^a-z0-9_]/g, "_")}_`;
     if (typeof schemas !== "object" || schemas === null) {
       throw new FlowError("SCHEMA_INVALID", "The schema map must be an object of name to z.object(...).");
     }
@@ -37,7 +62,7 @@ export class SchemaRegistry {
       if (key.startsWith("_flow")) {
         throw new FlowError("SCHEMA_INVALID", `Schema key "${key}" is reserved: names starting with _flow belong to Flow's tables.`, { key });
       }
-      const tableName = snakeCase(key);
+      const tableName = prefix + snakeCase(key);
       const clash = this.byTableName.get(tableName);
       if (clash) {
         throw new FlowError("SCHEMA_INVALID", `Schema keys "${clash.key}" and "${key}" both map to table "${tableName}"; rename one.`, { key });

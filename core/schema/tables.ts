@@ -66,35 +66,17 @@ export function tableNameOf(table: FlowTable): string {
   return getTableName(table);
 }
 
-/** `CREATE TABLE IF NOT EXISTS` for a user table. */
+/**
+ * `CREATE TABLE IF NOT EXISTS` for a user table. Only the key columns are NOT NULL: the zod
+ * schema decides which fields a row needs, and a table may serve several workflows
+ * (core/schema/ensure-tables.ts).
+ */
 export function createTableSql(dialect: Dialect, tableName: string, columns: readonly ColumnSpec[], isInput: boolean): string {
   const defs = [`"run_id" ${sqlType(dialect, "text")} NOT NULL`];
   if (!isInput) {
     defs.push(`"node_id" ${sqlType(dialect, "text")} NOT NULL`, `"iteration" ${sqlType(dialect, "int")} NOT NULL DEFAULT 0`);
   }
-  for (const c of columns) defs.push(`${columnDefSql(dialect, c)}${c.nullable ? "" : " NOT NULL"}`);
+  for (const c of columns) defs.push(`${quoteIdent(c.column)} ${sqlType(dialect, c.kind === "date" ? "text" : c.kind)}`);
   defs.push(isInput ? `PRIMARY KEY ("run_id")` : `PRIMARY KEY ("run_id", "node_id", "iteration")`);
   return `CREATE TABLE IF NOT EXISTS ${quoteIdent(tableName)} (${defs.join(", ")})`;
-}
-
-/**
- * `ALTER TABLE ... ADD COLUMN` for fields a schema gained since its table was created. Added
- * columns are nullable: rows written before the change have no value for them. Editing a
- * workflow must not make its runs unresumable (docs/engine.md, "Changed workflows").
- */
-export function addMissingColumnsSql(dialect: Dialect, tableName: string, columns: readonly ColumnSpec[], existing: ReadonlySet<string>): string[] {
-  return columns
-    .filter((c) => !existing.has(c.column))
-    .map((c) => `ALTER TABLE ${quoteIdent(tableName)} ADD COLUMN ${columnDefSql(dialect, c)}`);
-}
-
-/** Query listing a table's column names (`name`), per dialect; bind the table name. */
-export function tableColumnsQuery(dialect: Dialect): string {
-  return dialect === "sqlite"
-    ? `SELECT name FROM pragma_table_info(?)`
-    : `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?`;
-}
-
-function columnDefSql(dialect: Dialect, c: ColumnSpec): string {
-  return `${quoteIdent(c.column)} ${sqlType(dialect, c.kind === "date" ? "text" : c.kind)}`;
 }

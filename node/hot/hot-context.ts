@@ -58,7 +58,7 @@ export function registerHotContext(token: string, workflowPath: string, baseline
 
 /** Throws HOT_RELOAD_FAILED naming each schema key added, removed or changed. */
 export function assertSameSchemas(running: SchemaRegistry, schemas: Record<string, AnyObjectSchema>, workflowPath: string): void {
-  const fresh = new SchemaRegistry(schemas, running.dialect);
+  const fresh = new SchemaRegistry(schemas, running.dialect, running.options);
   const changes: string[] = [];
   for (const [key, entry] of fresh.entries) {
     const old = running.entries.get(key);

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { onTestFinished } from "vitest";
-import type { FlowApi } from "../../core/api/create-api.js";
+import type { CreateFlowOptions, FlowApi } from "../../core/api/create-api.js";
 import type { SchemaMap } from "../../core/components/types.js";
 import type { RuntimeEnv } from "../../core/engine/world.js";
 import { createFlow } from "../create-flow.js";
@@ -25,6 +25,8 @@ export interface TestApiOptions {
   env?: Partial<RuntimeEnv>;
   /** Reuse the store of an earlier api (same file / database), e.g. to resume in a "new process". */
   sameStoreAs?: StoreLocation;
+  /** Factory options such as `tablePrefix`. */
+  factory?: Pick<CreateFlowOptions, "tablePrefix" | "readableName">;
 }
 
 /** Where a test store lives, so a second api can open the same one. */
@@ -47,7 +49,7 @@ export const sqliteBackend: TestBackend = {
   name: "sqlite",
   async open(schemas, opts = {}) {
     const dbPath = opts.sameStoreAs?.location ?? join(tempDir(), "flow.db");
-    const api = createFlow(schemas, { dbPath, ...(opts.env ? { env: opts.env } : {}) });
+    const api = createFlow(schemas, { dbPath, ...opts.factory, ...(opts.env ? { env: opts.env } : {}) });
     return { api, location: { backend: "sqlite", location: dbPath }, close: async () => {} };
   },
 };
@@ -79,7 +81,7 @@ export const pgliteBackend: TestBackend = {
   name: "pglite",
   async open(schemas, opts = {}) {
     const dataDir = opts.sameStoreAs?.location ?? freshPgliteDir();
-    const api = await createFlowPostgres(schemas, { provider: "pglite", dataDir, ...(opts.env ? { env: opts.env } : {}) });
+    const api = await createFlowPostgres(schemas, { provider: "pglite", dataDir, ...opts.factory, ...(opts.env ? { env: opts.env } : {}) });
     afterThisTest("close", () => api.close());
     if (!opts.sameStoreAs) afterThisTest("remove", async () => rmSync(dirname(dataDir), { recursive: true, force: true }));
     return { api, location: { backend: "pglite", location: dataDir }, close: () => api.close() };
@@ -91,7 +93,7 @@ export const postgresBackend: TestBackend = {
   async open(schemas, opts = {}) {
     const fresh = opts.sameStoreAs ? undefined : await freshPostgresSchema();
     const url = opts.sameStoreAs?.location ?? fresh!.url;
-    const api = await createFlowPostgres(schemas, { connectionString: url, ...(opts.env ? { env: opts.env } : {}) });
+    const api = await createFlowPostgres(schemas, { connectionString: url, ...opts.factory, ...(opts.env ? { env: opts.env } : {}) });
     afterThisTest("close", () => api.close());
     if (fresh) afterThisTest("remove", () => fresh.drop());
     return { api, location: { backend: "postgres", location: url }, close: () => api.close() };

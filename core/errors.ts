@@ -91,6 +91,12 @@ export const ERROR_CODES = {
   /** A Subflow's child run failed (details carry the child run id and its error). */
   SUBFLOW_FAILED: 502,
 
+  // ---- time travel (issue 15, docs/time-travel.md) ----
+  /** A git (VCS) command failed or a snapshot pointer is unknown; details name the directory. */
+  VCS_FAILED: 500,
+  /** Another time travel of the run is in progress in a live process (wait and retry). */
+  TIME_TRAVEL_IN_PROGRESS: 409,
+
   // ---- tools (issue 6, docs/tools.md) ----
   /** A tool was called with input that does not match its schema (or `bash` input limits). */
   TOOL_INPUT_INVALID: 400,
@@ -114,6 +120,14 @@ export const ERROR_CODES = {
   OPENAPI_UNSUPPORTED: 400,
   /** No operation with that operationId in the OpenAPI description. */
   OPENAPI_OPERATION_NOT_FOUND: 404,
+  /** A file tool's path names a FIFO, socket or device: only regular files are opened (issue 18). */
+  TOOL_FILE_NOT_REGULAR: 400,
+  /** A file tool's path is longer than the file system allows (ENAMETOOLONG). */
+  TOOL_PATH_TOO_LONG: 400,
+  /** The file system refused a file tool access (EACCES, EPERM, read-only file system). */
+  TOOL_PERMISSION_DENIED: 403,
+  /** A file tool could not write: no space left on the device (ENOSPC, EDQUOT). */
+  TOOL_DISK_FULL: 507,
 
   // ---- agents (docs/agents.md) ----
   /** Every agent of a task's chain hit a quota or rate limit; `details.retryAtMs` says when to try again. */

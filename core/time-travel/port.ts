@@ -1,0 +1,64 @@
+/**
+ * @module core/time-travel/port
+ * The VCS port: what time travel needs from a version-control system. A snapshot is a commit
+ * of a workspace's whole working tree (tracked and untracked files, ignored ones and Flow's
+ * own `.flow/` excluded) kept on a side ref of Flow's (`refs/flow/...`), so the user's branch,
+ * HEAD, index and stash never move. Node implements it over the `git` on PATH
+ * (node/vcs/git.ts), the browser over isomorphic-git (browser/vcs/isomorphic-git.ts).
+ */
+
+/**
+ * One changed path between two snapshots (or a snapshot and the working tree).
+ * @example
+ * const change: VcsFileChange = { path: "src/a.ts", status: "modified", oldMode: "100644", newMode: "100755" };
+ */
+export interface VcsFileChange {
+  /** Path relative to the repository root, `/`-separated. */
+  path: string;
+  status: "added" | "modified" | "deleted";
+  /** Git file mode before (`100644`, `100755`, `120000` for a symlink); absent when added. */
+  oldMode?: string;
+  /** Git file mode after; absent when deleted. */
+  newMode?: string;
+}
+
+/**
+ * A snapshot kept on one of Flow's refs.
+ * @example
+ * const s: VcsSnapshotRef = { ref: "refs/flow/runs/r1/review/0/1/end", pointer: "3f2a..." };
+ */
+export interface VcsSnapshotRef {
+  ref: string;
+  /** The snapshot's commit id (what attempts record as `vcsPointer`). */
+  pointer: string;
+}
+
+/**
+ * What time travel needs from a version-control system. Every method takes the workspace
+ * directory (a run's `rootDir`); snapshots and restores cover that directory only, even when
+ * it is a sub-directory of a larger repository.
+ * @example
+ * const vcs: VcsPort = createGitVcs();
+ * if (await vcs.detect(dir)) {
+ *   const before = await vcs.snapshot(dir, "refs/flow/runs/r1/manual");
+ *   await vcs.restore(dir, before);
+ * }
+ */
+export interface VcsPort {
+  /** The repository's root when `dir` is inside one this port can snapshot; null otherwise. */
+  detect(dir: string): Promise<string | null>;
+  /** Commits the working tree of `dir` and points `ref` at the commit; returns its id. */
+  snapshot(dir: string, ref: string, message?: string): Promise<string>;
+  /**
+   * Makes the working tree of `dir` exactly the snapshot `pointer`: changed and added files
+   * rewritten byte for byte with their mode, files the snapshot lacks deleted (ignored files
+   * and `.flow/` untouched). Throws when the pointer is unknown.
+   */
+  restore(dir: string, pointer: string): Promise<{ changed: number; deleted: number }>;
+  /** What differs from `from` to `to` (a pointer, or the working tree when omitted), under `dir`. */
+  diff(dir: string, from: string, to?: string): Promise<VcsFileChange[]>;
+  /** The snapshots on refs starting with `prefix` (for example `refs/flow/runs/<run>/`). */
+  list(dir: string, prefix: string): Promise<VcsSnapshotRef[]>;
+  /** Deletes the refs starting with `prefix`; returns how many. The objects go at the next `git gc`. */
+  remove(dir: string, prefix: string): Promise<number>;
+}

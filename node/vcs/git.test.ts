@@ -1,0 +1,98 @@
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { isFlowError } from "../../core/errors.js";
+import { createGitVcs } from "./git.js";
+import { gitIn, tempRepo, treePicture, userGitState } from "./testing.js";
+
+const binary = (seed: number) => Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 31 + seed) % 256));
+
+describe("git VCS port", () => {
+  it("restores every snapshot byte for byte (edit, create, delete, chmod, binary, symlink) and never moves the user's git state", async () => {
+    const dir = tempRepo();
+    const vcs = createGitVcs();
+    expect(await vcs.detect(dir)).toBe(gitIn(dir, "rev-parse", "--show-toplevel"));
+    // The user's own state: a staged change, a stash, an unstaged edit, an ignored file, Flow's db.
+    writeFileSync(join(dir, "staged.txt"), "staged\n");
+    gitIn(dir, "add", "staged.txt");
+    writeFileSync(join(dir, "README.md"), "# stashed\n");
+    gitIn(dir, "stash", "push", "-q", "--", "README.md");
+    writeFileSync(join(dir, "notes.log"), "ignored\n");
+    mkdirSync(join(dir, ".flow"));
+    writeFileSync(join(dir, ".flow", "flow.db"), "db v1");
+    const user = userGitState(dir);
+    const skip = (p: string) => p === ".flow" || p === "notes.log";
+
+    const pictures: Record<string, string>[] = [];
+    const pointers: string[] = [];
+    const take = async (i: number) => {
+      pictures.push(treePicture(dir, skip));
+      pointers.push(await vcs.snapshot(dir, `refs/flow/runs/t/${i}`));
+    };
+    await take(0);
+    writeFileSync(join(dir, "a.txt"), "one\n");
+    mkdirSync(join(dir, "bin"));
+    writeFileSync(join(dir, "bin", "blob.dat"), binary(1));
+    await take(1);
+    writeFileSync(join(dir, "a.txt"), "two\n");
+    chmodSync(join(dir, "a.txt"), 0o755);
+    writeFileSync(join(dir, "bin", "blob.dat"), binary(2));
+    symlinkSync("a.txt", join(dir, "link"));
+    await take(2);
+    unlinkSync(join(dir, "README.md"));
+    rmSync(join(dir, "bin"), { recursive: true });
+    writeFileSync(join(dir, "bin"), "now a file\n"); // a directory replaced by a file
+    chmodSync(join(dir, "a.txt"), 0o644); // chmod only
+    await take(3);
+    expect(new Set(pointers).size).toBe(4);
+
+    for (const i of [0, 3, 1, 2, 0, 2]) {
+      await vcs.restore(dir, pointers[i]!);
+      expect(treePicture(dir, skip), `restore to snapshot ${i}`).toEqual(pictures[i]);
+    }
+    // Ignored files and .flow are never touched; the user's branch, HEAD, index and stash stay.
+    expect(treePicture(dir)[".flow/flow.db"]).toBeDefined();
+    expect(treePicture(dir)["notes.log"]).toBeDefined();
+    expect(userGitState(dir)).toEqual(user);
+
+    expect((await vcs.diff(dir, pointers[1]!, pointers[2]!)).map((c) => `${c.status} ${c.path} ${c.oldMode ?? ""}>${c.newMode ?? ""}`).sort()).toEqual([
+      "added link >120000",
+      "modified a.txt 100644>100755",
+      "modified bin/blob.dat 100644>100644",
+    ]);
+    writeFileSync(join(dir, "new.txt"), "x");
+    expect((await vcs.diff(dir, pointers[2]!)).map((c) => c.path)).toEqual(["new.txt"]);
+
+    expect((await vcs.list(dir, "refs/flow/runs/t/")).length).toBe(4);
+    expect(await vcs.remove(dir, "refs/flow/runs/t/")).toBe(4);
+    expect(await vcs.list(dir, "refs/flow/runs/t/")).toEqual([]);
+    await expect(vcs.restore(dir, "0".repeat(40))).rejects.toSatisfy((e) => isFlowError(e, "VCS_FAILED"));
+  });
+
+  it("limits snapshots to a sub-directory workspace and leaves .flow out even when git would add it", async () => {
+    const dir = tempRepo({ ignoreFlow: false });
+    const sub = join(dir, "pkg");
+    mkdirSync(join(sub, ".flow"), { recursive: true });
+    writeFileSync(join(sub, "x.txt"), "x1");
+    writeFileSync(join(sub, ".flow", "flow.db"), "db");
+    writeFileSync(join(dir, "outside.txt"), "o1");
+    const vcs = createGitVcs();
+    const p1 = await vcs.snapshot(sub, "refs/flow/runs/s/1");
+    expect(gitIn(dir, "ls-tree", "-r", "--name-only", p1).split("\n")).toContain("pkg/x.txt");
+    expect(gitIn(dir, "ls-tree", "-r", "--name-only", p1).split("\n")).not.toContain("pkg/.flow/flow.db");
+    writeFileSync(join(sub, "x.txt"), "x2");
+    writeFileSync(join(sub, ".flow", "flow.db"), "db2");
+    writeFileSync(join(dir, "outside.txt"), "o2");
+    await vcs.restore(sub, p1);
+    expect(readFileSync(join(sub, "x.txt"), "utf8")).toBe("x1");
+    expect(readFileSync(join(sub, ".flow", "flow.db"), "utf8")).toBe("db2");
+    expect(readFileSync(join(dir, "outside.txt"), "utf8")).toBe("o2");
+  });
+
+  it("detects no repository outside a work tree", async () => {
+    const plain = mkdtempSync(join(tmpdir(), "flow-plain-"));
+    expect(await createGitVcs().detect(plain)).toBeNull();
+    await expect(createGitVcs().snapshot(plain, "refs/flow/x")).rejects.toSatisfy((e) => isFlowError(e, "VCS_FAILED"));
+  });
+});

@@ -1,0 +1,242 @@
+/**
+ * @module node/vcs/git
+ * The VCS port over the `git` on PATH (docs/time-travel.md). A snapshot is built in Flow's own
+ * index file (`GIT_INDEX_FILE=<git dir>/flow/index-<workspace>`): `git add -A` of the
+ * workspace (untracked files included, ignored files and `.flow/` left out), `write-tree`,
+ * `commit-tree`, `update-ref refs/flow/...`. The user's branch, HEAD, index and stash are never
+ * read or written. The private index keeps stat data between snapshots, so a snapshot of a
+ * large tree rehashes only what changed.
+ *
+ * A restore diffs the working tree (snapshotted into the private index first) against the
+ * target tree, deletes what the target lacks, and checks out only the changed paths with their
+ * modes (`update-index --index-info` + `checkout-index -f -u`). Line-ending conversion is off
+ * (`core.autocrlf=false`); clean/smudge filters a repository's `.gitattributes` declares still
+ * apply, as they do for `git checkout`.
+ */
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { FlowError } from "../../core/errors.js";
+import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/port.js";
+
+interface Workspace {
+  /** Repository root (work tree top). */
+  top: string;
+  gitDir: string;
+  /** The workspace relative to `top`, `/`-terminated, or "" for the whole repository. */
+  prefix: string;
+  /** Pathspec limiting add/diff to the workspace (and leaving `.flow/` out when git would not). */
+  pathspec: string[];
+  indexFile: string;
+  /** Serializes the operations on this private index within the process. */
+  queue: Promise<unknown>;
+  /** The last tree snapshotted and its commit: an unchanged tree reuses the commit. */
+  last?: { tree: string; commit: string };
+}
+
+const IDENTITY = { GIT_AUTHOR_NAME: "Flow", GIT_AUTHOR_EMAIL: "flow@localhost", GIT_COMMITTER_NAME: "Flow", GIT_COMMITTER_EMAIL: "flow@localhost" };
+const CONFIG = ["-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.quotepath=off", "-c", "advice.addIgnoredFile=false"];
+const NULL_SHA = "0000000000000000000000000000000000000000";
+
+/**
+ * A VCS port over the `git` executable.
+ * @example
+ * const vcs = createGitVcs();
+ * const pointer = await vcs.snapshot("/repo", "refs/flow/runs/r1/manual");
+ * await vcs.restore("/repo", pointer); // the tree back byte for byte
+ */
+export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
+  const gitPath = options.gitPath ?? "git";
+  const workspaces = new Map<string, Promise<Workspace | null>>();
+
+  const git = (ws: Pick<Workspace, "top" | "indexFile"> | { top: string }, args: string[], input?: string): Promise<string> =>
+    new Promise((resolvePromise, reject) => {
+      const env = { ...process.env, ...IDENTITY, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", ...("indexFile" in ws ? { GIT_INDEX_FILE: ws.indexFile } : {}) };
+      const child = execFile(gitPath, ["-C", ws.top, ...CONFIG, ...args], { env, maxBuffer: 1 << 30, encoding: "utf8" }, (error, stdout, stderr) => {
+        if (error) {
+          reject(new FlowError("VCS_FAILED", `git ${args[0]} failed in ${ws.top}: ${(stderr || error.message).trim()}`, { dir: ws.top, command: args.slice(0, 3).join(" ") }, { cause: error }));
+        } else resolvePromise(stdout);
+      });
+      if (input !== undefined) child.stdin!.end(input);
+    });
+
+  async function open(dir: string): Promise<Workspace | null> {
+    const abs = resolve(dir);
+    let found = workspaces.get(abs);
+    if (!found) {
+      found = locate(abs);
+      workspaces.set(abs, found);
+    }
+    return found;
+  }
+
+  async function locate(dir: string): Promise<Workspace | null> {
+    if (!existsSync(dir) || !hasDotGit(dir)) return null;
+    let out: string;
+    try {
+      out = await git({ top: dir }, ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--show-prefix"]);
+    } catch {
+      return null; // not a work tree (bare, or git missing)
+    }
+    const [top, gitDir, prefix = ""] = out.split("\n");
+    if (!top || !gitDir) return null;
+    const key = createHash("sha256").update(prefix).digest("hex").slice(0, 12);
+    const ws: Workspace = { top, gitDir, prefix, pathspec: [], indexFile: join(gitDir, "flow", `index-${key}`), queue: Promise.resolve() };
+    // Excluding an ignored path makes `git add` fail, so `.flow/` is excluded only when git would add it.
+    const flowIgnored = await git(ws, ["check-ignore", "-q", "--no-index", `${prefix}.flow/`]).then(
+      () => true,
+      () => false,
+    );
+    ws.pathspec = [prefix ? `:(top)${prefix}` : ":/", ...(flowIgnored ? [] : [`:(top,exclude)${prefix}.flow`])];
+    return ws;
+  }
+
+  async function required(dir: string): Promise<Workspace> {
+    const ws = await open(dir);
+    if (!ws) throw new FlowError("VCS_FAILED", `${resolve(dir)} is not inside a git work tree; run \`git init\` there to enable snapshots.`, { dir });
+    return ws;
+  }
+
+  function serialized<T>(ws: Workspace, fn: () => Promise<T>): Promise<T> {
+    const next = ws.queue.then(fn, fn);
+    ws.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** The working tree of the workspace as a tree id (in the private index). */
+  async function writeWorkingTree(ws: Workspace): Promise<string> {
+    if (!existsSync(ws.indexFile)) {
+      mkdirSync(dirname(ws.indexFile), { recursive: true });
+      const userIndex = join(ws.gitDir, "index");
+      // Seeding with the user's index reuses its stat data: the first snapshot of a large tree
+      // hashes only the files that differ from it. The user's index itself is only read.
+      if (existsSync(userIndex)) copyFileSync(userIndex, ws.indexFile);
+    }
+    await git(ws, ["add", "-A", "--", ...ws.pathspec]);
+    return (await git(ws, ["write-tree"])).trim();
+  }
+
+  async function treeOf(ws: Workspace, pointer: string): Promise<string> {
+    try {
+      return (await git(ws, ["rev-parse", "--verify", "-q", `${pointer}^{tree}`])).trim();
+    } catch (cause) {
+      throw new FlowError("VCS_FAILED", `Snapshot ${pointer} does not exist in ${ws.top} (was it garbage-collected?).`, { dir: ws.top, pointer }, { cause });
+    }
+  }
+
+  async function diffTrees(ws: Workspace, from: string, to: string): Promise<Array<VcsFileChange & { sha: string }>> {
+    const out = await git(ws, ["diff-tree", "-r", "-z", "--no-renames", from, to, "--", ...(ws.prefix ? [ws.prefix] : [])]);
+    const parts = out.split("\0");
+    const changes: Array<VcsFileChange & { sha: string }> = [];
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const [oldMode, newMode, , sha, status] = parts[i]!.slice(1).split(" ");
+      const path = parts[i + 1]!;
+      if (path === `${ws.prefix}.flow` || path.startsWith(`${ws.prefix}.flow/`)) continue;
+      const kind = status === "A" ? "added" : status === "D" ? "deleted" : "modified";
+      changes.push({ path, status: kind, sha: sha!, ...(kind !== "added" ? { oldMode: oldMode! } : {}), ...(kind !== "deleted" ? { newMode: newMode! } : {}) });
+    }
+    return changes;
+  }
+
+  return {
+    async detect(dir) {
+      return (await open(dir))?.top ?? null;
+    },
+
+    async snapshot(dir, ref, message = "flow snapshot") {
+      const ws = await required(dir);
+      return serialized(ws, async () => {
+        const tree = await writeWorkingTree(ws);
+        let commit = ws.last?.tree === tree ? ws.last.commit : undefined;
+        if (!commit) {
+          commit = (await git(ws, ["commit-tree", tree, "-m", message])).trim();
+          ws.last = { tree, commit };
+        }
+        await git(ws, ["update-ref", ref, commit]);
+        return commit;
+      });
+    },
+
+    async restore(dir, pointer) {
+      const ws = await required(dir);
+      return serialized(ws, async () => {
+        const target = await treeOf(ws, pointer);
+        const current = await writeWorkingTree(ws);
+        const changes = await diffTrees(ws, current, target);
+        const deleted = changes.filter((c) => c.status === "deleted");
+        const written = changes.filter((c) => c.status !== "deleted");
+        for (const c of deleted) rmSync(join(ws.top, c.path), { force: true });
+        removeEmptyDirs(ws, deleted.map((c) => c.path));
+        if (changes.length) {
+          // The private index becomes the target tree for these paths; checkout-index then
+          // writes them (content and mode) and refreshes their stat data.
+          const info = [...deleted.map((c) => `0 ${NULL_SHA}\t${c.path}`), ...written.map((c) => `${c.newMode} ${c.sha}\t${c.path}`)].join("\0");
+          await git(ws, ["update-index", "-z", "--replace", "--index-info"], `${info}\0`);
+          if (written.length) {
+            for (const c of written) clearBlockingDir(ws, c.path);
+            await git(ws, ["checkout-index", "-f", "-u", "-z", "--stdin"], `${written.map((c) => c.path).join("\0")}\0`);
+          }
+        }
+        ws.last = undefined;
+        return { changed: written.length, deleted: deleted.length };
+      });
+    },
+
+    async diff(dir, from, to) {
+      const ws = await required(dir);
+      return serialized(ws, async () => {
+        const a = await treeOf(ws, from);
+        const b = to === undefined ? await writeWorkingTree(ws) : await treeOf(ws, to);
+        return (await diffTrees(ws, a, b)).map(({ sha: _sha, ...c }) => c);
+      });
+    },
+
+    async list(dir, prefix) {
+      const ws = await required(dir);
+      const out = await git(ws, ["for-each-ref", "--format=%(objectname) %(refname)", prefix]);
+      return out
+        .split("\n")
+        .filter(Boolean)
+        .map((line): VcsSnapshotRef => ({ pointer: line.slice(0, line.indexOf(" ")), ref: line.slice(line.indexOf(" ") + 1) }));
+    },
+
+    async remove(dir, prefix) {
+      const ws = await required(dir);
+      const refs = await this.list(dir, prefix);
+      if (refs.length) await git(ws, ["update-ref", "--stdin"], refs.map((r) => `delete ${r.ref}\n`).join(""));
+      return refs.length;
+    },
+  };
+}
+
+function hasDotGit(dir: string): boolean {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, ".git"))) return true;
+    if (dirname(d) === d) return false;
+  }
+}
+
+/** Removes directories left empty by deletions, up to (not including) the workspace. */
+function removeEmptyDirs(ws: Workspace, paths: string[]): void {
+  const dirs = new Set<string>();
+  for (const p of paths) for (let d = dirname(p); d !== "." && `${d}/` !== ws.prefix && d.length >= ws.prefix.length; d = dirname(d)) dirs.add(d);
+  for (const d of [...dirs].sort((a, b) => b.length - a.length)) {
+    const abs = join(ws.top, d);
+    try {
+      if (readdirSync(abs).length === 0) rmdirSync(abs);
+    } catch {
+      // already gone, or not a directory
+    }
+  }
+}
+
+/** A directory standing where the target has a file (only possible if it holds ignored files). */
+function clearBlockingDir(ws: Workspace, path: string): void {
+  const abs = join(ws.top, path);
+  try {
+    if (statSync(abs, { throwIfNoEntry: false })?.isDirectory()) rmSync(abs, { recursive: true, force: true });
+  } catch {
+    // checkout-index reports what it cannot write
+  }
+}

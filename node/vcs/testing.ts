@@ -1,0 +1,55 @@
+/**
+ * @module node/vcs/testing
+ * Test helpers for time travel: a real git repository in a temp dir, and a byte-exact picture
+ * of a working tree (content hash, executable bit, symlink target) to compare restores with.
+ * Test-only: excluded from the package exports.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** Runs git in `dir` and returns its trimmed stdout. */
+export function gitIn(dir: string, ...args: string[]): string {
+  return execFileSync("git", ["-C", dir, ...args], { encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@t" } }).trim();
+}
+
+/** A fresh repository with one commit (`README.md`, `.gitignore` ignoring `.flow/` unless told not to). */
+export function tempRepo(opts: { ignoreFlow?: boolean } = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), "flow-vcs-"));
+  gitIn(dir, "init", "-q", "-b", "main");
+  writeFileSync(join(dir, "README.md"), "# repo\n");
+  writeFileSync(join(dir, ".gitignore"), opts.ignoreFlow === false ? "*.log\n" : ".flow/\n*.log\n");
+  gitIn(dir, "add", "-A");
+  gitIn(dir, "commit", "-q", "-m", "init");
+  return dir;
+}
+
+/** Every file under `dir` except `.git`: path -> sha256 of content (or link target) and mode. */
+export function treePicture(dir: string, skip: (path: string) => boolean = () => false): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (rel: string) => {
+    for (const name of readdirSync(join(dir, rel))) {
+      const path = rel ? `${rel}/${name}` : name;
+      if (path === ".git" || skip(path)) continue;
+      const st = lstatSync(join(dir, path));
+      if (st.isDirectory()) walk(path);
+      else if (st.isSymbolicLink()) out[path] = `link:${readlinkSync(join(dir, path))}`;
+      else out[path] = `${st.mode & 0o111 ? "x" : "-"}:${createHash("sha256").update(readFileSync(join(dir, path))).digest("hex")}`;
+    }
+  };
+  walk("");
+  return out;
+}
+
+/** What the user's git state looks like: branch, HEAD, index file hash, stash list, status. */
+export function userGitState(dir: string): Record<string, string> {
+  return {
+    branch: gitIn(dir, "symbolic-ref", "HEAD"),
+    head: gitIn(dir, "rev-parse", "HEAD"),
+    index: createHash("sha256").update(readFileSync(join(dir, ".git", "index"))).digest("hex"),
+    stash: gitIn(dir, "stash", "list"),
+    refs: gitIn(dir, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads", "refs/tags", "refs/stash"),
+  };
+}

@@ -1,50 +1,22 @@
 /**
  * @module core/engine/input
- * Run input checks (SPEC.md: a fresh run validates the input row against the generated input
- * table before inserting it; the input is not parsed and defaults are not written back).
+ * Run input checks. SPEC.md: a fresh run validates its input before inserting it; the input is
+ * not parsed into `ctx.input` and schema defaults are not written back. Flow checks the input
+ * with the `input` schema itself (types, required fields and refinements such as `.email()`,
+ * `z.enum`, `.positive()`), so `ctx.input` is what its type says, and stores the value as the
+ * caller gave it.
  */
 import { FlowError } from "../errors.js";
-import type { ColumnSpec } from "../schema/columns.js";
 import type { TableEntry } from "../schema/registry.js";
 
-/** Throws INPUT_INVALID unless every column of the input table accepts its value. */
+/** Throws INPUT_INVALID, with one line per zod issue, unless the input passes its schema. */
 export function assertInputFits(entry: TableEntry | undefined, input: unknown): void {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     throw new FlowError("INPUT_INVALID", `Run input must be an object, got ${Array.isArray(input) ? "an array" : String(input)}.`);
   }
   if (!entry) return;
-  const problems: string[] = [];
-  for (const col of entry.columns) {
-    const v = (input as Record<string, unknown>)[col.field];
-    if (v === undefined || v === null) {
-      if (!col.nullable) problems.push(`${col.field}: required`);
-      continue;
-    }
-    if (!fits(col, v)) problems.push(`${col.field}: expected ${expected(col)}, got ${typeof v}`);
-  }
-  if (problems.length) {
-    throw new FlowError("INPUT_INVALID", `Run input does not fit the input table: ${problems.join("; ")}.`, { problems });
-  }
-}
-
-function fits(col: ColumnSpec, v: unknown): boolean {
-  switch (col.kind) {
-    case "text":
-      return typeof v === "string";
-    case "date":
-      return typeof v === "string" || v instanceof Date;
-    case "int":
-    case "bigint":
-      return typeof v === "number" && Number.isInteger(v);
-    case "real":
-      return typeof v === "number";
-    case "bool":
-      return typeof v === "boolean";
-    default:
-      return true;
-  }
-}
-
-function expected(col: ColumnSpec): string {
-  return { text: "a string", date: "a date string", int: "an integer", bigint: "an integer", real: "a number", bool: "a boolean", json: "JSON" }[col.kind];
+  const parsed = entry.schema.safeParse(input);
+  if (parsed.success) return;
+  const problems = parsed.error.issues.map((i) => `${i.path.length ? i.path.join(".") : "(input)"}: ${i.message}`);
+  throw new FlowError("INPUT_INVALID", `Run input does not match the workflow's input schema: ${problems.join("; ")}.`, { problems });
 }

@@ -167,6 +167,29 @@ describe.each(testBackends)("engine basics on $name", (backend) => {
     expect(stored).toEqual([expect.objectContaining({ run_id: ok.runId, name: "n", count: null })]);
   });
 
+  it("checks the input's refinements (email, enum, positive) and stores the input as given", async () => {
+    const { api } = await backend.open({
+      input: z.object({ email: z.string().email(), plan: z.enum(["free", "team"]), seats: z.number().int().positive(), tag: z.string().default("none") }),
+      note: z.object({ text: z.string(), ok: z.boolean().nullable() }),
+    });
+    const { flow, Workflow, Task, outputs } = api;
+    const wf = flow((ctx) => (
+      <Workflow name="refined">
+        <Task id="a" output={outputs.note}>{() => ({ text: `${ctx.input.email}/${ctx.input.plan}/${ctx.input.seats}/${String(ctx.input.tag)}`, ok: true })}</Task>
+      </Workflow>
+    ));
+    const refused = await runWorkflow(wf, { input: { email: "not-an-email", plan: "gold", seats: -2 } as never }).then(() => undefined, (e: unknown) => e);
+    expect(isFlowError(refused, "INPUT_INVALID")).toBe(true);
+    const problems = (refused as { details: { problems: string[] } }).details.problems;
+    expect(problems).toHaveLength(3);
+    expect(problems.map((p) => p.split(":")[0]).sort()).toEqual(["email", "plan", "seats"]);
+    expect(await new FlowDb(api.db).listRuns()).toEqual([]);
+    const ok = await runWorkflow(wf, { input: { email: "a@b.co", plan: "team", seats: 3 } });
+    // Stored and seen as given: the default of `tag` is not written back.
+    expect((await new FlowDb(api.db).listOutputs(ok.runId, "note"))[0]?.text).toBe("a@b.co/team/3/undefined");
+    expect((await new FlowDb(api.db).requireRun(ok.runId)).input).toEqual({ email: "a@b.co", plan: "team", seats: 3 });
+  });
+
   it("fails a task whose row does not match its schema, without retrying a static row", async () => {
     const { api } = await backend.open(schemas);
     const { flow, Workflow, Task, outputs } = api;

@@ -1,17 +1,20 @@
 /**
  * Vite/Vitest configuration. The package imports itself by name (`durable-flow`,
  * `durable-flow/jsx-runtime`, ...) as users do; the aliases below map those names to the
- * sources listed in package.json `exports`, so tests run against the real entry points.
+ * sources listed in package.json `exports` (the `durable-flow-source` condition of each subpath;
+ * the other conditions point at the built `dist/`, docs/package.md), so tests run against the
+ * real entry points.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
-const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { exports: Record<string, string> };
+const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { exports: Record<string, string | Record<string, string>> };
+const sourceOf = (target: string | Record<string, string>) => (typeof target === "string" ? target : target["durable-flow-source"]);
 const selfAliases = Object.entries(pkg.exports)
   .filter(([sub]) => sub !== "./package.json")
-  .map(([sub, file]) => ({ find: new RegExp(`^durable-flow${sub === "." ? "" : sub.slice(1)}$`), replacement: `${root}${file.slice(2)}` }));
+  .map(([sub, target]) => ({ find: new RegExp(`^durable-flow${sub === "." ? "" : sub.slice(1)}$`), replacement: `${root}${sourceOf(target)!.slice(2)}` }));
 
 export default defineConfig({
   resolve: { alias: selfAliases },

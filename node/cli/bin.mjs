@@ -2,7 +2,12 @@
 // The `flow` command. Workflows are TypeScript/JSX files, so the CLI runs under tsx's loader.
 // A project's own tsconfig.json decides how they compile; without one, Flow's defaults apply
 // (JSX from durable-flow), so `flow up workflow.tsx` works in a bare directory.
+//
+// The same file runs in two places (docs/package.md): in the built package (`dist/node/cli/`,
+// beside the compiled `main.js`) and in Flow's repository (beside `main.ts`), where the
+// `durable-flow-source` export condition makes `durable-flow` imports resolve to the sources.
 import { existsSync } from "node:fs";
+import { register as registerHooks } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { register } from "tsx/esm/api";
@@ -15,5 +20,12 @@ function projectTsconfig(dir) {
 }
 
 register({ tsconfig: projectTsconfig(process.cwd()) ?? fileURLToPath(new URL("./tsconfig.workflows.json", import.meta.url)) });
-const { main } = await import("./main.ts");
+const fromSources = existsSync(fileURLToPath(new URL("./main.ts", import.meta.url)));
+if (fromSources) {
+  const addSourceCondition = `export function resolve(specifier, context, next) {
+    return next(specifier, { ...context, conditions: [...context.conditions, "durable-flow-source"] });
+  }`;
+  registerHooks(`data:text/javascript,${encodeURIComponent(addSourceCondition)}`);
+}
+const { main } = await import(fromSources ? "./main.ts" : "./main.js");
 process.exitCode = await main(process.argv.slice(2));

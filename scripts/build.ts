@@ -1,0 +1,117 @@
+/**
+ * Builds the published package into `dist/` (docs/package.md): compiled ESM JavaScript with
+ * esbuild, one output file per source file, and `.d.ts` declarations with tsc. Run by
+ * `npm run build` and by npm's `prepack`, so `npm pack` always ships a fresh build.
+ *
+ * What to build is read from package.json: every `./dist/...` target named by `exports` (any
+ * condition) and `bin` is built from the source file at the same path outside `dist/`, plus
+ * the modules those import. A subpath added to `exports` is therefore built with no change
+ * here. The CLI is the one extra: its bin loads `main.js` dynamically (docs/package.md).
+ *
+ * @example
+ * ```sh
+ * npx tsx scripts/build.ts   # or: npm run build
+ * ```
+ */
+import { spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const DIST = join(ROOT, "dist");
+
+/** Files the CLI's bin loads without a static import, and files it reads at run time. */
+const CLI_ENTRIES = ["node/cli/main.ts"];
+const CLI_COPIES = ["node/cli/bin.mjs", "node/cli/tsconfig.workflows.json"];
+
+interface PackageJson {
+  exports: Record<string, unknown>;
+  bin?: Record<string, string>;
+}
+
+/** Every `./dist/...` path named anywhere in `exports` and `bin`. */
+export function distTargets(pkg: PackageJson): string[] {
+  const out: string[] = [];
+  const walk = (value: unknown) => {
+    if (typeof value === "string") {
+      if (value.startsWith("./dist/")) out.push(value.slice(2));
+    } else if (value && typeof value === "object") for (const v of Object.values(value)) walk(v);
+  };
+  walk(pkg.exports);
+  walk(pkg.bin ?? {});
+  return [...new Set(out)];
+}
+
+/** The source file a `dist/**.js` target is compiled from. */
+function sourceOf(target: string): string {
+  const base = target.slice("dist/".length).replace(/\.js$/, "");
+  for (const ext of [".ts", ".tsx"]) if (existsSync(join(ROOT, base + ext))) return base + ext;
+  throw new Error(`package.json names ${target}, but neither ${base}.ts nor ${base}.tsx exists.`);
+}
+
+/** Every source module reachable from the entries (static and dynamic imports), packages left out. */
+async function reachableSources(entries: string[]): Promise<string[]> {
+  const { metafile } = await build({
+    absWorkingDir: ROOT,
+    entryPoints: entries,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "neutral",
+    packages: "external",
+    write: false,
+    metafile: true,
+    outdir: "dist",
+    logLevel: "error",
+  });
+  return Object.keys(metafile.inputs).filter((file) => /\.tsx?$/.test(file));
+}
+
+/** `.d.ts` for the entries and everything they import, through a generated tsconfig that extends tsconfig.build.json. */
+function emitDeclarations(entries: string[]): void {
+  const config = join(DIST, "tsconfig.types.json");
+  writeFileSync(config, JSON.stringify({ extends: "../tsconfig.build.json", include: [], files: entries.map((e) => `../${e}`) }));
+  const tsc = join(ROOT, "node_modules/.bin/tsc");
+  const result = spawnSync(tsc, ["-p", config], { cwd: ROOT, encoding: "utf8" });
+  rmSync(config);
+  if (result.status !== 0) throw new Error(`tsc could not emit the declarations:\n${result.stdout}${result.stderr}`);
+}
+
+/** Builds `dist/`; resolves to the files it wrote (relative to the package root). */
+export async function buildPackage(): Promise<string[]> {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as PackageJson;
+  const targets = distTargets(pkg);
+  const entries = [...new Set([...targets.filter((t) => t.endsWith(".js")).map(sourceOf), ...CLI_ENTRIES])];
+  rmSync(DIST, { recursive: true, force: true });
+  mkdirSync(DIST, { recursive: true });
+
+  const sources = await reachableSources(entries);
+  const { metafile } = await build({
+    absWorkingDir: ROOT,
+    entryPoints: sources,
+    outdir: "dist",
+    outbase: ".",
+    format: "esm",
+    platform: "neutral",
+    target: "node20",
+    metafile: true,
+    logLevel: "error",
+  });
+  emitDeclarations(entries.filter((e) => !CLI_ENTRIES.includes(e)));
+  for (const file of CLI_COPIES) {
+    mkdirSync(dirname(join(DIST, file)), { recursive: true });
+    copyFileSync(join(ROOT, file), join(DIST, file));
+  }
+
+  const missing = targets.filter((t) => !existsSync(join(ROOT, t)));
+  if (missing.length) throw new Error(`The build did not produce ${missing.join(", ")}, which package.json names.`);
+  return [...Object.keys(metafile.outputs), ...CLI_COPIES.map((f) => `dist/${f}`)].map((f) => relative(ROOT, join(ROOT, f)));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const started = performance.now();
+  const files = await buildPackage();
+  console.log(`dist/: ${files.length} modules and copies, declarations beside them (${Math.round(performance.now() - started)} ms)`);
+}

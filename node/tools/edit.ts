@@ -3,15 +3,15 @@
  * The built-in `edit` tool (SPEC.md "Tools"): applies a unified diff (as `diff -u` or
  * `git diff` print it) to one existing file, with jsdiff and no fuzz: every context line must
  * match (TOOL_PATCH_FAILED otherwise). File names in the patch headers are ignored; `path`
- * says which file. A patch over `maxOutputBytes` is refused (TOOL_PATCH_TOO_LARGE).
+ * says which file. A patch over `maxOutputBytes` is refused (TOOL_PATCH_TOO_LARGE). The result
+ * replaces the file as `write` does (never written through a hard link).
  */
-import { readFile, writeFile } from "node:fs/promises";
 import { applyPatch, parsePatch, type StructuredPatch } from "diff";
 import { z } from "zod";
 import { FlowError } from "../../core/errors.js";
 import { defineTool } from "../../core/tools/define-tool.js";
 import { byteLength } from "../../core/tools/output-limit.js";
-import { resolveSandboxPath } from "./sandbox.js";
+import { openSandboxedFile, replaceSandboxedFile } from "./sandbox-file.js";
 
 /**
  * Patches an existing file inside `rootDir` with a unified diff; returns `"ok"`. `sideEffect`
@@ -37,8 +37,9 @@ export const edit = defineTool({
         maxOutputBytes: ctx.maxOutputBytes,
       });
     }
-    const file = await resolveSandboxPath({ toolName: "edit", rootDir: ctx.rootDir, path, mustExist: true });
-    const source = await readFile(file, "utf8");
+    const target = { toolName: "edit", rootDir: ctx.rootDir, path };
+    const { handle } = await openSandboxedFile(target);
+    const source = await handle.readFile("utf8").finally(() => handle.close());
     const result = applyPatch(source, singleFilePatch(path, patch));
     if (result === false) {
       throw new FlowError("TOOL_PATCH_FAILED", `Tool "edit": the patch does not match "${path}" (its context lines differ from the file). Read the file again and make a patch against its current content.`, {
@@ -46,7 +47,7 @@ export const edit = defineTool({
         path,
       });
     }
-    await writeFile(file, result, "utf8");
+    await replaceSandboxedFile(target, result);
     return "ok" as const;
   },
 });

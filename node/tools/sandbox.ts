@@ -3,12 +3,13 @@
  * The sandbox of the built-in tools (SPEC.md "Tools": "sandboxed to `rootDir`, symlink escapes
  * rejected"; docs/tools.md "Sandbox"). A path is accepted when both its spelling and the real
  * location it leads to (every symlink on the way followed, dangling ones included) are inside
- * the real `rootDir`. The check runs just before the file operation; it is not atomic against
- * a concurrent process that swaps a directory for a symlink in between.
+ * the real `rootDir`. The file tools then open what was resolved without following links
+ * (sandbox-file.ts), so a directory swapped for a symlink in between is refused, not followed.
  */
 import { lstat, readlink, realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { FlowError } from "../../core/errors.js";
+import { fileError } from "./file-errors.js";
 
 /** Symlink hops followed before a path is declared a loop (as the kernel's ELOOP). */
 const MAX_LINK_HOPS = 40;
@@ -25,10 +26,13 @@ export interface SandboxRequest {
 
 /** Resolves `path` inside the sandbox to its real absolute location, or throws. */
 export async function resolveSandboxPath(req: SandboxRequest): Promise<string> {
-  const root = await realRoot(req);
+  const root = await realSandboxRoot(req);
+  assertPathLength(req);
   const spelled = isAbsolute(req.path) ? resolve(req.path) : resolve(root, req.path);
   if (!isInside(root, spelled) && !isInside(resolve(req.rootDir), spelled)) throw outside(req, spelled);
-  const real = await realLocation(spelled, req, root, 0);
+  const real = await realLocation(spelled, req, root, 0).catch((error: unknown) => {
+    throw fileError(req, error);
+  });
   if (req.mustExist && !(await exists(real))) {
     throw new FlowError("TOOL_FILE_NOT_FOUND", `Tool "${req.toolName}": "${req.path}" does not exist under ${root}.`, { toolName: req.toolName, path: req.path });
   }
@@ -44,7 +48,8 @@ export async function resolveSandboxDir(req: SandboxRequest): Promise<string> {
   return dir;
 }
 
-async function realRoot(req: SandboxRequest): Promise<string> {
+/** The real (symlink-free) `rootDir`, or TOOL_FILE_NOT_FOUND. */
+export async function realSandboxRoot(req: SandboxRequest): Promise<string> {
   try {
     return await realpath(req.rootDir);
   } catch {
@@ -61,12 +66,20 @@ async function realLocation(path: string, req: SandboxRequest, root: string, hop
   const missing: string[] = [];
   let existing = path;
   for (;;) {
-    const info = await lstat(existing).catch(() => undefined);
+    const info = await lstat(existing).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT" || error.code === "ENOTDIR") return undefined;
+      throw fileError(req, error);
+    });
     if (info?.isSymbolicLink()) {
       const target = await realpath(existing).catch(() => undefined);
       if (target === undefined) {
         // Dangling: follow the link by hand, then append what was missing below it.
-        const next = resolve(dirname(existing), await readlink(existing));
+        const link = await readlink(existing).catch((error: NodeJS.ErrnoException) => {
+          // EINVAL: no longer a symlink, so it was swapped while being resolved.
+          if (error.code === "EINVAL") throw sandboxPathError(req, existing, "changed while it was being resolved");
+          throw error;
+        });
+        const next = resolve(dirname(existing), link);
         return realLocation(join(next, ...missing), req, root, hops + 1);
       }
       return checked(join(target, ...missing), req, root);
@@ -90,11 +103,25 @@ function isInside(root: string, path: string): boolean {
 }
 
 function outside(req: SandboxRequest, resolved: string): FlowError {
+  return sandboxPathError(req, resolved);
+}
+
+/** TOOL_PATH_OUTSIDE_ROOT for `req`; `why` replaces "leads outside the sandbox root". */
+export function sandboxPathError(req: SandboxRequest, resolved: string, why?: string): FlowError {
   return new FlowError(
     "TOOL_PATH_OUTSIDE_ROOT",
-    `Tool "${req.toolName}": "${req.path}" leads outside the sandbox root ${req.rootDir} (to ${resolved}). Use a path inside rootDir.`,
+    why
+      ? `Tool "${req.toolName}": "${req.path}" ${why} (at ${resolved}); it was refused so nothing outside the sandbox root ${req.rootDir} is touched. Try again, and keep symlinks out of the way.`
+      : `Tool "${req.toolName}": "${req.path}" leads outside the sandbox root ${req.rootDir} (to ${resolved}). Use a path inside rootDir.`,
     { toolName: req.toolName, path: req.path, rootDir: req.rootDir },
   );
+}
+
+/** Linux limits (NAME_MAX 255, PATH_MAX 4096 with its NUL): a Flow code instead of a raw ENAMETOOLONG. */
+function assertPathLength(req: SandboxRequest): void {
+  const encoder = new TextEncoder();
+  const tooLong = encoder.encode(req.path).byteLength > 4095 || req.path.split(/[\\/]/).some((part) => encoder.encode(part).byteLength > 255);
+  if (tooLong) throw fileError(req, Object.assign(new Error("ENAMETOOLONG"), { code: "ENAMETOOLONG" }));
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -3,15 +3,15 @@
  * The built-in `write` tool (SPEC.md "Tools"): writes a UTF-8 file inside `rootDir`, creating
  * parent directories. Content over `maxOutputBytes` is refused with TOOL_CONTENT_TOO_LARGE, and
  * only its byte size and SHA-256 appear in the error (SPEC.md "Errors"), never the content.
+ * The file is replaced (a temporary beside it, renamed over it; sandbox-file.ts), so a hard
+ * link to a file outside `rootDir` is never written through.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
 import { z } from "zod";
 import { FlowError } from "../../core/errors.js";
 import { defineTool } from "../../core/tools/define-tool.js";
 import { byteLength } from "../../core/tools/output-limit.js";
 import { sha256Hex } from "../../core/util/hash.js";
-import { resolveSandboxPath } from "./sandbox.js";
+import { replaceSandboxedFile } from "./sandbox-file.js";
 
 /**
  * Writes (creates or replaces) a file inside `rootDir`; returns `"ok"`. `sideEffect` true,
@@ -38,14 +38,7 @@ export const write = defineTool({
         maxOutputBytes: ctx.maxOutputBytes,
       });
     }
-    const file = await resolveSandboxPath({ toolName: "write", rootDir: ctx.rootDir, path });
-    await mkdir(dirname(file), { recursive: true });
-    try {
-      await writeFile(file, content, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EISDIR") throw new FlowError("TOOL_INPUT_INVALID", `Tool "write": "${path}" is a directory.`, { toolName: "write", path });
-      throw error;
-    }
+    await replaceSandboxedFile({ toolName: "write", rootDir: ctx.rootDir, path }, content);
     return "ok" as const;
   },
 });

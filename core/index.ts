@@ -234,3 +234,34 @@ export type {
 } from "./tools/index.js";
 // ---- workspaces and hot reload ports (docs/workspaces.md, docs/hot-reload.md) ----
 export type { HotBuild, HotReloadPort, PreparedWorkspace, WorkspacePort, WorkspaceSpec } from "./engine/workspace-port.js";
+// ---- hosting: the domain API (docs/hosting.md) ----
+export { createDomainHandler, DEFAULT_MAX_BODY_BYTES } from "./api/handler.js";
+export type { DomainHandler, DomainHandlerOptions } from "./api/handler.js";
+export { errorEnvelope, errorResponse, jsonResponse, okEnvelope, okResponse } from "./api/envelope.js";
+export type { EnvelopeError, ErrorEnvelope, OkEnvelope, RpcEnvelope } from "./api/envelope.js";
+export { API_KEY_IDENTITY, bearerAuthenticate, bearerTokenOf, constantTimeEqual, runAuthOf } from "./api/identity.js";
+export type { Authenticate, BearerAuthOptions, CallerIdentity } from "./api/identity.js";
+export { checkScope, hasScope, METHOD_SCOPES, methodNotFound, requireScope, SCOPES } from "./api/scopes.js";
+export type { RpcMethodName, Scope } from "./api/scopes.js";
+export { TERMINAL_EVENT_TYPES } from "./api/host.js";
+export type { ActiveRun, GatewayHost, RegisteredWorkflow, ResumeRunOptions, StartRunRequest, Unsubscribe } from "./api/host.js";
+export { LocalGatewayHost, WORKFLOW_ANNOTATION } from "./api/local-host.js";
+export type { LocalGatewayHostOptions } from "./api/local-host.js";
+export { ChangeFeed } from "./api/change-feed.js";
+export type { ChangesSince, DomainChange, DomainChangeInit } from "./api/change-feed.js";
+export { RunEventHub } from "./api/run-event-hub.js";
+export { invokeRpc, RPC_METHODS } from "./api/rpc-methods.js";
+export { isRpcStream, notAvailableMethod, rpcStream } from "./api/rpc-types.js";
+export type { RpcMethod, RpcStream, RpcStreamFrame, RpcStreamSink } from "./api/rpc-types.js";
+export { CRON_IDENTITY, fireCron } from "./api/rpc-cron.js";
+export { cronStore, nextFireOf } from "./api/cron-store.js";
+export type { CronInit, CronRow } from "./api/cron-store.js";
+export { listRunRows, runRow, summaryRow, workflowRow } from "./api/read-model.js";
+export type { GatewayRunNode, GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow, RunFilter, RunPage } from "./api/read-model.js";
+export type { GatewayPromptRow, NodeOutputResult } from "./api/rpc-reads.js";
+export type { RunStatusResult } from "./api/rpc-runs.js";
+export { whatHappened } from "./api/what-happened.js";
+export type { WhatHappened } from "./api/what-happened.js";
+export { assertDeclaredSize, readBodyText, readJsonBody } from "./api/body.js";
+export { sseResponse } from "./api/sse.js";
+export type { SseEvent, SseWriter } from "./api/sse.js";

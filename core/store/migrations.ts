@@ -358,6 +358,12 @@ export const MIGRATIONS: readonly Migration[] = [
       ),
     ],
   },
+  {
+    id: 31,
+    name: "cron-created-by",
+    // Who created a cron (the caller's triggeredBy, or `gateway` for registered schedules).
+    up: () => [`ALTER TABLE _flow_crons ADD COLUMN created_by TEXT`],
+  },
 ];
 
 /** The schema version a store is at once every migration ran: the highest id, four digits. */

@@ -1,0 +1,106 @@
+/**
+ * @module core/api/host
+ * `GatewayHost`: what the domain API's handlers need from the process that hosts them — the
+ * registered workflows, the store, starting and steering runs, run-event subscriptions and the
+ * change feed. `LocalGatewayHost` (core/api/local-host.ts) implements it over any store, so
+ * the Node server, the Gateway and the browser worker (over PGlite) share one implementation.
+ * See docs/hosting.md.
+ */
+import type { FlowEvent } from "../engine/events.js";
+import type { FlowDb, RunRecord } from "../engine/flow-db.js";
+import type { FlowWorkflow, RunAuthContext, RunOptions, RunResult, RunStatus } from "../engine/types.js";
+import type { ChangeFeed } from "./change-feed.js";
+
+/** A workflow the host serves, under its key. */
+export interface RegisteredWorkflow {
+  key: string;
+  workflow: FlowWorkflow;
+}
+
+/** What `startRun` starts. */
+export interface StartRunRequest {
+  /** The key of a registered workflow (or whatever the host resolves, e.g. a file path). */
+  workflowKey: string;
+  input: Record<string, unknown>;
+  /** Default: a fresh id. */
+  runId?: string;
+  /** `ctx.auth` of the run (null: anonymous). */
+  auth?: RunAuthContext | null;
+  /** Recorded with the run (the host adds `flow:workflow`). */
+  annotations?: Record<string, string | number | boolean>;
+  /** Further run options (maxConcurrency, config, ...). */
+  options?: Partial<Omit<RunOptions, "runId" | "input" | "auth" | "signal" | "pauseSignal" | "resume">>;
+}
+
+/** Options of `GatewayHost.resumeRun`. */
+export interface ResumeRunOptions {
+  auth?: RunAuthContext | null;
+  force?: boolean;
+  cancel?: boolean;
+}
+
+/** A run this host is executing now. */
+export interface ActiveRun {
+  runId: string;
+  workflowKey: string;
+  /** The store of the run's workflow (deliveries through it wake the session at once). */
+  db: FlowDb;
+  /** Cancels the run (status `cancelled`). */
+  cancel(): void;
+  /** Pauses the run: nothing new starts, in-flight tasks finish, status `paused`. */
+  pause(): void;
+  /** Settles with the run's result. Never rejects: a failure to run is a `failed` result. */
+  done: Promise<RunResult>;
+}
+
+/** Stops a subscription. */
+export type Unsubscribe = () => void;
+
+/** Statuses after which a run emits no more events (unless rewound or resumed by hand). */
+export const TERMINAL_EVENT_TYPES: ReadonlySet<FlowEvent["type"]> = new Set(["RunFinished", "RunFailed", "RunCancelled", "RunContinued"]);
+
+/**
+ * The host of a domain API. Everything async may throw FlowError (RUN_NOT_FOUND,
+ * WORKFLOW_NOT_FOUND, ...); the handler turns it into an error envelope.
+ * @example
+ * const host: GatewayHost = new LocalGatewayHost({ workflows: { review } });
+ * const { runId } = await host.startRun({ workflowKey: "review", input: { repo: "." } });
+ */
+export interface GatewayHost {
+  /** The store runs are read from (all registered workflows share it). */
+  readonly db: FlowDb;
+  /** Whether `db` was configured explicitly (the plain server lists runs and approvals only then). */
+  readonly hasDb: boolean;
+  /** The change feed behind `GET /v1/api/stream`. */
+  readonly changes: ChangeFeed;
+  /** The host's clock (ms since epoch). */
+  now(): number;
+  /** Registered workflows, in registration order. */
+  listWorkflows(): RegisteredWorkflow[];
+  /** A workflow by key; throws WORKFLOW_NOT_FOUND (hosts may load it on demand, e.g. by path). */
+  resolveWorkflow(key: string): Promise<RegisteredWorkflow>;
+  /** The key of the workflow a stored run belongs to, when this host serves it. */
+  workflowKeyOf(run: RunRecord): string | undefined;
+  /** Starts a run in the background; resolves with its id once the run row exists. */
+  startRun(req: StartRunRequest): Promise<{ runId: string }>;
+  /**
+   * Resumes a stored run in the background (a parked, paused, failed or orphaned run).
+   * `cancel: true` resumes it only to cancel it durably (a parked run has no session to abort).
+   */
+  resumeRun(runId: string, opts?: ResumeRunOptions): Promise<{ runId: string; status: RunStatus }>;
+  /** The run if this host executes it now. */
+  activeRun(runId: string): ActiveRun | undefined;
+  /**
+   * Resumes parked runs that can progress now (a delivery arrived, a deadline passed): the one
+   * given, or every run `listRunsToWake` finds. Runs already active or of unregistered
+   * workflows are left alone. Resolves with the ids it resumed.
+   */
+  wakeRuns(runId?: string): Promise<string[]>;
+  /**
+   * Calls `onEvent` with the run's stored events after `afterSeq` (in seq order), then with
+   * live ones, each seq exactly once. Resolves once the stored events were delivered.
+   */
+  subscribeRunEvents(runId: string, afterSeq: number, onEvent: (event: FlowEvent) => void): Promise<Unsubscribe>;
+  /** Feeds an event of a run executed elsewhere (the out-of-process bridge) to subscribers. */
+  publishRunEvent(event: FlowEvent): void;
+}

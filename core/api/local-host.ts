@@ -1,0 +1,238 @@
+/**
+ * @module core/api/local-host
+ * `LocalGatewayHost`: a `GatewayHost` that executes runs in this process with `runWorkflow`,
+ * over the store of its workflows. It runs anywhere the engine runs (Node, a Web Worker over
+ * PGlite): the Node server, the serve app and the Gateway build on it. See docs/hosting.md.
+ */
+import type { FlowEvent } from "../engine/events.js";
+import { FlowDb, type RunRecord } from "../engine/flow-db.js";
+import { runWorkflow } from "../engine/run.js";
+import type { FlowWorkflow, RunOptions, RunResult, RunStatus } from "../engine/types.js";
+import { listRunsToWake } from "../engine/waits/deliver.js";
+import { systemClock } from "../engine/world.js";
+import { errorToJson, FlowError } from "../errors.js";
+import { ChangeFeed, type DomainChange } from "./change-feed.js";
+import type { ActiveRun, GatewayHost, RegisteredWorkflow, ResumeRunOptions, StartRunRequest, Unsubscribe } from "./host.js";
+import { RunEventHub } from "./run-event-hub.js";
+
+/** The run annotation that records which workflow key a hosted run belongs to. */
+export const WORKFLOW_ANNOTATION = "flow:workflow";
+
+/** Options of `LocalGatewayHost`. */
+export interface LocalGatewayHostOptions {
+  /** Workflows by key (more can be added with `register`). */
+  workflows?: Record<string, FlowWorkflow>;
+  /** The store runs are read from: a `FlowDb` or a factory's `db` handle (default: the first workflow's store). */
+  db?: FlowDb | object;
+  /** Loads a workflow the registry does not have (the server loads files by path); undefined = unknown. */
+  loadWorkflow?: (key: string) => Promise<FlowWorkflow | undefined>;
+  /** Options given to every run this host starts or resumes (rootDir, allowNetwork, logDir, ...). */
+  runDefaults?: Partial<RunOptions>;
+  /** Poll the event log of subscribed runs every this many ms (for runs another process executes). */
+  eventPollMs?: number;
+  /** Changes kept for `Last-Event-ID` resume of the change stream (default 1000). */
+  changeFeedSize?: number;
+}
+
+/**
+ * A host that runs workflows in this process.
+ * @example
+ * const host = new LocalGatewayHost({ workflows: { review } });
+ * const { runId } = await host.startRun({ workflowKey: "review", input: { repo: "." } });
+ * await host.activeRun(runId)?.done;
+ */
+export class LocalGatewayHost implements GatewayHost {
+  readonly changes: ChangeFeed;
+  readonly hasDb: boolean;
+  private readonly registry = new Map<string, RegisteredWorkflow>();
+  private readonly active = new Map<string, ActiveRun>();
+  private readonly hub: RunEventHub;
+  private readonly opts: LocalGatewayHostOptions;
+  private explicitDb: FlowDb | undefined;
+  private firstDb: FlowDb | undefined;
+
+  constructor(opts: LocalGatewayHostOptions = {}) {
+    this.opts = opts;
+    this.hasDb = opts.db !== undefined;
+    if (opts.db !== undefined) this.explicitDb = opts.db instanceof FlowDb ? opts.db : new FlowDb(opts.db);
+    for (const [key, workflow] of Object.entries(opts.workflows ?? {})) this.register(key, workflow);
+    const clock = this.clockOf();
+    this.hub = new RunEventHub({ clock, ...(opts.eventPollMs !== undefined ? { pollMs: opts.eventPollMs } : {}) });
+    this.changes = new ChangeFeed({ now: () => clock.now(), ...(opts.changeFeedSize !== undefined ? { capacity: opts.changeFeedSize } : {}) });
+  }
+
+  get db(): FlowDb {
+    const db = this.explicitDb ?? this.firstDb;
+    if (!db) throw new FlowError("NOT_AVAILABLE", "This host has no store yet: pass `db`, or register (or start) a workflow first.");
+    return db;
+  }
+
+  now(): number {
+    return this.clockOf().now();
+  }
+
+  /** Adds (or replaces) a workflow under `key`. */
+  register(key: string, workflow: FlowWorkflow): this {
+    if (!key) throw new FlowError("INVALID_ARGUMENT", "A workflow needs a non-empty key.");
+    const db = new FlowDb(workflow);
+    this.firstDb ??= db;
+    this.registry.set(key, { key, workflow });
+    this.changes?.publish({ collection: "workflows", reason: "register" });
+    return this;
+  }
+
+  listWorkflows(): RegisteredWorkflow[] {
+    return [...this.registry.values()];
+  }
+
+  async resolveWorkflow(key: string): Promise<RegisteredWorkflow> {
+    const known = this.registry.get(key);
+    if (known) return known;
+    const loaded = await this.opts.loadWorkflow?.(key);
+    if (loaded) {
+      this.register(key, loaded);
+      return this.registry.get(key)!;
+    }
+    throw new FlowError("WORKFLOW_NOT_FOUND", `No workflow is registered as "${key}"; registered: ${[...this.registry.keys()].join(", ") || "none"}.`, { workflow: key });
+  }
+
+  workflowKeyOf(run: RunRecord): string | undefined {
+    const annotated = run.annotations?.[WORKFLOW_ANNOTATION];
+    if (typeof annotated === "string" && this.registry.has(annotated)) return annotated;
+    if (typeof annotated === "string" && this.opts.loadWorkflow) return annotated;
+    for (const { key, workflow } of this.registry.values()) if (run.workflowName !== null && (workflow.readableName ?? null) === run.workflowName) return key;
+    return undefined;
+  }
+
+  async startRun(req: StartRunRequest): Promise<{ runId: string }> {
+    const { key, workflow } = await this.resolveWorkflow(req.workflowKey);
+    const runId = req.runId ?? this.newId(workflow);
+    const annotations = { ...req.annotations, [WORKFLOW_ANNOTATION]: key };
+    await this.launch(key, workflow, { ...req.options, runId, input: req.input, auth: req.auth ?? null, annotations });
+    return { runId };
+  }
+
+  async resumeRun(runId: string, opts: ResumeRunOptions = {}): Promise<{ runId: string; status: RunStatus }> {
+    const running = this.active.get(runId);
+    if (running) return { runId, status: "running" };
+    const run = await this.db.requireRun(runId);
+    const key = this.workflowKeyOf(run);
+    if (!key) throw new FlowError("WORKFLOW_NOT_FOUND", `Run ${runId} is of workflow "${run.workflowName ?? "unnamed"}", which this host does not serve; register it to resume the run.`, { runId });
+    const { workflow } = await this.resolveWorkflow(key);
+    await this.launch(key, workflow, { runId, resume: true, ...(opts.force ? { force: true } : {}), ...(opts.auth !== undefined ? { auth: opts.auth } : {}) }, opts.cancel === true);
+    const after = await this.db.getRun(runId);
+    return { runId, status: after?.status ?? run.status };
+  }
+
+  activeRun(runId: string): ActiveRun | undefined {
+    return this.active.get(runId);
+  }
+
+  /** Runs this host executes now. */
+  activeRuns(): ActiveRun[] {
+    return [...this.active.values()];
+  }
+
+  async wakeRuns(runId?: string): Promise<string[]> {
+    const candidates = runId === undefined ? await listRunsToWake(this.db) : [runId];
+    const woken: string[] = [];
+    for (const id of candidates) {
+      if (this.active.has(id)) continue;
+      const run = await this.db.getRun(id);
+      if (!run || !run.status.startsWith("waiting-") || !this.workflowKeyOf(run)) continue;
+      try {
+        await this.resumeRun(id);
+        woken.push(id);
+      } catch (error) {
+        // Another process may have claimed it first; it will run there.
+        if (!(error instanceof FlowError && error.code === "RUN_ALREADY_RUNNING")) throw error;
+      }
+    }
+    return woken;
+  }
+
+  subscribeRunEvents(runId: string, afterSeq: number, onEvent: (event: FlowEvent) => void): Promise<Unsubscribe> {
+    return this.hub.subscribe(this.active.get(runId)?.db ?? this.db, runId, afterSeq, onEvent);
+  }
+
+  publishRunEvent(event: FlowEvent): void {
+    this.hub.publish(event);
+    this.changes.publish(changeOf(event));
+    if (event.type === "ApprovalRequested" || event.type === "ApprovalDecided") this.changes.publish({ collection: "approvals", runId: event.runId, reason: event.type });
+  }
+
+  /** Live run-event subscriptions (for metrics). */
+  get subscriptionCount(): number {
+    return this.hub.size;
+  }
+
+  /**
+   * Pauses every active run (they park as `paused`, resumable later) and waits for them to
+   * stop; `cancel: true` cancels them instead.
+   */
+  async close(opts: { cancel?: boolean } = {}): Promise<void> {
+    const runs = [...this.active.values()];
+    for (const run of runs) (opts.cancel ? run.cancel : run.pause)();
+    await Promise.all(runs.map((r) => r.done));
+  }
+
+  /**
+   * Starts `runWorkflow` in the background. Resolves once the run has committed its first
+   * events (its row exists), or rejects when it fails to open (INPUT_INVALID, RUN_EXISTS, ...).
+   */
+  private launch(key: string, workflow: FlowWorkflow, options: RunOptions, cancelled = false): Promise<void> {
+    const runId = options.runId!;
+    const cancel = new AbortController();
+    if (cancelled) cancel.abort();
+    const pause = new AbortController();
+    let opened!: () => void;
+    let failedToOpen!: (error: unknown) => void;
+    const started = new Promise<void>((resolve, reject) => {
+      opened = resolve;
+      failedToOpen = reject;
+    });
+    let sawEvent = false;
+    const defaults = this.opts.runDefaults ?? {};
+    const done: Promise<RunResult> = runWorkflow(workflow, {
+      ...defaults,
+      ...options,
+      signal: cancel.signal,
+      pauseSignal: pause.signal,
+      onProgress: (event) => {
+        if (!sawEvent) {
+          sawEvent = true;
+          opened();
+        }
+        this.publishRunEvent(event);
+        defaults.onProgress?.(event);
+      },
+    }).then(
+      (result) => {
+        opened();
+        return result;
+      },
+      (error: unknown) => {
+        if (!sawEvent) failedToOpen(error);
+        return { runId, status: "failed" as const, error: errorToJson(error) };
+      },
+    );
+    const active: ActiveRun = { runId, workflowKey: key, db: new FlowDb(workflow), cancel: () => cancel.abort(), pause: () => pause.abort(), done };
+    this.active.set(runId, active);
+    void done.finally(() => {
+      if (this.active.get(runId) === active) this.active.delete(runId);
+    });
+    return started;
+  }
+
+  private newId(workflow: FlowWorkflow): string {
+    return new FlowDb(workflow).binding.env.newId();
+  }
+
+  private clockOf() {
+    return (this.explicitDb ?? this.firstDb)?.binding.env.clock ?? systemClock;
+  }
+}
+
+function changeOf(event: FlowEvent): Omit<DomainChange, "id" | "atMs"> {
+  return { collection: "runs", runId: event.runId, reason: event.type };
+}

@@ -1,0 +1,226 @@
+/**
+ * @module core/api/read-model
+ * The rows the domain API answers (`GatewayRunSummaryRow`, `GatewayRunRow`, ...), shaped for a
+ * console: a run list with cursor paging, a run with its nodes, attempts and latest frame.
+ * The fields are documented in docs/hosting.md "Rows".
+ */
+import type { AttemptRecord, NodeRecord, RunRecord } from "../engine/flow-db.js";
+import type { FlowWorkflow, NodeState, RunAuthContext, RunStatus } from "../engine/types.js";
+import type { FlowErrorJson } from "../errors.js";
+import { FlowError } from "../errors.js";
+import { z } from "zod";
+import type { GatewayHost } from "./host.js";
+import { WORKFLOW_ANNOTATION } from "./local-host.js";
+
+/** A run in a list. */
+export interface GatewayRunSummaryRow {
+  runId: string;
+  /** The key of the workflow in this host (null when it does not serve the run's workflow). */
+  workflowKey: string | null;
+  workflowName: string | null;
+  status: RunStatus;
+  parentRunId: string | null;
+  nextRunId: string | null;
+  error: FlowErrorJson | null;
+  /** `ctx.auth.triggeredBy` of the run (null for anonymous runs). */
+  triggeredBy: string | null;
+  /** `launchRun`'s `options.startedBy` (provenance only). */
+  startedBy: Record<string, unknown> | null;
+  annotations: Record<string, string | number | boolean>;
+  createdAtMs: number;
+  updatedAtMs: number;
+  finishedAtMs: number | null;
+}
+
+/** A node of a run, with its attempts. */
+export interface GatewayRunNode {
+  nodeId: string;
+  iteration: number;
+  state: NodeState;
+  label: string | null;
+  outputTable: string | null;
+  error: FlowErrorJson | null;
+  updatedAtMs: number;
+  attempts: AttemptRecord[];
+}
+
+/** A run with everything a run page shows. */
+export interface GatewayRunRow extends GatewayRunSummaryRow {
+  input: unknown;
+  output: unknown;
+  auth: RunAuthContext | null;
+  nodes: GatewayRunNode[];
+  /** Number of the latest frame (0 when none was committed). */
+  frameNo: number;
+  /** Seq of the latest event (resume point for event streams). */
+  lastSeq: number;
+}
+
+/** A registered workflow. */
+export interface GatewayWorkflowRow {
+  key: string;
+  name: string | null;
+  description: string | null;
+  /** JSON Schema of the run input (`z.toJSONSchema`), or null when the workflow has no `input` schema. */
+  inputSchema: Record<string, unknown> | null;
+  /** Output table keys. */
+  outputs: string[];
+}
+
+/** A page of runs. */
+export interface RunPage {
+  runs: GatewayRunSummaryRow[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+/** The filter of run lists. */
+export interface RunFilter {
+  status?: RunStatus;
+  /** A workflow key (or workflow name). */
+  workflow?: string;
+  /** Default 50, at most 500. */
+  limit?: number;
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+const STARTED_BY_ANNOTATION = "flow:startedBy";
+
+/** Annotations the host records, hidden from `annotations` in rows. */
+export const HOST_ANNOTATIONS = { workflow: WORKFLOW_ANNOTATION, startedBy: STARTED_BY_ANNOTATION } as const;
+
+/**
+ * The summary row of a stored run.
+ * @example
+ * const row = summaryRow(host, await host.db.requireRun("r1"));
+ */
+export function summaryRow(host: GatewayHost, run: RunRecord, auth?: RunAuthContext | null): GatewayRunSummaryRow {
+  const { [WORKFLOW_ANNOTATION]: _w, [STARTED_BY_ANNOTATION]: startedBy, ...annotations } = run.annotations ?? {};
+  return {
+    runId: run.runId,
+    workflowKey: host.workflowKeyOf(run) ?? null,
+    workflowName: run.workflowName,
+    status: run.status,
+    parentRunId: run.parentRunId,
+    nextRunId: run.nextRunId,
+    error: run.error,
+    triggeredBy: auth?.triggeredBy ?? null,
+    startedBy: typeof startedBy === "string" ? (JSON.parse(startedBy) as Record<string, unknown>) : null,
+    annotations,
+    createdAtMs: run.createdAtMs,
+    updatedAtMs: run.updatedAtMs,
+    finishedAtMs: run.finishedAtMs,
+  };
+}
+
+/**
+ * Runs, newest first, filtered and paged by an opaque cursor.
+ * @example
+ * const { runs, nextCursor } = await listRunRows(host, { status: "failed", limit: 20 });
+ */
+export async function listRunRows(host: GatewayHost, filter: RunFilter = {}): Promise<RunPage> {
+  const limit = Math.max(1, Math.min(filter.limit ?? 50, 500));
+  const where: string[] = [];
+  const params: Array<string | number> = [];
+  if (filter.status) {
+    where.push("status = ?");
+    params.push(filter.status);
+  }
+  if (filter.workflow) {
+    const name = host.listWorkflows().find((w) => w.key === filter.workflow)?.workflow.readableName;
+    const escaped = JSON.stringify({ [WORKFLOW_ANNOTATION]: filter.workflow }).slice(1, -1).replace(/[\\%_]/g, (c) => `\\${c}`);
+    where.push(`(annotations_json LIKE ? ESCAPE '\\' OR workflow_name = ?)`);
+    params.push(`%${escaped}%`, name ?? filter.workflow);
+  }
+  if (filter.cursor) {
+    const [ms, runId] = decodeCursor(filter.cursor);
+    where.push("(created_at_ms < ? OR (created_at_ms = ? AND run_id < ?))");
+    params.push(ms, ms, runId);
+  }
+  const rows = await host.db.store.query(
+    `SELECT run_id, auth_json FROM _flow_runs ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at_ms DESC, run_id DESC LIMIT ?`,
+    [...params, limit + 1],
+  );
+  const page = rows.slice(0, limit);
+  const runs: GatewayRunSummaryRow[] = [];
+  for (const r of page) {
+    const run = await host.db.getRun(String(r.run_id));
+    if (run) runs.push(summaryRow(host, run, parseAuth(r.auth_json)));
+  }
+  const last = runs[runs.length - 1];
+  return { runs, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAtMs, last.runId) : null };
+}
+
+/**
+ * A run with its nodes, attempts, latest frame number and last event seq; RUN_NOT_FOUND when unknown.
+ * @example
+ * const run = await runRow(host, "r1");
+ * for (const node of run.nodes) console.log(node.nodeId, node.state, node.attempts.length);
+ */
+export async function runRow(host: GatewayHost, runId: string): Promise<GatewayRunRow> {
+  const db = host.db;
+  const run = await db.requireRun(runId);
+  const [authRow] = await db.store.query(`SELECT auth_json FROM _flow_runs WHERE run_id = ?`, [runId]);
+  const auth = parseAuth(authRow?.auth_json);
+  const [nodes, attempts, frame, seq] = await Promise.all([
+    db.listNodes(runId),
+    db.listAttempts(runId),
+    db.store.query(`SELECT MAX(frame_no) AS n FROM _flow_frames WHERE run_id = ?`, [runId]),
+    db.store.query(`SELECT MAX(seq) AS n FROM _flow_events WHERE run_id = ?`, [runId]),
+  ]);
+  return {
+    ...summaryRow(host, run, auth),
+    input: run.input,
+    output: run.output,
+    auth,
+    nodes: nodes.map((n) => nodeRow(n, attempts)),
+    frameNo: Number(frame[0]?.n ?? 0),
+    lastSeq: Number(seq[0]?.n ?? 0),
+  };
+}
+
+/**
+ * The row of a registered workflow, with its input JSON Schema.
+ * @example
+ * host.listWorkflows().map(({ key, workflow }) => workflowRow(key, workflow));
+ */
+export function workflowRow(key: string, workflow: FlowWorkflow): GatewayWorkflowRow {
+  const registry = workflow.schemaRegistry ?? {};
+  const input = registry.input?.schema;
+  return {
+    key,
+    name: workflow.readableName ?? null,
+    description: workflow.description ?? null,
+    inputSchema: input ? (z.toJSONSchema(input as z.ZodType, { unrepresentable: "any" }) as Record<string, unknown>) : null,
+    outputs: Object.keys(registry).filter((k) => k !== "input"),
+  };
+}
+
+function nodeRow(n: NodeRecord, attempts: AttemptRecord[]): GatewayRunNode {
+  return {
+    nodeId: n.nodeId,
+    iteration: n.iteration,
+    state: n.state,
+    label: n.label,
+    outputTable: n.outputTable,
+    error: n.error,
+    updatedAtMs: n.updatedAtMs,
+    attempts: attempts.filter((a) => a.nodeId === n.nodeId && a.iteration === n.iteration),
+  };
+}
+
+function parseAuth(v: unknown): RunAuthContext | null {
+  return v === null || v === undefined ? null : (JSON.parse(String(v)) as RunAuthContext | null);
+}
+
+function encodeCursor(ms: number, runId: string): string {
+  return `${ms}~${runId}`;
+}
+
+function decodeCursor(cursor: string): [number, string] {
+  const at = cursor.indexOf("~");
+  const ms = Number(cursor.slice(0, at));
+  if (at < 1 || !Number.isFinite(ms)) throw new FlowError("INVALID_ARGUMENT", `"${cursor}" is not a run-list cursor; pass the nextCursor of the previous page.`, { cursor });
+  return [ms, cursor.slice(at + 1)];
+}

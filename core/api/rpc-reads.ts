@@ -1,0 +1,96 @@
+/**
+ * @module core/api/rpc-reads
+ * Read RPC methods: getRun, listRuns, listWorkflows, getNodeOutput, getNodeDiff, getRunDiff,
+ * whatHappened, listPrompts. Rows are those of core/api/read-model.ts.
+ */
+import { z } from "zod";
+import { FlowDb } from "../engine/flow-db.js";
+import { FlowError } from "../errors.js";
+import { quoteIdent } from "../store/dialect.js";
+import type { GatewayHost } from "./host.js";
+import { type GatewayRunRow, type GatewayWorkflowRow, listRunRows, type RunPage, runRow, workflowRow } from "./read-model.js";
+import { notAvailableMethod, type RpcMethod } from "./rpc-types.js";
+import { type WhatHappened, whatHappened } from "./what-happened.js";
+
+const RUN_STATUSES = ["running", "waiting-approval", "waiting-event", "waiting-timer", "waiting-quota", "paused", "finished", "continued", "failed", "cancelled"] as const;
+
+export const listRunsParams = z.object({
+  status: z.enum(RUN_STATUSES).optional(),
+  workflow: z.string().min(1).optional(),
+  limit: z.number().int().min(1).max(500).optional(),
+  cursor: z.string().min(1).optional(),
+});
+
+const DIFFS_LATER = "run and node diffs arrive with time travel (issue #15).";
+
+const runIdParams = z.object({ runId: z.string().min(1) });
+
+/** A task's output row (`row` null while the task has none). */
+export interface NodeOutputResult {
+  runId: string;
+  nodeId: string;
+  iteration: number;
+  table: string | null;
+  row: Record<string, unknown> | null;
+}
+
+/** A prompt a task of a run gives its agent (`GatewayPromptRow`). */
+export interface GatewayPromptRow {
+  runId: string;
+  nodeId: string;
+  iteration: number;
+  label: string | null;
+  prompt: string;
+}
+
+async function nodeOutput(host: GatewayHost, p: { runId: string; nodeId: string; iteration?: number | undefined }): Promise<NodeOutputResult> {
+  const run = await host.db.requireRun(p.runId);
+  const nodes = (await host.db.listNodes(p.runId)).filter((n) => n.nodeId === p.nodeId);
+  const node = p.iteration === undefined ? nodes.sort((a, b) => b.iteration - a.iteration)[0] : nodes.find((n) => n.iteration === p.iteration);
+  if (!node) throw new FlowError("NODE_NOT_FOUND", `Run ${p.runId} has no node "${p.nodeId}"${p.iteration === undefined ? "" : ` at iteration ${p.iteration}`}; getRun lists its nodes.`, { runId: p.runId, nodeId: p.nodeId });
+  const base = { runId: p.runId, nodeId: node.nodeId, iteration: node.iteration, table: node.outputTable };
+  if (!node.outputTable) return { ...base, row: null };
+  const key = host.workflowKeyOf(run);
+  const db = key ? new FlowDb((await host.resolveWorkflow(key)).workflow) : host.db;
+  if (db.registry.entries.size > 0 && [...db.registry.entries.values()].some((e) => e.tableName === node.outputTable || e.key === node.outputTable)) {
+    const row = (await db.listOutputs(p.runId, node.outputTable)).find((r) => r.nodeId === node.nodeId && r.iteration === node.iteration);
+    return { ...base, row: row ?? null };
+  }
+  const [raw] = await db.store.query(`SELECT * FROM ${quoteIdent(node.outputTable)} WHERE run_id = ? AND node_id = ? AND iteration = ?`, [p.runId, node.nodeId, node.iteration]);
+  return { ...base, row: raw ?? null };
+}
+
+async function prompts(host: GatewayHost, p: { runId?: string | undefined; limit?: number | undefined }): Promise<GatewayPromptRow[]> {
+  const runIds = p.runId ? [(await host.db.requireRun(p.runId)).runId] : (await host.db.listRuns({ limit: p.limit ?? 20 })).map((r) => r.runId);
+  const rows: GatewayPromptRow[] = [];
+  for (const runId of runIds) {
+    const frame = await host.db.getFrame(runId);
+    for (const t of frame?.tasks ?? []) {
+      if (typeof t.prompt === "string" && t.prompt.length > 0) rows.push({ runId, nodeId: t.nodeId, iteration: t.iteration, label: t.label ?? null, prompt: t.prompt });
+    }
+  }
+  return rows;
+}
+
+export const READ_METHODS = {
+  getRun: { scope: "run:read", params: runIdParams, handler: (p, _c, host) => runRow(host, p.runId) } as RpcMethod<{ runId: string }, GatewayRunRow>,
+  listRuns: { scope: "run:read", params: listRunsParams, handler: (p, _c, host) => listRunRows(host, p) } as RpcMethod<z.infer<typeof listRunsParams>, RunPage>,
+  listWorkflows: {
+    scope: "run:read",
+    params: z.object({}),
+    handler: async (_p, _c, host) => host.listWorkflows().map((w) => workflowRow(w.key, w.workflow)),
+  } as RpcMethod<Record<string, never>, GatewayWorkflowRow[]>,
+  getNodeOutput: {
+    scope: "run:read",
+    params: z.object({ runId: z.string().min(1), nodeId: z.string().min(1), iteration: z.number().int().min(0).optional() }),
+    handler: (p, _c, host) => nodeOutput(host, p),
+  } as RpcMethod<{ runId: string; nodeId: string; iteration?: number | undefined }, NodeOutputResult>,
+  getNodeDiff: notAvailableMethod("getNodeDiff", "run:read", DIFFS_LATER),
+  getRunDiff: notAvailableMethod("getRunDiff", "run:read", DIFFS_LATER),
+  whatHappened: { scope: "run:read", params: runIdParams, handler: (p, _c, host) => whatHappened(host.db, p.runId) } as RpcMethod<{ runId: string }, WhatHappened>,
+  listPrompts: {
+    scope: "run:read",
+    params: z.object({ runId: z.string().min(1).optional(), limit: z.number().int().min(1).max(200).optional() }),
+    handler: (p, _c, host) => prompts(host, p),
+  } as RpcMethod<{ runId?: string | undefined; limit?: number | undefined }, GatewayPromptRow[]>,
+} satisfies Record<string, RpcMethod<any, any>>;

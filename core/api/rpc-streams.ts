@@ -1,0 +1,61 @@
+/**
+ * @module core/api/rpc-streams
+ * Streaming RPC methods. `streamRunEvents` ({runId, afterSeq?}) sends `run.event` frames (the
+ * FlowEvent, with its `seq`) from the durable log after `afterSeq`, then live, and ends after
+ * the run's terminal event. `streamDevTools` ({runId}) sends `devtools.frame` frames: the
+ * run's current graph snapshot, then each newly committed frame.
+ */
+import { z } from "zod";
+import { TERMINAL_EVENT_TYPES } from "./host.js";
+import { type RpcMethod, type RpcStream, rpcStream } from "./rpc-types.js";
+
+export const streamRunEventsParams = z.object({ runId: z.string().min(1), afterSeq: z.number().int().min(0).default(0) });
+
+export const STREAM_METHODS = {
+  streamRunEvents: {
+    scope: "run:read",
+    params: streamRunEventsParams,
+    async handler(p, _c, host) {
+      await host.db.requireRun(p.runId);
+      return rpcStream("streamRunEvents", async (sink) => {
+        let stop: (() => void) | undefined;
+        let ended = false;
+        stop = await host.subscribeRunEvents(p.runId, p.afterSeq, (event) => {
+          if (ended) return;
+          sink.next({ event: "run.event", seq: event.seq!, payload: event });
+          if (TERMINAL_EVENT_TYPES.has(event.type)) {
+            ended = true;
+            stop?.();
+            sink.end();
+          }
+        });
+        if (ended) stop();
+        return () => stop?.();
+      });
+    },
+  } as RpcMethod<z.infer<typeof streamRunEventsParams>, RpcStream>,
+  streamDevTools: {
+    scope: "run:read",
+    params: z.object({ runId: z.string().min(1) }),
+    async handler(p, _c, host) {
+      await host.db.requireRun(p.runId);
+      return rpcStream("streamDevTools", async (sink) => {
+        let sent = 0;
+        let chain = Promise.resolve();
+        const sendLatest = () =>
+          (chain = chain.then(async () => {
+            const frame = await host.db.getFrame(p.runId);
+            if (frame && frame.frameNo > sent) {
+              sent = frame.frameNo;
+              sink.next({ event: "devtools.frame", seq: frame.frameNo, payload: frame });
+            }
+          }));
+        await sendLatest();
+        const lastSeq = (await host.db.listEvents(p.runId)).at(-1)?.seq ?? 0;
+        return host.subscribeRunEvents(p.runId, lastSeq, (event) => {
+          if (event.type === "FrameCommitted") void sendLatest();
+        });
+      });
+    },
+  } as RpcMethod<{ runId: string }, RpcStream>,
+} satisfies Record<string, RpcMethod<any, any>>;

@@ -1,0 +1,85 @@
+/**
+ * @module core/api/run-event-hub
+ * Run-event subscriptions: the durable log (`_flow_events`, per-run `seq`) first, then live
+ * events, each seq delivered exactly once and in order. Live events come from runs of this
+ * process (`onProgress`) and from the out-of-process bridge (`publish`); an optional poll of
+ * the log covers runs executed by another process when no bridge feeds the hub.
+ */
+import type { FlowEvent } from "../engine/events.js";
+import type { FlowDb } from "../engine/flow-db.js";
+import type { ClockPort } from "../engine/world.js";
+import type { Unsubscribe } from "./host.js";
+
+/**
+ * Fans live run events out to subscribers.
+ * @example
+ * const hub = new RunEventHub({ clock: systemClock });
+ * const stop = await hub.subscribe(db, "r1", 0, (e) => console.log(e.seq, e.type));
+ */
+export class RunEventHub {
+  private readonly listeners = new Map<string, Set<(event: FlowEvent) => void>>();
+  private readonly clock: ClockPort;
+  private readonly pollMs: number | undefined;
+
+  constructor(opts: { clock: ClockPort; pollMs?: number }) {
+    this.clock = opts.clock;
+    this.pollMs = opts.pollMs;
+  }
+
+  /** Delivers a persisted event (with `seq`) to the run's subscribers. */
+  publish(event: FlowEvent): void {
+    for (const listener of this.listeners.get(event.runId) ?? []) listener(event);
+  }
+
+  /** Number of live subscriptions (for metrics). */
+  get size(): number {
+    let n = 0;
+    for (const set of this.listeners.values()) n += set.size;
+    return n;
+  }
+
+  /** Stored events after `afterSeq`, then live ones; resolves once the stored ones were delivered. */
+  async subscribe(db: FlowDb, runId: string, afterSeq: number, onEvent: (event: FlowEvent) => void): Promise<Unsubscribe> {
+    let last = afterSeq;
+    let buffered: FlowEvent[] | null = [];
+    const deliver = (e: FlowEvent) => {
+      if (e.seq === undefined || e.seq <= last) return;
+      last = e.seq;
+      onEvent(e);
+    };
+    const listener = (e: FlowEvent) => (buffered ? buffered.push(e) : deliver(e));
+    const set = this.listeners.get(runId) ?? new Set();
+    this.listeners.set(runId, set);
+    set.add(listener);
+    let stopped = false;
+    let timer: unknown;
+    const stop = () => {
+      stopped = true;
+      set.delete(listener);
+      if (set.size === 0 && this.listeners.get(runId) === set) this.listeners.delete(runId);
+      if (timer !== undefined) this.clock.clearTimeout(timer);
+    };
+    try {
+      for (const e of await db.listEvents(runId, { afterSeq })) deliver(e);
+      const pending: FlowEvent[] = buffered.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+      buffered = null;
+      for (const e of pending) deliver(e);
+    } catch (error) {
+      stop();
+      throw error;
+    }
+    if (this.pollMs !== undefined) {
+      const poll = async () => {
+        if (stopped) return;
+        try {
+          for (const e of await db.listEvents(runId, { afterSeq: last })) if (!stopped) deliver(e);
+        } catch {
+          // The store may be closing; the next poll tries again.
+        }
+        if (!stopped) timer = this.clock.setTimeout(() => void poll(), this.pollMs!);
+      };
+      timer = this.clock.setTimeout(() => void poll(), this.pollMs);
+    }
+    return stop;
+  }
+}

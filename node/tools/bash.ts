@@ -2,15 +2,17 @@
  * @module node/tools/bash
  * The built-in `bash` tool (SPEC.md "Tools" and "Limits"): runs one executable with an argument
  * list, no shell parsing (pipes and redirects need an explicit `sh -c`), in `opts.cwd` inside
- * `rootDir`, killed with SIGKILL (whole process group) at `timeoutMs` (hard cap one hour).
- * With `allowNetwork` false the network denylist applies, and on macOS the command also runs
- * under `sandbox-exec` with network denied; elsewhere a TOOL_NETWORK_ISOLATION_UNENFORCED
- * warning is logged once per process (docs/tools.md "Network").
+ * `rootDir`, killed with SIGKILL (every descendant) at `timeoutMs` (hard cap one hour).
+ * With `allowNetwork` false the network denylist applies, then the OS isolation of
+ * isolation.ts (a network namespace on Linux, `sandbox-exec` on macOS); where there is none a
+ * TOOL_NETWORK_ISOLATION_UNENFORCED warning is logged once per process (docs/tools.md "Network").
  */
-import { existsSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { FlowError } from "../../core/errors.js";
 import { defineTool } from "../../core/tools/define-tool.js";
+import { toolIsolation } from "./isolation.js";
 import { assertNetworkAllowed } from "./network-denylist.js";
 import { runProcess } from "./process.js";
 import { resolveSandboxDir } from "./sandbox.js";
@@ -22,8 +24,6 @@ import { resolveSandboxDir } from "./sandbox.js";
  */
 export const BASH_LIMITS = { maxCmdChars: 8192, maxArgs: 128, maxArgChars: 8192 } as const;
 
-const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
-const DENY_NETWORK_PROFILE = "(version 1)(allow default)(deny network*)";
 let isolationWarned = false;
 
 /**
@@ -46,10 +46,18 @@ export const bash = defineTool({
   sideEffect: true,
   async execute({ cmd, args, opts }, ctx) {
     const cwd = await resolveSandboxDir({ toolName: "bash", rootDir: ctx.rootDir, path: opts?.cwd ?? "." });
-    const command = ctx.allowNetwork ? { cmd, args } : withoutNetwork(cmd, args);
+    if (!ctx.allowNetwork) assertNetworkAllowed(cmd, args);
+    const isolation = toolIsolation();
+    if (!ctx.allowNetwork && isolation.mode === "none") warnUnenforced();
+    // Inside a wrapper a missing executable is the wrapper's exit 127; say it as Flow does.
+    if (isolation.mode !== "none" && !onPath(cmd, cwd)) {
+      throw new FlowError("TOOL_COMMAND_NOT_FOUND", `Tool "bash": executable \`${cmd}\` was not found on PATH.`, { toolName: "bash", cmd });
+    }
     const result = await runProcess({
       toolName: "bash",
-      ...command,
+      cmd,
+      args,
+      spawnAs: isolation.wrap(cmd, args, ctx.allowNetwork),
       cwd,
       timeoutMs: ctx.timeoutMs,
       maxOutputBytes: ctx.maxOutputBytes,
@@ -69,15 +77,23 @@ export const bash = defineTool({
   },
 });
 
-/** Applies the denylist, then the OS network sandbox where there is one. */
-function withoutNetwork(cmd: string, args: string[]): { cmd: string; args: string[] } {
-  assertNetworkAllowed(cmd, args);
-  if (process.platform === "darwin" && existsSync(SANDBOX_EXEC)) return { cmd: SANDBOX_EXEC, args: ["-p", DENY_NETWORK_PROFILE, cmd, ...args] };
-  if (!isolationWarned) {
-    isolationWarned = true;
-    console.warn(
-      `[flow] TOOL_NETWORK_ISOLATION_UNENFORCED: this platform (${process.platform}) gives the bash tool no network isolation; with allowNetwork false only the command denylist applies, which is best-effort and not a security boundary.`,
-    );
-  }
-  return { cmd, args };
+function warnUnenforced(): void {
+  if (isolationWarned) return;
+  isolationWarned = true;
+  console.warn(
+    `[flow] TOOL_NETWORK_ISOLATION_UNENFORCED: this machine (${process.platform}) gives the bash tool no network isolation (no usable network namespace or sandbox-exec); with allowNetwork false only the command denylist applies, which is best-effort and not a security boundary.`,
+  );
+}
+
+/** True when `cmd` names an executable file: a path (relative to `cwd`), or found on PATH. */
+function onPath(cmd: string, cwd: string): boolean {
+  const candidates = cmd.includes("/") ? [isAbsolute(cmd) ? cmd : resolve(cwd, cmd)] : (process.env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, cmd));
+  return candidates.some((file) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
 }

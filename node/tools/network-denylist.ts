@@ -12,7 +12,8 @@
  *
  * Only the invoked executable and genuine URL arguments match: `git status`, `echo curl` and
  * `git commit -m "fetch data"` run. Command wrappers (`env`, `sudo`, `timeout`, `xargs`, ...)
- * are looked through to the command they run. Best-effort, not a security boundary
+ * are looked through to the command they run, their value-taking options skipped with their
+ * values and `env -S` split. Best-effort, not a security boundary
  * (docs/tools.md "Network").
  */
 import { parse, type ParseEntry } from "shell-quote";
@@ -23,8 +24,32 @@ const GIT_REMOTE_SUBCOMMANDS = new Set(["push", "pull", "fetch", "clone", "remot
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"]);
 /** git global options that take their value as the next argument. */
 const GIT_OPTIONS_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path", "--super-prefix"]);
-/** Wrappers and the number of leading non-option operands they take before the command. */
-const WRAPPERS: Record<string, number> = { env: 0, sudo: 0, doas: 0, nohup: 0, nice: 0, time: 0, exec: 0, command: 0, xargs: 0, stdbuf: 0, setsid: 0, busybox: 0, timeout: 1, chroot: 1 };
+/**
+ * Wrappers: the options that take their value as the next argument (so `nice -n 5 curl` runs
+ * curl, not `5`), and how many operands stand before the command (`timeout 5 curl`).
+ */
+const WRAPPERS: Record<string, { valueOptions: readonly string[]; operands: number }> = {
+  env: { valueOptions: ["-u", "--unset", "-C", "--chdir"], operands: 0 },
+  sudo: { valueOptions: ["-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-D", "--chdir", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout", "-R", "--chroot"], operands: 0 },
+  doas: { valueOptions: ["-u", "-C"], operands: 0 },
+  nohup: { valueOptions: [], operands: 0 },
+  nice: { valueOptions: ["-n", "--adjustment"], operands: 0 },
+  ionice: { valueOptions: ["-c", "--class", "-n", "--classdata", "-p", "--pid", "-P", "--pgid", "-u", "--uid"], operands: 0 },
+  time: { valueOptions: ["-f", "--format", "-o", "--output"], operands: 0 },
+  exec: { valueOptions: ["-a"], operands: 0 },
+  command: { valueOptions: [], operands: 0 },
+  xargs: {
+    valueOptions: ["-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"],
+    operands: 0,
+  },
+  stdbuf: { valueOptions: ["-i", "--input", "-o", "--output", "-e", "--error"], operands: 0 },
+  setsid: { valueOptions: [], operands: 0 },
+  busybox: { valueOptions: [], operands: 0 },
+  timeout: { valueOptions: ["-s", "--signal", "-k", "--kill-after"], operands: 1 },
+  chroot: { valueOptions: ["--userspec", "--groups"], operands: 1 },
+  unshare: { valueOptions: ["-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd"], operands: 0 },
+  flock: { valueOptions: ["-w", "--timeout", "-E", "--conflict-exit-code"], operands: 1 },
+};
 /** Shell words that may stand before a command without being one. */
 const SHELL_KEYWORDS = new Set(["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "case", "esac", "!", "{", "}", "in", "select", "function"]);
 const SEPARATORS = new Set([";", "&&", "||", "|", "&", "|&", ";;", "(", ")", "<(", ">("]);
@@ -41,10 +66,10 @@ function checkCommand(words: readonly string[], depth: number): void {
   if (i >= words.length) return;
   const exe = executableName(words[i]!);
   const args = words.slice(i + 1);
-  const wrapped = WRAPPERS[exe];
-  if (wrapped !== undefined) {
+  const wrapper = WRAPPERS[exe];
+  if (wrapper !== undefined) {
     for (const a of args) assertNotUrl(exe, a);
-    return checkCommand(skipWrapperOptions(args, wrapped), depth);
+    return checkCommand(wrappedCommand(exe, args, wrapper), depth);
   }
   if (BLOCKED_EXECUTABLES.has(exe)) {
     throw new FlowError("TOOL_NETWORK_DISABLED", `Tool "bash": \`${exe}\` reaches the network, which is disabled for this run. Run it with allowNetwork: true, or do without it.`, { executable: exe });
@@ -154,10 +179,30 @@ function gitSubcommand(args: readonly string[]): string | undefined {
   return undefined;
 }
 
-function skipWrapperOptions(args: readonly string[], operands: number): string[] {
+/** The command a wrapper runs: its options (and their values) and operands skipped; `env -S` split. */
+function wrappedCommand(exe: string, args: readonly string[], wrapper: (typeof WRAPPERS)[string]): string[] {
   let i = 0;
-  while (i < args.length && (args[i]!.startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!))) i++;
-  return args.slice(i + operands);
+  for (; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--") {
+      i++;
+      break;
+    }
+    if (exe === "env") {
+      // `env -S 'curl -s x'` splits its value into the command and its first arguments.
+      const split = a === "-S" || a === "--split-string" ? args[i + 1] : a.startsWith("--split-string=") ? a.slice(15) : /^-[a-zA-Z]*S./.test(a) ? a.slice(a.indexOf("S") + 1) : undefined;
+      if (split !== undefined) return [...words(split), ...args.slice(a === "-S" || a === "--split-string" ? i + 2 : i + 1)];
+      if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) continue;
+    }
+    if (!a.startsWith("-") || a === "-") break;
+    if (wrapper.valueOptions.includes(a)) i++;
+  }
+  return args.slice(i + wrapper.operands);
+}
+
+/** The words of a command line (quotes removed; operators dropped). */
+function words(line: string): string[] {
+  return (parse(line, (name) => `$${name}`) as ParseEntry[]).filter((e): e is string => typeof e === "string");
 }
 
 function executableName(word: string): string {

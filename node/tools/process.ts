@@ -3,7 +3,10 @@
  * Runs one tool process (`bash`, `grep`) without a shell, in its own process group, with
  * bounded output and a wall-clock limit (SPEC.md "Limits": SIGKILL at expiry, hard cap one
  * hour). The whole group is killed at the timeout, on abort, and when the main process exits,
- * so a tool call leaves no stragglers behind (docs/tools.md "bash").
+ * so a tool call leaves no stragglers behind; descendants that left the group (`setsid`) are
+ * reached by the PID namespace `bash` runs in where the machine allows it (isolation.ts), and
+ * the call settles on time even when something out of reach holds its pipes (docs/tools.md
+ * "bash").
  */
 import { spawn } from "node:child_process";
 import { FlowError, isFlowError } from "../../core/errors.js";
@@ -18,6 +21,8 @@ export interface ProcessRequest {
   timeoutMs: number;
   maxOutputBytes: number;
   signal?: AbortSignal;
+  /** What is actually started, when it differs from `cmd args` (a confining wrapper); messages name `cmd`. */
+  spawnAs?: { cmd: string; args: readonly string[] };
   /** Keep stderr apart (`stderr` of the result) instead of interleaving it into `output`. */
   separateStderr?: boolean;
 }
@@ -32,15 +37,26 @@ export interface ProcessResult {
   stderr?: string;
 }
 
-/** Runs the process to its end; throws FlowError on spawn failure, timeout or abort. */
+/** After the main process exits, how long descendants still holding its pipes get before the call settles anyway. */
+const CLOSE_GRACE_MS = 250;
+
+/**
+ * Runs the process to its end; throws FlowError on spawn failure, timeout or abort. The call
+ * settles at its timeout (or abort) whatever still holds the output pipes, and within
+ * `CLOSE_GRACE_MS` of the main process's exit.
+ */
 export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
-  const timeoutMs = Math.max(1, Math.min(req.timeoutMs, TOOL_DEFAULTS.maxTimeoutMs));
+  const timeoutMs = Number.isFinite(req.timeoutMs) ? Math.max(1, Math.min(req.timeoutMs, TOOL_DEFAULTS.maxTimeoutMs)) : TOOL_DEFAULTS.maxTimeoutMs;
   return new Promise<ProcessResult>((resolvePromise, reject) => {
     if (req.signal?.aborted) return reject(abortError(req, req.signal.reason));
-    const child = spawn(req.cmd, [...req.args], { cwd: req.cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], shell: false });
+    const spawned = req.spawnAs ?? { cmd: req.cmd, args: req.args };
+    const child = spawn(spawned.cmd, [...spawned.args], { cwd: req.cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], shell: false });
     const output = new OutputCollector(req.maxOutputBytes);
     const stderr = req.separateStderr ? new OutputCollector(req.maxOutputBytes) : output;
     let failure: FlowError | undefined;
+    let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    let settled = false;
     const killGroup = () => {
       if (child.pid === undefined) return;
       try {
@@ -49,39 +65,54 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
         // ESRCH: the group is already gone.
       }
     };
-    const timer = setTimeout(() => {
-      failure ??= new FlowError("TOOL_TIMEOUT", `Tool "${req.toolName}": \`${req.cmd}\` ran longer than ${timeoutMs} ms and was killed (SIGKILL, with its process group).`, {
-        toolName: req.toolName,
-        cmd: req.cmd,
-        timeoutMs,
-      });
-      killGroup();
-    }, timeoutMs);
-    const onAbort = () => {
-      failure ??= abortError(req, req.signal?.reason);
-      killGroup();
+    const settle = (exitCode: number | null, signal: NodeJS.Signals | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(grace);
+      req.signal?.removeEventListener("abort", onAbort);
+      // A descendant outside our reach may still hold the pipes: stop reading them.
+      child.stdout.destroy();
+      child.stderr.destroy();
+      if (failure) {
+        if (failure.details) failure.details.output = output.text();
+        return reject(failure);
+      }
+      resolvePromise(req.separateStderr ? { exitCode, signal, output: output.text(), stderr: stderr.text() } : { exitCode, signal, output: output.text() });
     };
+    const fail = (error: FlowError) => {
+      failure ??= error;
+      killGroup();
+      settle(null, "SIGKILL");
+    };
+    const timer = setTimeout(() => {
+      fail(
+        new FlowError("TOOL_TIMEOUT", `Tool "${req.toolName}": \`${req.cmd}\` ran longer than ${timeoutMs} ms and was killed (SIGKILL, with every process it started).`, {
+          toolName: req.toolName,
+          cmd: req.cmd,
+          timeoutMs,
+        }),
+      );
+    }, timeoutMs);
+    const onAbort = () => fail(abortError(req, req.signal?.reason));
     req.signal?.addEventListener("abort", onAbort, { once: true });
     child.stdout.on("data", (c: Buffer) => output.push(c));
     child.stderr.on("data", (c: Buffer) => stderr.push(c));
-    // The main process is done: whatever it left running in its group would hold the pipes
-    // open (and the call hostage) until the timeout, so it goes too.
-    child.on("exit", killGroup);
+    // The main process is done: whatever it left running would hold the pipes open (and the
+    // call hostage) until the timeout, so it goes too; a process out of reach of the group
+    // kill gets CLOSE_GRACE_MS, then the call settles without it.
+    child.on("exit", (code, signal) => {
+      exited = { code, signal };
+      killGroup();
+      if (!settled) grace = setTimeout(() => settle(code, signal), CLOSE_GRACE_MS);
+    });
     child.on("error", (error: NodeJS.ErrnoException) => {
       failure ??=
         error.code === "ENOENT"
           ? new FlowError("TOOL_COMMAND_NOT_FOUND", `Tool "${req.toolName}": executable \`${req.cmd}\` was not found on PATH.`, { toolName: req.toolName, cmd: req.cmd }, { cause: error })
           : new FlowError("TOOL_COMMAND_FAILED", `Tool "${req.toolName}": \`${req.cmd}\` could not start: ${error.message}`, { toolName: req.toolName, cmd: req.cmd }, { cause: error });
     });
-    child.on("close", (exitCode, signal) => {
-      clearTimeout(timer);
-      req.signal?.removeEventListener("abort", onAbort);
-      if (failure) {
-        if (failure.details) failure.details.output = output.text();
-        return reject(failure);
-      }
-      resolvePromise(req.separateStderr ? { exitCode, signal, output: output.text(), stderr: stderr.text() } : { exitCode, signal, output: output.text() });
-    });
+    child.on("close", (exitCode, signal) => settle(exited?.code ?? exitCode, exited?.signal ?? signal));
   });
 }
 

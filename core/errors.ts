@@ -91,6 +91,14 @@ export const ERROR_CODES = {
   /** A Subflow's child run failed (details carry the child run id and its error). */
   SUBFLOW_FAILED: 502,
 
+  // ---- library components (issue 16, docs/components.md) ----
+  /** A CheckSuite's verdict failed and its continueOnFail is false (details: suiteId, failed check names). */
+  CHECK_SUITE_FAILED: 422,
+  /** ClassifyAndRoute classified an item into a category it has no handler for (and no `default`). */
+  ROUTE_UNKNOWN_CATEGORY: 422,
+  /** An Aspects token budget or latency SLO was exceeded with onExceeded `fail` (details: aspectsId, used, limit). */
+  ASPECT_LIMIT_EXCEEDED: 422,
+
   // ---- time travel (issue 15, docs/time-travel.md) ----
   /** A git (VCS) command failed or a snapshot pointer is unknown; details name the directory. */
   VCS_FAILED: 500,

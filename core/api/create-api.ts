@@ -10,6 +10,7 @@ import { Approval, ApprovalGate, HumanTask, Signal, Timer, WaitForEvent } from "
 import { MergeQueue, Sandbox, Worktree } from "../components/control-flow.js";
 import { ContinueAsNew, continueAsNew, Subflow, type SubflowProps } from "../components/runs.js";
 import { Saga, SagaStep, TryCatchFinally } from "../components/scopes.js";
+import { type LibraryComponents, libraryComponents } from "../components/library/index.js";
 import type { DepsSpec, OutputKey, OutputTarget, SchemaMap, TaskProps } from "../components/types.js";
 import { attachBinding, type StoreBinding } from "../engine/binding.js";
 import type { FlowCtx } from "../engine/ctx.js";
@@ -61,7 +62,7 @@ export interface TypedWaits<S extends SchemaMap> {
 }
 
 /** What `createFlow` and the other factories return. */
-export interface FlowApi<S extends SchemaMap, Db = unknown> extends TypedWaits<S> {
+export interface FlowApi<S extends SchemaMap, Db = unknown> extends TypedWaits<S>, LibraryComponents {
   /** Wraps a build function into a runnable workflow. */
   flow(build: (ctx: FlowCtx<S>) => FlowNode, opts?: WorkflowOptions): FlowWorkflow<S>;
   /** The render context, inside a component. */
@@ -135,6 +136,7 @@ export function createFlowApi<S extends SchemaMap, Db extends object>(binding: S
     MergeQueue,
     Worktree,
     Sandbox,
+    ...libraryComponents,
   };
   return attachBinding(api, binding);
 }

@@ -178,8 +178,10 @@ function describeTask(el: HostElement, desc: NodeDescriptor, what: string): void
   if (typeof p.fork === "string") desc.forkSource = p.fork;
   if (Array.isArray(p.allowTools)) desc.allowTools = p.allowTools as string[];
   if (desc.needsApproval) {
-    // A gate before the task itself runs.
-    desc.wait = { kind: "approval", mode: "approve", request: { title: desc.label ?? `Run task ${desc.nodeId}?` }, onDeny: "fail", gatesTask: true };
+    // A gate before the task itself runs. Its request and `onDeny: "skip"` may be set by the
+    // components that build gated tasks (Runbook); a plain Task's gate fails when denied.
+    const request = (p.approvalRequest as ApprovalWait["request"] | undefined) ?? { title: desc.label ?? `Run task ${desc.nodeId}?` };
+    desc.wait = { kind: "approval", mode: "approve", request, onDeny: p.onDeny === "skip" ? "skip" : "fail", gatesTask: true };
     setApprovalFields(desc, desc.wait, p);
   }
   classifyChildren(el, desc, agents.length > 0);

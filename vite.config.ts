@@ -24,5 +24,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Tests run inside this repository: no time-travel snapshots of it unless a test injects a
+    // VCS port on a repository of its own (node/time-travel/*.test.tsx).
+    env: { FLOW_SNAPSHOTS: "off" },
   },
 });

@@ -94,7 +94,9 @@ async function runCase(shape: Shape, n: number, backend: Backend) {
 
   const baselineRssMb = round(process.memoryUsage().rss / 1024 / 1024);
   const started = performance.now();
-  const result = await runWorkflow(workflow, { input: {}, maxConcurrency: limit, logDir: null });
+  // rootDir outside any repository: the engine alone, without time-travel snapshots
+  // (bench/time-travel.ts measures those).
+  const result = await runWorkflow(workflow, { input: {}, maxConcurrency: limit, logDir: null, rootDir: tmpdir() });
   const wallMs = performance.now() - started;
   if (result.status !== "finished") throw new Error(`run ${result.status}: ${JSON.stringify(result.error)}`);
 

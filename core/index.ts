@@ -194,6 +194,7 @@ export type {
 // ---- memory and scorers (docs/memory.md, docs/scorers.md) ----
 export {
   activeMemory,
+export * from "./time-travel/index.js";
   attachMemoryEngine,
   createEngineMemoryStore,
   createLocalMemoryEngine,

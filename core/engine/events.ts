@@ -33,7 +33,7 @@ export type TaskFailedEvent = Base<"TaskFailed"> &
 export type TaskSkippedEvent = Base<"TaskSkipped"> & NodeRef;
 export type TaskCancelledEvent = Base<"TaskCancelled"> & NodeRef & { attempt?: number; reason: "run-cancelled" | "removed-from-tree" | "interrupted" | "run-failed" | "run-continued" };
 export type TaskCacheHitEvent = Base<"TaskCacheHit"> & NodeRef & { cacheKey: string };
-export type TaskResetEvent = Base<"TaskReset"> & NodeRef & { reason: "retry-task" | "resume" };
+export type TaskResetEvent = Base<"TaskReset"> & NodeRef & { reason: "retry-task" | "resume" | "time-travel" };
 /** `path`: iterations of the loops around a nested loop, by id (absent at top level). */
 export type LoopIterationEvent = Base<"LoopIteration"> & { loopId: string; iteration: number; path?: Record<string, number> };
 export type RunContinuedEvent = Base<"RunContinued"> & { nextRunId: string };
@@ -49,6 +49,12 @@ export type HumanTaskRejectedEvent = Base<"HumanTaskRejected"> & NodeRef & { att
 export type SignalReceivedEvent = Base<"SignalReceived"> & NodeRef & { name: string; deliveryId: string };
 export type TimerFiredEvent = Base<"TimerFired"> & NodeRef & { scheduledAtMs: number };
 export type WaitTimedOutEvent = Base<"WaitTimedOut"> & NodeRef & { onTimeout: "fail" | "skip" | "continue" };
+/** Time travel (docs/time-travel.md): the target attempt, and the snapshot restored (if any). */
+type TravelRef = NodeRef & { attempt: number; vcsPointer: string | null; intentId: string };
+export type TimeTravelStartedEvent = Base<"TimeTravelStarted"> & TravelRef;
+export type TimeTravelFinishedEvent = Base<"TimeTravelFinished"> & TravelRef & { resetNodes: string[]; vcsRestored: boolean; forcedEffects: number };
+export type RevertStartedEvent = Base<"RevertStarted"> & TravelRef;
+export type RevertFinishedEvent = Base<"RevertFinished"> & TravelRef & { forcedEffects: number };
 
 /** Every event a run emits. */
 export type FlowEvent =
@@ -79,7 +85,11 @@ export type FlowEvent =
   | HumanTaskRejectedEvent
   | SignalReceivedEvent
   | TimerFiredEvent
-  | WaitTimedOutEvent;
+  | WaitTimedOutEvent
+  | TimeTravelStartedEvent
+  | TimeTravelFinishedEvent
+  | RevertStartedEvent
+  | RevertFinishedEvent;
 
 export type FlowEventType = FlowEvent["type"];
 

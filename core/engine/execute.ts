@@ -12,14 +12,17 @@ import { isFlowElement } from "../jsx/element.js";
 import { textOf } from "../jsx/host.js";
 import { renderNodes } from "../jsx/render.js";
 import type { AnyObjectSchema } from "../schema/columns.js";
+import type { AttemptSnapshots } from "../time-travel/snapshots.js";
 import type { AttemptServices } from "./attempt-services.js";
 import type { NodeDescriptor, SubflowSpec } from "./describe-node.js";
 import type { RunResult, TaskDescriptor } from "./types.js";
 import type { WorkspacePort } from "./workspace-port.js";
 import type { ClockPort } from "./world.js";
 
-/** `input`: what the task was given (prompt, row or deps), for scorers. */
-export type AttemptOutcome = { ok: true; row: Record<string, unknown>; meta?: Record<string, unknown>; input?: unknown } | { ok: false; error: FlowError };
+/** `input`: what the task was given (prompt, row or deps), for scorers; `vcs`: the workspace snapshots taken. */
+export type AttemptOutcome = ({ ok: true; row: Record<string, unknown>; meta?: Record<string, unknown>; input?: unknown } | { ok: false; error: FlowError }) & {
+  vcs?: { start?: string; end?: string };
+};
 
 export interface AttemptInput {
   runId: string;
@@ -41,6 +44,8 @@ export interface AttemptInput {
   runSubflow(spec: SubflowSpec, childRunId: string): Promise<RunResult>;
   /** Tools, sessions and memory for agent tasks. */
   services?: AttemptServices;
+  /** Snapshots of the run's workspace at the attempt's start and successful end (time travel). */
+  snapshots?: AttemptSnapshots;
   onHeartbeat?(data?: unknown): void;
 }
 
@@ -99,7 +104,11 @@ export async function executeAttempt(input: AttemptInput): Promise<AttemptOutcom
   });
   aborted.catch(() => undefined);
 
+  const vcs: { start?: string; end?: string } = {};
+  const withVcs = (outcome: AttemptOutcome): AttemptOutcome => (vcs.start ? { ...outcome, vcs } : outcome);
   try {
+    const start = await input.snapshots?.take(desc.nodeId, desc.iteration, input.attempt, "start");
+    if (start) vcs.start = start;
     const produced = await Promise.race([produce(input, runtime), aborted]);
     if (controller.signal.aborted) throw controller.signal.reason;
     const parsed = input.schema.safeParse(produced.raw);
@@ -110,7 +119,9 @@ export async function executeAttempt(input: AttemptInput): Promise<AttemptOutcom
         { nodeId: desc.nodeId, issues: parsed.error.issues as unknown as Record<string, unknown>[] },
       );
     }
-    return { ok: true, row: parsed.data as Record<string, unknown>, ...(produced.meta ? { meta: produced.meta } : {}), input: produced.input };
+    const end = await input.snapshots?.take(desc.nodeId, desc.iteration, input.attempt, "end");
+    if (end) vcs.end = end;
+    return withVcs({ ok: true, row: parsed.data as Record<string, unknown>, ...(produced.meta ? { meta: produced.meta } : {}), input: produced.input });
   } catch (error) {
     return { ok: false, error: asTaskError(error, desc) };
   } finally {

@@ -6,6 +6,7 @@
  * (the same rule time travel uses).
  */
 import { FlowError } from "../errors.js";
+import { dependentsOf } from "../time-travel/dependents.js";
 import type { FlowEvent } from "./events.js";
 import { FlowDb } from "./flow-db.js";
 import { eventSql, nodeSql, outputSql, WriteBatch } from "./run-sql.js";
@@ -37,12 +38,7 @@ export async function retryTask(adapter: FlowDb | { db?: unknown }, opts: RetryT
   if (opts.resetDependents !== false) {
     const attempts = await db.listAttempts(opts.runId);
     const targetStart = Math.min(...attempts.filter((a) => a.nodeId === target.nodeId && a.iteration === target.iteration).map((a) => a.startedAtMs));
-    const startedAfter = new Set(attempts.filter((a) => a.startedAtMs > targetStart).map((a) => `${a.nodeId}@${a.iteration}`));
-    for (const n of nodes) {
-      if (n === target) continue;
-      const later = n.iteration > target.iteration || (target.ordinal !== null && n.ordinal !== null && n.ordinal > target.ordinal) || startedAfter.has(`${n.nodeId}@${n.iteration}`);
-      if (later && n.state !== "pending") reset.push(n);
-    }
+    reset.push(...dependentsOf(nodes, attempts, target, targetStart).filter((n) => n.state !== "pending"));
   }
 
   const batch = new WriteBatch();

@@ -6,11 +6,25 @@
 import type { RetryPolicy } from "../components/types.js";
 import { isFlowError } from "../errors.js";
 
-/** Longest wait between two attempts. */
+/** Longest wait between two attempts under a `retryPolicy`. */
 export const MAX_RETRY_DELAY_MS = 5 * 60_000;
 
-/** Delay before retry number `retry` (1 = the first retry). Default policy: fixed, 0 ms. */
+/**
+ * The waits of a task without a `retryPolicy` (Temporal's default curve): 1 s before the first
+ * retry, doubling, at most 100 s. Retries stay unbounded by default (SPEC.md), so a task that
+ * always throws costs one attempt every 100 s at worst, not thousands a second.
+ */
+export const DEFAULT_RETRY_BACKOFF = { initialDelayMs: 1000, factor: 2, maxDelayMs: 100_000 } as const;
+
+/**
+ * Delay before retry number `retry` (1 = the first retry). Without a policy, the default curve
+ * above; with one, SPEC.md's `RetryPolicy` (backoff default `fixed`, `initialDelayMs` default 0).
+ */
 export function retryDelayMs(policy: RetryPolicy | undefined, retry: number): number {
+  if (!policy) {
+    const { initialDelayMs, factor, maxDelayMs } = DEFAULT_RETRY_BACKOFF;
+    return Math.min(initialDelayMs * factor ** Math.min(retry - 1, 30), maxDelayMs);
+  }
   const base = Math.max(0, policy?.initialDelayMs ?? 0);
   const delay =
     policy?.backoff === "exponential" ? base * 2 ** (retry - 1)

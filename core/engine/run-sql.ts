@@ -118,13 +118,14 @@ export const attemptSql = {
   start(b: WriteBatch, runId: string, nodeId: string, iteration: number, attempt: number, now: number) {
     b.push(`INSERT INTO _flow_attempts (run_id, node_id, iteration, attempt, state, started_at_ms) VALUES (?, ?, ?, ?, 'in-progress', ?)`, [runId, nodeId, iteration, attempt, now]);
   },
-  settle(b: WriteBatch, runId: string, nodeId: string, iteration: number, attempt: number, state: AttemptState, now: number, extra: { error?: unknown; meta?: unknown; vcsPointer?: string | null } = {}) {
-    b.push(`UPDATE _flow_attempts SET state = ?, finished_at_ms = ?, error_json = ?, meta_json = ?, vcs_pointer = ? WHERE run_id = ? AND node_id = ? AND iteration = ? AND attempt = ?`, [
+  settle(b: WriteBatch, runId: string, nodeId: string, iteration: number, attempt: number, state: AttemptState, now: number, extra: { error?: unknown; meta?: unknown; vcsPointer?: string | null; vcsStartPointer?: string } = {}) {
+    b.push(`UPDATE _flow_attempts SET state = ?, finished_at_ms = ?, error_json = ?, meta_json = ?, vcs_pointer = ?, vcs_start_pointer = COALESCE(?, vcs_start_pointer) WHERE run_id = ? AND node_id = ? AND iteration = ? AND attempt = ?`, [
       state,
       now,
       json(extra.error),
       json(extra.meta),
       extra.vcsPointer ?? null,
+      extra.vcsStartPointer ?? null,
       runId,
       nodeId,
       iteration,

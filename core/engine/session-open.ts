@@ -6,6 +6,7 @@
  * Attempts left in progress by a dead process are recorded as interrupted and run again.
  */
 import { FlowError } from "../errors.js";
+import { recoverTimeTravel } from "../time-travel/intent.js";
 import { decodeRow } from "../schema/columns.js";
 import type { StoreBinding } from "./binding.js";
 import type { EventInit, FlowEvent } from "./events.js";
@@ -31,7 +32,9 @@ export interface OpenInput {
 export async function openRun(input: OpenInput): Promise<Opened> {
   const { binding, opts } = input;
   const runId = opts.runId ?? binding.env.newId();
-  const existing = await runSql.get(binding.store, runId);
+  let existing = await runSql.get(binding.store, runId);
+  // A time travel interrupted by a crash is finished before the run goes on (docs/time-travel.md).
+  if (existing && opts.resume && (await recoverTimeTravel(binding, runId))) existing = await runSql.get(binding.store, runId);
   if (existing && !opts.resume) {
     throw new FlowError("RUN_EXISTS", `Run ${runId} already exists (status ${existing.status}); pass resume: true to continue it.`, { runId, status: existing.status });
   }

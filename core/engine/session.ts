@@ -42,8 +42,9 @@ import { WaitManager, type WaitHost } from "./waits/wait-manager.js";
 import type { NodeDescriptor } from "./describe-node.js";
 import { serializeDescriptor } from "./snapshot.js";
 import type { StoreBinding } from "./binding.js";
+import { type AttemptSnapshots, attemptSnapshotsFor } from "../time-travel/snapshots.js";
 import type { FlowWorkflow, NodeState, RunOptions, RunResult, RunStatus, WorkflowOptions } from "./types.js";
-import type { RunLogSink } from "./world.js";
+import { type RunLogSink, YIELD_EVERY_MS } from "./world.js";
 
 /** In-memory state of one node (task at one iteration). */
 export interface NodeInfo {
@@ -141,6 +142,7 @@ export class RunSession {
   private readonly waits: WaitManager;
   private readonly scopes: ScopeFailures;
   private readonly services: AttemptServices;
+  private readonly snapshots: AttemptSnapshots | undefined;
   /** Retries waiting for an agent's quota to reset (they do not count as failures). */
   private readonly quotaWaits = new Set<string>();
   private quotaParked = false;
@@ -184,6 +186,7 @@ export class RunSession {
     this.waits = new WaitManager(this.waitHost());
     this.scopes = new ScopeFailures(start.scopes);
     this.services = new AttemptServices(binding, opts);
+    this.snapshots = attemptSnapshotsFor(binding, this.runId, opts.rootDir ?? this.env.cwd ?? ".");
     this.workflowHash = start.workflowHash;
     this.build = workflow.build;
     this.alerts = new AlertWatcher(workflow.opts.alertPolicy, this.env.clock, (alert) => this.onAlert(alert));
@@ -232,7 +235,12 @@ export class RunSession {
   }
 
   private async loop(): Promise<RunResult> {
+    let lastYield = this.now();
     for (;;) {
+      if (this.now() - lastYield >= YIELD_EVERY_MS) {
+        await this.env.yieldToHost();
+        lastYield = this.now();
+      }
       this.drainCompletions();
       if (this.claimLost) return this.abandon();
       if (this.opts.signal?.aborted || this.alertStop === "cancel") return this.finishStopped("cancelled");
@@ -520,6 +528,7 @@ export class RunSession {
         ...(this.env.workspaces ? { workspaces: this.env.workspaces } : {}),
         runSubflow: (spec, childRunId) => runSubflow(spec, childRunId, this.runId, this.opts.signal, this.auth),
         services: this.services,
+        ...(this.snapshots ? { snapshots: this.snapshots } : {}),
       })
         .catch((error: unknown): AttemptOutcome => ({ ok: false, error: FlowError.from(error) }))
         .then((outcome) => {
@@ -564,7 +573,7 @@ export class RunSession {
     if (outcome.ok) {
       const entry = this.registry.resolve(d.outputTable);
       this.storeOutput(entry, d.nodeId, d.iteration, outcome.row);
-      attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, r.attempt, "finished", now, { meta: outcome.meta });
+      attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, r.attempt, "finished", now, { meta: outcome.meta, vcsPointer: outcome.vcs?.end, vcsStartPointer: outcome.vcs?.start });
       this.services.afterSuccess({ runId: this.runId, desc: d, attempt: r.attempt }, { input: outcome.input, output: outcome.row, latencyMs: now - r.startedAt });
       this.setNode(n, "finished");
       this.emit({ type: "TaskFinished", nodeId: d.nodeId, iteration: d.iteration, attempt: r.attempt, durationMs: now - r.startedAt });
@@ -587,7 +596,7 @@ export class RunSession {
     n.failures++;
     const willRetry = n.failures <= d.retries && isRetryable(error, d.staticPayload !== undefined && !d.agent);
     const delay = willRetry ? retryDelayMs(d.retryPolicy, n.failures) : undefined;
-    attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, r.attempt, "failed", now, { error: errorToJson(error) });
+    attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, r.attempt, "failed", now, { error: errorToJson(error), vcsStartPointer: outcome.vcs?.start });
     this.setNode(n, willRetry ? "pending" : "failed", error);
     this.emit({
       type: "TaskFailed",

@@ -5,6 +5,7 @@
  * tests pass a fake clock.
  */
 
+import type { VcsPort } from "../time-travel/port.js";
 import type { HotReloadPort, WorkspacePort } from "./workspace-port.js";
 
 /** Time and timers. */
@@ -40,12 +41,22 @@ export interface RuntimeEnv {
   workspaces?: WorkspacePort;
   /** Hot reload of workflow files (Node). */
   hotReload?: HotReloadPort;
+  /** Workspace snapshots and restores for time travel (Node: git; browser: isomorphic-git). */
+  vcs?: VcsPort;
+  /** `false` stops snapshotting attempts (Node: `FLOW_SNAPSHOTS=off`); time travel still restores. */
+  recordSnapshots?: boolean;
   /** The process's working directory: the default `rootDir` of runs. */
   cwd?: string;
   /** Hash of a workflow file's source (so editing the file is noticed on resume). */
   hashWorkflowFile?(path: string): string | undefined;
   /** Non-fatal warnings (workflow changed, ...). */
   warn(message: string, details?: Record<string, unknown>): void;
+  /**
+   * Lets the host run its own work (signal handlers such as Ctrl-C, log writes, sockets): the
+   * run loop calls it at least every `YIELD_EVERY_MS` of continuous work, since settling tasks
+   * whose code never waits on I/O would otherwise only ever queue microtasks.
+   */
+  yieldToHost(): Promise<void>;
   /** How often a running run renews its claim (default 5000 ms). */
   claimHeartbeatMs: number;
   /** A claim not renewed for this long is stale and may be taken over (default 30000 ms). */
@@ -59,6 +70,23 @@ export const systemClock: ClockPort = {
   clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
+/** The longest the run loop works before it lets the host run (`RuntimeEnv.yieldToHost`). */
+export const YIELD_EVERY_MS = 20;
+
+/** A macrotask turn: a message to ourselves where channels exist (no timer clamping), else a timer. */
+function macrotask(): Promise<void> {
+  const Channel = globalThis.MessageChannel;
+  if (!Channel) return new Promise((resolve) => systemClock.setTimeout(resolve, 0));
+  return new Promise((resolve) => {
+    const { port1, port2 } = new Channel();
+    port1.onmessage = () => {
+      port1.close();
+      resolve();
+    };
+    port2.postMessage(null);
+  });
+}
+
 /** A runtime env for hosts without process information (browser, worker). */
 export function createDefaultEnv(overrides: Partial<RuntimeEnv> = {}): RuntimeEnv {
   return {
@@ -66,6 +94,7 @@ export function createDefaultEnv(overrides: Partial<RuntimeEnv> = {}): RuntimeEn
     newId: () => globalThis.crypto.randomUUID(),
     ownerId: `owner:${globalThis.crypto.randomUUID()}`,
     warn: (message, details) => console.warn(`[flow] ${message}`, details ?? ""),
+    yieldToHost: macrotask,
     claimHeartbeatMs: 5000,
     claimStaleMs: 30000,
     defaultLogDir: null,

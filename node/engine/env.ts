@@ -3,7 +3,9 @@
  * The Node runtime env: claim owner ids that name the host and pid (so a run whose process
  * died on this machine is taken over at once instead of after the stale-heartbeat delay),
  * NDJSON run logs, workflow file hashes, git worktrees and sandboxes for `<Worktree>` /
- * `<Sandbox>` (docs/workspaces.md), and hot reload of workflow files (docs/hot-reload.md).
+ * `<Sandbox>` (docs/workspaces.md), hot reload of workflow files (docs/hot-reload.md), and git
+ * snapshots of the run's workspace for time travel (docs/time-travel.md; `FLOW_SNAPSHOTS=off`
+ * stops them).
  */
 import { createHash } from "node:crypto";
 import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
@@ -11,9 +13,26 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { createDefaultEnv, type RuntimeEnv } from "../../core/engine/world.js";
 import { createNodeHotReload } from "../hot/index.js";
+import { createGitVcs } from "../vcs/git.js";
 import { createNodeWorkspaces } from "../workspace/index.js";
 
 const HOST = hostname();
+
+let warningSink: RuntimeEnv["warn"] | undefined;
+
+/**
+ * Sends the warnings of this process's Node envs (created before or after the call) to `sink`
+ * instead of `process.emitWarning`: the `flow` CLI prints them as its own lines, once. Returns
+ * the function that restores the default.
+ * @example
+ * const restore = routeWarnings((message) => process.stderr.write(`! ${message}\n`));
+ */
+export function routeWarnings(sink: RuntimeEnv["warn"]): () => void {
+  warningSink = sink;
+  return () => {
+    if (warningSink === sink) warningSink = undefined;
+  };
+}
 
 /** The env of this Node process. */
 export function createNodeEnv(overrides: Partial<RuntimeEnv> = {}): RuntimeEnv {
@@ -37,8 +56,11 @@ export function createNodeEnv(overrides: Partial<RuntimeEnv> = {}): RuntimeEnv {
     },
     workspaces: createNodeWorkspaces(),
     hotReload: createNodeHotReload(),
+    vcs: createGitVcs(),
+    recordSnapshots: !/^(off|0|false|no)$/i.test(process.env.FLOW_SNAPSHOTS ?? ""),
     cwd: process.cwd(),
-    warn: (message, details) => process.emitWarning(message, { code: "FLOW_WARNING", detail: details ? JSON.stringify(details) : undefined }),
+    yieldToHost: () => new Promise<void>((resolve) => setImmediate(resolve)),
+    warn: (message, details) => (warningSink ? warningSink(message, details) : process.emitWarning(message, { code: "FLOW_WARNING", detail: details ? JSON.stringify(details) : undefined })),
     ...overrides,
   });
 }

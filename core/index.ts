@@ -126,6 +126,7 @@ export type { FlowEvent, FlowEventType } from "./engine/events.js";
 export { FlowDb } from "./engine/flow-db.js";
 export type { AttemptRecord, NodeRecord, RunRecord } from "./engine/flow-db.js";
 export { retryTask } from "./engine/retry-task.js";
+export * from "./time-travel/index.js";
 export { runWorkflow } from "./engine/run.js";
 export { TERMINAL_STATUSES } from "./engine/status.js";
 export type {
@@ -194,7 +195,6 @@ export type {
 // ---- memory and scorers (docs/memory.md, docs/scorers.md) ----
 export {
   activeMemory,
-export * from "./time-travel/index.js";
   attachMemoryEngine,
   createEngineMemoryStore,
   createLocalMemoryEngine,

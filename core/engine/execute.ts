@@ -123,7 +123,7 @@ export async function executeAttempt(input: AttemptInput): Promise<AttemptOutcom
     if (end) vcs.end = end;
     return withVcs({ ok: true, row: parsed.data as Record<string, unknown>, ...(produced.meta ? { meta: produced.meta } : {}), input: produced.input });
   } catch (error) {
-    return { ok: false, error: asTaskError(error, desc) };
+    return withVcs({ ok: false, error: asTaskError(error, desc) });
   } finally {
     input.signal.removeEventListener("abort", onRunAbort);
     for (const t of timers) clock.clearTimeout(t);

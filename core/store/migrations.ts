@@ -238,40 +238,6 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
   },
   {
-    id: 15,
-    name: "time-travel",
-    // Time travel (docs/time-travel.md): the tree each attempt started from, the workspace a
-    // run snapshots, the run's attention flag (a forced crossing of a side effect), and one
-    // intent row per rewind/revert, written before the files move (crash recovery).
-    up: (d) => [
-      `ALTER TABLE _flow_attempts ADD COLUMN vcs_start_pointer TEXT`,
-      `ALTER TABLE _flow_runs ADD COLUMN workspace_dir TEXT`,
-      `ALTER TABLE _flow_runs ADD COLUMN attention_json TEXT`,
-      table(
-        d,
-        "_flow_time_travel",
-        [
-          "run_id text NOT NULL",
-          "intent_id text NOT NULL",
-          "kind text NOT NULL",
-          "status text NOT NULL",
-          "node_id text NOT NULL",
-          "iteration int NOT NULL",
-          "attempt int NOT NULL",
-          "pointer text",
-          "before_pointer text",
-          "options_json text NOT NULL",
-          "crossed_json text",
-          "error_json text",
-          "owner_id text",
-          "created_at_ms bigint NOT NULL",
-          "finished_at_ms bigint",
-        ],
-        ["run_id", "intent_id"],
-      ),
-    ],
-  },
-  {
     id: 20,
     name: "memory-facts",
     up: (d) => [

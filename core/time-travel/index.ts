@@ -1,0 +1,10 @@
+/**
+ * @module core/time-travel
+ * Time travel's public surface (docs/time-travel.md): rewind, revert, fork and replay, the
+ * VCS port hosts implement, and the snapshot ref names.
+ */
+export { timeTravel, revertToAttempt } from "./time-travel.js";
+export { recoverTimeTravel } from "./intent.js";
+export { runRefPrefix, attemptRef } from "./refs.js";
+export type { VcsPort, VcsFileChange, VcsSnapshotRef } from "./port.js";
+export type { Compensation, CrossedEffect, EffectBoundaryReport, RevertOptions, RevertResult, TimeTravelOptions, TimeTravelResult, TimeTravelStep } from "./types.js";

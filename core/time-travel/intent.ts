@@ -1,0 +1,260 @@
+/**
+ * @module core/time-travel/intent
+ * The intent row of a time travel (`_flow_time_travel`), written before any file moves, and
+ * how a pending one is finished. The order is: snapshot the working tree as it is (the
+ * `before` pointer) -> intent row `pending` -> restore the files -> one transaction with every
+ * row change and the intent `done`. A crash anywhere leaves a pending intent; the next
+ * `timeTravel`/`revertToAttempt` of the run, or its resume, completes it (restores again, which
+ * is idempotent, then commits), or when the target snapshot cannot be restored puts the files
+ * back to `before` and marks the intent `failed`. Files of one point never stay with rows of
+ * another.
+ */
+import { attachBinding, type StoreBinding } from "../engine/binding.js";
+import type { FlowEvent } from "../engine/events.js";
+import { FlowDb } from "../engine/flow-db.js";
+import { eventSql, json, nodeSql, outputSql, WriteBatch } from "../engine/run-sql.js";
+import { FlowError } from "../errors.js";
+import { dependentsOf } from "./dependents.js";
+import type { CrossedEffect, TimeTravelStep } from "./types.js";
+
+/** A stored intent. */
+export interface Intent {
+  runId: string;
+  intentId: string;
+  kind: "rewind" | "revert";
+  nodeId: string;
+  iteration: number;
+  attempt: number;
+  /** The snapshot to restore; null when files are not restored. */
+  pointer: string | null;
+  /** The working tree right before the restore (what an undo goes back to). */
+  beforePointer: string | null;
+  workspace: string | null;
+  resetDependents: boolean;
+  /** Effects crossed with `force` (they mark the run for attention) and effects reverted. */
+  crossed: { forced: CrossedEffect[]; reverted: CrossedEffect[] };
+  ownerId: string;
+  createdAtMs: number;
+}
+
+/** Intents being carried out by this process right now (so they are not "recovered" twice). */
+const inFlight = new Set<string>();
+
+/**
+ * Writes a pending intent.
+ * @example
+ * await writeIntent(binding, intent);
+ */
+export async function writeIntent(binding: StoreBinding, intent: Intent): Promise<void> {
+  inFlight.add(intent.intentId);
+  await binding.store.execute(
+    `INSERT INTO _flow_time_travel (run_id, intent_id, kind, status, node_id, iteration, attempt, pointer, before_pointer, options_json, crossed_json, owner_id, created_at_ms) VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      intent.runId,
+      intent.intentId,
+      intent.kind,
+      intent.nodeId,
+      intent.iteration,
+      intent.attempt,
+      intent.pointer,
+      intent.beforePointer,
+      JSON.stringify({ workspace: intent.workspace, resetDependents: intent.resetDependents }),
+      JSON.stringify(intent.crossed),
+      intent.ownerId,
+      intent.createdAtMs,
+    ],
+  );
+}
+
+/**
+ * Keys (`node@iteration#attempt.seq`) of effects an earlier, finished time travel of the run
+ * already forced or reverted: they are not crossed again.
+ * @example
+ * const settled = await settledEffectKeys(store, runId);
+ */
+export async function settledEffectKeys(binding: StoreBinding, runId: string): Promise<Set<string>> {
+  const rows = await binding.store.query<{ crossed_json: string | null }>(`SELECT crossed_json FROM _flow_time_travel WHERE run_id = ? AND status = 'done'`, [runId]);
+  const keys = new Set<string>();
+  for (const r of rows) {
+    const crossed = r.crossed_json ? (JSON.parse(r.crossed_json) as Intent["crossed"]) : { forced: [], reverted: [] };
+    for (const e of [...crossed.forced, ...crossed.reverted]) keys.add(effectKey(e));
+  }
+  return keys;
+}
+
+/** The identity of a recorded tool call. */
+export const effectKey = (e: Pick<CrossedEffect, "nodeId" | "iteration" | "attempt" | "seq">): string => `${e.nodeId}@${e.iteration}#${e.attempt}.${e.seq}`;
+
+/**
+ * Completes every pending intent of a run left by a process that is gone; throws
+ * TIME_TRAVEL_IN_PROGRESS when one belongs to a live process. Returns whether any was found.
+ * @example
+ * if (await recoverTimeTravel(binding, runId)) console.log("finished an interrupted rewind");
+ */
+export async function recoverTimeTravel(binding: StoreBinding, runId: string): Promise<boolean> {
+  const rows = await binding.store.query<Record<string, unknown>>(`SELECT * FROM _flow_time_travel WHERE run_id = ? AND status = 'pending' ORDER BY created_at_ms`, [runId]);
+  for (const row of rows) {
+    const intent = intentOf(row);
+    if (isLive(binding, intent)) {
+      throw new FlowError("TIME_TRAVEL_IN_PROGRESS", `Run ${runId} is being rewound by ${intent.ownerId} (intent ${intent.intentId}); wait for it to finish, then try again.`, {
+        runId,
+        intentId: intent.intentId,
+        ownerId: intent.ownerId,
+      });
+    }
+    const outcome = await completeIntent(new FlowDb(attachBinding({}, binding)), intent);
+    if (!outcome.ok) binding.env.warn(outcome.error, { runId, intentId: intent.intentId });
+  }
+  return rows.length > 0;
+}
+
+function isLive(binding: StoreBinding, intent: Intent): boolean {
+  if (inFlight.has(intent.intentId)) return true;
+  const { env } = binding;
+  if (intent.ownerId === env.ownerId) return false;
+  const alive = env.isOwnerAlive?.(intent.ownerId);
+  if (alive !== undefined) return alive;
+  return env.clock.now() - intent.createdAtMs < env.claimStaleMs;
+}
+
+function intentOf(row: Record<string, unknown>): Intent {
+  const options = JSON.parse(String(row.options_json)) as { workspace: string | null; resetDependents: boolean };
+  return {
+    runId: String(row.run_id),
+    intentId: String(row.intent_id),
+    kind: row.kind as Intent["kind"],
+    nodeId: String(row.node_id),
+    iteration: Number(row.iteration),
+    attempt: Number(row.attempt),
+    pointer: (row.pointer as string | null) ?? null,
+    beforePointer: (row.before_pointer as string | null) ?? null,
+    workspace: options.workspace,
+    resetDependents: options.resetDependents,
+    crossed: row.crossed_json ? JSON.parse(String(row.crossed_json)) : { forced: [], reverted: [] },
+    ownerId: String(row.owner_id ?? ""),
+    createdAtMs: Number(row.created_at_ms),
+  };
+}
+
+export type IntentOutcome = { ok: true; resetNodes: string[]; events: FlowEvent[] } | { ok: false; error: string };
+
+/**
+ * Restores the intent's files (when it has a pointer), then commits its row changes and marks
+ * it done in one transaction. A restore that fails puts the files back to `before` and marks
+ * the intent failed: the run's rows are not touched.
+ * @example
+ * const outcome = await completeIntent(new FlowDb(api.db), intent, (step) => console.log(step));
+ */
+export async function completeIntent(db: FlowDb, intent: Intent, checkpoint?: (step: TimeTravelStep) => void | Promise<void>): Promise<IntentOutcome> {
+  const { env, store } = db.binding;
+  try {
+    if (intent.pointer && intent.workspace) {
+      if (!env.vcs) {
+        throw new FlowError("VCS_FAILED", `Run ${intent.runId} has an unfinished time travel (intent ${intent.intentId}) that must restore files, and this host has no VCS port; finish it from Node (timeTravel or resume).`, {
+          runId: intent.runId,
+          intentId: intent.intentId,
+        });
+      }
+      try {
+        await env.vcs.restore(intent.workspace, intent.pointer);
+      } catch (cause) {
+        if (intent.beforePointer) await env.vcs.restore(intent.workspace, intent.beforePointer).catch(() => undefined);
+        const error = `Restoring snapshot ${intent.pointer} into ${intent.workspace} failed (${(cause as Error).message}); the working tree was put back as it was and run ${intent.runId} is unchanged.`;
+        await store.execute(`UPDATE _flow_time_travel SET status = 'failed', error_json = ?, finished_at_ms = ? WHERE run_id = ? AND intent_id = ?`, [
+          JSON.stringify({ message: error }),
+          env.clock.now(),
+          intent.runId,
+          intent.intentId,
+        ]);
+        return { ok: false, error };
+      }
+      await checkpoint?.("files-restored");
+    }
+    const outcome = await commitIntent(db, intent);
+    await checkpoint?.("committed");
+    return outcome;
+  } finally {
+    inFlight.delete(intent.intentId);
+  }
+}
+
+/** The row changes of an intent and its `done` mark, in one transaction (SPEC.md state table). */
+async function commitIntent(db: FlowDb, intent: Intent): Promise<IntentOutcome> {
+  const { env, store, registry } = db.binding;
+  const { runId } = intent;
+  const now = env.clock.now();
+  const attempts = await db.listAttempts(runId);
+  const target = attempts.find((a) => a.nodeId === intent.nodeId && a.iteration === intent.iteration && a.attempt === intent.attempt);
+  if (!target) return { ok: false, error: `Attempt ${intent.attempt} of ${intent.nodeId} (iteration ${intent.iteration}) is no longer in run ${runId}.` };
+  const batch = new WriteBatch();
+  const events: FlowEvent[] = [];
+  let seq = await eventSql.lastSeq(store, runId);
+  const emit = (e: Record<string, unknown> & { type: FlowEvent["type"] }) => {
+    const event = { ...e, runId, timestampMs: now, seq: ++seq } as FlowEvent;
+    eventSql.insert(batch, event);
+    events.push(event);
+  };
+  const ref = { nodeId: intent.nodeId, iteration: intent.iteration, attempt: intent.attempt, vcsPointer: intent.pointer, intentId: intent.intentId };
+  const resetNodes: string[] = [];
+
+  if (intent.kind === "rewind") {
+    const nodes = await db.listNodes(runId);
+    const targetNode = nodes.find((n) => n.nodeId === intent.nodeId && n.iteration === intent.iteration);
+    if (!targetNode) return { ok: false, error: `Node ${intent.nodeId} (iteration ${intent.iteration}) is not in run ${runId}.` };
+    const reset = [targetNode, ...(intent.resetDependents ? dependentsOf(nodes, attempts, targetNode, target.startedAtMs) : [])];
+    const resetKeys = new Set(reset.map((n) => `${n.nodeId}@${n.iteration}`));
+    const cancelled = { code: "TASK_CANCELLED", message: `Cancelled by time travel to ${intent.nodeId} (iteration ${intent.iteration}, attempt ${intent.attempt}).` };
+    for (const a of attempts) {
+      const sameNode = a.nodeId === intent.nodeId && a.iteration === intent.iteration;
+      const later = sameNode ? a.attempt > intent.attempt : intent.resetDependents && a.startedAtMs > target.startedAtMs && resetKeys.has(`${a.nodeId}@${a.iteration}`);
+      if (!later || a.state === "cancelled") continue;
+      batch.push(`UPDATE _flow_attempts SET state = 'cancelled', error_json = ?, finished_at_ms = COALESCE(finished_at_ms, ?) WHERE run_id = ? AND node_id = ? AND iteration = ? AND attempt = ?`, [
+        json(cancelled),
+        now,
+        runId,
+        a.nodeId,
+        a.iteration,
+        a.attempt,
+      ]);
+    }
+    for (const n of reset) {
+      const entry = n.outputTable ? registry.entries.get(n.outputTable) : undefined;
+      if (entry) outputSql.remove(batch, entry, runId, n.nodeId, n.iteration);
+      nodeSql.upsert(batch, runId, { nodeId: n.nodeId, iteration: n.iteration, state: "pending", attempts: n.attempts }, now);
+      emit({ type: "TaskReset", nodeId: n.nodeId, iteration: n.iteration, reason: "time-travel" });
+      resetNodes.push(n.nodeId);
+    }
+    const iterations = await loopIterationsAt(db, runId, intent);
+    batch.push(`DELETE FROM _flow_frames WHERE run_id = ? AND created_at_ms > ?`, [runId, target.startedAtMs]);
+    batch.push(
+      `UPDATE _flow_runs SET status = 'running', owner_id = NULL, heartbeat_at_ms = NULL, output_json = NULL, error_json = NULL, finished_at_ms = NULL, updated_at_ms = ?${iterations ? ", iterations_json = ?" : ""} WHERE run_id = ?`,
+      iterations ? [now, JSON.stringify(iterations), runId] : [now, runId],
+    );
+    emit({ type: "TimeTravelFinished", ...ref, resetNodes: [...new Set(resetNodes)], vcsRestored: intent.pointer !== null && intent.workspace !== null, forcedEffects: intent.crossed.forced.length });
+  } else {
+    batch.push(`DELETE FROM _flow_frames WHERE run_id = ? AND created_at_ms > ?`, [runId, target.finishedAtMs ?? target.startedAtMs]);
+    emit({ type: "RevertFinished", ...ref, forcedEffects: intent.crossed.forced.length });
+  }
+  if (intent.crossed.forced.length) {
+    // A forced crossing marks the run for attention: someone should check what was repeated.
+    batch.push(`UPDATE _flow_runs SET attention_json = ? WHERE run_id = ?`, [
+      JSON.stringify({ reason: "time-travel-forced", intentId: intent.intentId, atMs: now, effects: intent.crossed.forced }),
+      runId,
+    ]);
+  }
+  batch.push(`UPDATE _flow_time_travel SET status = 'done', finished_at_ms = ? WHERE run_id = ? AND intent_id = ?`, [now, runId, intent.intentId]);
+  try {
+    await batch.commit(store);
+  } catch (cause) {
+    throw new FlowError("DB_WRITE_FAILED", `Time travel of run ${runId} restored the files but could not commit its rows (${(cause as Error).message}); the next timeTravel or resume of the run finishes it.`, { runId, intentId: intent.intentId }, { cause });
+  }
+  return { ok: true, resetNodes: [...new Set(resetNodes)], events };
+}
+
+/** The run's loop counters with the target's loop set back to the target's iteration (or null: unchanged). */
+async function loopIterationsAt(db: FlowDb, runId: string, intent: Intent): Promise<Record<string, number> | null> {
+  const [run, frame] = await Promise.all([db.getRun(runId), db.getFrame(runId)]);
+  const loopId = frame?.tasks.find((t) => t.nodeId === intent.nodeId)?.ralphId;
+  if (!run || !loopId || (run.iterations[loopId] ?? 0) <= intent.iteration) return null;
+  return { ...run.iterations, [loopId]: intent.iteration };
+}

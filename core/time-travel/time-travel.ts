@@ -1,0 +1,153 @@
+/**
+ * @module core/time-travel/time-travel
+ * `timeTravel` and `revertToAttempt` (SPEC.md "Time travel" and its state table;
+ * docs/time-travel.md). Both check the run and the target attempt, report the side effects
+ * they cross (throwing TIME_TRAVEL_SIDE_EFFECT_BLOCKED unless `force`), run the known
+ * compensations, then go through a crash-safe intent (core/time-travel/intent.ts): snapshot of
+ * the tree as it is, intent row, file restore, one transaction for the rows.
+ */
+import { FlowDb } from "../engine/flow-db.js";
+import type { FlowEvent } from "../engine/events.js";
+import { FlowError } from "../errors.js";
+import { compensate, effectBoundary } from "./effects.js";
+import { completeIntent, effectKey, type Intent, recoverTimeTravel, settledEffectKeys, writeIntent } from "./intent.js";
+import { intentRef } from "./refs.js";
+import type { EffectBoundaryReport, RevertOptions, RevertResult, TimeTravelOptions, TimeTravelResult } from "./types.js";
+
+type Adapter = FlowDb | { db?: unknown };
+
+/** What both operations share: the resolved target and how it ended. */
+type Travel = { ok: true; pointer: string | null; restored: boolean; resetNodes: string[]; report: EffectBoundaryReport } | { ok: false; pointer: string | null; error: string; report: EffectBoundaryReport };
+
+const emptyReport = (): EffectBoundaryReport => ({ blocking: [], revertible: [], warnings: [] });
+
+/**
+ * Rolls a run back to a task attempt: the files the attempt started from are restored
+ * (`restoreVcs`), later attempts are cancelled and their rows deleted, later frames discarded,
+ * the target (and, with `resetDependents`, what came after it) set to `pending`, and the run
+ * left `running` for the caller to resume.
+ * @example
+ * const r = await timeTravel(new FlowDb(api.db), { runId, nodeId: "review" });
+ * if (r.success) await runWorkflow(workflow, { runId, resume: true }); // re-runs only what was reset
+ */
+export async function timeTravel(adapter: Adapter, opts: TimeTravelOptions): Promise<TimeTravelResult> {
+  const t = await travel(flowDbOf(adapter), "rewind", { ...opts, iteration: opts.iteration ?? 0 }, opts.restoreVcs !== false, opts.resetDependents !== false);
+  if (!t.ok) return { success: false, ...(t.pointer ? { vcsPointer: t.pointer } : {}), vcsRestored: false, resetNodes: [], effectBoundary: t.report, error: t.error };
+  return { success: true, ...(t.pointer ? { vcsPointer: t.pointer } : {}), vcsRestored: t.restored, resetNodes: t.resetNodes, effectBoundary: t.report };
+}
+
+/**
+ * Restores only the files of an attempt (the tree right after it) and discards later frames;
+ * no node, attempt or run status changes.
+ * @example
+ * const r = await revertToAttempt(new FlowDb(api.db), { runId, nodeId: "review", iteration: 0, attempt: 1 });
+ * if (!r.success) console.error(r.error);
+ */
+export async function revertToAttempt(adapter: Adapter, opts: RevertOptions): Promise<RevertResult> {
+  const t = await travel(flowDbOf(adapter), "revert", opts, true, false);
+  return { success: t.ok, ...(t.pointer ? { vcsPointer: t.pointer } : {}), effectBoundary: t.report, ...(t.ok ? {} : { error: t.error }) };
+}
+
+function flowDbOf(adapter: Adapter): FlowDb {
+  return adapter instanceof FlowDb ? adapter : new FlowDb(adapter.db ?? adapter);
+}
+
+async function travel(
+  db: FlowDb,
+  kind: "rewind" | "revert",
+  opts: (TimeTravelOptions | RevertOptions) & { iteration: number },
+  restore: boolean,
+  resetDependents: boolean,
+): Promise<Travel> {
+  const { env, store } = db.binding;
+  const { runId, nodeId, iteration } = opts;
+  const fail = (error: string, pointer: string | null = null, report = emptyReport()): Travel => ({ ok: false, pointer, error, report });
+  const run = await db.getRun(runId);
+  if (!run) return fail(`Run ${runId} does not exist.`);
+  await recoverTimeTravel(db.binding, runId);
+  const now = env.clock.now();
+  if (run.status === "running" && run.ownerId && run.ownerId !== env.ownerId) {
+    const fresh = run.heartbeatAtMs !== null && now - run.heartbeatAtMs < env.claimStaleMs && env.isOwnerAlive?.(run.ownerId) !== false;
+    if (fresh) return fail(`Run ${runId} is running in another process (${run.ownerId}); pause or cancel it before going back in time.`);
+  }
+
+  const attempts = (await db.listAttempts(runId, nodeId)).filter((a) => a.iteration === iteration);
+  const target = opts.attempt === undefined ? attempts.sort((a, b) => b.attempt - a.attempt)[0] : attempts.find((a) => a.attempt === opts.attempt);
+  const what = `${nodeId} (iteration ${iteration}${opts.attempt === undefined ? "" : `, attempt ${opts.attempt}`})`;
+  if (!target) return fail(`Run ${runId} has no attempt of ${what}.`);
+  const [row] = await store.query<{ vcs_pointer: string | null; vcs_start_pointer: string | null }>(
+    `SELECT vcs_pointer, vcs_start_pointer FROM _flow_attempts WHERE run_id = ? AND node_id = ? AND iteration = ? AND attempt = ?`,
+    [runId, nodeId, iteration, target.attempt],
+  );
+  const pointer = (kind === "rewind" ? row?.vcs_start_pointer : row?.vcs_pointer) ?? null;
+  const [runRow] = await store.query<{ workspace_dir: string | null }>(`SELECT workspace_dir FROM _flow_runs WHERE run_id = ?`, [runId]);
+  const workspace = runRow?.workspace_dir ?? null;
+  if (restore) {
+    const edge = kind === "rewind" ? "it started from" : "right after it";
+    if (!pointer) return fail(`Attempt ${target.attempt} of ${nodeId} (iteration ${iteration}) in run ${runId} has no snapshot of the tree ${edge}: its workspace was not a git repository, snapshots were off, or it did not succeed. Pass restoreVcs: false to reset the rows only.`);
+    if (!workspace) return fail(`Run ${runId} recorded no workspace to restore ${pointer} into.`, pointer);
+    if (!env.vcs) return fail(`This host has no VCS port, so snapshot ${pointer} cannot be restored; run time travel from Node.`, pointer);
+  }
+
+  const settled = await settledEffectKeys(db.binding, runId);
+  const crossed = await effectBoundary(store, {
+    runId,
+    sinceMs: kind === "rewind" ? target.startedAtMs : (target.finishedAtMs ?? target.startedAtMs),
+    inclusive: kind === "rewind",
+    restoresFiles: restore,
+    noRevert: opts.noRevert === true,
+    compensations: opts.compensations ?? {},
+  });
+  const report: EffectBoundaryReport = {
+    blocking: crossed.blocking.filter((e) => !settled.has(effectKey(e))),
+    revertible: crossed.revertible.filter((e) => !settled.has(effectKey(e))),
+    warnings: crossed.warnings,
+  };
+  if (report.blocking.length && !opts.force) {
+    throw new FlowError(
+      "TIME_TRAVEL_SIDE_EFFECT_BLOCKED",
+      `Going back to ${what} in run ${runId} crosses ${report.blocking.length} side effect(s) that cannot be undone (${[...new Set(report.blocking.map((e) => e.toolName))].join(", ")}); pass force: true to cross them anyway (the run is then marked for attention), or give compensations.`,
+      { runId, nodeId, iteration, attempt: target.attempt, effectBoundary: report as unknown as Record<string, unknown> },
+    );
+  }
+  if (opts.noRevert !== true) {
+    try {
+      await compensate(report, opts.compensations ?? {});
+    } catch (error) {
+      return fail(`A compensation failed before any file or row changed: ${(error as Error).message}`, pointer, report);
+    }
+  }
+
+  const intentId = env.newId();
+  const ref = { nodeId, iteration, attempt: target.attempt, vcsPointer: pointer, intentId };
+  opts.onProgress?.({ type: kind === "rewind" ? "TimeTravelStarted" : "RevertStarted", runId, timestampMs: now, ...ref } as FlowEvent);
+  let before: string | null = null;
+  if (restore) {
+    try {
+      before = await env.vcs!.snapshot(workspace!, intentRef(runId, intentId), `flow ${runId}: working tree before time travel ${intentId}`);
+    } catch (error) {
+      return fail(`Could not snapshot the working tree of ${workspace} before restoring (${(error as Error).message}); nothing changed.`, pointer, report);
+    }
+  }
+  const intent: Intent = {
+    runId,
+    intentId,
+    kind,
+    nodeId,
+    iteration,
+    attempt: target.attempt,
+    pointer: restore ? pointer : null,
+    beforePointer: before,
+    workspace: restore ? workspace : null,
+    resetDependents,
+    crossed: { forced: report.blocking, reverted: report.revertible },
+    ownerId: env.ownerId,
+    createdAtMs: now,
+  };
+  await writeIntent(db.binding, intent);
+  await opts.checkpoint?.("intent-written");
+  const outcome = await completeIntent(db, intent, opts.checkpoint);
+  if (!outcome.ok) return fail(outcome.error, pointer, report);
+  for (const e of outcome.events) opts.onProgress?.(e);
+  return { ok: true, pointer, restored: restore, resetNodes: outcome.resetNodes, report };
+}

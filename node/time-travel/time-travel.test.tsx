@@ -1,0 +1,124 @@
+import { chmodSync, existsSync, mkdtempSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import { describe, expect, it } from "vitest";
+import { FlowDb, type FlowEvent, revertToAttempt, runWorkflow, timeTravel } from "durable-flow";
+import { testBackends } from "../testing/backends.js";
+import { tempRepo, treePicture, userGitState, gitIn } from "../vcs/testing.js";
+
+const schemas = { step: z.object({ n: z.number() }) };
+const skip = (p: string) => p === ".flow";
+const blob = (seed: number) => Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7 + seed) % 256));
+
+describe.each(testBackends)("time travel on $name", (backend) => {
+  /** A run whose tasks edit, create, delete and chmod files (text and binary) in a real repository. */
+  async function editingRun(rootDir: string) {
+    const opened = await backend.open(schemas, { env: { recordSnapshots: true } });
+    const { flow, Workflow, Task, Sequence, outputs } = opened.api;
+    const runs: string[] = [];
+    const seen: Record<string, Record<string, string>> = {};
+    const task = (id: string, work: () => void) => (
+      <Task id={id} output={outputs.step}>
+        {() => {
+          runs.push(id);
+          seen[id] = treePicture(rootDir, skip);
+          work();
+          return { n: runs.length };
+        }}
+      </Task>
+    );
+    const wf = flow(() => (
+      <Workflow name="edits">
+        <Sequence>
+          {task("edit", () => {
+            writeFileSync(join(rootDir, "README.md"), `# edited ${runs.length}\n`);
+            writeFileSync(join(rootDir, "data.bin"), blob(runs.length));
+          })}
+          {task("chmod", () => {
+            writeFileSync(join(rootDir, "run.sh"), "#!/bin/sh\necho hi\n");
+            chmodSync(join(rootDir, "run.sh"), 0o755);
+            unlinkSync(join(rootDir, "README.md"));
+          })}
+          {task("create", () => {
+            writeFileSync(join(rootDir, "new.txt"), `created ${runs.length}\n`);
+            chmodSync(join(rootDir, "run.sh"), 0o644);
+            writeFileSync(join(rootDir, "data.bin"), blob(99));
+          })}
+        </Sequence>
+      </Workflow>
+    ));
+    const result = await runWorkflow(wf, { input: {}, rootDir });
+    expect(result.status).toBe("finished");
+    return { wf, runs, seen, runId: result.runId, db: new FlowDb(opened.api.db), final: treePicture(rootDir, skip) };
+  }
+
+  it("rewinds to each attempt byte for byte, leaves the user's git state alone, and resumes only what was reset", async () => {
+    const dir = tempRepo();
+    writeFileSync(join(dir, "wip.txt"), "uncommitted work\n"); // untracked, in the snapshots too
+    gitIn(dir, "stash", "push", "-q", "--include-untracked", "-m", "mine", "--", "wip.txt");
+    writeFileSync(join(dir, "wip.txt"), "uncommitted work\n");
+    const user = userGitState(dir);
+    const { wf, runs, seen, runId, db, final } = await editingRun(dir);
+    const attempts = await db.listAttempts(runId);
+    expect(attempts.every((a) => a.vcsPointer !== null)).toBe(true);
+
+    for (const nodeId of ["create", "chmod", "edit"]) {
+      runs.length = 0;
+      const events: FlowEvent[] = [];
+      const r = await timeTravel(db, { runId, nodeId, onProgress: (e) => events.push(e) });
+      expect(r).toMatchObject({ success: true, vcsRestored: true });
+      expect(r.vcsPointer).toMatch(/^[0-9a-f]{40}$/);
+      expect(treePicture(dir, skip), `tree at the start of ${nodeId}`).toEqual(seen[nodeId]);
+      expect(userGitState(dir)).toEqual(user);
+      const order = ["edit", "chmod", "create"];
+      const expected = order.slice(order.indexOf(nodeId));
+      expect(r.resetNodes.sort()).toEqual([...expected].sort());
+      expect(events.map((e) => e.type)).toEqual(["TimeTravelStarted", ...expected.map(() => "TaskReset"), "TimeTravelFinished"]);
+      expect((await db.getRun(runId))?.status).toBe("running");
+      expect((await db.listNodes(runId)).filter((n) => n.state === "pending").map((n) => n.nodeId).sort()).toEqual([...expected].sort());
+      expect((await db.listOutputs(runId, "step")).map((o) => o.nodeId).sort()).toEqual(order.filter((n) => !expected.includes(n)).sort());
+
+      const resumed = await runWorkflow(wf, { runId, resume: true, rootDir: dir });
+      expect(resumed.status).toBe("finished");
+      expect(runs).toEqual(expected);
+      expect(treePicture(dir, skip)["new.txt"]).toBeDefined();
+    }
+    expect(Object.keys(treePicture(dir, skip)).sort()).toEqual(Object.keys(final).sort());
+    // Cancelled later attempts are kept as history; every node has one live finished attempt.
+    expect((await db.listAttempts(runId)).filter((a) => a.state === "finished").length).toBeGreaterThanOrEqual(3);
+    expect(userGitState(dir)).toEqual(user);
+  });
+
+  it("reverts the files of an attempt without touching nodes or status; a missing attempt or pointer fails with an error", async () => {
+    const dir = tempRepo();
+    const { runId, db, seen } = await editingRun(dir);
+    const nodesBefore = await db.listNodes(runId);
+    const edit = (await db.listAttempts(runId, "edit"))[0]!;
+    const events: FlowEvent[] = [];
+    const r = await revertToAttempt(db, { runId, nodeId: "edit", iteration: 0, attempt: edit.attempt, onProgress: (e) => events.push(e) });
+    expect(r).toMatchObject({ success: true, vcsPointer: edit.vcsPointer, effectBoundary: { blocking: [], revertible: [], warnings: [] } });
+    expect(treePicture(dir, skip)).toEqual(seen["chmod"]); // the tree right after "edit"
+    expect(events.map((e) => e.type)).toEqual(["RevertStarted", "RevertFinished"]);
+    expect((await db.getRun(runId))?.status).toBe("finished");
+    expect((await db.listNodes(runId)).map((n) => [n.nodeId, n.state])).toEqual(nodesBefore.map((n) => [n.nodeId, n.state]));
+
+    const missing = await timeTravel(db, { runId, nodeId: "edit", attempt: 7 });
+    expect(missing).toMatchObject({ success: false, vcsRestored: false, resetNodes: [] });
+    expect(missing.error).toContain("no attempt of edit");
+    expect((await revertToAttempt(db, { runId, nodeId: "nope", iteration: 0, attempt: 1 })).success).toBe(false);
+    expect((await timeTravel(db, { runId: "no-such-run", nodeId: "edit" })).error).toContain("does not exist");
+
+    // A run outside any repository records no pointers: restoring fails, a rows-only rewind works.
+    const plain = mkdtempSync(join(tmpdir(), "flow-plain-"));
+    const other = await editingRun(plain);
+    expect((await other.db.listAttempts(other.runId)).every((a) => a.vcsPointer === null)).toBe(true);
+    const noPointer = await timeTravel(other.db, { runId: other.runId, nodeId: "chmod" });
+    expect(noPointer.success).toBe(false);
+    expect(noPointer.error).toContain("no snapshot");
+    expect(existsSync(join(plain, "new.txt"))).toBe(true);
+    const rowsOnly = await timeTravel(other.db, { runId: other.runId, nodeId: "chmod", restoreVcs: false });
+    expect(rowsOnly).toMatchObject({ success: true, vcsRestored: false, resetNodes: ["chmod", "create"] });
+    expect(readFileSync(join(plain, "new.txt"), "utf8")).toBe("created 3\n");
+  });
+});

@@ -64,3 +64,8 @@ export { createNodeWorkspaces, prepareSandbox, prepareWorktree, removeRunSandbox
 export type { RemovedWorkspaces, RemovedWorktrees, RemoveWorktreesOptions } from "./workspace/index.js";
 export { createNodeHotReload, HOT_RELOAD_DEFAULTS } from "./hot/index.js";
 export type { NodeHotBuild, NodeHotReloadPort, NodeHotWatchOptions, StopWatching } from "./hot/index.js";
+// ---- hosting: startServer and the serve app (docs/hosting.md) ----
+export { startServer } from "./server/start-server.js";
+export type { FlowServer, ServerOptions } from "./server/start-server.js";
+export { createFlowMetrics } from "./server/metrics.js";
+export type { FlowMetrics, MetricsSource } from "./server/metrics.js";

@@ -1,53 +1,17 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { FlowDb, type FlowEvent, revertToAttempt, runWorkflow, timeTravel } from "durable-flow";
 import { testBackends } from "../testing/backends.js";
-import { tempRepo, treePicture, userGitState, gitIn } from "../vcs/testing.js";
-
-const schemas = { step: z.object({ n: z.number() }) };
-const skip = (p: string) => p === ".flow";
-const blob = (seed: number) => Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7 + seed) % 256));
+import { gitIn, tempRepo, treePicture, userGitState } from "../vcs/testing.js";
+import { EDIT_ORDER, editingSchemas, editingWorkflow, skipFlowDir as skip } from "./fixtures/editing-workflow.js";
 
 describe.each(testBackends)("time travel on $name", (backend) => {
   /** A run whose tasks edit, create, delete and chmod files (text and binary) in a real repository. */
   async function editingRun(rootDir: string) {
-    const opened = await backend.open(schemas, { env: { recordSnapshots: true } });
-    const { flow, Workflow, Task, Sequence, outputs } = opened.api;
-    const runs: string[] = [];
-    const seen: Record<string, Record<string, string>> = {};
-    const task = (id: string, work: () => void) => (
-      <Task id={id} output={outputs.step}>
-        {() => {
-          runs.push(id);
-          seen[id] = treePicture(rootDir, skip);
-          work();
-          return { n: runs.length };
-        }}
-      </Task>
-    );
-    const wf = flow(() => (
-      <Workflow name="edits">
-        <Sequence>
-          {task("edit", () => {
-            writeFileSync(join(rootDir, "README.md"), `# edited ${runs.length}\n`);
-            writeFileSync(join(rootDir, "data.bin"), blob(runs.length));
-          })}
-          {task("chmod", () => {
-            writeFileSync(join(rootDir, "run.sh"), "#!/bin/sh\necho hi\n");
-            chmodSync(join(rootDir, "run.sh"), 0o755);
-            unlinkSync(join(rootDir, "README.md"));
-          })}
-          {task("create", () => {
-            writeFileSync(join(rootDir, "new.txt"), `created ${runs.length}\n`);
-            chmodSync(join(rootDir, "run.sh"), 0o644);
-            writeFileSync(join(rootDir, "data.bin"), blob(99));
-          })}
-        </Sequence>
-      </Workflow>
-    ));
+    const opened = await backend.open(editingSchemas, { env: { recordSnapshots: true } });
+    const { wf, runs, seen } = editingWorkflow(opened.api, rootDir);
     const result = await runWorkflow(wf, { input: {}, rootDir });
     expect(result.status).toBe("finished");
     return { wf, runs, seen, runId: result.runId, db: new FlowDb(opened.api.db), final: treePicture(rootDir, skip) };
@@ -71,7 +35,7 @@ describe.each(testBackends)("time travel on $name", (backend) => {
       expect(r.vcsPointer).toMatch(/^[0-9a-f]{40}$/);
       expect(treePicture(dir, skip), `tree at the start of ${nodeId}`).toEqual(seen[nodeId]);
       expect(userGitState(dir)).toEqual(user);
-      const order = ["edit", "chmod", "create"];
+      const order: readonly string[] = EDIT_ORDER;
       const expected = order.slice(order.indexOf(nodeId));
       expect(r.resetNodes.sort()).toEqual([...expected].sort());
       expect(events.map((e) => e.type)).toEqual(["TimeTravelStarted", ...expected.map(() => "TaskReset"), "TimeTravelFinished"]);

@@ -69,3 +69,5 @@ export { startServer } from "./server/start-server.js";
 export type { FlowServer, ServerOptions } from "./server/start-server.js";
 export { createFlowMetrics } from "./server/metrics.js";
 export type { FlowMetrics, MetricsSource } from "./server/metrics.js";
+export { createServeApp } from "./server/serve-app.js";
+export type { ServeApp, ServeOptions } from "./server/serve-app.js";

@@ -26,7 +26,7 @@ export interface LocalGatewayHostOptions {
   db?: FlowDb | object;
   /** Loads a workflow the registry does not have (the server loads files by path); undefined = unknown. */
   loadWorkflow?: (key: string) => Promise<FlowWorkflow | undefined>;
-  /** Options given to every run this host starts or resumes (rootDir, allowNetwork, logDir, ...). */
+  /** Options given to every run this host starts or resumes (rootDir, allowNetwork, logDir, ...); aborting `signal` cancels them. */
   runDefaults?: Partial<RunOptions>;
   /** Poll the event log of subscribed runs every this many ms (for runs another process executes). */
   eventPollMs?: number;
@@ -193,6 +193,9 @@ export class LocalGatewayHost implements GatewayHost {
     });
     let sawEvent = false;
     const defaults = this.opts.runDefaults ?? {};
+    // A `signal` in runDefaults (the serve app's shared controller) cancels every run it hosts.
+    if (defaults.signal?.aborted) cancel.abort();
+    else defaults.signal?.addEventListener("abort", () => cancel.abort(), { once: true });
     const done: Promise<RunResult> = runWorkflow(workflow, {
       ...defaults,
       ...options,

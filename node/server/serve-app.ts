@@ -1,0 +1,106 @@
+/**
+ * @module node/server/serve-app
+ * `createServeApp(opts)`: a web app (an object with `fetch`) serving one run of one workflow
+ * (SPEC.md "Serve app"): its status, events as SSE, frames, approvals, signals, cancellation
+ * through the shared `abort` controller, and `/metrics`. Mount it on any server that takes a
+ * fetch handler. Routes in docs/hosting.md "createServeApp".
+ */
+import { Hono } from "hono";
+import { assertDeclaredSize, readJsonBody } from "../../core/api/body.js";
+import { errorResponse, okResponse } from "../../core/api/envelope.js";
+import { createDomainHandler, DEFAULT_MAX_BODY_BYTES, type DomainEnv } from "../../core/api/handler.js";
+import { bearerAuthenticate } from "../../core/api/identity.js";
+import { LocalGatewayHost } from "../../core/api/local-host.js";
+import { FlowDb } from "../../core/engine/flow-db.js";
+import type { FlowWorkflow } from "../../core/engine/types.js";
+import { FlowError } from "../../core/errors.js";
+import { createFlowMetrics } from "./metrics.js";
+
+/** SPEC.md `ServeOptions`. */
+export interface ServeOptions {
+  /** The workflow of the served run. */
+  workflow: FlowWorkflow;
+  /** The store, built from `workflow.db` (`new FlowDb(workflow.db)`). */
+  adapter: FlowDb;
+  /** The served run. */
+  runId: string;
+  /** Shared with the run: aborting it cancels the run (`POST /cancel` aborts it). */
+  abort: AbortController;
+  /** Token for every route but `/health` (bearer or `x-flow-key`); default env `FLOW_API_KEY`; off when neither. */
+  authToken?: string;
+  /** Expose `/metrics` (default true). */
+  metrics?: boolean;
+}
+
+/** The serve app: a web-standard fetch handler. */
+export interface ServeApp {
+  fetch(req: Request): Promise<Response>;
+}
+
+/**
+ * Serves one run.
+ * @example
+ * const abort = new AbortController();
+ * const app = createServeApp({ workflow, adapter: new FlowDb(workflow.db), runId: "r1", abort });
+ * serve({ fetch: app.fetch, port: 8080 }); // @hono/node-server, or any fetch-based server
+ * await runWorkflow(workflow, { runId: "r1", input: {}, signal: abort.signal, stayWhileWaiting: true });
+ */
+export function createServeApp(opts: ServeOptions): ServeApp {
+  if (!opts.workflow || !opts.adapter || !opts.runId || !opts.abort) {
+    throw new FlowError("INVALID_ARGUMENT", "createServeApp needs workflow, adapter (new FlowDb(workflow.db)), runId and abort (an AbortController shared with the run).");
+  }
+  const { runId } = opts;
+  // Runs the app resumes (a parked run woken by a delivery) are cancelled by the same controller;
+  // the log is polled for events of the run the caller executes.
+  const host = new LocalGatewayHost({ workflows: { [opts.workflow.readableName ?? "workflow"]: opts.workflow }, db: opts.adapter, eventPollMs: 250, runDefaults: { signal: opts.abort.signal } });
+  const authenticate = bearerAuthenticate({ token: opts.authToken ?? process.env.FLOW_API_KEY, acceptFlowKey: true });
+  const domain = createDomainHandler({ host, authenticate });
+  const metrics = opts.metrics === false ? undefined : createFlowMetrics({ changes: host.changes, activeRunCount: () => host.activeRuns().length, subscriptionCount: () => host.subscriptionCount });
+  const maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
+  const forward = (req: Request, path: string) => {
+    const url = new URL(req.url);
+    url.pathname = path;
+    return domain.fetch(new Request(url, { headers: req.headers }));
+  };
+  const runPath = `/v1/api/runs/${encodeURIComponent(runId)}`;
+
+  const app = new Hono<DomainEnv>();
+  app.onError((err) => errorResponse(err));
+  app.get("/health", (c) => domain.fetch(c.req.raw));
+  app.use("*", async (c, next) => {
+    c.set("caller", await domain.authenticate(c.req.raw));
+    await next();
+  });
+  if (metrics) app.get("/metrics", () => metrics.respond());
+  app.get("/run", (c) => forward(c.req.raw, runPath));
+  app.get("/events", (c) => forward(c.req.raw, `${runPath}/events/stream`));
+  app.get("/frames", (c) => forward(c.req.raw, `${runPath}/frames`));
+  app.get("/approvals", async (c) => okResponse(await domain.invoke("listApprovals", { runId }, c.get("caller"))));
+  app.post("/approvals/:nodeId", async (c) => {
+    const body = (await readJsonBody(c.req.raw, maxBodyBytes)) as Record<string, unknown>;
+    return okResponse(await domain.invoke("submitApproval", { ...body, runId, nodeId: c.req.param("nodeId") }, c.get("caller")));
+  });
+  app.post("/signals/:name", async (c) => {
+    const body = (await readJsonBody(c.req.raw, maxBodyBytes)) as Record<string, unknown>;
+    return okResponse(await domain.invoke("submitSignal", { ...body, runId, name: c.req.param("name") }, c.get("caller")));
+  });
+  app.post("/cancel", () => {
+    opts.abort.abort();
+    return okResponse({ runId, status: "cancelling" });
+  });
+  app.notFound((c) => errorResponse(new FlowError("ROUTE_NOT_FOUND", `No route ${c.req.method} ${new URL(c.req.url).pathname} in this serve app; see docs/hosting.md "createServeApp".`)));
+
+  return {
+    async fetch(req) {
+      let res: Response;
+      try {
+        assertDeclaredSize(req, maxBodyBytes);
+        res = await app.fetch(req);
+      } catch (error) {
+        res = errorResponse(error);
+      }
+      metrics?.observe(req.method, res.status);
+      return res;
+    },
+  };
+}

@@ -64,6 +64,14 @@ export interface NodeRow {
   updated_at_ms: number | string;
 }
 
+/** What a resume's claim replaced on the run row. */
+export interface ClaimedFrom {
+  status: RunStatus;
+  ownerId: string | null;
+  heartbeatAtMs: number | null;
+  updatedAtMs: number;
+}
+
 export const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
 
 export const runSql = {
@@ -95,6 +103,17 @@ export const runSql = {
       [ownerId, now, now, runId, expect.ownerId ?? "", expect.heartbeatAtMs ?? 0],
     );
     return n === 1;
+  },
+  /** Gives a claim back, restoring what it replaced (a resume that refused to go on). */
+  async unclaim(db: SqlExecutor, runId: string, ownerId: string, previous: ClaimedFrom): Promise<void> {
+    await db.execute(`UPDATE _flow_runs SET owner_id = ?, heartbeat_at_ms = ?, status = ?, updated_at_ms = ? WHERE run_id = ? AND owner_id = ?`, [
+      previous.ownerId,
+      previous.heartbeatAtMs,
+      previous.status,
+      previous.updatedAtMs,
+      runId,
+      ownerId,
+    ]);
   },
   async heartbeat(db: SqlExecutor, runId: string, ownerId: string, now: number): Promise<boolean> {
     return (await db.execute(`UPDATE _flow_runs SET heartbeat_at_ms = ? WHERE run_id = ? AND owner_id = ?`, [now, runId, ownerId])) === 1;

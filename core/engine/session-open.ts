@@ -197,6 +197,12 @@ async function resumeRun(input: OpenInput, row: RunRow): Promise<Opened> {
       batch,
       events,
       checkRemoved: true,
+      claimedFrom: {
+        status,
+        ownerId: previousOwner,
+        heartbeatAtMs: row.heartbeat_at_ms === null ? null : Number(row.heartbeat_at_ms),
+        updatedAtMs: Number(row.updated_at_ms),
+      },
       workflowHash: input.workflowHash,
       scopes: row.scopes_json ? JSON.parse(row.scopes_json) : {},
     },

@@ -28,7 +28,7 @@ import type { FrameEncoder } from "./frames.js";
 import { OutputIndex, type OutputRow } from "./output-index.js";
 import { nodeKey, type PlanTask } from "./plan.js";
 import { isRetryable, retryDelayMs } from "./retry.js";
-import { attemptSql, cacheSql, eventSql, frameSql, nodeSql, outputSql, runSql, WriteBatch } from "./run-sql.js";
+import { attemptSql, cacheSql, type ClaimedFrom, eventSql, frameSql, nodeSql, outputSql, runSql, WriteBatch } from "./run-sql.js";
 import { Scheduler } from "./scheduler.js";
 import { type Alert, alertEvent, AlertWatcher, deliverAlert, openAlertApproval } from "./alerts.js";
 import { hotOptionsOf, watchWorkflowFile } from "./hot-reload.js";
@@ -75,6 +75,8 @@ export interface SessionStart {
   events: FlowEvent[];
   /** Nodes of the stored run that the first render must still contain (else cancelled). */
   checkRemoved: boolean;
+  /** A resumed run: what its claim replaced, restored if the resume is refused. */
+  claimedFrom?: ClaimedFrom;
   workflowHash: string;
   /** Failures recorded on Saga / TryCatchFinally blocks. */
   scopes: Record<string, ScopeFailure>;
@@ -161,6 +163,12 @@ export class RunSession {
   private readonly gatesPassed = new Set<string>();
   private pollWaits = false;
   private pollTimer: unknown;
+  /** A resumed run's claim, given back unchanged if the resume is refused. */
+  private readonly claimedFrom: ClaimedFrom | undefined;
+  /** Set by the first render when this resume must not go on (WORKFLOW_MISMATCH). */
+  private refusal: FlowError | null = null;
+  /** Whether anything of this session has been committed (after that, nothing is refused). */
+  private committedOnce = false;
 
   constructor(
     private readonly binding: StoreBinding,
@@ -179,6 +187,7 @@ export class RunSession {
     this.frameNo = start.frameNo;
     this.frames = start.frames;
     this.checkRemoved = start.checkRemoved;
+    this.claimedFrom = start.claimedFrom;
     this.workflowName = start.workflowName;
     this.input = start.input;
     this.auth = start.auth ?? null;
@@ -260,6 +269,7 @@ export class RunSession {
           continue;
         }
         this.previousBuild = undefined;
+        if (this.refusal) return this.refuse(this.refusal);
         if (this.fatal) continue;
       }
       const scheduler = this.scheduler!;
@@ -369,8 +379,17 @@ export class RunSession {
   }
 
   private afterRender(xml: XmlNode | null, extracted: Extracted): void {
-    if (!this.workflowName && xml?.kind === "element" && xml.tag === TAGS.workflow && xml.props.name) {
-      this.workflowName = xml.props.name;
+    const rendered = xml?.kind === "element" && xml.tag === TAGS.workflow ? xml.props.name : undefined;
+    if (rendered && this.workflowName && rendered !== this.workflowName && this.claimedFrom && !this.opts.force && !this.committedOnce) {
+      this.refusal = new FlowError(
+        "WORKFLOW_MISMATCH",
+        `Run ${this.runId} belongs to workflow "${this.workflowName}", but this workflow is "${rendered}"; refusing to resume it with another workflow. Resume it with its own workflow file, start a new run, or pass force: true to run "${rendered}" under this run id.`,
+        { runId: this.runId, runWorkflow: this.workflowName, workflow: rendered },
+      );
+      return;
+    }
+    if (rendered && rendered !== this.workflowName) {
+      this.workflowName = rendered;
       this.batch.push(`UPDATE _flow_runs SET workflow_name = ? WHERE run_id = ?`, [this.workflowName, this.runId]);
     }
     const now = this.now();
@@ -816,6 +835,14 @@ export class RunSession {
   }
 
   /** The claim was taken over by another process: stop without writing the run's status. */
+  /** Refuses a resume before anything of it was committed: the run row is put back as it was. */
+  private async refuse(error: FlowError): Promise<never> {
+    this.batch.ops.length = 0;
+    this.events = [];
+    await runSql.unclaim(this.store, this.runId, this.env.ownerId, this.claimedFrom!);
+    throw error;
+  }
+
   private async abandon(): Promise<RunResult> {
     for (const r of this.running.values()) r.controller.abort(new FlowError("TASK_CANCELLED", "Run claim lost."));
     throw new FlowError("RUN_CLAIM_LOST", `Run ${this.runId} was taken over by another process; this process stopped working on it.`, { runId: this.runId });
@@ -860,6 +887,7 @@ export class RunSession {
   /** Commits pending writes, then announces their events and starts recorded attempts. */
   private async flush(): Promise<void> {
     await this.batch.commit(this.store);
+    this.committedOnce = true;
     const events = this.events;
     this.events = [];
     for (const e of events) {

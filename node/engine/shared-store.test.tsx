@@ -114,4 +114,40 @@ describe.each(testBackends)("workflows sharing a store on $name", (backend) => {
     const rows = await new FlowDb(h.api.db).store.query(`SELECT run_id, name FROM "input" WHERE run_id = ?`, ["legacy"]);
     expect(rows).toEqual([{ run_id: "legacy", name: "kept" }]);
   });
+
+  it("refuses to resume a run with a workflow of another name, changing nothing, unless forced", async () => {
+    const a = await backend.open(helloSchemas);
+    const { flow, Workflow, Task, outputs } = a.api;
+    const alpha = (fail: boolean) =>
+      flow((ctx) => (
+        <Workflow name="alpha">
+          <Task id="greet" output={outputs.output} retries={0}>
+            {() => {
+              if (fail) throw new Error("not yet");
+              return { message: `alpha ${ctx.input.name}` };
+            }}
+          </Task>
+        </Workflow>
+      ));
+    const beta = flow(() => (
+      <Workflow name="beta">
+        <Task id="other" output={outputs.output}>{() => ({ message: "beta" })}</Task>
+      </Workflow>
+    ));
+    const failed = await runWorkflow(alpha(true), { input: { name: "x" }, runId: "r-alpha" });
+    expect(failed.status).toBe("failed");
+    const db = new FlowDb(a.api.db);
+    const before = { run: await db.requireRun("r-alpha"), events: await db.listEvents("r-alpha") };
+    const refused = await runWorkflow(beta, { runId: "r-alpha", resume: true, input: { name: "x" } }).then(() => undefined, (e: unknown) => e);
+    expect(isFlowError(refused, "WORKFLOW_MISMATCH"), String(refused)).toBe(true);
+    expect((refused as { details: Record<string, unknown> }).details).toMatchObject({ runWorkflow: "alpha", workflow: "beta" });
+    expect(await db.requireRun("r-alpha")).toEqual(before.run);
+    expect(await db.listEvents("r-alpha")).toEqual(before.events);
+    // Its own workflow resumes it; force runs another under its id.
+    expect((await runWorkflow(alpha(false), { runId: "r-alpha", resume: true, input: { name: "x" } })).output).toEqual({ message: "alpha x" });
+    await runWorkflow(alpha(true), { input: { name: "y" }, runId: "r-forced" });
+    const forced = await runWorkflow(beta, { runId: "r-forced", resume: true, force: true, input: { name: "y" } });
+    expect(forced).toMatchObject({ status: "finished", output: { message: "beta" } });
+    expect((await db.requireRun("r-forced")).workflowName).toBe("beta");
+  });
 });

@@ -62,6 +62,8 @@ export const ERROR_CODES = {
   RUN_CLAIM_LOST: 409,
   /** The workflow changed since the run started and the caller asked to refuse. */
   WORKFLOW_CHANGED: 409,
+  /** A resume named a run of another `<Workflow name>` (pass `force` / `--force` to run it anyway). */
+  WORKFLOW_MISMATCH: 409,
   /** A run status change that the lifecycle table does not allow. */
   INVALID_TRANSITION: 409,
   /** The node is unknown to the run. */

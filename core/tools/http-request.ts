@@ -5,10 +5,13 @@
  * Bodies: plain values become JSON (with a JSON content type unless one is set); strings,
  * blobs, form data, URL-search-params and byte buffers pass through; none for GET and HEAD.
  * Result: `ok`, `status`, `statusText`, `headers`, `body` (JSON parsed for JSON types, text
- * otherwise, null when empty or 204/205), capped at `maxOutputBytes` (docs/tools.md "HTTP").
+ * otherwise, null when empty or 204/205), capped at `maxOutputBytes`: the body is read as a
+ * stream and reading stops at the cap, so a huge response costs no more memory than the cap.
+ * Redirects are followed by http-redirect.ts (docs/tools.md "HTTP").
  */
 import { FlowError, isFlowError } from "../errors.js";
-import { byteLength, truncateOutput } from "./output-limit.js";
+import { fetchFollowingRedirects } from "./http-redirect.js";
+import { OutputCollector } from "./output-limit.js";
 import { TOOL_DEFAULTS } from "./types.js";
 
 /**
@@ -47,6 +50,8 @@ export interface HttpExchange {
   method: HttpMethod;
   headers: Headers;
   body?: unknown;
+  /** Header names the tool set for authentication: never sent to another origin on a redirect. */
+  credentialHeaders?: readonly string[];
   timeoutMs: number;
   maxOutputBytes: number;
   signal?: AbortSignal;
@@ -58,12 +63,18 @@ export async function sendHttp(x: HttpExchange): Promise<HttpToolResult> {
   const timeoutMs = Math.min(x.timeoutMs, TOOL_DEFAULTS.maxTimeoutMs);
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = x.signal ? AbortSignal.any([x.signal, timeout]) : timeout;
-  const init: RequestInit = { method: x.method, headers: x.headers, signal, redirect: "follow" };
   const body = x.method === "GET" || x.method === "HEAD" ? undefined : encodeBody(x.body, x.headers);
-  if (body !== undefined) init.body = body;
-  let response: Response;
   try {
-    response = await x.fetch(x.url, init);
+    const response = await fetchFollowingRedirects({
+      toolName: x.toolName,
+      url: x.url,
+      method: x.method,
+      headers: x.headers,
+      body,
+      signal,
+      fetch: x.fetch,
+      ...(x.credentialHeaders ? { credentialHeaders: x.credentialHeaders } : {}),
+    });
     return await readResponse(response, x);
   } catch (error) {
     if (x.signal?.aborted) {
@@ -114,9 +125,9 @@ async function readResponse(response: Response, x: HttpExchange): Promise<HttpTo
     await response.body?.cancel();
     return { ...base, body: null };
   }
-  const text = await response.text();
+  const { text, truncated } = await readBounded(response, x.maxOutputBytes);
   if (text === "") return { ...base, body: null };
-  if (byteLength(text) > x.maxOutputBytes) return { ...base, body: truncateOutput(text, x.maxOutputBytes) };
+  if (truncated) return { ...base, body: text };
   if (isJsonType(response.headers.get("content-type"))) {
     try {
       return { ...base, body: JSON.parse(text) };
@@ -125,6 +136,24 @@ async function readResponse(response: Response, x: HttpExchange): Promise<HttpTo
     }
   }
   return { ...base, body: text };
+}
+
+/** The body's text up to `maxBytes` (with the truncation notice); reading stops there. */
+async function readBounded(response: Response, maxBytes: number): Promise<{ text: string; truncated: boolean }> {
+  const collector = new OutputCollector(maxBytes);
+  const reader = response.body?.getReader();
+  if (!reader) return { text: "", truncated: false };
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { text: collector.text(), truncated: collector.total > maxBytes };
+    collector.push(value);
+    if (collector.total > maxBytes) {
+      await reader.cancel();
+      // The rest is not read: its size is the declared length when there is one, else unknown.
+      return { text: collector.text(Number.isFinite(declared) && declared >= collector.total ? { total: declared } : {}), truncated: true };
+    }
+  }
 }
 
 /** True for `application/json` and any `...+json` media type (parameters ignored). */

@@ -84,6 +84,7 @@ export function createHttpTool(options: HttpToolOptions = {}): Tool<HttpToolInpu
         method: args.method,
         headers,
         body: args.body,
+        ...(auth?.type === "header" ? { credentialHeaders: [auth.name] } : {}),
         timeoutMs: args.timeoutMs ?? ctx.timeoutMs,
         maxOutputBytes: ctx.maxOutputBytes,
         fetch: doFetch,

@@ -5,11 +5,13 @@
  * (starts with `{`), YAML text (has a line break, or starts with `openapi:`/`swagger:`), or else
  * a file path read through the injected reader (core has no file system). References to other
  * files or URLs are bundled into the document by json-schema-ref-parser in the async forms; the
- * sync forms refuse them. Internal references stay `$ref`s and are resolved during conversion.
+ * sync forms refuse them; local ones only inside the description's directory (and `rootDir`),
+ * openapi-ref-scope.ts. Internal references stay `$ref`s and are resolved during conversion.
  */
 import $RefParser, { type FileInfo } from "@apidevtools/json-schema-ref-parser";
 import { parse as parseYaml } from "yaml";
 import { FlowError } from "../errors.js";
+import { assertRefInScope, isWithin } from "./openapi-ref-scope.js";
 import type { OpenApiInput, OpenApiReadOptions, OpenApiSpec } from "./openapi-types.js";
 
 type Source = { kind: "object"; spec: Record<string, unknown> } | { kind: "text"; text: string } | { kind: "path"; path: string } | { kind: "url"; url: string };
@@ -77,10 +79,17 @@ export async function loadOpenApiSource(input: OpenApiInput, options: OpenApiRea
   else if (source.kind === "text") doc = parseText(source.text, "the given text");
   else {
     base = source.kind === "url" ? source.url : source.path;
+    if (source.kind === "path" && options.rootDir !== undefined && !isWithin(options.rootDir.replace(/\/+$/, "") || "/", source.path)) {
+      throw new FlowError("OPENAPI_INVALID", `The OpenAPI description ${source.path} is outside rootDir ${options.rootDir}. Put it inside the workspace.`, { path: source.path, rootDir: options.rootDir });
+    }
     doc = parseText(await read(base), base);
   }
   let spec = assertOpenApi3(doc);
-  if (firstExternalRef(spec) !== undefined) spec = await bundleExternal(spec, base, read);
+  const readRef = (location: string) => {
+    assertRefInScope(location, base, options.rootDir);
+    return read(location);
+  };
+  if (firstExternalRef(spec) !== undefined) spec = await bundleExternal(spec, base, readRef);
   return source.kind === "url" ? { spec, sourceUrl: source.url } : { spec };
 }
 

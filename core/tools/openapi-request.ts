@@ -29,6 +29,8 @@ export interface BuiltRequest {
   method: HttpMethod;
   headers: Headers;
   body?: unknown;
+  /** The configured apiKey header: never sent to another origin on a redirect. */
+  credentialHeaders?: string[];
 }
 
 /** Where requests of a spec go, resolved once per tool set. */
@@ -58,9 +60,18 @@ export function buildRequest(plan: OperationPlan, args: OpenApiToolArgs, rc: Req
   else if (auth?.type === "apiKey") headers.set(auth.name, auth.value);
   else if (auth?.type === "bearer") headers.set("authorization", `Bearer ${auth.token}`);
   else if (auth?.type === "basic") headers.set("authorization", basicAuthorization(auth.username, auth.password));
+  // `.` and `..` stay dot segments even percent-encoded (`%2e%2e`): a URL parser would collapse
+  // them (`/items/..` is `/`), so such a value is refused, not sent somewhere else.
+  if (path.split("/").some((segment, i) => /^(\.|%2e){1,2}$/i.test(segment) && entry.path.split("/")[i] !== segment)) {
+    throw new FlowError("TOOL_INPUT_INVALID", `OpenAPI tool "${plan.entry.operationId}": a path parameter of ${entry.method.toUpperCase()} ${entry.path} is "." or "..", which would change the request path (${path}). Give the real value.`, {
+      operationId: plan.entry.operationId,
+      path,
+    });
+  }
   const url = new URL(base.replace(/\/+$/, "") + path);
   for (const [k, v] of query) url.searchParams.append(k, v);
   const request: BuiltRequest = { url: url.toString(), method: entry.method.toUpperCase() as HttpMethod, headers };
+  if (auth?.type === "apiKey" && auth.in !== "query") request.credentialHeaders = [auth.name];
   if (plan.body && args.body !== undefined) {
     headers.set("content-type", plan.body.mediaType === "*/*" ? "application/json" : plan.body.mediaType);
     if (plan.body.kind === "json") request.body = JSON.stringify(args.body);

@@ -145,6 +145,8 @@ export interface OpenApiToolsOptions {
   readFile?: (path: string) => Promise<string>;
   /** Reads a spec given as a file path (sync forms). The Node entry supplies one. */
   readFileSync?: (path: string) => string;
+  /** Local files (the description and its `$ref`s) must be inside this directory too (a run's `rootDir`). */
+  rootDir?: string;
   /** Operations skipped by the bulk forms because Flow cannot call them (default: `console.warn`). */
   onSkip?: (skipped: OpenApiSkippedOperation[]) => void;
 }
@@ -154,7 +156,7 @@ export interface OpenApiToolsOptions {
  * @example
  * const read: OpenApiReadOptions = { readFileSync: (p) => fs.readFileSync(p, "utf8") };
  */
-export type OpenApiReadOptions = Pick<OpenApiToolsOptions, "fetch" | "readFile" | "readFileSync">;
+export type OpenApiReadOptions = Pick<OpenApiToolsOptions, "fetch" | "readFile" | "readFileSync" | "rootDir">;
 
 /**
  * An operation the bulk forms left out, and why.

@@ -27,15 +27,19 @@ export class OutputCollector {
     this.kept += part.byteLength;
   }
 
-  /** The collected text, with a truncation notice when bytes were dropped. */
-  text(): string {
+  /**
+   * The collected text, with a truncation notice when bytes were dropped. `partial` says
+   * reading stopped early: the notice then gives the whole size when it is known (`total`),
+   * else says the rest was not read.
+   */
+  text(partial?: { total?: number }): string {
     const bytes = new Uint8Array(this.kept);
     let at = 0;
     for (const c of this.chunks) {
       bytes.set(c, at);
       at += c.byteLength;
     }
-    return limitBytes(bytes, this.total, this.maxBytes);
+    return limitBytes(bytes, partial?.total ?? this.total, this.maxBytes, partial !== undefined && partial.total === undefined);
   }
 }
 
@@ -50,11 +54,11 @@ export function byteLength(text: string): number {
   return encoder.encode(text).byteLength;
 }
 
-function limitBytes(head: Uint8Array, total: number, maxBytes: number): string {
+function limitBytes(head: Uint8Array, total: number, maxBytes: number, totalUnknown = false): string {
   if (total <= maxBytes) return decoder.decode(head);
-  const notice = (dropped: number) => `\n[output truncated: ${dropped} of ${total} bytes omitted]`;
+  const notice = (dropped: number) => (totalUnknown ? `\n[output truncated after ${total - dropped} bytes; the rest was not read]` : `\n[output truncated: ${dropped} of ${total} bytes omitted]`);
   // The notice's own length depends on how much is dropped; reserve for the longest form.
-  const reserve = encoder.encode(notice(total)).byteLength;
+  const reserve = Math.max(encoder.encode(notice(total)).byteLength, encoder.encode(notice(0)).byteLength);
   const keep = Math.max(0, maxBytes - reserve);
   const cut = utf8Boundary(head, Math.min(keep, head.byteLength));
   const text = decoder.decode(head.subarray(0, cut)) + notice(total - cut);

@@ -8,3 +8,5 @@ export { recoverTimeTravel } from "./intent.js";
 export { runRefPrefix, attemptRef } from "./refs.js";
 export type { VcsPort, VcsFileChange, VcsSnapshotRef } from "./port.js";
 export type { Compensation, CrossedEffect, EffectBoundaryReport, RevertOptions, RevertResult, TimeTravelOptions, TimeTravelResult, TimeTravelStep } from "./types.js";
+export { clearRunAttention, getRunAttention, listTimeTravels } from "./history.js";
+export type { RunAttention, TimeTravelRecord } from "./history.js";

@@ -1,0 +1,89 @@
+/**
+ * @module core/time-travel/history
+ * What time travel leaves behind on a run: its rewinds and reverts (one intent row each) and
+ * the attention mark a forced crossing of side effects sets.
+ */
+import { FlowDb } from "../engine/flow-db.js";
+import type { CrossedEffect } from "./types.js";
+
+/**
+ * Why a run needs a human to look at it: a time travel crossed side effects with `force`.
+ * @example
+ * const a: RunAttention = { reason: "time-travel-forced", intentId: "i1", atMs: Date.now(), effects: [] };
+ */
+export interface RunAttention {
+  reason: "time-travel-forced";
+  intentId: string;
+  atMs: number;
+  /** The blocking effects that were crossed (they may be repeated when the run resumes). */
+  effects: CrossedEffect[];
+}
+
+/**
+ * One rewind or revert of a run.
+ * @example
+ * for (const t of await listTimeTravels(db, runId)) console.log(t.kind, t.nodeId, t.status);
+ */
+export interface TimeTravelRecord {
+  intentId: string;
+  kind: "rewind" | "revert";
+  /** `pending` (interrupted; finished by the next time travel or resume), `done` or `failed`. */
+  status: "pending" | "done" | "failed";
+  nodeId: string;
+  iteration: number;
+  attempt: number;
+  /** The snapshot restored, null for a rows-only rewind. */
+  vcsPointer: string | null;
+  /** The working tree right before, kept on a ref (so a rewind can itself be undone). */
+  beforePointer: string | null;
+  forcedEffects: number;
+  createdAtMs: number;
+  finishedAtMs: number | null;
+  error: string | null;
+}
+
+type Adapter = FlowDb | { db?: unknown };
+const dbOf = (adapter: Adapter) => (adapter instanceof FlowDb ? adapter : new FlowDb(adapter.db ?? adapter));
+
+/**
+ * The attention mark of a run, or null.
+ * @example
+ * const attention = await getRunAttention(new FlowDb(api.db), runId);
+ * if (attention) console.warn(`check ${attention.effects.map((e) => e.toolName).join(", ")}`);
+ */
+export async function getRunAttention(adapter: Adapter, runId: string): Promise<RunAttention | null> {
+  const [row] = await dbOf(adapter).store.query<{ attention_json: string | null }>(`SELECT attention_json FROM _flow_runs WHERE run_id = ?`, [runId]);
+  return row?.attention_json ? (JSON.parse(row.attention_json) as RunAttention) : null;
+}
+
+/**
+ * Clears the attention mark once someone has checked the run.
+ * @example
+ * await clearRunAttention(new FlowDb(api.db), runId);
+ */
+export async function clearRunAttention(adapter: Adapter, runId: string): Promise<void> {
+  await dbOf(adapter).store.execute(`UPDATE _flow_runs SET attention_json = NULL WHERE run_id = ?`, [runId]);
+}
+
+/**
+ * The rewinds and reverts of a run, oldest first.
+ * @example
+ * const history = await listTimeTravels(new FlowDb(api.db), runId);
+ */
+export async function listTimeTravels(adapter: Adapter, runId: string): Promise<TimeTravelRecord[]> {
+  const rows = await dbOf(adapter).store.query<Record<string, unknown>>(`SELECT * FROM _flow_time_travel WHERE run_id = ? ORDER BY created_at_ms, intent_id`, [runId]);
+  return rows.map((r) => ({
+    intentId: String(r.intent_id),
+    kind: r.kind as TimeTravelRecord["kind"],
+    status: r.status as TimeTravelRecord["status"],
+    nodeId: String(r.node_id),
+    iteration: Number(r.iteration),
+    attempt: Number(r.attempt),
+    vcsPointer: (r.pointer as string | null) ?? null,
+    beforePointer: (r.before_pointer as string | null) ?? null,
+    forcedEffects: r.crossed_json ? (JSON.parse(String(r.crossed_json)) as { forced: unknown[] }).forced.length : 0,
+    createdAtMs: Number(r.created_at_ms),
+    finishedAtMs: r.finished_at_ms === null || r.finished_at_ms === undefined ? null : Number(r.finished_at_ms),
+    error: r.error_json ? (JSON.parse(String(r.error_json)) as { message: string }).message : null,
+  }));
+}

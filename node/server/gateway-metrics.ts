@@ -19,6 +19,7 @@ export class GatewayMetrics {
   readonly wsFrames: Counter<"direction" | "kind">;
   readonly webhookDeliveries: Counter<"webhook" | "result">;
   readonly cronFirings: Counter<"cron" | "result">;
+  readonly droppedSubscriptions: Counter<"code">;
 
   constructor(source: MetricsSource, wsConnections: () => number) {
     this.base = createFlowMetrics(source);
@@ -26,6 +27,7 @@ export class GatewayMetrics {
     this.wsFrames = new Counter({ name: "flow_gateway_ws_frames_total", help: "WebSocket frames, by direction and type.", labelNames: ["direction", "kind"], registers });
     this.webhookDeliveries = new Counter({ name: "flow_gateway_webhook_deliveries_total", help: "Webhook deliveries, by webhook and result (accepted, duplicate, refused).", labelNames: ["webhook", "result"], registers });
     this.cronFirings = new Counter({ name: "flow_gateway_cron_firings_total", help: "Cron firings, by cron id and result (started, failed).", labelNames: ["cron", "result"], registers });
+    this.droppedSubscriptions = new Counter({ name: "flow_gateway_subscriptions_dropped_total", help: "Run subscriptions the gateway dropped with run.error (a subscriber too slow to keep up).", labelNames: ["code"], registers });
     new Gauge({
       name: "flow_gateway_ws_connections",
       help: "Open WebSocket connections (and upgrades in their handshake).",

@@ -93,8 +93,8 @@ export class FrameClient {
     for (;;) {
       const found = this.frames.find(pred);
       if (found) return found;
-      if (this.closeCode !== undefined) throw new Error(`socket closed (${this.closeCode}) before the frame came; frames: ${JSON.stringify(this.frames)}`);
-      if (Date.now() > deadline) throw new Error(`no such frame within ${ms} ms; frames: ${JSON.stringify(this.frames)}`);
+      if (this.closeCode !== undefined) throw new Error(`socket closed (${this.closeCode}) before the frame came; frames: ${this.summary()}`);
+      if (Date.now() > deadline) throw new Error(`no such frame within ${ms} ms; frames: ${this.summary()}`);
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, Math.max(0, deadline - Date.now()));
         this.waiters.push(() => {
@@ -113,6 +113,11 @@ export class FrameClient {
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
     return this.closeCode;
+  }
+
+  /** The frames received, one short line each (for failure messages). */
+  summary(): string {
+    return this.frames.map((f) => `${f.type}${f.event ? `:${f.event}` : ""}${f.seq !== undefined ? `#${f.seq}` : ""}${f.error ? `(${f.error.code})` : ""}`).join(" ");
   }
 
   private wake(): void {

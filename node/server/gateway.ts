@@ -90,6 +90,7 @@ export class Gateway {
       maxPayload: o.maxPayload,
       allowedOrigins: o.auth?.allowedOrigins,
       onFrame: (direction, kind) => this.metrics.wsFrames.inc({ direction, kind }),
+      onSubscriptionDropped: (code) => this.metrics.droppedSubscriptions.inc({ code }),
     });
     this.metrics = new GatewayMetrics(
       { changes: this.host.changes, activeRunCount: () => this.host.activeRuns().length, subscriptionCount: () => this.host.subscriptionCount },

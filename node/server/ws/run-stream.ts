@@ -57,7 +57,7 @@ export class RunStream {
     readonly runId: string,
     private readonly afterSeq: number,
     private readonly sink: FrameSink,
-    private readonly onDropped: (stream: RunStream) => void,
+    private readonly onDropped: (stream: RunStream, code: string) => void,
   ) {
     this.lastSeq = afterSeq;
   }
@@ -98,7 +98,7 @@ export class RunStream {
     if (this.dropped) return;
     this.stop();
     this.sink.sendForced(eventFrameText("run.error", this.runId, this.lastSeq, { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }));
-    this.onDropped(this);
+    this.onDropped(this, error.code);
   }
 
   private deliver(event: FlowEvent): void {

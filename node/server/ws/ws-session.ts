@@ -31,6 +31,8 @@ export interface WsSessionContext {
   maxSubscriberBufferBytes: number;
   /** Counts frames for /metrics. */
   onFrame?(direction: "in" | "out", kind: string): void;
+  /** Counts subscriptions the gateway dropped (SUBSCRIBER_TOO_SLOW) for /metrics. */
+  onSubscriptionDropped?(code: string): void;
 }
 
 /** The methods a socket handles itself (besides extensions). */
@@ -175,8 +177,9 @@ export class WsSession implements FrameSink {
 
   private async subscribe(runId: string, afterSeq: number): Promise<{ runId: string; afterSeq: number; lastSeq: number }> {
     this.streams.get(runId)?.stop();
-    const stream = new RunStream(runId, afterSeq, this, (s) => {
+    const stream = new RunStream(runId, afterSeq, this, (s, code) => {
       if (this.streams.get(runId) === s) this.streams.delete(runId);
+      this.ctx.onSubscriptionDropped?.(code);
     });
     this.streams.set(runId, stream);
     try {

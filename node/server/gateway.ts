@@ -115,13 +115,11 @@ export class Gateway {
    */
   register(key: string, workflow: FlowWorkflow, options: GatewayRegisterOptions = {}): this {
     if (this.closing) throw new FlowError("INVALID_ARGUMENT", `Gateway is closed; cannot register "${key}".`, { workflow: key });
+    if (options.webhook && !options.webhook.secret) throw new FlowError("INVALID_ARGUMENT", `The webhook of "${key}" needs a secret.`, { workflow: key });
+    if (options.schedule) nextFireOf(options.schedule, Date.now());
     this.host.register(key, workflow);
-    if (options.webhook) {
-      if (!options.webhook.secret) throw new FlowError("INVALID_ARGUMENT", `The webhook of "${key}" needs a secret.`, { workflow: key });
-      this.webhooks.set(key, options.webhook);
-    }
+    if (options.webhook) this.webhooks.set(key, options.webhook);
     if (options.schedule) {
-      nextFireOf(options.schedule, this.host.now());
       const schedule = { schedule: options.schedule, input: options.scheduleInput ?? {} };
       this.schedules.set(key, schedule);
       if (this.scheduler) void this.writeSchedule(key, schedule);

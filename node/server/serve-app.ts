@@ -6,7 +6,7 @@
  * fetch handler. Routes in docs/hosting.md "createServeApp".
  */
 import { Hono } from "hono";
-import { assertDeclaredSize, readJsonBody } from "../../core/api/body.js";
+import { readJsonBody } from "../../core/api/body.js";
 import { errorResponse, okResponse } from "../../core/api/envelope.js";
 import { createDomainHandler, DEFAULT_MAX_BODY_BYTES, type DomainEnv } from "../../core/api/handler.js";
 import { bearerAuthenticate } from "../../core/api/identity.js";
@@ -15,6 +15,7 @@ import { FlowDb } from "../../core/engine/flow-db.js";
 import type { FlowWorkflow } from "../../core/engine/types.js";
 import { FlowError } from "../../core/errors.js";
 import { createFlowMetrics } from "./metrics.js";
+import { authenticateRoutes, forwardGet, surfaceFetch } from "./surface.js";
 
 /** SPEC.md `ServeOptions`. */
 export interface ServeOptions {
@@ -57,24 +58,15 @@ export function createServeApp(opts: ServeOptions): ServeApp {
   const domain = createDomainHandler({ host, authenticate });
   const metrics = opts.metrics === false ? undefined : createFlowMetrics({ changes: host.changes, activeRunCount: () => host.activeRuns().length, subscriptionCount: () => host.subscriptionCount });
   const maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
-  const forward = (req: Request, path: string) => {
-    const url = new URL(req.url);
-    url.pathname = path;
-    return domain.fetch(new Request(url, { headers: req.headers }));
-  };
   const runPath = `/v1/api/runs/${encodeURIComponent(runId)}`;
 
   const app = new Hono<DomainEnv>();
-  app.onError((err) => errorResponse(err));
   app.get("/health", (c) => domain.fetch(c.req.raw));
-  app.use("*", async (c, next) => {
-    c.set("caller", await domain.authenticate(c.req.raw));
-    await next();
-  });
+  authenticateRoutes(app, domain);
   if (metrics) app.get("/metrics", () => metrics.respond());
-  app.get("/run", (c) => forward(c.req.raw, runPath));
-  app.get("/events", (c) => forward(c.req.raw, `${runPath}/events/stream`));
-  app.get("/frames", (c) => forward(c.req.raw, `${runPath}/frames`));
+  app.get("/run", (c) => forwardGet(domain, c.req.raw, runPath));
+  app.get("/events", (c) => forwardGet(domain, c.req.raw, `${runPath}/events/stream`));
+  app.get("/frames", (c) => forwardGet(domain, c.req.raw, `${runPath}/frames`));
   app.get("/approvals", async (c) => okResponse(await domain.invoke("listApprovals", { runId }, c.get("caller"))));
   app.post("/approvals/:nodeId", async (c) => {
     const body = (await readJsonBody(c.req.raw, maxBodyBytes)) as Record<string, unknown>;
@@ -90,17 +82,5 @@ export function createServeApp(opts: ServeOptions): ServeApp {
   });
   app.notFound((c) => errorResponse(new FlowError("ROUTE_NOT_FOUND", `No route ${c.req.method} ${new URL(c.req.url).pathname} in this serve app; see docs/hosting.md "createServeApp".`)));
 
-  return {
-    async fetch(req) {
-      let res: Response;
-      try {
-        assertDeclaredSize(req, maxBodyBytes);
-        res = await app.fetch(req);
-      } catch (error) {
-        res = errorResponse(error);
-      }
-      metrics?.observe(req.method, res.status);
-      return res;
-    },
-  };
+  return { fetch: surfaceFetch(app, { maxBodyBytes, metrics }) };
 }

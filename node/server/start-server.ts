@@ -8,13 +8,14 @@
 import type { Server } from "node:http";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
-import { assertDeclaredSize, readJsonBody } from "../../core/api/body.js";
-import { errorResponse, okResponse } from "../../core/api/envelope.js";
+import { readJsonBody } from "../../core/api/body.js";
+import { okResponse } from "../../core/api/envelope.js";
 import { createDomainHandler, DEFAULT_MAX_BODY_BYTES, type DomainEnv } from "../../core/api/handler.js";
 import { bearerAuthenticate } from "../../core/api/identity.js";
 import { LocalGatewayHost } from "../../core/api/local-host.js";
 import { FlowError } from "../../core/errors.js";
 import { createFlowMetrics } from "./metrics.js";
+import { authenticateRoutes, forwardGet, surfaceFetch } from "./surface.js";
 import { workflowKeyOfPath, workflowPathLoader } from "./workflow-paths.js";
 
 /** SPEC.md `ServerOptions`. */
@@ -65,13 +66,9 @@ export function startServer(opts: ServerOptions = {}): FlowServer {
   };
 
   const app = new Hono<DomainEnv>();
-  app.onError((err) => errorResponse(err));
   // The domain API authenticates on its own (and leaves /health open).
   for (const path of ["/health", "/workflows", "/rpc", "/v1/rpc/*", "/v1/api/*"]) app.all(path, (c) => domain.fetch(c.req.raw));
-  app.use("*", async (c, next) => {
-    c.set("caller", await domain.authenticate(c.req.raw));
-    await next();
-  });
+  authenticateRoutes(app, domain);
   app.get("/metrics", () => metrics.respond());
 
   const invoke = async (method: string, params: unknown, caller: DomainEnv["Variables"]["caller"]) => okResponse(await domain.invoke(method, params, caller));
@@ -99,16 +96,8 @@ export function startServer(opts: ServerOptions = {}): FlowServer {
   app.get("/v1/runs/:runId", (c) => invoke("getRun", { runId: c.req.param("runId") }, c.get("caller")));
   app.post("/v1/runs/:runId/resume", async (c) => invoke("resumeRun", { ...(await body(c.req.raw)), runId: c.req.param("runId") }, c.get("caller")));
   app.post("/v1/runs/:runId/cancel", (c) => invoke("cancelRun", { runId: c.req.param("runId") }, c.get("caller")));
-  app.get("/v1/runs/:runId/events", (c) => {
-    const url = new URL(c.req.url);
-    url.pathname = `/v1/api/runs/${encodeURIComponent(c.req.param("runId"))}/events/stream`;
-    return domain.fetch(new Request(url, { headers: c.req.raw.headers }));
-  });
-  app.get("/v1/runs/:runId/frames", (c) => {
-    const url = new URL(c.req.url);
-    url.pathname = `/v1/api/runs/${encodeURIComponent(c.req.param("runId"))}/frames`;
-    return domain.fetch(new Request(url, { headers: c.req.raw.headers }));
-  });
+  app.get("/v1/runs/:runId/events", (c) => forwardGet(domain, c.req.raw, `/v1/api/runs/${encodeURIComponent(c.req.param("runId"))}/events/stream`));
+  app.get("/v1/runs/:runId/frames", (c) => forwardGet(domain, c.req.raw, `/v1/api/runs/${encodeURIComponent(c.req.param("runId"))}/frames`));
   app.get("/v1/approvals", (c) => {
     requireDb("GET /v1/approvals");
     return invoke("listApprovals", c.req.query("runId") ? { runId: c.req.query("runId") } : {}, c.get("caller"));
@@ -118,17 +107,7 @@ export function startServer(opts: ServerOptions = {}): FlowServer {
   app.all("*", (c) => domain.fetch(c.req.raw));
 
   const server = serve({
-    fetch: async (req: Request) => {
-      let res: Response;
-      try {
-        assertDeclaredSize(req, maxBodyBytes);
-        res = await app.fetch(req);
-      } catch (error) {
-        res = errorResponse(error);
-      }
-      metrics.observe(req.method, res.status);
-      return res;
-    },
+    fetch: surfaceFetch(app, { maxBodyBytes, metrics }),
     port: opts.port ?? 7331,
     ...(opts.hostname ? { hostname: opts.hostname } : {}),
     serverOptions: { headersTimeout: opts.headersTimeout ?? 30_000, requestTimeout: opts.requestTimeout ?? 60_000 },

@@ -10,3 +10,5 @@ export type { VcsPort, VcsFileChange, VcsSnapshotRef } from "./port.js";
 export type { Compensation, CrossedEffect, EffectBoundaryReport, RevertOptions, RevertResult, TimeTravelOptions, TimeTravelResult, TimeTravelStep } from "./types.js";
 export { clearRunAttention, getRunAttention, listTimeTravels } from "./history.js";
 export type { RunAttention, TimeTravelRecord } from "./history.js";
+export { forkRun, planFork, replayRun } from "./fork.js";
+export type { ForkPlan, ForkPoint, ForkRunOptions } from "./fork.js";

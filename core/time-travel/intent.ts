@@ -251,8 +251,12 @@ async function commitIntent(db: FlowDb, intent: Intent): Promise<IntentOutcome> 
   return { ok: true, resetNodes: [...new Set(resetNodes)], events };
 }
 
-/** The run's loop counters with the target's loop set back to the target's iteration (or null: unchanged). */
-async function loopIterationsAt(db: FlowDb, runId: string, intent: Intent): Promise<Record<string, number> | null> {
+/**
+ * The run's loop counters with the target's loop set back to the target's iteration (or null: unchanged).
+ * @example
+ * const iterations = await loopIterationsAt(db, runId, { nodeId: "review", iteration: 1 });
+ */
+export async function loopIterationsAt(db: FlowDb, runId: string, intent: { nodeId: string; iteration: number }): Promise<Record<string, number> | null> {
   const [run, frame] = await Promise.all([db.getRun(runId), db.getFrame(runId)]);
   const loopId = frame?.tasks.find((t) => t.nodeId === intent.nodeId)?.ralphId;
   if (!run || !loopId || (run.iterations[loopId] ?? 0) <= intent.iteration) return null;

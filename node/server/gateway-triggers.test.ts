@@ -110,7 +110,7 @@ describe("webhooks", () => {
   it("refuses a missing or bad signature with 401 and changes nothing", async () => {
     const body = JSON.stringify({ sender: { name: "mallory" } });
     const before = [await count(t, "_flow_runs"), await count(t, "_flow_webhook_deliveries"), await count(t, "_flow_signals")];
-    for (const headers of [{}, { "x-hub-signature-256": signWebhookBody("wrong-secret", body) }, { "x-hub-signature-256": signWebhookBody(secret, `${body} `) }, { "x-hub-signature-256": "sha256=zz" }]) {
+    for (const headers of [{} as Record<string, string>, { "x-hub-signature-256": signWebhookBody("wrong-secret", body) }, { "x-hub-signature-256": signWebhookBody(secret, `${body} `) }, { "x-hub-signature-256": "sha256=zz" }]) {
       const res = await post("greet", body, headers);
       expect(res.status).toBe(401);
       expect((await res.json()).error.code).toBe("WEBHOOK_SIGNATURE_INVALID");

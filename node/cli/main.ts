@@ -18,6 +18,7 @@ const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<CliCo
   { name: "wake", summary: "List parked runs that can continue now", load: async () => (await import("./commands/wake.js")).wakeCommand },
   { name: "migrate", summary: "Move the SQLite store into PGlite or PostgreSQL", load: async () => (await import("./commands/migrate.js")).migrateCommand },
   { name: "openapi", summary: "List the operations of an OpenAPI description (openapi list <spec>)", load: async () => (await import("./commands/openapi.js")).openapiCommand },
+  { name: "init", summary: "Create a new Flow project (package.json, tsconfig, a first workflow and its test)", load: async () => (await import("./commands/init.js")).initCommand },
 ];
 
 const HELP = (io: CliIO) =>

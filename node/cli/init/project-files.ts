@@ -1,0 +1,131 @@
+/**
+ * @module node/cli/init/project-files
+ * The files `flow init` writes (docs/package.md): a package.json whose scripts run, test and
+ * type-check the workflow, a tsconfig.json for Flow's JSX, a first workflow, its test, a
+ * `.gitignore` for the local store and a README. Versions come from the durable-flow package
+ * doing the scaffolding, so a new project starts on the set Flow itself was tested with.
+ */
+
+/** What the templates are filled with. */
+export interface ProjectTemplateInput {
+  /** The package name of the new project. */
+  name: string;
+  /** durable-flow's own version (the new project depends on `^<version>`). */
+  flowVersion: string;
+  /** Exact versions of zod, typescript, vitest and @types/node. */
+  versions: Record<"zod" | "typescript" | "vitest" | "@types/node", string>;
+}
+
+/**
+ * The new project's files, by path relative to its directory.
+ * @example
+ * const files = projectFiles({ name: "my-flow", flowVersion: "0.1.0", versions });
+ * writeFileSync("workflow.tsx", files["workflow.tsx"]!);
+ */
+export function projectFiles(input: ProjectTemplateInput): Record<string, string> {
+  return {
+    "package.json": packageJson(input),
+    "tsconfig.json": `${JSON.stringify(TSCONFIG, null, 2)}\n`,
+    "workflow.tsx": WORKFLOW,
+    "workflow.test.ts": WORKFLOW_TEST,
+    ".gitignore": "node_modules/\n.flow/\n",
+    "README.md": readme(input.name),
+  };
+}
+
+/** A valid npm package name from a directory name. */
+export function packageNameFor(dirName: string): string {
+  const name = dirName
+    .toLowerCase()
+    .replace(/[^a-z0-9._~-]+/g, "-")
+    .replace(/^[._-]+|-+$/g, "");
+  return name || "my-flow";
+}
+
+function packageJson({ name, flowVersion, versions }: ProjectTemplateInput): string {
+  const pkg = {
+    name,
+    version: "0.0.0",
+    private: true,
+    type: "module",
+    scripts: {
+      start: `flow up workflow.tsx --input '{"name":"world"}'`,
+      test: "tsc --noEmit && vitest run",
+      typecheck: "tsc --noEmit",
+    },
+    dependencies: { "durable-flow": `^${flowVersion}`, zod: versions.zod },
+    devDependencies: { "@types/node": versions["@types/node"], typescript: versions.typescript, vitest: versions.vitest },
+  };
+  return `${JSON.stringify(pkg, null, 2)}\n`;
+}
+
+/** JSX from durable-flow, ESM with bundler resolution (tsx, Vite and vitest all read it). */
+const TSCONFIG = {
+  compilerOptions: {
+    target: "ES2023",
+    lib: ["ES2023", "DOM"],
+    module: "ESNext",
+    moduleResolution: "bundler",
+    jsx: "react-jsx",
+    jsxImportSource: "durable-flow",
+    strict: true,
+    skipLibCheck: true,
+    isolatedModules: true,
+    verbatimModuleSyntax: true,
+    noEmit: true,
+    types: ["node"],
+  },
+  include: ["**/*.ts", "**/*.tsx"],
+  exclude: ["node_modules", ".flow"],
+};
+
+const WORKFLOW = `/**
+ * A first Flow workflow: greet someone, then measure the greeting. Each Task stores one row in
+ * the table made from its output schema (.flow/flow.db), so a run survives a crash and resumes
+ * where it stopped. Run it with \`npm start\`; swap a compute function for a prompt and give the
+ * Task an \`agent\` to call a model.
+ */
+import { z } from "zod";
+import { createFlow } from "durable-flow";
+
+const { flow, Workflow, Task, outputs } = createFlow({
+  input: z.object({ name: z.string() }),
+  greeting: z.object({ text: z.string() }),
+  output: z.object({ text: z.string(), words: z.number().int() }),
+});
+
+export default flow((ctx) => (
+  <Workflow name="hello">
+    <Task id="greet" output={outputs.greeting}>
+      {() => ({ text: \`Hello, \${ctx.input.name}!\` })}
+    </Task>
+    <Task id="measure" output={outputs.output} deps={{ greet: outputs.greeting }}>
+      {(deps) => ({ text: deps.greet.text, words: deps.greet.text.split(/\\s+/).length })}
+    </Task>
+  </Workflow>
+));
+`;
+
+const WORKFLOW_TEST = `import { describe, expect, it } from "vitest";
+import { runWorkflow } from "durable-flow";
+import workflow from "./workflow.js";
+
+describe("workflow.tsx", () => {
+  it("greets by name and counts the words", async () => {
+    const result = await runWorkflow(workflow, { input: { name: "Ada Lovelace" } });
+    expect(result.status).toBe("finished");
+    expect(result.output).toEqual({ text: "Hello, Ada Lovelace!", words: 3 });
+  });
+});
+`;
+
+function readme(name: string): string {
+  return `# ${name}
+
+A durable workflow made with Flow (\`durable-flow\`).
+
+- \`npm start\`: runs \`workflow.tsx\` (\`flow up\`), storing the run in \`.flow/flow.db\`
+- \`npm test\`: type-checks and runs \`workflow.test.ts\`
+- \`npx flow runs\`: lists the runs; \`npx flow --help\` shows every command
+`;
+}

@@ -1,0 +1,175 @@
+/**
+ * The published package, end to end (docs/package.md). Packs the repository (`prepack` builds
+ * dist/), installs the tarball into a fresh project, and there checks what a user does first:
+ * plain `node` imports and runs the API with no TypeScript loader; `npx flow init` scaffolds a
+ * project whose own `npm test` (tsc + vitest) passes and whose workflow `npx flow up` runs;
+ * `tsc` type-checks a consumer workflow against the published types (with node16 resolution);
+ * Vite bundles `durable-flow/core` for the browser.
+ *
+ * Dependencies come from the registry through the npm cache (`--prefer-offline`). Install
+ * scripts are skipped: better-sqlite3's would download a prebuilt binary or compile SQLite
+ * (about 2 minutes here), so the test copies the binary the repository already built for the
+ * same better-sqlite3 version and Node. The scaffolded project sits inside the host project and
+ * resolves the same installed versions from it, instead of a second install.
+ */
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const repoPkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+  version: string;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+const versionOf = (name: string) => repoPkg.dependencies[name] ?? repoPkg.devDependencies[name];
+
+/** The environment of a child that is not part of this vitest run. */
+const childEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST") && key !== "NODE_OPTIONS"));
+
+function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...childEnv, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function ok(command: string, args: string[], cwd: string): Promise<string> {
+  const result = await run(command, args, cwd);
+  if (result.code !== 0) throw new Error(`${command} ${args.join(" ")} (in ${cwd}) exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+describe.concurrent("the packed durable-flow package, installed in a fresh project", () => {
+  let host = "";
+  let installed = "";
+
+  beforeAll(async () => {
+    host = mkdtempSync(join(tmpdir(), "flow-package-"));
+    const install = ["install", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund"];
+    // The tools the checks use, and (to overlap with packing) the package's own dependencies;
+    // installing the tarball afterwards then checks that its dependencies resolve.
+    const tools = ["typescript", "vitest", "vite", "@types/node", "zod"].map((name) => `${name}@${versionOf(name)}`);
+    const deps = Object.entries(repoPkg.dependencies).map(([name, version]) => `${name}@${version}`);
+    writeFileSync(join(host, "package.json"), JSON.stringify({ name: "flow-package-host", private: true }));
+    const packDir = join(host, "pack");
+    mkdirSync(packDir);
+    await Promise.all([ok("npm", ["pack", "--pack-destination", packDir], ROOT), ok("npm", [...install, ...tools, ...deps], host)]);
+    const tarball = readdirSync(packDir).find((f) => f.endsWith(".tgz"))!;
+    expect(tarball).toBe(`durable-flow-${repoPkg.version}.tgz`);
+    await ok("npm", [...install, join(packDir, tarball)], host);
+    const binary = "node_modules/better-sqlite3/build/Release/better_sqlite3.node";
+    mkdirSync(join(host, binary, ".."), { recursive: true });
+    copyFileSync(join(ROOT, binary), join(host, binary));
+    installed = join(host, "node_modules/durable-flow");
+  }, 240_000);
+
+  afterAll(() => {
+    if (host) rmSync(host, { recursive: true, force: true });
+  });
+
+  it("ships compiled JavaScript and declarations for every subpath, and no TypeScript sources or tests", async () => {
+    const pkg = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { exports: Record<string, string | Record<string, string>> };
+    for (const [sub, target] of Object.entries(pkg.exports)) {
+      if (sub === "./package.json") continue;
+      const conditions = target as Record<string, string>;
+      expect(readFileSync(join(installed, conditions.types!), "utf8"), `${sub} types`).toContain("export");
+      expect(readFileSync(join(installed, conditions.default!), "utf8"), `${sub} default`).not.toMatch(/^\s*import type /m);
+    }
+    const files = (await ok("tar", ["-tzf", join(host, "pack", `durable-flow-${repoPkg.version}.tgz`)], host)).split("\n").filter(Boolean);
+    expect(files.filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".d.ts"))).toEqual([]);
+    expect(files.filter((f) => /\.test(-d)?\.|\/testing\//.test(f))).toEqual([]);
+    expect(files).toContain("package/dist/node/cli/bin.mjs");
+  });
+
+  it("runs the API under plain node, with no TypeScript loader", async () => {
+    writeFileSync(
+      join(host, "app.mjs"),
+      `import { z } from "zod";
+import { createFlow, runWorkflow } from "durable-flow";
+import { FlowError } from "durable-flow/core";
+import { jsx } from "durable-flow/jsx-runtime";
+import { jsxDEV } from "durable-flow/jsx-dev-runtime";
+
+const { flow, Workflow, Task, outputs } = createFlow({ output: z.object({ sum: z.number() }) }, { dbPath: ":memory:" });
+const workflow = flow(() => jsx(Workflow, { name: "plain", children: jsxDEV(Task, { id: "add", output: outputs.output, children: () => ({ sum: 1 + 2 }) }) }));
+const result = await runWorkflow(workflow, { input: {} });
+console.log(JSON.stringify({ status: result.status, output: result.output, flowError: typeof FlowError }));
+`,
+    );
+    const out = await ok(process.execPath, ["app.mjs"], host);
+    expect(JSON.parse(out.trim().split("\n").at(-1)!)).toEqual({ status: "finished", output: { sum: 3 }, flowError: "function" });
+  }, 60_000);
+
+  it("scaffolds a project with flow init whose npm test passes and whose workflow flow up runs", async () => {
+    const said = await ok("npx", ["flow", "init", "my-flow"], host);
+    expect(said).toContain("npm test");
+    const app = join(host, "my-flow");
+    const scaffold = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    expect(scaffold.dependencies["durable-flow"]).toBe(`^${repoPkg.version}`);
+    expect(scaffold.devDependencies.vitest).toBe(versionOf("vitest"));
+    expect(readFileSync(join(app, ".gitignore"), "utf8")).toContain(".flow/");
+
+    const tests = await run("npm", ["test"], app);
+    expect(tests.code, `${tests.stdout}\n${tests.stderr}`).toBe(0);
+    expect(tests.stdout).toMatch(/Tests\s+1 passed/);
+
+    const up = await ok("npx", ["flow", "up", "workflow.tsx", "--input", '{"name":"Grace Hopper"}', "--json", "--log-dir", "none"], app);
+    const result = up.trim().split("\n").map((line) => JSON.parse(line) as { type: string; status?: string; output?: unknown }).find((e) => e.type === "result");
+    expect(result).toMatchObject({ status: "finished", output: { text: "Hello, Grace Hopper!", words: 3 } });
+  }, 90_000);
+
+  it("type-checks a consumer workflow against the published types (node16 resolution)", async () => {
+    const consumer = join(host, "consumer");
+    mkdirSync(consumer);
+    writeFileSync(join(consumer, "package.json"), JSON.stringify({ type: "module" }));
+    writeFileSync(
+      join(consumer, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { target: "ES2023", module: "nodenext", moduleResolution: "nodenext", jsx: "react-jsx", jsxImportSource: "durable-flow", strict: true, skipLibCheck: true, noEmit: true, types: ["node"] } }),
+    );
+    writeFileSync(
+      join(consumer, "workflow.tsx"),
+      `import { z } from "zod";
+import { createFlow, runWorkflow, type FlowApi } from "durable-flow";
+import { isFlowError } from "durable-flow/core";
+
+const { flow, Workflow, Task, outputs } = createFlow({ input: z.object({ n: z.number() }), output: z.object({ doubled: z.number() }) });
+export default flow((ctx) => (
+  <Workflow name="typed">
+    <Task id="double" output={outputs.output}>{() => ({ doubled: ctx.input.n * 2 })}</Task>
+    {/* @ts-expect-error: a row with the wrong type for its output table */}
+    <Task id="wrong" output={outputs.output}>{() => ({ doubled: "two" })}</Task>
+  </Workflow>
+));
+export const check = (api: FlowApi<{}>, e: unknown) => [api, isFlowError(e), runWorkflow] as const;
+`,
+    );
+    const tsc = await run(join(host, "node_modules/.bin/tsc"), ["--noEmit", "-p", "."], consumer);
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.code).toBe(0);
+  }, 60_000);
+
+  it("bundles durable-flow/core for the browser with Vite", async () => {
+    const web = join(host, "web");
+    mkdirSync(web);
+    writeFileSync(join(web, "main.js"), `import { runWorkflow, createFlowApi } from "durable-flow/core";\nexport { runWorkflow, createFlowApi };\n`);
+    writeFileSync(
+      join(web, "vite.config.mjs"),
+      `export default { logLevel: "warn", build: { outDir: "dist", minify: false, lib: { entry: "main.js", formats: ["es"], fileName: "app" } } };\n`,
+    );
+    const built = await run(join(host, "node_modules/.bin/vite"), ["build"], web);
+    expect(built.code, built.stderr).toBe(0);
+    expect(built.stderr).not.toMatch(/externalized for browser compatibility/);
+    const code = readdirSync(join(web, "dist")).map((f) => readFileSync(join(web, "dist", f), "utf8")).join("\n");
+    expect(code).toContain("function runWorkflow");
+    expect(code).not.toMatch(/from ["']node:|import\(["']node:|require\(["']node:/);
+  }, 60_000);
+});

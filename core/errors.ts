@@ -40,6 +40,8 @@ export const ERROR_CODES = {
   INPUT_INVALID: 400,
   /** A task produced a row that does not match its output schema. */
   TASK_OUTPUT_INVALID: 422,
+  /** The store refused a task's (schema-valid) output row: a table constraint or trigger, or a value the database cannot hold. */
+  TASK_OUTPUT_WRITE_FAILED: 500,
   /** A task's code threw; `cause` holds what it threw. */
   TASK_FAILED: 500,
   /** A task attempt ran longer than its `timeoutMs`. */

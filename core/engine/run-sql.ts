@@ -20,14 +20,18 @@ export class WriteBatch {
   get size(): number {
     return this.ops.length;
   }
-  /** Commits every statement in one transaction and empties the batch. */
+  /** Commits every statement in one transaction and empties the batch (kept when refused). */
   async commit(store: StorePort): Promise<void> {
     if (this.ops.length === 0) return;
-    const ops = this.ops.splice(0);
-    if (store.executeBatch) return store.executeBatch(ops);
-    await store.transaction(async (tx) => {
-      for (const [sql, params] of ops) await tx.execute(sql, params);
-    });
+    // A refused batch keeps its statements, so the caller can repair it and commit again.
+    const ops = this.ops.slice();
+    if (store.executeBatch) await store.executeBatch(ops);
+    else {
+      await store.transaction(async (tx) => {
+        for (const [sql, params] of ops) await tx.execute(sql, params);
+      });
+    }
+    this.ops.splice(0, ops.length);
   }
 }
 

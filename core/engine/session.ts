@@ -28,6 +28,7 @@ import type { FrameEncoder } from "./frames.js";
 import { OutputIndex, type OutputRow } from "./output-index.js";
 import { nodeKey, type PlanTask } from "./plan.js";
 import { isRetryable, retryDelayMs } from "./retry.js";
+import { type SettledUnit, SettledUnits } from "./refused-outputs.js";
 import { attemptSql, cacheSql, type ClaimedFrom, eventSql, frameSql, nodeSql, outputSql, runSql, WriteBatch } from "./run-sql.js";
 import { Scheduler } from "./scheduler.js";
 import { type Alert, alertEvent, AlertWatcher, deliverAlert, openAlertApproval } from "./alerts.js";
@@ -43,7 +44,7 @@ import type { NodeDescriptor } from "./describe-node.js";
 import { serializeDescriptor } from "./snapshot.js";
 import type { StoreBinding } from "./binding.js";
 import { type AttemptSnapshots, attemptSnapshotsFor } from "../time-travel/snapshots.js";
-import type { FlowWorkflow, NodeState, RunOptions, RunResult, RunStatus, WorkflowOptions } from "./types.js";
+import type { FlowWorkflow, NodeState, RunOptions, RunResult, RunStatus, TaskDescriptor, WorkflowOptions } from "./types.js";
 import { type RunLogSink, YIELD_EVERY_MS } from "./world.js";
 
 /** In-memory state of one node (task at one iteration). */
@@ -163,6 +164,8 @@ export class RunSession {
   private readonly gatesPassed = new Set<string>();
   private pollWaits = false;
   private pollTimer: unknown;
+  /** Settled successes of the batch not yet committed (core/engine/refused-outputs.ts). */
+  private readonly settled = new SettledUnits();
   /** A resumed run's claim, given back unchanged if the resume is refused. */
   private readonly claimedFrom: ClaimedFrom | undefined;
   /** Set by the first render when this resume must not go on (WORKFLOW_MISMATCH). */
@@ -591,6 +594,8 @@ export class RunSession {
     const now = this.now();
     if (outcome.ok) {
       const entry = this.registry.resolve(d.outputTable);
+      const opsStart = this.batch.size;
+      const eventsStart = this.events.length;
       this.storeOutput(entry, d.nodeId, d.iteration, outcome.row);
       attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, r.attempt, "finished", now, { meta: outcome.meta, vcsPointer: outcome.vcs?.end, vcsStartPointer: outcome.vcs?.start });
       this.services.afterSuccess({ runId: this.runId, desc: d, attempt: r.attempt }, { input: outcome.input, output: outcome.row, latencyMs: now - r.startedAt });
@@ -600,6 +605,19 @@ export class RunSession {
         const { key: ck, scope } = cacheKeyOf(d, d.cachePolicy, { runId: this.runId, workflowName: this.workflowName ?? "" }, this.lastCtx, this.registry.signature());
         cacheSql.put(this.batch, ck, scope, d.nodeId, entry.tableName, outcome.row, now, d.cachePolicy.ttlMs);
       }
+      this.settled.add({
+        key,
+        desc: d,
+        attempt: r.attempt,
+        tableKey: entry.key,
+        tableName: entry.tableName,
+        nodeId: d.nodeId,
+        iteration: d.iteration,
+        opsStart,
+        opsEnd: this.batch.size,
+        eventsStart,
+        eventsEnd: this.events.length,
+      });
       if (task) this.completeTask(scheduler, task);
       return;
     }
@@ -612,16 +630,23 @@ export class RunSession {
       return;
     }
     if (isFlowError(error, "AGENT_QUOTA_EXCEEDED") && task) return this.waitForQuota(task, r.attempt, error);
+    this.failAttempt(key, task, d, r.attempt, error, outcome.vcs?.start);
+  }
+
+  /** A failed attempt: retried when its budget and the error allow, else the node fails for good. */
+  private failAttempt(key: string, task: PlanTask | undefined, d: TaskDescriptor, attempt: number, error: FlowError, vcsStartPointer?: string): void {
+    const n = this.nodes.get(key)!;
+    const now = this.now();
     n.failures++;
     const willRetry = n.failures <= d.retries && isRetryable(error, d.staticPayload !== undefined && !d.agent);
     const delay = willRetry ? retryDelayMs(d.retryPolicy, n.failures) : undefined;
-    attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, r.attempt, "failed", now, { error: errorToJson(error), vcsStartPointer: outcome.vcs?.start });
+    attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, attempt, "failed", now, { error: errorToJson(error), vcsStartPointer });
     this.setNode(n, willRetry ? "pending" : "failed", error);
     this.emit({
       type: "TaskFailed",
       nodeId: d.nodeId,
       iteration: d.iteration,
-      attempt: r.attempt,
+      attempt,
       error: errorToJson(error),
       willRetry,
       ...(delay !== undefined ? { retryInMs: delay } : {}),
@@ -629,10 +654,27 @@ export class RunSession {
     });
     if (!task) return;
     if (willRetry) {
-      if (!delay) return scheduler.requeue(task);
+      if (!delay) return this.scheduler!.requeue(task);
       return this.retryLater(key, delay);
     }
     this.failForGood(task, error);
+  }
+
+  /** A success whose output row the store refused: the attempt fails instead (a fresh plan follows). */
+  private unsettle(unit: SettledUnit, cause: unknown): void {
+    const n = this.nodes.get(unit.key)!;
+    this.index.delete(unit.tableKey, unit.nodeId, unit.iteration);
+    n.state = "pending";
+    this.needsRender = true;
+    const task = this.extracted?.byKey.get(unit.key);
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    const error = new FlowError(
+      "TASK_OUTPUT_WRITE_FAILED",
+      `Task "${unit.nodeId}" of run ${this.runId} produced a row that table "${unit.tableName}" refused: ${reason}. Check the table's constraints and triggers, or what the task returns.`,
+      { runId: this.runId, nodeId: unit.nodeId, iteration: unit.iteration, table: unit.tableName },
+      { cause },
+    );
+    this.failAttempt(unit.key, task, task?.desc ?? unit.desc, unit.attempt, error);
   }
 
   /**
@@ -886,7 +928,17 @@ export class RunSession {
 
   /** Commits pending writes, then announces their events and starts recorded attempts. */
   private async flush(): Promise<void> {
-    await this.batch.commit(this.store);
+    try {
+      await this.batch.commit(this.store);
+    } catch (error) {
+      // core/engine/refused-outputs.ts: fail only the attempts whose rows the store refused.
+      const refused = await this.settled.refused(this.store, this.batch.ops);
+      if (refused.length === 0) throw error;
+      this.settled.drop(this.batch.ops, this.events, refused);
+      for (const { unit, cause } of refused) this.unsettle(unit, cause);
+      await this.batch.commit(this.store);
+    }
+    this.settled.clear();
     this.committedOnce = true;
     const events = this.events;
     this.events = [];

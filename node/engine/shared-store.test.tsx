@@ -150,4 +150,44 @@ describe.each(testBackends)("workflows sharing a store on $name", (backend) => {
     expect(forced).toMatchObject({ status: "finished", output: { message: "beta" } });
     expect((await db.requireRun("r-forced")).workflowName).toBe("beta");
   });
+
+  it("fails only the attempt whose row the table refuses (a user's CHECK constraint), retries it, and never strands the run", async () => {
+    const a = await backend.open({ marker: z.object({ x: z.number() }) });
+    await rawSql(
+      a.api as never,
+      `CREATE TABLE "step" ("run_id" TEXT NOT NULL, "node_id" TEXT NOT NULL, "iteration" INTEGER NOT NULL DEFAULT 0, "value" TEXT CHECK ("value" <> 'bad'), PRIMARY KEY ("run_id", "node_id", "iteration"))`,
+    );
+    const { api } = await backend.open({ step: z.object({ value: z.string() }) }, { sameStoreAs: a.location });
+    const { flow, Workflow, Task, Parallel, outputs } = api;
+    const calls: string[] = [];
+    const wf = (retries: number) =>
+      flow(() => (
+        <Workflow name="checked">
+          <Parallel>
+            <Task id="t" output={outputs.step} retries={retries} retryPolicy={{ initialDelayMs: 0 }}>
+              {(task: { attempt: number }) => (calls.push(`t${task.attempt}`), { value: task.attempt === 1 ? "bad" : "good" })}
+            </Task>
+            <Task id="other" output={outputs.step}>{() => (calls.push("other"), { value: "fine" })}</Task>
+          </Parallel>
+        </Workflow>
+      ));
+    const db = new FlowDb(api.db);
+    const ok = await runWorkflow(wf(2), { input: {} });
+    expect(ok.status).toBe("finished");
+    expect(calls.filter((c) => c === "other")).toEqual(["other"]);
+    const attempts = await db.listAttempts(ok.runId, "t");
+    expect(attempts.map((x) => [x.attempt, x.state, x.error?.code ?? null])).toEqual([
+      [1, "failed", "TASK_OUTPUT_WRITE_FAILED"],
+      [2, "finished", null],
+    ]);
+    expect((await db.listOutputs(ok.runId, outputs.step)).map((r) => [r.nodeId, r.value]).sort()).toEqual([
+      ["other", "fine"],
+      ["t", "good"],
+    ]);
+    const failed = await runWorkflow(wf(0), { input: {} });
+    expect(failed.status).toBe("failed");
+    expect(failed.error).toMatchObject({ code: "TASK_OUTPUT_WRITE_FAILED", details: { nodeId: "t", table: "step" } });
+    expect((await db.requireRun(failed.runId)).ownerId).toBeNull();
+    expect((await db.listAttempts(failed.runId)).filter((x) => x.state === "in-progress")).toEqual([]);
+  });
 });

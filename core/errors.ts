@@ -187,6 +187,14 @@ export const ERROR_CODES = {
   /** An edited workflow file could not be hot-reloaded (syntax error, no workflow export, changed schemas); the previous build keeps running. */
   HOT_RELOAD_FAILED: 422,
 
+  // ---- the flow CLI and deliveries (docs/cli.md, docs/waiting.md) ----
+  /** A workflow file does not compile, or throws while it is loaded (details name the file and esbuild's errors). */
+  WORKFLOW_LOAD_FAILED: 422,
+  /** A delivery (signal, event, approval, human task) to a run that has ended (finished or continued): nothing will take it. */
+  RUN_NOT_WAITING: 409,
+  /** A signal's or event's payload does not match the schema recorded for the wait it is addressed to. */
+  SIGNAL_PAYLOAD_INVALID: 422,
+
   // ---- hosting: domain API, server, serve app (docs/hosting.md) ----
   /** No credentials, or credentials the server does not accept (bearer token, `x-flow-key`). */
   UNAUTHORIZED: 401,

@@ -131,6 +131,12 @@ export class FlowDb {
     return rows.map((r) => ({ ...parse<Record<string, unknown>>(r.payload_json), type: r.type, runId, timestampMs: Number(r.timestamp_ms), seq: Number(r.seq) }) as FlowEvent);
   }
 
+  /** How many events the run has recorded (seq runs from 1 without gaps, so also its last seq). */
+  async countEvents(runId: string): Promise<number> {
+    const rows = await this.store.query<{ n: unknown }>(`SELECT COUNT(*) AS n FROM _flow_events WHERE run_id = ?`, [runId]);
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /** A frame (default: the latest), rebuilt from its keyframe and deltas. */
   async getFrame(runId: string, frameNo?: number): Promise<GraphSnapshot | undefined> {
     const target = frameNo ?? Number((await this.store.query<{ n: unknown }>(`SELECT MAX(frame_no) AS n FROM _flow_frames WHERE run_id = ?`, [runId]))[0]?.n ?? 0);

@@ -31,6 +31,9 @@ const ALLOWED: Record<RunStatus, readonly RunStatus[]> = {
   continued: [],
 };
 
+/** Every run status, in lifecycle order (for listing and validating a status filter). */
+export const RUN_STATUSES: readonly RunStatus[] = Object.keys(ALLOWED) as RunStatus[];
+
 /** Statuses a run never leaves. */
 export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set(["finished", "continued"]);
 

@@ -4,9 +4,16 @@
  * and events. A delivery is durable before the call returns, a repeated delivery is a no-op,
  * and a session of the run in this process is woken at once (others find it when they resume
  * or poll). The Gateway's RPCs call these. See docs/waiting.md.
+ *
+ * A new delivery is refused when nothing can take it: the run does not exist (RUN_NOT_FOUND),
+ * it has ended (RUN_NOT_WAITING), or the payload does not match the schema the waiting Signal
+ * or WaitForEvent recorded (SIGNAL_PAYLOAD_INVALID). Repeating an earlier delivery stays a
+ * no-op (`duplicate`) whatever the run's state.
  */
 import { FlowError } from "../../errors.js";
-import { FlowDb } from "../flow-db.js";
+import { FlowDb, type RunRecord } from "../flow-db.js";
+import { TERMINAL_STATUSES } from "../status.js";
+import { checkPayload } from "./payload-schema.js";
 import type { ApprovalResolution } from "./wait-manager.js";
 import { signalSql, type WaitRow, waitSql } from "./wait-sql.js";
 
@@ -58,6 +65,7 @@ const flowDbOf = (a: Adapter) => (a instanceof FlowDb ? a : new FlowDb((a as { d
  */
 export async function submitApproval(adapter: Adapter, input: SubmitApprovalInput): Promise<DeliveryResult> {
   const db = flowDbOf(adapter);
+  await requireRun(db, input.runId);
   const row = await findWait(db, input.runId, input.nodeId, input.iteration, "approval");
   const request = JSON.parse(row.request_json ?? "{}") as { mode?: string; options?: Array<{ key: string }>; allowedUsers?: string[]; allowedScopes?: string[] };
   authorize(request, input.actor, input.decidedBy, row);
@@ -84,6 +92,7 @@ export interface SubmitHumanTaskInput {
  */
 export async function submitHumanTask(adapter: Adapter, input: SubmitHumanTaskInput): Promise<DeliveryResult> {
   const db = flowDbOf(adapter);
+  await requireRun(db, input.runId);
   const row = await findWait(db, input.runId, input.nodeId, input.iteration, "human");
   const by = input.submittedBy ?? input.actor?.userId ?? null;
   return record(db, row, { value: input.value }, by, (a, b) => JSON.stringify(a) === JSON.stringify(b));
@@ -219,6 +228,7 @@ function sameDecision(a: ApprovalResolution, b: ApprovalResolution): boolean {
 async function record(db: FlowDb, row: WaitRow, resolution: unknown, by: string | null, same: (a: unknown, b: unknown) => boolean): Promise<DeliveryResult> {
   const iteration = Number(row.iteration);
   const result = { runId: row.run_id, nodeId: row.node_id, iteration };
+  if (row.status === "pending") refuseEnded(await requireRun(db, row.run_id));
   if (await waitSql.resolve(db.store, row.run_id, row.node_id, iteration, resolution, by, db.binding.env.clock.now())) {
     db.binding.wakers?.get(row.run_id)?.();
     return { ...result, status: "accepted" };
@@ -235,6 +245,11 @@ async function deliver(db: FlowDb, kind: "signal" | "event", input: SubmitSignal
   if (!input.name) throw new FlowError("INVALID_ARGUMENT", `A ${kind} needs a name.`);
   if (!input.runId && !input.correlationId) throw new FlowError("INVALID_ARGUMENT", `A ${kind} needs a runId or a correlationId to find its run.`, { name: input.name });
   const deliveryId = input.deliveryId ?? db.binding.env.newId();
+  if (input.deliveryId !== undefined && (await signalSql.exists(db.store, deliveryId))) return { deliveryId, status: "duplicate" };
+  if (input.runId) refuseEnded(await requireRun(db, input.runId));
+  for (const wait of await pendingWaitsFor(db, kind, input)) {
+    checkPayload((JSON.parse(wait.request_json ?? "{}") as { schema?: unknown }).schema, input.payload, { kind, name: input.name, runId: wait.run_id, nodeId: wait.node_id });
+  }
   const fresh = await signalSql.insert(db.store, {
     deliveryId,
     kind,
@@ -250,4 +265,25 @@ async function deliver(db: FlowDb, kind: "signal" | "event", input: SubmitSignal
     else for (const wake of wakers?.values() ?? []) wake();
   }
   return { deliveryId, status: fresh ? "accepted" : "duplicate" };
+}
+
+/** The run a delivery names; RUN_NOT_FOUND when the store has no such run. */
+async function requireRun(db: FlowDb, runId: string): Promise<RunRecord> {
+  const run = await db.getRun(runId);
+  if (!run) throw new FlowError("RUN_NOT_FOUND", `Run ${runId} does not exist in this store. Check the run id (and that this is the store the workflow uses).`, { runId });
+  return run;
+}
+
+/** RUN_NOT_WAITING for a run that has ended: nothing would ever take a new delivery. */
+function refuseEnded(run: RunRecord): void {
+  if (!TERMINAL_STATUSES.has(run.status)) return;
+  const next = run.status === "continued" && run.nextRunId ? ` Deliver to the run it continued as, ${run.nextRunId}.` : "";
+  throw new FlowError("RUN_NOT_WAITING", `Run ${run.runId} is ${run.status}; it waits for nothing, so nothing was delivered.${next}`, { runId: run.runId, status: run.status });
+}
+
+/** Pending waits a signal or event would reach now: of its run, or waiting on its correlation id. */
+async function pendingWaitsFor(db: FlowDb, kind: "signal" | "event", input: SubmitSignalInput): Promise<WaitRow[]> {
+  return input.runId
+    ? db.store.query<WaitRow & Record<string, unknown>>(`SELECT * FROM _flow_waits WHERE status = 'pending' AND kind = ? AND name = ? AND run_id = ?`, [kind, input.name, input.runId])
+    : db.store.query<WaitRow & Record<string, unknown>>(`SELECT * FROM _flow_waits WHERE status = 'pending' AND kind = ? AND name = ? AND correlation_id = ?`, [kind, input.name, input.correlationId ?? ""]);
 }

@@ -17,6 +17,7 @@ import type { NodeState, RunStatus } from "../types.js";
 import type { ClockPort } from "../world.js";
 import type { WaitData } from "../render-view.js";
 import type { ApprovalWait, HumanWait, SignalWait, WaitSpec } from "./spec.js";
+import { recordedSchemaOf } from "./payload-schema.js";
 import { signalSql, type WaitRow, waitSql } from "./wait-sql.js";
 
 /** What the manager needs from its session. */
@@ -110,7 +111,7 @@ export class WaitManager {
     const now = this.host.clock.now();
     let row = await waitSql.get(this.host.store, runId, desc.nodeId, desc.iteration);
     if (!row) {
-      const request = requestOf(spec, desc, now);
+      const request = requestOf(spec, desc, now, spec.kind === "signal" || spec.kind === "event" ? this.payloadSchema(spec, desc) : undefined);
       const deadlineMs = earliest(request.autoAtMs, request.timeoutAtMs, request.fireAtMs);
       const name = spec.kind === "signal" || spec.kind === "event" ? spec.name : null;
       const correlationId = (spec.kind === "signal" || spec.kind === "event") && spec.correlationId ? spec.correlationId : null;
@@ -263,11 +264,16 @@ export class WaitManager {
     return false;
   }
 
+  /** The schema a signal's or event's payload must match (none: anything is taken). */
+  private payloadSchema(spec: SignalWait, desc: NodeDescriptor) {
+    return spec.kind === "signal" ? desc.outputSchema : desc.outputSchema ?? this.host.resolveTable(desc.outputTable).schema;
+  }
+
   private async settleSignal(entry: Waiting, spec: SignalWait): Promise<boolean> {
     const desc = entry.task.desc;
     const { runId, store } = this.host;
     const now = this.host.clock.now();
-    const schema = spec.kind === "signal" ? desc.outputSchema : desc.outputSchema ?? this.host.resolveTable(desc.outputTable).schema;
+    const schema = this.payloadSchema(spec, desc);
     const candidates = await signalSql.candidates(store, { kind: spec.kind, name: spec.name, runId, nodeId: desc.nodeId, iteration: desc.iteration, correlationId: spec.correlationId ?? null });
     for (const c of candidates) {
       const parsed = schema ? schema.safeParse(JSON.parse(c.payload_json)) : { success: true as const, data: JSON.parse(c.payload_json) };
@@ -349,8 +355,11 @@ function outputOf(spec: ApprovalWait, d: ApprovalResolution): Record<string, unk
   return { approved: d.approved === true, note: d.note ?? null, decidedBy: d.decidedBy ?? null, decidedAt: d.decidedAt ?? null };
 }
 
-/** What a wait row records at creation: what is asked, and when it is due. */
-function requestOf(spec: WaitSpec, desc: NodeDescriptor, now: number): Record<string, unknown> & { autoAtMs?: number; timeoutAtMs?: number; fireAtMs?: number } {
+/**
+ * What a wait row records at creation: what is asked, and when it is due; for a signal or an
+ * event, the JSON Schema its payload must match (checked at delivery, payload-schema.ts).
+ */
+function requestOf(spec: WaitSpec, desc: NodeDescriptor, now: number, payloadSchema?: unknown): Record<string, unknown> & { autoAtMs?: number; timeoutAtMs?: number; fireAtMs?: number } {
   switch (spec.kind) {
     case "approval":
       return {
@@ -366,8 +375,10 @@ function requestOf(spec: WaitSpec, desc: NodeDescriptor, now: number): Record<st
     case "human":
       return { prompt: spec.prompt, outputTable: desc.outputTable, maxAttempts: spec.maxAttempts, ...(spec.timeoutMs !== undefined ? { timeoutAtMs: now + spec.timeoutMs } : {}) };
     case "signal":
-    case "event":
-      return { name: spec.name, ...(spec.timeoutMs !== undefined ? { timeoutAtMs: now + spec.timeoutMs } : {}) };
+    case "event": {
+      const schema = recordedSchemaOf(payloadSchema);
+      return { name: spec.name, ...(spec.timeoutMs !== undefined ? { timeoutAtMs: now + spec.timeoutMs } : {}), ...(schema ? { schema } : {}) };
+    }
     case "timer":
       return { fireAtMs: spec.untilMs ?? now + (spec.durationMs ?? 0) };
   }

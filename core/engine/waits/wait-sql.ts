@@ -80,6 +80,10 @@ export const signalSql = {
     );
     return n === 1;
   },
+  /** Whether a delivery with this id was made already. */
+  async exists(db: SqlExecutor, deliveryId: string): Promise<boolean> {
+    return (await db.query(`SELECT 1 AS one FROM _flow_signals WHERE delivery_id = ?`, [deliveryId])).length > 0;
+  },
   /** Deliveries for a waiting node: already claimed by it, or open and addressed to its run or correlation id. */
   async candidates(db: SqlExecutor, w: { kind: "signal" | "event"; name: string; runId: string; nodeId: string; iteration: number; correlationId: string | null }): Promise<SignalRow[]> {
     return db.query<SignalRow & Record<string, unknown>>(

@@ -25,5 +25,15 @@ export interface CliCommand {
 /** Exit codes shared by the commands. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
-/** A usage error: printed with the command's usage, exit code 2. */
+/**
+ * Whether to color output: only on a terminal, and never when NO_COLOR is set to a non-empty
+ * value (https://no-color.org).
+ * @example
+ * const line = formatEvent(event, useColor(io));
+ */
+export function useColor(io: CliIO): boolean {
+  return io.isTTY && !io.env.NO_COLOR;
+}
+
+/** A usage mistake: printed as one line pointing at `--help`, exit code 2. */
 export class UsageError extends Error {}

@@ -1,21 +1,103 @@
 /**
  * @module node/cli/load-workflow
  * Loads a workflow file: its default export (or an export named `workflow`) must be a workflow
- * made by `flow(...)`.
+ * made by `flow(...)`. See docs/cli.md ("Where workflow files can live").
+ *
+ * Workflow files are ES modules (they import `durable-flow`, which is ESM only). Node decides a
+ * `.ts`/`.tsx` file's module system from the nearest package.json, so in a folder whose
+ * package.json says `"type": "commonjs"` (what `npm init -y` writes) or that has none, importing
+ * it directly fails (ERR_REQUIRE_CYCLE_MODULE). There the file is bundled with esbuild into an
+ * ES module beside it (npm packages and `durable-flow` stay external, so they resolve from the
+ * same folder as before), imported, and the bundle removed: the same build hot reload uses
+ * (node/hot/bundle.ts).
  */
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { FlowWorkflow } from "../../core/engine/types.js";
-import { FlowError } from "../../core/errors.js";
+import { FlowError, isFlowError } from "../../core/errors.js";
+import { bundleWorkflow } from "../hot/bundle.js";
 
+/**
+ * Loads the workflow exported by `file` (relative to `cwd`).
+ * Throws INVALID_ARGUMENT when the file is missing or exports no workflow, and
+ * WORKFLOW_LOAD_FAILED when it does not compile (file:line:column: message) or throws.
+ * @example
+ * const { workflow, path } = await loadWorkflow("review.tsx", process.cwd());
+ */
 export async function loadWorkflow(file: string, cwd: string): Promise<{ workflow: FlowWorkflow; path: string }> {
   const path = resolve(cwd, file);
-  if (!existsSync(path)) throw new FlowError("INVALID_ARGUMENT", `Workflow file ${path} does not exist.`, { path });
-  const mod = (await import(pathToFileURL(path).href)) as { default?: unknown; workflow?: unknown };
+  if (!existsSync(path)) throw new FlowError("INVALID_ARGUMENT", `Workflow file ${path} does not exist. Check the path (relative to ${cwd}).`, { path });
+  const mod = (await (loadsAsEsm(path) ? importFile(path) : importBundled(path))) as { default?: unknown; workflow?: unknown };
   const workflow = (mod.default ?? mod.workflow) as FlowWorkflow | undefined;
   if (!workflow || typeof workflow !== "object" || typeof workflow.build !== "function") {
-    throw new FlowError("INVALID_ARGUMENT", `${path} must export default a workflow made with flow(...) (from createFlow).`, { path });
+    throw new FlowError("INVALID_ARGUMENT", `${path} must export default a workflow made with flow(...) (from createFlow), or export one named \`workflow\`.`, { path });
   }
   return { workflow, path };
+}
+
+/** Whether Node loads `path` as an ES module: `.mts`/`.mjs`, or a package.json with `"type": "module"` above it. */
+function loadsAsEsm(path: string): boolean {
+  const ext = extname(path);
+  if (ext === ".mts" || ext === ".mjs") return true;
+  if (ext === ".cts" || ext === ".cjs") return false;
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    const pkg = join(dir, "package.json");
+    if (existsSync(pkg)) {
+      try {
+        return (JSON.parse(readFileSync(pkg, "utf8")) as { type?: unknown }).type === "module";
+      } catch {
+        return false;
+      }
+    }
+    if (dirname(dir) === dir) return false;
+  }
+}
+
+async function importFile(path: string): Promise<unknown> {
+  try {
+    return await import(pathToFileURL(path).href);
+  } catch (error) {
+    throw loadFailure(path, error);
+  }
+}
+
+async function importBundled(path: string): Promise<unknown> {
+  const outFile = join(dirname(path), `.${basename(path)}.flow-${process.pid}.mjs`);
+  let code: string;
+  try {
+    code = (await bundleWorkflow(path, { rootDir: dirname(path), outFile, token: "flow-cli-load" })).code;
+  } catch (error) {
+    throw loadFailure(path, error);
+  }
+  writeFileSync(outFile, code);
+  try {
+    return await importFile(outFile);
+  } finally {
+    rmSync(outFile, { force: true });
+  }
+}
+
+/**
+ * WORKFLOW_LOAD_FAILED for a file that does not compile or throws while loading. Compile errors
+ * are reported as esbuild locates them (`file:line:column: message`), without its stack.
+ */
+function loadFailure(path: string, error: unknown): FlowError {
+  if (isFlowError(error) && error.code !== "HOT_RELOAD_FAILED") return error;
+  const compileErrors = isFlowError(error) ? ((error.details?.errors as string[] | undefined) ?? []) : transformErrors(error);
+  if (compileErrors.length) {
+    return new FlowError("WORKFLOW_LOAD_FAILED", `${compileErrors.join("; ")} (${path} does not compile; fix it and run again).`, { path, errors: compileErrors }, { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new FlowError("WORKFLOW_LOAD_FAILED", `Loading ${path} threw: ${message.split("\n")[0]} (run again with --verbose for the stack).`, { path }, { cause: error });
+}
+
+/** The `file:line:column: message` lines of an esbuild TransformError (what tsx throws for a syntax error). */
+function transformErrors(error: unknown): string[] {
+  if (!(error instanceof Error) || error.name !== "TransformError") return [];
+  return error.message
+    .split("\n")
+    .slice(1)
+    .map((l) => l.replace(/: ERROR: /, ": ").trim())
+    .filter(Boolean);
 }

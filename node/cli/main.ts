@@ -3,8 +3,11 @@
  * The `flow` dispatcher: finds the command, runs it, turns errors into messages and exit
  * codes. Commands load lazily so `flow --help` stays fast.
  */
-import { isFlowError } from "../../core/errors.js";
-import { type CliCommand, type CliIO, EXIT, UsageError } from "./command.js";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { closestName, describeFailure } from "./cli-errors.js";
+import { type CliCommand, type CliIO, EXIT } from "./command.js";
 
 /** Every command: name, one-line summary, loader. Issues add theirs here. */
 const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<CliCommand> }> = [
@@ -31,32 +34,73 @@ const HELP = (io: CliIO) =>
       "Commands:",
       ...COMMANDS.map((c) => `  ${c.name.padEnd(14)}${c.summary}`),
       "",
-      "Run `flow <command> --help` for a command's options.",
+      "Run `flow <command> --help` for a command's options. Every command takes --verbose",
+      "(stack traces with errors); `flow --version` prints the version.",
       "",
     ].join("\n"),
   );
 
 export function processIO(): CliIO {
+/**
+ * The IO of this process. A closed stdout (`flow runs | head -3`) is not an error: once the
+ * reader is gone (EPIPE), further output is dropped and the command carries on (a run still
+ * finishes and is recorded); the same for stderr.
+ * @example
+ * process.exitCode = await main(process.argv.slice(2), processIO());
+ */
   return {
-    stdout: (t) => void process.stdout.write(t),
-    stderr: (t) => void process.stderr.write(t),
+    stdout: writerOf(process.stdout),
+    stderr: writerOf(process.stderr),
     cwd: process.cwd(),
     env: process.env,
     isTTY: process.stdout.isTTY === true,
   };
 }
 
-/** Runs the CLI; resolves to the exit code. */
+function writerOf(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    closed = true;
+  });
+  return (text) => {
+    if (!closed && !stream.destroyed) stream.write(text);
+  };
+}
+
+/** The version of the durable-flow package this CLI belongs to. */
+function flowVersion(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "durable-flow" && pkg.version) return pkg.version;
+    } catch {
+      // no package.json here: look further up
+    }
+    if (dirname(dir) === dir) return "unknown";
+  }
+}
+
+/**
+ * Runs the CLI; resolves to the exit code. `--verbose` (anywhere) adds stack traces to errors.
+ * @example
+ * const code = await main(["runs", "--limit", "5"]);
+ */
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
-  const [name, ...rest] = argv;
+  const verbose = argv.includes("--verbose");
+  const [name, ...rest] = argv.filter((a) => a !== "--verbose");
   if (!name || name === "--help" || name === "-h" || name === "help") {
     HELP(io);
     return name ? EXIT.ok : EXIT.usage;
   }
   const entry = COMMANDS.find((c) => c.name === name);
+  if (name === "--version" || name === "-v") {
+    io.stdout(`${flowVersion()}\n`);
+    return EXIT.ok;
+  }
   if (!entry) {
-    io.stderr(`flow: unknown command "${name}".\n\n`);
-    HELP(io);
+    const near = closestName(name, COMMANDS.map((c) => c.name));
+    io.stderr(`flow: INVALID_ARGUMENT: unknown command "${name}".${near ? ` Did you mean \`flow ${near}\`?` : ""} Run \`flow --help\` for the commands.\n`);
     return EXIT.usage;
   }
   const command = await entry.load();
@@ -67,15 +111,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   try {
     return await command.run(rest, io);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`flow ${name}: ${error.message}\n\n${command.usage}\n`);
-      return EXIT.usage;
-    }
-    if (isFlowError(error)) {
-      io.stderr(`flow ${name}: ${error.code}: ${error.message}\n`);
-      return EXIT.failed;
-    }
-    io.stderr(`flow ${name}: ${(error as Error)?.stack ?? String(error)}\n`);
-    return EXIT.failed;
+    const failure = describeFailure(name, error, { verbose });
+    io.stderr(failure.line);
+    return failure.exitCode;
   }
 }

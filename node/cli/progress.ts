@@ -1,14 +1,21 @@
 /**
  * @module node/cli/progress
- * Human-readable progress lines for run events (`flow up`). `--json` prints the events as
+ * Human-readable progress lines for run events (`flow up`, and `flow runs <id>`'s recent
+ * events), and the summary `flow up` prints at the end of a run. `--json` prints the events as
  * NDJSON instead.
  */
 import type { FlowEvent } from "../../core/engine/events.js";
+import type { RunResult } from "../../core/engine/types.js";
 
 const node = (e: { nodeId: string; iteration: number }) => (e.iteration ? `${e.nodeId}#${e.iteration}` : e.nodeId);
 
-/** One line for an event, or null for events not worth a line. */
-export function formatEvent(e: FlowEvent, color: boolean): string | null {
+/**
+ * One line for an event, or null for events not worth a line. `file` is the workflow file as
+ * the user gave it, for the commands that a line suggests.
+ * @example
+ * const line = formatEvent(event, useColor(io), { file: "review.tsx" });
+ */
+export function formatEvent(e: FlowEvent, color: boolean, ctx: { file?: string } = {}): string | null {
   const c = (code: number, s: string) => (color ? `\u001b[${code}m${s}\u001b[0m` : s);
   switch (e.type) {
     case "RunStarted":
@@ -26,7 +33,7 @@ export function formatEvent(e: FlowEvent, color: boolean): string | null {
     case "TaskSkipped":
       return `${c(90, "–")} ${node(e)} skipped`;
     case "TaskFailed":
-      return `${c(31, "✗")} ${node(e)} ${e.error.code}: ${e.error.message}${e.willRetry ? c(33, ` — retrying${e.retryInMs ? ` in ${e.retryInMs} ms` : ""}`) : ""}`;
+      return `${c(31, "✗")} ${node(e)} ${e.error.code}: ${e.error.message}${e.willRetry ? c(33, ` — ${retryWhen(e.timestampMs, e.retryInMs)}`) : ""}`;
     case "TaskCancelled":
       return `${c(33, "⊘")} ${node(e)} cancelled (${e.reason})`;
     case "LoopIteration":
@@ -58,8 +65,64 @@ export function formatEvent(e: FlowEvent, color: boolean): string | null {
     case "WorkflowReloaded":
       return `${c(36, "↻")} workflow reloaded (generation ${e.generation})`;
     case "RunPaused":
-      return `${c(33, "●")} run paused; resume with: flow up <file> --run-id ${e.runId} --resume`;
+      return `${c(33, "●")} run paused; resume with: flow up ${ctx.file ?? "<workflow file>"} --run-id ${e.runId} --resume`;
     default:
       return null;
+  }
+}
+
+/** `retrying now`, or `retrying in 4 s at 12:03:07` (local time). */
+function retryWhen(atMs: number, inMs: number | undefined): string {
+  if (!inMs) return "retrying now";
+  const at = new Date(atMs + inMs);
+  const clock = [at.getHours(), at.getMinutes(), at.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
+  return `retrying in ${formatDuration(inMs)} at ${clock}`;
+}
+
+/**
+ * A duration for people: `340 ms`, `4.2 s`, `12 s`, `3 min 5 s`, `2 h 10 min`.
+ * @example
+ * formatDuration(4_200); // "4.2 s"
+ */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  if (ms < 10_000) return `${(Math.round(ms / 100) / 10).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
+  const m = Math.round(s / 60);
+  return `${Math.floor(m / 60)} h${m % 60 ? ` ${m % 60} min` : ""}`;
+}
+
+/**
+ * Counts what a run did in this process, for the line `flow up` ends with.
+ * @example
+ * const tally = new RunTally();
+ * const result = await runWorkflow(wf, { input, onProgress: (e) => tally.observe(e) });
+ * console.log(tally.summary(result, elapsedMs));
+ */
+export class RunTally {
+  private finished = 0;
+  private failed = 0;
+  private skipped = 0;
+  private cached = 0;
+  private attempts = 0;
+  private events = 0;
+
+  observe(e: FlowEvent): void {
+    this.events++;
+    if (e.type === "TaskStarted") this.attempts++;
+    else if (e.type === "TaskFinished") this.finished++;
+    else if (e.type === "TaskCacheHit") this.cached++;
+    else if (e.type === "TaskSkipped") this.skipped++;
+    else if (e.type === "TaskFailed" && !e.willRetry) this.failed++;
+  }
+
+  /** `Run r1 finished in 1.2 s: 5 tasks finished, 0 failed, 1 skipped; 6 attempts.` */
+  summary(result: RunResult, elapsedMs: number): string {
+    if (this.events === 0) return `Run ${result.runId} is ${result.status} already; nothing ran.`;
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+    const cached = this.cached ? `, ${this.cached} from cache` : "";
+    return `Run ${result.runId} ${result.status} in ${formatDuration(elapsedMs)}: ${plural(this.finished, "task")} finished, ${this.failed} failed, ${this.skipped} skipped${cached}; ${plural(this.attempts, "attempt")}.`;
   }
 }

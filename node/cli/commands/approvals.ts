@@ -5,7 +5,7 @@
  */
 import { listPendingApprovals, type PendingApproval } from "../../../core/engine/waits/deliver.js";
 import type { CliCommand } from "../command.js";
-import { DB_HELP, parseCli, printer, STORE_OPTIONS, withStore } from "./wait-cli.js";
+import { DB_HELP, parseCli, printer, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 
 const USAGE = `Usage: flow approvals [options]
 
@@ -14,6 +14,7 @@ with \`flow approve\`; answer a human task with \`flow submit\`.
 
 Options:
   --run-id <id>          Only this run's
+${WORKFLOW_HELP}
 ${DB_HELP}`;
 
 export const approvalsCommand: CliCommand = {
@@ -22,7 +23,7 @@ export const approvalsCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const { values } = parseCli(argv, { ...STORE_OPTIONS, "run-id": { type: "string" } });
-    return withStore(io, values.db, async (db) => {
+    return withStore(io, values, async (db) => {
       const pending = await listPendingApprovals(db, values["run-id"] ? { runId: values["run-id"] } : {});
       printer(io, values.json)(pending, pending.length ? pending.map(line).join("") : "No pending approvals or human tasks.\n");
       return 0;

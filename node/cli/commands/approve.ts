@@ -5,7 +5,7 @@
  */
 import { submitApproval, type SubmitApprovalInput } from "../../../core/engine/waits/deliver.js";
 import { type CliCommand, UsageError } from "../command.js";
-import { DB_HELP, iterationArg, parseCli, printer, resumeHint, STORE_OPTIONS, withStore } from "./wait-cli.js";
+import { DB_HELP, iterationArg, parseCli, printer, resumeHint, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 
 const USAGE = `Usage: flow approve <runId> <nodeId> [options]
 
@@ -21,6 +21,7 @@ Options:
   --by <user>            Who decides (recorded as decidedBy; checked against allowedUsers)
   --scope <scope>        A scope you act with, checked against allowedScopes (repeatable)
   --iteration <n>        The iteration that waits (default: the pending one)
+${WORKFLOW_HELP}
 ${DB_HELP}`;
 
 export const approveCommand: CliCommand = {
@@ -48,7 +49,7 @@ export const approveCommand: CliCommand = {
       : values.deny ? "deny"
       : "approve";
     const iteration = iterationArg(values.iteration);
-    return withStore(io, values.db, async (db) => {
+    return withStore(io, values, async (db) => {
       const result = await submitApproval(db, {
         runId,
         nodeId,
@@ -62,7 +63,7 @@ export const approveCommand: CliCommand = {
       const text =
         result.status === "duplicate"
           ? `"${nodeId}" of run ${runId} was already decided this way; nothing changed.\n`
-          : `${verb} "${nodeId}" of run ${runId}${result.iteration ? ` (iteration ${result.iteration})` : ""}.\n${resumeHint(runId)}`;
+          : `${verb} "${nodeId}" of run ${runId}${result.iteration ? ` (iteration ${result.iteration})` : ""}.\n${resumeHint(runId, values.workflow)}`;
       printer(io, values.json)(result, text);
       return 0;
     });

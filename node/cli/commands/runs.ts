@@ -1,53 +1,130 @@
 /**
  * @module node/cli/commands/runs
- * `flow runs [runId]`: lists runs of a store, or shows one run's nodes and events.
+ * `flow runs [runId]`: lists runs of a store, or shows one run: its nodes in plan order with
+ * state, attempts and time spent, counts, and its most recent events. See docs/cli.md.
  */
-import { parseArgs } from "node:util";
-import { FlowDb } from "../../../core/engine/flow-db.js";
+import type { AttemptRecord, FlowDb, NodeRecord, RunRecord } from "../../../core/engine/flow-db.js";
+import { RUN_STATUSES } from "../../../core/engine/status.js";
 import type { RunStatus } from "../../../core/engine/types.js";
-import { DEFAULT_DB_PATH } from "../../create-flow.js";
-import type { CliCommand, CliIO } from "../command.js";
-import { withStore } from "./wait-cli.js";
+import { type CliCommand, type CliIO, UsageError, useColor } from "../command.js";
+import { formatDuration, formatEvent } from "../progress.js";
+import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 
 const USAGE = `Usage: flow runs [runId] [options]
 
-Without a run id, lists runs (newest first). With one, shows its nodes and events.
+Without a run id, lists runs (newest first). With one, shows the run: its nodes in plan order
+(state, attempts, time spent), counts, and its most recent events.
 
 Options:
-  --db <path>        SQLite store (default: the store openFlowBackend resolves here,
-                     else ${DEFAULT_DB_PATH})
-  --status <status>  Only runs with this status
+  --status <status>  Only runs with this status (${RUN_STATUSES.join(", ")})
   --limit <n>        How many runs (default 20)
-  --json             Print JSON`;
+  --events <n>       With a run id: how many recent events to show (default 10)
+${WORKFLOW_HELP}
+${DB_HELP}`;
 
 export const runsCommand: CliCommand = {
   name: "runs",
   summary: "List runs, or show one run",
   usage: USAGE,
   async run(argv, io) {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { db: { type: "string" }, status: { type: "string" }, limit: { type: "string" }, json: { type: "boolean" } },
+    const { values, positionals } = parseCli(argv, { ...STORE_OPTIONS, status: { type: "string" }, limit: { type: "string" }, events: { type: "string" } });
+    const [runId, extra] = positionals;
+    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"; give at most one run id.`);
+    const limit = countArg(values.limit, "--limit", 20);
+    const eventCount = countArg(values.events, "--events", 10);
+    const status = values.status;
+    if (status !== undefined && !RUN_STATUSES.includes(status as RunStatus)) {
+      throw new UsageError(`--status must be one of ${RUN_STATUSES.join(", ")}, not "${status}".`);
+    }
+    return withStore(io, values, async (db) => {
+      if (runId) await showRun(db, runId, { json: values.json === true, events: eventCount }, io);
+      else await listRuns(db, { limit, ...(status ? { status: status as RunStatus } : {}) }, values.json === true, io);
+      return 0;
     });
-    return withStore(io, values.db, (db) => show(db, values, positionals[0], io));
   },
 };
 
-async function show(db: FlowDb, values: { status?: string; limit?: string; json?: boolean }, runId: string | undefined, io: CliIO): Promise<number> {
-  const print = (v: unknown) => io.stdout(`${JSON.stringify(v, null, 2)}\n`);
-  if (runId) {
-    const run = await db.requireRun(runId);
-    const [nodes, events] = await Promise.all([db.listNodes(runId), db.listEvents(runId)]);
-    if (values.json) return print({ run, nodes, events }), 0;
-    io.stdout(`${run.runId}  ${run.status}  ${run.workflowName ?? ""}\n`);
-    for (const n of nodes) io.stdout(`  ${n.state.padEnd(12)} ${n.nodeId}${n.iteration ? `#${n.iteration}` : ""}  attempts ${n.attempts}${n.error ? `  ${n.error.code}` : ""}\n`);
-    io.stdout(`  ${events.length} events\n`);
-    return 0;
-  }
-  const runs = await db.listRuns({ limit: Number(values.limit ?? 20), ...(values.status ? { status: values.status as RunStatus } : {}) });
-  if (values.json) return print(runs), 0;
+/** A whole number of at least 1 (`--limit`, `--events`). */
+function countArg(text: string | undefined, what: string, fallback: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${what} must be a whole number of at least 1, not "${text}".`);
+  return n;
+}
+
+async function listRuns(db: FlowDb, filter: { limit: number; status?: RunStatus }, json: boolean, io: CliIO): Promise<void> {
+  const runs = await db.listRuns(filter);
+  if (json) return io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
   for (const r of runs) io.stdout(`${new Date(r.createdAtMs).toISOString()}  ${r.status.padEnd(16)} ${r.runId}  ${r.workflowName ?? ""}\n`);
-  if (runs.length === 0) io.stdout("No runs.\n");
-  return 0;
+  if (runs.length === 0) io.stdout(filter.status ? `No ${filter.status} runs.\n` : "No runs.\n");
+}
+
+/** What `flow runs <id>` reports about each node. */
+interface NodeLine extends NodeRecord {
+  /** Time spent in its attempts (an attempt still in progress counts up to now). */
+  durationMs: number;
+}
+
+/** Counts of `flow runs <id>`. */
+interface RunCounts {
+  nodes: Record<string, number>;
+  attempts: number;
+  events: number;
+}
+
+async function showRun(db: FlowDb, runId: string, opts: { json: boolean; events: number }, io: CliIO): Promise<void> {
+  const run = await db.requireRun(runId);
+  const [stored, attempts, eventTotal, frame] = await Promise.all([db.listNodes(runId), db.listAttempts(runId), db.countEvents(runId), db.getFrame(runId)]);
+  const nodes = inPlanOrder(stored, frame?.tasks.map((t) => t.nodeId) ?? []);
+  const events = await db.listEvents(runId, { afterSeq: Math.max(0, eventTotal - opts.events) });
+  const now = Date.now();
+  const lines = nodes.map((n): NodeLine => ({ ...n, durationMs: timeSpent(attempts, n, now) }));
+  const counts: RunCounts = { nodes: {}, attempts: attempts.length, events: eventTotal };
+  for (const n of nodes) counts.nodes[n.state] = (counts.nodes[n.state] ?? 0) + 1;
+  if (opts.json) return io.stdout(`${JSON.stringify({ run, nodes: lines, counts, recentEvents: events }, null, 2)}\n`);
+
+  const color = useColor(io);
+  io.stdout(`${header(run, now)}\n`);
+  if (run.error) io.stdout(`  error: ${run.error.code}: ${run.error.message}\n`);
+  io.stdout(lines.length ? "\nNodes (plan order):\n" : "\nNo nodes yet.\n");
+  const width = Math.min(40, Math.max(4, ...lines.map((n) => label(n).length)));
+  for (const n of lines) {
+    const tries = `${n.attempts} attempt${n.attempts === 1 ? "" : "s"}`;
+    const time = n.attempts ? formatDuration(n.durationMs) : "";
+    io.stdout(`  ${n.state.padEnd(16)} ${label(n).padEnd(width)}  ${tries.padEnd(11)} ${time.padStart(8)}${n.error ? `  ${n.error.code}: ${n.error.message}` : ""}\n`.replace(/ +\n$/, "\n"));
+  }
+  const byState = Object.entries(counts.nodes).map(([state, count]) => `${count} ${state}`).join(", ");
+  io.stdout(`\n${nodes.length} node${nodes.length === 1 ? "" : "s"}${byState ? ` (${byState})` : ""}, ${counts.attempts} attempt${counts.attempts === 1 ? "" : "s"}, ${eventTotal} event${eventTotal === 1 ? "" : "s"}\n`);
+  if (events.length) {
+    io.stdout(`\nRecent events (last ${events.length} of ${eventTotal}):\n`);
+    for (const e of events) io.stdout(`  #${String(e.seq).padEnd(5)} ${new Date(e.timestampMs).toISOString().slice(11, 23)}  ${formatEvent(e, color) ?? e.type}\n`);
+  }
+}
+
+/**
+ * Nodes in the order of the run's latest plan (its last rendered frame), the iterations of a
+ * node together; nodes the plan no longer has follow, in the order they were first planned.
+ */
+function inPlanOrder(nodes: NodeRecord[], plan: string[]): NodeRecord[] {
+  const rank = new Map<string, number>();
+  for (const id of plan) if (!rank.has(id)) rank.set(id, rank.size);
+  const first = new Map<string, number>();
+  for (const n of nodes) first.set(n.nodeId, Math.min(first.get(n.nodeId) ?? Infinity, n.ordinal ?? Infinity));
+  const key = (n: NodeRecord) => rank.get(n.nodeId) ?? plan.length + (first.get(n.nodeId) ?? 0);
+  return [...nodes].sort((a, b) => key(a) - key(b) || (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0) || a.iteration - b.iteration);
+}
+
+function header(run: RunRecord, now: number): string {
+  const end = run.finishedAtMs ?? (run.status === "running" ? now : run.updatedAtMs);
+  return `Run ${run.runId}  ${run.status}${run.workflowName ? `  (${run.workflowName})` : ""}\n  started ${new Date(run.createdAtMs).toISOString()}, ${run.finishedAtMs ? "ended" : "last change"} after ${formatDuration(end - run.createdAtMs)}`;
+}
+
+function label(n: NodeRecord): string {
+  return `${n.nodeId}${n.iteration ? `#${n.iteration}` : ""}`;
+}
+
+function timeSpent(attempts: AttemptRecord[], n: NodeRecord, now: number): number {
+  let total = 0;
+  for (const a of attempts) if (a.nodeId === n.nodeId && a.iteration === n.iteration) total += (a.finishedAtMs ?? (a.state === "in-progress" ? now : a.startedAtMs)) - a.startedAtMs;
+  return total;
 }

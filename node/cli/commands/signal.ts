@@ -6,7 +6,7 @@
  */
 import { submitEvent, submitSignal } from "../../../core/engine/waits/deliver.js";
 import { type CliCommand, UsageError } from "../command.js";
-import { DB_HELP, parseCli, parseJsonArg, printer, resumeHint, STORE_OPTIONS, withStore } from "./wait-cli.js";
+import { DB_HELP, parseCli, parseJsonArg, printer, resumeHint, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 
 const USAGE = `Usage: flow signal <name> (--run-id <id> | --correlation-id <id>) --payload '<json>' [options]
 
@@ -21,6 +21,7 @@ Options:
   --payload <json>       The signal's data (required; validated by the Signal's schema)
   --delivery-id <id>     Idempotency key (default: a fresh id)
   --event                Deliver an event (WaitForEvent) instead of a signal
+${WORKFLOW_HELP}
 ${DB_HELP}`;
 
 export const signalCommand: CliCommand = {
@@ -42,7 +43,7 @@ export const signalCommand: CliCommand = {
     const correlationId = values["correlation-id"];
     if ((runId === undefined) === (correlationId === undefined)) throw new UsageError("give either --run-id or --correlation-id.");
     const payload = parseJsonArg(values.payload, "--payload");
-    return withStore(io, values.db, async (db) => {
+    return withStore(io, values, async (db) => {
       const input = {
         name,
         payload,
@@ -56,7 +57,7 @@ export const signalCommand: CliCommand = {
       const text =
         result.status === "duplicate"
           ? `Delivery ${result.deliveryId} was made before; nothing changed.\n`
-          : `Delivered ${kind} "${name}" to ${target} (delivery ${result.deliveryId}).\n${runId !== undefined ? resumeHint(runId) : "flow wake lists the runs it lets continue.\n"}`;
+          : `Delivered ${kind} "${name}" to ${target} (delivery ${result.deliveryId}).\n${runId !== undefined ? resumeHint(runId, values.workflow) : "flow wake lists the runs it lets continue.\n"}`;
       printer(io, values.json)(result, text);
       return 0;
     });

@@ -5,7 +5,7 @@
  */
 import { submitHumanTask } from "../../../core/engine/waits/deliver.js";
 import { type CliCommand, UsageError } from "../command.js";
-import { DB_HELP, iterationArg, parseCli, parseJsonArg, printer, resumeHint, STORE_OPTIONS, withStore } from "./wait-cli.js";
+import { DB_HELP, iterationArg, parseCli, parseJsonArg, printer, resumeHint, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 
 const USAGE = `Usage: flow submit <runId> <nodeId> --value '<json>' [options]
 
@@ -17,6 +17,7 @@ Options:
   --value <json>         The row, a JSON object (required)
   --by <user>            Who submits (recorded)
   --iteration <n>        The iteration that waits (default: the pending one)
+${WORKFLOW_HELP}
 ${DB_HELP}`;
 
 export const submitCommand: CliCommand = {
@@ -30,7 +31,7 @@ export const submitCommand: CliCommand = {
     const value = parseJsonArg(values.value, "--value");
     if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError("--value must be a JSON object (the task's row).");
     const iteration = iterationArg(values.iteration);
-    return withStore(io, values.db, async (db) => {
+    return withStore(io, values, async (db) => {
       const result = await submitHumanTask(db, {
         runId,
         nodeId,
@@ -38,7 +39,7 @@ export const submitCommand: CliCommand = {
         ...(iteration !== undefined ? { iteration } : {}),
         ...(values.by !== undefined ? { submittedBy: values.by } : {}),
       });
-      const text = result.status === "duplicate" ? `"${nodeId}" of run ${runId} already has this answer; nothing changed.\n` : `Submitted "${nodeId}" of run ${runId}.\n${resumeHint(runId)}`;
+      const text = result.status === "duplicate" ? `"${nodeId}" of run ${runId} already has this answer; nothing changed.\n` : `Submitted "${nodeId}" of run ${runId}.\n${resumeHint(runId, values.workflow)}`;
       printer(io, values.json)(result, text);
       return 0;
     });

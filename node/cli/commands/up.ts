@@ -1,15 +1,17 @@
 /**
  * @module node/cli/commands/up
  * `flow up <workflow file> --input '<json>'`: runs a workflow (or resumes a run) and shows
- * progress. Ctrl-C once pauses (in-flight tasks finish), twice cancels.
+ * progress, then a summary (time, tasks, attempts). Ctrl-C once pauses (in-flight tasks
+ * finish), twice cancels. Engine warnings print once, as the CLI's own lines on stderr.
  */
-import { readFileSync } from "node:fs";
+import { accessSync, constants, mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { runWorkflow } from "../../../core/engine/run.js";
-import { type CliCommand, EXIT, UsageError } from "../command.js";
+import { routeWarnings } from "../../engine/env.js";
+import { type CliCommand, type CliIO, EXIT, UsageError, useColor } from "../command.js";
 import { loadWorkflow } from "../load-workflow.js";
-import { formatEvent } from "../progress.js";
+import { formatEvent, RunTally } from "../progress.js";
+import { parseCli } from "./wait-cli.js";
 
 const USAGE = `Usage: flow up <workflow file> [options]
 
@@ -27,37 +29,39 @@ Options:
                           them (polling the store) instead of parking the run and exiting
   --hot                   Reload the workflow file when it is edited (docs/hot-reload.md)
   --json                  Print events as NDJSON instead of progress lines
-  --quiet                 Print only the result`;
+  --quiet                 Print only the result
+  --verbose               Print stack traces with errors`;
 
 export const upCommand: CliCommand = {
   name: "up",
   summary: "Run a workflow file",
   usage: USAGE,
   async run(argv, io) {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        input: { type: "string" },
-        "input-file": { type: "string" },
-        "run-id": { type: "string" },
-        resume: { type: "boolean" },
-        force: { type: "boolean" },
-        "max-concurrency": { type: "string" },
-        "log-dir": { type: "string" },
-        json: { type: "boolean" },
-        quiet: { type: "boolean" },
-        wait: { type: "boolean" },
-        hot: { type: "boolean" },
-      },
+    const { values, positionals } = parseCli(argv, {
+      input: { type: "string" },
+      "input-file": { type: "string" },
+      "run-id": { type: "string" },
+      resume: { type: "boolean" },
+      force: { type: "boolean" },
+      "max-concurrency": { type: "string" },
+      "log-dir": { type: "string" },
+      json: { type: "boolean" },
+      quiet: { type: "boolean" },
+      wait: { type: "boolean" },
+      hot: { type: "boolean" },
     });
-    const file = positionals[0];
+    const [file, extra] = positionals;
     if (!file) throw new UsageError("missing the workflow file.");
+    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"; give one workflow file.`);
     if (values.resume && !values["run-id"]) throw new UsageError("--resume needs --run-id.");
     const input = parseInput(values.input, values["input-file"], io.cwd);
     const maxConcurrency = values["max-concurrency"] === undefined ? undefined : Number(values["max-concurrency"]);
-    if (maxConcurrency !== undefined && !(maxConcurrency >= 1)) throw new UsageError("--max-concurrency must be a number of at least 1.");
+    if (maxConcurrency !== undefined && !(Number.isInteger(maxConcurrency) && maxConcurrency >= 1)) throw new UsageError("--max-concurrency must be a whole number of at least 1.");
+    const logDir = logDirOf(values["log-dir"], io.cwd);
     const { workflow, path } = await loadWorkflow(file, io.cwd);
+    const color = useColor(io);
+    const tally = new RunTally();
+    const startedAt = Date.now();
 
     const cancel = new AbortController();
     const pause = new AbortController();
@@ -68,8 +72,8 @@ export const upCommand: CliCommand = {
       } else cancel.abort();
     };
     process.on("SIGINT", onSigint);
+    const restoreWarnings = routeWarnings((message) => io.stderr(`${color ? "\u001b[33m!\u001b[0m" : "!"} ${message}\n`));
     try {
-      const logDir = values["log-dir"] === "none" ? null : resolve(io.cwd, values["log-dir"] ?? ".flow/logs");
       const result = await runWorkflow(workflow, {
         input,
         workflowPath: path,
@@ -83,19 +87,26 @@ export const upCommand: CliCommand = {
         ...(values.wait ? { stayWhileWaiting: true } : {}),
         ...(values.hot ? { hot: true } : {}),
         onProgress: (e) => {
+          tally.observe(e);
           if (values.quiet) return;
           if (values.json) return io.stdout(`${JSON.stringify(e)}\n`);
-          const line = formatEvent(e, io.isTTY);
+          // The engine's warning (printed by the sink above) already says the workflow changed.
+          if (e.type === "WorkflowChanged") return;
+          const line = formatEvent(e, color, { file });
           if (line) io.stdout(`${line}\n`);
         },
       });
       if (values.json) io.stdout(`${JSON.stringify({ type: "result", ...result })}\n`);
-      else io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+      else {
+        if (!values.quiet) io.stdout(`${tally.summary(result, Date.now() - startedAt)}\n`);
+        io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+      }
       if (result.status.startsWith("waiting-") && !values.json && !values.quiet) {
         io.stdout(`The run is parked (${result.status}). Deliver what it waits for (flow approvals, flow approve, flow signal), then: flow up ${file} --run-id ${result.runId} --resume\n`);
       }
       return ["finished", "paused", "continued"].includes(result.status) || result.status.startsWith("waiting-") ? EXIT.ok : result.status === "cancelled" ? EXIT.cancelled : EXIT.failed;
     } finally {
+      restoreWarnings();
       process.off("SIGINT", onSigint);
     }
   },
@@ -103,7 +114,7 @@ export const upCommand: CliCommand = {
 
 function parseInput(inline: string | undefined, file: string | undefined, cwd: string): Record<string, unknown> {
   if (inline !== undefined && file !== undefined) throw new UsageError("give --input or --input-file, not both.");
-  const text = inline ?? (file !== undefined ? readFileSync(resolve(cwd, file), "utf8") : "{}");
+  const text = inline ?? (file !== undefined ? readInputFile(resolve(cwd, file)) : "{}");
   try {
     const value = JSON.parse(text) as unknown;
     if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("not an object");
@@ -111,4 +122,25 @@ function parseInput(inline: string | undefined, file: string | undefined, cwd: s
   } catch (e) {
     throw new UsageError(`the input must be a JSON object (${(e as Error).message}).`);
   }
+}
+
+function readInputFile(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read --input-file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+  }
+}
+
+/** The `--log-dir` to use (null for "none"), made and checked writable before the run starts. */
+function logDirOf(option: string | undefined, cwd: string): string | null {
+  if (option === "none") return null;
+  const dir = resolve(cwd, option ?? ".flow/logs");
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    throw new UsageError(`--log-dir ${dir} is not a directory Flow can write to (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give another one, or --log-dir none.`);
+  }
+  return dir;
 }

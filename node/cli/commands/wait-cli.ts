@@ -1,8 +1,7 @@
 /**
  * @module node/cli/commands/wait-cli
  * What the wait commands (`approvals`, `approve`, `submit`, `signal`, `wake`) share: argument
- * parsing that reports mistakes as usage errors, opening an existing SQLite store, JSON
- * arguments and output. See docs/cli.md ("Waiting runs").
+ * parsing, opening the project's store (or a workflow file's), JSON arguments and output. See docs/cli.md ("Waiting runs").
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -13,45 +12,56 @@ import { resolveBackend } from "../../config/resolve-backend.js";
 import { createFlow, DEFAULT_DB_PATH } from "../../create-flow.js";
 import { openFlowBackend } from "../../open-flow-backend.js";
 import { type CliIO, UsageError } from "../command.js";
+import { loadWorkflow } from "../load-workflow.js";
 
-/** The `--db` and `--json` options every wait command takes. */
-export const STORE_OPTIONS = { db: { type: "string" }, json: { type: "boolean" } } as const;
+/** The `--db`, `--workflow` and `--json` options of the commands that read a store. */
+export const STORE_OPTIONS = { db: { type: "string" }, workflow: { type: "string" }, json: { type: "boolean" } } as const;
 
-/** `--db` help line. */
-export const DB_HELP = `  --db <path>            SQLite store (default ${DEFAULT_DB_PATH})\n  --json                 Print JSON`;
+/** How every command describes where its store is when `--db` is not given (one wording everywhere). */
+export const DB_DEFAULT = `default: the store the project resolves (FLOW_BACKEND, FLOW_DB_PATH, flow.config.json...), else ${DEFAULT_DB_PATH}`;
 
-/** `parseArgs` with unknown options and missing values reported as usage errors. */
+/** `--workflow` help line. */
+export const WORKFLOW_HELP = `  --workflow <file>      Use the store this workflow file opens (the one flow up <file> uses)`;
+
+/** `--db` and `--json` help lines. */
+export const DB_HELP = `  --db <path>            SQLite store file (${DB_DEFAULT})\n  --json                 Print JSON`;
+
+/** `parseArgs` in strict mode; its errors are usage errors (exit 2), reported by the dispatcher. */
 export function parseCli<T extends ParseArgsConfig["options"]>(argv: string[], options: T) {
-  try {
-    return parseArgs({ args: argv, options: options as NonNullable<T>, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseArgs({ args: argv, options: options as NonNullable<T>, allowPositionals: true, strict: true });
 }
 
 /**
- * Runs `fn` on the project's store, then closes it: the SQLite file at `--db` when given (relative
- * to the working directory), else the store `openFlowBackend` resolves there (FLOW_BACKEND,
- * FLOW_DATABASE_URL, flow.config.json, a migration marker, or `.flow/flow.db`). A SQLite store
- * that does not exist is an error rather than a new empty one: these commands act on runs
- * already there.
+ * Runs `fn` on the store a command acts on, then closes it:
+ * - `--workflow <file>`: the store that workflow file's factory opens (exactly what `flow up` uses);
+ * - `--db <path>`: that SQLite file (relative to the working directory);
+ * - otherwise the store `openFlowBackend` resolves there (FLOW_BACKEND, FLOW_DATABASE_URL,
+ *   flow.config.json, a migration marker, or `.flow/flow.db`).
+ * A SQLite store that does not exist is STORE_NOT_FOUND rather than a new empty one: these
+ * commands act on runs already there.
  */
-export function withStore<T>(io: CliIO, dbOption: string | undefined, fn: (db: FlowDb) => Promise<T>): Promise<T> {
-  return withApiDb(io, dbOption, (handle) => fn(new FlowDb(handle)));
-}
-
-/** As `withStore`, with the store's `db` handle (for library functions that take one). */
-export async function withApiDb<T>(io: CliIO, dbOption: string | undefined, fn: (db: unknown) => Promise<T>): Promise<T> {
-  const resolved = dbOption === undefined ? resolveBackend({ cwd: io.cwd, env: io.env }) : undefined;
-  const dbPath = resolve(io.cwd, dbOption ?? resolved?.dbPath ?? DEFAULT_DB_PATH);
-  if ((resolved === undefined || resolved.backend === "sqlite") && !existsSync(dbPath)) {
-    throw new FlowError("STORE_NOT_FOUND", `No Flow store at ${dbPath}. Pass --db <path> to the store your workflow uses (createFlow's dbPath).`, { path: dbPath });
+export async function withStore<T>(io: CliIO, where: { db?: string | undefined; workflow?: string | undefined }, fn: (db: FlowDb) => Promise<T>): Promise<T> {
+  if (where.db !== undefined && where.workflow !== undefined) throw new UsageError("give --db or --workflow, not both.");
+  if (where.workflow !== undefined) {
+    const { workflow } = await loadWorkflow(where.workflow, io.cwd);
+    const db = new FlowDb(workflow);
+    try {
+      return await fn(db);
+    } finally {
+      await db.store.close();
+    }
   }
-  const api = dbOption === undefined ? await openFlowBackend(undefined, { cwd: io.cwd, env: io.env }) : createFlow({}, { dbPath });
+  const resolved = where.db === undefined ? resolveBackend({ cwd: io.cwd, env: io.env }) : undefined;
+  const dbPath = resolve(io.cwd, where.db ?? resolved?.dbPath ?? DEFAULT_DB_PATH);
+  if ((resolved === undefined || resolved.backend === "sqlite") && !existsSync(dbPath)) {
+    throw new FlowError("STORE_NOT_FOUND", `No Flow store at ${dbPath}. Pass --workflow <file> (the store your workflow file opens) or --db <path>.`, { path: dbPath });
+  }
+  const api = where.db === undefined ? await openFlowBackend(undefined, { cwd: io.cwd, env: io.env }) : createFlow({}, { dbPath });
+  const db = new FlowDb(api.db);
   try {
-    return await fn(api.db);
+    return await fn(db);
   } finally {
-    await new FlowDb(api.db).store.close();
+    await db.store.close();
   }
 }
 
@@ -78,7 +88,7 @@ export function printer(io: CliIO, json: boolean | undefined) {
   return (value: unknown, text: string) => io.stdout(json ? `${JSON.stringify(value, null, 2)}\n` : text);
 }
 
-/** The line telling the user how the run continues after a delivery. */
-export function resumeHint(runId: string): string {
-  return `The run continues when it is resumed: flow up <workflow file> --run-id ${runId} --resume (flow wake lists runs ready to continue).\n`;
+/** The line telling the user how the run continues after a delivery (`file`: the `--workflow` given). */
+export function resumeHint(runId: string, file: string | undefined): string {
+  return `The run continues when it is resumed: flow up ${file ?? "<workflow file>"} --run-id ${runId} --resume (flow wake lists runs ready to continue).\n`;
 }

@@ -5,7 +5,7 @@
  */
 import { listRunsToWake } from "../../../core/engine/waits/deliver.js";
 import type { CliCommand } from "../command.js";
-import { DB_HELP, parseCli, printer, STORE_OPTIONS, withStore } from "./wait-cli.js";
+import { DB_HELP, parseCli, printer, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 
 const USAGE = `Usage: flow wake [options]
 
@@ -14,6 +14,7 @@ a decision, answer, signal or event was delivered to them, or a deadline (timer,
 auto-approval) passed. Resume each with: flow up <workflow file> --run-id <id> --resume.
 
 Options:
+${WORKFLOW_HELP}
 ${DB_HELP}`;
 
 export const wakeCommand: CliCommand = {
@@ -22,7 +23,7 @@ export const wakeCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const { values } = parseCli(argv, STORE_OPTIONS);
-    return withStore(io, values.db, async (db) => {
+    return withStore(io, values, async (db) => {
       const runs = await Promise.all(
         (await listRunsToWake(db)).map(async (runId) => {
           const run = await db.requireRun(runId);

@@ -102,7 +102,7 @@ export function mountApiRoutes(app: Hono<DomainEnv>, deps: ApiRouteDeps): void {
   app.get("/v1/api/memory/facts", async (c) => {
     requireScope(c.get("caller"), "memory:read", "GET /v1/api/memory/facts");
     const { store, env } = host.db.binding;
-    const memory = memoryStoreOf({ store, clock: env.clock, newId: env.newId });
+    const memory = memoryStoreOf({ store, clock: env.clock, newId: () => env.newId() });
     const namespace = c.req.query("namespace");
     const facts = namespace ? await memory.listFacts(namespace) : await memory.listAllFacts();
     return okResponse(facts.map((f) => ({ ...f, value: JSON.parse(f.valueJson) as unknown })));

@@ -3,7 +3,7 @@ import { request } from "node:http";
 import { EventSource } from "eventsource";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { approvalDecisionSchema, type AgentLike, bearerAuthenticate, type CallerIdentity, createDomainHandler, createFlow, FlowDb, LocalGatewayHost } from "durable-flow";
+import { approvalDecisionSchema, type AgentLike, bearerAuthenticate, type CallerIdentity, createDomainHandler, createFlow, createMemoryStore, FlowDb, LocalGatewayHost } from "durable-flow";
 import { tempDir } from "../testing/backends.js";
 import { listenForTest, readSse } from "./testing.js";
 
@@ -32,7 +32,16 @@ async function setup(opts: { token?: string; authenticate?: (req: Request) => Pr
     </a.Workflow>
   ));
   approve.readableName = "ship";
-  const host = new LocalGatewayHost({ workflows: { greet, ship: approve } });
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const h = createFlow({ holdOut: z.object({ n: z.number() }), afterOut: z.object({ n: z.number() }) }, { dbPath });
+  const slow = h.flow(() => (
+    <h.Workflow name="slow">
+      <h.Task id="hold" output={h.outputs.holdOut}>{async () => (await gate, { n: 1 })}</h.Task>
+      <h.Task id="after" output={h.outputs.afterOut} dependsOn={["hold"]}>{{ n: 2 }}</h.Task>
+    </h.Workflow>
+  ));
+  const host = new LocalGatewayHost({ workflows: { greet, ship: approve, slow } });
   const api = createDomainHandler({
     host,
     ...(opts.token ? { authenticate: bearerAuthenticate({ token: opts.token }) } : {}),
@@ -50,7 +59,7 @@ async function setup(opts: { token?: string; authenticate?: (req: Request) => Pr
   const runCount = async () => Number((await db.store.query<{ n: number }>(`SELECT COUNT(*) AS n FROM _flow_runs`))[0]!.n);
   /** The run's result once this host stops executing it (at once when it already stopped). */
   const settle = async (runId: string) => (await host.activeRun(runId)?.done) ?? { status: (await db.requireRun(runId)).status };
-  return { url, host, api, db, rpc, runCount, settle };
+  return { url, host, api, db, rpc, runCount, settle, release, dbHandle: g.db };
 }
 
 describe("the domain API over HTTP", () => {
@@ -66,7 +75,7 @@ describe("the domain API over HTTP", () => {
     expect((await rpc("listRuns", {}, { authorization: "Bearer wrong" })).status).toBe(401);
     const list = await fetch(`${url}/workflows`, { headers: { authorization: "Bearer s3cret" } });
     const body = (await list.json()) as { ok: true; result: Array<{ key: string; inputSchema: any; outputs: string[] }> };
-    expect(body.result.map((w) => w.key)).toEqual(["greet", "ship"]);
+    expect(body.result.map((w) => w.key)).toEqual(["greet", "ship", "slow"]);
     expect(body.result[0]!.inputSchema).toMatchObject({ type: "object", properties: { name: { type: "string" } }, required: ["name"] });
     expect(body.result[0]!.outputs).toEqual(["greeting", "output"]);
   });
@@ -170,7 +179,7 @@ describe("the domain API over HTTP", () => {
     expect(viaRpc.status).toBe(400);
     expect(await runCount()).toBe(before);
     const ok = await fetch(`${url}/rpc`, { method: "POST", body: JSON.stringify({ method: "listWorkflows" }) });
-    expect(((await ok.json()) as any).result).toHaveLength(2);
+    expect(((await ok.json()) as any).result).toHaveLength(3);
   });
 
   it("checks scopes: a read-only caller reads but gets 403 with requiredScope on writes; a disallowed Origin gets 403", async () => {
@@ -257,5 +266,78 @@ describe("the domain API over HTTP", () => {
     expect((await rpc("cronList")).body.result[0]).toMatchObject({ lastRunId: fired.runId, nextFireAtMs: created.nextFireAtMs });
     expect((await fetch(`${url}/v1/api/crons/nightly`, { method: "DELETE" }).then((r) => r.json())) as any).toEqual({ ok: true, result: { cronId: "nightly", deleted: true } });
     expect(await rpc("cronDelete", { cronId: "nightly" })).toMatchObject({ status: 404, body: { error: { code: "CRON_NOT_FOUND" } } });
+  });
+
+  it("pauses a running run (in-flight tasks finish, nothing new starts) and resumes it", async () => {
+    const { rpc, settle, release, host } = await setup();
+    await rpc("launchRun", { workflow: "slow", input: {}, runId: "p1" });
+    expect((await rpc("pauseRun", { runId: "p1" })).body.result).toEqual({ runId: "p1", status: "pausing" });
+    release();
+    expect((await settle("p1")).status).toBe("paused");
+    const paused = (await rpc("getRun", { runId: "p1" })).body.result;
+    expect(paused.nodes.map((n: { nodeId: string; state: string }) => [n.nodeId, n.state])).toEqual([["hold", "finished"], ["after", "pending"]]);
+    expect((await rpc("resumeRun", { runId: "p1" })).body.result).toMatchObject({ runId: "p1" });
+    expect((await settle("p1")).status).toBe("finished");
+    expect(host.activeRun("p1")).toBeUndefined();
+  });
+
+  it("streams a run's graph frames to devtools: the current one, then each new one", async () => {
+    const { url, rpc, settle } = await setup();
+    await rpc("launchRun", { workflow: "ship", input: {}, runId: "s1" });
+    await settle("s1");
+    const devtools = await fetch(`${url}/v1/rpc/streamDevTools`, { method: "POST", body: JSON.stringify({ runId: "s1" }) });
+    const reading = readSse(devtools, (e) => e.filter((x) => x.event === "devtools.frame").length >= 2);
+    await rpc("submitApproval", { runId: "s1", nodeId: "ship", decision: "approve" });
+    await settle("s1");
+    await rpc("submitSignal", { name: "deployed", runId: "s1", payload: { env: "prod" } });
+    await settle("s1");
+    const shown = (await reading).filter((e) => e.event === "devtools.frame").map((e) => e.data as { frameNo: number; tasks: Array<{ nodeId: string }> });
+    expect(shown[0]!.frameNo).toBeLessThan(shown[1]!.frameNo);
+    expect(shown[0]!.tasks.map((t) => t.nodeId)).not.toContain("done");
+    expect(shown.at(-1)!.tasks.map((t) => t.nodeId)).toContain("done");
+  });
+
+  it("serves every /v1/api route over the same methods and rows", async () => {
+    const { url, settle, dbHandle, db } = await setup();
+    const get = async (path: string) => ((await (await fetch(`${url}${path}`)).json()) as any).result;
+    const post = async (path: string, body: unknown = {}) => (await fetch(`${url}${path}`, { method: "POST", body: JSON.stringify(body) })).json() as Promise<any>;
+    expect((await post("/v1/api/runs", { workflow: "greet", input: { name: "Ida" }, runId: "g1" })).result).toEqual({ runId: "g1", workflow: "greet" });
+    await settle("g1");
+    expect(await get("/v1/api/runs/g1")).toMatchObject({ runId: "g1", status: "finished" });
+    const page = await get("/v1/api/runs/g1/events?afterSeq=2&limit=3");
+    expect(page.events.map((e: { seq: number }) => e.seq)).toEqual([3, 4, 5]);
+    expect(page.lastSeq).toBe(5);
+    expect((await fetch(`${url}/v1/api/runs/g1/events?afterSeq=-1`)).status).toBe(400);
+    expect(await get("/v1/api/runs/g1/nodes/greeting/output")).toMatchObject({ row: { text: "hi Ida" } });
+    expect((await get("/v1/api/runs/g1/what-happened")).status).toBe("finished");
+    expect(await get("/v1/api/runs/g1/frames")).toMatchObject({ runId: "g1", tasks: [expect.objectContaining({ nodeId: "greeting" }), expect.objectContaining({ nodeId: "result" })] });
+    expect((await get("/v1/api/prompts?runId=g1"))[0]).toMatchObject({ prompt: "Greet Ida" });
+    expect((await get("/v1/api/workflows")).map((w: { key: string }) => w.key)).toEqual(["greet", "ship", "slow"]);
+
+    await post("/v1/api/runs", { workflow: "ship", input: {}, runId: "s1" });
+    await settle("s1");
+    expect((await post("/v1/api/runs/s1/pause")).error.code).toBe("INVALID_TRANSITION");
+    expect((await post("/v1/api/approvals", { runId: "s1", nodeId: "ship", decision: "approve" })).result.status).toBe("accepted");
+    await settle("s1");
+    expect((await post("/v1/api/signals", { name: "deployed", runId: "s1", payload: { env: "dev" } })).result.status).toBe("accepted");
+    expect((await settle("s1")).status).toBe("finished");
+    expect((await get("/v1/api/runs/s1/nodes/done/output")).row).toMatchObject({ ok: false });
+    expect((await post("/v1/api/runs/s1/resume")).result).toEqual({ runId: "s1", status: "finished" });
+    expect((await post("/v1/api/runs/s1/cancel")).error.code).toBe("INVALID_TRANSITION");
+
+    await createMemoryStore(dbHandle).setFact("user:ana", "tone", { formal: true });
+    expect(await get("/v1/api/memory/facts?namespace=user:ana")).toEqual([expect.objectContaining({ namespace: "user:ana", key: "tone", value: { formal: true } })]);
+    await db.store.execute(
+      `INSERT INTO _flow_scores (id, run_id, node_id, iteration, attempt, scorer_id, scorer_name, source, score, scored_at_ms) VALUES ('sc1', 'g1', 'greeting', 0, 1, 'len', 'Length', 'batch', 0.5, 1)`,
+    );
+    expect(await get("/v1/api/scores?runId=g1&scorerId=len")).toEqual([expect.objectContaining({ id: "sc1", runId: "g1", score: 0.5 })]);
+    expect(await get("/v1/api/scores?runId=other")).toEqual([]);
+
+    expect((await post("/v1/api/crons", { cronId: "c1", workflow: "greet", schedule: "0 3 * * *", input: { name: "Cy" } })).result.cronId).toBe("c1");
+    const fired = (await post("/v1/api/crons/c1/run")).result;
+    expect((await settle(fired.runId)).status).toBe("finished");
+    expect((await get("/v1/api/crons"))[0]).toMatchObject({ cronId: "c1", lastRunId: fired.runId });
+    expect(await get(`/v1/api/runs?status=finished&limit=1`)).toMatchObject({ runs: [expect.objectContaining({ status: "finished" })], nextCursor: expect.any(String) });
+    expect((await (await fetch(`${url}/v1/api/runs?cursor=bogus`)).json()) as any).toMatchObject({ error: { code: "INVALID_ARGUMENT" } });
   });
 });

@@ -20,6 +20,7 @@ const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<CliCo
   { name: "signal", summary: "Deliver a signal or event to a waiting run", load: async () => (await import("./commands/signal.js")).signalCommand },
   { name: "wake", summary: "List parked runs that can continue now", load: async () => (await import("./commands/wake.js")).wakeCommand },
   { name: "migrate", summary: "Move the SQLite store into PGlite or PostgreSQL", load: async () => (await import("./commands/migrate.js")).migrateCommand },
+  { name: "serve", summary: "Serve a folder of workflows over a Gateway (RPC, WebSocket, cron, webhooks)", load: async () => (await import("./commands/serve.js")).serveCommand },
   { name: "openapi", summary: "List the operations of an OpenAPI description (openapi list <spec>)", load: async () => (await import("./commands/openapi.js")).openapiCommand },
   { name: "init", summary: "Create a new Flow project (package.json, tsconfig, a first workflow and its test)", load: async () => (await import("./commands/init.js")).initCommand },
 ];
@@ -40,7 +41,6 @@ const HELP = (io: CliIO) =>
     ].join("\n"),
   );
 
-export function processIO(): CliIO {
 /**
  * The IO of this process. A closed stdout (`flow runs | head -3`) is not an error: once the
  * reader is gone (EPIPE), further output is dropped and the command carries on (a run still
@@ -48,6 +48,7 @@ export function processIO(): CliIO {
  * @example
  * process.exitCode = await main(process.argv.slice(2), processIO());
  */
+export function processIO(): CliIO {
   return {
     stdout: writerOf(process.stdout),
     stderr: writerOf(process.stderr),
@@ -93,11 +94,11 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     HELP(io);
     return name ? EXIT.ok : EXIT.usage;
   }
-  const entry = COMMANDS.find((c) => c.name === name);
   if (name === "--version" || name === "-v") {
     io.stdout(`${flowVersion()}\n`);
     return EXIT.ok;
   }
+  const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
     const near = closestName(name, COMMANDS.map((c) => c.name));
     io.stderr(`flow: INVALID_ARGUMENT: unknown command "${name}".${near ? ` Did you mean \`flow ${near}\`?` : ""} Run \`flow --help\` for the commands.\n`);

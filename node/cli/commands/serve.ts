@@ -1,0 +1,86 @@
+/**
+ * @module node/cli/commands/serve
+ * `flow serve [dir]`: starts a Gateway for a folder of workflow files (each file's workflow is
+ * registered under the file's name without extension) and prints one line with its URL. On
+ * start it picks up runs a previous gateway left behind; Ctrl-C (or SIGTERM) pauses the runs
+ * in flight, so the next `flow serve` resumes them. See docs/hosting.md "flow serve".
+ */
+import { readdirSync, statSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { basename, extname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { isFlowError } from "../../../core/errors.js";
+import { Gateway } from "../../server/gateway.js";
+import { type CliCommand, EXIT, UsageError } from "../command.js";
+import { loadWorkflow } from "../load-workflow.js";
+
+const USAGE = `Usage: flow serve [dir] [options]
+
+Starts a Gateway (HTTP RPC, WebSocket events, cron, webhooks; docs/hosting.md) for the
+workflow files in dir (default: the current directory). Each file's workflow is registered
+under the file name without its extension. Prints the URL once listening.
+
+Options:
+  --port <n>         TCP port (default 7331; 0 picks a free one)
+  --host <host>      Interface to bind (default 127.0.0.1)
+  --socket <path>    Listen on a Unix socket instead of a port
+  --token <token>    Require this bearer token (default: FLOW_API_KEY; none: no auth)`;
+
+const EXTENSIONS = new Set([".ts", ".tsx", ".mts", ".js", ".mjs"]);
+
+/** The workflow files of a folder: scripts that are not tests or declarations, sorted. */
+export function workflowFilesIn(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => EXTENSIONS.has(extname(f)) && !/\.(test|spec)\.[^.]+$/.test(f) && !f.endsWith(".d.ts") && !f.startsWith("_"))
+    .map((f) => join(dir, f))
+    .filter((p) => statSync(p).isFile())
+    .sort();
+}
+
+export const serveCommand: CliCommand = {
+  name: "serve",
+  summary: "Serve a folder of workflows over a Gateway (RPC, WebSocket, cron, webhooks)",
+  usage: USAGE,
+  async run(argv, io) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { port: { type: "string" }, host: { type: "string" }, socket: { type: "string" }, token: { type: "string" } },
+    });
+    const dir = resolve(io.cwd, positionals[0] ?? ".");
+    const port = values.port === undefined ? undefined : Number(values.port);
+    if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new UsageError("--port must be a port number (0 picks a free one).");
+    const token = values.token ?? io.env.FLOW_API_KEY;
+    const gateway = new Gateway({ workspaceRoot: io.cwd, ...(token ? { auth: { mode: "token", tokens: { [token]: { role: "operator", scopes: ["*"], tokenId: "serve" } } } } : {}) });
+    const keys: string[] = [];
+    for (const file of workflowFilesIn(dir)) {
+      try {
+        gateway.register(basename(file, extname(file)), (await loadWorkflow(file, io.cwd)).workflow);
+        keys.push(basename(file, extname(file)));
+      } catch (error) {
+        // A helper module in the folder exports no workflow: say so and go on.
+        if (!isFlowError(error, "INVALID_ARGUMENT")) throw error;
+        io.stderr(`flow serve: skipping ${file}: ${error.message}\n`);
+      }
+    }
+    if (keys.length === 0) throw new UsageError(`no workflow files in ${dir} (each must export default a workflow made with flow(...)).`);
+    const server = await gateway.listen(values.socket ? { path: resolve(io.cwd, values.socket) } : { port: port ?? 7331, host: values.host ?? "127.0.0.1" });
+    const address = server.address();
+    const url = typeof address === "string" ? `ws+unix:${address}` : `http://${hostFor((address as AddressInfo).address)}:${(address as AddressInfo).port}`;
+    io.stdout(`Flow gateway listening on ${url} (workflows: ${keys.join(", ")})\n`);
+    await new Promise<void>((done) => {
+      const stop = () => {
+        process.off("SIGINT", stop);
+        process.off("SIGTERM", stop);
+        void gateway.close({ runs: "pause" }).then(done);
+      };
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
+    });
+    return EXIT.ok;
+  },
+};
+
+function hostFor(address: string): string {
+  return address.includes(":") ? `[${address}]` : address;
+}

@@ -8,10 +8,10 @@
  * exactly as initdb leaves it. Where no cache dir can be written, PGlite runs initdb as usual.
  * See docs/store.md.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 
 // The package does not export its package.json; read it next to its entry (dist/index.*).
@@ -53,12 +53,28 @@ export function pgliteTemplate(): Promise<string | null> {
 }
 
 /**
- * Fills a new (missing or empty) data dir with a copy of the template. Returns false when
- * there is no template, and PGlite must initialize the dir itself.
+ * Sets up a new data dir (missing or empty) atomically: the template is copied (or, without
+ * one, PGlite runs initdb) into `<dir>.seeding-*` beside it, which is then renamed to `dir`.
+ * A process killed meanwhile leaves only that temporary dir (removed by the next seeding), never
+ * a half-made `dir` that looks set up. The caller holds the dir's lock.
  */
-export async function seedDataDir(dir: string): Promise<boolean> {
+export async function seedDataDir(dir: string): Promise<void> {
+  for (const name of readdirSync(dirname(dir))) {
+    if (name.startsWith(`${basename(dir)}.seeding-`)) rmSync(join(dirname(dir), name), { recursive: true, force: true });
+  }
   const template = await pgliteTemplate();
-  if (!template) return false;
-  cpSync(template, dir, { recursive: true });
-  return true;
+  const seeding = mkdtempSync(`${dir}.seeding-`);
+  try {
+    if (template) cpSync(template, seeding, { recursive: true });
+    else {
+      const pglite = new PGlite({ dataDir: seeding });
+      await pglite.waitReady;
+      await pglite.close();
+    }
+    if (existsSync(dir)) rmdirSync(dir); // only an empty one (ENOTEMPTY otherwise)
+    renameSync(seeding, dir);
+  } catch (error) {
+    rmSync(seeding, { recursive: true, force: true });
+    throw error;
+  }
 }

@@ -11,9 +11,9 @@
  * as a copy of an initialized template instead of running initdb (pglite-template.ts).
  * See docs/store.md.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
 import { FlowError } from "../../core/errors.js";
 import { inlinePostgresParams, toPositionalParams } from "../../core/store/dialect.js";
@@ -133,11 +133,14 @@ async function acquire(opts: PgliteStoreOptions, dir: string): Promise<Shared> {
     else await Promise.resolve();
   }
   const pending = (async () => {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dirname(dir), { recursive: true });
     takeLock(dir);
     try {
-      if (!opts.loadDataDir && !isInitializedDataDir(dir)) await seedDataDir(dir);
-      return { pglite: await startPglite(opts, dir), refs: 1 };
+      if (!opts.loadDataDir && !isInitializedDataDir(dir)) {
+        if (existsSync(dir) && readdirSync(dir).length > 0) throw notADataDir(dir);
+        await seedDataDir(dir);
+      } else mkdirSync(dir, { recursive: true });
+      return { pglite: await startPglite(opts, dir).catch((error: unknown) => Promise.reject(damaged(dir, error))), refs: 1 };
     } catch (error) {
       releaseLock(dir);
       throw error;
@@ -150,6 +153,25 @@ async function acquire(opts: PgliteStoreOptions, dir: string): Promise<Shared> {
     openDirs.delete(dir);
     throw error;
   }
+}
+
+function notADataDir(dir: string): FlowError {
+  return new FlowError(
+    "STORE_OPEN_FAILED",
+    `${dir} is not empty and is not a PGlite data dir (it has no PG_VERSION): an interrupted setup by an older Flow, or another directory. If it is a Flow data dir with nothing you need, delete it and open again; otherwise choose another dataDir.`,
+    { dataDir: dir, fix: "delete the directory or choose another dataDir" },
+  );
+}
+
+/** An initialized dir PGlite cannot start on: damaged (a copy cut short, a disk that filled up). */
+function damaged(dir: string, cause: unknown): FlowError {
+  if (cause instanceof FlowError) return cause;
+  return new FlowError(
+    "STORE_OPEN_FAILED",
+    `PGlite could not start on data dir ${dir} (${(cause as Error)?.message ?? cause}). The dir looks damaged: an interrupted copy, a full disk, or files changed by hand. Free disk space if it is full and try again; otherwise restore ${dir} from a backup, or delete it to start empty (its runs are lost).`,
+    { dataDir: dir, fix: "free disk space, restore the dir from a backup, or delete it" },
+    { cause },
+  );
 }
 
 function executorOf(db: Pick<PGlite, "query">): SqlExecutor {

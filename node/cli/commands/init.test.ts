@@ -42,4 +42,25 @@ describe("flow init", () => {
     expect(readFileSync(join(cwd, "workflow.tsx"), "utf8")).toContain("createFlow");
     expect(JSON.parse(readFileSync(join(cwd, "package.json"), "utf8")).name).toBe("kept");
   });
+
+  it("adds its scripts and dependencies to an existing package.json, keeping a durable-flow installed from a tarball", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "flow-init-"));
+    dirs.push(cwd);
+    const mine = { name: "mine", version: "1.0.0", type: "commonjs", scripts: { test: "echo mine" }, dependencies: { "durable-flow": "file:../flow/durable-flow-0.1.0.tgz", zod: "^4.0.0" } };
+    writeFileSync(join(cwd, "package.json"), JSON.stringify(mine));
+    const out = io(cwd);
+    expect(await initCommand.run([], out)).toBe(0);
+    const pkg = JSON.parse(readFileSync(join(cwd, "package.json"), "utf8"));
+    expect(pkg).toMatchObject({ name: "mine", version: "1.0.0", type: "commonjs", scripts: { test: "echo mine", start: expect.stringContaining("flow up workflow.tsx") } });
+    // npm init's placeholder test script gives way to the scaffold's.
+    const fresh = mkdtempSync(join(tmpdir(), "flow-init-"));
+    dirs.push(fresh);
+    writeFileSync(join(fresh, "package.json"), JSON.stringify({ name: "fresh", scripts: { test: 'echo "Error: no test specified" && exit 1' } }));
+    expect(await initCommand.run([], io(fresh))).toBe(0);
+    expect(JSON.parse(readFileSync(join(fresh, "package.json"), "utf8")).scripts.test).toBe("tsc --noEmit && vitest run");
+    expect(pkg.dependencies).toEqual(mine.dependencies);
+    expect(Object.keys(pkg.devDependencies).sort()).toEqual(["@types/node", "typescript", "vitest"]);
+    expect(readFileSync(join(cwd, "workflow.tsx"), "utf8")).toContain("createFlow");
+    expect(out.out).toContain("yours kept");
+  });
 });

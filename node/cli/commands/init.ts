@@ -4,18 +4,20 @@
  * scripts, tsconfig.json for Flow's JSX, a first workflow, its test and a `.gitignore` for
  * `.flow/`. It writes files only; `npm install` is the user's next step.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { FlowError } from "../../../core/errors.js";
 import { type CliCommand, EXIT, UsageError } from "../command.js";
-import { packageNameFor, projectFiles, type ProjectTemplateInput } from "../init/project-files.js";
+import { mergePackageJson, packageNameFor, projectFiles, type ProjectTemplateInput } from "../init/project-files.js";
 
 const USAGE = `Usage: flow init [dir] [options]
 
 Creates a Flow project in dir (default: the current directory): package.json, tsconfig.json,
 workflow.tsx, workflow.test.ts, .gitignore and README.md. Then: npm install && npm test.
+In a directory with a package.json already, its scripts and dependencies are added to it
+(what it has is kept, such as a durable-flow installed from a tarball).
 
 Options:
   --name <name>   Package name (default: the directory's name)
@@ -44,7 +46,10 @@ export const initCommand: CliCommand = {
     if (positionals.length > 1) throw new UsageError(`expected at most one directory, got ${positionals.join(" ")}.`);
     const dir = resolve(io.cwd, positionals[0] ?? ".");
     const files = projectFiles({ name: values.name ?? packageNameFor(basename(dir)), ...templateVersions() });
-    const existing = Object.keys(files).filter((file) => existsSync(join(dir, file)));
+    const pkgPath = join(dir, "package.json");
+    const merged = existsSync(pkgPath) && !values.force ? mergePackageJson(readFileSync(pkgPath, "utf8"), files["package.json"]!) : undefined;
+    if (merged !== undefined) files["package.json"] = merged;
+    const existing = Object.keys(files).filter((file) => file !== "package.json" && existsSync(join(dir, file)));
     if (existing.length && !values.force) {
       throw new FlowError("INVALID_ARGUMENT", `${dir} already has ${existing.join(", ")}. Choose a new directory, or pass --force to overwrite them.`, { dir, existing });
     }
@@ -53,7 +58,7 @@ export const initCommand: CliCommand = {
     const cd = relative(io.cwd, dir);
     io.stdout(
       [
-        `Created a Flow project in ${dir}: ${Object.keys(files).join(", ")}.`,
+        `Created a Flow project in ${dir}: ${Object.keys(files).join(", ")}${merged !== undefined ? " (package.json: scripts and dependencies added, yours kept)" : ""}.`,
         "",
         "Next:",
         ...(cd ? [`  cd ${cd}`] : []),

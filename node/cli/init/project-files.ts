@@ -33,6 +33,29 @@ export function projectFiles(input: ProjectTemplateInput): Record<string, string
   };
 }
 
+/** The test script `npm init -y` writes. */
+const NPM_INIT_TEST = 'echo "Error: no test specified" && exit 1';
+
+/**
+ * `flow init` in a project that has a package.json already (`npm init -y`, then
+ * `npm install <durable-flow tarball> zod`): the scaffold's scripts, dependencies and
+ * devDependencies are added where the project has none of that name, so a dependency already
+ * installed (a tarball's `file:` spec) is kept; every other field stays as it is.
+ * @example
+ * mergePackageJson(readFileSync("package.json", "utf8"), projectFiles(input)["package.json"]!);
+ */
+export function mergePackageJson(existing: string, scaffold: string): string {
+  const mine = JSON.parse(existing) as Record<string, unknown>;
+  const theirs = JSON.parse(scaffold) as Record<string, Record<string, string>>;
+  for (const section of ["scripts", "dependencies", "devDependencies"] as const) {
+    const have = { ...((mine[section] ?? {}) as Record<string, string>) };
+    // `npm init`'s placeholder test script is no test of the user's: the scaffold's replaces it.
+    if (section === "scripts" && have.test === NPM_INIT_TEST) delete have.test;
+    mine[section] = { ...theirs[section], ...have };
+  }
+  return `${JSON.stringify(mine, null, 2)}\n`;
+}
+
 /** A valid npm package name from a directory name. */
 export function packageNameFor(dirName: string): string {
   const name = dirName

@@ -328,7 +328,7 @@ export type { CronInit, CronRow } from "./api/cron-store.js";
 export { listRunRows, runRow, summaryRow, workflowRow } from "./api/read-model.js";
 export type { GatewayRunNode, GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow, RunFilter, RunPage } from "./api/read-model.js";
 export type { GatewayPromptRow, NodeOutputResult } from "./api/rpc-reads.js";
-export type { RunStatusResult } from "./api/rpc-runs.js";
+export type { RewindRunResult, RunStatusResult } from "./api/rpc-runs.js";
 export { whatHappened } from "./api/what-happened.js";
 export type { WhatHappened } from "./api/what-happened.js";
 export { assertDeclaredSize, readBodyText, readJsonBody } from "./api/body.js";

@@ -1,12 +1,14 @@
 /**
  * @module core/api/rpc-runs
  * RPC methods of the run lifecycle: launchRun, resumeRun, pauseRun, cancelRun, hijackRun,
- * rewindRun. Runs execute in the background of the host; these answer once the change is
- * recorded (launch, resume) or done (cancel). See docs/hosting.md "RPC methods".
+ * rewindRun (time travel, core/time-travel). Runs execute in the background of the host; these
+ * answer once the change is recorded (launch, resume, rewind) or done (cancel).
+ * See docs/hosting.md "RPC methods".
  */
 import { z } from "zod";
 import type { RunStatus } from "../engine/types.js";
 import { FlowError } from "../errors.js";
+import { timeTravel, type TimeTravelResult } from "../time-travel/index.js";
 import type { GatewayHost } from "./host.js";
 import { runAuthOf } from "./identity.js";
 import { HOST_ANNOTATIONS } from "./read-model.js";
@@ -101,11 +103,43 @@ async function cancel(host: GatewayHost, runId: string): Promise<RunStatusResult
   return { runId, status: result?.status ?? (await host.db.requireRun(runId)).status };
 }
 
+export const rewindRunParams = z.object({
+  runId: z.string().min(1),
+  nodeId: z.string().min(1),
+  iteration: z.number().int().min(0).optional(),
+  /** Omit for the latest attempt. */
+  attempt: z.number().int().min(1).optional(),
+  resetDependents: z.boolean().optional(),
+  restoreVcs: z.boolean().optional(),
+  force: z.boolean().optional(),
+  noRevert: z.boolean().optional(),
+  /** Resume the run from the reset tasks once rewound (default true). */
+  resume: z.boolean().default(true),
+});
+
+/** `timeTravel`'s result, with the run's status after the rewind (and resume). */
+export type RewindRunResult = TimeTravelResult & { runId: string; status: RunStatus };
+
+const rewindRun: RpcMethod<z.infer<typeof rewindRunParams>, RewindRunResult> = {
+  scope: "run:admin",
+  params: rewindRunParams,
+  async handler(p, _caller, host) {
+    if (host.activeRun(p.runId)) {
+      throw new FlowError("INVALID_TRANSITION", `Run ${p.runId} is running in this host; pause or cancel it before rewinding it.`, { runId: p.runId });
+    }
+    const { resume, ...opts } = p;
+    const definedOpts = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) as typeof opts;
+    const result = await timeTravel(host.db, definedOpts);
+    if (result.success && resume) return { ...result, ...(await host.resumeRun(p.runId)) };
+    return { ...result, runId: p.runId, status: (await host.db.requireRun(p.runId)).status };
+  },
+};
+
 export const RUN_METHODS = {
   launchRun,
   resumeRun,
   pauseRun,
   cancelRun,
   hijackRun: notAvailableMethod("hijackRun", "run:admin", "taking over a live agent session arrives with issue #16."),
-  rewindRun: notAvailableMethod("rewindRun", "run:admin", "time travel (timeTravel) arrives with issue #15; use retryTask meanwhile."),
+  rewindRun,
 } satisfies Record<string, RpcMethod<any, any>>;

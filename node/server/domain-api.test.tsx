@@ -134,7 +134,7 @@ describe("the domain API over HTTP", () => {
     expect((await rpc("getNodeOutput", { runId: "s1", nodeId: "done" })).body.result.row).toMatchObject({ ok: true });
   });
 
-  it("cancels a parked run durably, refuses to pause a run that is not running, and answers NOT_AVAILABLE for hijack and rewind", async () => {
+  it("cancels a parked run durably, refuses to pause a run that is not running, and answers NOT_AVAILABLE for hijack and diffs", async () => {
     const { rpc, settle } = await setup();
     await rpc("launchRun", { workflow: "ship", input: {}, runId: "s1" });
     await settle("s1");
@@ -142,7 +142,7 @@ describe("the domain API over HTTP", () => {
     expect((await rpc("cancelRun", { runId: "s1" })).body).toEqual({ ok: true, result: { runId: "s1", status: "cancelled" } });
     expect((await rpc("getRun", { runId: "s1" })).body.result.status).toBe("cancelled");
     expect((await rpc("cancelRun", { runId: "s1" })).body.result.status).toBe("cancelled");
-    for (const method of ["hijackRun", "rewindRun", "getNodeDiff", "getRunDiff"]) {
+    for (const method of ["hijackRun", "getNodeDiff", "getRunDiff"]) {
       const res = await rpc(method, { runId: "s1" });
       expect([res.status, res.body.error.code]).toEqual([501, "NOT_AVAILABLE"]);
     }
@@ -339,5 +339,22 @@ describe("the domain API over HTTP", () => {
     expect((await get("/v1/api/crons"))[0]).toMatchObject({ cronId: "c1", lastRunId: fired.runId });
     expect(await get(`/v1/api/runs?status=finished&limit=1`)).toMatchObject({ runs: [expect.objectContaining({ status: "finished" })], nextCursor: expect.any(String) });
     expect((await (await fetch(`${url}/v1/api/runs?cursor=bogus`)).json()) as any).toMatchObject({ error: { code: "INVALID_ARGUMENT" } });
+  });
+
+  it("rewinds a finished run to a task attempt and resumes it: only the reset tasks run again", async () => {
+    const { rpc, settle } = await setup();
+    await rpc("launchRun", { workflow: "greet", input: { name: "Ada" }, runId: "g1" });
+    await settle("g1");
+    const missing = (await rpc("rewindRun", { runId: "g1", nodeId: "nope", restoreVcs: false })).body.result;
+    expect(missing).toMatchObject({ success: false, runId: "g1", status: "finished", error: expect.stringContaining("nope") });
+    const rewound = (await rpc("rewindRun", { runId: "g1", nodeId: "result", restoreVcs: false })).body.result;
+    expect(rewound).toMatchObject({ success: true, runId: "g1", resetNodes: ["result"] });
+    expect((await settle("g1")).status).toBe("finished");
+    const nodes = (await rpc("getRun", { runId: "g1" })).body.result.nodes;
+    expect(nodes.map((n: { nodeId: string; attempts: unknown[] }) => [n.nodeId, n.attempts.length])).toEqual([
+      ["greeting", 1],
+      ["result", 2],
+    ]);
+    expect((await rpc("rewindRun", { runId: "g1" })).body.error.code).toBe("INVALID_ARGUMENT");
   });
 });

@@ -73,3 +73,14 @@ export { createFlowMetrics } from "./server/metrics.js";
 export type { FlowMetrics, MetricsSource } from "./server/metrics.js";
 export { createServeApp } from "./server/serve-app.js";
 export type { ServeApp, ServeOptions } from "./server/serve-app.js";
+// ---- hosting: the Gateway (docs/hosting.md) ----
+export { Gateway } from "./server/gateway.js";
+export type { GatewayCloseOptions, GatewayListenOptions } from "./server/gateway.js";
+export { cronPollMs, GATEWAY_DEFAULTS, resolveGatewayOptions } from "./server/gateway-options.js";
+export type { GatewayOptions, GatewayRegisterOptions, GatewayUiConfig, GatewayWebhookConfig, ResolvedGatewayOptions } from "./server/gateway-options.js";
+export { assertOriginAllowed, gatewayAuthenticate } from "./server/auth/index.js";
+export type { AuthClock, GatewayAuthConfig, JwtAuthConfig, TokenAuthConfig, TokenGrant, TrustedProxyAuthConfig } from "./server/auth/index.js";
+export type { ExtensionContext, GatewayExtension } from "./server/extensions.js";
+export { signWebhookBody, verifyWebhookSignature } from "./server/webhooks/signature.js";
+export type { WebhookResult } from "./server/webhooks/webhook-handler.js";
+export type { ClientFrame, ConnectFrame, RequestFrame, RunSubscriptionRequest, ServerFrame } from "./server/ws/frames.js";

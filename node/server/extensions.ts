@@ -11,7 +11,11 @@ import type { CallerIdentity } from "../../core/api/identity.js";
 import { requireScope } from "../../core/api/scopes.js";
 import { FlowError } from "../../core/errors.js";
 
-/** What an extension handler is called with besides its params. */
+/**
+ * What an extension handler is called with besides its params.
+ * @example
+ * const whoami = (_params: unknown, ctx: ExtensionContext) => ({ user: ctx.caller?.userId ?? "anonymous" });
+ */
 export interface ExtensionContext {
   /** The authenticated caller (null when the gateway has no auth). */
   caller: CallerIdentity | null;

@@ -7,7 +7,11 @@ import type { WorkflowViewDefinition } from "../../core/engine/types.js";
 import { FlowError } from "../../core/errors.js";
 import type { GatewayAuthConfig } from "./auth/types.js";
 
-/** SPEC.md `GatewayUiConfig`: `true` (the built-in UI) or a browser entry module to bundle and serve. */
+/**
+ * SPEC.md `GatewayUiConfig`: `true` (the built-in UI) or a browser entry module to bundle and serve.
+ * @example
+ * const ui: GatewayUiConfig = { entry: "./ui/review.tsx", title: "Reviews" };
+ */
 export type GatewayUiConfig =
   | true
   | {
@@ -20,7 +24,11 @@ export type GatewayUiConfig =
       props?: Record<string, unknown>;
     };
 
-/** SPEC.md `GatewayWebhookConfig`. */
+/**
+ * SPEC.md `GatewayWebhookConfig`.
+ * @example
+ * const webhook: GatewayWebhookConfig = { secret: process.env.GITHUB_WEBHOOK_SECRET!, signal: { name: "ci-done", correlationIdPath: "check_suite.head_sha" } };
+ */
 export interface GatewayWebhookConfig {
   /** Shared HMAC-SHA256 secret. */
   secret: string;
@@ -34,7 +42,11 @@ export interface GatewayWebhookConfig {
   run?: { enabled?: boolean; inputPath?: string };
 }
 
-/** Options of `Gateway.register`. */
+/**
+ * Options of `Gateway.register`.
+ * @example
+ * gateway.register("nightly", nightly, { schedule: "0 3 * * *", scheduleInput: { full: true } });
+ */
 export interface GatewayRegisterOptions {
   /** A cron expression (5 fields, or 6 with seconds first, as croner reads them). */
   schedule?: string;
@@ -44,7 +56,11 @@ export interface GatewayRegisterOptions {
   ui?: GatewayUiConfig | WorkflowViewDefinition;
 }
 
-/** SPEC.md `GatewayOptions`. */
+/**
+ * SPEC.md `GatewayOptions`.
+ * @example
+ * const options: GatewayOptions = { heartbeatMs: 5000, maxConnections: 200, auth: { mode: "trusted-proxy" } };
+ */
 export interface GatewayOptions {
   /** Wire protocol version advertised (default 1). */
   protocol?: number;
@@ -84,7 +100,11 @@ export interface GatewayOptions {
   maxSubscriberBufferBytes?: number;
 }
 
-/** Every option with its default applied. */
+/**
+ * Every option with its default applied.
+ * @example
+ * const { maxConnections } = new Gateway().options; // 1000
+ */
 export interface ResolvedGatewayOptions {
   protocol: number;
   features: string[];
@@ -105,7 +125,11 @@ export interface ResolvedGatewayOptions {
   maxSubscriberBufferBytes: number;
 }
 
-/** SPEC.md defaults (Limits table). */
+/**
+ * SPEC.md defaults (Limits table).
+ * @example
+ * GATEWAY_DEFAULTS.eventWindowSize; // 10000
+ */
 export const GATEWAY_DEFAULTS = {
   port: 7331,
   protocol: 1,
@@ -121,7 +145,11 @@ export const GATEWAY_DEFAULTS = {
   maxSubscriberBufferBytes: 8 * 1024 * 1024,
 } as const;
 
-/** Applies the defaults. */
+/**
+ * Applies the defaults; throws INVALID_ARGUMENT for a limit that is not a positive number.
+ * @example
+ * resolveGatewayOptions({ heartbeatMs: 500 }, process.cwd()).maxPayload; // 1048576
+ */
 export function resolveGatewayOptions(o: GatewayOptions, cwd: string): ResolvedGatewayOptions {
   const d = GATEWAY_DEFAULTS;
   const operatorUi = o.operatorUi === false ? false : { ...o.operatorUi, path: o.operatorUi?.path ?? "/console" };
@@ -146,7 +174,12 @@ export function resolveGatewayOptions(o: GatewayOptions, cwd: string): ResolvedG
   };
 }
 
-/** The cron poll interval: `heartbeatMs` clamped to 1-15 s (SPEC.md Limits). */
+/**
+ * The cron poll interval: `heartbeatMs` clamped to 1-15 s (SPEC.md Limits).
+ * @example
+ * cronPollMs(15000); // 15000
+ * cronPollMs(200); // 1000
+ */
 export function cronPollMs(heartbeatMs: number): number {
   return Math.min(15_000, Math.max(1000, heartbeatMs));
 }

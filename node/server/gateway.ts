@@ -24,7 +24,11 @@ import { cronPollMs, GATEWAY_DEFAULTS, type GatewayOptions, type GatewayRegister
 import { gatewayFetch } from "./gateway-routes.js";
 import { WsEndpoint } from "./ws/ws-endpoint.js";
 
-/** Where `listen` binds: a TCP port (default 7331) and host, or a Unix socket `path`. */
+/**
+ * Where `listen` binds: a TCP port (default 7331) and host, or a Unix socket `path`.
+ * @example
+ * await gateway.listen({ path: "/run/flow/gateway.sock" });
+ */
 export interface GatewayListenOptions {
   port?: number;
   host?: string;
@@ -32,7 +36,11 @@ export interface GatewayListenOptions {
   path?: string;
 }
 
-/** What `close` does with runs still executing. */
+/**
+ * What `close` does with runs still executing.
+ * @example
+ * await gateway.close({ runs: "pause" }); // a restart resumes them
+ */
 export interface GatewayCloseOptions {
   /** `cancel` (default, SPEC.md "aborts active runs"): status `cancelled`; `pause`: parked as `paused`, resumable. */
   runs?: "cancel" | "pause";

@@ -4,7 +4,11 @@
  * Each mode becomes an `Authenticate` (core/api/identity.ts). See docs/hosting.md "Authentication".
  */
 
-/** A grant of `token` mode: what one bearer token may do, and for how long. */
+/**
+ * A grant of `token` mode: what one bearer token may do, and for how long.
+ * @example
+ * const grant: TokenGrant = { role: "viewer", scopes: ["run:read"], userId: "rita", expiresAtMs: Date.parse("2027-01-01") };
+ */
 export interface TokenGrant {
   role: string;
   /** `*` grants every scope. */
@@ -18,7 +22,11 @@ export interface TokenGrant {
   revokedAtMs?: number;
 }
 
-/** Static bearer tokens, each with its grant. */
+/**
+ * Static bearer tokens, each with its grant.
+ * @example
+ * const auth: TokenAuthConfig = { mode: "token", tokens: { [process.env.CI_TOKEN!]: { role: "ci", scopes: ["run:write"] } } };
+ */
 export interface TokenAuthConfig {
   mode: "token";
   /** Bearer token to grant (a plain object or a Map). */
@@ -27,7 +35,11 @@ export interface TokenAuthConfig {
   allowedOrigins?: string[];
 }
 
-/** HS256 JSON Web Tokens signed with a shared secret. */
+/**
+ * HS256 JSON Web Tokens signed with a shared secret.
+ * @example
+ * const auth: JwtAuthConfig = { mode: "jwt", issuer: "https://id.example.com", audience: "flow", secret: process.env.JWT_SECRET! };
+ */
 export interface JwtAuthConfig {
   mode: "jwt";
   issuer: string;
@@ -49,7 +61,11 @@ export interface JwtAuthConfig {
   allowedOrigins?: string[];
 }
 
-/** Identity set by a reverse proxy in request headers (safe only behind a proxy that strips and rewrites them). */
+/**
+ * Identity set by a reverse proxy in request headers (safe only behind a proxy that strips and rewrites them).
+ * @example
+ * const auth: TrustedProxyAuthConfig = { mode: "trusted-proxy", defaultScopes: ["run:read"], allowedOrigins: ["https://flow.example.com"] };
+ */
 export interface TrustedProxyAuthConfig {
   mode: "trusted-proxy";
   /** Header names in the order user, scopes, role. Default `x-user-id`, `x-user-scopes`, `x-user-role`. */
@@ -68,7 +84,11 @@ export interface TrustedProxyAuthConfig {
  */
 export type GatewayAuthConfig = TokenAuthConfig | JwtAuthConfig | TrustedProxyAuthConfig;
 
-/** What an auth mode reads besides the request: the time (a fake clock in tests). */
+/**
+ * What an auth mode reads besides the request: the time (a fake clock in tests).
+ * @example
+ * const clock: AuthClock = { now: () => Date.parse("2026-11-24T00:00:00Z") };
+ */
 export interface AuthClock {
   now(): number;
 }

@@ -15,7 +15,12 @@ export function signWebhookBody(secret: string, body: string | Uint8Array, prefi
   return prefix + createHmac("sha256", secret).update(body).digest("hex");
 }
 
-/** True when `header` carries the HMAC-SHA256 (hex, after `prefix`) of `body` under `secret`. */
+/**
+ * True when `header` carries the HMAC-SHA256 (hex, after `prefix`) of `body` under `secret`,
+ * compared in constant time.
+ * @example
+ * verifyWebhookSignature("s3cret", body, req.headers.get("x-hub-signature-256"), "sha256=");
+ */
 export function verifyWebhookSignature(secret: string, body: Uint8Array, header: string | null, prefix: string): boolean {
   if (header === null) return false;
   const value = header.trim();

@@ -18,7 +18,11 @@ import type { GatewayWebhookConfig } from "../gateway-options.js";
 import { valueAtPath } from "./json-path.js";
 import { verifyWebhookSignature } from "./signature.js";
 
-/** What a webhook delivery answers (`result` of the envelope). */
+/**
+ * What a webhook delivery answers (`result` of the envelope).
+ * @example
+ * // { "ok": true, "result": { "webhook": "deploy", "deliveryId": "72d3…", "duplicate": false, "runId": "webhook-deploy-…" } }
+ */
 export interface WebhookResult {
   webhook: string;
   deliveryId: string;

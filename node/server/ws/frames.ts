@@ -19,12 +19,21 @@
 import type { EnvelopeError } from "../../../core/api/envelope.js";
 import { FlowError } from "../../../core/errors.js";
 
-/** A run to subscribe to, from `afterSeq` (default 0: from the start). */
+/**
+ * A run to subscribe to, from `afterSeq` (default 0: from the start).
+ * @example
+ * const sub: RunSubscriptionRequest = { runId: "r1", afterSeq: 12 };
+ */
 export interface RunSubscriptionRequest {
   runId: string;
   afterSeq?: number;
 }
 
+/**
+ * The handshake, the first frame a client sends.
+ * @example
+ * ws.send(JSON.stringify({ type: "connect", protocol: 1, token: "s3cret", client: { id: "cli" }, subscribe: [{ runId: "r1" }] }));
+ */
 export interface ConnectFrame {
   type: "connect";
   protocol: number;
@@ -33,6 +42,11 @@ export interface ConnectFrame {
   subscribe?: RunSubscriptionRequest[];
 }
 
+/**
+ * An RPC call; answered by a `res` frame with the same id.
+ * @example
+ * ws.send(JSON.stringify({ type: "req", id: 1, method: "launchRun", params: { workflow: "review", input: {} } }));
+ */
 export interface RequestFrame {
   type: "req";
   id: string | number;
@@ -40,11 +54,21 @@ export interface RequestFrame {
   params?: unknown;
 }
 
+/**
+ * Every frame a client sends.
+ * @example
+ * const frame: ClientFrame = parseClientFrame(text);
+ */
 export type ClientFrame = ConnectFrame | RequestFrame;
 
 /** The event names of run subscriptions (SPEC.md "Events"). */
 export type RunEventName = "run.event" | "run.gap_resync" | "run.heartbeat" | "run.error";
 
+/**
+ * Every frame the gateway sends.
+ * @example
+ * // {"type":"event","event":"run.event","runId":"r1","seq":3,"payload":{"type":"TaskStarted",...}}
+ */
 export type ServerFrame =
   | { type: "connected"; protocol: number; features: string[]; heartbeatMs: number; identity: unknown; connectionId: string }
   | { type: "res"; id: string | number; ok: true; result: unknown }

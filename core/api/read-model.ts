@@ -143,11 +143,8 @@ export async function listRunRows(host: GatewayHost, filter: RunFilter = {}): Pr
     [...params, limit + 1],
   );
   const page = rows.slice(0, limit);
-  const runs: GatewayRunSummaryRow[] = [];
-  for (const r of page) {
-    const run = await host.db.getRun(String(r.run_id));
-    if (run) runs.push(summaryRow(host, run, parseAuth(r.auth_json)));
-  }
+  const records = await Promise.all(page.map((r) => host.db.getRun(String(r.run_id))));
+  const runs = records.flatMap((run, i) => (run ? [summaryRow(host, run, parseAuth(page[i]!.auth_json))] : []));
   const last = runs[runs.length - 1];
   return { runs, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAtMs, last.runId) : null };
 }

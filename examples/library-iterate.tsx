@@ -13,7 +13,7 @@
 import { z } from "zod";
 import { createFlow } from "durable-flow";
 import type { FlowApi } from "durable-flow";
-import { type ScriptedAgent, scriptedAgent } from "./library-script.js";
+import { jsonAfter, type ScriptedAgent, scriptedAgent } from "./library-script.js";
 
 export const schemas = {
   input: z.object({
@@ -39,9 +39,6 @@ export const schemas = {
 
 /** The baseline the DriftDetector compares the live config with. */
 export const BASELINE = { replicas: 3, tls: "on" };
-
-/** JSON object that follows `marker` in a prompt. */
-const jsonAfter = (prompt: string, marker: string) => JSON.parse(prompt.slice(prompt.indexOf(marker) + marker.length).split("\n")[0]!) as Record<string, unknown>;
 
 export interface IterateAgents {
   coder: ScriptedAgent;

@@ -34,3 +34,8 @@ export function scriptedAgent(id: string, answer: (call: ScriptedCall) => unknow
     },
   };
 }
+
+/** The JSON value that follows `marker` in a prompt, up to the end of that line. */
+export function jsonAfter(prompt: string, marker: string): Record<string, unknown> {
+  return JSON.parse(prompt.slice(prompt.indexOf(marker) + marker.length).split("\n")[0]!) as Record<string, unknown>;
+}

@@ -57,6 +57,19 @@ describe("flow errors and exit codes", () => {
     expect(verbose.stderr).toMatch(/^flow up: INVALID_ARGUMENT: .*\nFlowError: .*\n {4}at /);
   });
 
+  it("reports a workflow file that throws while loading, or exports no workflow, in one line", async () => {
+    const dir = tempDir("flow-cli-errors-");
+    writeFileSync(join(dir, "thrower.ts"), `throw new Error("boom at load");\nexport default 1;\n`);
+    writeFileSync(join(dir, "empty.ts"), `export const x = 1;\n`);
+    const flow = cli(dir);
+    const thrown = await flow("up", "thrower.ts");
+    expect(thrown).toEqual({ code: 1, stdout: "", stderr: `flow up: WORKFLOW_LOAD_FAILED: Loading ${join(dir, "thrower.ts")} threw: boom at load (run again with --verbose for the stack).\n` });
+    expect((await flow("up", "thrower.ts", "--verbose")).stderr).toMatch(/\nCaused by: Error: boom at load\n {4}at /);
+    const empty = await flow("up", "empty.ts");
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toBe(`flow up: INVALID_ARGUMENT: ${join(dir, "empty.ts")} must export default a workflow made with flow(...) (from createFlow), or export one named \`workflow\`.\n`);
+  });
+
   it("names CLI flags where the library names options", async () => {
     const api = createFlow({ step: z.object({ value: z.number() }) }, { dbPath: join(tempDir("flow-cli-errors-"), "flow.db") });
     const wf = api.flow(() => (

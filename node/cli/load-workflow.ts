@@ -54,9 +54,10 @@ function loadsAsEsm(path: string): boolean {
   }
 }
 
-async function importFile(path: string): Promise<unknown> {
+/** Imports `file`; a failure is reported as a failure of the workflow file `path`. */
+async function importFile(file: string, path = file): Promise<unknown> {
   try {
-    return await import(pathToFileURL(path).href);
+    return await import(pathToFileURL(file).href);
   } catch (error) {
     throw loadFailure(path, error);
   }
@@ -72,7 +73,7 @@ async function importBundled(path: string): Promise<unknown> {
   }
   writeFileSync(outFile, code);
   try {
-    return await importFile(outFile);
+    return await importFile(outFile, path);
   } finally {
     rmSync(outFile, { force: true });
   }

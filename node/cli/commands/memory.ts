@@ -6,9 +6,10 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createMemoryStore, isNamespaceKind, type MemoryStore, NAMESPACE_KINDS } from "../../../core/memory/index.js";
-import { createFlow, DEFAULT_DB_PATH } from "../../create-flow.js";
+import { createFlow } from "../../create-flow.js";
 import { openFlowBackend } from "../../open-flow-backend.js";
 import { type CliCommand, type CliIO, EXIT, UsageError } from "../command.js";
+import { DB_DEFAULT } from "./wait-cli.js";
 
 const USAGE = `Usage: flow memory <subcommand> [arguments] [options]
 
@@ -28,7 +29,7 @@ A namespace is written kind:id (kind: ${NAMESPACE_KINDS.join(", ")}); text witho
 prefix is a global namespace.
 
 Options:
-  --db <path>            SQLite store (default: the store openFlowBackend resolves here, else ${DEFAULT_DB_PATH})
+  --db <path>            SQLite store file (${DB_DEFAULT})
   --ttl <ms>             set: expire the fact after this many milliseconds
   --kind <label>         note: the note's kind label; notes/search: only this label
   --tag <tag>            note: a tag (repeatable)

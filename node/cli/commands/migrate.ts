@@ -6,6 +6,7 @@
 import { parseArgs } from "node:util";
 import { migrateFlowStore, type MigrateStoreOptions, type MigrationProgressEvent, type MigrationResult } from "../../migrate-store.js";
 import { type CliCommand, type CliIO, UsageError } from "../command.js";
+import { DB_DEFAULT } from "./wait-cli.js";
 
 const USAGE = `Usage: flow migrate [options]
 
@@ -15,7 +16,7 @@ SQLite files unless --keep-sqlite. Runs resume on the new store where they stopp
 
 Options:
   --to <backend>       pglite | postgres (default: FLOW_BACKEND or flow.config.json, else pglite)
-  --db <path>          SQLite store to copy (default: FLOW_DB_PATH, flow.config.json, .flow/flow.db)
+  --db <path>          SQLite store file to copy (${DB_DEFAULT})
   --url <url>          PostgreSQL URL (default: FLOW_DATABASE_URL, flow.config.json, DATABASE_URL)
   --pglite-dir <dir>   PGlite data dir (default: FLOW_PGLITE_DIR, flow.config.json, .flow/pglite)
   --keep-sqlite        Keep the SQLite files after the copy

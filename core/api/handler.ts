@@ -19,7 +19,11 @@ import { isRpcStream, type RpcStream } from "./rpc-types.js";
 import type { RpcMethodName } from "./scopes.js";
 import { sseResponse } from "./sse.js";
 
-/** Default body limit (SPEC.md Limits). */
+/**
+ * Default body limit (SPEC.md Limits).
+ * @example
+ * createDomainHandler({ host, maxBodyBytes: 4 * DEFAULT_MAX_BODY_BYTES });
+ */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 
 /** Options of `createDomainHandler`. */

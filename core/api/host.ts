@@ -56,7 +56,11 @@ export interface ActiveRun {
 /** Stops a subscription. */
 export type Unsubscribe = () => void;
 
-/** Statuses after which a run emits no more events (unless rewound or resumed by hand). */
+/**
+ * Event types after which a run emits no more events (unless rewound or resumed by hand).
+ * @example
+ * if (TERMINAL_EVENT_TYPES.has(event.type)) stream.end();
+ */
 export const TERMINAL_EVENT_TYPES: ReadonlySet<FlowEvent["type"]> = new Set(["RunFinished", "RunFailed", "RunCancelled", "RunContinued"]);
 
 /**

@@ -36,7 +36,11 @@ export interface BearerAuthOptions {
   acceptFlowKey?: boolean;
 }
 
-/** The identity of a caller holding the shared API key. */
+/**
+ * The identity of a caller holding the shared API key.
+ * @example
+ * runAuthOf(API_KEY_IDENTITY, Date.now()).triggeredBy; // "token:api-key"
+ */
 export const API_KEY_IDENTITY: CallerIdentity = Object.freeze({ role: "operator", scopes: ["*"], tokenId: "api-key", triggeredBy: "token:api-key" }) as CallerIdentity;
 
 /**

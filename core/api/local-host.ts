@@ -15,7 +15,11 @@ import { ChangeFeed, type DomainChange } from "./change-feed.js";
 import type { ActiveRun, GatewayHost, RegisteredWorkflow, ResumeRunOptions, StartRunRequest, Unsubscribe } from "./host.js";
 import { RunEventHub } from "./run-event-hub.js";
 
-/** The run annotation that records which workflow key a hosted run belongs to. */
+/**
+ * The run annotation that records which workflow key a hosted run belongs to.
+ * @example
+ * (await new FlowDb(api.db).requireRun(runId)).annotations?.[WORKFLOW_ANNOTATION]; // "review"
+ */
 export const WORKFLOW_ANNOTATION = "flow:workflow";
 
 /** Options of `LocalGatewayHost`. */

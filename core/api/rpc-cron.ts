@@ -10,10 +10,14 @@ import type { GatewayHost } from "./host.js";
 import { type CallerIdentity, runAuthOf } from "./identity.js";
 import type { RpcMethod } from "./rpc-types.js";
 
-/** Who cron-fired runs act as (SPEC.md "register options"). */
+/**
+ * Who cron-fired runs act as (SPEC.md "register options").
+ * @example
+ * await host.startRun({ workflowKey: "nightly", input: {}, auth: runAuthOf(CRON_IDENTITY, Date.now()) });
+ */
 export const CRON_IDENTITY: CallerIdentity = Object.freeze({ role: "system", scopes: ["*"], triggeredBy: "cron:gateway" }) as CallerIdentity;
 
-export const cronCreateParams = z.object({
+const cronCreateParams = z.object({
   /** Default: a fresh id. Creating with an existing id replaces that cron's schedule and input. */
   cronId: z.string().min(1).optional(),
   /** The key of a registered workflow. */

@@ -9,7 +9,7 @@ import { type DeliveryResult, listPendingApprovals, type PendingApproval, submit
 import type { GatewayHost } from "./host.js";
 import type { RpcMethod } from "./rpc-types.js";
 
-export const submitApprovalParams = z.object({
+const submitApprovalParams = z.object({
   runId: z.string().min(1),
   nodeId: z.string().min(1),
   iteration: z.number().int().min(0).optional(),
@@ -17,7 +17,7 @@ export const submitApprovalParams = z.object({
   note: z.string().optional(),
 });
 
-export const submitSignalParams = z
+const submitSignalParams = z
   .object({
     /** The Signal id (or WaitForEvent event name with `kind: "event"`). */
     name: z.string().min(1),

@@ -15,7 +15,11 @@ import { STREAM_METHODS } from "./rpc-streams.js";
 import type { RpcMethod } from "./rpc-types.js";
 import { checkScope, METHOD_SCOPES, methodNotFound, type RpcMethodName } from "./scopes.js";
 
-/** Every RPC method, by name. */
+/**
+ * Every RPC method, by name.
+ * @example
+ * const { scope, params } = RPC_METHODS.launchRun; // "run:write", the zod schema of its params
+ */
 export const RPC_METHODS: Readonly<Record<RpcMethodName, RpcMethod>> = { ...RUN_METHODS, ...HUMAN_METHODS, ...READ_METHODS, ...CRON_METHODS, ...STREAM_METHODS };
 
 for (const [name, method] of Object.entries(RPC_METHODS)) {

@@ -14,7 +14,7 @@ import { type WhatHappened, whatHappened } from "./what-happened.js";
 
 const RUN_STATUSES = ["running", "waiting-approval", "waiting-event", "waiting-timer", "waiting-quota", "paused", "finished", "continued", "failed", "cancelled"] as const;
 
-export const listRunsParams = z.object({
+const listRunsParams = z.object({
   status: z.enum(RUN_STATUSES).optional(),
   workflow: z.string().min(1).optional(),
   limit: z.number().int().min(1).max(500).optional(),

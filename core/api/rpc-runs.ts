@@ -19,7 +19,7 @@ const runIdParams = z.object({ runId: z.string().min(1) });
 /** SPEC.md `options.startedBy`: provenance only, never a credential. */
 const startedBySchema = z.object({ harness: z.string().optional(), sessionId: z.string().optional(), prompt: z.string().optional(), detected: z.literal(true).optional() });
 
-export const launchRunParams = z.object({
+const launchRunParams = z.object({
   /** The key of a registered workflow. */
   workflow: z.string().min(1),
   input: z.record(z.string(), z.unknown()).default({}),
@@ -103,7 +103,7 @@ async function cancel(host: GatewayHost, runId: string): Promise<RunStatusResult
   return { runId, status: result?.status ?? (await host.db.requireRun(runId)).status };
 }
 
-export const rewindRunParams = z.object({
+const rewindRunParams = z.object({
   runId: z.string().min(1),
   nodeId: z.string().min(1),
   iteration: z.number().int().min(0).optional(),

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { TERMINAL_EVENT_TYPES } from "./host.js";
 import { type RpcMethod, type RpcStream, rpcStream } from "./rpc-types.js";
 
-export const streamRunEventsParams = z.object({ runId: z.string().min(1), afterSeq: z.number().int().min(0).default(0) });
+const streamRunEventsParams = z.object({ runId: z.string().min(1), afterSeq: z.number().int().min(0).default(0) });
 
 export const STREAM_METHODS = {
   streamRunEvents: {

@@ -7,12 +7,20 @@
 import { FlowError } from "../errors.js";
 import type { CallerIdentity } from "./identity.js";
 
-/** Every scope Flow checks. `*` (in a caller's list) grants all of them. */
+/**
+ * Every scope Flow checks. `*` (in a caller's list) grants all of them.
+ * @example
+ * const viewer: CallerIdentity = { role: "viewer", scopes: ["run:read", "memory:read"], triggeredBy: "user:vic" };
+ */
 export const SCOPES = ["run:read", "run:write", "run:admin", "approval:submit", "signal:submit", "cron:read", "cron:write", "memory:read"] as const;
 
 export type Scope = (typeof SCOPES)[number];
 
-/** The scope of each RPC method (SPEC.md "RPC methods by group"). */
+/**
+ * The scope of each RPC method (SPEC.md "RPC methods by group"; docs/hosting.md "Scopes").
+ * @example
+ * METHOD_SCOPES.cancelRun; // "run:write"
+ */
 export const METHOD_SCOPES = {
   launchRun: "run:write",
   resumeRun: "run:write",

@@ -5,7 +5,7 @@
  */
 export { timeTravel, revertToAttempt } from "./time-travel.js";
 export { recoverTimeTravel } from "./intent.js";
-export { runRefPrefix, attemptRef } from "./refs.js";
+export { attemptRef, parseAttemptRef, runRefPrefix } from "./refs.js";
 export type { VcsPort, VcsFileChange, VcsSnapshotRef } from "./port.js";
 export type { Compensation, CrossedEffect, EffectBoundaryReport, RevertOptions, RevertResult, TimeTravelOptions, TimeTravelResult, TimeTravelStep } from "./types.js";
 export { clearRunAttention, getRunAttention, listTimeTravels } from "./history.js";

@@ -11,7 +11,7 @@
  */
 import { attachBinding, type StoreBinding } from "../engine/binding.js";
 import type { FlowEvent } from "../engine/events.js";
-import { FlowDb } from "../engine/flow-db.js";
+import { type AttemptRecord, FlowDb, type NodeRecord } from "../engine/flow-db.js";
 import { eventSql, json, nodeSql, outputSql, WriteBatch } from "../engine/run-sql.js";
 import { FlowError } from "../errors.js";
 import { dependentsOf } from "./dependents.js";
@@ -198,10 +198,8 @@ async function commitIntent(db: FlowDb, intent: Intent): Promise<IntentOutcome> 
   const resetNodes: string[] = [];
 
   if (intent.kind === "rewind") {
-    const nodes = await db.listNodes(runId);
-    const targetNode = nodes.find((n) => n.nodeId === intent.nodeId && n.iteration === intent.iteration);
-    if (!targetNode) return { ok: false, error: `Node ${intent.nodeId} (iteration ${intent.iteration}) is not in run ${runId}.` };
-    const reset = [targetNode, ...(intent.resetDependents ? dependentsOf(nodes, attempts, targetNode, target.startedAtMs) : [])];
+    const reset = resetSetOf(await db.listNodes(runId), attempts, intent);
+    if (!reset) return { ok: false, error: `Node ${intent.nodeId} (iteration ${intent.iteration}) is not in run ${runId}.` };
     const resetKeys = new Set(reset.map((n) => `${n.nodeId}@${n.iteration}`));
     const cancelled = { code: "TASK_CANCELLED", message: `Cancelled by time travel to ${intent.nodeId} (iteration ${intent.iteration}, attempt ${intent.attempt}).` };
     for (const a of attempts) {
@@ -249,6 +247,19 @@ async function commitIntent(db: FlowDb, intent: Intent): Promise<IntentOutcome> 
     throw new FlowError("DB_WRITE_FAILED", `Time travel of run ${runId} restored the files but could not commit its rows (${(cause as Error).message}); the next timeTravel or resume of the run finishes it.`, { runId, intentId: intent.intentId }, { cause });
   }
   return { ok: true, resetNodes: [...new Set(resetNodes)], events };
+}
+
+/**
+ * The nodes a rewind sets back to `pending`: the target and, with `resetDependents`, what
+ * came after it; undefined when the target node or attempt is not in the run.
+ * @example
+ * const reset = resetSetOf(await db.listNodes(runId), await db.listAttempts(runId), intent);
+ */
+export function resetSetOf(nodes: NodeRecord[], attempts: AttemptRecord[], intent: Pick<Intent, "nodeId" | "iteration" | "attempt" | "resetDependents">): NodeRecord[] | undefined {
+  const targetNode = nodes.find((n) => n.nodeId === intent.nodeId && n.iteration === intent.iteration);
+  const target = attempts.find((a) => a.nodeId === intent.nodeId && a.iteration === intent.iteration && a.attempt === intent.attempt);
+  if (!targetNode || !target) return undefined;
+  return [targetNode, ...(intent.resetDependents ? dependentsOf(nodes, attempts, targetNode, target.startedAtMs) : [])];
 }
 
 /**

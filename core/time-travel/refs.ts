@@ -36,3 +36,16 @@ export function attemptRef(runId: string, nodeId: string, iteration: number, att
 export function intentRef(runId: string, intentId: string): string {
   return `${runRefPrefix(runId)}time.travel/${encode(intentId)}`;
 }
+
+/**
+ * The attempt edge a snapshot ref names, or null for other refs (such as a time travel's
+ * `before` snapshot).
+ * @example
+ * parseAttemptRef("refs/flow/runs/r1/review/0/2/end") // { runId: "r1", nodeId: "review", iteration: 0, attempt: 2, edge: "end" }
+ */
+export function parseAttemptRef(ref: string): { runId: string; nodeId: string; iteration: number; attempt: number; edge: "start" | "end" } | null {
+  const m = /^refs\/flow\/runs\/([^/]+)\/([^/.]+)\/(\d+)\/(\d+)\/(start|end)$/.exec(ref);
+  if (!m) return null;
+  const decode = (part: string) => new TextDecoder().decode(Uint8Array.from(part.match(/%[0-9a-f]{2}|[^%]/g)!.map((t) => (t.length === 3 ? parseInt(t.slice(1), 16) : t.charCodeAt(0)))));
+  return { runId: decode(m[1]!), nodeId: decode(m[2]!), iteration: Number(m[3]), attempt: Number(m[4]), edge: m[5] as "start" | "end" };
+}

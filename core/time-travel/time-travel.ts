@@ -10,7 +10,7 @@ import { FlowDb } from "../engine/flow-db.js";
 import type { FlowEvent } from "../engine/events.js";
 import { FlowError } from "../errors.js";
 import { compensate, effectBoundary } from "./effects.js";
-import { completeIntent, effectKey, type Intent, recoverTimeTravel, settledEffectKeys, writeIntent } from "./intent.js";
+import { completeIntent, effectKey, type Intent, recoverTimeTravel, resetSetOf, settledEffectKeys, writeIntent } from "./intent.js";
 import { intentRef } from "./refs.js";
 import type { EffectBoundaryReport, RevertOptions, RevertResult, TimeTravelOptions, TimeTravelResult } from "./types.js";
 
@@ -89,6 +89,14 @@ async function travel(
     if (!env.vcs) return fail(`This host has no VCS port, so snapshot ${pointer} cannot be restored; run time travel from Node.`, pointer);
   }
 
+  if (kind === "rewind") {
+    // Rows of reset nodes are deleted by table: a store opened without the workflow's schemas
+    // (an empty registry) cannot do that, so it is refused before anything changes.
+    const reset = resetSetOf(await db.listNodes(runId), await db.listAttempts(runId), { nodeId, iteration, attempt: target.attempt, resetDependents }) ?? [];
+    const unknown = reset.filter((n) => n.outputTable && !db.registry.entries.has(n.outputTable)).map((n) => n.outputTable);
+    if (!reset.length) return fail(`Node ${nodeId} (iteration ${iteration}) is not in run ${runId}.`, pointer);
+    if (unknown.length) return fail(`This store handle does not know the output table(s) ${[...new Set(unknown)].join(", ")} of the nodes to reset; open it through the workflow (FlowDb of its api.db, or --workflow <file> in the CLI).`, pointer);
+  }
   const settled = await settledEffectKeys(db.binding, runId);
   const crossed = await effectBoundary(store, {
     runId,

@@ -23,6 +23,12 @@ const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<CliCo
   { name: "serve", summary: "Serve a folder of workflows over a Gateway (RPC, WebSocket, cron, webhooks)", load: async () => (await import("./commands/serve.js")).serveCommand },
   { name: "openapi", summary: "List the operations of an OpenAPI description (openapi list <spec>)", load: async () => (await import("./commands/openapi.js")).openapiCommand },
   { name: "init", summary: "Create a new Flow project (package.json, tsconfig, a first workflow and its test)", load: async () => (await import("./commands/init.js")).initCommand },
+  { name: "timeline", summary: "A run's task attempts with their snapshots, rewinds and reverts", load: async () => (await import("./commands/timeline.js")).timelineCommand },
+  { name: "rewind", summary: "Roll a run back to a task attempt (files and rows)", load: async () => (await import("./commands/rewind.js")).rewindCommand },
+  { name: "revert", summary: "Restore the files of a task attempt (no task or status change)", load: async () => (await import("./commands/revert.js")).revertCommand },
+  { name: "fork", summary: "Start a new run from a task attempt of a run, optionally with an edited input", load: async () => (await import("./commands/fork.js")).forkCommand },
+  { name: "replay", summary: "Run a finished run again (same input) from a task or from the start", load: async () => (await import("./commands/replay.js")).replayCommand },
+  { name: "snapshots", summary: "List, diff or delete a run's workspace snapshots", load: async () => (await import("./commands/snapshots.js")).snapshotsCommand },
 ];
 
 const HELP = (io: CliIO) =>

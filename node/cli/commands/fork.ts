@@ -1,0 +1,56 @@
+/**
+ * @module node/cli/commands/fork
+ * `flow fork <workflow file> <runId> <nodeId>`: `forkRun` from the command line: a new run
+ * that starts at a task attempt of an existing run, optionally on an edited input. See
+ * docs/time-travel.md ("CLI").
+ */
+import { forkRun } from "../../../core/time-travel/fork.js";
+import { type CliCommand, UsageError } from "../command.js";
+import { loadWorkflow } from "../load-workflow.js";
+import { ATTEMPT_OPTIONS, attemptArg, iterationArg, runWithProgress } from "./time-travel-cli.js";
+import { parseCli, parseJsonArg } from "./wait-cli.js";
+
+const USAGE = `Usage: flow fork <workflow file> <runId> <nodeId> [options]
+
+Starts a new run from a task attempt of an existing run: the outputs of what finished before
+that attempt are kept, the task and everything after it run again, on the same input or an
+edited one. The original run is not changed.
+
+Options:
+  --input <json>         The new run's input (default: the original run's input)
+  --run-id <id>          Id of the new run (default: a new id)
+  --iteration <n>        Loop iteration of the task (default 0)
+  --attempt <n>          Which attempt (default the latest)
+  --json                 Print events as NDJSON
+
+Example:
+  flow fork review.tsx 7f3a review --input '{"repo":"other"}'`;
+
+export const forkCommand: CliCommand = {
+  name: "fork",
+  summary: "Start a new run from a task attempt of a run (optionally with an edited input)",
+  usage: USAGE,
+  async run(argv, io) {
+    const { values, positionals } = parseCli(argv, { ...ATTEMPT_OPTIONS, input: { type: "string" }, "run-id": { type: "string" }, json: { type: "boolean" } });
+    const [file, runId, nodeId, extra] = positionals;
+    if (!file || !runId || !nodeId) throw new UsageError("give a workflow file, a run id and a node id.");
+    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}".`);
+    const input = values.input === undefined ? undefined : parseJsonArg(values.input, "--input");
+    if (input !== undefined && (typeof input !== "object" || input === null || Array.isArray(input))) throw new UsageError("--input must be a JSON object.");
+    const iteration = iterationArg(values.iteration);
+    const attempt = attemptArg(values.attempt);
+    const { workflow, path } = await loadWorkflow(file, io.cwd);
+    return runWithProgress(io, values.json, (onProgress) =>
+      forkRun(workflow, {
+        runId,
+        nodeId,
+        workflowPath: path,
+        onProgress,
+        ...(input ? { input: input as Record<string, unknown> } : {}),
+        ...(values["run-id"] ? { newRunId: values["run-id"] } : {}),
+        ...(iteration !== undefined ? { iteration } : {}),
+        ...(attempt !== undefined ? { attempt } : {}),
+      }),
+    );
+  },
+};

@@ -1,0 +1,72 @@
+/**
+ * @module node/cli/commands/snapshots
+ * `flow snapshots <runId>`: the git snapshots of a run (refs under `refs/flow/runs/<run>/`),
+ * the files an attempt changed (`--diff <nodeId>`), and per-run garbage collection (`--gc`).
+ * See docs/time-travel.md ("CLI").
+ */
+import { parseAttemptRef, runRefPrefix } from "../../../core/time-travel/refs.js";
+import { createGitVcs } from "../../vcs/git.js";
+import { type CliCommand, UsageError } from "../command.js";
+import { ATTEMPT_OPTIONS, attemptArg, iterationArg, requireWorkspace } from "./time-travel-cli.js";
+import { DB_HELP, parseCli, printer, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
+
+const USAGE = `Usage: flow snapshots <runId> [options]
+
+Lists the snapshots of a run's workspace (git commits on refs/flow/runs/<run>/..., never on
+your branches), shows the files an attempt changed, or deletes the run's snapshots.
+
+Options:
+  --diff <nodeId>        Files changed by an attempt of this task (its start -> end snapshots)
+  --iteration <n>        With --diff: loop iteration (default 0)
+  --attempt <n>          With --diff: which attempt (default the latest with snapshots)
+  --gc                   Delete the run's snapshot refs (time travel to this run then restores
+                         rows only); git gc reclaims the objects later
+${WORKFLOW_HELP}
+${DB_HELP}
+
+Example:
+  flow snapshots 7f3a --diff review`;
+
+export const snapshotsCommand: CliCommand = {
+  name: "snapshots",
+  summary: "List, diff or delete a run's workspace snapshots",
+  usage: USAGE,
+  async run(argv, io) {
+    const { values, positionals } = parseCli(argv, { ...STORE_OPTIONS, ...ATTEMPT_OPTIONS, diff: { type: "string" }, gc: { type: "boolean" } });
+    const [runId, extra] = positionals;
+    if (!runId) throw new UsageError("give a run id.");
+    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}".`);
+    if (values.diff !== undefined && values.gc) throw new UsageError("give --diff or --gc, not both.");
+    const print = printer(io, values.json);
+    return withStore(io, values, async (db) => {
+      await db.requireRun(runId);
+      const [row] = await db.store.query<{ workspace_dir: string | null }>(`SELECT workspace_dir FROM _flow_runs WHERE run_id = ?`, [runId]);
+      const workspace = requireWorkspace(runId, row?.workspace_dir);
+      const vcs = createGitVcs();
+      const prefix = runRefPrefix(runId);
+      if (values.gc) {
+        const removed = await vcs.remove(workspace, prefix);
+        print({ runId, workspace, removed }, `Deleted ${removed} snapshot ref(s) of run ${runId} in ${workspace}.\n`);
+        return 0;
+      }
+      const snapshots = (await vcs.list(workspace, prefix)).map((s) => ({ ...s, ...(parseAttemptRef(s.ref) ?? {}) }));
+      if (values.diff === undefined) {
+        const text = snapshots.map((s) => `  ${s.pointer.slice(0, 12)}  ${"nodeId" in s ? `${s.nodeId}${s.iteration ? `@${s.iteration}` : ""} #${s.attempt} ${s.edge}` : s.ref}\n`).join("");
+        print({ runId, workspace, snapshots }, snapshots.length ? `Snapshots of run ${runId} in ${workspace}:\n${text}` : `Run ${runId} has no snapshots in ${workspace}.\n`);
+        return 0;
+      }
+      const iteration = iterationArg(values.iteration) ?? 0;
+      const attempt = attemptArg(values.attempt);
+      const edges = snapshots.filter((s) => "nodeId" in s && s.nodeId === values.diff && s.iteration === iteration && (attempt === undefined || s.attempt === attempt));
+      const chosen = Math.max(0, ...edges.filter((s) => "edge" in s && s.edge === "end").map((s) => ("attempt" in s ? s.attempt! : 0)));
+      const start = edges.find((s) => "attempt" in s && s.attempt === chosen && s.edge === "start");
+      const end = edges.find((s) => "attempt" in s && s.attempt === chosen && s.edge === "end");
+      if (!start || !end) throw new UsageError(`run ${runId} has no start and end snapshots of ${values.diff} (iteration ${iteration}${attempt ? `, attempt ${attempt}` : ""}); flow snapshots ${runId} lists them.`);
+      const files = await vcs.diff(workspace, start.pointer, end.pointer);
+      const mark = { added: "A", modified: "M", deleted: "D" } as const;
+      const text = files.map((f) => `  ${mark[f.status]} ${f.path}${f.oldMode && f.newMode && f.oldMode !== f.newMode ? `  (mode ${f.oldMode} -> ${f.newMode})` : ""}\n`).join("");
+      print({ runId, nodeId: values.diff, iteration, attempt: chosen, from: start.pointer, to: end.pointer, files }, `${values.diff} #${chosen} changed ${files.length} file(s):\n${text}`);
+      return 0;
+    });
+  },
+};

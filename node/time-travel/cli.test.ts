@@ -1,0 +1,89 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import type { CliIO } from "../cli/command.js";
+import { main } from "../cli/main.js";
+import { tempDir } from "../testing/backends.js";
+import { tempRepo } from "../vcs/testing.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const FIXTURE = join(ROOT, "node/time-travel/fixtures/cli-workflow.tsx");
+const COMMANDS = ["timeline", "rewind", "revert", "fork", "replay", "snapshots"];
+
+function captureIO(cwd: string): CliIO & { out: () => string; err: () => string } {
+  let out = "";
+  let err = "";
+  return { stdout: (t) => void (out += t), stderr: (t) => void (err += t), cwd, env: process.env, isTTY: false, out: () => out, err: () => err };
+}
+
+async function flow(cwd: string, ...argv: string[]) {
+  const io = captureIO(cwd);
+  const code = await main(argv, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+describe("time-travel CLI", () => {
+  it("prints help with an example for each command", async () => {
+    for (const name of COMMANDS) {
+      const { code, out } = await flow(ROOT, name, "--help");
+      expect(code).toBe(0);
+      expect(out).toContain(`Usage: flow ${name}`);
+      expect(out).toContain(`Example:\n  flow ${name}`);
+    }
+  });
+
+  it("timeline, rewind, snapshots, revert, fork and replay a run in a real repository", async () => {
+    const repo = tempRepo();
+    const db = join(tempDir(), "flow.db");
+    process.env.FLOW_TEST_DB = db;
+    process.env.FLOW_TEST_REPO = repo;
+    const { default: wf } = await import("./fixtures/cli-workflow.js");
+    const { runWorkflow } = await import("durable-flow");
+    const { runId, status } = await runWorkflow(wf, { input: { word: "one" }, rootDir: repo });
+    expect(status).toBe("finished");
+
+    const timeline = await flow(repo, "timeline", runId, "--db", db, "--json");
+    const attempts = JSON.parse(timeline.out).attempts as Array<{ nodeId: string; vcsStartPointer: string; vcsPointer: string }>;
+    expect(attempts.map((a) => a.nodeId)).toEqual(["a", "b"]);
+    expect(attempts.every((a) => /^[0-9a-f]{40}$/.test(a.vcsStartPointer) && /^[0-9a-f]{40}$/.test(a.vcsPointer))).toBe(true);
+    expect((await flow(repo, "timeline", runId, "--db", db)).out).toMatch(/a #1\s+finished/);
+
+    const diff = await flow(repo, "snapshots", runId, "--db", db, "--diff", "b");
+    expect(diff.out).toContain("A b.txt");
+    expect(JSON.parse((await flow(repo, "snapshots", runId, "--db", db, "--json")).out).snapshots).toHaveLength(4);
+
+    // A store opened without the workflow's tables cannot delete rows: refused, nothing moves.
+    const blind = await flow(repo, "rewind", runId, "b", "--db", db);
+    expect(blind.code).toBe(1);
+    expect(blind.out).toContain("--workflow");
+    expect(existsSync(join(repo, "b.txt"))).toBe(true);
+
+    // The real CLI in its own process (it closes the workflow's store when done).
+    const rewind = spawnSync(process.execPath, [join(ROOT, "node/cli/bin.mjs"), "rewind", runId, "b", "--workflow", FIXTURE], { cwd: repo, encoding: "utf8", env: { ...process.env, FLOW_SNAPSHOTS: "on" } });
+    expect(rewind.status, rewind.stderr).toBe(0);
+    expect(rewind.stdout).toContain("rewinding to b attempt 1");
+    expect(rewind.stdout).toContain("--resume");
+    expect(existsSync(join(repo, "b.txt"))).toBe(false);
+    expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("one a\n");
+
+    const revert = await flow(repo, "revert", runId, "b", "--attempt", "1", "--db", db);
+    expect(revert.code, revert.out + revert.err).toBe(0);
+    expect(readFileSync(join(repo, "b.txt"), "utf8")).toBe("one b\n");
+    expect((await flow(repo, "revert", runId, "b", "--db", db)).code).toBe(2);
+
+    const fork = await flow(repo, "fork", FIXTURE, runId, "b", "--input", '{"word":"two"}', "--run-id", "forked", "--json");
+    expect(fork.code, fork.err).toBe(0);
+    const started = fork.out.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { type: string; nodeId?: string });
+    expect(started.filter((e) => e.type === "TaskStarted").map((e) => e.nodeId)).toEqual(["b"]);
+    expect(readFileSync(join(repo, "b.txt"), "utf8")).toBe("two b\n");
+    const replay = await flow(repo, "replay", FIXTURE, "forked", "--run-id", "replayed");
+    expect(replay.code, replay.err).toBe(0);
+    expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("two a\n");
+
+    const gc = await flow(repo, "snapshots", runId, "--db", db, "--gc");
+    expect(gc.out).toMatch(/Deleted [1-9]\d* snapshot ref/);
+    expect((await flow(repo, "snapshots", runId, "--db", db)).out).toContain("has no snapshots");
+  });
+});

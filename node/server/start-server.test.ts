@@ -119,4 +119,19 @@ describe("startServer", () => {
       await close(bare);
     }
   });
+
+  it("listens on port 7331 when no port is given", async () => {
+    const fallback = startServer({ rootDir });
+    try {
+      // Either it listens on 7331, or something else on this machine holds 7331 and the bind
+      // of exactly that port failed: both show the default.
+      const outcome = await new Promise<{ port: number }>((resolve) => {
+        fallback.once("listening", () => resolve({ port: (fallback.address() as AddressInfo).port }));
+        fallback.once("error", (e: NodeJS.ErrnoException & { port?: number }) => resolve({ port: e.code === "EADDRINUSE" ? e.port! : -1 }));
+      });
+      expect(outcome.port).toBe(7331);
+    } finally {
+      if (fallback.listening) await close(fallback);
+    }
+  });
 });

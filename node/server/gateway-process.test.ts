@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { tempDir } from "../testing/backends.js";
@@ -16,8 +16,9 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = join(ROOT, "node/cli/bin.mjs");
 const SERVE_DIR = join(ROOT, "node/server/fixtures/serve");
 
-function flow(args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+/** Runs the flow CLI in `cwd` (a temp dir: runs take it as rootDir, so the working tree is left alone). */
+function flow(args: string[], env: Record<string, string>, cwd: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
@@ -36,8 +37,8 @@ async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what:
   }
 }
 
-async function serve(env: Record<string, string>) {
-  const p = flow(["serve", SERVE_DIR, "--port", "0"], env);
+async function serve(env: Record<string, string>, cwd: string) {
+  const p = flow(["serve", SERVE_DIR, "--port", "0"], env, cwd);
   const line = await until(() => /listening on (http:\/\/\S+)/.exec(p.output()), (m) => m !== null, `flow serve to listen (output: ${p.output()})`);
   return { ...p, url: line![1]!, wsUrl: `${line![1]!.replace("http", "ws")}/` };
 }
@@ -50,7 +51,7 @@ describe("a gateway process", () => {
   it("killed with SIGKILL mid-run and started again resumes the run; a subscriber resuming with afterSeq sees each event once, in order", { timeout: 90_000 }, async () => {
     const dir = tempDir("flow-gw-proc-");
     const env = { FLOW_TEST_DB: join(dir, "flow.db"), FLOW_TEST_LOG: join(dir, "tasks.log") };
-    const first = await serve(env);
+    const first = await serve(env, dir);
     const c1 = await FrameClient.open(first.wsUrl);
     await c1.connect();
     const runId = (await c1.request("launchRun", { workflow: "slow", runId: "survivor", input: { steps: 4, stepMs: 400 } })).result.runId as string;
@@ -61,7 +62,7 @@ describe("a gateway process", () => {
     await first.exited;
     const seen = runSeqs(c1, runId);
 
-    const second = await serve(env);
+    const second = await serve(env, dir);
     const c2 = await FrameClient.open(second.wsUrl);
     await c2.connect({ subscribe: [{ runId, afterSeq: seen.at(-1) }] });
     await c2.waitFor(finished(runId), 40_000);
@@ -77,7 +78,7 @@ describe("a gateway process", () => {
 
   it("streams a run executed by flow up beside it to its subscribers, live, through the event bridge", { timeout: 60_000 }, async () => {
     const t = await startTestGateway({ outOfProcessEventBridgePollMs: 50 });
-    const up = flow(["up", join(SERVE_DIR, "slow.tsx"), "--run-id", "elsewhere", "--input", '{"steps":6,"stepMs":150}', "--log-dir", "none", "--quiet"], { FLOW_TEST_DB: t.dbPath });
+    const up = flow(["up", join(SERVE_DIR, "slow.tsx"), "--run-id", "elsewhere", "--input", '{"steps":6,"stepMs":150}', "--log-dir", "none", "--quiet"], { FLOW_TEST_DB: t.dbPath }, dirname(t.dbPath));
     await until(() => t.gateway.host.db.getRun("elsewhere"), (r) => r !== undefined, "the run row");
     const c = await FrameClient.open(t.wsUrl);
     await c.connect();

@@ -5,7 +5,7 @@
  * test, and a WebSocket client that collects frames and waits for the one it needs.
  */
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { onTestFinished } from "vitest";
 import WebSocket from "ws";
 import { tempDir } from "../testing/backends.js";
@@ -24,7 +24,8 @@ export interface TestGateway {
 /** A listening gateway with `greet`, `deploy` and `slow` registered (options per key). */
 export async function startTestGateway(options: GatewayOptions = {}, register: Partial<Record<keyof GatewayFixture, GatewayRegisterOptions>> = {}, dbPath = join(tempDir("flow-gw-"), "flow.db")): Promise<TestGateway> {
   const workflows = gatewayWorkflows(dbPath);
-  const gateway = new Gateway(options);
+  // Runs get the temp dir as rootDir, so nothing touches the working tree (or its git).
+  const gateway = new Gateway({ workspaceRoot: dirname(dbPath), ...options });
   for (const key of ["greet", "deploy", "slow"] as const) gateway.register(key, workflows[key], register[key]);
   const server = await gateway.listen({ port: 0, host: "127.0.0.1" });
   try {

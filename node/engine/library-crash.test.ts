@@ -58,9 +58,10 @@ interface FlowProcess {
   ended?: { code: number | null; stderr: string };
 }
 
-function flowUp(args: string[], env: Record<string, string>): FlowProcess {
+function flowUp(args: string[], env: Record<string, string>, cwd: string): FlowProcess {
+  // The process works in a scratch directory: in the repository it would snapshot its files.
   const child = spawn(process.execPath, [join(ROOT, "node/cli/bin.mjs"), "up", FIXTURE, "--log-dir", "none", "--wait", "--quiet", ...args], {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -82,10 +83,11 @@ async function until(check: () => boolean, what: string, proc: FlowProcess, time
 
 describe.each(Object.keys(POINTS))("library example %s killed mid-component", (example) => {
   it("resumes after every kill without repeating a finished step", async () => {
-    const dbPath = join(tempDir(), "flow.db");
+    const dir = tempDir();
+    const dbPath = join(dir, "flow.db");
     const env = { FLOW_EXAMPLE_DB: dbPath, FLOW_TEST_EXAMPLE: example };
     const runId = `crash-${example}`;
-    let proc = flowUp(["--run-id", runId, "--input", JSON.stringify(INPUTS[example])], env);
+    let proc = flowUp(["--run-id", runId, "--input", JSON.stringify(INPUTS[example])], env, dir);
     let reader: Database.Database | undefined;
     const db = () => (reader ??= new Database(dbPath, { readonly: true, fileMustExist: true }));
     const state = (key: string) => {
@@ -115,7 +117,7 @@ describe.each(Object.keys(POINTS))("library example %s killed mid-component", (e
       const finished = new Map([...attempts()].filter(([, r]) => r.f > 0).map(([k, r]) => [k, r.n]));
       expect(finished.size, `steps finished before the kill in ${point.component}`).toBeGreaterThan(0);
       settledAtKills.push({ component: point.component, finished });
-      proc = flowUp(["--run-id", runId, "--resume"], env);
+      proc = flowUp(["--run-id", runId, "--resume"], env, dir);
     }
     expect(await proc.exited).toBe(0);
     const run = db().prepare(`SELECT status FROM _flow_runs WHERE run_id = ?`).get(runId) as { status: string };

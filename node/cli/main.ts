@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { closestName, describeFailure } from "./cli-errors.js";
-import { type CliCommand, type CliIO, EXIT } from "./command.js";
+import { type CliCommand, type CliIO, EXIT, useColor } from "./command.js";
 
 /** Every command: name, one-line summary, loader. Issues add theirs here. */
 const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<CliCommand> }> = [
@@ -115,11 +115,16 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     io.stdout(`${command.usage}\n`);
     return EXIT.ok;
   }
+  // Engine warnings (workflow changed, ...) print once, as the CLI's own lines, not as Node warnings.
+  const { routeWarnings } = await import("../engine/env.js");
+  const restoreWarnings = routeWarnings((message) => io.stderr(`${useColor(io) ? "\u001b[33m!\u001b[0m" : "!"} ${message}\n`));
   try {
     return await command.run(rest, io);
   } catch (error) {
     const failure = describeFailure(name, error, { verbose });
     io.stderr(failure.line);
     return failure.exitCode;
+  } finally {
+    restoreWarnings();
   }
 }

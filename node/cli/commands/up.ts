@@ -2,13 +2,12 @@
  * @module node/cli/commands/up
  * `flow up <workflow file> --input '<json>'`: runs a workflow (or resumes a run) and shows
  * progress, then a summary (time, tasks, attempts). Ctrl-C once pauses (in-flight tasks
- * finish), twice cancels. Engine warnings print once, as the CLI's own lines on stderr.
+ * finish), twice cancels.
  */
 import { accessSync, constants, mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { runWorkflow } from "../../../core/engine/run.js";
-import { routeWarnings } from "../../engine/env.js";
-import { type CliCommand, type CliIO, EXIT, UsageError, useColor } from "../command.js";
+import { type CliCommand, EXIT, UsageError, useColor } from "../command.js";
 import { loadWorkflow } from "../load-workflow.js";
 import { formatEvent, RunTally } from "../progress.js";
 import { parseCli } from "./wait-cli.js";
@@ -72,7 +71,6 @@ export const upCommand: CliCommand = {
       } else cancel.abort();
     };
     process.on("SIGINT", onSigint);
-    const restoreWarnings = routeWarnings((message) => io.stderr(`${color ? "\u001b[33m!\u001b[0m" : "!"} ${message}\n`));
     try {
       const result = await runWorkflow(workflow, {
         input,
@@ -90,7 +88,7 @@ export const upCommand: CliCommand = {
           tally.observe(e);
           if (values.quiet) return;
           if (values.json) return io.stdout(`${JSON.stringify(e)}\n`);
-          // The engine's warning (printed by the sink above) already says the workflow changed.
+          // The engine's warning (printed once by the dispatcher, main.ts) says the workflow changed.
           if (e.type === "WorkflowChanged") return;
           const line = formatEvent(e, color, { file });
           if (line) io.stdout(`${line}\n`);
@@ -106,7 +104,6 @@ export const upCommand: CliCommand = {
       }
       return ["finished", "paused", "continued"].includes(result.status) || result.status.startsWith("waiting-") ? EXIT.ok : result.status === "cancelled" ? EXIT.cancelled : EXIT.failed;
     } finally {
-      restoreWarnings();
       process.off("SIGINT", onSigint);
     }
   },

@@ -1,0 +1,90 @@
+/**
+ * Time-travel benchmark: a git repository of 10,000 files and a 100-task run whose tasks each
+ * edit, create and delete files; then the cost of snapshots on the hot path and of rewinding
+ * and reverting. One JSON line per measurement on stdout.
+ *
+ *   npx tsx bench/time-travel.tsx                 # 10,000 files, 100 tasks
+ *   npx tsx bench/time-travel.tsx --files 1000 --tasks 20
+ *
+ * Lines: `run` (wallMs of the run in the repository and of the same run outside any
+ * repository, snapshotMs = the difference per snapshot, two per task), `rewind` (timeTravel to
+ * the first, middle and last task: wall time, files the restore changed), `revert`
+ * (revertToAttempt of the middle task), `rewind-rows` (restoreVcs false: the rows alone).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { createFlow, FlowDb, revertToAttempt, runWorkflow, timeTravel } from "durable-flow";
+
+const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" } } });
+const FILES = Number(values.files ?? 10_000);
+const TASKS = Number(values.tasks ?? 100);
+const round = (n: number) => Math.round(n * 10) / 10;
+const git = (dir: string, ...args: string[]) => execFileSync("git", ["-C", dir, ...args], { env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" } });
+
+/** A directory of FILES files in folders of 100 (a repository when `repo`). */
+function workspace(repo: boolean): string {
+  const dir = mkdtempSync(join(tmpdir(), "flow-bench-tt-"));
+  for (let i = 0; i < FILES; i++) {
+    if (i % 100 === 0) mkdirSync(join(dir, `d${i / 100}`));
+    writeFileSync(join(dir, `d${Math.floor(i / 100)}`, `f${i}.txt`), `file ${i}\n${"x".repeat(900)}\n`);
+  }
+  if (repo) {
+    git(dir, "init", "-q");
+    writeFileSync(join(dir, ".gitignore"), ".flow/\n");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-q", "-m", "files");
+  }
+  return dir;
+}
+
+async function runIn(dir: string) {
+  const { flow, Workflow, Task, Sequence, outputs, db } = createFlow({ step: z.object({ i: z.number() }) }, { dbPath: join(dir, ".flow", "flow.db"), env: { recordSnapshots: true } });
+  const wf = flow(() => (
+    <Workflow name="bench-time-travel">
+      <Sequence>
+        {Array.from({ length: TASKS }, (_, i) => (
+          <Task key={i} id={`t${i}`} output={outputs.step}>
+            {() => {
+              // Each task edits a file, creates one and deletes one.
+              writeFileSync(join(dir, `d${i % (FILES / 100)}`, `f${i}.txt`), `edited by t${i}\n`);
+              writeFileSync(join(dir, `new-${i}.txt`), `created by t${i}\n`);
+              unlinkSync(join(dir, `d${Math.floor((FILES - 1 - i) / 100)}`, `f${FILES - 1 - i}.txt`));
+              return { i };
+            }}
+          </Task>
+        ))}
+      </Sequence>
+    </Workflow>
+  ));
+  const started = performance.now();
+  const result = await runWorkflow(wf, { input: {}, rootDir: dir, logDir: null });
+  if (result.status !== "finished") throw new Error(`run ${result.status}`);
+  return { wallMs: performance.now() - started, runId: result.runId, db: new FlowDb(db) };
+}
+
+const plain = await runIn(workspace(false));
+const repoDir = workspace(true);
+const inRepo = await runIn(repoDir);
+console.log(JSON.stringify({ case: "run", files: FILES, tasks: TASKS, wallMsRepo: round(inRepo.wallMs), wallMsPlain: round(plain.wallMs), snapshotMs: round((inRepo.wallMs - plain.wallMs) / (2 * TASKS)) }));
+
+const { db, runId } = inRepo;
+for (const target of [TASKS - 1, Math.floor(TASKS / 2), 0]) {
+  const started = performance.now();
+  const r = await timeTravel(db, { runId, nodeId: `t${target}` });
+  const ms = performance.now() - started;
+  if (!r.success) throw new Error(r.error);
+  console.log(JSON.stringify({ case: "rewind", files: FILES, tasks: TASKS, target: `t${target}`, resetNodes: r.resetNodes.length, ms: round(ms) }));
+}
+const middle = (await db.listAttempts(runId, `t${Math.floor(TASKS / 2)}`)).find((a) => a.vcsPointer)!;
+let started = performance.now();
+const reverted = await revertToAttempt(db, { runId, nodeId: `t${Math.floor(TASKS / 2)}`, iteration: 0, attempt: middle.attempt });
+if (!reverted.success) throw new Error(reverted.error);
+console.log(JSON.stringify({ case: "revert", files: FILES, tasks: TASKS, target: `t${Math.floor(TASKS / 2)}`, ms: round(performance.now() - started) }));
+started = performance.now();
+const rows = await timeTravel(db, { runId, nodeId: "t0", restoreVcs: false });
+if (!rows.success) throw new Error(rows.error);
+console.log(JSON.stringify({ case: "rewind-rows", files: FILES, tasks: TASKS, target: "t0", ms: round(performance.now() - started) }));

@@ -65,13 +65,11 @@ async function importFile(file: string, path = file): Promise<unknown> {
 
 async function importBundled(path: string): Promise<unknown> {
   const outFile = join(dirname(path), `.${basename(path)}.flow-${process.pid}.mjs`);
-  let code: string;
   try {
-    code = (await bundleWorkflow(path, { rootDir: dirname(path), outFile, token: "flow-cli-load" })).code;
+    writeFileSync(outFile, (await bundleWorkflow(path, { rootDir: dirname(path), outFile, token: "flow-cli-load" })).code);
   } catch (error) {
     throw loadFailure(path, error);
   }
-  writeFileSync(outFile, code);
   try {
     return await importFile(outFile, path);
   } finally {

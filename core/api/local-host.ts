@@ -186,6 +186,9 @@ export class LocalGatewayHost implements GatewayHost {
    */
   private launch(key: string, workflow: FlowWorkflow, options: RunOptions, cancelled = false): Promise<void> {
     const runId = options.runId!;
+    // Check and claim the slot in one synchronous step: two deliveries waking one parked run
+    // at once must not start two sessions (nor lose track of the one that runs).
+    if (this.active.has(runId)) return Promise.reject(new FlowError("RUN_ALREADY_RUNNING", `Run ${runId} is already running in this host.`, { runId }));
     const cancel = new AbortController();
     if (cancelled) cancel.abort();
     const pause = new AbortController();

@@ -3,7 +3,7 @@ import { request } from "node:http";
 import { EventSource } from "eventsource";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { approvalDecisionSchema, type AgentLike, bearerAuthenticate, type CallerIdentity, createDomainHandler, createFlow, createMemoryStore, FlowDb, LocalGatewayHost } from "durable-flow";
+import { approvalDecisionSchema, type AgentLike, bearerAuthenticate, type CallerIdentity, createDomainHandler, createFlow, createMemoryStore, FlowDb, LocalGatewayHost, submitApproval } from "durable-flow";
 import { tempDir } from "../testing/backends.js";
 import { listenForTest, readSse } from "./testing.js";
 
@@ -41,7 +41,14 @@ async function setup(opts: { token?: string; authenticate?: (req: Request) => Pr
       <h.Task id="after" output={h.outputs.afterOut} dependsOn={["hold"]}>{{ n: 2 }}</h.Task>
     </h.Workflow>
   ));
-  const host = new LocalGatewayHost({ workflows: { greet, ship: approve, slow } });
+  const k = createFlow({ gateOk: approvalDecisionSchema, gateWork: z.object({ n: z.number() }) }, { dbPath });
+  const gated = k.flow(() => (
+    <k.Workflow name="gated">
+      <k.Approval id="ok" output={k.outputs.gateOk} request={{ title: "Start?" }} />
+      <k.Task id="work" output={k.outputs.gateWork} dependsOn={["ok"]}>{async () => (await gate, { n: 1 })}</k.Task>
+    </k.Workflow>
+  ));
+  const host = new LocalGatewayHost({ workflows: { greet, ship: approve, slow, gated } });
   const api = createDomainHandler({
     host,
     ...(opts.token ? { authenticate: bearerAuthenticate({ token: opts.token }) } : {}),
@@ -75,7 +82,7 @@ describe("the domain API over HTTP", () => {
     expect((await rpc("listRuns", {}, { authorization: "Bearer wrong" })).status).toBe(401);
     const list = await fetch(`${url}/workflows`, { headers: { authorization: "Bearer s3cret" } });
     const body = (await list.json()) as { ok: true; result: Array<{ key: string; inputSchema: any; outputs: string[] }> };
-    expect(body.result.map((w) => w.key)).toEqual(["greet", "ship", "slow"]);
+    expect(body.result.map((w) => w.key)).toEqual(["greet", "ship", "slow", "gated"]);
     expect(body.result[0]!.inputSchema).toMatchObject({ type: "object", properties: { name: { type: "string" } }, required: ["name"] });
     expect(body.result[0]!.outputs).toEqual(["greeting", "output"]);
   });
@@ -179,7 +186,7 @@ describe("the domain API over HTTP", () => {
     expect(viaRpc.status).toBe(400);
     expect(await runCount()).toBe(before);
     const ok = await fetch(`${url}/rpc`, { method: "POST", body: JSON.stringify({ method: "listWorkflows" }) });
-    expect(((await ok.json()) as any).result).toHaveLength(3);
+    expect(((await ok.json()) as any).result).toHaveLength(4);
   });
 
   it("checks scopes: a read-only caller reads but gets 403 with requiredScope on writes; a disallowed Origin gets 403", async () => {
@@ -312,7 +319,7 @@ describe("the domain API over HTTP", () => {
     expect((await get("/v1/api/runs/g1/what-happened")).status).toBe("finished");
     expect(await get("/v1/api/runs/g1/frames")).toMatchObject({ runId: "g1", tasks: [expect.objectContaining({ nodeId: "greeting" }), expect.objectContaining({ nodeId: "result" })] });
     expect((await get("/v1/api/prompts?runId=g1"))[0]).toMatchObject({ prompt: "Greet Ida" });
-    expect((await get("/v1/api/workflows")).map((w: { key: string }) => w.key)).toEqual(["greet", "ship", "slow"]);
+    expect((await get("/v1/api/workflows")).map((w: { key: string }) => w.key)).toEqual(["greet", "ship", "slow", "gated"]);
 
     await post("/v1/api/runs", { workflow: "ship", input: {}, runId: "s1" });
     await settle("s1");
@@ -356,5 +363,23 @@ describe("the domain API over HTTP", () => {
       ["result", 2],
     ]);
     expect((await rpc("rewindRun", { runId: "g1" })).body.error.code).toBe("INVALID_ARGUMENT");
+  });
+
+  it("starts one session when two resumes of a parked run race, and keeps steering it", async () => {
+    const { rpc, settle, host, db, release } = await setup();
+    await rpc("launchRun", { workflow: "gated", input: {}, runId: "k1" });
+    expect((await settle("k1")).status).toBe("waiting-approval");
+    await submitApproval(db, { runId: "k1", nodeId: "ok", decision: "approve" }); // no wake: the two resumes below race
+    const outcomes = await Promise.allSettled([host.resumeRun("k1"), host.resumeRun("k1")]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect((outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult).reason).toMatchObject({ code: "RUN_ALREADY_RUNNING" });
+    // The session that runs (blocked in "work") is the one the host steers.
+    expect(host.activeRun("k1")).toBeDefined();
+    const session = host.activeRun("k1")!;
+    session.cancel();
+    release();
+    expect((await session.done).status).toBe("cancelled");
+    expect((await rpc("getRun", { runId: "k1" })).body.result.status).toBe("cancelled");
+    expect((await db.listEvents("k1")).filter((e) => e.type === "RunResumed")).toHaveLength(1);
   });
 });

@@ -16,9 +16,10 @@ Without a run id, lists runs (newest first). With one, shows the run: its nodes 
 (state, attempts, time spent), counts, and its most recent events.
 
 Options:
-  --status <status>  Only runs with this status (${RUN_STATUSES.join(", ")})
-  --limit <n>        How many runs (default 20)
-  --events <n>       With a run id: how many recent events to show (default 10)
+  --status <status>      Only runs with this status, one of:
+                         ${RUN_STATUSES.join(", ")}
+  --limit <n>            How many runs (default 20)
+  --events <n>           With a run id: how many recent events to show (default 10)
 ${WORKFLOW_HELP}
 ${DB_HELP}`;
 

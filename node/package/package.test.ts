@@ -13,7 +13,7 @@
  * resolves the same installed versions from it, instead of a second install.
  */
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -126,6 +126,52 @@ console.log(JSON.stringify({ status: result.status, output: result.output, flowE
     const result = up.trim().split("\n").map((line) => JSON.parse(line) as { type: string; status?: string; output?: unknown }).find((e) => e.type === "result");
     expect(result).toMatchObject({ status: "finished", output: { text: "Hello, Grace Hopper!", words: 3 } });
   }, 90_000);
+
+  it("runs the README's quickstart exactly as written, in a folder outside the repository", async () => {
+    // The steps between the quickstart markers: bash blocks run in order in one shell, and a
+    // block titled with a file name (```tsx title=review.tsx) is written to that file there.
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("<!-- quickstart:start -->"), readme.indexOf("<!-- quickstart:end -->"));
+    const steps: string[] = [];
+    for (const m of section.matchAll(/^```(\w+)([^\n]*)\n([\s\S]*?)^```$/gm)) {
+      const info = `${m[1]}${m[2]}`;
+      const body = m[3]!;
+      const file = /title=(\S+)/.exec(info)?.[1];
+      if (file) steps.push(`cat > ${file} <<'QUICKSTART_FILE'\n${body}QUICKSTART_FILE`);
+      else if (info.startsWith("bash")) {
+        // Installs come from the npm cache, and better-sqlite3 gets the binary the repository
+        // built instead of compiling SQLite again (about 2 minutes): speed, not a changed step.
+        for (const line of body.split("\n")) steps.push(/^npm install\b/.test(line) ? `${line}\nprebuilt_sqlite` : line);
+      }
+    }
+    expect(steps.join("\n")).toContain("npx flow init");
+    const root = mkdtempSync(join(tmpdir(), "flow-quickstart-"));
+    try {
+      symlinkSync(join(host, "pack"), join(root, "flow"));
+      const script = [
+        "set -euo pipefail",
+        `prebuilt_sqlite() { local d=node_modules/better-sqlite3/build/Release; if [ -d node_modules/better-sqlite3 ] && [ ! -e $d/better_sqlite3.node ]; then mkdir -p $d && cp ${JSON.stringify(join(ROOT, "node_modules/better-sqlite3/build/Release/better_sqlite3.node"))} $d/; fi; }`,
+        ...steps,
+      ].join("\n");
+      const env = { npm_config_prefer_offline: "true", npm_config_ignore_scripts: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+      const result = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+        const child = spawn("bash", ["-c", script], { cwd: root, env: { ...childEnv, ...env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+        let out = "";
+        child.stdout.on("data", (d) => (out += d));
+        child.stderr.on("data", (d) => (out += d));
+        child.on("error", reject);
+        child.on("close", (code) => resolve({ code, out }));
+      });
+      expect(result.code, result.out).toBe(0);
+      expect(result.out).toMatch(/Tests\s+1 passed/);
+      expect(result.out.trim().split("\n").at(-1)).toBe('finished {"approved":true,"rounds":2}');
+      const pkg = JSON.parse(readFileSync(join(root, "my-flow", "package.json"), "utf8")) as { type: string; dependencies: Record<string, string> };
+      expect(pkg.type).toBe("module");
+      expect(pkg.dependencies["durable-flow"]).toMatch(/^file:.*durable-flow-.*\.tgz$/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 300_000);
 
   it("type-checks a consumer workflow against the published types (node16 resolution)", async () => {
     const consumer = join(host, "consumer");

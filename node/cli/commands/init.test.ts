@@ -55,9 +55,9 @@ describe("flow init", () => {
     // npm init's placeholder test script gives way to the scaffold's.
     const fresh = mkdtempSync(join(tmpdir(), "flow-init-"));
     dirs.push(fresh);
-    writeFileSync(join(fresh, "package.json"), JSON.stringify({ name: "fresh", scripts: { test: 'echo "Error: no test specified" && exit 1' } }));
+    writeFileSync(join(fresh, "package.json"), JSON.stringify({ name: "fresh", type: "commonjs", scripts: { test: 'echo "Error: no test specified" && exit 1' } }));
     expect(await initCommand.run([], io(fresh))).toBe(0);
-    expect(JSON.parse(readFileSync(join(fresh, "package.json"), "utf8")).scripts.test).toBe("tsc --noEmit && vitest run");
+    expect(JSON.parse(readFileSync(join(fresh, "package.json"), "utf8"))).toMatchObject({ type: "module", scripts: { test: "tsc --noEmit && vitest run" } });
     expect(pkg.dependencies).toEqual(mine.dependencies);
     expect(Object.keys(pkg.devDependencies).sort()).toEqual(["@types/node", "typescript", "vitest"]);
     expect(readFileSync(join(cwd, "workflow.tsx"), "utf8")).toContain("createFlow");

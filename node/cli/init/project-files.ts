@@ -40,13 +40,18 @@ const NPM_INIT_TEST = 'echo "Error: no test specified" && exit 1';
  * `flow init` in a project that has a package.json already (`npm init -y`, then
  * `npm install <durable-flow tarball> zod`): the scaffold's scripts, dependencies and
  * devDependencies are added where the project has none of that name, so a dependency already
- * installed (a tarball's `file:` spec) is kept; every other field stays as it is.
+ * installed (a tarball's `file:` spec) is kept; every other field stays as it is, but for the
+ * module type of a package.json that `npm init -y` just wrote (it becomes `"type": "module"`).
  * @example
  * mergePackageJson(readFileSync("package.json", "utf8"), projectFiles(input)["package.json"]!);
  */
 export function mergePackageJson(existing: string, scaffold: string): string {
   const mine = JSON.parse(existing) as Record<string, unknown>;
   const theirs = JSON.parse(scaffold) as Record<string, Record<string, string>>;
+  // A package.json fresh from `npm init -y` (its placeholder test script untouched) holds no code
+  // of the user's yet: it becomes ESM like the scaffold. Any other keeps its module type.
+  const fresh = ((mine.scripts ?? {}) as Record<string, string>).test === NPM_INIT_TEST;
+  if (fresh) mine.type = "module";
   for (const section of ["scripts", "dependencies", "devDependencies"] as const) {
     const have = { ...((mine[section] ?? {}) as Record<string, string>) };
     // `npm init`'s placeholder test script is no test of the user's: the scaffold's replaces it.

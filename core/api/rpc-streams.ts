@@ -6,8 +6,11 @@
  * run's current graph snapshot, then each newly committed frame.
  */
 import { z } from "zod";
+import type { RunStatus } from "../engine/types.js";
 import { TERMINAL_EVENT_TYPES } from "./host.js";
 import { type RpcMethod, type RpcStream, rpcStream } from "./rpc-types.js";
+
+const ENDED_STATUSES: ReadonlySet<RunStatus> = new Set(["finished", "failed", "cancelled", "continued"]);
 
 const streamRunEventsParams = z.object({ runId: z.string().min(1), afterSeq: z.number().int().min(0).default(0) });
 
@@ -30,6 +33,12 @@ export const STREAM_METHODS = {
           }
         });
         if (ended) stop();
+        else if (!host.activeRun(p.runId) && ENDED_STATUSES.has((await host.db.requireRun(p.runId)).status)) {
+          // Resumed after the terminal event (e.g. Last-Event-ID = the last seq): nothing more comes.
+          ended = true;
+          stop();
+          sink.end();
+        }
         return () => stop?.();
       });
     },

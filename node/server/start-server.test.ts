@@ -88,6 +88,8 @@ describe("startServer", () => {
     expect(tail.filter((e) => e.event === "run.event").map((e) => Number(e.id))).toEqual(seqs.slice(-2));
     const after = await readSse(await fetch(`${url}/v1/runs/w1/events?afterSeq=${seqs.at(-2)}`, { headers: auth }), (e) => e.some((x) => x.event === "end"));
     expect(after.filter((e) => e.event === "run.event").map((e) => Number(e.id))).toEqual(seqs.slice(-1));
+    const nothingMore = await readSse(await fetch(`${url}/v1/runs/w1/events`, { headers: { ...auth, "last-event-id": String(seqs.at(-1)) } }), (e) => e.some((x) => x.event === "end"));
+    expect(nothingMore.map((e) => e.event)).toEqual(["end"]);
 
     await call("POST", "/v1/runs", { workflowPath: "wait.tsx", runId: "w2" });
     await untilParked("w2");

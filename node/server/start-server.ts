@@ -56,6 +56,8 @@ export function startServer(opts: ServerOptions = {}): FlowServer {
   const host = new LocalGatewayHost({
     ...(opts.db ? { db: opts.db } : {}),
     loadWorkflow: workflowPathLoader(rootDir),
+    // Runs of the same store executed by another process (a `flow up`) stream too.
+    eventPollMs: 1000,
     runDefaults: { rootDir, allowNetwork: opts.allowNetwork ?? false },
   });
   const authenticate = bearerAuthenticate({ token: opts.authToken ?? process.env.FLOW_API_KEY });

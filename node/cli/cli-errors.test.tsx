@@ -71,7 +71,8 @@ describe("flow errors and exit codes", () => {
   });
 
   it("names CLI flags where the library names options", async () => {
-    const api = createFlow({ step: z.object({ value: z.number() }) }, { dbPath: join(tempDir("flow-cli-errors-"), "flow.db") });
+    const warnings: string[] = [];
+    const api = createFlow({ step: z.object({ value: z.number() }) }, { dbPath: join(tempDir("flow-cli-errors-"), "flow.db"), env: { warn: (m) => void warnings.push(m) } });
     const wf = api.flow(() => (
       <api.Workflow name="w">
         <api.Task id="a" output={api.outputs.step}>{{ value: 1 }}</api.Task>
@@ -81,6 +82,20 @@ describe("flow errors and exit codes", () => {
     const exists = await runWorkflow(wf, { input: {}, runId: "r1" }).catch((e: unknown) => e as FlowError);
     expect(exists).toMatchObject({ code: "RUN_EXISTS", message: expect.stringContaining("pass resume: true") });
     expect(cliMessage(exists as FlowError)).toBe("Run r1 already exists (status finished). Add --resume to continue it, or choose another --run-id.");
+    const failing = api.flow(() => (
+      <api.Workflow name="first">
+        <api.Task id="a" output={api.outputs.step} retries={0}>{() => { throw new Error("no"); }}</api.Task>
+      </api.Workflow>
+    ));
+    const other = api.flow(() => (
+      <api.Workflow name="second">
+        <api.Task id="a" output={api.outputs.step}>{{ value: 2 }}</api.Task>
+      </api.Workflow>
+    ));
+    expect((await runWorkflow(failing, { input: {}, runId: "m1" })).status).toBe("failed");
+    const mismatch = await runWorkflow(other, { runId: "m1", resume: true }).catch((e: unknown) => e as FlowError);
+    expect(mismatch).toMatchObject({ code: "WORKFLOW_MISMATCH", message: expect.stringContaining("pass force: true") });
+    expect(cliMessage(mismatch as FlowError)).toBe('Run m1 belongs to workflow "first", but this workflow is "second". Check --run-id and the file, or add --force to resume it with this file anyway.');
     const running = new FlowError("RUN_ALREADY_RUNNING", "Run r2 is running in another process (h:1:a, heartbeat 2 s ago). It becomes resumable when its heartbeat is older than 30 s; pass force: true to take it now.");
     expect(cliMessage(running)).toBe("Run r2 is running in another process (h:1:a, heartbeat 2 s ago). It becomes resumable when its heartbeat is older than 30 s. Add --force to take it over now.");
     expect(cliMessage(new FlowError("TASK_FAILED", "line one\nline two"))).toBe("line one line two");

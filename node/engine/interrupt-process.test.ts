@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { createFlow, FlowDb } from "durable-flow";
 import { tempDir } from "../testing/backends.js";
 
@@ -19,6 +19,12 @@ interface Started {
   db: string;
 }
 
+const children: ChildProcess[] = [];
+// A test that fails midway must not leave its `flow up` process running.
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+});
+
 function startUp(mode: string): Started {
   const dir = tempDir("flow-interrupt-");
   const db = join(dir, "flow.db");
@@ -27,6 +33,7 @@ function startUp(mode: string): Started {
     env: { ...process.env, FLOW_TEST_DB: db, FLOW_TEST_MODE: mode, NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  children.push(child);
   let out = "";
   child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr!.on("data", () => {});

@@ -84,7 +84,9 @@ describe("WebSocket protocol", () => {
     const got = seqs(c, runId);
     expect(got).toEqual(Array.from({ length: got.length }, (_, i) => i + 1));
     expect(runEvents(c, runId).at(-1).payload.type).toBe("RunFinished");
-    expect(await c.waitFor((f) => f.event === "run.heartbeat" && f.runId === runId)).toMatchObject({ seq: got.length });
+    const end = c.frames.findIndex(isTerminal(runId));
+    const beat = await c.waitFor((f) => f.event === "run.heartbeat" && f.runId === runId && c.frames.indexOf(f) > end);
+    expect(beat).toMatchObject({ seq: got.length, payload: { atMs: expect.any(Number) } });
   });
 
   it("resumes with afterSeq after a reconnect: every event exactly once, in order", async () => {

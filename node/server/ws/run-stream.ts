@@ -17,27 +17,26 @@ import type { RunEventName } from "./frames.js";
 
 /** Where a stream writes frames: false when the socket is over its unsent-bytes bound. */
 export interface FrameSink {
-  /** Sends a pre-serialized frame; false when it was not sent because the socket is too far behind. */
-  sendText(text: string): boolean;
+  /** Sends a serialized text frame; false when it was not sent because the socket is too far behind. */
+  sendText(frame: string | Buffer): boolean;
   /** Sends a frame even when behind (errors, gap notices): bounded, one per subscription. */
   sendForced(text: string): void;
 }
 
-// One event object reaches every subscriber: serialize its payload once.
-const payloadText = new WeakMap<FlowEvent, string>();
+// One event object reaches every subscriber of its run: its frame is serialized and encoded once.
+const eventFrames = new WeakMap<FlowEvent, Buffer>();
 
-function eventFrameText(event: RunEventName, runId: string, seq: number, payload: unknown): string {
-  const body = typeof payload === "object" && payload !== null && event === "run.event" ? cachedPayload(payload as FlowEvent) : JSON.stringify(payload);
-  return `{"type":"event","event":"${event}","runId":${JSON.stringify(runId)},"seq":${seq},"payload":${body}}`;
+function runEventFrame(event: FlowEvent & { seq: number }): Buffer {
+  let frame = eventFrames.get(event);
+  if (frame === undefined) {
+    frame = Buffer.from(frameText("run.event", event.runId, event.seq, event));
+    eventFrames.set(event, frame);
+  }
+  return frame;
 }
 
-function cachedPayload(event: FlowEvent): string {
-  let text = payloadText.get(event);
-  if (text === undefined) {
-    text = JSON.stringify(event);
-    payloadText.set(event, text);
-  }
-  return text;
+function frameText(event: RunEventName, runId: string, seq: number, payload: unknown): string {
+  return `{"type":"event","event":"${event}","runId":${JSON.stringify(runId)},"seq":${seq},"payload":${JSON.stringify(payload)}}`;
 }
 
 /** The highest seq of a run's event log (0 when it has none). */
@@ -74,7 +73,7 @@ export class RunStream {
     if (stored - this.afterSeq > windowSize) {
       from = stored - windowSize;
       this.lastSeq = from;
-      this.sink.sendForced(eventFrameText("run.gap_resync", this.runId, from, { requestedAfterSeq: this.afterSeq, resumedAfterSeq: from, lastSeq: stored, windowSize }));
+      this.sink.sendForced(frameText("run.gap_resync", this.runId, from, { requestedAfterSeq: this.afterSeq, resumedAfterSeq: from, lastSeq: stored, windowSize }));
     }
     const unsubscribe = await host.subscribeRunEvents(this.runId, from, (e) => this.deliver(e));
     if (this.dropped) unsubscribe();
@@ -84,7 +83,7 @@ export class RunStream {
 
   /** A `run.heartbeat` frame with the last seq sent (skipped when the socket is behind). */
   heartbeat(atMs: number): void {
-    if (!this.dropped) this.sink.sendText(eventFrameText("run.heartbeat", this.runId, this.lastSeq, { atMs }));
+    if (!this.dropped) this.sink.sendText(frameText("run.heartbeat", this.runId, this.lastSeq, { atMs }));
   }
 
   /** Stops the subscription quietly (unsubscribe, socket closed). */
@@ -97,13 +96,13 @@ export class RunStream {
   fail(error: FlowError): void {
     if (this.dropped) return;
     this.stop();
-    this.sink.sendForced(eventFrameText("run.error", this.runId, this.lastSeq, { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }));
+    this.sink.sendForced(frameText("run.error", this.runId, this.lastSeq, { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }));
     this.onDropped(this, error.code);
   }
 
   private deliver(event: FlowEvent): void {
     if (this.dropped || event.seq === undefined) return;
-    if (!this.sink.sendText(eventFrameText("run.event", this.runId, event.seq, event))) {
+    if (!this.sink.sendText(runEventFrame(event as FlowEvent & { seq: number }))) {
       this.fail(
         new FlowError("SUBSCRIBER_TOO_SLOW", `This socket fell too far behind the events of run ${this.runId}; the subscription was dropped after seq ${this.lastSeq}. Read faster, then subscribe again with afterSeq ${this.lastSeq}.`, {
           runId: this.runId,

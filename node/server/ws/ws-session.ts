@@ -64,10 +64,10 @@ export class WsSession implements FrameSink {
     return this.streams.size;
   }
 
-  sendText(text: string): boolean {
+  sendText(frame: string | Buffer): boolean {
     if (this.ws.readyState !== this.ws.OPEN) return false;
     if (this.ws.bufferedAmount > this.ctx.maxSubscriberBufferBytes) return false;
-    this.ws.send(text);
+    this.ws.send(frame, { binary: false });
     this.ctx.onFrame?.("out", "event");
     return true;
   }

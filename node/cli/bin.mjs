@@ -29,3 +29,9 @@ if (fromSources) {
 }
 const { main } = await import(fromSources ? "./main.ts" : "./main.js");
 process.exitCode = await main(process.argv.slice(2));
+// Every command closes what it opened, but PGlite's wasm keeps internal timers (up to 10 s)
+// after close(): once the output is flushed, nothing is left worth waiting for (issue 18).
+for (const stream of [process.stdout, process.stderr]) {
+  if (stream.writable && !stream.destroyed) await new Promise((resolve) => stream.write("", resolve));
+}
+setTimeout(() => process.exit(), 100).unref();

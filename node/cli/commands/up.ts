@@ -6,6 +6,7 @@
  */
 import { accessSync, constants, mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { bindingOf } from "../../../core/engine/binding.js";
 import { runWorkflow } from "../../../core/engine/run.js";
 import { type CliCommand, EXIT, UsageError, useColor } from "../command.js";
 import { loadWorkflow } from "../load-workflow.js";
@@ -105,6 +106,9 @@ export const upCommand: CliCommand = {
       return ["finished", "paused", "continued"].includes(result.status) || result.status.startsWith("waiting-") ? EXIT.ok : result.status === "cancelled" ? EXIT.cancelled : EXIT.failed;
     } finally {
       process.off("SIGINT", onSigint);
+      // The workflow file opened its store; the run is over, so close it (a pg pool idles 10 s,
+      // PGlite keeps timers): `flow up` exits as soon as its result is printed (issue 18).
+      await bindingOf(workflow).store.close().catch(() => undefined);
     }
   },
 };

@@ -12,3 +12,5 @@ export { clearRunAttention, getRunAttention, listTimeTravels } from "./history.j
 export type { RunAttention, TimeTravelRecord } from "./history.js";
 export { forkRun, planFork, replayRun } from "./fork.js";
 export type { ForkPlan, ForkPoint, ForkRunOptions } from "./fork.js";
+export { attemptDiff, runDiff } from "./diff.js";
+export type { WorkspaceDiff } from "./diff.js";

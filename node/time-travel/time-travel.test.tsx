@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FlowDb, type FlowEvent, revertToAttempt, runWorkflow, timeTravel } from "durable-flow";
+import { attemptDiff, FlowDb, type FlowEvent, revertToAttempt, runDiff, runWorkflow, timeTravel } from "durable-flow";
 import { testBackends } from "../testing/backends.js";
 import { gitIn, tempRepo, treePicture, userGitState } from "../vcs/testing.js";
 import { EDIT_ORDER, editingSchemas, editingWorkflow, skipFlowDir as skip } from "./fixtures/editing-workflow.js";
@@ -57,6 +57,9 @@ describe.each(testBackends)("time travel on $name", (backend) => {
   it("reverts the files of an attempt without touching nodes or status; a missing attempt or pointer fails with an error", async () => {
     const dir = tempRepo();
     const { runId, db, seen } = await editingRun(dir);
+    // What an attempt and the run changed, from the snapshots.
+    expect((await attemptDiff(db, { runId, nodeId: "chmod" })).files.map((f) => `${f.status} ${f.path}`)).toEqual(["deleted README.md", "added run.sh"]);
+    expect((await runDiff(db, { runId })).files.map((f) => `${f.status} ${f.path}`)).toEqual(["deleted README.md", "added data.bin", "added new.txt", "added run.sh"]);
     const nodesBefore = await db.listNodes(runId);
     const edit = (await db.listAttempts(runId, "edit"))[0]!;
     const events: FlowEvent[] = [];

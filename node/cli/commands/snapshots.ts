@@ -4,6 +4,7 @@
  * the files an attempt changed (`--diff <nodeId>`), and per-run garbage collection (`--gc`).
  * See docs/time-travel.md ("CLI").
  */
+import { attemptDiff } from "../../../core/time-travel/diff.js";
 import { parseAttemptRef, runRefPrefix } from "../../../core/time-travel/refs.js";
 import { createGitVcs } from "../../vcs/git.js";
 import { type CliCommand, UsageError } from "../command.js";
@@ -18,7 +19,7 @@ your branches), shows the files an attempt changed, or deletes the run's snapsho
 Options:
   --diff <nodeId>        Files changed by an attempt of this task (its start -> end snapshots)
   --iteration <n>        With --diff: loop iteration (default 0)
-  --attempt <n>          With --diff: which attempt (default the latest with snapshots)
+  --attempt <n>          With --diff: which attempt (default the latest with both snapshots)
   --gc                   Delete the run's snapshot refs (time travel to this run then restores
                          rows only); git gc reclaims the objects later
 ${WORKFLOW_HELP}
@@ -57,15 +58,10 @@ export const snapshotsCommand: CliCommand = {
       }
       const iteration = iterationArg(values.iteration) ?? 0;
       const attempt = attemptArg(values.attempt);
-      const edges = snapshots.filter((s) => "nodeId" in s && s.nodeId === values.diff && s.iteration === iteration && (attempt === undefined || s.attempt === attempt));
-      const chosen = Math.max(0, ...edges.filter((s) => "edge" in s && s.edge === "end").map((s) => ("attempt" in s ? s.attempt! : 0)));
-      const start = edges.find((s) => "attempt" in s && s.attempt === chosen && s.edge === "start");
-      const end = edges.find((s) => "attempt" in s && s.attempt === chosen && s.edge === "end");
-      if (!start || !end) throw new UsageError(`run ${runId} has no start and end snapshots of ${values.diff} (iteration ${iteration}${attempt ? `, attempt ${attempt}` : ""}); flow snapshots ${runId} lists them.`);
-      const files = await vcs.diff(workspace, start.pointer, end.pointer);
+      const { from, to, files } = await attemptDiff(db, { runId, nodeId: values.diff, iteration, ...(attempt !== undefined ? { attempt } : {}) });
       const mark = { added: "A", modified: "M", deleted: "D" } as const;
       const text = files.map((f) => `  ${mark[f.status]} ${f.path}${f.oldMode && f.newMode && f.oldMode !== f.newMode ? `  (mode ${f.oldMode} -> ${f.newMode})` : ""}\n`).join("");
-      print({ runId, nodeId: values.diff, iteration, attempt: chosen, from: start.pointer, to: end.pointer, files }, `${values.diff} #${chosen} changed ${files.length} file(s):\n${text}`);
+      print({ runId, nodeId: values.diff, iteration, from, to, files }, `${values.diff} changed ${files.length} file(s) (${from.slice(0, 10)} -> ${to?.slice(0, 10)}):\n${text}`);
       return 0;
     });
   },

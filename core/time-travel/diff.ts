@@ -4,7 +4,8 @@
  * (docs/time-travel.md "Diffs"). The Gateway's `getNodeDiff` and `getRunDiff` and
  * `flow snapshots --diff` read these.
  */
-import { FlowDb } from "../engine/flow-db.js";
+import type { FlowDb } from "../engine/flow-db.js";
+import { type FlowDbLike, flowDbOf } from "./adapter.js";
 import { FlowError } from "../errors.js";
 import type { VcsFileChange } from "./port.js";
 
@@ -21,8 +22,6 @@ export interface WorkspaceDiff {
   files: VcsFileChange[];
 }
 
-type Adapter = FlowDb | { db?: unknown };
-const dbOf = (adapter: Adapter) => (adapter instanceof FlowDb ? adapter : new FlowDb(adapter.db ?? adapter));
 
 interface Pointers {
   attempt: number;
@@ -51,8 +50,8 @@ async function diffIn(db: FlowDb, runId: string, from: string, to: string | null
  * @example
  * const { files } = await attemptDiff(new FlowDb(api.db), { runId, nodeId: "review" });
  */
-export async function attemptDiff(adapter: Adapter, opts: { runId: string; nodeId: string; iteration?: number; attempt?: number }): Promise<WorkspaceDiff> {
-  const db = dbOf(adapter);
+export async function attemptDiff(adapter: FlowDbLike, opts: { runId: string; nodeId: string; iteration?: number; attempt?: number }): Promise<WorkspaceDiff> {
+  const db = flowDbOf(adapter);
   const all = await pointersOf(db, opts.runId, " AND node_id = ? AND iteration = ?", [opts.nodeId, opts.iteration ?? 0]);
   const pick = all.filter((p) => p.start && p.end && (opts.attempt === undefined || p.attempt === opts.attempt)).pop();
   if (!pick) {
@@ -67,8 +66,8 @@ export async function attemptDiff(adapter: Adapter, opts: { runId: string; nodeI
  * @example
  * const { files } = await runDiff(new FlowDb(api.db), { runId });
  */
-export async function runDiff(adapter: Adapter, opts: { runId: string; toWorkingTree?: boolean }): Promise<WorkspaceDiff> {
-  const db = dbOf(adapter);
+export async function runDiff(adapter: FlowDbLike, opts: { runId: string; toWorkingTree?: boolean }): Promise<WorkspaceDiff> {
+  const db = flowDbOf(adapter);
   const all = await pointersOf(db, opts.runId, "", []);
   const from = all.find((p) => p.start)?.start;
   const to = opts.toWorkingTree ? null : ([...all].reverse().find((p) => p.end)?.end ?? null);

@@ -12,6 +12,7 @@ import { FlowDb } from "../engine/flow-db.js";
 import { runWorkflow } from "../engine/run.js";
 import type { FlowWorkflow, RunOptions, RunResult } from "../engine/types.js";
 import { FlowError } from "../errors.js";
+import { type FlowDbLike, flowDbOf } from "./adapter.js";
 import { dependentsOf } from "./dependents.js";
 import { loopIterationsAt } from "./intent.js";
 
@@ -62,8 +63,8 @@ export interface ForkRunOptions extends ForkPoint, Omit<RunOptions, "runId" | "r
  * const plan = await planFork(new FlowDb(api.db), { runId, nodeId: "b" });
  * console.log(plan.rerun); // ["b", "c"]
  */
-export async function planFork(adapter: FlowDb | { db?: unknown }, point: ForkPoint): Promise<ForkPlan> {
-  const db = adapter instanceof FlowDb ? adapter : new FlowDb(adapter.db ?? adapter);
+export async function planFork(adapter: FlowDbLike, point: ForkPoint): Promise<ForkPlan> {
+  const db = flowDbOf(adapter);
   const { runId, nodeId } = point;
   const iteration = point.iteration ?? 0;
   const run = await db.requireRun(runId);

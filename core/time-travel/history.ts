@@ -3,7 +3,7 @@
  * What time travel leaves behind on a run: its rewinds and reverts (one intent row each) and
  * the attention mark a forced crossing of side effects sets.
  */
-import { FlowDb } from "../engine/flow-db.js";
+import { type FlowDbLike, flowDbOf } from "./adapter.js";
 import type { CrossedEffect } from "./types.js";
 
 /**
@@ -42,8 +42,6 @@ export interface TimeTravelRecord {
   error: string | null;
 }
 
-type Adapter = FlowDb | { db?: unknown };
-const dbOf = (adapter: Adapter) => (adapter instanceof FlowDb ? adapter : new FlowDb(adapter.db ?? adapter));
 
 /**
  * The attention mark of a run, or null.
@@ -51,8 +49,8 @@ const dbOf = (adapter: Adapter) => (adapter instanceof FlowDb ? adapter : new Fl
  * const attention = await getRunAttention(new FlowDb(api.db), runId);
  * if (attention) console.warn(`check ${attention.effects.map((e) => e.toolName).join(", ")}`);
  */
-export async function getRunAttention(adapter: Adapter, runId: string): Promise<RunAttention | null> {
-  const [row] = await dbOf(adapter).store.query<{ attention_json: string | null }>(`SELECT attention_json FROM _flow_runs WHERE run_id = ?`, [runId]);
+export async function getRunAttention(adapter: FlowDbLike, runId: string): Promise<RunAttention | null> {
+  const [row] = await flowDbOf(adapter).store.query<{ attention_json: string | null }>(`SELECT attention_json FROM _flow_runs WHERE run_id = ?`, [runId]);
   return row?.attention_json ? (JSON.parse(row.attention_json) as RunAttention) : null;
 }
 
@@ -61,8 +59,8 @@ export async function getRunAttention(adapter: Adapter, runId: string): Promise<
  * @example
  * await clearRunAttention(new FlowDb(api.db), runId);
  */
-export async function clearRunAttention(adapter: Adapter, runId: string): Promise<void> {
-  await dbOf(adapter).store.execute(`UPDATE _flow_runs SET attention_json = NULL WHERE run_id = ?`, [runId]);
+export async function clearRunAttention(adapter: FlowDbLike, runId: string): Promise<void> {
+  await flowDbOf(adapter).store.execute(`UPDATE _flow_runs SET attention_json = NULL WHERE run_id = ?`, [runId]);
 }
 
 /**
@@ -70,8 +68,8 @@ export async function clearRunAttention(adapter: Adapter, runId: string): Promis
  * @example
  * const history = await listTimeTravels(new FlowDb(api.db), runId);
  */
-export async function listTimeTravels(adapter: Adapter, runId: string): Promise<TimeTravelRecord[]> {
-  const rows = await dbOf(adapter).store.query<Record<string, unknown>>(`SELECT * FROM _flow_time_travel WHERE run_id = ? ORDER BY created_at_ms, intent_id`, [runId]);
+export async function listTimeTravels(adapter: FlowDbLike, runId: string): Promise<TimeTravelRecord[]> {
+  const rows = await flowDbOf(adapter).store.query<Record<string, unknown>>(`SELECT * FROM _flow_time_travel WHERE run_id = ? ORDER BY created_at_ms, intent_id`, [runId]);
   return rows.map((r) => ({
     intentId: String(r.intent_id),
     kind: r.kind as TimeTravelRecord["kind"],

@@ -14,3 +14,4 @@ export { forkRun, planFork, replayRun } from "./fork.js";
 export type { ForkPlan, ForkPoint, ForkRunOptions } from "./fork.js";
 export { attemptDiff, runDiff } from "./diff.js";
 export type { WorkspaceDiff } from "./diff.js";
+export type { FlowDbLike } from "./adapter.js";

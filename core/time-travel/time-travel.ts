@@ -6,15 +6,15 @@
  * compensations, then go through a crash-safe intent (core/time-travel/intent.ts): snapshot of
  * the tree as it is, intent row, file restore, one transaction for the rows.
  */
-import { FlowDb } from "../engine/flow-db.js";
+import type { FlowDb } from "../engine/flow-db.js";
 import type { FlowEvent } from "../engine/events.js";
 import { FlowError } from "../errors.js";
+import { type FlowDbLike, flowDbOf } from "./adapter.js";
 import { compensate, effectBoundary } from "./effects.js";
 import { completeIntent, effectKey, type Intent, recoverTimeTravel, resetSetOf, settledEffectKeys, writeIntent } from "./intent.js";
 import { intentRef } from "./refs.js";
 import type { EffectBoundaryReport, RevertOptions, RevertResult, TimeTravelOptions, TimeTravelResult } from "./types.js";
 
-type Adapter = FlowDb | { db?: unknown };
 
 /** What both operations share: the resolved target and how it ended. */
 type Travel = { ok: true; pointer: string | null; restored: boolean; resetNodes: string[]; report: EffectBoundaryReport } | { ok: false; pointer: string | null; error: string; report: EffectBoundaryReport };
@@ -30,7 +30,7 @@ const emptyReport = (): EffectBoundaryReport => ({ blocking: [], revertible: [],
  * const r = await timeTravel(new FlowDb(api.db), { runId, nodeId: "review" });
  * if (r.success) await runWorkflow(workflow, { runId, resume: true }); // re-runs only what was reset
  */
-export async function timeTravel(adapter: Adapter, opts: TimeTravelOptions): Promise<TimeTravelResult> {
+export async function timeTravel(adapter: FlowDbLike, opts: TimeTravelOptions): Promise<TimeTravelResult> {
   const t = await travel(flowDbOf(adapter), "rewind", { ...opts, iteration: opts.iteration ?? 0 }, opts.restoreVcs !== false, opts.resetDependents !== false);
   if (!t.ok) return { success: false, ...(t.pointer ? { vcsPointer: t.pointer } : {}), vcsRestored: false, resetNodes: [], effectBoundary: t.report, error: t.error };
   return { success: true, ...(t.pointer ? { vcsPointer: t.pointer } : {}), vcsRestored: t.restored, resetNodes: t.resetNodes, effectBoundary: t.report };
@@ -43,13 +43,9 @@ export async function timeTravel(adapter: Adapter, opts: TimeTravelOptions): Pro
  * const r = await revertToAttempt(new FlowDb(api.db), { runId, nodeId: "review", iteration: 0, attempt: 1 });
  * if (!r.success) console.error(r.error);
  */
-export async function revertToAttempt(adapter: Adapter, opts: RevertOptions): Promise<RevertResult> {
+export async function revertToAttempt(adapter: FlowDbLike, opts: RevertOptions): Promise<RevertResult> {
   const t = await travel(flowDbOf(adapter), "revert", opts, true, false);
   return { success: t.ok, ...(t.pointer ? { vcsPointer: t.pointer } : {}), effectBoundary: t.report, ...(t.ok ? {} : { error: t.error }) };
-}
-
-function flowDbOf(adapter: Adapter): FlowDb {
-  return adapter instanceof FlowDb ? adapter : new FlowDb(adapter.db ?? adapter);
 }
 
 async function travel(

@@ -1,0 +1,18 @@
+/**
+ * @module core/time-travel/adapter
+ * What time travel takes as its `adapter`: a FlowDb, or anything with a workflow's `db`
+ * handle (an api object), as `retryTask` does.
+ */
+import { FlowDb } from "../engine/flow-db.js";
+
+/** A FlowDb, or an object carrying a workflow's `db` handle. */
+export type FlowDbLike = FlowDb | { db?: unknown };
+
+/**
+ * The FlowDb of an adapter.
+ * @example
+ * const db = flowDbOf(api); // same as new FlowDb(api.db)
+ */
+export function flowDbOf(adapter: FlowDbLike): FlowDb {
+  return adapter instanceof FlowDb ? adapter : new FlowDb(adapter.db ?? adapter);
+}

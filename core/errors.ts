@@ -140,6 +140,8 @@ export const ERROR_CODES = {
   TOOL_PERMISSION_DENIED: 403,
   /** A file tool could not write: no space left on the device (ENOSPC, EDQUOT). */
   TOOL_DISK_FULL: 507,
+  /** Warning code, never thrown: a run's file event log (`logDir`) cannot be written; the run goes on without it. */
+  RUN_LOG_UNWRITABLE: 500,
 
   // ---- agents (docs/agents.md) ----
   /** Every agent of a task's chain hit a quota or rate limit; `details.retryAtMs` says when to try again. */

@@ -8,11 +8,12 @@
  * stops them).
  */
 import { createHash } from "node:crypto";
-import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { createDefaultEnv, type RuntimeEnv } from "../../core/engine/world.js";
 import { createNodeHotReload } from "../hot/index.js";
+import { openFileRunLog } from "./run-log.js";
 import { createGitVcs } from "../vcs/git.js";
 import { createNodeWorkspaces } from "../workspace/index.js";
 
@@ -36,17 +37,10 @@ export function routeWarnings(sink: RuntimeEnv["warn"]): () => void {
 
 /** The env of this Node process. */
 export function createNodeEnv(overrides: Partial<RuntimeEnv> = {}): RuntimeEnv {
-  return createDefaultEnv({
+  const env: RuntimeEnv = createDefaultEnv({
     ownerId: `${HOST}:${process.pid}:${globalThis.crypto.randomUUID().slice(0, 8)}`,
     isOwnerAlive,
-    openRunLog(logDir, runId) {
-      mkdirSync(logDir, { recursive: true });
-      const stream = createWriteStream(join(logDir, `${runId}.ndjson`), { flags: "a" });
-      return {
-        write: (line) => void stream.write(`${line}\n`),
-        close: () => new Promise<void>((resolve) => stream.end(resolve)),
-      };
-    },
+    openRunLog: (logDir, runId) => openFileRunLog(logDir, runId, (message, details) => env.warn(message, details)),
     hashWorkflowFile(path) {
       try {
         return createHash("sha256").update(readFileSync(path)).digest("hex");
@@ -63,6 +57,7 @@ export function createNodeEnv(overrides: Partial<RuntimeEnv> = {}): RuntimeEnv {
     warn: (message, details) => (warningSink ? warningSink(message, details) : process.emitWarning(message, { code: "FLOW_WARNING", detail: details ? JSON.stringify(details) : undefined })),
     ...overrides,
   });
+  return env;
 }
 
 /** `false` when the owner ran on this host and its pid is gone; `undefined` when unknown. */

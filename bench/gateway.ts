@@ -12,7 +12,8 @@
  *   process's RSS and heap growth, total and per connection (after GC).
  *
  * WebSocket clients run in a child process (`--clients`), so the gateway's memory and event
- * loop are its own.
+ * loop are its own. `fanout` also reports the gateway's CPU time per event and the machine's
+ * load average, since latency percentiles on a shared machine mostly measure the others.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -78,6 +79,7 @@ async function fanout(gateway: Gateway, url: string, clients: ChildProcess, subs
   let seq = Number(row!.n);
   await ask(clients, { cmd: "open", url: url.replace("http", "ws"), n: subscribers, runId, afterSeq: seq });
   const total = Math.round((perSecond * durationMs) / 1000);
+  const cpu = process.cpuUsage();
   const start = performance.now();
   for (let i = 0; i < total; i++) {
     const due = start + (i * 1000) / perSecond;
@@ -87,6 +89,7 @@ async function fanout(gateway: Gateway, url: string, clients: ChildProcess, subs
     gateway.host.publishRunEvent(event);
   }
   await new Promise((r) => setTimeout(r, 500));
+  const used = process.cpuUsage(cpu);
   const { latencies } = (await ask(clients, { cmd: "report" })) as { latencies: number[] };
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
@@ -101,6 +104,10 @@ async function fanout(gateway: Gateway, url: string, clients: ChildProcess, subs
     p50Ms: pct(50),
     p99Ms: pct(99),
     maxMs: latencies.at(-1),
+    // The gateway process's CPU per published event (fan-out to every subscriber included):
+    // what decides latency once the machine is busy.
+    gatewayCpuUsPerEvent: Math.round((used.user + used.system) / total),
+    loadAverage1m: (await import("node:os")).loadavg()[0],
   };
 }
 

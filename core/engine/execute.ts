@@ -52,6 +52,10 @@ export interface AttemptInput {
 /** Runs the attempt to its outcome. */
 export async function executeAttempt(input: AttemptInput): Promise<AttemptOutcome> {
   const { desc, clock } = input;
+  // The tree the attempt starts from, before its timeout and heartbeat clocks start.
+  const vcs: { start?: string; end?: string } = {};
+  const start = await input.snapshots?.take(desc.nodeId, desc.iteration, input.attempt, "start");
+  if (start) vcs.start = start;
   const controller = new AbortController();
   const abort = (reason: FlowError) => {
     if (!controller.signal.aborted) controller.abort(reason);
@@ -104,11 +108,8 @@ export async function executeAttempt(input: AttemptInput): Promise<AttemptOutcom
   });
   aborted.catch(() => undefined);
 
-  const vcs: { start?: string; end?: string } = {};
   const withVcs = (outcome: AttemptOutcome): AttemptOutcome => (vcs.start ? { ...outcome, vcs } : outcome);
   try {
-    const start = await input.snapshots?.take(desc.nodeId, desc.iteration, input.attempt, "start");
-    if (start) vcs.start = start;
     const produced = await Promise.race([produce(input, runtime), aborted]);
     if (controller.signal.aborted) throw controller.signal.reason;
     const parsed = input.schema.safeParse(produced.raw);

@@ -58,9 +58,10 @@ async function travel(
   const { env, store } = db.binding;
   const { runId, nodeId, iteration } = opts;
   const fail = (error: string, pointer: string | null = null, report = emptyReport()): Travel => ({ ok: false, pointer, error, report });
+  await recoverTimeTravel(db.binding, runId);
   const run = await db.getRun(runId);
   if (!run) return fail(`Run ${runId} does not exist.`);
-  await recoverTimeTravel(db.binding, runId);
+  if (db.binding.activeRuns.has(runId)) return fail(`Run ${runId} is running in this process; pause or cancel it before going back in time.`);
   const now = env.clock.now();
   if (run.status === "running" && run.ownerId && run.ownerId !== env.ownerId) {
     const fresh = run.heartbeatAtMs !== null && now - run.heartbeatAtMs < env.claimStaleMs && env.isOwnerAlive?.(run.ownerId) !== false;

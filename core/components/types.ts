@@ -6,7 +6,9 @@
 import type { z } from "zod";
 import type { AgentLike } from "../agents/types.js";
 import type { FlowNode } from "../jsx/element.js";
+import type { TaskMemoryConfig } from "../memory/task-memory.js";
 import type { AnyObjectSchema } from "../schema/columns.js";
+import type { ScorersMap } from "../scorers/types.js";
 import type { FlowTable } from "../schema/tables.js";
 
 /** A workflow's schema map: name to z.object(...). The key `input` types the run input. */
@@ -125,8 +127,10 @@ export interface TaskProps<S extends SchemaMap, O extends OutputTarget<S>, D ext
   async?: boolean;
   /** Equivalent to `retries={0}`. */
   noRetry?: boolean;
-  scorers?: Record<string, unknown>;
-  memory?: Record<string, unknown>;
+  /** Graders of every successful attempt, recorded as live scores (docs/scorers.md). */
+  scorers?: ScorersMap;
+  /** Memory the agent gets and keeps (docs/memory.md). */
+  memory?: TaskMemoryConfig;
   hijack?: unknown;
   onHijackExit?: "complete" | "reopen";
   allowTools?: string[];

@@ -30,7 +30,10 @@ export interface AutoApprove {
   condition?: boolean;
   /** Actor recorded as `decidedBy` for automatic approvals (default `auto`). */
   audit?: string;
-  /** Reserved: reverting an automatic approval is not supported yet. */
+  /**
+   * While true (evaluated at each render), no automatic approval happens: `after` and
+   * `condition` are suspended and a person decides. An approval already decided stays decided.
+   */
   revertOn?: boolean;
 }
 

@@ -10,7 +10,6 @@
 import type { AgentSessionRef, AgentTaskInput } from "../agents/run-agent.js";
 import { memoryEngineOf, prepareTaskMemory, retainTaskMemory } from "../memory/task-memory.js";
 import { scoreAttempt } from "../scorers/run-scorers.js";
-import type { ScorersMap } from "../scorers/types.js";
 import { createToolContextFactory, type ToolCallRecord } from "../tools/tool-calls.js";
 import type { StoreBinding } from "./binding.js";
 import type { RunOptions, TaskDescriptor } from "./types.js";
@@ -100,7 +99,7 @@ export class AttemptServices {
       work.push(
         scoreAttempt(
           { store, clock: env.clock, warn: env.warn },
-          { runId, nodeId: desc.nodeId, iteration: desc.iteration, attempt, input: io.input, output: io.output, latencyMs: io.latencyMs, ...(desc.outputSchema ? { outputSchema: desc.outputSchema } : {}), scorers: desc.scorers as ScorersMap },
+          { runId, nodeId: desc.nodeId, iteration: desc.iteration, attempt, input: io.input, output: io.output, latencyMs: io.latencyMs, ...(desc.outputSchema ? { outputSchema: desc.outputSchema } : {}), scorers: desc.scorers },
         ),
       );
     }

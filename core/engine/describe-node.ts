@@ -173,8 +173,11 @@ function describeTask(el: HostElement, desc: NodeDescriptor, what: string): void
   if (isAgentLike(p.fallbackAgent)) agents.push(p.fallbackAgent);
   for (const a of agents) if (!isAgentLike(a)) throw new FlowError("RENDER_FAILED", `${what} agent has no generate() method.`, { nodeId: desc.nodeId });
   if (agents.length) desc.agent = agents.length === 1 ? agents[0] : agents;
-  if (p.scorers) desc.scorers = p.scorers as Record<string, unknown>;
-  if (p.memory) desc.memoryConfig = p.memory as Record<string, unknown>;
+  if (p.scorers) desc.scorers = p.scorers as TaskDescriptor["scorers"];
+  if (p.memory) desc.memoryConfig = p.memory as TaskDescriptor["memoryConfig"];
+  if (p.async === true && !desc.needsApproval) {
+    throw new FlowError("RENDER_FAILED", `${what}: async only applies to a task that waits for approval; add needsApproval, or drop async.`, { nodeId: desc.nodeId });
+  }
   if (typeof p.fork === "string") desc.forkSource = p.fork;
   if (Array.isArray(p.allowTools)) desc.allowTools = p.allowTools as string[];
   if (desc.needsApproval) {
@@ -215,7 +218,7 @@ function approvalWait(p: Record<string, unknown>, what: string): ApprovalWait {
   if (!["approve", "select", "rank"].includes(mode)) throw new FlowError("RENDER_FAILED", `${what} mode must be approve, select or rank.`);
   const options = p.options as ApprovalWait["options"];
   if (mode !== "approve" && (!Array.isArray(options) || options.length === 0)) throw new FlowError("RENDER_FAILED", `${what} in ${mode} mode needs options.`);
-  const auto = (p.autoApprove ?? {}) as { after?: string | number; condition?: boolean; audit?: string };
+  const auto = (p.autoApprove ?? {}) as { after?: string | number; condition?: boolean; audit?: string; revertOn?: boolean };
   const wait: ApprovalWait = { kind: "approval", mode, request, onDeny: (p.onDeny ?? "fail") as ApprovalWait["onDeny"] };
   if (options) wait.options = options;
   if (Array.isArray(p.allowedScopes)) wait.allowedScopes = p.allowedScopes as string[];
@@ -223,6 +226,7 @@ function approvalWait(p: Record<string, unknown>, what: string): ApprovalWait {
   if (auto.after !== undefined) wait.autoAfterMs = parseDuration(auto.after, `${what} autoApprove.after`);
   if (auto.condition === true) wait.autoNow = true;
   if (auto.audit) wait.audit = auto.audit;
+  if (auto.revertOn === true) wait.revertOn = true;
   if (typeof p.timeoutMs === "number") wait.timeoutMs = p.timeoutMs;
   return wait;
 }

@@ -7,6 +7,7 @@ import type { SchemaMap } from "../components/types.js";
 import { sha256Hex } from "../util/hash.js";
 import { bindingOf, type StoreBinding } from "./binding.js";
 import type { InputOf } from "./ctx.js";
+import { checkRunOptions } from "./run-options.js";
 import { RunSession } from "./session.js";
 import { openRun } from "./session-open.js";
 import type { FlowWorkflow, RunOptions, RunResult } from "./types.js";
@@ -21,6 +22,7 @@ import type { FlowWorkflow, RunOptions, RunResult } from "./types.js";
 export async function runWorkflow<S extends SchemaMap>(workflow: FlowWorkflow<S>, opts: RunOptions<InputOf<S>>): Promise<RunResult> {
   const binding = bindingOf(workflow);
   const options = opts as RunOptions;
+  checkRunOptions(options);
   const opened = await openRun({ binding, opts: options, workflowName: workflow.readableName ?? null, workflowHash: workflowHashOf(workflow, binding, options) });
   if (opened.kind === "done") return opened.result;
   const { runId } = opened.start;

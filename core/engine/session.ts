@@ -465,6 +465,8 @@ export class RunSession {
         if (this.fatal || this.needsRender) return;
         if (task.desc.skipIf) {
           this.setNode(this.nodes.get(task.key)!, "skipped");
+    // Waits see what this render says of them (an autoApprove condition may hold now).
+    if (this.waits.refresh(extracted.byKey)) this.pollWaits = true;
           this.emit({ type: "TaskSkipped", nodeId: task.desc.nodeId, iteration: task.desc.iteration });
           scheduler.release(task);
           this.completeTask(scheduler, task);

@@ -1,8 +1,8 @@
 /**
  * @module core/engine/snapshot
  * The persisted form of a TaskDescriptor in a frame: JSON data only (functions, schemas and
- * agent objects are replaced by what identifies them), default values left out to keep frames
- * small. Runs once per task per frame, so it copies fields explicitly rather than iterating.
+ * agent objects are replaced by what identifies them), every field SPEC.md requires present
+ * with its default. Runs once per task per frame, so it copies fields explicitly.
  */
 import type { NodeDescriptor } from "./describe-node.js";
 import type { TaskDescriptor } from "./types.js";
@@ -29,7 +29,6 @@ const COPIED = [
   "approvalAllowedScopes",
   "approvalAllowedUsers",
   "approvalAutoApprove",
-  "retryPolicy",
   "onHijackExit",
   "prompt",
   "staticPayload",
@@ -50,12 +49,15 @@ export function serializeDescriptor(d: TaskDescriptor): Record<string, unknown> 
     kind: (d as NodeDescriptor).wait?.kind ?? (d.agent ? "agent" : d.computeFn ? "compute" : "static"),
   };
   for (const k of COPIED) if (d[k] !== undefined) out[k] = d[k];
-  if (d.needsApproval) out.needsApproval = true;
-  if (d.skipIf) out.skipIf = true;
-  if (d.continueOnFail) out.continueOnFail = true;
-  if (d.retries !== Infinity) out.retries = d.retries;
-  if (d.timeoutMs !== null) out.timeoutMs = d.timeoutMs;
-  if (d.heartbeatTimeoutMs !== null) out.heartbeatTimeoutMs = d.heartbeatTimeoutMs;
+  // SPEC.md's required fields are always stored, defaults included (frames are deltas, so a
+  // default costs nothing after the first frame). JSON has no Infinity: unbounded retries are null.
+  out.needsApproval = d.needsApproval;
+  out.skipIf = d.skipIf;
+  out.continueOnFail = d.continueOnFail;
+  out.retries = d.retries === Infinity ? null : d.retries;
+  out.timeoutMs = d.timeoutMs;
+  out.heartbeatTimeoutMs = d.heartbeatTimeoutMs;
+  out.retryPolicy = { backoff: d.retryPolicy?.backoff ?? "fixed", initialDelayMs: d.retryPolicy?.initialDelayMs ?? 0 };
   if (d.agent) out.agent = (Array.isArray(d.agent) ? d.agent : [d.agent]).map((a) => a.id ?? "agent");
   const wait = (d as NodeDescriptor).wait;
   if (wait) out.wait = wait;

@@ -7,7 +7,9 @@ import type { AgentLike } from "../agents/types.js";
 import type { CachePolicy, RetryPolicy, SchemaMap } from "../components/types.js";
 import type { FlowNode } from "../jsx/element.js";
 import type { XmlNode } from "../jsx/host.js";
+import type { TaskMemoryConfig } from "../memory/task-memory.js";
 import type { AnyObjectSchema } from "../schema/columns.js";
+import type { ScorersMap } from "../scorers/types.js";
 import type { FlowTable } from "../schema/tables.js";
 import type { FlowEvent } from "./events.js";
 
@@ -246,8 +248,8 @@ export interface TaskDescriptor {
   computeFn?: (...args: any[]) => unknown;
   label?: string;
   meta?: Record<string, unknown>;
-  scorers?: Record<string, unknown>;
-  memoryConfig?: Record<string, unknown>;
+  scorers?: ScorersMap;
+  memoryConfig?: TaskMemoryConfig;
   /** Names of deps passed to a deps-aware child, resolved to node ids. */
   depsNodes?: Record<string, string>;
   /** The child is a deps-aware function (receives deps). */

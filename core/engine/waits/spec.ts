@@ -23,6 +23,8 @@ export interface ApprovalWait {
   autoAfterMs?: number;
   /** Auto-approve now (`autoApprove.condition` true, or an ApprovalGate with `when` false). */
   autoNow?: boolean;
+  /** `autoApprove.revertOn` true: no automatic approval while it holds; a person decides. */
+  revertOn?: boolean;
   /** Record auto-approvals with this actor (`autoApprove.audit`). */
   audit?: string;
   /** A Task with `needsApproval`: once approved, the task itself runs. */

@@ -156,6 +156,19 @@ export class WaitManager {
     return progressed;
   }
 
+  /**
+   * A new render: each wait takes its node's current spec (an approval's `autoApprove`
+   * condition and `revertOn`, an ApprovalGate's `when`). Returns whether any wait is left to
+   * re-check.
+   */
+  refresh(byKey: ReadonlyMap<string, PlanTask>): boolean {
+    for (const [key, entry] of this.waiting) {
+      const spec = (byKey.get(key)?.desc as NodeDescriptor | undefined)?.wait;
+      if (spec && spec.kind === entry.spec.kind) entry.spec = spec;
+    }
+    return this.waiting.size > 0;
+  }
+
   /** Forgets a node that left the tree. */
   drop(key: string): void {
     this.waiting.delete(key);
@@ -207,7 +220,7 @@ export class WaitManager {
     const now = this.host.clock.now();
     let decision: ApprovalResolution | undefined;
     if (row.status !== "pending" && row.resolution_json) decision = JSON.parse(row.resolution_json) as ApprovalResolution;
-    else if (spec.autoNow || ((this.request(entry).autoAtMs ?? Infinity) <= now)) {
+    else if (!spec.revertOn && (spec.autoNow || (this.request(entry).autoAtMs ?? Infinity) <= now)) {
       decision = { approved: true, note: "approved automatically", decidedBy: spec.audit ?? "auto", decidedAt: new Date(now).toISOString() };
       if (spec.mode === "select") decision = { selected: spec.options![0]!.key, notes: "selected automatically", decidedBy: spec.audit ?? "auto" };
       if (spec.mode === "rank") decision = { ranked: spec.options!.map((o) => o.key), notes: "ranked automatically", decidedBy: spec.audit ?? "auto" };

@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { tempDir } from "../testing/backends.js";
-import { FrameClient, startTestGateway } from "./gateway-testing.js";
+import { FrameClient, startTestGateway, until } from "./gateway-testing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = join(ROOT, "node/cli/bin.mjs");
@@ -25,16 +25,6 @@ function flow(args: string[], env: Record<string, string>, cwd: string): { child
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   onTestFinished(() => void child.kill("SIGKILL"));
   return { child, output: () => out, exited };
-}
-
-async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what: string, ms = 40_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 async function serve(env: Record<string, string>, cwd: string) {

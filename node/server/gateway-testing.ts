@@ -37,6 +37,17 @@ export async function startTestGateway(options: GatewayOptions = {}, register: P
   return { gateway, url: `http://127.0.0.1:${port}`, wsUrl: `ws://127.0.0.1:${port}/`, dbPath, workflows };
 }
 
+/** Polls `read` until `ok` holds (what a store or another process changes has no event here). */
+export async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what: string, ms = 40_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** POST /v1/rpc/<method> with a JSON body; resolves to status and parsed envelope. */
 export async function rpc(url: string, method: string, params: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   const res = await fetch(`${url}/v1/rpc/${method}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(params) });

@@ -9,22 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../testing/backends.js";
 import { gatewayWorkflows } from "./fixtures/gateway-workflows.js";
 import { Gateway } from "./gateway.js";
-import { startTestGateway, rpc, type TestGateway } from "./gateway-testing.js";
+import { rpc, startTestGateway, type TestGateway, until } from "./gateway-testing.js";
 import { signWebhookBody } from "./webhooks/signature.js";
 
 async function count(t: TestGateway, table: string, where = "1 = 1", params: unknown[] = []): Promise<number> {
   const [row] = await t.gateway.host.db.store.query<{ n: unknown }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, params as never);
   return Number(row!.n);
-}
-
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms (last: ${JSON.stringify(v)})`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe("cron", () => {
@@ -35,6 +25,7 @@ describe("cron", () => {
     const [run] = await until(
       () => t.gateway.host.db.store.query<{ run_id: string; auth_json: string; input_json: string }>(`SELECT run_id, auth_json, input_json FROM _flow_runs WHERE workflow_name = 'greet'`),
       (rows) => rows.length > 0,
+      "a cron-fired run",
     );
     expect(JSON.parse(run!.auth_json)).toMatchObject({ role: "system", triggeredBy: "cron:gateway", scopes: ["*"] });
     expect(JSON.parse(run!.input_json)).toEqual({ name: "cron" });
@@ -46,7 +37,7 @@ describe("cron", () => {
     const missedSince = Date.now() - 3 * 3_600_000;
     await first.gateway.host.db.store.execute(`UPDATE _flow_crons SET next_run_at_ms = ? WHERE cron_id = 'gateway:greet'`, [missedSince]);
     const [a, b] = await Promise.all([startTestGateway({}, { greet: { schedule: "0 0 1 1 *" } }, first.dbPath), startTestGateway({}, { greet: { schedule: "0 0 1 1 *" } }, first.dbPath)]);
-    const runs = await until(() => count(a, "_flow_runs", "workflow_name = 'greet'"), (n) => n > 0);
+    const runs = await until(() => count(a, "_flow_runs", "workflow_name = 'greet'"), (n) => n > 0, "the catch-up run");
     await Promise.all([a.gateway.close(), b.gateway.close()]);
     expect(runs).toBe(1);
     expect(await count(a, "_flow_runs", "workflow_name = 'greet'")).toBe(1);

@@ -15,7 +15,7 @@
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { FlowError } from "../../core/errors.js";
 import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/port.js";
@@ -33,6 +33,8 @@ interface Workspace {
   queue: Promise<unknown>;
   /** The last tree snapshotted and its commit: an unchanged tree reuses the commit. */
   last?: { tree: string; commit: string };
+  /** The tree the private index held after `write-tree`, and the index's checksum then. */
+  indexTree?: { tree: string; checksum: string };
 }
 
 const IDENTITY = { GIT_AUTHOR_NAME: "Flow", GIT_AUTHOR_EMAIL: "flow@localhost", GIT_COMMITTER_NAME: "Flow", GIT_COMMITTER_EMAIL: "flow@localhost" };
@@ -113,8 +115,14 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
       // hashes only the files that differ from it. The user's index itself is only read.
       if (existsSync(userIndex)) copyFileSync(userIndex, ws.indexFile);
     }
-    await git(ws, ["add", "-A", "--", ...ws.pathspec]);
-    return (await git(ws, ["write-tree"])).trim();
+    // `--verbose` names every path it adds or removes: silence means the index, and so its
+    // tree, did not change, and `write-tree` is skipped.
+    // The checksum guards against another process having used the same private index.
+    const changed = (await git(ws, ["add", "-A", "--verbose", "--", ...ws.pathspec])).trim() !== "";
+    if (!changed && ws.indexTree && ws.indexTree.checksum === indexChecksum(ws.indexFile)) return ws.indexTree.tree;
+    const tree = (await git(ws, ["write-tree"])).trim();
+    ws.indexTree = { tree, checksum: indexChecksum(ws.indexFile) };
+    return tree;
   }
 
   async function treeOf(ws: Workspace, pointer: string): Promise<string> {
@@ -164,6 +172,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
         const target = await treeOf(ws, pointer);
         const current = await writeWorkingTree(ws);
         const changes = await diffTrees(ws, current, target);
+        ws.indexTree = undefined;
         const deleted = changes.filter((c) => c.status === "deleted");
         const written = changes.filter((c) => c.status !== "deleted");
         for (const c of deleted) rmSync(join(ws.top, c.path), { force: true });
@@ -208,6 +217,19 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
       return refs.length;
     },
   };
+}
+
+/** The trailing checksum of an index file (it changes whenever git rewrites the file). */
+function indexChecksum(path: string): string {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const tail = Buffer.alloc(Math.min(20, size));
+    readSync(fd, tail, 0, tail.length, size - tail.length);
+    return `${size}:${tail.toString("hex")}`;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function hasDotGit(dir: string): boolean {

@@ -31,6 +31,8 @@ export class WsEndpoint {
   private closing = false;
   private timer: ReturnType<typeof setInterval> | undefined;
   private nextId = 1;
+  /** Resolves `close()` once the last connection is gone. */
+  private drained: (() => void) | undefined;
 
   constructor(private readonly opts: WsEndpointOptions) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayload, clientTracking: false });
@@ -77,6 +79,7 @@ export class WsEndpoint {
     const release = () => {
       if (counted) this.connections--;
       counted = false;
+      if (this.connections === 0) this.drained?.();
     };
     socket.once("close", release);
     this.wss.handleUpgrade(req, socket, head, (ws) => {
@@ -93,14 +96,23 @@ export class WsEndpoint {
     });
   }
 
-  /** Refuses new upgrades, closes every socket (1001) and waits for them to go. */
+  /**
+   * Refuses new upgrades, closes every socket (1001) and waits for them to go; sockets whose
+   * peer does not answer the close within 2 s are terminated.
+   */
   async close(): Promise<void> {
     this.closing = true;
     if (this.timer) clearInterval(this.timer);
-    const sessions = [...this.sessions];
-    for (const s of sessions) s.close(1001, "gateway closing");
-    const deadline = Date.now() + 2000;
-    while (this.connections > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const drained = new Promise<void>((resolve) => {
+      this.drained = resolve;
+      if (this.connections === 0) resolve();
+    });
+    for (const s of [...this.sessions]) s.close(1001, "gateway closing");
+    const late = setTimeout(() => {
+      for (const s of this.sessions) s.terminate();
+    }, 2000);
+    await drained;
+    clearTimeout(late);
     this.wss.close();
   }
 }

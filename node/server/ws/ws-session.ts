@@ -87,6 +87,12 @@ export class WsSession implements FrameSink {
     for (const stream of this.streams.values()) stream.heartbeat(nowMs);
   }
 
+  /** Drops the socket without a close handshake (a peer that does not answer). */
+  terminate(): void {
+    this.dispose();
+    this.ws.terminate();
+  }
+
   /** Closes the socket (gateway closing). */
   close(code: number, reason: string): void {
     this.dispose();

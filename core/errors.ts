@@ -182,6 +182,10 @@ export const ERROR_CODES = {
   MIGRATION_TARGET_NOT_EMPTY: 409,
   /** A store migration failed and was rolled back; details name the phase and table. The SQLite store is untouched. */
   STORE_MIGRATION_FAILED: 500,
+  /** The store's disk is full (SQLITE_FULL, SQLSTATE 53100, ENOSPC): nothing was written; free space, then resume the run. */
+  STORE_FULL: 507,
+  /** The store cannot be written (read-only file, directory, mount, replica or session): fix that, then resume the run. */
+  STORE_READ_ONLY: 503,
 
   // ---- workspaces and hot reload (docs/workspaces.md, docs/hot-reload.md) ----
   /** A Worktree or Sandbox could not be prepared (rootDir not a git repository, git failed, copy failed); details name the command and its stderr. */

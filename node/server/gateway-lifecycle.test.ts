@@ -84,6 +84,29 @@ describe("Gateway", () => {
     expect((await second.gateway.host.db.requireRun(runId)).status).toBe("finished");
   });
 
+  it("takes over on start a run left running by another host's process whose claim heartbeat is stale, and leaves a fresh one alone", async () => {
+    const first = await startTestGateway();
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const runId = (await rpc(first.url, "launchRun", { workflow: "deploy", input: {} })).body.result.runId as string;
+      await first.gateway.host.activeRun(runId)?.done;
+      ids.push(runId);
+    }
+    await first.gateway.close();
+    const [stale, fresh] = ids as [string, string];
+    const store = first.gateway.host.db.store;
+    // What a process on another machine leaves when it dies mid-run (stale), or while it still runs (fresh).
+    await store.execute(`UPDATE _flow_runs SET status = 'running', owner_id = 'other-host:4242:dead', heartbeat_at_ms = ? WHERE run_id = ?`, [Date.now() - 120_000, stale]);
+    await store.execute(`UPDATE _flow_runs SET status = 'running', owner_id = 'other-host:4343:live', heartbeat_at_ms = ? WHERE run_id = ?`, [Date.now(), fresh]);
+    const second = await startTestGateway({}, {}, first.dbPath);
+    await second.gateway.host.activeRun(stale)?.done;
+    const resumed = (await second.gateway.host.db.listEvents(stale)).find((e) => e.type === "RunResumed");
+    expect(resumed).toMatchObject({ takeover: true, previousOwnerId: "other-host:4242:dead", previousStatus: "running" });
+    expect((await second.gateway.host.db.requireRun(stale)).status).toBe("waiting-event");
+    expect(second.gateway.host.activeRun(fresh)).toBeUndefined();
+    expect(await second.gateway.host.db.requireRun(fresh)).toMatchObject({ status: "running", ownerId: "other-host:4343:live" });
+  });
+
   it("close() aborts the runs it executes, closes its sockets and refuses new requests", async () => {
     const t = await startTestGateway();
     const ws = await FrameClient.open(t.wsUrl);

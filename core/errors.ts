@@ -230,6 +230,10 @@ export const ERROR_CODES = {
   SUBSCRIBER_TOO_SLOW: 503,
   /** The gateway is at `maxConnections`, or is closing; try again later. */
   GATEWAY_OVERLOADED: 503,
+
+  // ---- gateway client and data layer (docs/client.md) ----
+  /** A call on a `GatewayClient`, connection or data client after its `close()` (or cut short by it). */
+  GATEWAY_CLIENT_CLOSED: 499,
 } as const;
 
 export type FlowErrorCode = keyof typeof ERROR_CODES;

@@ -1,0 +1,17 @@
+/**
+ * @module durable-flow/gateway-client
+ * The client of a Flow Gateway (SPEC.md "Gateway client"): `GatewayClient` with a typed method
+ * per RPC method, WebSocket connections, run event streams (resilient ones reconnect with
+ * backoff), errors and the backoff rule. Runs in browsers, workers and Node 20+; nothing here
+ * imports Node built-ins. See docs/client.md.
+ */
+export { gatewayBackoffDelay } from "./backoff.js";
+export type { GatewayBackoffOptions } from "./backoff.js";
+export { GatewayConnection } from "./connection.js";
+export type { GatewayEventFrame, GatewayHandshake, WebSocketConstructor, WebSocketLike } from "./connection.js";
+export { GatewayRpcError, isGatewayUnavailableError } from "./errors.js";
+export type { GatewayRpcErrorInit } from "./errors.js";
+export { GatewayClient } from "./gateway-client.js";
+export type { CallOptions, GatewayClientIdentity, GatewayClientOptions, ResilientStreamOptions, RunEventFrame } from "./gateway-client.js";
+export type { GatewayRpcMethods, RpcParams, RpcResult, UnaryRpcMethodName } from "./rpc-map.js";
+export type { EnvelopeError, RpcEnvelope } from "../api/envelope.js";

@@ -45,7 +45,7 @@ export class AttemptSnapshots {
     if (!top) {
       if (!noticed.has(this.rootDir)) {
         noticed.add(this.rootDir);
-        this.binding.env.warn(`Workspace ${this.rootDir} is not a git repository: task attempts record no vcsPointer, so time travel cannot restore files there. Run \`git init\` in it to enable snapshots.`);
+        this.binding.env.warn(`Workspace ${this.rootDir} is not a git repository (or git is not on PATH): task attempts record no vcsPointer, so time travel cannot restore files there. Run \`git init\` in it to enable snapshots.`);
       }
       return false;
     }

@@ -9,8 +9,8 @@ import { EDIT_ORDER, editingSchemas, editingWorkflow, skipFlowDir as skip } from
 
 describe.each(testBackends)("time travel on $name", (backend) => {
   /** A run whose tasks edit, create, delete and chmod files (text and binary) in a real repository. */
-  async function editingRun(rootDir: string) {
-    const opened = await backend.open(editingSchemas, { env: { recordSnapshots: true } });
+  async function editingRun(rootDir: string, warnings: string[] = []) {
+    const opened = await backend.open(editingSchemas, { env: { recordSnapshots: true, warn: (message) => void warnings.push(message) } });
     const { wf, runs, seen } = editingWorkflow(opened.api, rootDir);
     const result = await runWorkflow(wf, { input: {}, rootDir });
     expect(result.status).toBe("finished");
@@ -78,14 +78,18 @@ describe.each(testBackends)("time travel on $name", (backend) => {
 
     // A run outside any repository records no pointers: restoring fails, a rows-only rewind works.
     const plain = mkdtempSync(join(tmpdir(), "flow-plain-"));
-    const other = await editingRun(plain);
+    const warnings: string[] = [];
+    const other = await editingRun(plain, warnings);
     expect((await other.db.listAttempts(other.runId)).every((a) => a.vcsPointer === null)).toBe(true);
     const noPointer = await timeTravel(other.db, { runId: other.runId, nodeId: "chmod" });
     expect(noPointer.success).toBe(false);
     expect(noPointer.error).toContain("no snapshot");
     expect(existsSync(join(plain, "new.txt"))).toBe(true);
-    const rowsOnly = await timeTravel(other.db, { runId: other.runId, nodeId: "chmod", restoreVcs: false });
-    expect(rowsOnly).toMatchObject({ success: true, vcsRestored: false, resetNodes: ["chmod", "create"] });
+    const rowsOnly = await timeTravel(other.db, { runId: other.runId, nodeId: "create", restoreVcs: false });
+    expect(rowsOnly).toMatchObject({ success: true, vcsRestored: false, resetNodes: ["create"] });
     expect(readFileSync(join(plain, "new.txt"), "utf8")).toBe("created 3\n");
+    // One notice per directory, however many runs and sessions use it.
+    expect((await runWorkflow(other.wf, { runId: other.runId, resume: true, rootDir: plain })).status).toBe("finished");
+    expect(warnings.filter((w) => w.includes("is not a git repository"))).toHaveLength(1);
   });
 });

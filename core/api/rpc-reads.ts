@@ -1,15 +1,17 @@
 /**
  * @module core/api/rpc-reads
- * Read RPC methods: getRun, listRuns, listWorkflows, getNodeOutput, getNodeDiff, getRunDiff,
+ * Read RPC methods: getRun, listRuns, listWorkflows, getNodeOutput, getNodeDiff and getRunDiff
+ * (what an attempt or a run changed in its workspace, from time travel's snapshots),
  * whatHappened, listPrompts. Rows are those of core/api/read-model.ts.
  */
 import { z } from "zod";
 import { FlowDb } from "../engine/flow-db.js";
 import { FlowError } from "../errors.js";
 import { quoteIdent } from "../store/dialect.js";
+import { attemptDiff, runDiff, type WorkspaceDiff } from "../time-travel/index.js";
 import type { GatewayHost } from "./host.js";
 import { type GatewayRunRow, type GatewayWorkflowRow, listRunRows, type RunPage, runRow, workflowRow } from "./read-model.js";
-import { notAvailableMethod, type RpcMethod } from "./rpc-types.js";
+import type { RpcMethod } from "./rpc-types.js";
 import { type WhatHappened, whatHappened } from "./what-happened.js";
 
 const RUN_STATUSES = ["running", "waiting-approval", "waiting-event", "waiting-timer", "waiting-quota", "paused", "finished", "continued", "failed", "cancelled"] as const;
@@ -20,8 +22,6 @@ const listRunsParams = z.object({
   limit: z.number().int().min(1).max(500).optional(),
   cursor: z.string().min(1).optional(),
 });
-
-const DIFFS_LATER = "run and node diffs arrive with time travel (issue #15).";
 
 const runIdParams = z.object({ runId: z.string().min(1) });
 
@@ -85,8 +85,16 @@ export const READ_METHODS = {
     params: z.object({ runId: z.string().min(1), nodeId: z.string().min(1), iteration: z.number().int().min(0).optional() }),
     handler: (p, _c, host) => nodeOutput(host, p),
   } as RpcMethod<{ runId: string; nodeId: string; iteration?: number | undefined }, NodeOutputResult>,
-  getNodeDiff: notAvailableMethod("getNodeDiff", "run:read", DIFFS_LATER),
-  getRunDiff: notAvailableMethod("getRunDiff", "run:read", DIFFS_LATER),
+  getNodeDiff: {
+    scope: "run:read",
+    params: z.object({ runId: z.string().min(1), nodeId: z.string().min(1), iteration: z.number().int().min(0).optional(), attempt: z.number().int().min(1).optional() }),
+    handler: async (p, _c, host) => attemptDiff(host.db, { runId: (await host.db.requireRun(p.runId)).runId, nodeId: p.nodeId, ...(p.iteration !== undefined ? { iteration: p.iteration } : {}), ...(p.attempt !== undefined ? { attempt: p.attempt } : {}) }),
+  } as RpcMethod<{ runId: string; nodeId: string; iteration?: number | undefined; attempt?: number | undefined }, WorkspaceDiff>,
+  getRunDiff: {
+    scope: "run:read",
+    params: z.object({ runId: z.string().min(1), toWorkingTree: z.boolean().optional() }),
+    handler: async (p, _c, host) => runDiff(host.db, { runId: (await host.db.requireRun(p.runId)).runId, ...(p.toWorkingTree ? { toWorkingTree: true } : {}) }),
+  } as RpcMethod<{ runId: string; toWorkingTree?: boolean | undefined }, WorkspaceDiff>,
   whatHappened: { scope: "run:read", params: runIdParams, handler: (p, _c, host) => whatHappened(host.db, p.runId) } as RpcMethod<{ runId: string }, WhatHappened>,
   listPrompts: {
     scope: "run:read",

@@ -29,6 +29,7 @@ export type { MergeQueueProps, SandboxProps, WorktreeProps } from "./components/
 export { ContinueAsNew, continueAsNew, Subflow } from "./components/runs.js";
 export type { ContinueAsNewProps, SubflowProps } from "./components/runs.js";
 export {
+  Aspects,
   CheckSuite,
   checkVerdictSchema,
   ClassifyAndRoute,
@@ -65,6 +66,7 @@ export {
 export type {
   AgentOrChain,
   AgentOrFunction,
+  AspectsProps,
   CheckSpec,
   CheckSuiteProps,
   ClassifyAndRouteProps,

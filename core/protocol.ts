@@ -26,6 +26,7 @@ export const TAGS = {
   mergeQueue: "flow:merge-queue",
   worktree: "flow:worktree",
   sandbox: "flow:sandbox",
+  aspects: "flow:aspects",
 } as const;
 
 /** Internal tables (created by core/store/migrations.ts). */

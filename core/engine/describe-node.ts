@@ -47,6 +47,8 @@ export type NodeDescriptor = TaskDescriptor & {
   subflow?: SubflowSpec;
   continueAsNew?: ContinueSpec;
   workspace?: WorkspaceRef;
+  /** The Aspects blocks around the node, innermost first. */
+  aspects?: string[];
 };
 
 export interface DescribeInput {

@@ -66,6 +66,8 @@ interface WalkState {
   workspace: WorkspaceRef | undefined;
   /** The Saga step being walked. */
   step: PlanGroup | null;
+  /** The Aspects blocks being walked, innermost first. */
+  aspects?: string[];
   /** The child subtree of a Parallel with `subtreeConcurrency` being walked. */
   subtree?: { groupId: string; childKey: string; max: number };
 }
@@ -195,6 +197,15 @@ function visit(el: HostElement, parent: PlanGroup, path: string, st: WalkState):
       st.workspace = outer;
       return;
     }
+    case TAGS.aspects: {
+      const g = newGroup("seq", `${el.tag}:${String(p.id)}`, parent);
+      addChild(parent, g);
+      const outer = st.aspects;
+      st.aspects = [String(p.id), ...(outer ?? [])];
+      walk(el.children, g, path, st);
+      st.aspects = outer;
+      return;
+    }
     case TAGS.workflow: {
       const cache = st.cache;
       if (typeof p.cache === "boolean") st.cache = p.cache;
@@ -224,6 +235,7 @@ function addNode(el: HostElement, parent: PlanGroup, st: WalkState): void {
     throw new FlowError("RENDER_FAILED", `Duplicate id "${nodeId}": task ids must be unique in a workflow.`, { nodeId });
   }
   const desc = describeNode(el, { nodeId, iteration, ordinal: st.out.descriptors.length, registry: st.opts.registry, cacheByDefault: st.cache });
+  if (st.aspects) desc.aspects = st.aspects;
   if (st.loop?.loop) {
     desc.ralphId = st.loop.loop.id;
     if (Object.keys(st.loop.loop.path).length) desc.iterationPath = { ...st.loop.loop.path, [st.loop.loop.id]: st.loop.loop.iteration };

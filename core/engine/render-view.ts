@@ -7,6 +7,7 @@
  */
 import type { FlowErrorJson } from "../errors.js";
 import { FlowError } from "../errors.js";
+import type { AspectTotals } from "./aspect-usage.js";
 import type { NodeState } from "./types.js";
 
 export interface WaitData {
@@ -22,6 +23,10 @@ export interface ScopeFailure {
 
 export interface RenderView {
   waitData(nodeId: string): WaitData;
+  /** Tokens and latency of the finished tasks of an Aspects block. */
+  aspectTotals(aspectsId: string): AspectTotals;
+  /** A warning of a component (logged once per distinct message). */
+  warn(message: string, details?: Record<string, unknown>): void;
   scopeFailure(scopeId: string): ScopeFailure | undefined;
   nodeState(nodeId: string): NodeState | undefined;
 }

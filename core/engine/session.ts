@@ -41,6 +41,7 @@ import { ScopeFailures } from "./scopes.js";
 import { activeLoop, startInnerPasses } from "./nested-loops.js";
 import { WaitManager, type WaitHost } from "./waits/wait-manager.js";
 import type { NodeDescriptor } from "./describe-node.js";
+import { AspectUsage } from "./aspect-usage.js";
 import { serializeDescriptor } from "./snapshot.js";
 import type { StoreBinding } from "./binding.js";
 import { type AttemptSnapshots, attemptSnapshotsFor } from "../time-travel/snapshots.js";
@@ -166,6 +167,8 @@ export class RunSession {
   private pollTimer: unknown;
   /** Settled successes of the batch not yet committed (core/engine/refused-outputs.ts). */
   private readonly settled = new SettledUnits();
+  /** Tokens and latency of tasks in Aspects blocks (the blocks read them while rendering). */
+  private readonly aspectUsage = new AspectUsage();
   /** A resumed run's claim, given back unchanged if the resume is refused. */
   private readonly claimedFrom: ClaimedFrom | undefined;
   /** Set by the first render when this resume must not go on (WORKFLOW_MISMATCH). */
@@ -227,6 +230,10 @@ export class RunSession {
       this.wake();
     });
     this.watchHot();
+      aspectTotals: (id) => this.aspectUsage.totals(id),
+      warn: (message, details) => {
+        if (this.aspectUsage.firstWarning(message)) this.env.warn(`Run ${this.runId}: ${message}`, details);
+      },
     try {
       await this.waits.load();
       return await this.loop();
@@ -251,6 +258,7 @@ export class RunSession {
     for (;;) {
       if (this.now() - lastYield >= YIELD_EVERY_MS) {
         await this.env.yieldToHost();
+      await this.aspectUsage.load(this.store, this.runId);
         lastYield = this.now();
       }
       this.drainCompletions();
@@ -376,7 +384,8 @@ export class RunSession {
         continue;
       }
       this.afterRender(nodes.length === 1 && nodes[0]!.kind === "element" ? toXml(nodes[0]!) : fragment(nodes.map(toXml)), extracted);
-      this.needsRender = false;
+      // After a resume, Aspects blocks render again once they know their tasks' usage.
+      this.needsRender = this.aspectUsage.observe(extracted.tasks);
       return;
     }
   }
@@ -692,6 +701,7 @@ export class RunSession {
     }
     this.emit({ type: "ScopeFailed", scopeId, error: errorToJson(error) });
     this.needsRender = true;
+      if (task && this.aspectUsage.record(task, outcome.meta, now - r.startedAt)) this.needsRender = true;
   }
 
   /** Stores a row; when the last render read its table, the tree renders again before anything else starts. */

@@ -3,6 +3,7 @@
  * The library components as members of the api object a factory returns (`createFlow(...)`):
  * one object, so the factory adds them in one line.
  */
+import { Aspects } from "./aspects.js";
 import { CheckSuite } from "./check-suite.js";
 import { DecisionTable } from "./decision-table.js";
 import { EscalationChain } from "./escalation.js";
@@ -24,6 +25,7 @@ import { Sidecar } from "./sidecar.js";
 export const libraryComponents = {
   Poller,
   Kanban,
+  Aspects,
   CheckSuite,
   ClassifyAndRoute,
   GatherAndSynthesize,

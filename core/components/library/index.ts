@@ -6,6 +6,8 @@
  */
 export { libraryComponents } from "./api-members.js";
 export type { LibraryComponents } from "./api-members.js";
+export { Aspects, exceededLimit } from "./aspects.js";
+export type { AspectsProps } from "./aspects.js";
 export { CheckSuite, checkVerdictSchema, suitePasses } from "./check-suite.js";
 export type { CheckSpec, CheckSuiteProps } from "./check-suite.js";
 export type { AgentOrChain, AgentOrFunction, StepTaskProps } from "./common.js";

@@ -1,0 +1,98 @@
+/**
+ * @module core/engine/aspect-usage
+ * What an `<Aspects>` block reads while it renders: tokens and latency of the finished
+ * attempts of the tasks inside it (docs/components.md, "Aspects"). Kept per node from the
+ * attempts' meta (agents report `usage`; latency is the attempt's duration), loaded from
+ * `_flow_attempts` when a run resumes, so budgets hold across restarts.
+ */
+import type { StorePort } from "../store/port.js";
+import type { PlanTask } from "./plan.js";
+
+/** Totals of the tasks of one Aspects block. */
+export interface AspectTotals {
+  /** Tokens of every finished attempt. */
+  tokens: number;
+  /** Most tokens of one task. */
+  maxTaskTokens: number;
+  /** Summed duration of the finished attempts (ms). */
+  latencyMs: number;
+  /** Longest finished attempt (ms). */
+  maxTaskLatencyMs: number;
+  /** Finished tasks counted. */
+  tasks: number;
+}
+
+interface NodeUsage {
+  tokens: number;
+  latencyMs: number;
+}
+
+function tokensOf(meta: unknown): number {
+  const usage = (meta as { usage?: { totalTokens?: number; inputTokens?: number; outputTokens?: number } } | null | undefined)?.usage;
+  if (!usage) return 0;
+  return usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
+}
+
+export class AspectUsage {
+  private readonly usage = new Map<string, NodeUsage>();
+  /** Node key to the Aspects blocks it was seen in (from every plan, so a block that removed its children still counts them). */
+  private readonly members = new Map<string, string[]>();
+  private readonly warned = new Set<string>();
+
+  /** True the first time a warning is seen (a block renders many times; it warns once). */
+  firstWarning(message: string): boolean {
+    if (this.warned.has(message)) return false;
+    this.warned.add(message);
+    return true;
+  }
+
+  /** Loads the usage of the run's finished attempts (a resumed run). */
+  async load(store: StorePort, runId: string): Promise<void> {
+    const rows = await store.query<{ node_id: string; iteration: number; meta_json: string | null; started_at_ms: number; finished_at_ms: number | null }>(
+      `SELECT node_id, iteration, meta_json, started_at_ms, finished_at_ms FROM _flow_attempts WHERE run_id = ? AND state = 'finished'`,
+      [runId],
+    );
+    for (const r of rows) {
+      const meta = r.meta_json ? (JSON.parse(r.meta_json) as unknown) : null;
+      this.usage.set(`${r.node_id}@${Number(r.iteration)}`, { tokens: tokensOf(meta), latencyMs: Math.max(0, Number(r.finished_at_ms ?? r.started_at_ms) - Number(r.started_at_ms)) });
+    }
+  }
+
+  /**
+   * Learns which tasks of a new plan sit in Aspects blocks. Returns true when that adds usage
+   * to a block (after a resume): the blocks must render again with it.
+   */
+  observe(tasks: readonly PlanTask[]): boolean {
+    let added = false;
+    for (const task of tasks) {
+      const aspects = (task.desc as { aspects?: string[] }).aspects;
+      if (!aspects || this.members.has(task.key)) continue;
+      this.members.set(task.key, aspects);
+      if (this.usage.has(task.key)) added = true;
+    }
+    return added;
+  }
+
+  /** A task finished; returns true when it is inside an Aspects block (which then renders again). */
+  record(task: PlanTask, meta: unknown, latencyMs: number): boolean {
+    this.usage.set(task.key, { tokens: tokensOf(meta), latencyMs });
+    const aspects = (task.desc as { aspects?: string[] }).aspects;
+    if (aspects) this.members.set(task.key, aspects);
+    return aspects !== undefined;
+  }
+
+  /** Totals of the finished tasks of block `aspectsId`. */
+  totals(aspectsId: string): AspectTotals {
+    const t: AspectTotals = { tokens: 0, maxTaskTokens: 0, latencyMs: 0, maxTaskLatencyMs: 0, tasks: 0 };
+    for (const [key, aspects] of this.members) {
+      const u = this.usage.get(key);
+      if (!u || !aspects.includes(aspectsId)) continue;
+      t.tasks++;
+      t.tokens += u.tokens;
+      t.latencyMs += u.latencyMs;
+      t.maxTaskTokens = Math.max(t.maxTaskTokens, u.tokens);
+      t.maxTaskLatencyMs = Math.max(t.maxTaskLatencyMs, u.latencyMs);
+    }
+    return t;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Aspects (docs/components.md, "Aspects"): a token budget and a latency SLO over the tasks
+ * inside the block, from the usage agents report, kept across a resume.
+ */
+import { z } from "zod";
+import { describe, expect, it } from "vitest";
+import { type AgentLike, FlowDb, runWorkflow } from "durable-flow";
+import { testBackends } from "../testing/backends.js";
+
+const schemas = { note: z.object({ text: z.string() }) };
+
+/** An agent that spends `tokens` per answer. */
+const spender = (tokens: number, calls: string[]): AgentLike => ({
+  id: "spender",
+  generate: async (args) => {
+    calls.push(String(args?.taskContext?.nodeId));
+    return { text: JSON.stringify({ text: "ok" }), usage: { inputTokens: tokens / 2, outputTokens: tokens / 2, totalTokens: tokens } };
+  },
+});
+
+describe.each(testBackends)("Aspects on $name", (backend) => {
+  it("fails the run when the token budget is exceeded, or skips the rest of the block", async () => {
+    const { api } = await backend.open(schemas);
+    for (const onExceeded of ["fail", "skip-remaining"] as const) {
+      const calls: string[] = [];
+      const agent = spender(100, calls);
+      const wf = api.flow(() => (
+        <api.Workflow name={`budget-${onExceeded}`}>
+          <api.Aspects id="research" tokenBudget={{ max: 150, onExceeded }} tracking={{ tokens: true }}>
+            {["a", "b", "c"].map((id) => (
+              <api.Task key={id} id={id} output={api.outputs.note} agent={agent}>Write a note.</api.Task>
+            ))}
+          </api.Aspects>
+          <api.Task id="after" output={api.outputs.note}>{{ text: "after" }}</api.Task>
+        </api.Workflow>
+      ));
+      const r = await runWorkflow(wf, { input: {} });
+      expect(calls).toEqual(["a", "b"]);
+      const db = new FlowDb(api.db);
+      if (onExceeded === "fail") {
+        expect(r).toMatchObject({ status: "failed", error: { code: "ASPECT_LIMIT_EXCEEDED", details: { aspectsId: "research", kind: "tokens", used: 200, limit: 150 } } });
+      } else {
+        expect(r.status).toBe("finished");
+        expect((await db.listNodes(r.runId)).find((n) => n.nodeId === "c")?.state).toBe("cancelled");
+        expect((await db.listOutputs(r.runId, "note")).map((n) => n.nodeId)).toEqual(["a", "after", "b"]);
+        const frame = await db.getFrame(r.runId);
+        expect(JSON.stringify(frame!.xml)).toContain('"tokens":"200"');
+      }
+    }
+  });
+
+  it("keeps the usage across a resume, and warns once when a task misses the latency SLO", async () => {
+    const warnings: string[] = [];
+    const { api, location } = await backend.open(schemas, { env: { warn: (m) => void warnings.push(m) } });
+    const calls: string[] = [];
+    const pause = new AbortController();
+    const make = (a: typeof api) =>
+      a.flow(() => (
+        <a.Workflow name="resume">
+          <a.Aspects id="budget" tokenBudget={{ max: 150, onExceeded: "skip-remaining" }} latencySlo={{ maxMs: 60_000, perTask: 1, onExceeded: "warn" }}>
+            <a.Task id="slow" output={a.outputs.note}>{async () => (await new Promise((r) => setTimeout(r, 15)), { text: "slow" })}</a.Task>
+            <a.Task id="a" output={a.outputs.note} agent={{ ...spender(100, calls), generate: async (args) => (pause.abort(), spender(100, calls).generate(args)) }}>Write.</a.Task>
+            <a.Task id="b" output={a.outputs.note} agent={spender(100, calls)}>Write.</a.Task>
+            <a.Task id="c" output={a.outputs.note} agent={spender(100, calls)}>Write.</a.Task>
+          </a.Aspects>
+        </a.Workflow>
+      ));
+    const first = await runWorkflow(make(api), { input: {}, pauseSignal: pause.signal });
+    // Paused after a (100 tokens): within budget so far.
+    expect(first.status).toBe("paused");
+    expect(calls).toEqual(["a"]);
+    expect(warnings.filter((w) => w.includes('Aspects "budget" exceeded its latency SLO'))).toHaveLength(1);
+    const { api: again } = await backend.open(schemas, { sameStoreAs: location });
+    const second = await runWorkflow(make(again), { runId: first.runId, resume: true });
+    // The resumed process counts a's tokens from the store: after b the budget is spent.
+    expect(second.status).toBe("finished");
+    expect(calls).toEqual(["a", "b"]);
+    expect((await new FlowDb(again.db).listNodes(first.runId)).find((n) => n.nodeId === "c")?.state).toBe("cancelled");
+  });
+});

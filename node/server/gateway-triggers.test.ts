@@ -46,6 +46,23 @@ describe("cron", () => {
     expect(row!.last_run_id).toMatch(/^cron-gateway-greet-/);
   });
 
+  it("leaves the crons of workflows it does not serve to a gateway that does", async () => {
+    const t = await startTestGateway();
+    await t.gateway.close();
+    const past = Date.now() - 60_000;
+    for (const [cronId, key] of [["elsewhere", "not-here"], ["probe", "greet"]]) {
+      await t.gateway.host.db.store.execute(
+        `INSERT INTO _flow_crons (cron_id, workflow_key, expression, input_json, enabled, created_by, created_at_ms, updated_at_ms, next_run_at_ms) VALUES (?, ?, '0 0 1 1 *', '{}', 1, 'test', ?, ?, ?)`,
+        [cronId, key, past, past, past],
+      );
+    }
+    const again = await startTestGateway({}, {}, t.dbPath);
+    // The probe's run shows the poll ran, and it saw both rows.
+    await until(() => count(again, "_flow_runs", "workflow_name = 'greet'"), (n) => n === 1, "the probe cron's run");
+    const [row] = await again.gateway.host.db.store.query<{ next_run_at_ms: unknown; last_run_id: string | null }>(`SELECT next_run_at_ms, last_run_id FROM _flow_crons WHERE cron_id = 'elsewhere'`);
+    expect([Number(row!.next_run_at_ms), row!.last_run_id]).toEqual([past, null]);
+  });
+
   it("refuses a schedule croner cannot read, or a webhook without a secret, and registers nothing", () => {
     const gateway = new Gateway();
     const { greet } = gatewayWorkflows(join(tempDir("flow-gw-"), "flow.db"));

@@ -157,6 +157,7 @@ export class Gateway {
       store,
       clock,
       pollMs: cronPollMs(o.heartbeatMs),
+      serves: (key) => this.host.listWorkflows().some((w) => w.key === key),
       launch: async ({ workflowKey, runId, input, auth, cronId }) => {
         try {
           await this.host.startRun({ workflowKey, runId, input, auth, annotations: { "flow:cron": cronId } });

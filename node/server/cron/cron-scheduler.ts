@@ -29,6 +29,11 @@ export interface CronSchedulerOptions {
   store: StorePort;
   clock: ClockPort;
   pollMs: number;
+  /**
+   * Whether this gateway serves `workflowKey`. Crons of other workflows are left to a gateway
+   * that does (gateways sharing a store may serve different workflows).
+   */
+  serves(workflowKey: string): boolean;
   /** Starts run `runId` of the workflow registered as `workflowKey`. */
   launch(req: { workflowKey: string; runId: string; input: Record<string, unknown>; auth: RunAuthContext; cronId: string }): Promise<void>;
   /** Told of each failure (a workflow no longer registered, a store error); polling goes on. */
@@ -40,7 +45,7 @@ export interface CronSchedulerOptions {
 /**
  * Polls `_flow_crons` and starts the runs of due slots.
  * @example
- * const scheduler = new CronScheduler({ store, clock: systemClock, pollMs: 1000, launch, onError: console.error });
+ * const scheduler = new CronScheduler({ store, clock: systemClock, pollMs: 1000, serves: (key) => key === "nightly", launch, onError: console.error });
  * await scheduler.schedule("gateway:nightly", "nightly", "0 3 * * *", {});
  * scheduler.start();
  */
@@ -96,7 +101,7 @@ export class CronScheduler {
     const now = this.opts.clock.now();
     let due: CronRow[] = [];
     try {
-      due = (await cronStore.list(this.opts.store)).filter((c) => c.enabled && c.nextFireAtMs !== null && c.nextFireAtMs <= now);
+      due = (await cronStore.list(this.opts.store)).filter((c) => c.enabled && c.nextFireAtMs !== null && c.nextFireAtMs <= now && this.opts.serves(c.workflowKey));
     } catch (error) {
       this.opts.onError(error);
     }

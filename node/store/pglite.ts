@@ -19,6 +19,7 @@ import { FlowError } from "../../core/errors.js";
 import { inlinePostgresParams, toPositionalParams } from "../../core/store/dialect.js";
 import type { SqlExecutor, SqlRow, SqlValue, StorePort } from "../../core/store/port.js";
 import { closableExecutor } from "./closable.js";
+import { withStoreFaults } from "./store-faults.js";
 import { isOwnerAlive } from "../engine/env.js";
 import { isInitializedDataDir, seedDataDir } from "./pglite-template.js";
 
@@ -210,7 +211,7 @@ export async function openPgliteStore(opts: PgliteStoreOptions = {}): Promise<Pg
     if (closed) throw new FlowError("STORE_OPEN_FAILED", `PGlite store ${dir ?? "(in memory)"} is closed; open a new one.`, { dataDir: dir });
   };
 
-  return {
+  return withStoreFaults({
     dialect: "postgres",
     pglite,
     dataDir: dir,
@@ -240,5 +241,5 @@ export async function openPgliteStore(opts: PgliteStoreOptions = {}): Promise<Pg
       });
       await shared.closing;
     },
-  };
+  }, dir ?? "PGlite (in memory)");
 }

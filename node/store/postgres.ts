@@ -10,6 +10,7 @@ import { FlowError } from "../../core/errors.js";
 import { inlinePostgresParams, toPositionalParams } from "../../core/store/dialect.js";
 import type { SqlExecutor, SqlRow, SqlValue, StorePort } from "../../core/store/port.js";
 import { closableExecutor } from "./closable.js";
+import { withStoreFaults } from "./store-faults.js";
 
 /** How to reach the server: a URL, or pg's connection object (host, user, password, ssl, ...). */
 export interface PostgresStoreOptions {
@@ -123,7 +124,7 @@ export function openPostgresStore(opts: PostgresStoreOptions): PostgresStore {
     if (closed) throw new FlowError("STORE_OPEN_FAILED", `PostgreSQL store ${target} is closed; open a new one.`, { target });
   };
 
-  return {
+  return withStoreFaults({
     dialect: "postgres",
     pool,
     target,
@@ -153,5 +154,5 @@ export function openPostgresStore(opts: PostgresStoreOptions): PostgresStore {
       closed = true;
       await pool.end();
     },
-  };
+  }, target);
 }

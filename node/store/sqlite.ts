@@ -9,6 +9,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { FlowError } from "../../core/errors.js";
 import type { SqlExecutor, SqlRow, SqlValue, StorePort, SyncScriptRunner } from "../../core/store/port.js";
+import { storeFault, withStoreFaults } from "./store-faults.js";
 
 export interface SqliteStoreOptions {
   /** Database file path, or `:memory:`. Parent directories are created. */
@@ -32,6 +33,8 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
     db.pragma("busy_timeout = 5000");
     db.pragma("foreign_keys = ON");
   } catch (cause) {
+    const fault = storeFault(cause, opts.path);
+    if (fault instanceof FlowError) throw fault;
     throw new FlowError("STORE_OPEN_FAILED", `Could not open SQLite store at ${opts.path}: ${(cause as Error).message}`, { path: opts.path }, { cause });
   }
   const statements = new Map<string, Database.Statement>();
@@ -80,7 +83,7 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
     if (closed) throw new FlowError("STORE_OPEN_FAILED", `SQLite store ${opts.path} is closed.`);
   };
 
-  return {
+  return withStoreFaults({
     dialect: "sqlite",
     path: opts.path,
     raw: db,
@@ -122,5 +125,5 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
         db.close();
       });
     },
-  };
+  }, opts.path);
 }

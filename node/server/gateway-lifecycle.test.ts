@@ -7,7 +7,7 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { submitSignal } from "durable-flow";
+import { FlowDb, submitSignal } from "durable-flow";
 import { tempDir } from "../testing/backends.js";
 import { gatewayWorkflows } from "./fixtures/gateway-workflows.js";
 import { Gateway } from "./gateway.js";
@@ -105,6 +105,29 @@ describe("Gateway", () => {
     expect((await second.gateway.host.db.requireRun(stale)).status).toBe("waiting-event");
     expect(second.gateway.host.activeRun(fresh)).toBeUndefined();
     expect(await second.gateway.host.db.requireRun(fresh)).toMatchObject({ status: "running", ownerId: "other-host:4343:live" });
+  });
+
+  it("bridges events another process writes to live subscribers, unless outOfProcessEventBridge is false", async () => {
+    const bridged = await startTestGateway({ outOfProcessEventBridgePollMs: 50 });
+    const unbridged = await startTestGateway({ outOfProcessEventBridge: false }, {}, bridged.dbPath);
+    // A second connection to the same SQLite file writes as another process would.
+    const other = gatewayWorkflows(bridged.dbPath).greet;
+    const store = new FlowDb(other).store;
+    const now = Date.now();
+    await store.execute(`INSERT INTO _flow_runs (run_id, workflow_name, status, owner_id, heartbeat_at_ms, created_at_ms, updated_at_ms) VALUES ('outside', 'elsewhere', 'running', 'other-host:1:x', ?, ?, ?)`, [now, now, now]);
+    const write = (seq: number) => store.execute(`INSERT INTO _flow_events (run_id, seq, type, timestamp_ms, payload_json) VALUES ('outside', ?, 'LoopIteration', ?, ?)`, [seq, Date.now(), JSON.stringify({ loopId: "l", iteration: seq })]);
+    await write(1);
+    const [a, b] = [await FrameClient.open(bridged.wsUrl), await FrameClient.open(unbridged.wsUrl)];
+    for (const c of [a, b]) {
+      await c.connect();
+      expect((await c.request("streamRunEvents", { runId: "outside" })).result.lastSeq).toBe(1);
+    }
+    await write(2);
+    await write(3);
+    await a.waitFor((f) => f.event === "run.event" && f.seq === 3);
+    expect(a.frames.filter((f) => f.event === "run.event").map((f) => f.seq)).toEqual([1, 2, 3]);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(b.frames.filter((f) => f.event === "run.event").map((f) => f.seq)).toEqual([1]);
   });
 
   it("close() aborts the runs it executes, closes its sockets and refuses new requests", async () => {

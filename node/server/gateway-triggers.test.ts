@@ -50,7 +50,7 @@ describe("cron", () => {
     const t = await startTestGateway();
     await t.gateway.close();
     const past = Date.now() - 60_000;
-    for (const [cronId, key] of [["elsewhere", "not-here"], ["probe", "greet"]]) {
+    for (const [cronId, key] of [["elsewhere", "not-here"], ["probe", "greet"]] as const) {
       await t.gateway.host.db.store.execute(
         `INSERT INTO _flow_crons (cron_id, workflow_key, expression, input_json, enabled, created_by, created_at_ms, updated_at_ms, next_run_at_ms) VALUES (?, ?, '0 0 1 1 *', '{}', 1, 'test', ?, ?, ?)`,
         [cronId, key, past, past, past],

@@ -39,9 +39,9 @@ import { writeContinuation } from "./continue-as-new.js";
 import { attachRenderView, type RenderView, type ScopeFailure } from "./render-view.js";
 import { ScopeFailures } from "./scopes.js";
 import { activeLoop, startInnerPasses } from "./nested-loops.js";
+import { AspectUsage } from "./aspect-usage.js";
 import { WaitManager, type WaitHost } from "./waits/wait-manager.js";
 import type { NodeDescriptor } from "./describe-node.js";
-import { AspectUsage } from "./aspect-usage.js";
 import { serializeDescriptor } from "./snapshot.js";
 import type { StoreBinding } from "./binding.js";
 import { type AttemptSnapshots, attemptSnapshotsFor } from "../time-travel/snapshots.js";
@@ -145,6 +145,8 @@ export class RunSession {
   private readonly maxConcurrency: number;
   private readonly waits: WaitManager;
   private readonly scopes: ScopeFailures;
+  /** Tokens and latency of tasks in Aspects blocks (the blocks read them while rendering). */
+  private readonly aspectUsage = new AspectUsage();
   private readonly services: AttemptServices;
   private readonly snapshots: AttemptSnapshots | undefined;
   /** Retries waiting for an agent's quota to reset (they do not count as failures). */
@@ -167,8 +169,6 @@ export class RunSession {
   private pollTimer: unknown;
   /** Settled successes of the batch not yet committed (core/engine/refused-outputs.ts). */
   private readonly settled = new SettledUnits();
-  /** Tokens and latency of tasks in Aspects blocks (the blocks read them while rendering). */
-  private readonly aspectUsage = new AspectUsage();
   /** A resumed run's claim, given back unchanged if the resume is refused. */
   private readonly claimedFrom: ClaimedFrom | undefined;
   /** Set by the first render when this resume must not go on (WORKFLOW_MISMATCH). */
@@ -208,6 +208,10 @@ export class RunSession {
     this.renderView = {
       waitData: (id) => this.waits.dataOf(id),
       scopeFailure: (id) => this.scopes.get(id),
+      aspectTotals: (id) => this.aspectUsage.totals(id),
+      warn: (message, details) => {
+        if (this.aspectUsage.firstWarning(message)) this.env.warn(`Run ${this.runId}: ${message}`, details);
+      },
       nodeState: (id) => {
         let found: NodeInfo | undefined;
         for (const n of this.nodes.values()) if (n.nodeId === id && (!found || n.iteration > found.iteration)) found = n;
@@ -230,12 +234,9 @@ export class RunSession {
       this.wake();
     });
     this.watchHot();
-      aspectTotals: (id) => this.aspectUsage.totals(id),
-      warn: (message, details) => {
-        if (this.aspectUsage.firstWarning(message)) this.env.warn(`Run ${this.runId}: ${message}`, details);
-      },
     try {
       await this.waits.load();
+      await this.aspectUsage.load(this.store, this.runId);
       return await this.loop();
     } finally {
       this.stopped = true;
@@ -258,7 +259,6 @@ export class RunSession {
     for (;;) {
       if (this.now() - lastYield >= YIELD_EVERY_MS) {
         await this.env.yieldToHost();
-      await this.aspectUsage.load(this.store, this.runId);
         lastYield = this.now();
       }
       this.drainCompletions();
@@ -440,6 +440,8 @@ export class RunSession {
       this.emit({ type: "TaskCancelled", nodeId: n.nodeId, iteration: n.iteration, reason: "removed-from-tree" });
     }
     this.writeFrame(xml, extracted);
+    // Waits see what this render says of them (an autoApprove condition may hold now).
+    if (this.waits.refresh(extracted.byKey)) this.pollWaits = true;
   }
 
   private writeFrame(xml: XmlNode | null, extracted: Extracted): void {
@@ -474,8 +476,6 @@ export class RunSession {
         if (this.fatal || this.needsRender) return;
         if (task.desc.skipIf) {
           this.setNode(this.nodes.get(task.key)!, "skipped");
-    // Waits see what this render says of them (an autoApprove condition may hold now).
-    if (this.waits.refresh(extracted.byKey)) this.pollWaits = true;
           this.emit({ type: "TaskSkipped", nodeId: task.desc.nodeId, iteration: task.desc.iteration });
           scheduler.release(task);
           this.completeTask(scheduler, task);
@@ -629,6 +629,7 @@ export class RunSession {
         eventsStart,
         eventsEnd: this.events.length,
       });
+      if (task && this.aspectUsage.record(task, outcome.meta, now - r.startedAt)) this.needsRender = true;
       if (task) this.completeTask(scheduler, task);
       return;
     }
@@ -701,7 +702,6 @@ export class RunSession {
     }
     this.emit({ type: "ScopeFailed", scopeId, error: errorToJson(error) });
     this.needsRender = true;
-      if (task && this.aspectUsage.record(task, outcome.meta, now - r.startedAt)) this.needsRender = true;
   }
 
   /** Stores a row; when the last render read its table, the tree renders again before anything else starts. */

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { bash } from "durable-flow";
 import { toolIsolation } from "./isolation.js";
-import { codeOf, rejection, sandboxDirs } from "./testing.js";
+import { codeOf, hostPidTo, isDead, rejection, sandboxDirs } from "./testing.js";
 
 let dirs: ReturnType<typeof sandboxDirs>;
 let root: string;
@@ -18,18 +18,6 @@ afterEach(() => {
   vi.restoreAllMocks();
   dirs.remove();
 });
-
-/** Shell code writing this shell's host pid to `file` (/proc is the host's, read by the shell itself). */
-const hostPidTo = (file: string) => `read p r < /proc/self/stat; echo $p > ${file}`;
-
-function isDead(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
-  } catch {
-    return true;
-  }
-}
 
 const mode = toolIsolation().mode;
 

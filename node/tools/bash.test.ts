@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { bash, getDefinedToolMetadata } from "durable-flow";
 import { toolIsolation } from "./isolation.js";
-import { rejection as failure, sandboxDirs } from "./testing.js";
+import { hostPidTo, isDead, rejection as failure, sandboxDirs } from "./testing.js";
 
 let dirs: ReturnType<typeof sandboxDirs>;
 let base: string;
@@ -17,23 +17,6 @@ afterEach(() => {
   vi.restoreAllMocks();
   dirs.remove();
 });
-
-
-/**
- * Shell code writing the shell's pid as the host sees it to `file` (`$$` and `$!` are pids of
- * the PID namespace bash may run in; /proc is the host's, and the shell itself reads it here).
- */
-const hostPidTo = (file: string) => `read p r < /proc/self/stat; echo $p > ${file}`;
-
-/** True once the process is gone or a zombie (killed, not yet reaped by its new parent). */
-function isDead(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
-  } catch {
-    return true;
-  }
-}
 
 describe("bash", () => {
   it("logs TOOL_NETWORK_ISOLATION_UNENFORCED once where the OS gives no network isolation", async () => {

@@ -4,7 +4,7 @@
  * a call rejects with, and a real HTTP server on loopback that records every request and
  * answers with a handler, for the HTTP and OpenAPI tool tests.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -17,6 +17,22 @@ export function sandboxDirs(prefix: string): { base: string; root: string; remov
   const root = join(base, "root");
   mkdirSync(root);
   return { base, root, remove: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/**
+ * Shell code writing the shell's pid as the host sees it to `file` (`$$` and `$!` are pids of
+ * the PID namespace bash may run in; /proc is the host's, and the shell itself reads it here).
+ */
+export const hostPidTo = (file: string): string => `read p r < /proc/self/stat; echo $p > ${file}`;
+
+/** True once the process is gone or a zombie (killed, not yet reaped by its new parent). */
+export function isDead(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return true;
+  }
 }
 
 /** The FlowError a call rejects with; fails the test when it resolves or throws something else. */

@@ -136,4 +136,16 @@ describe("startServer", () => {
       if (fallback.listening) await close(fallback);
     }
   });
+
+  it("closes with open event streams: they end, and the server stops", async () => {
+    const other = startServer({ port: 0, rootDir, db, hostname: "127.0.0.1" });
+    const base = await listening(other);
+    const res = await fetch(`${base}/v1/runs/w1/events?afterSeq=0`); // w1 finished: replay then end
+    await res.body!.cancel();
+    const open = await fetch(`${base}/v1/api/stream`); // the change stream stays open
+    const reading = readSse(open, () => false);
+    await close(other);
+    expect(other.listening).toBe(false);
+    expect(await reading.then(() => "ended", () => "ended")).toBe("ended"); // cut with the server
+  });
 });

@@ -40,7 +40,7 @@ export interface ServerOptions {
   hostname?: string;
 }
 
-/** What `startServer` returns: a listening Node HTTP server; `close()` also pauses its active runs. */
+/** What `startServer` returns: a listening Node HTTP server; `close()` also pauses its active runs and ends open event streams. */
 export type FlowServer = Server;
 
 /**
@@ -117,7 +117,11 @@ export function startServer(opts: ServerOptions = {}): FlowServer {
   const close = server.close.bind(server);
   server.close = ((cb?: (err?: Error) => void) => {
     metrics.close();
-    void host.close().finally(() => close(cb));
+    void host.close().finally(() => {
+      close(cb);
+      // Open event streams never end on their own: close them with the server.
+      server.closeAllConnections();
+    });
     return server;
   }) as Server["close"];
   return server;

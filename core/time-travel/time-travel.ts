@@ -124,7 +124,7 @@ async function travel(
   }
 
   const intentId = env.newId();
-  const ref = { nodeId, iteration, attempt: target.attempt, vcsPointer: pointer, intentId };
+  const ref = { nodeId, iteration, attempt: target.attempt, vcsPointer: restore ? pointer : null, intentId };
   opts.onProgress?.({ type: kind === "rewind" ? "TimeTravelStarted" : "RevertStarted", runId, timestampMs: now, ...ref } as FlowEvent);
   let before: string | null = null;
   if (restore) {

@@ -1,9 +1,10 @@
 /**
  * @module node/vcs/git
- * The VCS port over the `git` on PATH (docs/time-travel.md). A snapshot is built in Flow's own
- * index file (`GIT_INDEX_FILE=<git dir>/flow/index-<workspace>`): `git add -A` of the
- * workspace (untracked files included, ignored files and `.flow/` left out), `write-tree`,
- * `commit-tree`, `update-ref refs/flow/...`. The user's branch, HEAD, index and stash are never
+ * The VCS port over the `git` on PATH (git 2.31 or newer; docs/time-travel.md). A snapshot is
+ * built in Flow's own index file (`GIT_INDEX_FILE=<git dir>/flow/index-<workspace>`): `git add
+ * -A` of the workspace (untracked files included, ignored files and `.flow/` left out),
+ * `write-tree`, `commit-tree`, `update-ref refs/flow/...`, run as one `sh` script (one process
+ * started from Node per snapshot; separate git processes on Windows). The user's branch, HEAD, index and stash are never
  * read or written. The private index keeps stat data between snapshots, so a snapshot of a
  * large tree rehashes only what changed.
  *
@@ -15,7 +16,7 @@
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, copyFileSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, rmdirSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { FlowError } from "../../core/errors.js";
 import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/port.js";
@@ -33,12 +34,29 @@ interface Workspace {
   queue: Promise<unknown>;
   /** The last tree snapshotted and its commit: an unchanged tree reuses the commit. */
   last?: { tree: string; commit: string };
-  /** The tree the private index held after `write-tree`, and the index's checksum then. */
-  indexTree?: { tree: string; checksum: string };
 }
 
 const IDENTITY = { GIT_AUTHOR_NAME: "Flow", GIT_AUTHOR_EMAIL: "flow@localhost", GIT_COMMITTER_NAME: "Flow", GIT_COMMITTER_EMAIL: "flow@localhost" };
-const CONFIG = ["-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.quotepath=off", "-c", "advice.addIgnoredFile=false"];
+/** Configuration for every git command (through the environment, so the snapshot script's commands get it too). */
+const CONFIG: Record<string, string> = { "core.autocrlf": "false", "core.safecrlf": "false", "core.quotepath": "off", "advice.addIgnoredFile": "false" };
+const CONFIG_ENV = Object.fromEntries([
+  ["GIT_CONFIG_COUNT", String(Object.keys(CONFIG).length)],
+  ...Object.entries(CONFIG).flatMap(([key, value], i) => [
+    [`GIT_CONFIG_KEY_${i}`, key],
+    [`GIT_CONFIG_VALUE_${i}`, value],
+  ]),
+]);
+/**
+ * A whole snapshot in one process (starting processes from Node costs more than git's work on
+ * an unchanged tree): add, write-tree, commit-tree unless the tree is the last one, update-ref.
+ * Arguments: the pathspec; prints `<tree> <commit>`.
+ */
+const SNAPSHOT_SCRIPT = `set -e
+"$FLOW_GIT" add -A -- "$@"
+t=$("$FLOW_GIT" write-tree)
+if [ "$t" = "$FLOW_LAST_TREE" ]; then c=$FLOW_LAST_COMMIT; else c=$("$FLOW_GIT" commit-tree "$t" -m "$FLOW_MESSAGE"); fi
+"$FLOW_GIT" update-ref "$FLOW_REF" "$c"
+echo "$t $c"`;
 const NULL_SHA = "0000000000000000000000000000000000000000";
 
 /**
@@ -52,16 +70,17 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
   const gitPath = options.gitPath ?? "git";
   const workspaces = new Map<string, Promise<Workspace | null>>();
 
-  const git = (ws: Pick<Workspace, "top" | "indexFile"> | { top: string }, args: string[], input?: string): Promise<string> =>
+  const run = (ws: Pick<Workspace, "top" | "indexFile"> | { top: string }, file: string, args: string[], input?: string, extraEnv: Record<string, string> = {}): Promise<string> =>
     new Promise((resolvePromise, reject) => {
-      const env = { ...process.env, ...IDENTITY, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", ...("indexFile" in ws ? { GIT_INDEX_FILE: ws.indexFile } : {}) };
-      const child = execFile(gitPath, ["-C", ws.top, ...CONFIG, ...args], { env, maxBuffer: 1 << 30, encoding: "utf8" }, (error, stdout, stderr) => {
+      const env = { ...process.env, ...IDENTITY, ...CONFIG_ENV, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", ...("indexFile" in ws ? { GIT_INDEX_FILE: ws.indexFile } : {}), ...extraEnv };
+      const child = execFile(file, args, { cwd: ws.top, env, maxBuffer: 1 << 30, encoding: "utf8" }, (error, stdout, stderr) => {
         if (error) {
           reject(new FlowError("VCS_FAILED", `git ${args[0]} failed in ${ws.top}: ${(stderr || error.message).trim()}`, { dir: ws.top, command: args.slice(0, 3).join(" ") }, { cause: error }));
         } else resolvePromise(stdout);
       });
       if (input !== undefined) child.stdin!.end(input);
     });
+  const git = (ws: Pick<Workspace, "top" | "indexFile"> | { top: string }, args: string[], input?: string) => run(ws, gitPath, args, input);
 
   async function open(dir: string): Promise<Workspace | null> {
     const abs = resolve(dir);
@@ -108,21 +127,9 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
 
   /** The working tree of the workspace as a tree id (in the private index). */
   async function writeWorkingTree(ws: Workspace): Promise<string> {
-    if (!existsSync(ws.indexFile)) {
-      mkdirSync(dirname(ws.indexFile), { recursive: true });
-      const userIndex = join(ws.gitDir, "index");
-      // Seeding with the user's index reuses its stat data: the first snapshot of a large tree
-      // hashes only the files that differ from it. The user's index itself is only read.
-      if (existsSync(userIndex)) copyFileSync(userIndex, ws.indexFile);
-    }
-    // `--verbose` names every path it adds or removes: silence means the index, and so its
-    // tree, did not change, and `write-tree` is skipped.
-    // The checksum guards against another process having used the same private index.
-    const changed = (await git(ws, ["add", "-A", "--verbose", "--", ...ws.pathspec])).trim() !== "";
-    if (!changed && ws.indexTree && ws.indexTree.checksum === indexChecksum(ws.indexFile)) return ws.indexTree.tree;
-    const tree = (await git(ws, ["write-tree"])).trim();
-    ws.indexTree = { tree, checksum: indexChecksum(ws.indexFile) };
-    return tree;
+    seedIndex(ws);
+    await git(ws, ["add", "-A", "--", ...ws.pathspec]);
+    return (await git(ws, ["write-tree"])).trim();
   }
 
   async function treeOf(ws: Workspace, pointer: string): Promise<string> {
@@ -155,12 +162,22 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     async snapshot(dir, ref, message = "flow snapshot") {
       const ws = await required(dir);
       return serialized(ws, async () => {
-        const tree = await writeWorkingTree(ws);
-        let commit = ws.last?.tree === tree ? ws.last.commit : undefined;
-        if (!commit) {
-          commit = (await git(ws, ["commit-tree", tree, "-m", message])).trim();
+        if (process.platform !== "win32") {
+          seedIndex(ws);
+          const out = await run(ws, "sh", ["-c", SNAPSHOT_SCRIPT, "flow-snapshot", ...ws.pathspec], undefined, {
+            FLOW_GIT: gitPath,
+            FLOW_REF: ref,
+            FLOW_MESSAGE: message,
+            FLOW_LAST_TREE: ws.last?.tree ?? "",
+            FLOW_LAST_COMMIT: ws.last?.commit ?? "",
+          });
+          const [tree, commit] = out.trim().split(" ") as [string, string];
           ws.last = { tree, commit };
+          return commit;
         }
+        const tree = await writeWorkingTree(ws);
+        const commit = ws.last?.tree === tree ? ws.last.commit : (await git(ws, ["commit-tree", tree, "-m", message])).trim();
+        ws.last = { tree, commit };
         await git(ws, ["update-ref", ref, commit]);
         return commit;
       });
@@ -172,7 +189,6 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
         const target = await treeOf(ws, pointer);
         const current = await writeWorkingTree(ws);
         const changes = await diffTrees(ws, current, target);
-        ws.indexTree = undefined;
         const deleted = changes.filter((c) => c.status === "deleted");
         const written = changes.filter((c) => c.status !== "deleted");
         for (const c of deleted) rmSync(join(ws.top, c.path), { force: true });
@@ -219,17 +235,15 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
   };
 }
 
-/** The trailing checksum of an index file (it changes whenever git rewrites the file). */
-function indexChecksum(path: string): string {
-  const fd = openSync(path, "r");
-  try {
-    const size = fstatSync(fd).size;
-    const tail = Buffer.alloc(Math.min(20, size));
-    readSync(fd, tail, 0, tail.length, size - tail.length);
-    return `${size}:${tail.toString("hex")}`;
-  } finally {
-    closeSync(fd);
-  }
+/**
+ * Creates the private index from the user's: its stat data makes the first snapshot of a large
+ * tree hash only the files that differ. The user's index itself is only read.
+ */
+function seedIndex(ws: Workspace): void {
+  if (existsSync(ws.indexFile)) return;
+  mkdirSync(dirname(ws.indexFile), { recursive: true });
+  const userIndex = join(ws.gitDir, "index");
+  if (existsSync(userIndex)) copyFileSync(userIndex, ws.indexFile);
 }
 
 function hasDotGit(dir: string): boolean {

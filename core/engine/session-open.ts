@@ -197,10 +197,13 @@ async function resumeRun(input: OpenInput, row: RunRow): Promise<Opened> {
       batch,
       events,
       checkRemoved: true,
+      // A resume refused before it committed gives the run back as it was; a caller that
+      // claimed the run itself (resumeClaim) says what was there before its own claim.
       claimedFrom: {
         status,
-        ownerId: previousOwner,
-        heartbeatAtMs: row.heartbeat_at_ms === null ? null : Number(row.heartbeat_at_ms),
+        ownerId: opts.resumeClaim?.restoreRuntimeOwnerId !== undefined ? opts.resumeClaim.restoreRuntimeOwnerId : previousOwner,
+        heartbeatAtMs:
+          opts.resumeClaim?.restoreHeartbeatAtMs !== undefined ? opts.resumeClaim.restoreHeartbeatAtMs : row.heartbeat_at_ms === null ? null : Number(row.heartbeat_at_ms),
         updatedAtMs: Number(row.updated_at_ms),
       },
       workflowHash: input.workflowHash,

@@ -7,6 +7,7 @@
 import type { Unsubscribe } from "../../core/api/host.js";
 import { LocalGatewayHost, type LocalGatewayHostOptions } from "../../core/api/local-host.js";
 import type { FlowEvent } from "../../core/engine/events.js";
+import { listRunsToWake } from "../../core/engine/waits/deliver.js";
 import { isFlowError } from "../../core/errors.js";
 import type { EventBridge } from "./event-bridge.js";
 
@@ -55,16 +56,31 @@ export class GatewayRunHost extends LocalGatewayHost {
       const heartbeat = row.heartbeat_at_ms === null ? null : Number(row.heartbeat_at_ms);
       const gone = row.owner_id === null || env.isOwnerAlive?.(row.owner_id) === false || heartbeat === null || now - heartbeat >= env.claimStaleMs;
       if (!gone) continue;
-      const run = await this.db.getRun(row.run_id);
-      if (!run || !this.workflowKeyOf(run)) continue;
-      try {
-        await this.resumeRun(row.run_id);
-        resumed.push(row.run_id);
-      } catch (error) {
-        // Another gateway took it first.
-        if (!isFlowError(error, "RUN_ALREADY_RUNNING")) throw error;
-      }
+      const pickUp = async () => {
+        const run = await this.db.getRun(row.run_id);
+        return run && this.workflowKeyOf(run) ? this.resumeRun(row.run_id) : [];
+      };
+      if (await this.resumeQuietly(row.run_id, pickUp)) resumed.push(row.run_id);
     }
-    return [...resumed, ...(await this.wakeRuns())];
+    for (const runId of await listRunsToWake(this.db)) {
+      if (await this.resumeQuietly(runId, () => this.wakeRuns(runId))) resumed.push(runId);
+    }
+    return resumed;
+  }
+
+  /**
+   * Resumes one run for the pick-up; a run another gateway took first is skipped, and a run
+   * that cannot resume (its workflow changed and refuses, its input no longer fits, ...) is
+   * reported and skipped, so one bad run never stops a gateway from starting.
+   */
+  private async resumeQuietly(runId: string, resume: () => Promise<unknown>): Promise<boolean> {
+    // `resume` answers [] (nothing to do: not this gateway's workflow, nothing to wake) or what it resumed.
+    try {
+      const result = await resume();
+      return !Array.isArray(result) || result.length > 0;
+    } catch (error) {
+      if (!isFlowError(error, "RUN_ALREADY_RUNNING")) this.db.binding.env.warn(`Gateway: run ${runId} could not be picked up: ${(error as Error).message}`, { runId });
+      return false;
+    }
   }
 }

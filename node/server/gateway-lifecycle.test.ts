@@ -12,7 +12,7 @@ import { tempDir } from "../testing/backends.js";
 import { gatewayWorkflows } from "./fixtures/gateway-workflows.js";
 import { Gateway } from "./gateway.js";
 import { cronPollMs } from "./gateway-options.js";
-import { FrameClient, rpc, startTestGateway } from "./gateway-testing.js";
+import { FrameClient, rpc, startTestGateway, until } from "./gateway-testing.js";
 
 describe("Gateway", () => {
   it("has SPEC.md's defaults and clamps the cron poll to 1-15 s", () => {
@@ -105,6 +105,34 @@ describe("Gateway", () => {
     expect((await second.gateway.host.db.requireRun(stale)).status).toBe("waiting-event");
     expect(second.gateway.host.activeRun(fresh)).toBeUndefined();
     expect(await second.gateway.host.db.requireRun(fresh)).toMatchObject({ status: "running", ownerId: "other-host:4343:live" });
+  });
+
+  it("starts even when a run it picks up cannot resume, and still resumes the others", async () => {
+    const first = await startTestGateway();
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const runId = (await rpc(first.url, "launchRun", { workflow: "deploy", input: {} })).body.result.runId as string;
+      await first.gateway.host.activeRun(runId)?.done;
+      ids.push(runId);
+    }
+    await first.gateway.close();
+    const [broken, fine] = ids as [string, string];
+    const store = first.gateway.host.db.store;
+    const stale = Date.now() - 120_000;
+    await store.execute(`UPDATE _flow_runs SET status = 'running', owner_id = 'other-host:1:dead', heartbeat_at_ms = ?, iterations_json = '{' WHERE run_id = ?`, [stale, broken]);
+    await store.execute(`UPDATE _flow_runs SET status = 'running', owner_id = 'other-host:1:dead', heartbeat_at_ms = ? WHERE run_id = ?`, [stale, fine]);
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on("warning", onWarning);
+    try {
+      const second = await startTestGateway({}, {}, first.dbPath);
+      await second.gateway.host.activeRun(fine)?.done;
+      expect((await second.gateway.host.db.requireRun(fine)).status).toBe("waiting-event");
+      expect(await store.query(`SELECT status, owner_id FROM _flow_runs WHERE run_id = ?`, [broken])).toEqual([{ status: "running", owner_id: "other-host:1:dead" }]);
+      await until(() => warnings, (w) => w.some((m) => m.includes(`run ${broken} could not be picked up`)), "the warning");
+    } finally {
+      process.off("warning", onWarning);
+    }
   });
 
   it("bridges events another process writes to live subscribers, unless outOfProcessEventBridge is false", async () => {

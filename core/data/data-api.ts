@@ -1,0 +1,149 @@
+/**
+ * @module core/data/data-api
+ * The data client's `api`: typed calls of the domain API's `/v1/api/*` routes (docs/hosting.md
+ * "Domain API"), through the data client's `fetch` (a Gateway's, or the browser worker's).
+ * When nothing speaking the protocol answers (a refused connection, an HTML page) a call
+ * throws GATEWAY_UNAVAILABLE; gateway errors keep their code (GatewayRpcError).
+ */
+import type { RunPage } from "../api/read-model.js";
+import { envelopeError, GatewayRpcError, isGatewayUnavailableError, readEnvelope } from "../client/errors.js";
+import type { RpcParams, RpcResult } from "../client/rpc-map.js";
+import type { GraphSnapshot } from "../engine/types.js";
+import type { FlowEvent } from "../engine/events.js";
+import type { MemoryFact } from "../memory/types.js";
+import type { ScoreRow } from "../scorers/types.js";
+import { mergeHeaders, type WorkspaceMode } from "./mode.js";
+
+/** How the api reaches the domain API. */
+export interface DataTransport {
+  mode: WorkspaceMode;
+  fetch: typeof fetch;
+  headers?: Record<string, string>;
+  /** Aborted when the data client closes. */
+  signal: AbortSignal;
+}
+
+/** A page of a run's event log. */
+export interface RunEventsPage {
+  runId: string;
+  events: Array<FlowEvent & { seq: number }>;
+  lastSeq: number;
+}
+
+/**
+ * Typed calls of the domain API (`/v1/api/*`).
+ * @example
+ * const { runs } = await data.api.listRuns({ status: "failed" });
+ */
+export interface DataApi {
+  listRuns(filter?: RpcParams<"listRuns">): Promise<RunPage>;
+  getRun(runId: string): Promise<RpcResult<"getRun">>;
+  launchRun(params: RpcParams<"launchRun">): Promise<RpcResult<"launchRun">>;
+  resumeRun(runId: string, opts?: { force?: boolean }): Promise<RpcResult<"resumeRun">>;
+  pauseRun(runId: string): Promise<RpcResult<"pauseRun">>;
+  cancelRun(runId: string): Promise<RpcResult<"cancelRun">>;
+  listRunEvents(runId: string, opts?: { afterSeq?: number; limit?: number }): Promise<RunEventsPage>;
+  getFrame(runId: string, frameNo?: number): Promise<GraphSnapshot>;
+  getNodeOutput(runId: string, nodeId: string, iteration?: number): Promise<RpcResult<"getNodeOutput">>;
+  whatHappened(runId: string): Promise<RpcResult<"whatHappened">>;
+  listApprovals(runId?: string): Promise<RpcResult<"listApprovals">>;
+  submitApproval(params: RpcParams<"submitApproval">): Promise<RpcResult<"submitApproval">>;
+  submitSignal(params: RpcParams<"submitSignal">): Promise<RpcResult<"submitSignal">>;
+  listWorkflows(): Promise<RpcResult<"listWorkflows">>;
+  listPrompts(runId?: string): Promise<RpcResult<"listPrompts">>;
+  listScores(filter?: { runId?: string; nodeId?: string; scorerId?: string }): Promise<ScoreRow[]>;
+  listMemoryFacts(namespace?: string): Promise<Array<MemoryFact & { value: unknown }>>;
+  listCrons(): Promise<RpcResult<"cronList">>;
+  createCron(params: RpcParams<"cronCreate">): Promise<RpcResult<"cronCreate">>;
+  deleteCron(cronId: string): Promise<RpcResult<"cronDelete">>;
+  runCron(cronId: string): Promise<RpcResult<"cronRun">>;
+  /** Any route: `GET`/`POST`/`DELETE` with an optional JSON body; resolves with the envelope's result. */
+  request<T = unknown>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<T>;
+}
+
+const query = (values: Record<string, string | number | boolean | undefined>): string => {
+  const entries = Object.entries(values).filter(([, v]) => v !== undefined) as Array<[string, string | number | boolean]>;
+  return entries.length ? `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString()}` : "";
+};
+const seg = encodeURIComponent;
+
+/**
+ * Builds the api of a transport.
+ * @example
+ * const api = createDataApi({ mode, fetch, signal: new AbortController().signal });
+ */
+export function createDataApi(t: DataTransport): DataApi {
+  const base = t.mode.apiBaseUrl.replace(/\/+$/, "");
+  async function request<T>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<T> {
+    const what = `${method} ${path.split("?")[0]}`;
+    const url = `${base}${path}`;
+    let res: Response;
+    try {
+      res = await t.fetch(url, { method, headers: mergeHeaders(t.mode, t.headers, "application/json"), ...(body !== undefined ? { body: JSON.stringify(body) } : {}), signal: t.signal });
+    } catch (cause) {
+      if (t.signal.aborted) throw closedError(what);
+      throw unavailable(what, url, cause);
+    }
+    let envelope;
+    try {
+      envelope = await readEnvelope(what, res);
+    } catch (error) {
+      if (isGatewayUnavailableError(error)) throw unavailable(what, url, error);
+      throw error;
+    }
+    if (envelope.ok) return envelope.result as T;
+    throw envelopeError(what, envelope.error, res.status);
+  }
+  return {
+    listRuns: (f = {}) => request("GET", `/v1/api/runs${query(f)}`),
+    getRun: (runId) => request("GET", `/v1/api/runs/${seg(runId)}`),
+    launchRun: (p) => request("POST", "/v1/api/runs", p),
+    resumeRun: (runId, opts = {}) => request("POST", `/v1/api/runs/${seg(runId)}/resume`, opts),
+    pauseRun: (runId) => request("POST", `/v1/api/runs/${seg(runId)}/pause`, {}),
+    cancelRun: (runId) => request("POST", `/v1/api/runs/${seg(runId)}/cancel`, {}),
+    listRunEvents: (runId, o = {}) => request("GET", `/v1/api/runs/${seg(runId)}/events${query(o)}`),
+    getFrame: (runId, frameNo) => request("GET", `/v1/api/runs/${seg(runId)}/frames${query({ frameNo })}`),
+    getNodeOutput: (runId, nodeId, iteration) => request("GET", `/v1/api/runs/${seg(runId)}/nodes/${seg(nodeId)}/output${query({ iteration })}`),
+    whatHappened: (runId) => request("GET", `/v1/api/runs/${seg(runId)}/what-happened`),
+    listApprovals: (runId) => request("GET", `/v1/api/approvals${query({ runId })}`),
+    submitApproval: (p) => request("POST", "/v1/api/approvals", p),
+    submitSignal: (p) => request("POST", "/v1/api/signals", p),
+    listWorkflows: () => request("GET", "/v1/api/workflows"),
+    listPrompts: (runId) => request("GET", `/v1/api/prompts${query({ runId })}`),
+    listScores: (f = {}) => request("GET", `/v1/api/scores${query(f)}`),
+    listMemoryFacts: (namespace) => request("GET", `/v1/api/memory/facts${query({ namespace })}`),
+    listCrons: () => request("GET", "/v1/api/crons"),
+    createCron: (p) => request("POST", "/v1/api/crons", p),
+    deleteCron: (cronId) => request("DELETE", `/v1/api/crons/${seg(cronId)}`),
+    runCron: (cronId) => request("POST", `/v1/api/crons/${seg(cronId)}/run`, {}),
+    request,
+  };
+}
+
+/**
+ * Every event of a run after `afterSeq`, page by page.
+ * @example
+ * const events = await listAllRunEvents(data.api, runId, 0);
+ */
+export async function listAllRunEvents(api: DataApi, runId: string, afterSeq: number): Promise<Array<FlowEvent & { seq: number }>> {
+  const out: Array<FlowEvent & { seq: number }> = [];
+  for (let after = afterSeq; ; ) {
+    const page = await api.listRunEvents(runId, { afterSeq: after, limit: 1000 });
+    out.push(...page.events);
+    if (page.events.length < 1000) return out;
+    after = page.lastSeq;
+  }
+}
+
+function unavailable(what: string, url: string, cause: unknown): GatewayRpcError {
+  return new GatewayRpcError({ method: what, code: "GATEWAY_UNAVAILABLE", message: `No Flow gateway answered ${what} at ${url}; the data shown is the last that loaded. Start the gateway (flow serve) or check apiBaseUrl.`, details: { url }, cause });
+}
+
+/**
+ * The error of a data-client call cut short by `close()`.
+ * @example
+ * throw closedError("GET /v1/api/runs");
+ */
+export function closedError(what: string): GatewayRpcError {
+  return new GatewayRpcError({ method: what, code: "GATEWAY_CLIENT_CLOSED", message: `The data client is closed, so ${what} was not (or no longer) sent; create a new one with createDataClient.` });
+}

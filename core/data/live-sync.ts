@@ -1,0 +1,183 @@
+/**
+ * @module core/data/live-sync
+ * Keeps the collections of a registry current from the change stream. The stream sends
+ * invalidations, never rows (docs/hosting.md "The change stream"), so each change is turned
+ * into the smallest refetch that covers it:
+ *
+ * - `runs` with a `runId`: that run is fetched once (`GET /v1/api/runs/:id`) and its row is
+ *   upserted into `runs` and handed to the run's `run`/`nodes` query; its `runEvents` get the
+ *   events after the last seq they hold; a new frame refreshes its `runTree`, `tickets` and
+ *   `prompts`. Fetches of one run coalesce (one in flight, one queued).
+ * - another collection: that collection is refetched (coalesced the same way).
+ * - `reset` (the gateway restarted, or this client was away too long): everything is refetched.
+ *
+ * Each applied refresh is announced (`applied`), which is how optimistic writes learn that the
+ * change stream confirmed them (core/data/writes.ts).
+ */
+import type { QueryClient } from "@tanstack/query-core";
+import type { DomainChange } from "../api/change-feed.js";
+import { isFlowError } from "../errors.js";
+import type { ConnectionStatus } from "./change-stream.js";
+import { listAllRunEvents } from "./data-api.js";
+import type { DataClient } from "./data-client.js";
+import type { LiveCollection } from "./query-collection.js";
+import type { GatewayRunEventRow, GatewayRunRow, GatewayRunSummaryRow } from "./rows.js";
+import type { CollectionName, CollectionSource, PerRunKind } from "./source.js";
+
+/** A refresh that reached the collections. */
+export type AppliedRefresh = { kind: "run"; runId: string; row: GatewayRunRow | undefined } | { kind: "collection"; name: CollectionName };
+
+/** Events that change a run's graph snapshot (run tree, tickets, prompts). */
+const FRAME_REASONS = new Set(["FrameCommitted", "RunStarted", "RunResumed", "TimeTravelFinished"]);
+
+/** Runs `work` for a key with at most one run in flight and one queued behind it. */
+class Coalescer {
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly queued = new Map<string, Promise<void>>();
+
+  run(key: string, work: () => Promise<void>): Promise<void> {
+    const queued = this.queued.get(key);
+    if (queued) return queued;
+    const current = this.running.get(key);
+    if (!current) return this.start(key, work);
+    const next = current.then(() => {
+      this.queued.delete(key);
+      return this.start(key, work);
+    });
+    this.queued.set(key, next);
+    return next;
+  }
+
+  private start(key: string, work: () => Promise<void>): Promise<void> {
+    const p = work()
+      .catch(() => {})
+      .finally(() => {
+        if (this.running.get(key) === p) this.running.delete(key);
+      });
+    this.running.set(key, p);
+    return p;
+  }
+}
+
+/**
+ * The change-stream driven refresher of one registry.
+ * @example
+ * const sync = new LiveSync(data, cols, queryClient);
+ * await sync.connect();
+ */
+export class LiveSync {
+  private readonly coalescer = new Coalescer();
+  private readonly listeners = new Set<(a: AppliedRefresh) => void>();
+  private unsubscribe: (() => void) | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly data: DataClient,
+    private readonly cols: CollectionSource,
+    private readonly queryClient: QueryClient,
+  ) {}
+
+  /** Starts listening to the change stream; resolves with the status after its first attempt. */
+  connect(): Promise<ConnectionStatus> {
+    const stream = this.data.stream;
+    if (!this.unsubscribe && !this.stopped) {
+      this.unsubscribe = stream.subscribe((e) => {
+        if (e.type === "change") void this.onChange(e.change);
+        else if (e.type === "reset") void this.invalidate();
+      });
+    }
+    if (stream.status !== "connecting") return Promise.resolve(stream.status);
+    return new Promise((resolve) => {
+      const off = stream.onStatus((s) => {
+        off();
+        resolve(s);
+      });
+    });
+  }
+
+  /** Calls `listener` with each refresh applied from now on. */
+  onApplied(listener: (a: AppliedRefresh) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Refetches a collection, a run's rows, or everything. */
+  async invalidate(target: { collection?: CollectionName; runId?: string } = {}): Promise<void> {
+    if (target.runId) return this.refreshRun(target.runId, "invalidate");
+    if (target.collection) return this.refetch(target.collection);
+    const names: CollectionName[] = ["runs", "approvals", "workflows", "prompts", "scores", "memoryFacts", "crons"];
+    const perRun = this.cols.all().filter((c) => !names.some((n) => this.cols[n] === c));
+    await Promise.all([...names.map((n) => this.refetch(n)), ...perRun.map((c) => refetchIfLive(c))]);
+  }
+
+  /** Stops listening. */
+  stop(): void {
+    this.stopped = true;
+    this.unsubscribe?.();
+    this.listeners.clear();
+  }
+
+  private async onChange(change: DomainChange): Promise<void> {
+    if (change.collection === "runs" && change.runId) await this.refreshRun(change.runId, change.reason);
+    else await this.refetch(change.collection);
+  }
+
+  private refetch(name: CollectionName): Promise<void> {
+    return this.coalescer.run(`collection:${name}`, async () => {
+      await refetchIfLive(this.cols[name]);
+      this.emit({ kind: "collection", name });
+    });
+  }
+
+  private refreshRun(runId: string, reason: string): Promise<void> {
+    return this.coalescer.run(`run:${runId}`, async () => {
+      let row: GatewayRunRow | undefined;
+      try {
+        row = await this.data.api.getRun(runId);
+      } catch (error) {
+        if (!isFlowError(error, "RUN_NOT_FOUND")) throw error;
+      }
+      if (this.stopped) return;
+      const runs = this.cols.runs;
+      if (runs.status === "ready") {
+        if (row) runs.utils.writeUpsert(summaryOf(row));
+        else if (runs.has(runId)) runs.utils.writeDelete(runId);
+      }
+      const runKey = [...this.cols.queryKey, "run", runId];
+      if (row && this.queryClient.getQueryState(runKey)) this.queryClient.setQueryData(runKey, row);
+      await Promise.all([...this.cols.perRun(runId)].map(([kind, c]) => this.refreshPerRun(kind, c, runId, reason)));
+      if (FRAME_REASONS.has(reason)) void this.refetch("prompts");
+      this.emit({ kind: "run", runId, row });
+    });
+  }
+
+  private async refreshPerRun(kind: PerRunKind, c: LiveCollection<any, any>, runId: string, reason: string): Promise<void> {
+    if (c.status !== "ready") return;
+    if (kind === "runEvents") {
+      const last = Math.max(0, ...(c.keys() as Iterable<number>));
+      const events = (await listAllRunEvents(this.data.api, runId, last)) as GatewayRunEventRow[];
+      if (events.length) c.utils.writeUpsert(events);
+    } else if ((kind === "runTree" || kind === "tickets") && (FRAME_REASONS.has(reason) || reason === "invalidate" || (kind === "tickets" && reason.startsWith("Task")))) {
+      await c.utils.refetch();
+    }
+  }
+
+  private emit(applied: AppliedRefresh): void {
+    for (const l of this.listeners) l(applied);
+  }
+}
+
+/** Refetches a collection that is syncing (an idle or cleaned-up one loads fresh when next used). */
+async function refetchIfLive(c: LiveCollection<any, any>): Promise<void> {
+  if (c.status === "ready" || c.status === "error" || c.status === "loading") await c.utils.refetch();
+}
+
+/**
+ * The summary row (what `runs` holds) of a full run row.
+ * @example
+ * runs.utils.writeUpsert(summaryOf(await api.getRun(runId)));
+ */
+export function summaryOf(row: GatewayRunRow): GatewayRunSummaryRow {
+  const { input: _i, output: _o, auth: _a, nodes: _n, frameNo: _f, lastSeq: _l, ...summary } = row;
+  return summary;
+}

@@ -1,0 +1,78 @@
+/**
+ * @module core/data/rows
+ * The rows of the data layer's collections (SPEC.md "Data layer" row types), shaped for a
+ * console. Rows the domain API already answers are its own types (core/api/read-model.ts);
+ * the others are defined here with a stable `key` where the API's row has no single id.
+ * Fields are documented in docs/client.md "Rows".
+ */
+import type { GatewayRunNode as ApiRunNode, GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow } from "../api/read-model.js";
+import type { CronRow } from "../api/cron-store.js";
+import type { GatewayPromptRow as ApiPromptRow } from "../api/rpc-reads.js";
+import type { FlowEvent } from "../engine/events.js";
+import type { GraphSnapshot } from "../engine/types.js";
+import type { PendingApproval } from "../engine/waits/deliver.js";
+import type { MemoryFact, MemoryNote } from "../memory/types.js";
+import type { ScoreRow } from "../scorers/types.js";
+
+export type { GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow };
+
+/** A node of a run (`nodeId`, `iteration`, `state`, `label`, `outputTable`, `error`, `updatedAtMs`, `attempts`), keyed `<nodeId>#<iteration>`. */
+export type GatewayRunNode = ApiRunNode & { key: string };
+
+/** One event of a run's log: the `FlowEvent` (`type`, `runId`, `timestampMs`, fields of its type) with its `seq` (the key). */
+export type GatewayRunEventRow = FlowEvent & { seq: number };
+
+/** A pending approval or human task (`runId`, `nodeId`, `iteration`, `kind`, `request`, `createdAtMs`, `deadlineMs`), keyed `<runId>/<nodeId>#<iteration>`. */
+export type GatewayApprovalRow = PendingApproval & { key: string };
+
+/** A cron schedule (`cronId`, `workflowKey`, `schedule`, `input`, `enabled`, `createdBy`, times, `lastRunId`, `nextFireAtMs`). */
+export type GatewayCronRow = CronRow;
+
+/** A live memory fact (`namespace`, `key`, `value` parsed from `valueJson`, times, `ttlMs`), keyed `<namespace>/<key>`. */
+export type GatewayMemoryFactRow = MemoryFact & { value: unknown; id: string };
+
+/** A score a scorer gave a task's output (SPEC.md `ScoreRow`), keyed by `id`. */
+export type GatewayScoreRow = ScoreRow;
+
+/** A prompt a task gives its agent in a run's latest frame (`runId`, `nodeId`, `iteration`, `label`, `prompt`), keyed `<runId>/<nodeId>#<iteration>`. */
+export type GatewayPromptRow = ApiPromptRow & { key: string };
+
+/** A memory note of a namespace (a doc a person or agent wrote: `body`, `kind`, `status`, provenance), keyed by `id`. */
+export type GatewayDocRow = MemoryNote;
+
+/** A task of a run's latest graph snapshot (what the run tree shows), keyed `<nodeId>#<iteration>`. */
+export type GatewayRunTreeRow = GraphSnapshot["tasks"][number] & { key: string; runId: string; frameNo: number };
+
+/** A ticket of a `Kanban` board in a run: a task of the board, with the column it is in and its state, keyed `<runId>/<nodeId>#<iteration>`. */
+export interface GatewayTicketRow {
+  key: string;
+  runId: string;
+  nodeId: string;
+  iteration: number;
+  /** The board's id (the Kanban `id`). */
+  board: string;
+  /** The ticket id. */
+  ticket: string;
+  /** The column of this task. */
+  column: string;
+  state: ApiRunNode["state"];
+  updatedAtMs: number;
+}
+
+/**
+ * The key of a row that is one iteration of a node.
+ * @example
+ * nodeKey({ nodeId: "ship", iteration: 0 }); // "ship#0"
+ */
+export function nodeKey(row: { nodeId: string; iteration: number }): string {
+  return `${row.nodeId}#${row.iteration}`;
+}
+
+/**
+ * The key of a row of a node iteration of a run.
+ * @example
+ * runNodeKey({ runId: "r1", nodeId: "ship", iteration: 0 }); // "r1/ship#0"
+ */
+export function runNodeKey(row: { runId: string; nodeId: string; iteration: number }): string {
+  return `${row.runId}/${nodeKey(row)}`;
+}

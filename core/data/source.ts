@@ -1,0 +1,151 @@
+/**
+ * @module core/data/source
+ * The collections of one workspace mode, built by its factory: `local` mode reads every
+ * collection from the domain API (a Gateway's, or the browser worker's through its `fetch`).
+ * The `multiplayer` factory (Electric shapes, issue #14) builds the same collections with the
+ * same ids, row types and keys, so the registry and the UI never know which one they read.
+ */
+import type { QueryClient } from "@tanstack/query-core";
+import type { RunPage } from "../api/read-model.js";
+import type { GraphSnapshot } from "../engine/types.js";
+import { isFlowError } from "../errors.js";
+import { type DataApi, listAllRunEvents } from "./data-api.js";
+import type { DataClient, DataClientOptions } from "./data-client.js";
+import { type LiveCollection, queryCollection } from "./query-collection.js";
+import {
+  type GatewayApprovalRow,
+  type GatewayCronRow,
+  type GatewayDocRow,
+  type GatewayMemoryFactRow,
+  type GatewayPromptRow,
+  type GatewayRunEventRow,
+  type GatewayRunNode,
+  type GatewayRunRow,
+  type GatewayRunSummaryRow,
+  type GatewayRunTreeRow,
+  type GatewayScoreRow,
+  type GatewayTicketRow,
+  type GatewayWorkflowRow,
+  nodeKey,
+  runNodeKey,
+} from "./rows.js";
+import { runTreeRows, ticketRows } from "./run-tree.js";
+
+/** Options of `createCollections`. */
+export interface CollectionsOptions extends Omit<DataClientOptions, "mode"> {
+  /** Runs loaded into `runs`, newest first (default 10000). */
+  runsLimit?: number;
+  /** How long an optimistic write waits for the change stream to confirm it (default 10000 ms). */
+  confirmTimeoutMs?: number;
+}
+
+/** The names of the workspace-wide collections (what `invalidate` and change events name). */
+export type CollectionName = "runs" | "approvals" | "workflows" | "prompts" | "scores" | "memoryFacts" | "crons";
+
+/** The kinds of per-run collections. */
+export type PerRunKind = "run" | "nodes" | "runEvents" | "runTree" | "tickets";
+
+/** What a mode's factory builds: every collection with its fetches. */
+export interface CollectionSource {
+  runs: LiveCollection<GatewayRunSummaryRow>;
+  approvals: LiveCollection<GatewayApprovalRow>;
+  workflows: LiveCollection<GatewayWorkflowRow>;
+  prompts: LiveCollection<GatewayPromptRow>;
+  scores: LiveCollection<GatewayScoreRow>;
+  memoryFacts: LiveCollection<GatewayMemoryFactRow>;
+  crons: LiveCollection<GatewayCronRow>;
+  run(runId: string): LiveCollection<GatewayRunRow>;
+  nodes(runId: string): LiveCollection<GatewayRunNode>;
+  runEvents(runId: string): LiveCollection<GatewayRunEventRow, number>;
+  runTree(runId: string): LiveCollection<GatewayRunTreeRow>;
+  tickets(runId: string): LiveCollection<GatewayTicketRow>;
+  docs(namespace: string): LiveCollection<GatewayDocRow>;
+  /** The per-run collections of a run built so far, by kind. */
+  perRun(runId: string): ReadonlyMap<PerRunKind, LiveCollection<any, any>>;
+  all(): Array<LiveCollection<any, any>>;
+  /** The query key prefix of every query of this source. */
+  readonly queryKey: readonly unknown[];
+}
+
+/**
+ * Builds the collections of a mode over a data client.
+ * @example
+ * const cols = localSource(data, queryClient, {});
+ */
+export type SourceFactory = (data: DataClient, queryClient: QueryClient, opts: CollectionsOptions) => CollectionSource;
+
+/** Reads every page of a paged list (cursor), up to `limit` items. */
+async function allRuns(data: DataClient, limit: number): Promise<GatewayRunSummaryRow[]> {
+  const out: GatewayRunSummaryRow[] = [];
+  let cursor: string | undefined;
+  do {
+    const page: RunPage = await data.api.listRuns({ limit: Math.min(500, limit - out.length), ...(cursor ? { cursor } : {}) });
+    out.push(...page.runs);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor && out.length < limit);
+  return out;
+}
+
+/** A run's latest snapshot; an empty one while the run has committed no frame yet. */
+async function frameOf(api: DataApi, runId: string): Promise<GraphSnapshot> {
+  try {
+    return await api.getFrame(runId);
+  } catch (error) {
+    if (isFlowError(error, "NOT_AVAILABLE")) return { runId, frameNo: 0, xml: null, tasks: [] };
+    throw error;
+  }
+}
+
+/**
+ * `local` mode: every collection reads the domain API.
+ * @example
+ * const cols = localSource(createDataClient({ mode }), queryClient, {});
+ */
+export function localSource(data: DataClient, queryClient: QueryClient, opts: CollectionsOptions): CollectionSource {
+  const api = data.api;
+  const prefix = ["durable-flow", data.mode.apiBaseUrl] as const;
+  const make = <T extends object, K extends string | number = string, D = T[]>(name: string, key: unknown[], fetch: () => Promise<D>, getKey: (row: T) => K, select?: (d: D) => T[]) =>
+    queryCollection<T, K, D>({ id: `flow:${data.mode.apiBaseUrl}:${name}`, queryKey: [...prefix, ...key], queryClient, fetch, getKey, ...(select ? { select } : {}) });
+  const perRun = new Map<string, Map<PerRunKind, LiveCollection<any, any>>>();
+  const memo = <C extends LiveCollection<any, any>>(runId: string, kind: PerRunKind, build: () => C): C => {
+    let m = perRun.get(runId);
+    if (!m) perRun.set(runId, (m = new Map()));
+    let c = m.get(kind) as C | undefined;
+    if (!c) m.set(kind, (c = build()));
+    return c;
+  };
+  const docs = new Map<string, LiveCollection<GatewayDocRow>>();
+  const shared = {
+    runs: make<GatewayRunSummaryRow>("runs", ["runs"], () => allRuns(data, opts.runsLimit ?? 10_000), (r) => r.runId),
+    approvals: make<GatewayApprovalRow>("approvals", ["approvals"], async () => (await api.listApprovals()).map((a) => ({ ...a, key: runNodeKey(a) })), (a) => a.key),
+    workflows: make<GatewayWorkflowRow>("workflows", ["workflows"], () => api.listWorkflows(), (w) => w.key),
+    prompts: make<GatewayPromptRow>("prompts", ["prompts"], async () => (await api.listPrompts()).map((p) => ({ ...p, key: runNodeKey(p) })), (p) => p.key),
+    scores: make<GatewayScoreRow>("scores", ["scores"], () => api.listScores(), (s) => s.id),
+    memoryFacts: make<GatewayMemoryFactRow>("memoryFacts", ["memoryFacts"], async () => (await api.listMemoryFacts()).map((f) => ({ ...f, id: `${f.namespace}/${f.key}` })), (f) => f.id),
+    crons: make<GatewayCronRow>("crons", ["crons"], () => api.listCrons(), (c) => c.cronId),
+  };
+  const source: CollectionSource = {
+    ...shared,
+    queryKey: prefix,
+    // `run` and `nodes` share one query (one fetch of the run feeds both).
+    run: (runId) => memo(runId, "run", () => make<GatewayRunRow, string, GatewayRunRow>(`run:${runId}`, ["run", runId], () => api.getRun(runId), (r) => r.runId, (r) => [r])),
+    nodes: (runId) => memo(runId, "nodes", () => make<GatewayRunNode, string, GatewayRunRow>(`nodes:${runId}`, ["run", runId], () => api.getRun(runId), (n) => n.key, (r) => r.nodes.map((n) => ({ ...n, key: nodeKey(n) })))),
+    runEvents: (runId) => memo(runId, "runEvents", () => make<GatewayRunEventRow, number>(`runEvents:${runId}`, ["runEvents", runId], () => listAllRunEvents(api, runId, 0), (e) => e.seq)),
+    runTree: (runId) => memo(runId, "runTree", () => make<GatewayRunTreeRow>(`runTree:${runId}`, ["runTree", runId], async () => runTreeRows(await frameOf(api, runId)), (t) => t.key)),
+    tickets: (runId) =>
+      memo(runId, "tickets", () =>
+        make<GatewayTicketRow>(`tickets:${runId}`, ["tickets", runId], async () => {
+          const [frame, run] = await Promise.all([frameOf(api, runId), api.getRun(runId)]);
+          return ticketRows(frame, run);
+        }, (t) => t.key),
+      ),
+    docs: (namespace) => {
+      let c = docs.get(namespace);
+      if (!c) docs.set(namespace, (c = make<GatewayDocRow>(`docs:${namespace}`, ["docs", namespace], () => api.request("GET", `/v1/api/memory/notes?namespace=${encodeURIComponent(namespace)}`), (d) => d.id)));
+      return c;
+    },
+    perRun: (runId) => perRun.get(runId) ?? new Map(),
+    all: () => [...Object.values(shared), ...[...perRun.values()].flatMap((m) => [...m.values()]), ...docs.values()],
+  };
+  return source;
+}

@@ -1,0 +1,130 @@
+/**
+ * @module core/data/writes
+ * The registry's writes — `launch`, `cancel`, `approve`, `signal` — as optimistic TanStack DB
+ * transactions: the change shows in the collections at once (a new `running` row, a run
+ * `cancelled`, an approval gone from the inbox, a waiting run `running`), the domain API is
+ * called, and the transaction settles only once the change stream's refresh brought the
+ * confirmed rows (core/data/live-sync.ts), so nothing flickers back. A refused call rolls the
+ * optimistic change back and throws the gateway's error. When no confirmation comes within
+ * `confirmTimeoutMs` (the stream is down), the rows are refetched directly instead.
+ */
+import { createTransaction } from "@tanstack/db";
+import type { RpcParams, RpcResult } from "../client/rpc-map.js";
+import type { DataClient } from "./data-client.js";
+import type { AppliedRefresh, LiveSync } from "./live-sync.js";
+import { type GatewayRunRow, type GatewayRunSummaryRow, runNodeKey } from "./rows.js";
+import type { CollectionSource } from "./source.js";
+
+/**
+ * Optimistic writes of a registry.
+ * @example
+ * const { runId } = await cols.launch({ workflow: "greet", input: { name: "ada" } });
+ * await cols.cancel(runId);
+ */
+export interface DataWrites {
+  /** Launches a run: a `running` row appears in `runs` at once (with the run id this call picks unless `runId` is given). */
+  launch(params: RpcParams<"launchRun">): Promise<RpcResult<"launchRun">>;
+  /** Cancels a run: its row shows `cancelled` at once. */
+  cancel(runId: string): Promise<RpcResult<"cancelRun">>;
+  /** Decides an approval: it leaves `approvals` at once. */
+  approve(params: RpcParams<"submitApproval">): Promise<RpcResult<"submitApproval">>;
+  /** Delivers a signal: a run waiting for an event shows `running` at once. */
+  signal(params: RpcParams<"submitSignal">): Promise<RpcResult<"submitSignal">>;
+}
+
+const ENDED = new Set(["finished", "failed", "cancelled", "continued"]);
+
+/**
+ * The writes of a registry.
+ * @example
+ * const writes = createWrites(data, cols, sync, 10_000);
+ */
+export function createWrites(data: DataClient, cols: CollectionSource, sync: LiveSync, confirmTimeoutMs: number): DataWrites {
+  const api = data.api;
+
+  /**
+   * Calls the API, then waits until a refresh the change stream triggered shows the change:
+   * `shows(applied)` is checked against the refreshes applied after the call was sent (the
+   * change may arrive before the answer) and every later one. Without one in time, the
+   * target is refreshed directly.
+   */
+  async function confirmed<R>(call: () => Promise<R>, shows: (a: AppliedRefresh, result: R) => boolean, target: Parameters<LiveSync["invalidate"]>[0]): Promise<R> {
+    const seen: AppliedRefresh[] = [];
+    let check: ((a: AppliedRefresh) => void) | undefined;
+    const off = sync.onApplied((a) => (check ? check(a) : seen.push(a)));
+    try {
+      const result = await call();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => void sync.invalidate(target).finally(resolve), confirmTimeoutMs);
+        check = (a) => {
+          if (shows(a, result)) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        seen.forEach(check);
+      });
+      return result;
+    } finally {
+      off();
+    }
+  }
+
+  /** Applies `change` optimistically (when given) and settles once `persist` did. */
+  async function optimistic<R>(change: (() => void) | undefined, persist: () => Promise<R>): Promise<R> {
+    if (!change) return persist();
+    let result!: R;
+    const tx = createTransaction({
+      mutationFn: async () => {
+        result = await persist();
+      },
+    });
+    tx.mutate(change);
+    await tx.isPersisted.promise;
+    return result;
+  }
+
+  const readyRun = (runId: string) => (cols.runs.status === "ready" ? cols.runs.get(runId) : undefined);
+  const runShows = (runId: string, ok: (row: GatewayRunRow) => boolean) => (a: AppliedRefresh) => a.kind === "run" && a.runId === runId && a.row !== undefined && ok(a.row);
+
+  return {
+    launch(params) {
+      const runId = params.runId ?? globalThis.crypto.randomUUID();
+      const now = Date.now();
+      const show = cols.runs.status === "ready" && !cols.runs.has(runId);
+      const row: GatewayRunSummaryRow = {
+        runId,
+        workflowKey: params.workflow,
+        workflowName: (cols.workflows.status === "ready" ? cols.workflows.get(params.workflow)?.name : null) ?? null,
+        status: "running",
+        parentRunId: null,
+        nextRunId: null,
+        error: null,
+        triggeredBy: null,
+        startedBy: params.options?.startedBy ?? null,
+        annotations: params.options?.annotations ?? {},
+        createdAtMs: now,
+        updatedAtMs: now,
+        finishedAtMs: null,
+      };
+      return optimistic(show ? () => cols.runs.insert(row) : undefined, () => confirmed(() => api.launchRun({ ...params, runId }), runShows(runId, () => true), { runId }));
+    },
+    cancel(runId) {
+      const row = readyRun(runId);
+      const change = row && !ENDED.has(row.status) ? () => cols.runs.update(runId, (d) => void (d.status = "cancelled")) : undefined;
+      return optimistic(change, () => confirmed(() => api.cancelRun(runId), (a, r) => runShows(runId, (row) => row.status === r.status)(a), { runId }));
+    },
+    approve(params) {
+      const approvals = cols.approvals.status === "ready" ? cols.approvals.toArray : [];
+      const pending = approvals.find((a) => a.runId === params.runId && a.nodeId === params.nodeId && (params.iteration === undefined || a.iteration === params.iteration));
+      const change = pending ? () => cols.approvals.delete(runNodeKey(pending)) : undefined;
+      return optimistic(change, () => confirmed(() => api.submitApproval(params), (a) => a.kind === "collection" && a.name === "approvals", { collection: "approvals" }));
+    },
+    signal(params) {
+      const runId = params.runId;
+      if (!runId) return api.submitSignal(params);
+      const change = readyRun(runId)?.status === "waiting-event" ? () => cols.runs.update(runId, (d) => void (d.status = "running")) : undefined;
+      return optimistic(change, () => confirmed(() => api.submitSignal(params), runShows(runId, (row) => row.status !== "waiting-event"), { runId }));
+    },
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * The data layer against a real Gateway over loopback: the data client's header merge (on the
+ * API and the change stream), live collections kept current by the change stream, optimistic
+ * writes confirmed by it, and the registry's ownership rules.
+ */
+import { QueryClient } from "@tanstack/query-core";
+import { EventSource } from "eventsource";
+import { afterEach, describe, expect, it } from "vitest";
+import { createCollections, createDataClient, type FlowCollections } from "durable-flow/data";
+import { startTestGateway } from "../server/gateway-testing.js";
+
+async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(v)?.slice(0, 400)}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const open: FlowCollections[] = [];
+afterEach(() => {
+  for (const c of open.splice(0)) c.close();
+});
+
+describe("createDataClient", () => {
+  it("merges headers into API calls and the change stream; the mode's token wins over a conflicting authorization", async () => {
+    const t = await startTestGateway({ auth: { mode: "trusted-proxy" } });
+    const data = createDataClient({ mode: { kind: "local", apiBaseUrl: t.url }, headers: { "x-user-id": "ana", "x-user-scopes": "*" } });
+    const { runId } = await data.api.launchRun({ workflow: "greet" });
+    expect((await data.api.getRun(runId)).triggeredBy).toBe("user:ana");
+    const statuses: string[] = [];
+    data.stream.onStatus((s) => statuses.push(s));
+    data.stream.start();
+    await until(() => data.stream.status, (s) => s === "online", "the stream online");
+    data.close();
+    expect(data.stream.status).toBe("closed");
+    await expect(data.api.listRuns()).rejects.toMatchObject({ code: "GATEWAY_CLIENT_CLOSED" });
+    const anonymous = createDataClient({ mode: { kind: "local", apiBaseUrl: t.url } });
+    await expect(anonymous.api.listRuns()).rejects.toMatchObject({ code: "UNAUTHORIZED", status: 401 });
+    anonymous.close();
+
+    const secured = await startTestGateway({ auth: { mode: "token", tokens: { good: { role: "operator", scopes: ["*"] } } } });
+    const withToken = createDataClient({ mode: { kind: "local", apiBaseUrl: secured.url, token: "good" }, headers: { Authorization: "Bearer bad" }, EventSource: EventSource as never });
+    expect(await withToken.api.listWorkflows()).toHaveLength(3);
+    withToken.stream.start();
+    await until(() => withToken.stream.status, (s) => s === "online", "the EventSource stream online");
+    withToken.close();
+  });
+});
+
+describe("createCollections", () => {
+  it("loads rows, shows writes at once, and follows the engine through the change stream", async () => {
+    const t = await startTestGateway();
+    const cols = createCollections({ kind: "local", apiBaseUrl: t.url }, new QueryClient());
+    open.push(cols);
+    expect(await cols.connect()).toBe("online");
+    await Promise.all([cols.runs.preload(), cols.workflows.preload(), cols.crons.preload(), cols.approvals.preload()]);
+    expect(cols.workflows.toArray.map((w) => w.key).sort()).toEqual(["deploy", "greet", "slow"]);
+
+    // launch: the row is there before the call answers, then the engine's own row replaces it
+    const launching = cols.launch({ workflow: "deploy", runId: "d1", input: { ref: "pr-1" } });
+    expect(cols.runs.get("d1")).toMatchObject({ status: "running", workflowKey: "deploy" });
+    await launching;
+    await until(() => cols.runs.get("d1")?.status, (s) => s === "waiting-event", "d1 waiting");
+    const run = cols.run("d1");
+    const events = cols.runEvents("d1");
+    const nodes = cols.nodes("d1");
+    await Promise.all([run.preload(), events.preload(), nodes.preload()]);
+    const before = events.size;
+
+    // signal: shows running at once, and the run finishes; every per-run collection follows
+    const signalled = cols.signal({ name: "go", runId: "d1", payload: { sha: "abc" } });
+    expect(cols.runs.get("d1")?.status).toBe("running");
+    await signalled;
+    await until(() => cols.runs.get("d1")?.status, (s) => s === "finished", "d1 finished");
+    await until(() => run.get("d1")?.status, (s) => s === "finished", "run(d1) finished");
+    const stored = await t.gateway.host.db.listEvents("d1");
+    await until(() => events.size, (n) => n === stored.length, "all events of d1");
+    expect(events.size).toBeGreaterThan(before);
+    expect([...events.keys()].sort((a, b) => a - b)).toEqual(stored.map((e) => e.seq));
+    expect(nodes.toArray.find((n) => n.nodeId === "ship")?.state).toBe("finished");
+
+    // cancel: shows cancelled at once and stays so
+    const { runId: parked } = await cols.launch({ workflow: "deploy" });
+    await until(() => cols.runs.get(parked)?.status, (s) => s === "waiting-event", "parked waiting");
+    const cancelling = cols.cancel(parked);
+    expect(cols.runs.get(parked)?.status).toBe("cancelled");
+    expect(await cancelling).toEqual({ runId: parked, status: "cancelled" });
+    expect(cols.runs.get(parked)?.status).toBe("cancelled");
+
+    // a refused write rolls back and throws the gateway's error
+    await expect(cols.cancel("d1")).rejects.toMatchObject({ code: "INVALID_TRANSITION" });
+    expect(cols.runs.get("d1")?.status).toBe("finished");
+
+    // crons follow the stream too
+    await cols.data.api.createCron({ cronId: "nightly", workflow: "greet", schedule: "0 3 * * *" });
+    await until(() => cols.crons.has("nightly"), (v) => v, "the cron row");
+
+    // the rows equal the database's
+    const dbRuns = (await t.gateway.host.db.listRuns({ limit: 100 })).map((r) => [r.runId, r.status]).sort();
+    expect(cols.runs.toArray.map((r) => [r.runId, r.status]).sort()).toEqual(dbRuns);
+  });
+
+  it("refuses multiplayer until Electric reads land, and leaves a data client it did not build open", async () => {
+    const qc = new QueryClient();
+    expect(() => createCollections({ kind: "multiplayer", apiBaseUrl: "http://127.0.0.1:1", electricBaseUrl: "http://127.0.0.1:2", workspaceId: "w" }, qc)).toThrow(expect.objectContaining({ code: "NOT_AVAILABLE" }));
+    const t = await startTestGateway();
+    const data = createDataClient({ mode: { kind: "local", apiBaseUrl: t.url } });
+    const cols = createCollections(data, qc);
+    await cols.runs.preload();
+    cols.close();
+    cols.close();
+    expect(data.closed).toBe(false);
+    expect(await data.api.listWorkflows()).toHaveLength(3);
+    expect(qc.getQueryCache().findAll({ queryKey: ["durable-flow", t.url] })).toEqual([]);
+    const owned = createCollections({ kind: "local", apiBaseUrl: t.url }, qc);
+    owned.close();
+    expect(owned.data.closed).toBe(true);
+    data.close();
+  });
+});

@@ -38,7 +38,15 @@ interface Workspace {
 
 const IDENTITY = { GIT_AUTHOR_NAME: "Flow", GIT_AUTHOR_EMAIL: "flow@localhost", GIT_COMMITTER_NAME: "Flow", GIT_COMMITTER_EMAIL: "flow@localhost" };
 /** Configuration for every git command (through the environment, so the snapshot script's commands get it too). */
-const CONFIG: Record<string, string> = { "core.autocrlf": "false", "core.safecrlf": "false", "core.quotepath": "off", "advice.addIgnoredFile": "false" };
+const CONFIG: Record<string, string> = {
+  "core.autocrlf": "false",
+  "core.safecrlf": "false",
+  "core.quotepath": "off",
+  "advice.addIgnoredFile": "false",
+  // The private index remembers which directories hold no new files (by their mtime), so `add -A`
+  // does not read every directory of a large tree again.
+  "core.untrackedCache": "true",
+};
 const CONFIG_ENV = Object.fromEntries([
   ["GIT_CONFIG_COUNT", String(Object.keys(CONFIG).length)],
   ...Object.entries(CONFIG).flatMap(([key, value], i) => [

@@ -5,6 +5,7 @@
  * caller may supply (the browser app passes its worker's). `close()` aborts its own in-flight
  * calls and stops the stream; it never touches what the caller passed in. See docs/client.md.
  */
+import type { GatewayBackoffOptions } from "../client/backoff.js";
 import { isGatewayUnavailableError } from "../client/errors.js";
 import { FlowError } from "../errors.js";
 import { ChangeStream, type EventSourceConstructor } from "./change-stream.js";
@@ -20,6 +21,8 @@ export interface DataClientOptions {
   EventSource?: EventSourceConstructor;
   /** Merged into every `/v1/api/*` request and the change stream (content type and the mode's token win). */
   headers?: Record<string, string>;
+  /** Reconnect delays of the change stream (SPEC.md defaults: 250 ms base, 10 s cap, factor 2, jitter 0.5). */
+  backoff?: GatewayBackoffOptions;
 }
 
 /** A workspace's domain API and change stream. */
@@ -50,7 +53,7 @@ export function createDataClient(options: DataClientOptions): DataClient {
   }
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
   const own = new AbortController();
-  const stream = new ChangeStream({ mode, fetch: fetchImpl, ...(options.EventSource ? { EventSource: options.EventSource } : {}), ...(options.headers ? { headers: options.headers } : {}) });
+  const stream = new ChangeStream({ mode, fetch: fetchImpl, ...(options.EventSource ? { EventSource: options.EventSource } : {}), ...(options.headers ? { headers: options.headers } : {}), ...(options.backoff ? { backoff: options.backoff } : {}) });
   const raw = createDataApi({ mode, fetch: fetchImpl, ...(options.headers ? { headers: options.headers } : {}), signal: own.signal });
   // Every call: refused after close, and a call that finds no gateway tells the stream (badge, notice).
   const api = Object.fromEntries(

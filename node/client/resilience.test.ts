@@ -1,0 +1,142 @@
+/**
+ * The client and the data layer when the gateway goes away: a `flow serve` process SIGKILLed
+ * mid-run and started again on the same port while a resilient event stream and live
+ * collections are open (no event lost or repeated; the collections keep their rows while
+ * offline and converge to the database's), and a server answering HTML instead of an event
+ * stream (the status parks at `offline`, one notice, and it recovers when the real gateway
+ * comes back on that port).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { QueryClient } from "@tanstack/query-core";
+import Database from "better-sqlite3";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { createCollections, type DataNotice } from "durable-flow/data";
+import { GatewayClient, type RunEventFrame } from "durable-flow/gateway-client";
+import { tempDir } from "../testing/backends.js";
+import { gatewayWorkflows } from "../server/fixtures/gateway-workflows.js";
+import { Gateway } from "../server/gateway.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const BIN = join(ROOT, "node/cli/bin.mjs");
+const SERVE_DIR = join(ROOT, "node/server/fixtures/serve");
+const FAST = { baseMs: 50, maxMs: 400 };
+
+async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what: string, ms = 40_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(v)?.slice(0, 300)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** `flow serve` of the fixture workflows on the store at `db`, in a temp cwd. */
+async function serve(dir: string, port: number): Promise<{ child: ChildProcess; url: string; exited: Promise<unknown> }> {
+  const env = { ...process.env, FLOW_TEST_DB: join(dir, "flow.db"), FLOW_TEST_LOG: join(dir, "tasks.log") };
+  const child = spawn(process.execPath, [BIN, "serve", SERVE_DIR, "--port", String(port)], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const exited = new Promise((r) => child.on("exit", r));
+  onTestFinished(() => void child.kill("SIGKILL"));
+  const m = await until(() => /listening on (http:\/\/\S+)/.exec(out), (v) => v !== null, `flow serve to listen (${out})`);
+  return { child, url: m![1]!, exited };
+}
+
+const stepsStarted = (dir: string) => (existsSync(join(dir, "tasks.log")) ? readFileSync(join(dir, "tasks.log"), "utf8").trim().split("\n") : []);
+
+describe("when the gateway goes away", () => {
+  it("a SIGKILLed and restarted gateway: the resilient stream loses and repeats nothing, the collections keep their rows and converge", { timeout: 90_000 }, async () => {
+    const dir = tempDir("flow-client-kill-");
+    const first = await serve(dir, 0);
+    const port = Number(new URL(first.url).port);
+    const client = new GatewayClient({ baseUrl: first.url });
+    onTestFinished(() => client.close());
+    const cols = createCollections({ kind: "local", apiBaseUrl: first.url }, new QueryClient(), { backoff: FAST });
+    onTestFinished(() => cols.close());
+    const statuses: string[] = [];
+    const notices: DataNotice[] = [];
+    cols.onStatus((s) => statuses.push(s));
+    cols.onNotice((n) => notices.push(n));
+    expect(await cols.connect()).toBe("online");
+    await cols.runs.preload();
+
+    const { runId } = await cols.launch({ workflow: "slow", runId: "survivor", input: { steps: 4, stepMs: 400 } });
+    const frames: RunEventFrame[] = [];
+    let reconnects = 0;
+    const streamed = (async () => {
+      for await (const f of client.streamRunEventsResilient({ runId }, { backoff: FAST, onReconnect: () => reconnects++ })) frames.push(f);
+    })();
+    await until(() => stepsStarted(dir), (l) => l.includes("step-1"), "step-1 to start");
+    await until(() => frames.some((f) => (f.payload as { nodeId?: string }).nodeId === "step-1"), (v) => v, "step-1's events");
+    const rowsBefore = cols.runs.toArray.length;
+    first.child.kill("SIGKILL");
+    await first.exited;
+
+    await until(() => cols.status, (s) => s === "offline", "the status offline");
+    await expect(cols.data.api.listRuns()).rejects.toMatchObject({ code: "GATEWAY_UNAVAILABLE" });
+    expect(cols.runs.toArray.length).toBe(rowsBefore);
+    expect(cols.runs.get(runId)?.status).toBe("running");
+
+    await serve(dir, port);
+    await streamed;
+    const seqs = frames.map((f) => f.seq);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
+    expect((frames.at(-1)!.payload as { type: string }).type).toBe("RunFinished");
+    expect(reconnects).toBeGreaterThan(0);
+    expect(stepsStarted(dir).filter((s) => s === "step-0")).toHaveLength(1);
+
+    await until(() => cols.runs.get(runId)?.status, (s) => s === "finished", "the runs row to converge");
+    const db = new Database(join(dir, "flow.db"), { readonly: true });
+    const stored = db.prepare(`SELECT run_id, status FROM _flow_runs ORDER BY run_id`).all() as Array<{ run_id: string; status: string }>;
+    const storedSeqs = db.prepare(`SELECT seq FROM _flow_events WHERE run_id = ? ORDER BY seq`).all(runId) as Array<{ seq: number }>;
+    db.close();
+    expect(cols.runs.toArray.map((r) => [r.runId, r.status]).sort()).toEqual(stored.map((r) => [r.run_id, r.status]));
+    expect(seqs).toEqual(storedSeqs.map((r) => r.seq));
+    expect(statuses).toEqual(expect.arrayContaining(["offline", "online"]));
+    expect(statuses.at(-1)).toBe("online");
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ level: "info", code: "GATEWAY_UNAVAILABLE" });
+  });
+
+  it("an HTML answer parks the status at offline (one notice, last rows kept) until the real gateway answers on that port", { timeout: 60_000 }, async () => {
+    const html = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><p>dev server</p>"));
+    await new Promise<void>((r) => html.listen(0, "127.0.0.1", r));
+    const port = (html.address() as AddressInfo).port;
+    const url = `http://127.0.0.1:${port}`;
+    const cols = createCollections({ kind: "local", apiBaseUrl: url }, new QueryClient(), { backoff: FAST });
+    onTestFinished(() => cols.close());
+    const notices: DataNotice[] = [];
+    cols.onNotice((n) => notices.push(n));
+    expect(await cols.connect()).toBe("offline");
+    await cols.runs.preload().catch(() => {});
+    expect(cols.runs.toArray).toEqual([]);
+    await expect(cols.data.api.listRuns()).rejects.toMatchObject({ code: "GATEWAY_UNAVAILABLE" });
+    let requests = 0;
+    html.on("request", () => requests++);
+    await until(() => requests, (n) => n >= 3, "several reconnect attempts");
+    expect(cols.status).toBe("offline");
+    expect(notices).toHaveLength(1);
+    await new Promise((r) => html.close(r));
+    html.closeAllConnections();
+
+    const dbPath = join(tempDir("flow-client-html-"), "flow.db");
+    const workflows = gatewayWorkflows(dbPath);
+    const gateway = new Gateway({ workspaceRoot: dirname(dbPath) });
+    for (const key of ["greet", "deploy", "slow"] as const) gateway.register(key, workflows[key]);
+    onTestFinished(() => gateway.close());
+    await gateway.listen({ port, host: "127.0.0.1" });
+    // The first call may meet a kept-alive socket of the HTML server: GATEWAY_UNAVAILABLE, then it answers.
+    const launched = await until(() => cols.data.api.launchRun({ workflow: "greet" }).catch(() => undefined), (r) => r !== undefined, "a launch on the real gateway");
+    const runId = launched!.runId;
+    await until(() => cols.status, (s) => s === "online", "the status online");
+    await until(() => cols.runs.get(runId)?.status, (s) => s === "finished", "the run's row");
+    expect(notices).toHaveLength(1);
+  });
+});

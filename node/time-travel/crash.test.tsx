@@ -1,32 +1,31 @@
 import { spawnSync } from "node:child_process";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createFlow, FlowDb, runWorkflow, timeTravel } from "durable-flow";
-import { tempDir } from "../testing/backends.js";
+import { FlowDb, runWorkflow, timeTravel } from "durable-flow";
+import { postgresBackend, sqliteBackend } from "../testing/backends.js";
 import { tempRepo, treePicture } from "../vcs/testing.js";
 import { EDIT_ORDER, editingSchemas, editingWorkflow, skipFlowDir } from "./fixtures/editing-workflow.js";
 
 const CHILD = fileURLToPath(new URL("./fixtures/rewind-child.ts", import.meta.url));
 
 /** Rewinds in a child process that SIGKILLs itself at `killAt`. */
-function rewindAndDie(dbPath: string, runId: string, nodeId: string, killAt: string) {
-  const child = spawnSync(process.execPath, ["--import", "tsx", CHILD, dbPath, runId, nodeId, killAt], { encoding: "utf8", env: { ...process.env, FLOW_SNAPSHOTS: "on" } });
+function rewindAndDie(store: string, runId: string, nodeId: string, killAt: string) {
+  const child = spawnSync(process.execPath, ["--import", "tsx", CHILD, store, runId, nodeId, killAt], { encoding: "utf8", env: { ...process.env, FLOW_SNAPSHOTS: "on" } });
   expect(child.signal, child.stderr).toBe("SIGKILL");
 }
 
-describe("a rewind killed at each step", () => {
-  // SQLite: each process opens the same file, as separate processes do in production.
+// Each process opens the same store, as separate processes do in production (PGlite is
+// single-process, so its file cannot be shared with the child).
+describe.each([sqliteBackend, postgresBackend])("a rewind killed at each step on $name", (backend) => {
   it.each(["intent-written", "files-restored", "committed"])("leaves files and rows of one point after a SIGKILL at %s", async (killAt) => {
     const dir = tempRepo();
-    const dbPath = join(tempDir(), "flow.db");
-    const api = createFlow(editingSchemas, { dbPath, env: { recordSnapshots: true } });
+    const { api, location } = await backend.open(editingSchemas, { env: { recordSnapshots: true } });
     const { wf, runs, seen } = editingWorkflow(api, dir);
     const { runId } = await runWorkflow(wf, { input: {}, rootDir: dir });
     const finalTree = treePicture(dir, skipFlowDir);
     const db = new FlowDb(api.db);
 
-    rewindAndDie(dbPath, runId, "chmod", killAt);
+    rewindAndDie(location.location, runId, "chmod", killAt);
     const [intent] = await db.store.query<{ status: string }>(`SELECT status FROM _flow_time_travel WHERE run_id = ?`, [runId]);
     expect(intent?.status).toBe(killAt === "committed" ? "done" : "pending");
 

@@ -102,6 +102,8 @@ export const ERROR_CODES = {
   ROUTE_UNKNOWN_CATEGORY: 422,
   /** An Aspects token budget or latency SLO was exceeded with onExceeded `fail` (details: aspectsId, used, limit). */
   ASPECT_LIMIT_EXCEEDED: 422,
+  /** A hijack of a task whose CLI agent has no native session resume, or that has no session (or says hijack={false}). */
+  HIJACK_UNSUPPORTED: 422,
 
   // ---- time travel (issue 15, docs/time-travel.md) ----
   /** A git (VCS) command failed or a snapshot pointer is unknown; details name the directory. */

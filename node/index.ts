@@ -27,6 +27,8 @@ export { BACKENDS, CONFIG_FILE_NAME, FLOW_ENV } from "./config/config-file.js";
 export type { BackendName, EnvMap, FlowConfigFile } from "./config/config-file.js";
 // ---- agents: CLI agents (docs/agents.md) ----
 export { BaseCliAgent, DEFAULT_CLI_MAX_OUTPUT_BYTES } from "./agents/cli/base-cli-agent.js";
+export { finishHijack, hijackNode, nativeHijackCommand, planHijack } from "./agents/cli/hijack.js";
+export type { HijackCommand, HijackInput, HijackPlan } from "./agents/cli/hijack.js";
 export type { BaseCliAgentOptions, CliCall, CliCommand, CliInterpreter, InterpretedOutput } from "./agents/cli/cli-types.js";
 export { plainTextInterpreter } from "./agents/cli/cli-types.js";
 export type { ExtensionUiHandler, ExtensionUiRequest, ExtensionUiResponse } from "./agents/cli/harness-rpc.js";

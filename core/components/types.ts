@@ -131,7 +131,9 @@ export interface TaskProps<S extends SchemaMap, O extends OutputTarget<S>, D ext
   scorers?: ScorersMap;
   /** Memory the agent gets and keeps (docs/memory.md). */
   memory?: TaskMemoryConfig;
-  hijack?: unknown;
+  /** `false` refuses `flow hijack` of this task (default: a person may take over its CLI agent's session). */
+  hijack?: boolean;
+  /** After a hijack: `complete` (default) continues the session for the task's row; `reopen` leaves the task pending. */
   onHijackExit?: "complete" | "reopen";
   allowTools?: string[];
   children: TaskChildren<S, NoInfer<O>, NoInfer<D>>;

@@ -116,7 +116,8 @@ export class AttemptServices {
 
   private async lookupSession(runId: string, nodeId: string): Promise<AgentSessionRef | undefined> {
     const rows = await this.binding.store.query<{ meta_json: string | null; error_json: string | null }>(
-      `SELECT meta_json, error_json FROM _flow_attempts WHERE run_id = ? AND node_id = ? ORDER BY started_at_ms DESC, attempt DESC LIMIT 1`,
+      // Settled attempts only: the attempt asking is already recorded, in progress, without a session.
+      `SELECT meta_json, error_json FROM _flow_attempts WHERE run_id = ? AND node_id = ? AND state <> 'in-progress' ORDER BY started_at_ms DESC, attempt DESC LIMIT 1`,
       [runId, nodeId],
     );
     const row = rows[0];

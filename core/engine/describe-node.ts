@@ -181,6 +181,8 @@ function describeTask(el: HostElement, desc: NodeDescriptor, what: string): void
     throw new FlowError("RENDER_FAILED", `${what}: async only applies to a task that waits for approval; add needsApproval, or drop async.`, { nodeId: desc.nodeId });
   }
   if (typeof p.fork === "string") desc.forkSource = p.fork;
+  if (p.hijack !== undefined) desc.hijack = p.hijack;
+  desc.onHijackExit = p.onHijackExit === "reopen" ? "reopen" : "complete";
   if (Array.isArray(p.allowTools)) desc.allowTools = p.allowTools as string[];
   if (desc.needsApproval) {
     // A gate before the task itself runs. Its request and `onDeny: "skip"` may be set by the

@@ -29,6 +29,7 @@ const COPIED = [
   "approvalAllowedScopes",
   "approvalAllowedUsers",
   "approvalAutoApprove",
+  "hijack",
   "onHijackExit",
   "prompt",
   "staticPayload",

@@ -19,6 +19,7 @@ const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<CliCo
   { name: "submit", summary: "Submit the answer of a pending human task", load: async () => (await import("./commands/submit.js")).submitCommand },
   { name: "signal", summary: "Deliver a signal or event to a waiting run", load: async () => (await import("./commands/signal.js")).signalCommand },
   { name: "wake", summary: "List parked runs that can continue now", load: async () => (await import("./commands/wake.js")).wakeCommand },
+  { name: "hijack", summary: "Take over a task's CLI-agent session in this terminal", load: async () => (await import("./commands/hijack.js")).hijackCommand },
   { name: "migrate", summary: "Move the SQLite store into PGlite or PostgreSQL", load: async () => (await import("./commands/migrate.js")).migrateCommand },
   { name: "serve", summary: "Serve a folder of workflows over a Gateway (RPC, WebSocket, cron, webhooks)", load: async () => (await import("./commands/serve.js")).serveCommand },
   { name: "openapi", summary: "List the operations of an OpenAPI description (openapi list <spec>)", load: async () => (await import("./commands/openapi.js")).openapiCommand },

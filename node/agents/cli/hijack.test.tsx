@@ -1,0 +1,116 @@
+/**
+ * Hijack (docs/agents.md, "Hijack"): a person takes over a CLI agent's session with the CLI's
+ * native resume command (a fake `claude` on PATH here, which records how it was started), and
+ * the task then continues that session for its row.
+ */
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { describe, expect, it } from "vitest";
+import { type AgentLike, FlowDb, runWorkflow } from "durable-flow";
+import type { CliIO } from "../../cli/command.js";
+import { main as cliMain } from "../../cli/main.js";
+import { sqliteBackend, tempDir, testBackends } from "../../testing/backends.js";
+import { hijackNode, nativeHijackCommand, planHijack } from "./hijack.js";
+
+const schemas = { patch: z.object({ summary: z.string() }) };
+
+/** A CLI agent stand-in: reports engine claude-code and a session, and records what it resumes. */
+function coder(resumed: Array<string | undefined>): AgentLike {
+  return {
+    id: "coder",
+    capabilities: { engine: "claude-code" } as AgentLike["capabilities"],
+    generate: async (args) => {
+      resumed.push(args?.resumeSession);
+      return { text: JSON.stringify({ summary: args?.resumeSession ? "finished what the person started" : "first try" }), sessionId: "sess-42" };
+    },
+  };
+}
+
+describe("nativeHijackCommand", () => {
+  it("builds each engine's resume command and refuses engines without one", () => {
+    expect(nativeHijackCommand("codex", "th_1", "/repo")).toEqual({ command: "codex", args: ["resume", "th_1", "-C", "/repo"] });
+    expect(nativeHijackCommand("amp", "T-9", "/repo")).toEqual({ command: "amp", args: ["threads", "continue", "T-9"] });
+    expect(() => nativeHijackCommand("opencode", "s", "/repo")).toThrow(expect.objectContaining({ code: "HIJACK_UNSUPPORTED", message: expect.stringContaining("opencode CLI has no native session resume") }));
+  });
+});
+
+describe.each(testBackends)("hijack on $name", (backend) => {
+  it("reopens the session in the CLI, then the task continues it for its row (onHijackExit complete)", async () => {
+    const { api } = await backend.open(schemas);
+    const resumed: Array<string | undefined> = [];
+    const wf = api.flow(() => (
+      <api.Workflow name="hijack">
+        <api.Task id="fix" output={api.outputs.patch} agent={coder(resumed)}>Fix the flaky test.</api.Task>
+        <api.Task id="ship" output={api.outputs.patch}>{{ summary: "shipped" }}</api.Task>
+      </api.Workflow>
+    ));
+    // The agent's answer was not good enough: a person takes over its session.
+    const first = await runWorkflow(wf, { input: {} });
+    expect(first.status).toBe("finished");
+
+    const dir = tempDir();
+    const log = join(dir, "claude.log");
+    writeFileSync(join(dir, "claude"), `#!/bin/sh\necho "$@ cwd=$(pwd) nested=\${CLAUDECODE:-unset}" >> ${log}\n`);
+    chmodSync(join(dir, "claude"), 0o755);
+    const path = process.env.PATH;
+    process.env.PATH = `${dir}:${path}`;
+    process.env.CLAUDECODE = "1";
+    try {
+      const plan = await planHijack(api, { runId: first.runId, nodeId: "fix", cwd: dir });
+      expect(plan).toMatchObject({ command: "claude", args: ["--resume", "sess-42"], engine: "claude-code", sessionId: "sess-42", onHijackExit: "complete" });
+      const done = await hijackNode(api, { runId: first.runId, nodeId: "fix", cwd: dir }, { stdio: "ignore" });
+      expect(done).toMatchObject({ exitCode: 0, resume: true });
+      expect(done.resetNodes).toEqual(expect.arrayContaining(["fix", "ship"]));
+    } finally {
+      process.env.PATH = path;
+      delete process.env.CLAUDECODE;
+    }
+    expect(readFileSync(log, "utf8").trim()).toBe(`--resume sess-42 cwd=${dir} nested=unset`);
+    const r = await runWorkflow(wf, { runId: first.runId, resume: true });
+    expect(r.status).toBe("finished");
+    expect(resumed).toEqual([undefined, "sess-42"]);
+    expect((await new FlowDb(api.db).listOutputs(first.runId, "patch")).find((p) => p.nodeId === "fix")).toMatchObject({ summary: "finished what the person started" });
+  });
+
+  it("refuses a task that has no agent session, or says hijack={false}", async () => {
+    const { api } = await backend.open(schemas);
+    const wf = api.flow(() => (
+      <api.Workflow name="no-hijack">
+        <api.Task id="plain" output={api.outputs.patch}>{{ summary: "no agent" }}</api.Task>
+        <api.Task id="locked" output={api.outputs.patch} agent={coder([])} hijack={false}>Do it.</api.Task>
+      </api.Workflow>
+    ));
+    const r = await runWorkflow(wf, { input: {} });
+    await expect(planHijack(api, { runId: r.runId, nodeId: "plain" })).rejects.toMatchObject({ code: "HIJACK_UNSUPPORTED", message: expect.stringContaining("no agent session") });
+    await expect(planHijack(api, { runId: r.runId, nodeId: "locked" })).rejects.toMatchObject({ code: "HIJACK_UNSUPPORTED", message: expect.stringContaining("hijack={false}") });
+  });
+});
+
+describe("flow hijack", () => {
+  it("opens the session in the terminal and hands the task back, with onHijackExit reopen", async () => {
+    const { api, location } = await sqliteBackend.open(schemas);
+    const resumed: Array<string | undefined> = [];
+    const wf = api.flow(() => (
+      <api.Workflow name="cli-hijack">
+        <api.Task id="fix" output={api.outputs.patch} agent={coder(resumed)} onHijackExit="reopen">Fix it.</api.Task>
+      </api.Workflow>
+    ));
+    const r = await runWorkflow(wf, { input: {} });
+    const dir = tempDir();
+    writeFileSync(join(dir, "claude"), `#!/bin/sh\necho "$@" > ${join(dir, "claude.log")}\n`);
+    chmodSync(join(dir, "claude"), 0o755);
+    let stdout = "";
+    const io: CliIO = { stdout: (t) => void (stdout += t), stderr: (t) => void (stdout += t), cwd: dir, env: {}, isTTY: false };
+    const path = process.env.PATH;
+    process.env.PATH = `${dir}:${path}`;
+    try {
+      expect(await cliMain(["hijack", r.runId, "fix", "--db", location.location], io)).toBe(0);
+    } finally {
+      process.env.PATH = path;
+    }
+    expect(readFileSync(join(dir, "claude.log"), "utf8").trim()).toBe("--resume sess-42");
+    expect(stdout).toContain("Task fix is pending again (onHijackExit reopen)");
+    expect((await new FlowDb(api.db).listNodes(r.runId)).find((n) => n.nodeId === "fix")?.state).toBe("pending");
+  });
+});

@@ -107,6 +107,13 @@ export function mountApiRoutes(app: Hono<DomainEnv>, deps: ApiRouteDeps): void {
     const facts = namespace ? await memory.listFacts(namespace) : await memory.listAllFacts();
     return okResponse(facts.map((f) => ({ ...f, value: JSON.parse(f.valueJson) as unknown })));
   });
+  app.get("/v1/api/memory/notes", async (c) => {
+    requireScope(c.get("caller"), "memory:read", "GET /v1/api/memory/notes");
+    const namespace = c.req.query("namespace");
+    if (!namespace) throw new FlowError("INVALID_ARGUMENT", "GET /v1/api/memory/notes needs ?namespace=<kind>:<id> (for example workflow:review).");
+    const { store, env } = host.db.binding;
+    return okResponse(await memoryStoreOf({ store, clock: env.clock, newId: () => env.newId() }).listNotes(namespace));
+  });
 
   // ---- crons ----
   app.get("/v1/api/crons", (c) => call("cronList", {}, c.get("caller")));

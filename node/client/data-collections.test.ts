@@ -7,6 +7,7 @@ import { QueryClient } from "@tanstack/query-core";
 import { EventSource } from "eventsource";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCollections, createDataClient, type FlowCollections } from "durable-flow/data";
+import { memoryStoreOf } from "../../core/memory/index.js";
 import { startTestGateway } from "../server/gateway-testing.js";
 
 async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
@@ -81,6 +82,15 @@ describe("createCollections", () => {
     expect(events.size).toBeGreaterThan(before);
     expect([...events.keys()].sort((a, b) => a - b)).toEqual(stored.map((e) => e.seq));
     expect(nodes.toArray.find((n) => n.nodeId === "ship")?.state).toBe("finished");
+
+    const tree = cols.runTree("d1");
+    await tree.preload();
+    expect(tree.toArray.map((task) => task.key).sort()).toEqual(["go#0", "ship#0"]);
+    const { store, env } = t.gateway.host.db.binding;
+    await memoryStoreOf({ store, clock: env.clock, newId: () => env.newId() }).saveNote({ namespace: "workflow:deploy", body: "Ship on green only" });
+    const docs = cols.docs("workflow:deploy");
+    await docs.preload();
+    expect(docs.toArray.map((d) => d.body)).toEqual(["Ship on green only"]);
 
     // cancel: shows cancelled at once and stays so
     const { runId: parked } = await cols.launch({ workflow: "deploy" });

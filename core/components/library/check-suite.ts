@@ -8,7 +8,7 @@ import { FlowError } from "../../errors.js";
 import { createElement, type FlowNode } from "../../jsx/element.js";
 import { TAGS } from "../../protocol.js";
 import type { OutputTarget, TaskRuntime } from "../types.js";
-import { type AgentOrChain, failStep, isAgentOrChain, libraryCtx, required, stepTask } from "./common.js";
+import { type AgentOrChain, failStep, isAgentOrChain, libraryCtx, parallelGroup, required, stepTask } from "./common.js";
 
 /**
  * The row of each check and of the verdict (`verdictOutput` must accept these fields): a check
@@ -61,11 +61,7 @@ export function CheckSuite(props: CheckSuiteProps): FlowNode {
   return createElement(TAGS.sequence, {
     id,
     children: [
-      createElement(TAGS.parallel, {
-        id: `${id}:run`,
-        ...(props.maxConcurrency ? { maxConcurrency: props.maxConcurrency } : {}),
-        children: checks.map(([name, c]) => checkTask(id, name, c, props.verdictOutput)),
-      }),
+      parallelGroup(`${id}:run`, props.maxConcurrency, checks.map(([name, c]) => checkTask(id, name, c, props.verdictOutput))),
       createElement(TAGS.task, {
         id: `${id}:verdict`,
         output: props.verdictOutput,

@@ -10,7 +10,7 @@ import { type AgentLike, isAgentLike } from "../../agents/types.js";
 import type { FlowCtx } from "../../engine/ctx.js";
 import { passStartKey } from "../../engine/nested-loops.js";
 import { FlowError } from "../../errors.js";
-import { createElement, type FlowElement } from "../../jsx/element.js";
+import { createElement, type FlowElement, type FlowNode } from "../../jsx/element.js";
 import { useRenderCtx } from "../../jsx/render.js";
 import { TAGS } from "../../protocol.js";
 import type { OutputTarget, TaskRuntime } from "../types.js";
@@ -65,6 +65,11 @@ export function stepTask(id: string, output: OutputTarget, step: AgentOrFunction
     props.children = () => prompt();
   }
   return createElement(TAGS.task, props, id);
+}
+
+/** A Parallel group `id` of `children`, at most `maxConcurrency` at once when given. */
+export function parallelGroup(id: string, maxConcurrency: number | undefined, children: FlowNode[]): FlowElement {
+  return createElement(TAGS.parallel, { id, ...(maxConcurrency ? { maxConcurrency } : {}), children });
 }
 
 /** A node that fails the run with `code` when reached (after what precedes it in a sequence). */

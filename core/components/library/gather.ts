@@ -9,7 +9,7 @@ import { FlowError } from "../../errors.js";
 import { createElement, type FlowNode } from "../../jsx/element.js";
 import { TAGS } from "../../protocol.js";
 import type { OutputTarget } from "../types.js";
-import { type AgentOrChain, isAgentOrChain, libraryCtx, required, rowJson, stepTask } from "./common.js";
+import { type AgentOrChain, isAgentOrChain, libraryCtx, parallelGroup, required, rowJson, stepTask } from "./common.js";
 
 /** One source of a GatherAndSynthesize. */
 export interface GatherSource {
@@ -57,11 +57,7 @@ export function GatherAndSynthesize(props: GatherAndSynthesizeProps): FlowNode {
   return createElement(TAGS.sequence, {
     id,
     children: [
-      createElement(TAGS.parallel, {
-        id: `${id}:sources`,
-        ...(props.maxConcurrency ? { maxConcurrency: props.maxConcurrency } : {}),
-        children: sources.map(([name, s]) => stepTask(`${id}:${name}`, s.output ?? props.gatherOutput, s.agent, () => s.prompt ?? s.children ?? `Gather what you can as source "${name}".`)),
-      }),
+      parallelGroup(`${id}:sources`, props.maxConcurrency, sources.map(([name, s]) => stepTask(`${id}:${name}`, s.output ?? props.gatherOutput, s.agent, () => s.prompt ?? s.children ?? `Gather what you can as source "${name}".`))),
       stepTask(`${id}:synthesis`, props.synthesisOutput, required(props.synthesizer, `GatherAndSynthesize "${id}" synthesizer`), () => `${props.synthesisPrompt ?? "Synthesize the gathered results into one answer."}\n${format(gathered())}`),
     ],
   });
@@ -106,10 +102,7 @@ export function ClassifyAndRoute(props: ClassifyAndRouteProps): FlowNode {
   const names = Object.keys(categories);
   const categoryOf = props.classificationResult ?? ((row) => String(row.category));
   const items = required(props.items, `ClassifyAndRoute "${id}" items`);
-  return createElement(TAGS.parallel, {
-    id,
-    ...(props.maxConcurrency ? { maxConcurrency: props.maxConcurrency } : {}),
-    children: items.map((item, i) => {
+  return parallelGroup(id, props.maxConcurrency, items.map((item, i) => {
       const key = typeof item === "object" && item !== null && (typeof item.id === "string" || typeof item.id === "number") ? String(item.id) : String(i);
       const text = typeof item === "string" ? item : JSON.stringify(item);
       const classified = ctx.outputMaybe(props.classifierOutput as never, { nodeId: `${id}:classify-${key}` }) as Record<string, unknown> | undefined;
@@ -131,6 +124,5 @@ export function ClassifyAndRoute(props: ClassifyAndRouteProps): FlowNode {
           handler,
         ],
       }, key);
-    }),
-  });
+    }));
 }

@@ -9,7 +9,7 @@ import { createElement, type FlowNode } from "../../jsx/element.js";
 import { TAGS } from "../../protocol.js";
 import type { FlowCtx } from "../../engine/ctx.js";
 import type { OutputTarget } from "../types.js";
-import { type AgentOrChain, isAgentOrChain, libraryCtx, rowJson, type StepTaskProps, stepTask } from "./common.js";
+import { type AgentOrChain, isAgentOrChain, libraryCtx, parallelGroup, rowJson, stepTask, type StepTaskProps } from "./common.js";
 
 /** A ticket on the board: an `id` (names its tasks) and whatever else the agents need. */
 export type KanbanTicket = { id: string | number } & Record<string, unknown>;
@@ -67,10 +67,7 @@ export function Kanban(props: KanbanProps): FlowNode {
   const last = columns.at(-1)!;
   const isDone = (t: KanbanTicket) => ctx.latest(last.output as never, nodeOf(t, last)) !== undefined;
   const open = tickets.filter((t) => !isDone(t));
-  const board = createElement(TAGS.parallel, {
-    id: `${id}:board`,
-    ...(props.maxConcurrency ? { maxConcurrency: props.maxConcurrency } : {}),
-    children: open.map((t) =>
+  const board = parallelGroup(`${id}:board`, props.maxConcurrency, open.map((t) =>
       createElement(TAGS.sequence, {
         id: `${id}:${t.id}`,
         children: columns.map((c, i) =>
@@ -82,8 +79,7 @@ export function Kanban(props: KanbanProps): FlowNode {
           }, c.task),
         ),
       }, String(t.id)),
-    ),
-  });
+    ));
   const complete = open.length === 0 && (props.until === undefined || props.until);
   const body = props.until === undefined ? board : createElement(TAGS.loop, { id, until: props.until, maxIterations: props.maxIterations ?? 5, children: board });
   return createElement(TAGS.sequence, { id: `${id}:group`, children: [body, complete && props.onComplete ? createElement(TAGS.sequence, { id: `${id}:complete`, children: props.onComplete }, "complete") : null] });

@@ -8,7 +8,7 @@ import { FlowError } from "../../errors.js";
 import { createElement, type FlowNode } from "../../jsx/element.js";
 import { TAGS } from "../../protocol.js";
 import type { OutputTarget } from "../types.js";
-import { type AgentOrChain, isAgentOrChain, libraryCtx, required, rowJson, stepTask, type StepTaskProps } from "./common.js";
+import { type AgentOrChain, isAgentOrChain, libraryCtx, parallelGroup, required, rowJson, stepTask, type StepTaskProps } from "./common.js";
 
 /** A panelist: an agent, a failover chain, or an agent with a role and label. */
 export type Panelist = AgentOrChain | { agent: AgentOrChain; role?: string; label?: string };
@@ -75,13 +75,9 @@ export function Panel(props: PanelProps): FlowNode {
   return createElement(TAGS.sequence, {
     id,
     children: [
-      createElement(TAGS.parallel, {
-        id: `${id}:panelists`,
-        ...(props.maxConcurrency ? { maxConcurrency: props.maxConcurrency } : {}),
-        children: panelists.map((p, i) =>
+      parallelGroup(`${id}:panelists`, props.maxConcurrency, panelists.map((p, i) =>
           stepTask(ids[i]!, props.panelistOutput, p.agent, () => `${p.role ? `You are the panel's ${p.role}. ` : ""}${question}${voteAsk}`, { ...props.panelistTaskProps, ...(p.label ? { label: p.label } : {}) }),
-        ),
-      }),
+        )),
       stepTask(`${id}:moderator`, props.moderatorOutput, required(props.moderator, `Panel "${id}" moderator`), () => {
         const answers = rows()
           .map((r, i) => `${panelists[i]!.label ?? panelists[i]!.role ?? `Panelist ${i + 1}`}: ${rowJson(r)}`)

@@ -9,7 +9,7 @@ import { createElement, type FlowNode } from "../../jsx/element.js";
 import { TAGS } from "../../protocol.js";
 import type { ScorersMap } from "../../scorers/types.js";
 import type { OutputTarget } from "../types.js";
-import { type AgentOrChain, libraryCtx, required, stepTask } from "./common.js";
+import { type AgentOrChain, libraryCtx, parallelGroup, required, stepTask } from "./common.js";
 
 /** SPEC.md's Sidecar delta record: mean scores, `delta` = sidecar - primary, and whether the cheaper sidecar is at least as good. */
 export const sidecarDeltaSchema = z.object({
@@ -68,14 +68,10 @@ export function Sidecar(props: SidecarProps): FlowNode {
   return createElement(TAGS.sequence, {
     id: `${id}:group`,
     children: [
-      createElement(TAGS.parallel, {
-        id: `${id}:pair`,
-        ...(props.maxConcurrency ? { maxConcurrency: props.maxConcurrency } : {}),
-        children: [
+      parallelGroup(`${id}:pair`, props.maxConcurrency, [
           stepTask(id, props.output, required(props.agent, `Sidecar "${id}" agent`), () => prompt, { ...extra, label: props.primaryLabel ?? "primary" }),
           stepTask(`${id}:sidecar`, sidecarOutput, required(props.sidecar, `Sidecar "${id}" sidecar`), () => prompt, { ...extra, label: props.sidecarLabel ?? "sidecar", continueOnFail: true }),
-        ],
-      }),
+        ]),
       props.deltaOutput
         ? createElement(TAGS.task, {
             id: `${id}:delta`,

@@ -62,6 +62,14 @@ export class AttemptSnapshots {
  * const snaps = attemptSnapshotsFor(binding, "r1", process.cwd());
  */
 export function attemptSnapshotsFor(binding: StoreBinding, runId: string, rootDir: string): AttemptSnapshots | undefined {
-  const { vcs, recordSnapshots } = binding.env;
-  return vcs && recordSnapshots !== false ? new AttemptSnapshots(binding, vcs, runId, rootDir) : undefined;
+  const { vcs, recordSnapshots, cwd } = binding.env;
+  return vcs && recordSnapshots !== false ? new AttemptSnapshots(binding, vcs, runId, absoluteDir(rootDir, cwd)) : undefined;
+}
+
+/** `dir` made absolute against the process's working directory (the run records where its files are). */
+function absoluteDir(dir: string, cwd: string | undefined): string {
+  const absolute = dir.startsWith("/") || dir.startsWith("\\") || /^[A-Za-z]:[\\/]/.test(dir);
+  if (absolute || !cwd) return dir;
+  const rel = dir.replace(/^\.(?:[\\/]|$)/, "");
+  return rel ? `${cwd.replace(/[\\/]+$/, "")}/${rel}` : cwd;
 }

@@ -23,7 +23,11 @@ export interface AspectsProps {
   children?: FlowNode;
 }
 
-/** Which limit the totals exceed, if any: `[kind, used, limit]`. */
+/**
+ * Which limit the totals exceed, if any.
+ * @example
+ * exceededLimit({ tokens: 200, maxTaskTokens: 100, latencyMs: 0, maxTaskLatencyMs: 0, tasks: 2 }, { tokenBudget: { max: 150 } }); // { kind: "tokens", used: 200, limit: 150, onExceeded: "fail" }
+ */
 export function exceededLimit(t: AspectTotals, props: AspectsProps): { kind: "tokens" | "latency"; used: number; limit: number; onExceeded: "fail" | "warn" | "skip-remaining" } | undefined {
   const b = props.tokenBudget;
   if (b) {

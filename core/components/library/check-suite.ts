@@ -13,6 +13,8 @@ import { type AgentOrChain, failStep, isAgentOrChain, libraryCtx, parallelGroup,
 /**
  * The row of each check and of the verdict (`verdictOutput` must accept these fields): a check
  * writes `passed` and `summary`; the verdict adds the names of the checks that `failed`.
+ * @example
+ * const schemas = { verdict: checkVerdictSchema };
  */
 export const checkVerdictSchema = z.object({ passed: z.boolean(), summary: z.string().default(""), failed: z.array(z.string()).default([]) });
 
@@ -38,7 +40,11 @@ export interface CheckSuiteProps {
   skipIf?: boolean;
 }
 
-/** Whether the suite passes under a strategy, given how many checks passed of how many. */
+/**
+ * Whether the suite passes under a strategy, given how many checks passed of how many.
+ * @example
+ * suitePasses("majority", 2, 3); // true
+ */
 export function suitePasses(strategy: CheckSuiteProps["strategy"], passed: number, total: number): boolean {
   if (strategy === "any-pass") return passed > 0;
   if (strategy === "majority") return passed * 2 > total;

@@ -24,7 +24,11 @@ export interface DecisionTableProps {
   skipIf?: boolean;
 }
 
-/** Indexes of the rules that apply under a strategy. */
+/**
+ * Indexes of the rules that apply under a strategy.
+ * @example
+ * matchingRules([{ when: false, then: null }, { when: true, then: null }], "first-match"); // [1]
+ */
 export function matchingRules(rules: readonly DecisionRule[], strategy: DecisionTableProps["strategy"]): number[] {
   const hits = rules.flatMap((r, i) => (r.when === true ? [i] : []));
   return strategy === "all-match" ? hits : hits.slice(0, 1);

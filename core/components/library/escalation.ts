@@ -9,7 +9,11 @@ import { TAGS } from "../../protocol.js";
 import type { OutputTarget } from "../types.js";
 import { type AgentOrChain, libraryCtx, required, rowJson, stepTask } from "./common.js";
 
-/** The escalation record (`escalationOutput` needs these fields). */
+/**
+ * The escalation record (`escalationOutput` needs these fields).
+ * @example
+ * const schemas = { escalation: escalationRecordSchema };
+ */
 export const escalationRecordSchema = z.object({
   /** Label of the level that resolved it (`human` for the fallback), or null when nobody did. */
   resolvedBy: z.string().nullable(),

@@ -63,7 +63,11 @@ export function GatherAndSynthesize(props: GatherAndSynthesizeProps): FlowNode {
   });
 }
 
-/** Fields ClassifyAndRoute reads from a `classifierOutput` row (default `classificationResult`). */
+/**
+ * Fields ClassifyAndRoute reads from a `classifierOutput` row (default `classificationResult`).
+ * @example
+ * const schemas = { label: classificationSchema.extend({ confidence: z.number() }) };
+ */
 export const classificationSchema = z.object({ category: z.string() });
 
 /** A category: its agent, or its agent with its own table and prompt. */

@@ -44,7 +44,11 @@ export interface PanelTally {
   agreed: boolean;
 }
 
-/** Counts `vote` fields; `agreed` when the leading option (a tie has none) has at least `minAgree` votes. */
+/**
+ * Counts `vote` fields; `agreed` when the leading option (a tie has none) has at least `minAgree` votes.
+ * @example
+ * tallyVotes([{ vote: "a" }, { vote: "a" }, { vote: "b" }], 2); // { counts: { a: 2, b: 1 }, winner: "a", agreed: true }
+ */
 export function tallyVotes(rows: Array<Record<string, unknown> | undefined>, minAgree: number): PanelTally {
   const counts: Record<string, number> = {};
   for (const r of rows) if (r && typeof r.vote === "string") counts[r.vote] = (counts[r.vote] ?? 0) + 1;

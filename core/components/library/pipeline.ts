@@ -50,7 +50,11 @@ export function ContentPipeline(props: ContentPipelineProps): FlowNode {
   });
 }
 
-/** Fields a Debate reads from an `argumentOutput` row. */
+/**
+ * Fields a Debate reads from an `argumentOutput` row.
+ * @example
+ * const schemas = { argument: debateArgumentSchema };
+ */
 export const debateArgumentSchema = z.object({ argument: z.string() });
 
 export interface DebateProps {

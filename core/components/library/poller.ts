@@ -9,7 +9,11 @@ import { TAGS } from "../../protocol.js";
 import type { OutputTarget } from "../types.js";
 import { type AgentOrChain, type AgentOrFunction, libraryCtx, passIndex, passRows, required, rowJson, stepTask } from "./common.js";
 
-/** Fields the Poller reads from a `checkOutput` row. */
+/**
+ * Fields the Poller reads from a `checkOutput` row.
+ * @example
+ * const schemas = { probe: pollCheckSchema.extend({ status: z.string() }) };
+ */
 export const pollCheckSchema = z.object({ satisfied: z.boolean() });
 
 export interface PollerProps {
@@ -32,7 +36,11 @@ export interface PollerProps {
   skipIf?: boolean;
 }
 
-/** The wait before check number `n` (1-based, n >= 2). */
+/**
+ * The wait before check number `n` (1-based, n >= 2).
+ * @example
+ * pollDelayMs("exponential", 1000, 4); // 4000
+ */
 export function pollDelayMs(backoff: PollerProps["backoff"], intervalMs: number, n: number): number {
   if (backoff === "linear") return intervalMs * (n - 1);
   if (backoff === "exponential") return intervalMs * 2 ** (n - 2);
@@ -64,7 +72,11 @@ export function Poller(props: PollerProps): FlowNode {
   });
 }
 
-/** Fields the DriftDetector reads from a `compareOutput` row (default `alertIf`). */
+/**
+ * Fields the DriftDetector reads from a `compareOutput` row (default `alertIf`).
+ * @example
+ * const schemas = { diff: driftCompareSchema.extend({ changed: z.array(z.string()) }) };
+ */
 export const driftCompareSchema = z.object({ drifted: z.boolean() });
 
 export interface DriftDetectorProps {

@@ -9,7 +9,11 @@ import { TAGS } from "../../protocol.js";
 import type { OutputTarget } from "../types.js";
 import { type AgentOrChain, type AgentOrFunction, libraryCtx, passRows, required, rowJson, stepTask } from "./common.js";
 
-/** Fields the ReviewLoop reads from a `reviewOutput` row. */
+/**
+ * Fields the ReviewLoop reads from a `reviewOutput` row.
+ * @example
+ * const schemas = { review: reviewVerdictSchema };
+ */
 export const reviewVerdictSchema = z.object({ approved: z.boolean(), feedback: z.string().optional() });
 
 export interface ReviewLoopProps {
@@ -60,7 +64,11 @@ export function ReviewLoop(props: ReviewLoopProps): FlowNode {
   });
 }
 
-/** Fields the Optimizer reads from an `evaluateOutput` row. */
+/**
+ * Fields the Optimizer reads from an `evaluateOutput` row.
+ * @example
+ * const schemas = { score: optimizerScoreSchema };
+ */
 export const optimizerScoreSchema = z.object({ score: z.number(), feedback: z.string().optional() });
 
 export interface OptimizerProps {

@@ -10,8 +10,17 @@ import { TAGS } from "../../protocol.js";
 import type { OutputTarget } from "../types.js";
 import { type AgentOrChain, type AgentOrFunction, libraryCtx, passRows, required, rowJson, stepTask } from "./common.js";
 
-/** Fields ScanFixVerify reads: a scan row's `findings` (empty = clean) and a verify row's `passed`. */
+/**
+ * Fields ScanFixVerify reads from a scan row: `findings` (empty = clean).
+ * @example
+ * const schemas = { scan: scanFindingsSchema, verify: verifyResultSchema };
+ */
 export const scanFindingsSchema = z.object({ findings: z.array(z.unknown()) });
+/**
+ * Fields ScanFixVerify reads from a verify row: `passed`.
+ * @example
+ * const schemas = { verify: verifyResultSchema.extend({ log: z.string() }) };
+ */
 export const verifyResultSchema = z.object({ passed: z.boolean() });
 
 export interface ScanFixVerifyProps {

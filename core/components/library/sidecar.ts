@@ -11,7 +11,11 @@ import type { ScorersMap } from "../../scorers/types.js";
 import type { OutputTarget } from "../types.js";
 import { type AgentOrChain, libraryCtx, parallelGroup, required, stepTask } from "./common.js";
 
-/** SPEC.md's Sidecar delta record: mean scores, `delta` = sidecar - primary, and whether the cheaper sidecar is at least as good. */
+/**
+ * SPEC.md's Sidecar delta record: mean scores, `delta` = sidecar - primary, and whether the cheaper sidecar is at least as good.
+ * @example
+ * const schemas = { delta: sidecarDeltaSchema };
+ */
 export const sidecarDeltaSchema = z.object({
   primaryScore: z.number().nullable(),
   sidecarScore: z.number().nullable(),

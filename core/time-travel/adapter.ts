@@ -5,7 +5,11 @@
  */
 import { FlowDb } from "../engine/flow-db.js";
 
-/** A FlowDb, or an object carrying a workflow's `db` handle. */
+/**
+ * A FlowDb, or an object carrying a workflow's `db` handle.
+ * @example
+ * const adapter: FlowDbLike = api; // or new FlowDb(api.db)
+ */
 export type FlowDbLike = FlowDb | { db?: unknown };
 
 /**

@@ -4,7 +4,6 @@
  * VCS port hosts implement, and the snapshot ref names.
  */
 export { timeTravel, revertToAttempt } from "./time-travel.js";
-export { recoverTimeTravel } from "./intent.js";
 export { attemptRef, parseAttemptRef, runRefPrefix } from "./refs.js";
 export type { VcsPort, VcsFileChange, VcsSnapshotRef } from "./port.js";
 export type { Compensation, CrossedEffect, EffectBoundaryReport, RevertOptions, RevertResult, TimeTravelOptions, TimeTravelResult, TimeTravelStep } from "./types.js";

@@ -48,10 +48,18 @@ export interface EffectBoundaryReport {
   warnings: CrossedEffect[];
 }
 
-/** Undoes one crossed effect (for example a refund by its idempotency key). */
+/**
+ * Undoes one crossed effect (for example a refund by its idempotency key).
+ * @example
+ * const refund: Compensation = (effect) => payments.refund({ idempotencyKey: effect.idempotencyKey });
+ */
 export type Compensation = (effect: CrossedEffect) => void | Promise<void>;
 
-/** The points of a time travel between which a crash can happen (for tests and tracing). */
+/**
+ * The points of a time travel between which a crash can happen (for tests and tracing).
+ * @example
+ * await timeTravel(db, { runId, nodeId, checkpoint: (step: TimeTravelStep) => console.log("durable:", step) });
+ */
 export type TimeTravelStep = "intent-written" | "files-restored" | "committed";
 
 interface CommonOptions {

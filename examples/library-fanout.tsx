@@ -1,6 +1,7 @@
 /**
  * Library components that fan out (docs/components.md, "Library components"): choosing a
- * vendor. `GatherAndSynthesize` asks three sources at once and writes a brief, a `Panel` of
+ * vendor. `GatherAndSynthesize` asks three sources at once and writes a brief (under an
+ * `Aspects` token budget that skips what is left once the research spent it), a `Panel` of
  * three votes on the vendor, a `CheckSuite` runs security, license and SLA checks (majority
  * wins), `ClassifyAndRoute` sends the vendor's open support tickets to billing, bugs or a
  * default desk, and a `Sidecar` compares a big model's recommendation with a small one's.
@@ -49,7 +50,7 @@ export function fanoutAgents(votes = ["acme", "acme", "globex"], before?: (call:
   const hooks = before ? { before } : {};
   const desk = (name: string) => scriptedAgent(name, ({ prompt }) => ({ desk: name, text: `${name} handled: ${prompt.slice(prompt.indexOf("Item: ") + 6)}` }), hooks);
   return {
-    searcher: scriptedAgent("searcher", ({ nodeId }) => ({ source: nodeId, notes: `what ${nodeId} says` }), hooks),
+    searcher: scriptedAgent("searcher", ({ nodeId }) => ({ source: nodeId, notes: `what ${nodeId} says` }), { ...hooks, tokens: 400 }),
     writer: scriptedAgent("writer", ({ prompt }) => ({ summary: `Brief from ${[...prompt.matchAll(/^(\w+): \{/gm)].map((m) => m[1]).join(", ")}` }), hooks),
     panelists: votes.map((vote, i) => scriptedAgent(`panelist-${i + 1}`, () => ({ vote, reason: `${vote} fits best` }), hooks)),
     moderator: scriptedAgent("moderator", ({ prompt }) => ({ decision: /(?:chose|Consensus reached on) "([^"]+)"/.exec(prompt)?.[1] ?? "undecided" }), hooks),
@@ -73,12 +74,13 @@ export const coverage = createScorer({
 });
 
 /** The vendor-choice workflow on an api. */
-export function chooseVendor(api: FlowApi<typeof schemas>, agents: FanoutAgents, opts: { strategy?: "vote" | "consensus" } = {}) {
-  const { flow, Workflow, Task, GatherAndSynthesize, Panel, CheckSuite, ClassifyAndRoute, Sidecar, outputs } = api;
+export function chooseVendor(api: FlowApi<typeof schemas>, agents: FanoutAgents, opts: { strategy?: "vote" | "consensus"; researchTokens?: number } = {}) {
+  const { flow, Workflow, Task, Aspects, GatherAndSynthesize, Panel, CheckSuite, ClassifyAndRoute, Sidecar, outputs } = api;
   return flow((ctx) => {
     const vendor = ctx.input.vendor;
     return (
       <Workflow name="choose-vendor">
+        <Aspects id="research-budget" tokenBudget={{ max: opts.researchTokens ?? 2000, onExceeded: "skip-remaining" }} tracking={{ tokens: true }}>
         <GatherAndSynthesize
           id="research"
           sources={{ docs: { agent: agents.searcher, prompt: `Read ${vendor}'s docs.` }, pricing: { agent: agents.searcher, prompt: `Find ${vendor}'s prices.` }, reviews: { agent: agents.searcher, prompt: `Collect reviews of ${vendor}.` } }}
@@ -87,6 +89,7 @@ export function chooseVendor(api: FlowApi<typeof schemas>, agents: FanoutAgents,
           synthesisOutput={outputs.brief}
           maxConcurrency={2}
         />
+        </Aspects>
         <Panel id="panel" panelists={agents.panelists.map((agent, i) => ({ agent, role: ["architect", "buyer", "operator"][i] ?? "member" }))} moderator={agents.moderator} panelistOutput={outputs.opinion} moderatorOutput={outputs.decision} strategy={opts.strategy ?? "vote"} minAgree={2} prompt={`Which vendor should we pick, ${vendor} or globex?`} />
         <CheckSuite
           id="due-diligence"

@@ -19,9 +19,9 @@ export interface ScriptedAgent extends AgentLike {
 
 /**
  * An agent whose answer (the row, as JSON text) is `answer(call)`. `hooks.before` runs first
- * (the crash test logs and pauses there).
+ * (the crash test logs and pauses there); `hooks.tokens` is the usage it reports per answer.
  */
-export function scriptedAgent(id: string, answer: (call: ScriptedCall) => unknown, hooks: { before?: (call: ScriptedCall) => Promise<void> | void } = {}): ScriptedAgent {
+export function scriptedAgent(id: string, answer: (call: ScriptedCall) => unknown, hooks: { before?: (call: ScriptedCall) => Promise<void> | void; tokens?: number } = {}): ScriptedAgent {
   const calls: ScriptedCall[] = [];
   return {
     id,
@@ -30,7 +30,7 @@ export function scriptedAgent(id: string, answer: (call: ScriptedCall) => unknow
       const call = { nodeId: args?.taskContext?.nodeId ?? "?", iteration: args?.taskContext?.iteration ?? 0, prompt: args?.prompt ?? "" };
       calls.push(call);
       await hooks.before?.(call);
-      return { text: JSON.stringify(answer(call)) };
+      return { text: JSON.stringify(answer(call)), ...(hooks.tokens ? { usage: { totalTokens: hooks.tokens } } : {}) };
     },
   };
 }

@@ -113,6 +113,18 @@ describe("examples/library-fanout.tsx", () => {
     // Sidecar: the big model covers both words, the small one half of them.
     expect(await rowsOf(db, r.runId, outputs.delta)).toEqual([{ nodeId: "recommend:delta", iteration: 0, primaryScore: 1, sidecarScore: 0.5, delta: -0.5, cheaperWins: false }]);
     expect((await rowsOf(db, r.runId, outputs.recommendation)).map((x) => x.nodeId)).toEqual(["recommend", "recommend:sidecar"]);
+    // Aspects: the research spent 1200 tokens of its 2000, shown on the block in frames.
+    expect(JSON.stringify((await db.getFrame(r.runId))!.xml)).toContain('"id":"research-budget","tokens":"1200"');
+  });
+
+  it("skips the synthesis once the research spent its Aspects token budget", async () => {
+    const ex = await import("./library-fanout.js");
+    const api = createFlow(ex.schemas, { dbPath: freshDb() });
+    const agents = ex.fanoutAgents();
+    const r = await runWorkflow(ex.chooseVendor(api, agents, { researchTokens: 1000 }), { input: { vendor: "acme", tickets: [] } });
+    expect(r.status).toBe("finished");
+    expect(agents.writer.calls).toEqual([]);
+    expect((await new FlowDb(api.db).listNodes(r.runId)).find((n) => n.nodeId === "research:synthesis")?.state).toBe("cancelled");
   });
 
   it("reports no consensus when fewer than minAgree panelists agree", async () => {

@@ -34,7 +34,7 @@ const POINTS: Record<string, Point[]> = {
     { kill: "config:compare@0", state: "in-progress", component: "DriftDetector" },
   ],
   fanout: [
-    { kill: "research:synthesis@0", state: "in-progress", component: "GatherAndSynthesize" },
+    { kill: "research:synthesis@0", state: "in-progress", component: "GatherAndSynthesize (inside Aspects)" },
     { kill: "panel:moderator@0", state: "in-progress", component: "Panel" },
     { kill: "due-diligence:license@0", state: "in-progress", component: "CheckSuite" },
     { kill: "support:handle-t2@0", state: "in-progress", component: "ClassifyAndRoute" },

@@ -1,9 +1,11 @@
 /**
  * @module core/time-travel/history
- * What time travel leaves behind on a run: its rewinds and reverts (one intent row each) and
- * the attention mark a forced crossing of side effects sets.
+ * What time travel leaves behind on a run: its rewinds and reverts (one intent row each), the
+ * attention mark a forced crossing of side effects sets, and its snapshots (per-run GC).
  */
 import { type FlowDbLike, flowDbOf } from "./adapter.js";
+import { FlowError } from "../errors.js";
+import { runRefPrefix } from "./refs.js";
 import type { CrossedEffect } from "./types.js";
 
 /**
@@ -84,4 +86,19 @@ export async function listTimeTravels(adapter: FlowDbLike, runId: string): Promi
     finishedAtMs: r.finished_at_ms === null || r.finished_at_ms === undefined ? null : Number(r.finished_at_ms),
     error: r.error_json ? (JSON.parse(String(r.error_json)) as { message: string }).message : null,
   }));
+}
+
+/**
+ * Deletes the snapshot refs of a run (its attempts' and its time travels' `before` snapshots);
+ * returns how many. `git gc` reclaims the objects later; time travel of the run can then reset
+ * rows only. Throws VCS_FAILED when the run recorded no workspace or the host has no VCS port.
+ * @example
+ * const removed = await removeRunSnapshots(new FlowDb(api.db), runId);
+ */
+export async function removeRunSnapshots(adapter: FlowDbLike, runId: string): Promise<number> {
+  const db = flowDbOf(adapter);
+  const [row] = await db.store.query<{ workspace_dir: string | null }>(`SELECT workspace_dir FROM _flow_runs WHERE run_id = ?`, [runId]);
+  const { vcs } = db.binding.env;
+  if (!row?.workspace_dir || !vcs) throw new FlowError("VCS_FAILED", `Run ${runId} has no snapshots to remove (no workspace recorded, or no VCS port on this host).`, { runId });
+  return vcs.remove(row.workspace_dir, runRefPrefix(runId));
 }

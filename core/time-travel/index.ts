@@ -7,7 +7,7 @@ export { timeTravel, revertToAttempt } from "./time-travel.js";
 export { attemptRef, parseAttemptRef, runRefPrefix } from "./refs.js";
 export type { VcsPort, VcsFileChange, VcsSnapshotRef } from "./port.js";
 export type { Compensation, CrossedEffect, EffectBoundaryReport, RevertOptions, RevertResult, TimeTravelOptions, TimeTravelResult, TimeTravelStep } from "./types.js";
-export { clearRunAttention, getRunAttention, listTimeTravels } from "./history.js";
+export { clearRunAttention, getRunAttention, listTimeTravels, removeRunSnapshots } from "./history.js";
 export type { RunAttention, TimeTravelRecord } from "./history.js";
 export { forkRun, planFork, replayRun } from "./fork.js";
 export type { ForkPlan, ForkPoint, ForkRunOptions } from "./fork.js";

@@ -5,6 +5,7 @@
  * See docs/time-travel.md ("CLI").
  */
 import { attemptDiff } from "../../../core/time-travel/diff.js";
+import { removeRunSnapshots } from "../../../core/time-travel/history.js";
 import { parseAttemptRef, runRefPrefix } from "../../../core/time-travel/refs.js";
 import { createGitVcs } from "../../vcs/git.js";
 import { type CliCommand, UsageError } from "../command.js";
@@ -46,7 +47,7 @@ export const snapshotsCommand: CliCommand = {
       const vcs = createGitVcs();
       const prefix = runRefPrefix(runId);
       if (values.gc) {
-        const removed = await vcs.remove(workspace, prefix);
+        const removed = await removeRunSnapshots(db, runId);
         print({ runId, workspace, removed }, `Deleted ${removed} snapshot ref(s) of run ${runId} in ${workspace}.\n`);
         return 0;
       }

@@ -55,6 +55,11 @@ interface Shared {
   pglite: PGlite;
   refs: number;
   closing?: Promise<void>;
+  /**
+   * Set after a full disk: PGlite's wasm instance then hangs on every later statement (and on
+   * close), so it is not used again; the next open, once space is freed, recovers from the files.
+   */
+  wedged?: FlowError;
 }
 
 /** Open data dirs of this process, by resolved path. */
@@ -208,6 +213,7 @@ export async function openPgliteStore(opts: PgliteStoreOptions = {}): Promise<Pg
   const direct = executorOf(pglite);
   let closed = false;
   const guard = () => {
+    if (shared.wedged) throw shared.wedged;
     if (closed) throw new FlowError("STORE_OPEN_FAILED", `PGlite store ${dir ?? "(in memory)"} is closed; open a new one.`, { dataDir: dir });
   };
 
@@ -233,7 +239,7 @@ export async function openPgliteStore(opts: PgliteStoreOptions = {}): Promise<Pg
       if (closed) return;
       closed = true;
       if (--shared.refs > 0) return;
-      shared.closing = pglite.close().finally(() => {
+      shared.closing = (shared.wedged ? Promise.resolve() : pglite.close()).finally(() => {
         if (dir) {
           openDirs.delete(dir);
           releaseLock(dir);
@@ -241,5 +247,7 @@ export async function openPgliteStore(opts: PgliteStoreOptions = {}): Promise<Pg
       });
       await shared.closing;
     },
-  }, dir ?? "PGlite (in memory)");
+  }, dir ?? "PGlite (in memory)", (fault) => {
+    if (fault.code === "STORE_FULL") shared.wedged = fault;
+  });
 }

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { z } from "zod";
 import { afterEach, describe, expect, it } from "vitest";
-import { createFlow, isFlowError, openPostgresStore, runWorkflow } from "durable-flow";
+import { createFlow, isFlowError, openPgliteStore, openPostgresStore, runWorkflow } from "durable-flow";
 import { tempDir } from "../testing/backends.js";
 import { freshPostgresSchema } from "../testing/postgres-test-db.js";
 
@@ -16,7 +16,7 @@ const canMount = (() => {
 })();
 const mounted: string[] = [];
 afterEach(() => {
-  for (const dir of mounted.splice(0).reverse()) spawnSync("umount", [dir]);
+  for (const dir of mounted.splice(0).reverse()) spawnSync("umount", ["-l", dir]);
 });
 function mount(args: string[], dir: string): void {
   expect(spawnSync("mount", [...args, dir]).status).toBe(0);
@@ -73,6 +73,34 @@ describe.skipIf(!canMount)("a SQLite store on a full or read-only disk", () => {
     const resumed = await runWorkflow(bigWorkflow(dbPath), { input: {}, runId: "ro-1", resume: true, force: true, logDir: null });
     expect(resumed.status).toBe("finished");
   }, 60_000);
+});
+
+describe.skipIf(!canMount)("a PGlite store on a full disk", () => {
+  it("fails with STORE_FULL, refuses later statements at once instead of hanging, and reopens with its rows once space is freed", async () => {
+    const dir = tempDir("flow-pg-full-");
+    // A new data dir takes about 41 MB; 80 MB leaves room for a few random megabytes.
+    mount(["-t", "tmpfs", "-o", "size=80m", "tmpfs"], dir);
+    const dataDir = join(dir, "pg");
+    const store = await openPgliteStore({ dataDir });
+    await store.execute("CREATE TABLE t (v text)");
+    await store.execute("INSERT INTO t VALUES ('kept')");
+    const fill = "INSERT INTO t SELECT string_agg(md5(random()::text), '') FROM generate_series(1, 40000)";
+    let full: unknown;
+    for (let i = 0; i < 100 && full === undefined; i++) full = await store.execute(fill).then(() => undefined, (error: unknown) => error);
+    expect(isFlowError(full, "STORE_FULL")).toBe(true);
+    const started = Date.now();
+    expect(isFlowError(await store.query("SELECT 1").catch((error: unknown) => error), "STORE_FULL")).toBe(true);
+    await store.close();
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(spawnSync("mount", ["-o", "remount,size=400m", dir]).status).toBe(0);
+    const reopened = await openPgliteStore({ dataDir });
+    try {
+      expect(await reopened.query("SELECT v FROM t WHERE v = 'kept'")).toEqual([{ v: "kept" }]);
+      await reopened.execute("INSERT INTO t VALUES ('after')");
+    } finally {
+      await reopened.close();
+    }
+  }, 120_000);
 });
 
 describe("a PostgreSQL store in a read-only session", () => {

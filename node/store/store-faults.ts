@@ -36,17 +36,20 @@ export function storeFault(error: unknown, where: string): unknown {
 }
 
 /**
- * `store` with every statement's full-disk and read-only failures given their Flow codes.
+ * `store` with every statement's full-disk and read-only failures given their Flow codes;
+ * `onFault` hears each one (PGlite uses it to stop using an instance a full disk wedged).
  * @example
  * return withStoreFaults(openedStore, "/work/.flow/flow.db");
  */
-export function withStoreFaults<T extends StorePort>(store: T, where: string): T {
+export function withStoreFaults<T extends StorePort>(store: T, where: string, onFault?: (fault: FlowError) => void): T {
   const mapped = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       try {
         return await fn(...args);
       } catch (error) {
-        throw storeFault(error, where);
+        const fault = storeFault(error, where);
+        if (onFault && fault !== error && fault instanceof FlowError) onFault(fault);
+        throw fault;
       }
     };
   const wrapped: T = {

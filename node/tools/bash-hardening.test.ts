@@ -1,7 +1,9 @@
+import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { bash } from "durable-flow";
 import { toolIsolation } from "./isolation.js";
@@ -61,6 +63,31 @@ describe(`bash process lifetime (isolation: ${mode})`, () => {
       expect(e.details.timeoutMs).toBe(3_600_000);
     }
   });
+});
+
+describe("bash without namespaces (FLOW_TOOL_ISOLATION=none, Linux)", () => {
+  it("settles at the timeout and kills a setsid descendant through its environment mark", async () => {
+    const script = `
+      import { bash } from "durable-flow";
+      const started = Date.now();
+      const setsid = "setsid sh -c '${hostPidTo("s.pid")}; exec sleep 30' & sleep 30";
+      const code = await bash.execute({ cmd: "sh", args: ["-c", setsid] }, { rootDir: ${JSON.stringify(root)}, timeoutMs: 1500 }).then(() => "ran", (e) => e.code);
+      const exited = Date.now();
+      await bash.execute({ cmd: "sh", args: ["-c", "setsid sh -c 'exec sleep 30' & echo main done"] }, { rootDir: ${JSON.stringify(root)}, timeoutMs: 20000 });
+      console.log(JSON.stringify({ code, took: exited - started, returned: Date.now() - exited }));`;
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      env: { ...process.env, FLOW_TOOL_ISOLATION: "none" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    const report = JSON.parse(child.stdout.trim().split("\n").pop()!) as { code: string; took: number; returned: number };
+    expect(report.code).toBe("TOOL_TIMEOUT");
+    expect(report.took).toBeLessThan(2500);
+    expect(report.returned).toBeLessThan(2000);
+    const pid = Number(readFileSync(join(root, "s.pid"), "utf8"));
+    await vi.waitFor(() => expect(isDead(pid)).toBe(true), { timeout: 2000, interval: 20 });
+  }, 60_000);
 });
 
 describe(`bash with allowNetwork false (isolation: ${mode})`, () => {

@@ -58,6 +58,7 @@ export const bash = defineTool({
       cmd,
       args,
       spawnAs: isolation.wrap(cmd, args, ctx.allowNetwork),
+      sweepDescendants: isolation.mode === "none" && process.platform === "linux",
       cwd,
       timeoutMs: ctx.timeoutMs,
       maxOutputBytes: ctx.maxOutputBytes,

@@ -4,7 +4,8 @@
  * bounded output and a wall-clock limit (SPEC.md "Limits": SIGKILL at expiry, hard cap one
  * hour). The whole group is killed at the timeout, on abort, and when the main process exits,
  * so a tool call leaves no stragglers behind; descendants that left the group (`setsid`) are
- * reached by the PID namespace `bash` runs in where the machine allows it (isolation.ts), and
+ * reached by the PID namespace `bash` runs in where the machine allows it (isolation.ts), else
+ * on Linux by the environment mark of process-sweep.ts, and
  * the call settles on time even when something out of reach holds its pipes (docs/tools.md
  * "bash").
  */
@@ -12,6 +13,7 @@ import { spawn } from "node:child_process";
 import { FlowError, isFlowError } from "../../core/errors.js";
 import { OutputCollector } from "../../core/tools/output-limit.js";
 import { TOOL_DEFAULTS } from "../../core/tools/types.js";
+import { killMarkedProcesses, newToolCallId, TOOL_CALL_ENV } from "./process-sweep.js";
 
 export interface ProcessRequest {
   toolName: string;
@@ -23,6 +25,11 @@ export interface ProcessRequest {
   signal?: AbortSignal;
   /** What is actually started, when it differs from `cmd args` (a confining wrapper); messages name `cmd`. */
   spawnAs?: { cmd: string; args: readonly string[] };
+  /**
+   * Linux without a PID namespace: mark the process's environment and, when the call ends,
+   * kill every process carrying the mark (descendants that left the process group).
+   */
+  sweepDescendants?: boolean;
   /** Keep stderr apart (`stderr` of the result) instead of interleaving it into `output`. */
   separateStderr?: boolean;
 }
@@ -50,7 +57,9 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
   return new Promise<ProcessResult>((resolvePromise, reject) => {
     if (req.signal?.aborted) return reject(abortError(req, req.signal.reason));
     const spawned = req.spawnAs ?? { cmd: req.cmd, args: req.args };
-    const child = spawn(spawned.cmd, [...spawned.args], { cwd: req.cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], shell: false });
+    const callId = req.sweepDescendants ? newToolCallId() : undefined;
+    const env = callId ? { ...process.env, [TOOL_CALL_ENV]: callId } : process.env;
+    const child = spawn(spawned.cmd, [...spawned.args], { cwd: req.cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"], shell: false });
     const output = new OutputCollector(req.maxOutputBytes);
     const stderr = req.separateStderr ? new OutputCollector(req.maxOutputBytes) : output;
     let failure: FlowError | undefined;
@@ -64,6 +73,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       } catch {
         // ESRCH: the group is already gone.
       }
+      if (callId) killMarkedProcesses(callId);
     };
     const settle = (exitCode: number | null, signal: NodeJS.Signals | null) => {
       if (settled) return;

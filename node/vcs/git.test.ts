@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isFlowError } from "../../core/errors.js";
 import { createGitVcs } from "./git.js";
-import { gitIn, tempRepo, treePicture, userGitState } from "./testing.js";
+import { gitIn, snapshotSeries, tempRepo, treePicture, userGitState } from "./testing.js";
 
 const binary = (seed: number) => Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 31 + seed) % 256));
 
@@ -23,28 +23,22 @@ describe("git VCS port", () => {
     writeFileSync(join(dir, ".flow", "flow.db"), "db v1");
     const user = userGitState(dir);
     const skip = (p: string) => p === ".flow" || p === "notes.log";
-
-    const pictures: Record<string, string>[] = [];
-    const pointers: string[] = [];
-    const take = async (i: number) => {
-      pictures.push(treePicture(dir, skip));
-      pointers.push(await vcs.snapshot(dir, `refs/flow/runs/t/${i}`));
-    };
-    await take(0);
+    const { pictures, pointers, take } = snapshotSeries(vcs, dir, "refs/flow/runs/t/", skip);
+    await take();
     writeFileSync(join(dir, "a.txt"), "one\n");
     mkdirSync(join(dir, "bin"));
     writeFileSync(join(dir, "bin", "blob.dat"), binary(1));
-    await take(1);
+    await take();
     writeFileSync(join(dir, "a.txt"), "two\n");
     chmodSync(join(dir, "a.txt"), 0o755);
     writeFileSync(join(dir, "bin", "blob.dat"), binary(2));
     symlinkSync("a.txt", join(dir, "link"));
-    await take(2);
+    await take();
     unlinkSync(join(dir, "README.md"));
     rmSync(join(dir, "bin"), { recursive: true });
     writeFileSync(join(dir, "bin"), "now a file\n"); // a directory replaced by a file
     chmodSync(join(dir, "a.txt"), 0o644); // chmod only
-    await take(3);
+    await take();
     expect(new Set(pointers).size).toBe(4);
 
     for (const i of [0, 3, 1, 2, 0, 2]) {

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createIsomorphicGitVcs } from "../../browser/vcs/isomorphic-git.js";
 import { isFlowError } from "../../core/errors.js";
 import { createGitVcs } from "./git.js";
-import { gitIn, tempRepo, treePicture, userGitState } from "./testing.js";
+import { gitIn, snapshotSeries, tempRepo, treePicture, userGitState } from "./testing.js";
 
 const binary = (seed: number) => Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 13 + seed) % 256));
 
@@ -21,24 +21,19 @@ describe("isomorphic-git VCS port", () => {
     expect(await vcs.detect(dir)).toBe(dir);
     const user = userGitState(dir);
     const skip = (p: string) => p === ".flow" || p === "x.log";
-    const pictures: Record<string, string>[] = [];
-    const pointers: string[] = [];
-    const take = async (i: number) => {
-      pictures.push(treePicture(dir, skip));
-      pointers.push(await vcs.snapshot(dir, `refs/flow/runs/b/${i}`));
-    };
-    await take(0);
+    const { pictures, pointers, take } = snapshotSeries(vcs, dir, "refs/flow/runs/b/", skip);
+    await take();
     mkdirSync(join(dir, "src"));
     writeFileSync(join(dir, "src", "a.txt"), "one\n");
     writeFileSync(join(dir, "blob.bin"), binary(1));
-    await take(1);
+    await take();
     chmodSync(join(dir, "src", "a.txt"), 0o755);
     writeFileSync(join(dir, "blob.bin"), binary(2));
     symlinkSync("src/a.txt", join(dir, "link"));
     unlinkSync(join(dir, "README.md"));
-    await take(2);
+    await take();
     rmSync(join(dir, "src"), { recursive: true });
-    await take(3);
+    await take();
 
     for (const i of [0, 2, 1, 3, 2]) {
       await vcs.restore(dir, pointers[i]!);

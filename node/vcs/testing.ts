@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { VcsPort } from "../../core/time-travel/port.js";
 
 /** Runs git in `dir` and returns its trimmed stdout. */
 export function gitIn(dir: string, ...args: string[]): string {
@@ -52,4 +53,15 @@ export function userGitState(dir: string): Record<string, string> {
     stash: gitIn(dir, "stash", "list"),
     refs: gitIn(dir, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads", "refs/tags", "refs/stash"),
   };
+}
+
+/** Takes numbered snapshots of `dir` on refs under `prefix`, keeping each one's picture to compare restores with. */
+export function snapshotSeries(vcs: VcsPort, dir: string, prefix: string, skip: (path: string) => boolean) {
+  const pictures: Record<string, string>[] = [];
+  const pointers: string[] = [];
+  const take = async () => {
+    pictures.push(treePicture(dir, skip));
+    pointers.push(await vcs.snapshot(dir, `${prefix}${pointers.length}`));
+  };
+  return { pictures, pointers, take };
 }

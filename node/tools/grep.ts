@@ -4,15 +4,17 @@
  * scripts/setup.d/ripgrep.sh) and prints `file:line:text` lines, paths relative to `rootDir`.
  * No match is an empty string; `rg` exiting with code 2 is TOOL_GREP_FAILED. ripgrep's own
  * defaults apply: `.gitignore`d and hidden files are skipped and symlinks are not followed
- * (docs/tools.md "grep").
+ * (docs/tools.md "grep"). rg starts in the sandbox directory held open (sandbox-file.ts), so a
+ * swap between the check and the search cannot move its start outside.
  */
-import { realpath } from "node:fs/promises";
-import { relative } from "node:path";
+import { realpath, stat } from "node:fs/promises";
+import { basename, dirname, relative } from "node:path";
 import { z } from "zod";
 import { FlowError } from "../../core/errors.js";
 import { defineTool } from "../../core/tools/define-tool.js";
 import { runProcess } from "./process.js";
 import { resolveSandboxPath } from "./sandbox.js";
+import { openSandboxDir } from "./sandbox-file.js";
 
 /**
  * Searches files under `path` (default `.`) for a regular expression. Read-only: `sideEffect`
@@ -29,20 +31,26 @@ export const grep = defineTool({
     path: z.string().min(1).default(".").describe("File or directory to search, relative to the workspace root"),
   }),
   async execute({ pattern, path }, ctx) {
-    const target = await resolveSandboxPath({ toolName: "grep", rootDir: ctx.rootDir, path, mustExist: true });
+    const req = { toolName: "grep", rootDir: ctx.rootDir, path };
+    const target = await resolveSandboxPath({ ...req, mustExist: true });
     const root = await realpath(ctx.rootDir);
-    const rel = relative(root, target) || ".";
-    const args = ["--line-number", "--with-filename", "--no-heading", "--color", "never", "-e", pattern, "--", rel];
+    const isDir = (await stat(target)).isDirectory();
+    // rg starts in the directory held open (walked without following links), not at a name
+    // a concurrent swap could redirect; its paths are made relative to rootDir again below.
+    const dir = await openSandboxDir(req, isDir ? target : dirname(target), false);
+    const start = isDir ? "." : basename(target);
+    const prefix = relative(root, dir.path);
+    const args = ["--line-number", "--with-filename", "--no-heading", "--color", "never", "-e", pattern, "--", start];
     const result = await runProcess({
       toolName: "grep",
       cmd: "rg",
       args,
-      cwd: root,
+      cwd: dir.self,
       timeoutMs: ctx.timeoutMs,
       maxOutputBytes: ctx.maxOutputBytes,
       separateStderr: true,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
+    }).finally(() => dir.handle.close());
     if (result.exitCode === 1) return "";
     if (result.exitCode !== 0) {
       throw new FlowError("TOOL_GREP_FAILED", `Tool "grep": rg failed (exit ${result.exitCode ?? result.signal}) searching "${path}" for ${JSON.stringify(pattern)}: ${result.stderr?.trim() ?? ""}`, {
@@ -53,7 +61,12 @@ export const grep = defineTool({
         stderr: result.stderr,
       });
     }
-    // rg prefixes paths with the directory it was given; "./" says nothing here.
-    return rel === "." ? result.output.replace(/^\.\//gm, "") : result.output;
+    // rg prints paths as given ("./x" under ".", "name" for a file): make them rootDir-relative.
+    const own = isDir ? /^\.\//gm : new RegExp(`^(?=${escapeRegExp(start)}:)`, "gm");
+    return result.output.replace(own, prefix === "" ? "" : `${prefix}/`);
   },
 });
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

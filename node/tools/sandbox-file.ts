@@ -27,10 +27,12 @@ const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY
 const O_NOCTTY = constants.O_NOCTTY ?? 0;
 
 /** A directory of the sandbox held open, and how to name an entry of it. */
-interface OpenDir {
+export interface OpenDir {
   handle: FileHandle;
   /** Full path of the directory as resolved (for messages and the non-Linux walk). */
   path: string;
+  /** A path naming the directory held open (`/proc/self/fd/<n>` on Linux), e.g. a process's cwd. */
+  self: string;
   entry(name: string): string;
 }
 
@@ -97,8 +99,8 @@ export async function replaceSandboxedFile(req: SandboxRequest, content: string)
   }
 }
 
-/** Opens `realDir` (inside the real root) by walking from the root; creates what is missing when asked. */
-async function openSandboxDir(req: SandboxRequest, realDir: string, create: boolean): Promise<OpenDir> {
+/** Opens `realDir` (inside the real root) by walking from the root; creates what is missing when asked. The caller closes it. */
+export async function openSandboxDir(req: SandboxRequest, realDir: string, create: boolean): Promise<OpenDir> {
   const root = await realSandboxRoot(req);
   const rel = relative(root, realDir);
   if (rel.startsWith("..") || isAbsolute(rel)) throw sandboxPathError(req, realDir);
@@ -133,8 +135,8 @@ async function openSandboxDir(req: SandboxRequest, realDir: string, create: bool
 
 async function openDir(path: string, shown: string): Promise<OpenDir> {
   const handle = await open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-  const viaFd = `/proc/self/fd/${handle.fd}`;
-  return { handle, path: shown, entry: (name) => (FD_PATHS ? `${viaFd}/${name}` : join(shown, name)) };
+  const self = FD_PATHS ? `/proc/self/fd/${handle.fd}` : shown;
+  return { handle, path: shown, self, entry: (name) => join(self, name) };
 }
 
 /** Without `/proc/self/fd`: the handle must be the file a fresh resolution finds (inside the root). */

@@ -3,7 +3,7 @@ import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, w
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { edit, read, write } from "durable-flow";
+import { edit, grep, read, write } from "durable-flow";
 import { codeOf, sandboxDirs } from "./testing.js";
 
 let dirs: ReturnType<typeof sandboxDirs>;
@@ -54,7 +54,7 @@ async function startSwapper(): Promise<() => Promise<number>> {
 }
 
 describe("file sandbox under a concurrent symlink swap", () => {
-  it("never writes or reads outside rootDir over thousands of calls", async () => {
+  it("never writes, reads or greps outside rootDir over thousands of calls", async () => {
     mkdirSync(join(root, "d"));
     writeFileSync(join(root, "d", "f.txt"), "inside\n");
     const stop = await startSwapper();
@@ -79,6 +79,14 @@ describe("file sandbox under a concurrent symlink swap", () => {
             );
             if (r === "LEAKED") leakedReads++;
             count(`read:${r}`);
+            if (n % 10 === 0) {
+              const g = await grep.execute({ pattern: "SECRET|inside", path: "d" }, { rootDir: root }).then(
+                (out) => (out.includes("SECRET") ? "LEAKED" : "ok"),
+                (e: { code?: string }) => e.code ?? String(e),
+              );
+              if (g === "LEAKED") leakedReads++;
+              count(`grep:${g}`);
+            }
           }),
         );
       }
@@ -94,7 +102,7 @@ describe("file sandbox under a concurrent symlink swap", () => {
     expect((outcomes.get("write:TOOL_PATH_OUTSIDE_ROOT") ?? 0) + (outcomes.get("read:TOOL_PATH_OUTSIDE_ROOT") ?? 0)).toBeGreaterThan(0);
     expect((outcomes.get("write:ok") ?? 0) + (outcomes.get("read:ok") ?? 0)).toBeGreaterThan(0);
     // Only sandbox codes: no raw errno reaches the caller.
-    for (const key of outcomes.keys()) expect(key).toMatch(/^(read|write):(ok|TOOL_PATH_OUTSIDE_ROOT|TOOL_FILE_NOT_FOUND)$/);
+    for (const key of outcomes.keys()) expect(key).toMatch(/^(read|write|grep):(ok|TOOL_PATH_OUTSIDE_ROOT|TOOL_FILE_NOT_FOUND)$/);
     expect(Date.now() - started).toBeLessThan(30_000);
   }, 40_000);
 });

@@ -18,8 +18,13 @@ import type { FlowWorkflow } from "../../core/engine/types.js";
 import { FlowError, isFlowError } from "../../core/errors.js";
 import { bundleWorkflow } from "../hot/bundle.js";
 
+/** Counts loads, so each gets a module instance of its own. */
+let loads = 0;
+
 /**
- * Loads the workflow exported by `file` (relative to `cwd`).
+ * Loads the workflow exported by `file` (relative to `cwd`). Each call evaluates the file anew,
+ * so the caller owns the store the file opens and may close it (`flow up` does) without
+ * breaking a later load in the same process.
  * Throws INVALID_ARGUMENT when the file is missing or exports no workflow, and
  * WORKFLOW_LOAD_FAILED when it does not compile (file:line:column: message) or throws.
  * @example
@@ -57,7 +62,7 @@ function loadsAsEsm(path: string): boolean {
 /** Imports `file`; a failure is reported as a failure of the workflow file `path`. */
 async function importFile(file: string, path = file): Promise<unknown> {
   try {
-    return await import(pathToFileURL(file).href);
+    return await import(`${pathToFileURL(file).href}?flow-load=${++loads}`);
   } catch (error) {
     throw loadFailure(path, error);
   }

@@ -16,8 +16,12 @@ function rewindAndDie(store: string, runId: string, nodeId: string, killAt: stri
 
 // Each process opens the same store, as separate processes do in production (PGlite is
 // single-process, so its file cannot be shared with the child).
-describe.each([sqliteBackend, postgresBackend])("a rewind killed at each step on $name", (backend) => {
-  it.each(["intent-written", "files-restored", "committed"])("leaves files and rows of one point after a SIGKILL at %s", async (killAt) => {
+// Every step on SQLite; on PostgreSQL the step where files moved and rows did not.
+describe.each([
+  { backend: sqliteBackend, steps: ["intent-written", "files-restored", "committed"] },
+  { backend: postgresBackend, steps: ["files-restored"] },
+])("a rewind killed at each step on $backend.name", ({ backend, steps }) => {
+  it.each(steps)("leaves files and rows of one point after a SIGKILL at %s", async (killAt) => {
     const dir = tempRepo();
     const { api, location } = await backend.open(editingSchemas, { env: { recordSnapshots: true } });
     const { wf, runs, seen } = editingWorkflow(api, dir);

@@ -27,7 +27,8 @@ describe.each(testBackends)("time travel on $name", (backend) => {
     const attempts = await db.listAttempts(runId);
     expect(attempts.every((a) => a.vcsPointer !== null)).toBe(true);
 
-    for (const nodeId of ["create", "chmod", "edit"]) {
+    // Every attempt on SQLite; the row changes are the same SQL on the others, so one target there.
+    for (const nodeId of backend.name === "sqlite" ? ["create", "chmod", "edit"] : ["chmod"]) {
       runs.length = 0;
       const events: FlowEvent[] = [];
       const r = await timeTravel(db, { runId, nodeId, onProgress: (e) => events.push(e) });

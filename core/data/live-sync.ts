@@ -30,17 +30,26 @@ export type AppliedRefresh = { kind: "run"; runId: string; row: GatewayRunRow | 
 /** Events that change a run's graph snapshot (run tree, tickets, prompts). */
 const FRAME_REASONS = new Set(["FrameCommitted", "RunStarted", "RunResumed", "TimeTravelFinished"]);
 
-/** Runs `work` for a key with at most one run in flight and one queued behind it. */
+/**
+ * Runs `work` for a key with at most two runs in flight and one queued behind them: a change
+ * that arrives while a fetch is under way starts its own fetch at once (the running one may
+ * have read the state before the change), and bursts of changes (a run's events come in
+ * batches) cost at most three fetches. `work` gets a generation number; callers apply only
+ * results newer than the last applied (`isLatest`).
+ */
 class Coalescer {
-  private readonly running = new Map<string, Promise<void>>();
+  private readonly inFlight = new Map<string, number>();
   private readonly queued = new Map<string, Promise<void>>();
+  private readonly started = new Map<string, number>();
+  private readonly applied = new Map<string, number>();
+  private readonly waiting = new Map<string, () => void>();
 
-  run(key: string, work: () => Promise<void>): Promise<void> {
+  run(key: string, work: (generation: number) => Promise<void>): Promise<void> {
+    if ((this.inFlight.get(key) ?? 0) < 2) return this.start(key, work);
     const queued = this.queued.get(key);
     if (queued) return queued;
-    const current = this.running.get(key);
-    if (!current) return this.start(key, work);
-    const next = current.then(() => {
+    // Starts when one of the two in flight finishes.
+    const next = new Promise<void>((resolve) => this.waiting.set(key, resolve)).then(() => {
       this.queued.delete(key);
       return this.start(key, work);
     });
@@ -48,14 +57,29 @@ class Coalescer {
     return next;
   }
 
-  private start(key: string, work: () => Promise<void>): Promise<void> {
-    const p = work()
-      .catch(() => {})
-      .finally(() => {
-        if (this.running.get(key) === p) this.running.delete(key);
-      });
-    this.running.set(key, p);
-    return p;
+  /** True when `generation` is newer than every result applied for `key` (and marks it applied). */
+  isLatest(key: string, generation: number): boolean {
+    if (generation <= (this.applied.get(key) ?? 0)) return false;
+    this.applied.set(key, generation);
+    return true;
+  }
+
+  private async start(key: string, work: (generation: number) => Promise<void>): Promise<void> {
+    const generation = (this.started.get(key) ?? 0) + 1;
+    this.started.set(key, generation);
+    this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
+    try {
+      await work(generation);
+    } catch {
+      // a failed refresh keeps the rows; the next change or reset refreshes again
+    } finally {
+      const left = (this.inFlight.get(key) ?? 1) - 1;
+      const wake = this.waiting.get(key);
+      this.waiting.delete(key);
+      if (left > 0 || wake) this.inFlight.set(key, left);
+      else for (const m of [this.inFlight, this.started, this.applied]) m.delete(key); // idle: forget the key
+      wake?.();
+    }
   }
 }
 
@@ -130,14 +154,15 @@ export class LiveSync {
   }
 
   private refreshRun(runId: string, reason: string): Promise<void> {
-    return this.coalescer.run(`run:${runId}`, async () => {
+    const key = `run:${runId}`;
+    return this.coalescer.run(key, async (generation) => {
       let row: GatewayRunRow | undefined;
       try {
         row = await this.data.api.getRun(runId);
       } catch (error) {
         if (!isFlowError(error, "RUN_NOT_FOUND")) throw error;
       }
-      if (this.stopped) return;
+      if (this.stopped || !this.coalescer.isLatest(key, generation)) return;
       const runs = this.cols.runs;
       if (runs.status === "ready") {
         if (row) runs.utils.writeUpsert(summaryOf(row));

@@ -7,15 +7,33 @@
  */
 import { type Collection, createCollection } from "@tanstack/db";
 import type { QueryClient, QueryKey } from "@tanstack/query-core";
-import { type QueryCollectionUtils, queryCollectionOptions } from "@tanstack/query-db-collection";
+import { queryCollectionOptions } from "@tanstack/query-db-collection";
 
 /**
- * A live collection of rows `T` keyed by `K`, with query-db-collection's utils (`refetch`,
- * `writeUpsert`, `writeDelete`, `isError`, ...).
+ * What every collection of the data layer offers besides TanStack DB's API (query collections
+ * and stream collections alike).
+ * @example
+ * if (collections.runs.utils.isError) console.log(collections.runs.utils.lastError);
+ */
+export interface LiveCollectionUtils<T extends object, K extends string | number> {
+  [key: string]: unknown;
+  /** Reloads every row; resolves once they are applied. */
+  refetch(): Promise<unknown>;
+  /** Writes rows (merged into existing ones by key) as synced data, without a refetch. */
+  writeUpsert(rows: Partial<T> | Array<Partial<T>>): void;
+  /** Removes rows by key as synced data. */
+  writeDelete(keys: K | K[]): void;
+  /** The error of the last failed load (undefined after a success). */
+  readonly lastError: unknown;
+  readonly isError: boolean;
+}
+
+/**
+ * A live collection of rows `T` keyed by `K` (a TanStack DB collection with `LiveCollectionUtils`).
  * @example
  * const open = collections.runs.toArray.filter((r) => r.status === "running");
  */
-export type LiveCollection<T extends object, K extends string | number = string> = Collection<T, K, QueryCollectionUtils<T, K>>;
+export type LiveCollection<T extends object, K extends string | number = string> = Collection<T, K, LiveCollectionUtils<T, K>>;
 
 /** What a query collection is built from. */
 export interface QueryCollectionSpec<T extends object, K extends string | number, D> {

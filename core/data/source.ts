@@ -30,6 +30,7 @@ import {
   runNodeKey,
 } from "./rows.js";
 import { runTreeRows, ticketRows } from "./run-tree.js";
+import { streamCollection } from "./stream-collection.js";
 
 /** Options of `createCollections`. */
 export interface CollectionsOptions extends Omit<DataClientOptions, "mode"> {
@@ -116,7 +117,8 @@ export function localSource(data: DataClient, queryClient: QueryClient, opts: Co
   };
   const docs = new Map<string, LiveCollection<GatewayDocRow>>();
   const shared = {
-    runs: make<GatewayRunSummaryRow>("runs", ["runs"], () => allRuns(data, opts.runsLimit ?? 10_000), (r) => r.runId),
+    // The hot collections are written row by row by the change stream (stream-collection.ts).
+    runs: streamCollection<GatewayRunSummaryRow, string>({ id: `flow:${data.mode.apiBaseUrl}:runs`, fetch: () => allRuns(data, opts.runsLimit ?? 10_000), getKey: (r) => r.runId }),
     approvals: make<GatewayApprovalRow>("approvals", ["approvals"], async () => (await api.listApprovals()).map((a) => ({ ...a, key: runNodeKey(a) })), (a) => a.key),
     workflows: make<GatewayWorkflowRow>("workflows", ["workflows"], () => api.listWorkflows(), (w) => w.key),
     prompts: make<GatewayPromptRow>("prompts", ["prompts"], async () => (await api.listPrompts()).map((p) => ({ ...p, key: runNodeKey(p) })), (p) => p.key),
@@ -130,7 +132,8 @@ export function localSource(data: DataClient, queryClient: QueryClient, opts: Co
     // `run` and `nodes` share one query (one fetch of the run feeds both).
     run: (runId) => memo(runId, "run", () => make<GatewayRunRow, string, GatewayRunRow>(`run:${runId}`, ["run", runId], () => api.getRun(runId), (r) => r.runId, (r) => [r])),
     nodes: (runId) => memo(runId, "nodes", () => make<GatewayRunNode, string, GatewayRunRow>(`nodes:${runId}`, ["run", runId], () => api.getRun(runId), (n) => n.key, (r) => r.nodes.map((n) => ({ ...n, key: nodeKey(n) })))),
-    runEvents: (runId) => memo(runId, "runEvents", () => make<GatewayRunEventRow, number>(`runEvents:${runId}`, ["runEvents", runId], () => listAllRunEvents(api, runId, 0), (e) => e.seq)),
+    runEvents: (runId) =>
+      memo(runId, "runEvents", () => streamCollection<GatewayRunEventRow, number>({ id: `flow:${data.mode.apiBaseUrl}:runEvents:${runId}`, fetch: async () => (await listAllRunEvents(api, runId, 0)) as GatewayRunEventRow[], getKey: (e) => e.seq })),
     runTree: (runId) => memo(runId, "runTree", () => make<GatewayRunTreeRow>(`runTree:${runId}`, ["runTree", runId], async () => runTreeRows(await frameOf(api, runId)), (t) => t.key)),
     tickets: (runId) =>
       memo(runId, "tickets", () =>

@@ -165,7 +165,12 @@ export class FlowDb {
   }
 }
 
-function toRun(r: RunRow & Record<string, unknown>): RunRecord {
+/**
+ * The RunRecord of a `_flow_runs` row (`SELECT *`).
+ * @example
+ * const runs = (await store.query(`SELECT * FROM _flow_runs WHERE status = ?`, ["failed"])).map(toRun);
+ */
+export function toRun(r: RunRow & Record<string, unknown>): RunRecord {
   return {
     runId: r.run_id,
     parentRunId: r.parent_run_id,

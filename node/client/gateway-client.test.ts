@@ -87,7 +87,10 @@ describe("GatewayClient", () => {
 
     expect((await rejection(client.pauseRun({ runId: parked.runId }))).code).toBe("INVALID_TRANSITION");
     expect(await rejection(client.submitApproval({ runId, nodeId: "hello", decision: "approve" }))).toMatchObject({ method: "submitApproval", status: 404 });
-    for (const method of ["hijackRun", "getNodeDiff", "getRunDiff"] as const) expect(await rejection((client[method] as (p: object) => Promise<unknown>)({ runId }))).toMatchObject({ code: "NOT_AVAILABLE", status: 501, method });
+    expect(await rejection(client.hijackRun({ runId }))).toMatchObject({ code: "NOT_AVAILABLE", status: 501, method: "hijackRun" });
+    // diffs need the run's workspace snapshots, which these tests turn off
+    expect(await rejection(client.getNodeDiff({ runId, nodeId: "hello" }))).toMatchObject({ code: "VCS_FAILED", method: "getNodeDiff" });
+    expect(await rejection(client.getRunDiff({ runId }))).toMatchObject({ code: "VCS_FAILED", method: "getRunDiff" });
     const rewound = await client.rewindRun({ runId, nodeId: "hello", restoreVcs: false, resume: false });
     expect(rewound).toMatchObject({ runId, success: true, resetNodes: ["hello"] });
 

@@ -14,6 +14,7 @@ import { FlowError } from "../../core/errors.js";
 import { defineTool } from "../../core/tools/define-tool.js";
 import { runProcess } from "./process.js";
 import { resolveSandboxPath } from "./sandbox.js";
+import { fileError } from "./file-errors.js";
 import { openSandboxDir } from "./sandbox-file.js";
 
 /**
@@ -34,7 +35,11 @@ export const grep = defineTool({
     const req = { toolName: "grep", rootDir: ctx.rootDir, path };
     const target = await resolveSandboxPath({ ...req, mustExist: true });
     const root = await realpath(ctx.rootDir);
-    const isDir = (await stat(target)).isDirectory();
+    const isDir = (
+      await stat(target).catch((error: unknown) => {
+        throw fileError(req, error);
+      })
+    ).isDirectory();
     // rg starts in the directory held open (walked without following links), not at a name
     // a concurrent swap could redirect; its paths are made relative to rootDir again below.
     const dir = await openSandboxDir(req, isDir ? target : dirname(target), false);

@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { edit, grep, read, write } from "durable-flow";
-import { codeOf, sandboxDirs } from "./testing.js";
+import { codeOf, rejection, sandboxDirs } from "./testing.js";
 
 let dirs: ReturnType<typeof sandboxDirs>;
 let root: string;
@@ -163,5 +163,30 @@ describe("files that are not regular files", () => {
       expect(await codeOf(write.execute({ path, content: "x" }, { rootDir: root })), path.slice(0, 20)).toBe("TOOL_PATH_TOO_LONG");
     }
     expect(existsSync(join(root, "sub"))).toBe(false);
+  });
+});
+
+describe("file system failures get Flow codes", () => {
+  it("a full disk is TOOL_DISK_FULL and a read-only one TOOL_PERMISSION_DENIED, the old file kept", async () => {
+    // Mounting needs root; where it is refused this case cannot be staged and says so.
+    const small = join(root, "small");
+    mkdirSync(small);
+    if (spawnSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", small]).status !== 0) {
+      expect(process.getuid?.()).not.toBe(0);
+      return;
+    }
+    try {
+      await write.execute({ path: "small/keep.txt", content: "old\n" }, { rootDir: root });
+      const e = await rejection(write.execute({ path: "small/keep.txt", content: "x".repeat(150_000) }, { rootDir: root }));
+      expect(e.code).toBe("TOOL_DISK_FULL");
+      expect(e.message).toMatch(/Free disk space/);
+      expect(readFileSync(join(small, "keep.txt"), "utf8")).toBe("old\n");
+      expect(readdirSync(small)).toEqual(["keep.txt"]);
+      expect(spawnSync("mount", ["-o", "remount,ro", small]).status).toBe(0);
+      expect(await codeOf(write.execute({ path: "small/keep.txt", content: "new" }, { rootDir: root }))).toBe("TOOL_PERMISSION_DENIED");
+      expect(await read.execute({ path: "small/keep.txt" }, { rootDir: root })).toBe("old\n");
+    } finally {
+      spawnSync("umount", ["-l", small]);
+    }
   });
 });

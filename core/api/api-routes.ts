@@ -13,6 +13,7 @@ import { memoryStoreOf } from "../memory/index.js";
 import { listScores } from "../scorers/index.js";
 import { readJsonBody } from "./body.js";
 import { okResponse } from "./envelope.js";
+import { runSummary } from "./read-model.js";
 import type { DomainEnv } from "./handler.js";
 import type { GatewayHost } from "./host.js";
 import type { CallerIdentity } from "./identity.js";
@@ -57,7 +58,11 @@ export function mountApiRoutes(app: Hono<DomainEnv>, deps: ApiRouteDeps): void {
     call("listRuns", defined({ status: c.req.query("status"), workflow: c.req.query("workflow"), limit: intParam(c.req.query("limit"), "limit"), cursor: c.req.query("cursor") }), c.get("caller")),
   );
   app.post("/v1/api/runs", async (c) => call("launchRun", await body(c.req.raw), c.get("caller")));
-  app.get("/v1/api/runs/:runId", (c) => call("getRun", { runId: c.req.param("runId") }, c.get("caller")));
+  app.get("/v1/api/runs/:runId", async (c) => {
+    if (c.req.query("view") !== "summary") return call("getRun", { runId: c.req.param("runId") }, c.get("caller"));
+    requireScope(c.get("caller"), "run:read", "GET /v1/api/runs/:runId?view=summary");
+    return okResponse(await runSummary(host, c.req.param("runId")));
+  });
   for (const action of ["resume", "pause", "cancel"] as const) {
     app.post(`/v1/api/runs/:runId/${action}`, async (c) => call(`${action}Run`, { ...((await body(c.req.raw)) as object), runId: c.req.param("runId") }, c.get("caller")));
   }

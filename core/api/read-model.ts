@@ -157,9 +157,7 @@ export async function listRunRows(host: GatewayHost, filter: RunFilter = {}): Pr
  */
 export async function runRow(host: GatewayHost, runId: string): Promise<GatewayRunRow> {
   const db = host.db;
-  const run = await db.requireRun(runId);
-  const [authRow] = await db.store.query(`SELECT auth_json FROM _flow_runs WHERE run_id = ?`, [runId]);
-  const auth = parseAuth(authRow?.auth_json);
+  const { run, auth } = await storedRun(host, runId);
   const [nodes, attempts, frame, seq] = await Promise.all([
     db.listNodes(runId),
     db.listAttempts(runId),
@@ -175,6 +173,23 @@ export async function runRow(host: GatewayHost, runId: string): Promise<GatewayR
     frameNo: Number(frame[0]?.n ?? 0),
     lastSeq: Number(seq[0]?.n ?? 0),
   };
+}
+
+/**
+ * The summary row of one run (what a run list shows; two reads, no nodes): the data layer's
+ * refresh of a changed run. RUN_NOT_FOUND when unknown.
+ * @example
+ * const row = await runSummary(host, "r1"); // { runId, status, workflowKey, ... }
+ */
+export async function runSummary(host: GatewayHost, runId: string): Promise<GatewayRunSummaryRow> {
+  const { run, auth } = await storedRun(host, runId);
+  return summaryRow(host, run, auth);
+}
+
+async function storedRun(host: GatewayHost, runId: string): Promise<{ run: RunRecord; auth: RunAuthContext | null }> {
+  const [row] = await host.db.store.query<RunRow & Record<string, unknown>>(`SELECT * FROM _flow_runs WHERE run_id = ?`, [runId]);
+  if (!row) throw new FlowError("RUN_NOT_FOUND", `Run ${runId} does not exist.`, { runId });
+  return { run: toRun(row), auth: parseAuth(row.auth_json) };
 }
 
 /**

@@ -5,7 +5,7 @@
  * When nothing speaking the protocol answers (a refused connection, an HTML page) a call
  * throws GATEWAY_UNAVAILABLE; gateway errors keep their code (GatewayRpcError).
  */
-import type { RunPage } from "../api/read-model.js";
+import type { GatewayRunSummaryRow, RunPage } from "../api/read-model.js";
 import { envelopeError, GatewayRpcError, isGatewayUnavailableError, readEnvelope } from "../client/errors.js";
 import type { RpcParams, RpcResult } from "../client/rpc-map.js";
 import type { GraphSnapshot } from "../engine/types.js";
@@ -38,6 +38,8 @@ export interface RunEventsPage {
 export interface DataApi {
   listRuns(filter?: RpcParams<"listRuns">): Promise<RunPage>;
   getRun(runId: string): Promise<RpcResult<"getRun">>;
+  /** The run's summary row alone (`?view=summary`: no nodes, cheaper). */
+  getRunSummary(runId: string): Promise<GatewayRunSummaryRow>;
   launchRun(params: RpcParams<"launchRun">): Promise<RpcResult<"launchRun">>;
   resumeRun(runId: string, opts?: { force?: boolean }): Promise<RpcResult<"resumeRun">>;
   pauseRun(runId: string): Promise<RpcResult<"pauseRun">>;
@@ -97,6 +99,7 @@ export function createDataApi(t: DataTransport): DataApi {
   return {
     listRuns: (f = {}) => request("GET", `/v1/api/runs${query(f)}`),
     getRun: (runId) => request("GET", `/v1/api/runs/${seg(runId)}`),
+    getRunSummary: (runId) => request("GET", `/v1/api/runs/${seg(runId)}?view=summary`),
     launchRun: (p) => request("POST", "/v1/api/runs", p),
     resumeRun: (runId, opts = {}) => request("POST", `/v1/api/runs/${seg(runId)}/resume`, opts),
     pauseRun: (runId) => request("POST", `/v1/api/runs/${seg(runId)}/pause`, {}),

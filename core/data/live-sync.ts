@@ -4,8 +4,9 @@
  * invalidations, never rows (docs/hosting.md "The change stream"), so each change is turned
  * into the smallest refetch that covers it:
  *
- * - `runs` with a `runId`: that run is fetched once (`GET /v1/api/runs/:id`) and its row is
- *   upserted into `runs` and handed to the run's `run`/`nodes` query; its `runEvents` get the
+ * - `runs` with a `runId`: that run is fetched once (`GET /v1/api/runs/:id?view=summary`, or
+ *   the full row when its `run`/`nodes` collections exist) and its row is upserted into `runs`
+ *   and handed to the run's `run`/`nodes` query; its `runEvents` get the
  *   events after the last seq they hold; a new frame refreshes its `runTree`, `tickets` and
  *   `prompts`. Fetches of one run coalesce (one in flight, one queued).
  * - another collection: that collection is refetched (coalesced the same way).
@@ -25,7 +26,7 @@ import type { GatewayRunEventRow, GatewayRunRow, GatewayRunSummaryRow } from "./
 import type { CollectionName, CollectionSource, PerRunKind } from "./source.js";
 
 /** A refresh that reached the collections. */
-export type AppliedRefresh = { kind: "run"; runId: string; row: GatewayRunRow | undefined } | { kind: "collection"; name: CollectionName };
+export type AppliedRefresh = { kind: "run"; runId: string; row: GatewayRunSummaryRow | undefined } | { kind: "collection"; name: CollectionName };
 
 /** Events that change a run's graph snapshot (run tree, tickets, prompts). */
 const FRAME_REASONS = new Set(["FrameCommitted", "RunStarted", "RunResumed", "TimeTravelFinished"]);
@@ -156,21 +157,24 @@ export class LiveSync {
   private refreshRun(runId: string, reason: string): Promise<void> {
     const key = `run:${runId}`;
     return this.coalescer.run(key, async (generation) => {
-      let row: GatewayRunRow | undefined;
+      // The full row only when a run page shows this run (run/nodes); a run list needs the summary.
+      const perRun = this.cols.perRun(runId);
+      const full = perRun.has("run") || perRun.has("nodes");
+      let row: GatewayRunSummaryRow | GatewayRunRow | undefined;
       try {
-        row = await this.data.api.getRun(runId);
+        row = full ? await this.data.api.getRun(runId) : await this.data.api.getRunSummary(runId);
       } catch (error) {
         if (!isFlowError(error, "RUN_NOT_FOUND")) throw error;
       }
       if (this.stopped || !this.coalescer.isLatest(key, generation)) return;
       const runs = this.cols.runs;
       if (runs.status === "ready") {
-        if (row) runs.utils.writeUpsert(summaryOf(row));
+        if (row) runs.utils.writeUpsert(full ? summaryOf(row as GatewayRunRow) : row);
         else if (runs.has(runId)) runs.utils.writeDelete(runId);
       }
       const runKey = [...this.cols.queryKey, "run", runId];
-      if (row && this.queryClient.getQueryState(runKey)) this.queryClient.setQueryData(runKey, row);
-      await Promise.all([...this.cols.perRun(runId)].map(([kind, c]) => this.refreshPerRun(kind, c, runId, reason)));
+      if (row && full && this.queryClient.getQueryState(runKey)) this.queryClient.setQueryData(runKey, row);
+      await Promise.all([...perRun].map(([kind, c]) => this.refreshPerRun(kind, c, runId, reason)));
       if (FRAME_REASONS.has(reason)) void this.refetch("prompts");
       this.emit({ kind: "run", runId, row });
     });

@@ -12,7 +12,7 @@ import { createTransaction } from "@tanstack/db";
 import type { RpcParams, RpcResult } from "../client/rpc-map.js";
 import type { DataClient } from "./data-client.js";
 import type { AppliedRefresh, LiveSync } from "./live-sync.js";
-import { type GatewayRunRow, type GatewayRunSummaryRow, runNodeKey } from "./rows.js";
+import { type GatewayRunSummaryRow, runNodeKey } from "./rows.js";
 import type { CollectionSource } from "./source.js";
 
 /**
@@ -85,7 +85,7 @@ export function createWrites(data: DataClient, cols: CollectionSource, sync: Liv
   }
 
   const readyRun = (runId: string) => (cols.runs.status === "ready" ? cols.runs.get(runId) : undefined);
-  const runShows = (runId: string, ok: (row: GatewayRunRow) => boolean) => (a: AppliedRefresh) => a.kind === "run" && a.runId === runId && a.row !== undefined && ok(a.row);
+  const runShows = (runId: string, ok: (row: GatewayRunSummaryRow) => boolean) => (a: AppliedRefresh) => a.kind === "run" && a.runId === runId && a.row !== undefined && ok(a.row);
 
   return {
     launch(params) {

@@ -31,6 +31,9 @@ describe("createDataClient", () => {
     const data = createDataClient({ mode: { kind: "local", apiBaseUrl: t.url }, headers: { "x-user-id": "ana", "x-user-scopes": "*" } });
     const { runId } = await data.api.launchRun({ workflow: "greet" });
     expect((await data.api.getRun(runId)).triggeredBy).toBe("user:ana");
+    const summary = await data.api.getRunSummary(runId);
+    expect(summary).toMatchObject({ runId, workflowKey: "greet", triggeredBy: "user:ana" });
+    expect(summary).not.toHaveProperty("nodes");
     const statuses: string[] = [];
     data.stream.onStatus((s) => statuses.push(s));
     data.stream.start();

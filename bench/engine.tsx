@@ -26,8 +26,13 @@ import { z } from "zod";
 import { createFlow, createFlowPostgres, FlowDb, runWorkflow } from "durable-flow";
 import { freshPostgresSchema } from "../node/testing/postgres-test-db.js";
 
-/** `seq-reads`: a Sequence whose build reads every output (a re-render after each task). */
-type Shape = "seq" | "par4" | "par16" | "seq-reads";
+/**
+ * `seq-reads`: a Sequence whose tree reads every output: each step is a component that reads
+ * its own task's row (a re-render after each task, incremental: only that component runs
+ * again). `seq-reads-root`: the build function itself reads the whole table, so it (and the
+ * N elements it creates) runs again after each task: quadratic by nature.
+ */
+type Shape = "seq" | "par4" | "par16" | "seq-reads" | "seq-reads-root";
 
 type Backend = "sqlite" | "pglite" | "postgres";
 const BACKENDS: Backend[] = ["sqlite", "pglite", "postgres"];
@@ -44,9 +49,9 @@ if (values.case) {
 } else {
   const self = fileURLToPath(import.meta.url);
   for (const n of sizes) {
-    for (const shape of ["seq", "par4", "par16", "seq-reads"] as const) {
-      // Re-rendering every task after every task is quadratic by nature; 10000 would take minutes.
-      if (shape === "seq-reads" && n > 1000) continue;
+    for (const shape of ["seq", "par4", "par16", "seq-reads", "seq-reads-root"] as const) {
+      // A build that creates every task after every task is quadratic by nature; 10000 would take minutes.
+      if (shape === "seq-reads-root" && n > 1000) continue;
       for (const backend of backends) {
         const r = spawnSync(process.execPath, ["--import", "tsx", self, "--case", shape, "--n", String(n), "--backend", backend], { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
         if (r.status !== 0) throw new Error(`case ${shape} n=${n} on ${backend} failed`);
@@ -80,10 +85,19 @@ async function openStore<S extends Parameters<typeof createFlow>[0]>(schemas: S,
 
 async function runCase(shape: Shape, n: number, backend: Backend) {
   const store = await openStore({ out: z.object({ i: z.number().int(), sq: z.number().int() }) }, backend);
-  const { flow, Workflow, Task, Sequence, Parallel, outputs, db } = store.api;
+  const { flow, Workflow, Task, Sequence, Parallel, outputs, db, useCtx } = store.api;
   const limit = shape === "par16" ? 16 : 4;
+  const Step = ({ i }: { i: number }) => {
+    const done = useCtx().outputMaybe(outputs.out, { nodeId: `t${i}` }) !== undefined;
+    return (
+      <Task id={`t${i}`} output={outputs.out} label={done ? "done" : "todo"}>
+        {() => ({ i, sq: i * i })}
+      </Task>
+    );
+  };
   const workflow = flow((ctx) => {
-    const done = shape === "seq-reads" ? ctx.outputs.out.length : 0;
+    if (shape === "seq-reads") return <Workflow name="bench-seq-reads"><Sequence>{Array.from({ length: n }, (_, i) => <Step key={i} i={i} />)}</Sequence></Workflow>;
+    const done = shape === "seq-reads-root" ? ctx.outputs.out.length : 0;
     const tasks = Array.from({ length: n }, (_, i) => (
       <Task key={i} id={`t${i}`} output={outputs.out} label={i < done ? "done" : "todo"}>
         {() => ({ i, sq: i * i })}

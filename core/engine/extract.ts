@@ -234,35 +234,64 @@ function addNode(el: HostElement, parent: PlanGroup, st: WalkState): void {
   if (st.out.byKey.has(key) || st.out.byNodeId.has(nodeId)) {
     throw new FlowError("RENDER_FAILED", `Duplicate id "${nodeId}": task ids must be unique in a workflow.`, { nodeId });
   }
-  const desc = describeNode(el, { nodeId, iteration, ordinal: st.out.descriptors.length, registry: st.opts.registry, cacheByDefault: st.cache });
-  if (st.aspects) desc.aspects = st.aspects;
-  if (st.loop?.loop) {
-    desc.ralphId = st.loop.loop.id;
-    if (Object.keys(st.loop.loop.path).length) desc.iterationPath = { ...st.loop.loop.path, [st.loop.loop.id]: st.loop.loop.iteration };
-  }
-  if (st.workspace) {
-    desc.workspace = st.workspace;
-    if (st.workspace.kind === "worktree") {
-      desc.worktreeId = st.workspace.id;
-      if (st.workspace.path) desc.worktreePath = st.workspace.path;
-      if (st.workspace.branch) desc.worktreeBranch = st.workspace.branch;
-      if (st.workspace.baseBranch) desc.worktreeBaseBranch = st.workspace.baseBranch;
-    }
-  }
-  if (st.subtree) {
-    desc.subtreeGroupId = st.subtree.groupId;
-    desc.subtreeChildKey = st.subtree.childKey;
-    desc.subtreeMax = st.subtree.max;
-  }
-  const par = parent.kind === "par" ? parent : st.limits[0];
-  if (par) {
-    desc.parallelGroupId = par.id;
-    if (par.maxConcurrency !== undefined) desc.parallelMaxConcurrency = par.maxConcurrency;
-  }
-  const task: PlanTask = { kind: "task", key, desc, parent, index: 0, done: false, waitingOn: 0, active: false, limits: st.limits, scopes: st.scopes };
+  const place: TaskPlace = { cache: st.cache, loop: st.loop?.loop, workspace: st.workspace, subtree: st.subtree, par: parent.kind === "par" ? parent : st.limits[0], aspects: st.aspects };
+  const desc = describeInPlace(el, nodeId, iteration, st.out.descriptors.length, st.opts.registry, place);
+  const task: PlacedTask = { kind: "task", key, desc, parent, index: 0, done: false, waitingOn: 0, active: false, limits: st.limits, scopes: st.scopes, place };
   addChild(parent, task);
   st.out.tasks.push(task);
   st.out.descriptors.push(desc);
   st.out.byKey.set(key, task);
   st.out.byNodeId.set(nodeId, task);
+}
+
+/** What a task's descriptor takes from where it sits in the tree (loop, workspace, groups). */
+interface TaskPlace {
+  cache: boolean;
+  loop: PlanGroup["loop"];
+  workspace: WorkspaceRef | undefined;
+  subtree: WalkState["subtree"];
+  par: PlanGroup | undefined;
+  aspects: string[] | undefined;
+}
+
+/** A task with where it sat, so that `redescribeTask` can describe it again in place. */
+type PlacedTask = PlanTask & { place?: TaskPlace };
+
+function describeInPlace(el: HostElement, nodeId: string, iteration: number, ordinal: number, registry: SchemaRegistry, place: TaskPlace): TaskDescriptor {
+  const desc = describeNode(el, { nodeId, iteration, ordinal, registry, cacheByDefault: place.cache });
+  const { loop, workspace, subtree, par, aspects } = place;
+  if (aspects) desc.aspects = aspects;
+  if (loop) {
+    desc.ralphId = loop.id;
+    if (Object.keys(loop.path).length) desc.iterationPath = { ...loop.path, [loop.id]: loop.iteration };
+  }
+  if (workspace) {
+    desc.workspace = workspace;
+    if (workspace.kind === "worktree") {
+      desc.worktreeId = workspace.id;
+      if (workspace.path) desc.worktreePath = workspace.path;
+      if (workspace.branch) desc.worktreeBranch = workspace.branch;
+      if (workspace.baseBranch) desc.worktreeBaseBranch = workspace.baseBranch;
+    }
+  }
+  if (subtree) {
+    desc.subtreeGroupId = subtree.groupId;
+    desc.subtreeChildKey = subtree.childKey;
+    desc.subtreeMax = subtree.max;
+  }
+  if (par) {
+    desc.parallelGroupId = par.id;
+    if (par.maxConcurrency !== undefined) desc.parallelMaxConcurrency = par.maxConcurrency;
+  }
+  return desc;
+}
+
+/**
+ * The descriptor `task` gets from a newly rendered element at the same place in the tree (an
+ * incremental re-render, render-instances.ts): same node id, iteration, ordinal and context.
+ */
+export function redescribeTask(task: PlanTask, el: HostElement, registry: SchemaRegistry): TaskDescriptor {
+  const place = (task as PlacedTask).place;
+  if (!place) throw new FlowError("INTERNAL", `Task "${task.desc.nodeId}" was not extracted from a tree.`, { nodeId: task.desc.nodeId });
+  return describeInPlace(el, task.desc.nodeId, task.desc.iteration, task.desc.ordinal, registry, place);
 }

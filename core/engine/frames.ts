@@ -95,7 +95,16 @@ export class FrameEncoder {
   /** The encoding of `value`, or null when it equals the previous frame. */
   encode(value: unknown): EncodedFrame | null {
     if (!this.hasPrev) return this.key(value);
-    const ops = diffJson(this.prev, value);
+    return this.encodeDelta(diffJson(this.prev, value), value);
+  }
+
+  /**
+   * The encoding of `value` when the caller already knows the operations from the previous
+   * frame (`diffJson(previous, value)`, e.g. computed on the changed subtrees only): the same
+   * result as `encode(value)` without walking the whole value.
+   */
+  encodeDelta(ops: DeltaOp[], value: unknown): EncodedFrame | null {
+    if (!this.hasPrev) return this.key(value);
     if (ops.length === 0) return null;
     const json = JSON.stringify(ops);
     if (this.deltaBytesSinceKey + json.length > this.keyBytes) return this.key(value);

@@ -16,12 +16,16 @@ interface TableRows {
   list: OutputRow[] | null;
 }
 
+const NO_READS: ReadonlySet<string> = new Set();
+
 export class OutputIndex {
   private readonly tables = new Map<string, TableRows>();
   /** Order in which rows were written (the run output is the latest row of its table). */
   private readonly written = new Map<string, number>();
   private writeSeq = 0;
   private reads: Set<string> | null = null;
+  /** Row-level reads of the components being rendered, innermost last (render-instances.ts). */
+  private readonly scopes: (Set<string> | null)[] = [];
 
   private table(key: string): TableRows {
     let t = this.tables.get(key);
@@ -29,8 +33,27 @@ export class OutputIndex {
     return t;
   }
 
-  private touch(tableKey: string): void {
+  private touch(tableKey: string, rowKey?: string): void {
     this.reads?.add(tableKey);
+    const depth = this.scopes.length;
+    if (depth === 0) return;
+    // Most components read nothing: a scope's set is made on its first read.
+    const scope = (this.scopes[depth - 1] ??= new Set());
+    scope.add(rowKey === undefined ? tableKey : `${tableKey}\u0000${rowKey}`);
+  }
+
+  /**
+   * Starts recording row-level reads for one component of a render: `get` records the row it
+   * asked for, every other accessor the whole table. Scopes nest; a read counts for the
+   * innermost one only.
+   */
+  beginScope(): void {
+    this.scopes.push(null);
+  }
+
+  /** Ends the innermost scope; returns its reads (keys matched by `readKeysOf`). */
+  endScope(): ReadonlySet<string> {
+    return this.scopes.pop() ?? NO_READS;
   }
 
   /** Starts recording table reads (one render). */
@@ -42,6 +65,8 @@ export class OutputIndex {
   endTracking(): Set<string> {
     const r = this.reads ?? new Set<string>();
     this.reads = null;
+    // Scopes left open by a component that threw belong to a render that is over.
+    this.scopes.length = 0;
     return r;
   }
 
@@ -67,8 +92,9 @@ export class OutputIndex {
   }
 
   get(tableKey: string, nodeId: string, iteration: number): OutputRow | undefined {
-    this.touch(tableKey);
-    return this.tables.get(tableKey)?.rows.get(keyOf(nodeId, iteration));
+    const k = keyOf(nodeId, iteration);
+    this.touch(tableKey, k);
+    return this.tables.get(tableKey)?.rows.get(k);
   }
 
   latest(tableKey: string, nodeId: string): OutputRow | undefined {
@@ -94,4 +120,13 @@ export class OutputIndex {
     }
     return best;
   }
+}
+
+/**
+ * The scope keys a written row is read through: its own row, and its whole table.
+ * @example
+ * const dirty = readKeysOf("out", "t3", 0).some((k) => reads.has(k));
+ */
+export function readKeysOf(tableKey: string, nodeId: string, iteration: number): [string, string] {
+  return [tableKey, `${tableKey}\u0000${keyOf(nodeId, iteration)}`];
 }

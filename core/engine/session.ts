@@ -24,7 +24,8 @@ import { createCtx, type FlowCtx } from "./ctx.js";
 import type { EventInit, FlowEvent } from "./events.js";
 import { type AttemptOutcome, executeAttempt } from "./execute.js";
 import { extractPlan, type Extracted } from "./extract.js";
-import type { FrameEncoder } from "./frames.js";
+import type { EncodedFrame, FrameEncoder } from "./frames.js";
+import { type FrameValue, renderIncrementally, sameIterations } from "./incremental-render.js";
 import { OutputIndex, type OutputRow } from "./output-index.js";
 import { nodeKey, type PlanTask } from "./plan.js";
 import { isRetryable, retryDelayMs } from "./retry.js";
@@ -37,6 +38,7 @@ import { runSubflow } from "./subflow.js";
 import { AttemptServices } from "./attempt-services.js";
 import { writeContinuation } from "./continue-as-new.js";
 import { attachRenderView, type RenderView, type ScopeFailure } from "./render-view.js";
+import { InstanceRecorder, RenderInstances, watchedRenderView, type WrittenRow } from "./render-instances.js";
 import { ScopeFailures } from "./scopes.js";
 import { activeLoop, startInnerPasses } from "./nested-loops.js";
 import { AspectUsage } from "./aspect-usage.js";
@@ -129,8 +131,28 @@ export class RunSession {
   private previousKeys: string[] | null = null;
   private scheduler: Scheduler | null = null;
   private readTables = new Set<string>();
-  private needsRender = true;
+  /** A render is due; `renderRows` says whether only stored rows asked for it (then it may be incremental). */
+  private renderDue = true;
+  private renderRows: WrittenRow[] | null = null;
+  /** The component instances and frame value of the last render (incremental-render.ts). */
+  private renderInstances: RenderInstances | null = null;
+  private frameValue: FrameValue | null = null;
+  /** A component of the last render looked at the render view (not tracked row by row). */
+  private viewUsed = false;
+  /** launchReady stopped for a render with tasks taken but not started: only a new plan requeues them. */
+  private takenNotStarted = false;
   private lastCtx: FlowCtx | null = null;
+
+  private get needsRender(): boolean {
+    return this.renderDue;
+  }
+
+  /** Any reason but a stored row (a loop boundary, a failure, a wait, a reload): the whole tree renders. */
+  private set needsRender(due: boolean) {
+    this.renderDue = due;
+    this.renderRows = null;
+    if (!due) this.takenNotStarted = false;
+  }
   private readonly running = new Map<string, Running>();
   private readonly retryTimers = new Map<string, unknown>();
   private completions: Completion[] = [];
@@ -325,6 +347,10 @@ export class RunSession {
   // ---- rendering ----
 
   private renderAndPlan(): void {
+    if (this.renderIncrementally()) {
+      this.needsRender = false;
+      return;
+    }
     for (;;) {
       const ctx = createCtx({
         runId: this.runId,
@@ -336,14 +362,25 @@ export class RunSession {
         index: this.index,
         nodeIteration: (id) => this.extracted?.byNodeId.get(id)?.desc.iteration,
       });
-      attachRenderView(ctx, this.renderView);
+      this.viewUsed = false;
+      attachRenderView(ctx, watchedRenderView(this.renderView, () => (this.viewUsed = true)));
       this.index.beginTracking();
+      const recorder = new InstanceRecorder(this.index);
       let nodes;
+      let rootReads;
       try {
-        nodes = renderNodes(this.build(ctx), ctx);
+        this.index.beginScope();
+        let element;
+        try {
+          element = this.build(ctx);
+        } finally {
+          rootReads = this.index.endScope();
+        }
+        nodes = renderNodes(element, ctx, recorder);
       } finally {
         this.readTables = this.index.endTracking();
       }
+      this.renderInstances = this.viewUsed ? null : new RenderInstances(rootReads, recorder.instances);
       this.lastCtx = ctx;
       const seed = this.opts.initialIteration ?? 0;
       const extracted = extractPlan(nodes, {
@@ -445,7 +482,39 @@ export class RunSession {
   }
 
   private writeFrame(xml: XmlNode | null, extracted: Extracted): void {
-    const frame = this.frames.encode({ xml, tasks: extracted.descriptors.map(serializeDescriptor) });
+    this.frameValue = { xml, tasks: extracted.descriptors.map(serializeDescriptor) };
+    this.commitFrame(this.frames.encode(this.frameValue), extracted);
+  }
+
+  /**
+   * A render after stored rows only, when it can be incremental (incremental-render.ts): the
+   * components that read those rows render again and the plan keeps its shape. False when the
+   * whole tree must render.
+   */
+  private renderIncrementally(): boolean {
+    const rows = this.renderRows;
+    const ctx = this.lastCtx;
+    if (!rows || this.takenNotStarted || !this.renderInstances || !this.frameValue || !this.extracted || !ctx) return false;
+    if (this.waits.size || this.retryTimers.size || this.previousBuild || this.continuation) return false;
+    if (this.currentIteration() !== ctx.iteration || !sameIterations(this.iterations, ctx.iterations)) return false;
+    const patch = renderIncrementally({
+      instances: this.renderInstances,
+      rows,
+      ctx,
+      index: this.index,
+      registry: this.registry,
+      extracted: this.extracted,
+      frame: this.frameValue,
+      untrackedRead: () => this.viewUsed,
+    });
+    if (!patch) return false;
+    for (const t of patch.tasks) this.nodes.get(t.key)!.continueOnFail = t.desc.continueOnFail;
+    this.readTables = this.renderInstances.tables();
+    this.commitFrame(this.frames.encodeDelta(patch.ops, this.frameValue), this.extracted);
+    return true;
+  }
+
+  private commitFrame(frame: EncodedFrame | null, extracted: Extracted): void {
     if (!frame) return;
     const frameNo = ++this.frameNo;
     frameSql.insert(this.batch, this.runId, frameNo, frame.kind, frame.json, this.now());
@@ -473,7 +542,10 @@ export class RunSession {
       for (const task of batch) {
         // A row stored in this pass (a cache hit, a settled wait) may change the tree: render
         // first. Tasks taken but not started are queued again by the new plan.
-        if (this.fatal || this.needsRender) return;
+        if (this.fatal || this.needsRender) {
+          this.takenNotStarted = true;
+          return;
+        }
         if (task.desc.skipIf) {
           this.setNode(this.nodes.get(task.key)!, "skipped");
           this.emit({ type: "TaskSkipped", nodeId: task.desc.nodeId, iteration: task.desc.iteration });
@@ -708,7 +780,13 @@ export class RunSession {
   private storeOutput(entry: TableEntry, nodeId: string, iteration: number, row: Record<string, unknown>): void {
     outputSql.upsert(this.batch, this.store.dialect, entry, this.runId, nodeId, iteration, row);
     this.index.set(entry.key, { ...row, runId: this.runId, nodeId, iteration } as OutputRow);
-    if (this.readTables.has(entry.key) && this.opts.requireRerenderOnOutputChange !== false) this.needsRender = true;
+    if (this.readTables.has(entry.key) && this.opts.requireRerenderOnOutputChange !== false) {
+      if (!this.renderDue) {
+        this.renderDue = true;
+        this.renderRows = [];
+      }
+      this.renderRows?.push({ table: entry.key, nodeId, iteration });
+    }
   }
 
   private setNode(n: NodeInfo, state: NodeState, error?: unknown): void {

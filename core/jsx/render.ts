@@ -5,11 +5,26 @@
  * returns is a module-level slot set for the duration of one render.
  */
 import { FlowError } from "../errors.js";
-import { type FlowNode, isFlowElement } from "./element.js";
+import { type FlowElement, type FlowNode, isFlowElement } from "./element.js";
 import { displayProp, type HostElement, type HostNode } from "./host.js";
 
 let currentCtx: unknown;
 let rendering = false;
+/** Set while a render records its component instances (incremental re-renders). */
+let recorder: RenderRecorder | undefined;
+/** Indices from the top level down to the host element whose children are being rendered. */
+const hostPath: number[] = [];
+
+/**
+ * Told where each function component's output landed in the host tree, so that a later render
+ * can re-run that component alone (core/engine/render-instances.ts).
+ */
+export interface RenderRecorder {
+  /** A function component is about to be called. */
+  enter(): void;
+  /** It rendered `out[start..out.length)`; `path` leads from the top level to the owner of `out` ([] for the top level). */
+  exit(element: FlowElement, out: HostNode[], start: number, path: readonly number[]): void;
+}
 
 /** Host tags whose children are payload (prompt, row or function), not rendered structure. */
 const PAYLOAD_TAGS = new Set(["flow:task"]);
@@ -17,10 +32,11 @@ const PAYLOAD_TAGS = new Set(["flow:task"]);
 /**
  * Renders `node` with `ctx` available to `useCtx()`. Returns the host nodes at the top level.
  */
-export function renderNodes(node: FlowNode, ctx: unknown): HostNode[] {
+export function renderNodes(node: FlowNode, ctx: unknown, record?: RenderRecorder): HostNode[] {
   if (rendering) throw new FlowError("RENDER_FAILED", "A workflow render started inside another render.");
   rendering = true;
   currentCtx = ctx;
+  recorder = record;
   try {
     const out: HostNode[] = [];
     renderInto(node, out);
@@ -28,6 +44,8 @@ export function renderNodes(node: FlowNode, ctx: unknown): HostNode[] {
   } finally {
     rendering = false;
     currentCtx = undefined;
+    recorder = undefined;
+    hostPath.length = 0;
   }
 }
 
@@ -53,10 +71,16 @@ function renderInto(node: FlowNode, out: HostNode[]): void {
     throw new FlowError("RENDER_FAILED", `A workflow tree can hold elements, strings and numbers, not ${describe(node)}.`);
   }
   if (typeof node.type === "function") {
+    if (!recorder) return renderInto(node.type(node.props), out);
+    const start = out.length;
+    recorder.enter();
     renderInto(node.type(node.props), out);
+    recorder.exit(node, out, start, hostPath);
     return;
   }
+  if (recorder) hostPath.push(out.length);
   out.push(hostElement(node.type, (node.props ?? {}) as Record<string, unknown>));
+  if (recorder) hostPath.pop();
 }
 
 function hostElement(tag: string, rawProps: Record<string, unknown>): HostElement {

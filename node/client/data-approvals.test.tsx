@@ -11,16 +11,7 @@ import { approvalDecisionSchema, createFlow } from "durable-flow";
 import { createCollections } from "durable-flow/data";
 import { tempDir } from "../testing/backends.js";
 import { Gateway } from "../server/gateway.js";
-
-async function until<T>(read: () => T, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { until } from "./testing.js";
 
 it("removes an approval from the inbox at once and confirms it through the change stream", async () => {
   const dir = tempDir("flow-client-approve-");

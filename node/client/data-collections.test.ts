@@ -9,16 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createCollections, createDataClient, type FlowCollections } from "durable-flow/data";
 import { memoryStoreOf } from "../../core/memory/index.js";
 import { startTestGateway } from "../server/gateway-testing.js";
-
-async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(v)?.slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { until } from "./testing.js";
 
 const open: FlowCollections[] = [];
 afterEach(() => {

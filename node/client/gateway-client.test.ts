@@ -9,30 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { GatewayClient, GatewayRpcError, isGatewayUnavailableError } from "durable-flow/gateway-client";
 import { startTestGateway, type TestGateway } from "../server/gateway-testing.js";
+import { collect, until } from "./testing.js";
 
 const WS = WebSocket as never;
 const types = (frames: Array<{ payload: unknown }>) => frames.map((f) => (f.payload as { type: string }).type);
-
-async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
-}
 
 async function rejection(p: Promise<unknown>): Promise<GatewayRpcError> {
   const error = await p.then(() => undefined, (e: unknown) => e);
   expect(error).toBeInstanceOf(GatewayRpcError);
   return error as GatewayRpcError;
-}
-
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** A plain HTTP server answering every request with `status` and an HTML page (a dev server, a proxy error page). */
@@ -76,12 +61,12 @@ describe("GatewayClient", () => {
 
     // a run that waits for a signal: listed, signalled (launch defaults input), cancelled
     const waiting = await client.launchRun({ workflow: "deploy", input: { ref: "pr-7" } });
-    await until(() => client.getRun({ runId: waiting.runId }), (r) => r.status === "waiting-event");
+    await until(() => client.getRun({ runId: waiting.runId }), (r) => r.status === "waiting-event", "the run to wait");
     expect(await client.listApprovals({ runId: waiting.runId })).toEqual([]);
     expect(await client.submitSignal({ name: "go", correlationId: "pr-7", payload: { sha: "abc" }, deliveryId: "d1" })).toMatchObject({ status: "accepted" });
-    await until(() => client.getRun({ runId: waiting.runId }), (r) => r.status === "finished");
+    await until(() => client.getRun({ runId: waiting.runId }), (r) => r.status === "finished", "the run to finish");
     const parked = await client.launchRun({ workflow: "deploy" });
-    await until(() => client.getRun({ runId: parked.runId }), (r) => r.status === "waiting-event");
+    await until(() => client.getRun({ runId: parked.runId }), (r) => r.status === "waiting-event", "the run to wait");
     expect(await client.cancelRun({ runId: parked.runId })).toEqual({ runId: parked.runId, status: "cancelled" });
     expect((await client.resumeRun({ runId })).runId).toBe(runId);
 

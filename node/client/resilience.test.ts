@@ -20,21 +20,12 @@ import { GatewayClient, type RunEventFrame } from "durable-flow/gateway-client";
 import { tempDir } from "../testing/backends.js";
 import { gatewayWorkflows } from "../server/fixtures/gateway-workflows.js";
 import { Gateway } from "../server/gateway.js";
+import { until } from "./testing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = join(ROOT, "node/cli/bin.mjs");
 const SERVE_DIR = join(ROOT, "node/server/fixtures/serve");
 const FAST = { baseMs: 50, maxMs: 400 };
-
-async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what: string, ms = 40_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(v)?.slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** `flow serve` of the fixture workflows on the store at `db`, in a temp cwd. */
 async function serve(dir: string, port: number): Promise<{ child: ChildProcess; url: string; exited: Promise<unknown> }> {

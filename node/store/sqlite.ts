@@ -4,7 +4,7 @@
  * a transaction holds a lock so that statements issued by other callers wait until it ends.
  * See docs/store.md.
  */
-import { mkdirSync } from "node:fs";
+import { accessSync, constants, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { FlowError } from "../../core/errors.js";
@@ -22,9 +22,9 @@ export type SqliteStore = StorePort & SyncScriptRunner & { readonly path: string
 
 /** Opens a SQLite file as a store. */
 export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
-  if (opts.path !== ":memory:") mkdirSync(dirname(opts.path), { recursive: true });
   let db: Database.Database;
   try {
+    if (opts.path !== ":memory:") mkdirSync(dirname(opts.path), { recursive: true });
     db = new Database(opts.path);
     db.pragma(`journal_mode = ${opts.journalMode ?? "WAL"}`);
     // WAL + NORMAL is durable against process crashes (the SIGKILL case); only an OS crash can
@@ -33,7 +33,7 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
     db.pragma("busy_timeout = 5000");
     db.pragma("foreign_keys = ON");
   } catch (cause) {
-    const fault = storeFault(cause, opts.path);
+    const fault = storeFault(unwritableDir(cause, opts.path) ?? cause, opts.path);
     if (fault instanceof FlowError) throw fault;
     throw new FlowError("STORE_OPEN_FAILED", `Could not open SQLite store at ${opts.path}: ${(cause as Error).message}`, { path: opts.path }, { cause });
   }
@@ -126,4 +126,15 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
       });
     },
   }, opts.path);
+}
+
+/** SQLite says only SQLITE_CANTOPEN when it cannot create the file: the directory's own errno says why. */
+function unwritableDir(cause: unknown, path: string): NodeJS.ErrnoException | undefined {
+  if ((cause as { code?: string })?.code !== "SQLITE_CANTOPEN" || path === ":memory:") return undefined;
+  try {
+    accessSync(dirname(path), constants.W_OK);
+    return undefined;
+  } catch (error) {
+    return error as NodeJS.ErrnoException;
+  }
 }

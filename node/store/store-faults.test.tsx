@@ -75,6 +75,21 @@ describe.skipIf(!canMount)("a SQLite store on a full or read-only disk", () => {
   }, 60_000);
 });
 
+describe.skipIf(!canMount)("opening a SQLite store on a read-only disk", () => {
+  it("fails with STORE_READ_ONLY when the store must be created or migrated there", () => {
+    const dir = tempDir("flow-ro-open-");
+    mount(["--bind", "-o", "ro", dir], dir);
+    let error: unknown;
+    try {
+      createFlow(schemas, { dbPath: join(dir, "flow.db") });
+    } catch (e) {
+      error = e;
+    }
+    expect(isFlowError(error, "STORE_READ_ONLY")).toBe(true);
+    expect((error as Error).message).toMatch(/is read-only \(EROFS\)/);
+  });
+});
+
 describe.skipIf(!canMount)("a PGlite store on a full disk", () => {
   it("fails with STORE_FULL, refuses later statements at once instead of hanging, and reopens with its rows once space is freed", async () => {
     const dir = tempDir("flow-pg-full-");

@@ -8,7 +8,7 @@
  * committed and resumes once the cause is fixed. Other errors pass through unchanged.
  */
 import { FlowError } from "../../core/errors.js";
-import type { StorePort } from "../../core/store/port.js";
+import type { StorePort, SyncScriptRunner } from "../../core/store/port.js";
 
 /** Maps a full or read-only store failure of the store at `where` to its Flow code; anything else is returned as it is. */
 export function storeFault(error: unknown, where: string): unknown {
@@ -60,5 +60,18 @@ export function withStoreFaults<T extends StorePort>(store: T, where: string, on
     executeScript: mapped(store.executeScript.bind(store)),
   };
   if (store.executeBatch) wrapped.executeBatch = mapped(store.executeBatch.bind(store));
+  // SQLite's synchronous pair (createFlow's migrations at open) gets the same codes.
+  const sync = wrapped as Partial<SyncScriptRunner>;
+  for (const name of ["executeScriptSync", "querySync"] as const) {
+    const fn = sync[name] as ((...args: unknown[]) => unknown) | undefined;
+    if (!fn) continue;
+    (sync as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      try {
+        return fn(...args);
+      } catch (error) {
+        throw storeFault(error, where);
+      }
+    };
+  }
   return wrapped;
 }

@@ -4,7 +4,11 @@
  * cap 10000 ms, factor 2, jitter 0.5). See docs/client.md.
  */
 
-/** Options of `gatewayBackoffDelay`. */
+/**
+ * Options of `gatewayBackoffDelay`.
+ * @example
+ * gatewayBackoffDelay(attempt, { baseMs: 100, maxMs: 5000, factor: 3, jitter: 0.2, random: () => 0.5 });
+ */
 export interface GatewayBackoffOptions {
   /** Delay of attempt 0 before jitter (default 250 ms). */
   baseMs?: number;

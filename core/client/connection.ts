@@ -12,10 +12,18 @@ import type { RpcEnvelope } from "../api/envelope.js";
 import { FlowError } from "../errors.js";
 import { envelopeError, GatewayRpcError } from "./errors.js";
 
-/** The `WebSocket` constructor the client uses (the browser's, or `ws` in Node). */
+/**
+ * The `WebSocket` constructor the client uses (the browser's, or `ws` in Node).
+ * @example
+ * import WebSocket from "ws"; new GatewayClient({ WebSocket: WebSocket as WebSocketConstructor });
+ */
 export type WebSocketConstructor = new (url: string) => WebSocketLike;
 
-/** What the client needs of a WebSocket (browser API; `ws` implements it). */
+/**
+ * What the client needs of a WebSocket (browser API; `ws` implements it).
+ * @example
+ * const socket: WebSocketLike = new WebSocket("ws://127.0.0.1:7331/");
+ */
 export interface WebSocketLike {
   readonly readyState: number;
   send(data: string): void;
@@ -23,7 +31,11 @@ export interface WebSocketLike {
   addEventListener(type: "open" | "close" | "error" | "message", listener: (event: any) => void): void;
 }
 
-/** An `event` frame of the gateway: run events (`run.event`, `run.gap_resync`, `run.heartbeat`) and extension stream frames. */
+/**
+ * An `event` frame of the gateway: run events (`run.event`, `run.gap_resync`, `run.heartbeat`) and extension stream frames.
+ * @example
+ * for await (const f of conn.events()) if (f.event === "run.gap_resync") await client.getRun({ runId: f.runId! });
+ */
 export interface GatewayEventFrame {
   type: "event";
   event: string;
@@ -33,7 +45,11 @@ export interface GatewayEventFrame {
   payload: unknown;
 }
 
-/** The `connected` frame: what the gateway said at the handshake. */
+/**
+ * The `connected` frame: what the gateway said at the handshake.
+ * @example
+ * const { heartbeatMs, identity } = (await client.connect()).handshake;
+ */
 export interface GatewayHandshake {
   protocol: number;
   features: string[];
@@ -42,7 +58,11 @@ export interface GatewayHandshake {
   connectionId: string;
 }
 
-/** What `open` sends in the handshake. */
+/**
+ * What `open` sends in the handshake.
+ * @example
+ * await GatewayConnection.open({ url: "ws://127.0.0.1:7331/", WebSocket, protocol: 1, token: "s3cret", subscribe: [{ runId: "r1" }] });
+ */
 export interface ConnectionOpenOptions {
   url: string;
   WebSocket: WebSocketConstructor;

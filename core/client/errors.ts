@@ -8,7 +8,11 @@
 import type { EnvelopeError, RpcEnvelope } from "../api/envelope.js";
 import { FlowError, type FlowErrorCode, httpStatusOf } from "../errors.js";
 
-/** What a GatewayRpcError is built from. */
+/**
+ * What a GatewayRpcError is built from.
+ * @example
+ * new GatewayRpcError({ method: "getRun", code: "RUN_NOT_FOUND", message: "no run r9", status: 404 });
+ */
 export interface GatewayRpcErrorInit {
   /** The RPC method (or route) called; `websocket` for a malformed socket frame. */
   method: string;

@@ -19,14 +19,22 @@ import { envelopeError, GatewayRpcError, isGatewayUnavailableError, readEnvelope
 import type { GatewayRpcMethods, RpcParams, RpcResult, UnaryRpcMethodName } from "./rpc-map.js";
 import { isEventStream, readSse } from "./sse-reader.js";
 
-/** The client's identity, sent in the WebSocket handshake. */
+/**
+ * The client's identity, sent in the WebSocket handshake.
+ * @example
+ * new GatewayClient({ client: { id: "console", version: "1.2.0", platform: "browser" } });
+ */
 export interface GatewayClientIdentity {
   id?: string;
   version?: string;
   platform?: string;
 }
 
-/** Options of `new GatewayClient(options)`. */
+/**
+ * Options of `new GatewayClient(options)`.
+ * @example
+ * new GatewayClient({ baseUrl: "https://flow.example.com", token, headers: { "x-team": "infra" }, fetch, WebSocket });
+ */
 export interface GatewayClientOptions {
   /** Default: the browser's origin, else `http://127.0.0.1:7331`; a trailing slash is stripped; `ws+unix:/path.sock` talks over a Unix socket (WebSocket only). */
   baseUrl?: string;
@@ -42,12 +50,20 @@ export interface GatewayClientOptions {
   client?: GatewayClientIdentity;
 }
 
-/** A per-call option. */
+/**
+ * A per-call option.
+ * @example
+ * await client.listRuns({}, { signal: AbortSignal.timeout(5000) });
+ */
 export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** Options of `streamRunEventsResilient`. */
+/**
+ * Options of `streamRunEventsResilient`.
+ * @example
+ * client.streamRunEventsResilient({ runId }, { signal, idleTimeoutMs: 20_000, backoff: { maxMs: 5000 }, onReconnect: (i) => console.log(i.delayMs) });
+ */
 export interface ResilientStreamOptions extends CallOptions {
   /** Reconnect delays (SPEC.md defaults: 250 ms base, 10 s cap, factor 2, jitter 0.5). */
   backoff?: GatewayBackoffOptions;
@@ -57,7 +73,11 @@ export interface ResilientStreamOptions extends CallOptions {
   onReconnect?(info: { attempt: number; delayMs: number; afterSeq: number; error: unknown }): void;
 }
 
-/** A run event frame of `streamRunEvents` (`payload` is the FlowEvent). */
+/**
+ * A run event frame of `streamRunEvents` (`payload` is the FlowEvent).
+ * @example
+ * for await (const f of client.streamRunEvents({ runId })) console.log(f.seq, (f.payload as { type: string }).type);
+ */
 export type RunEventFrame = GatewayEventFrame & { runId: string; seq: number };
 
 const DEFAULT_BASE_URL = "http://127.0.0.1:7331";

@@ -42,7 +42,11 @@ export type RpcParams<M extends RpcMethodName> = M extends keyof Defaulted ? Omi
  */
 export type RpcResult<M extends RpcMethodName> = Definitions[M] extends RpcMethod<any, infer R> ? R : never;
 
-/** The RPC methods answered with one result (every method but the streams). */
+/**
+ * The RPC methods answered with one result (every method but the streams).
+ * @example
+ * const method: UnaryRpcMethodName = "getRun";
+ */
 export type UnaryRpcMethodName = Exclude<RpcMethodName, "streamRunEvents" | "streamDevTools">;
 
 /**

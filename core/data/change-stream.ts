@@ -22,29 +22,53 @@ import { type GatewayBackoffOptions, gatewayBackoffDelay } from "../client/backo
 import { isEventStream, readSse, type SseMessage } from "../client/sse-reader.js";
 import { mergeHeaders, type WorkspaceMode } from "./mode.js";
 
-/** The connection status of the change stream. */
+/**
+ * The connection status of the change stream.
+ * @example
+ * cols.onStatus((s: ConnectionStatus) => (badge.dataset.status = s));
+ */
 export type ConnectionStatus = "connecting" | "online" | "offline" | "closed";
 
-/** What the change stream tells its listeners. */
+/**
+ * What the change stream tells its listeners.
+ * @example
+ * data.stream.subscribe((e: ChangeStreamEvent) => { if (e.type === "change") console.log(e.change.collection, e.change.runId); });
+ */
 export type ChangeStreamEvent = { type: "change"; change: DomainChange } | { type: "reset" } | { type: "heartbeat" };
 
-/** A session-level notice (shown once, e.g. as a toast). */
+/**
+ * A session-level notice (shown once, e.g. as a toast).
+ * @example
+ * cols.onNotice((n: DataNotice) => toast(n.message));
+ */
 export interface DataNotice {
   level: "info";
   code: "GATEWAY_UNAVAILABLE";
   message: string;
 }
 
-/** An `EventSource` constructor (the browser's, or the `eventsource` package's in Node). */
+/**
+ * An `EventSource` constructor (the browser's, or the `eventsource` package's in Node).
+ * @example
+ * import { EventSource } from "eventsource"; createDataClient({ mode, EventSource });
+ */
 export type EventSourceConstructor = new (url: string, init?: { fetch?: typeof fetch; withCredentials?: boolean }) => EventSourceLike;
 
-/** What the stream needs of an EventSource. */
+/**
+ * What the stream needs of an EventSource.
+ * @example
+ * const es: EventSourceLike = new EventSource("http://127.0.0.1:7331/v1/api/stream");
+ */
 export interface EventSourceLike {
   addEventListener(type: string, listener: (event: { data?: string; lastEventId?: string }) => void): void;
   close(): void;
 }
 
-/** Options of the change stream. */
+/**
+ * Options of the change stream.
+ * @example
+ * new ChangeStream({ mode, fetch, backoff: { maxMs: 5000 }, idleTimeoutMs: 30_000 });
+ */
 export interface ChangeStreamOptions {
   mode: WorkspaceMode;
   fetch: typeof fetch;

@@ -14,7 +14,11 @@ import type { MemoryFact } from "../memory/types.js";
 import type { ScoreRow } from "../scorers/types.js";
 import { mergeHeaders, type WorkspaceMode } from "./mode.js";
 
-/** How the api reaches the domain API. */
+/**
+ * How the api reaches the domain API.
+ * @example
+ * createDataApi({ mode, fetch, headers: { "x-team": "infra" }, signal: controller.signal });
+ */
 export interface DataTransport {
   mode: WorkspaceMode;
   fetch: typeof fetch;
@@ -23,7 +27,11 @@ export interface DataTransport {
   signal: AbortSignal;
 }
 
-/** A page of a run's event log. */
+/**
+ * A page of a run's event log.
+ * @example
+ * const { events, lastSeq } = await data.api.listRunEvents(runId, { afterSeq: 0, limit: 100 });
+ */
 export interface RunEventsPage {
   runId: string;
   events: Array<FlowEvent & { seq: number }>;

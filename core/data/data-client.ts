@@ -12,7 +12,11 @@ import { ChangeStream, type EventSourceConstructor } from "./change-stream.js";
 import { closedError, createDataApi, type DataApi } from "./data-api.js";
 import type { WorkspaceMode } from "./mode.js";
 
-/** Options of `createDataClient`. */
+/**
+ * Options of `createDataClient`.
+ * @example
+ * createDataClient({ mode: { kind: "local", apiBaseUrl: "http://127.0.0.1:7331" }, fetch: workerFetch, headers: { "x-team": "infra" } });
+ */
 export interface DataClientOptions {
   mode: WorkspaceMode;
   /** Default: the global `fetch` (the browser app passes its worker's). */
@@ -25,7 +29,11 @@ export interface DataClientOptions {
   backoff?: GatewayBackoffOptions;
 }
 
-/** A workspace's domain API and change stream. */
+/**
+ * A workspace's domain API and change stream.
+ * @example
+ * const data: DataClient = createDataClient({ mode }); await data.api.listWorkflows(); data.close();
+ */
 export interface DataClient {
   readonly mode: WorkspaceMode;
   /** Typed `/v1/api/*` calls; GATEWAY_UNAVAILABLE when nothing answers. */

@@ -25,7 +25,11 @@ import type { LiveCollection } from "./query-collection.js";
 import type { GatewayRunEventRow, GatewayRunRow, GatewayRunSummaryRow } from "./rows.js";
 import type { CollectionName, CollectionSource, PerRunKind } from "./source.js";
 
-/** A refresh that reached the collections. */
+/**
+ * A refresh that reached the collections.
+ * @example
+ * sync.onApplied((a: AppliedRefresh) => { if (a.kind === "run") console.log(a.runId, a.row?.status); });
+ */
 export type AppliedRefresh = { kind: "run"; runId: string; row: GatewayRunSummaryRow | undefined } | { kind: "collection"; name: CollectionName };
 
 /** Events that change a run's graph snapshot (run tree, tickets, prompts). */

@@ -6,7 +6,11 @@
  * the same domain API (issue #14). See docs/client.md.
  */
 
-/** A workspace served by one Gateway (or the browser worker). */
+/**
+ * A workspace served by one Gateway (or the browser worker).
+ * @example
+ * const mode: LocalWorkspaceMode = { kind: "local", apiBaseUrl: "http://127.0.0.1:7331", token: "s3cret" };
+ */
 export interface LocalWorkspaceMode {
   kind: "local";
   /** The gateway's origin, e.g. `http://127.0.0.1:7331` (the browser worker's: any origin its `fetch` answers). */
@@ -15,7 +19,11 @@ export interface LocalWorkspaceMode {
   token?: string;
 }
 
-/** A team workspace: Gateways sharing one PostgreSQL, read through Electric. */
+/**
+ * A team workspace: Gateways sharing one PostgreSQL, read through Electric.
+ * @example
+ * const mode: MultiplayerWorkspaceMode = { kind: "multiplayer", apiBaseUrl: "https://flow.example.com", electricBaseUrl: "https://flow.example.com/sync", workspaceId: "team-a" };
+ */
 export interface MultiplayerWorkspaceMode {
   kind: "multiplayer";
   apiBaseUrl: string;

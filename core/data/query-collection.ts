@@ -35,7 +35,11 @@ export interface LiveCollectionUtils<T extends object, K extends string | number
  */
 export type LiveCollection<T extends object, K extends string | number = string> = Collection<T, K, LiveCollectionUtils<T, K>>;
 
-/** What a query collection is built from. */
+/**
+ * What a query collection is built from.
+ * @example
+ * queryCollection({ id: "crons", queryKey: ["flow", "crons"], queryClient, fetch: () => api.listCrons(), getKey: (c) => c.cronId });
+ */
 export interface QueryCollectionSpec<T extends object, K extends string | number, D> {
   id: string;
   queryKey: QueryKey;

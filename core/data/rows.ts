@@ -16,34 +16,74 @@ import type { ScoreRow } from "../scorers/types.js";
 
 export type { GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow };
 
-/** A node of a run (`nodeId`, `iteration`, `state`, `label`, `outputTable`, `error`, `updatedAtMs`, `attempts`), keyed `<nodeId>#<iteration>`. */
+/**
+ * A node of a run (`nodeId`, `iteration`, `state`, `label`, `outputTable`, `error`, `updatedAtMs`, `attempts`), keyed `<nodeId>#<iteration>`.
+ * @example
+ * cols.nodes(runId).toArray.filter((n: GatewayRunNode) => n.state === "failed");
+ */
 export type GatewayRunNode = ApiRunNode & { key: string };
 
-/** One event of a run's log: the `FlowEvent` (`type`, `runId`, `timestampMs`, fields of its type) with its `seq` (the key). */
+/**
+ * One event of a run's log: the `FlowEvent` (`type`, `runId`, `timestampMs`, fields of its type) with its `seq` (the key).
+ * @example
+ * cols.runEvents(runId).toArray.map((e: GatewayRunEventRow) => `${e.seq} ${e.type}`);
+ */
 export type GatewayRunEventRow = FlowEvent & { seq: number };
 
-/** A pending approval or human task (`runId`, `nodeId`, `iteration`, `kind`, `request`, `createdAtMs`, `deadlineMs`), keyed `<runId>/<nodeId>#<iteration>`. */
+/**
+ * A pending approval or human task (`runId`, `nodeId`, `iteration`, `kind`, `request`, `createdAtMs`, `deadlineMs`), keyed `<runId>/<nodeId>#<iteration>`.
+ * @example
+ * cols.approvals.toArray.map((a: GatewayApprovalRow) => `${a.runId} ${a.nodeId}`);
+ */
 export type GatewayApprovalRow = PendingApproval & { key: string };
 
-/** A cron schedule (`cronId`, `workflowKey`, `schedule`, `input`, `enabled`, `createdBy`, times, `lastRunId`, `nextFireAtMs`). */
+/**
+ * A cron schedule (`cronId`, `workflowKey`, `schedule`, `input`, `enabled`, `createdBy`, times, `lastRunId`, `nextFireAtMs`).
+ * @example
+ * cols.crons.toArray.filter((c: GatewayCronRow) => c.enabled).map((c) => c.nextFireAtMs);
+ */
 export type GatewayCronRow = CronRow;
 
-/** A live memory fact (`namespace`, `key`, `value` parsed from `valueJson`, times, `ttlMs`), keyed `<namespace>/<key>`. */
+/**
+ * A live memory fact (`namespace`, `key`, `value` parsed from `valueJson`, times, `ttlMs`), keyed `<namespace>/<key>`.
+ * @example
+ * cols.memoryFacts.get("user:ana/theme")?.value;
+ */
 export type GatewayMemoryFactRow = MemoryFact & { value: unknown; id: string };
 
-/** A score a scorer gave a task's output (SPEC.md `ScoreRow`), keyed by `id`. */
+/**
+ * A score a scorer gave a task's output (SPEC.md `ScoreRow`), keyed by `id`.
+ * @example
+ * cols.scores.toArray.filter((s: GatewayScoreRow) => s.runId === runId).map((s) => s.score);
+ */
 export type GatewayScoreRow = ScoreRow;
 
-/** A prompt a task gives its agent in a run's latest frame (`runId`, `nodeId`, `iteration`, `label`, `prompt`), keyed `<runId>/<nodeId>#<iteration>`. */
+/**
+ * A prompt a task gives its agent in a run's latest frame (`runId`, `nodeId`, `iteration`, `label`, `prompt`), keyed `<runId>/<nodeId>#<iteration>`.
+ * @example
+ * cols.prompts.toArray.filter((p: GatewayPromptRow) => p.runId === runId).map((p) => p.prompt);
+ */
 export type GatewayPromptRow = ApiPromptRow & { key: string };
 
-/** A memory note of a namespace (a doc a person or agent wrote: `body`, `kind`, `status`, provenance), keyed by `id`. */
+/**
+ * A memory note of a namespace (a doc a person or agent wrote: `body`, `kind`, `status`, provenance), keyed by `id`.
+ * @example
+ * cols.docs("workflow:review").toArray.map((d: GatewayDocRow) => d.body);
+ */
 export type GatewayDocRow = MemoryNote;
 
-/** A task of a run's latest graph snapshot (what the run tree shows), keyed `<nodeId>#<iteration>`. */
+/**
+ * A task of a run's latest graph snapshot (what the run tree shows), keyed `<nodeId>#<iteration>`.
+ * @example
+ * cols.runTree(runId).toArray.map((t: GatewayRunTreeRow) => t.nodeId);
+ */
 export type GatewayRunTreeRow = GraphSnapshot["tasks"][number] & { key: string; runId: string; frameNo: number };
 
-/** A ticket of a `Kanban` board in a run: a task of the board, with the column it is in and its state, keyed `<runId>/<nodeId>#<iteration>`. */
+/**
+ * A ticket of a `Kanban` board in a run: a task of the board, with the column it is in and its state, keyed `<runId>/<nodeId>#<iteration>`.
+ * @example
+ * cols.tickets(runId).toArray.filter((t: GatewayTicketRow) => t.column === "review");
+ */
 export interface GatewayTicketRow {
   key: string;
   runId: string;

@@ -32,7 +32,11 @@ import {
 import { runTreeRows, ticketRows } from "./run-tree.js";
 import { streamCollection } from "./stream-collection.js";
 
-/** Options of `createCollections`. */
+/**
+ * Options of `createCollections`.
+ * @example
+ * createCollections(mode, queryClient, { runsLimit: 2000, confirmTimeoutMs: 5000, backoff: { maxMs: 5000 } });
+ */
 export interface CollectionsOptions extends Omit<DataClientOptions, "mode"> {
   /** Runs loaded into `runs`, newest first (default 10000). */
   runsLimit?: number;
@@ -40,13 +44,25 @@ export interface CollectionsOptions extends Omit<DataClientOptions, "mode"> {
   confirmTimeoutMs?: number;
 }
 
-/** The names of the workspace-wide collections (what `invalidate` and change events name). */
+/**
+ * The names of the workspace-wide collections (what `invalidate` and change events name).
+ * @example
+ * await cols.invalidate({ collection: "crons" satisfies CollectionName });
+ */
 export type CollectionName = "runs" | "approvals" | "workflows" | "prompts" | "scores" | "memoryFacts" | "crons";
 
-/** The kinds of per-run collections. */
+/**
+ * The kinds of per-run collections.
+ * @example
+ * cols.perRun(runId).has("runEvents" satisfies PerRunKind);
+ */
 export type PerRunKind = "run" | "nodes" | "runEvents" | "runTree" | "tickets";
 
-/** What a mode's factory builds: every collection with its fetches. */
+/**
+ * What a mode's factory builds: every collection with its fetches.
+ * @example
+ * const source: CollectionSource = localSource(data, queryClient, {});
+ */
 export interface CollectionSource {
   runs: LiveCollection<GatewayRunSummaryRow>;
   approvals: LiveCollection<GatewayApprovalRow>;

@@ -10,7 +10,11 @@
 import { type Collection, createCollection } from "@tanstack/db";
 import type { LiveCollectionUtils } from "./query-collection.js";
 
-/** What a stream collection is built from. */
+/**
+ * What a stream collection is built from.
+ * @example
+ * streamCollection({ id: "events", fetch: () => listAllRunEvents(api, runId, 0), getKey: (e) => e.seq });
+ */
 export interface StreamCollectionSpec<T extends object, K extends string | number> {
   id: string;
   /** Every row (the full state). */

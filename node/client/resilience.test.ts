@@ -9,7 +9,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createTcpServer, connect as tcpConnect, type Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { QueryClient } from "@tanstack/query-core";
@@ -20,6 +20,7 @@ import { GatewayClient, type RunEventFrame } from "durable-flow/gateway-client";
 import { tempDir } from "../testing/backends.js";
 import { gatewayWorkflows } from "../server/fixtures/gateway-workflows.js";
 import { Gateway } from "../server/gateway.js";
+import { startTestGateway } from "../server/gateway-testing.js";
 import { until } from "./testing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -94,6 +95,42 @@ describe("when the gateway goes away", () => {
     expect(statuses.at(-1)).toBe("online");
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatchObject({ level: "info", code: "GATEWAY_UNAVAILABLE" });
+  });
+
+  it("a connection that goes silent (a frozen proxy) is dropped after idleTimeoutMs and the stream resumes after the last seq", { timeout: 30_000 }, async () => {
+    const t = await startTestGateway();
+    const target = new URL(t.url);
+    // A TCP proxy whose open connections can be frozen: bytes stop, sockets stay open.
+    const live = new Set<{ client: Socket; upstream: Socket }>();
+    const proxy = createTcpServer((client) => {
+      const upstream = tcpConnect(Number(target.port), target.hostname);
+      client.pipe(upstream);
+      upstream.pipe(client);
+      const pair = { client, upstream };
+      live.add(pair);
+      const drop = () => (live.delete(pair), client.destroy(), upstream.destroy());
+      client.on("error", drop).on("close", drop);
+      upstream.on("error", drop).on("close", drop);
+    });
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+    onTestFinished(() => {
+      for (const { client, upstream } of live) client.destroy(), upstream.destroy();
+      proxy.close();
+    });
+    const client = new GatewayClient({ baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
+    onTestFinished(() => client.close());
+    const { runId } = await client.launchRun({ workflow: "slow", input: { steps: 6, stepMs: 150 } });
+    const frames: RunEventFrame[] = [];
+    let reconnects = 0;
+    for await (const f of client.streamRunEventsResilient({ runId }, { idleTimeoutMs: 400, backoff: FAST, onReconnect: () => reconnects++ })) {
+      frames.push(f);
+      if (frames.length === 3) for (const { upstream } of live) upstream.unpipe(), upstream.pause(); // freeze what is open now
+    }
+    expect(reconnects).toBeGreaterThan(0);
+    const seqs = frames.map((f) => f.seq);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
+    expect((frames.at(-1)!.payload as { type: string }).type).toBe("RunFinished");
+    expect(seqs).toEqual((await t.gateway.host.db.listEvents(runId)).map((e) => e.seq));
   });
 
   it("an HTML answer parks the status at offline (one notice, last rows kept) until the real gateway answers on that port", { timeout: 60_000 }, async () => {

@@ -8,6 +8,10 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { GatewayClient, GatewayRpcError, isGatewayUnavailableError } from "durable-flow/gateway-client";
+import { dirname, join } from "node:path";
+import { tempDir } from "../testing/backends.js";
+import { gatewayWorkflows } from "../server/fixtures/gateway-workflows.js";
+import { Gateway } from "../server/gateway.js";
 import { startTestGateway, type TestGateway } from "../server/gateway-testing.js";
 import { collect, until } from "./testing.js";
 
@@ -156,6 +160,26 @@ describe("GatewayClient", () => {
     expect(await rejection(stranger.listRuns())).toMatchObject({ code: "UNAUTHORIZED", status: 401 });
     expect((await rejection(stranger.connect())).code).toBe("UNAUTHORIZED");
     for (const c of [reader, stranger]) c.close();
+  });
+
+  it("talks to a gateway on a Unix socket (ws+unix:) over one WebSocket: RPC calls and run streams", async () => {
+    const dbPath = join(tempDir("flow-client-unix-"), "flow.db");
+    const workflows = gatewayWorkflows(dbPath);
+    const gateway = new Gateway({ workspaceRoot: dirname(dbPath) }).register("greet", workflows.greet);
+    const socketPath = join(dirname(dbPath), "gw.sock");
+    await gateway.listen({ path: socketPath });
+    const unix = new GatewayClient({ baseUrl: `ws+unix:${socketPath}`, WebSocket: WS });
+    try {
+      expect((await unix.listWorkflows()).map((w) => w.key)).toEqual(["greet"]);
+      const { runId } = await unix.launchRun({ workflow: "greet", input: { name: "unix" } });
+      const frames = await collect(unix.streamRunEvents({ runId }));
+      expect(frames.map((f) => f.seq)).toEqual(Array.from({ length: frames.length }, (_, i) => i + 1));
+      expect((frames.at(-1)!.payload as { type: string }).type).toBe("RunFinished");
+      expect(await rejection(unix.getRun({ runId: "nope" }))).toMatchObject({ code: "RUN_NOT_FOUND", method: "getRun" });
+    } finally {
+      unix.close();
+      await gateway.close();
+    }
   });
 
   it("calls an answer unavailable only when nothing speaking the protocol answered", async () => {

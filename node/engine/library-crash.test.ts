@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { createFlow, submitApproval } from "durable-flow";
 import { tempDir } from "../testing/backends.js";
 
+const TASK_MS = "80";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURE = join(ROOT, "node/engine/fixtures/library-crash-workflow.tsx");
 
@@ -81,11 +82,12 @@ async function until(check: () => boolean, what: string, proc: FlowProcess, time
   }
 }
 
-describe.each(Object.keys(POINTS))("library example %s killed mid-component", (example) => {
-  it("resumes after every kill without repeating a finished step", async () => {
+// The three examples run side by side: most of their time is spent starting processes.
+describe("library examples killed mid-component", () => {
+  it.concurrent.each(Object.keys(POINTS))("%s resumes after every kill without repeating a finished step", async (example) => {
     const dir = tempDir();
     const dbPath = join(dir, "flow.db");
-    const env = { FLOW_EXAMPLE_DB: dbPath, FLOW_TEST_EXAMPLE: example };
+    const env = { FLOW_EXAMPLE_DB: dbPath, FLOW_TEST_EXAMPLE: example, FLOW_TEST_TASK_MS: TASK_MS };
     const runId = `crash-${example}`;
     let proc = flowUp(["--run-id", runId, "--input", JSON.stringify(INPUTS[example])], env, dir);
     let reader: Database.Database | undefined;

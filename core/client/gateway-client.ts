@@ -205,12 +205,15 @@ export class GatewayClient {
         })) {
           if (frame.seq <= afterSeq) continue;
           afterSeq = frame.seq;
+          clearTimeout(timer); // a slow consumer is not a silent connection
           yield frame;
+          touch();
           if (TERMINAL_EVENT_TYPES.has((frame.payload as { type: never }).type)) return;
         }
         return;
       } catch (e) {
-        if (options.signal?.aborted || this.closed) throw e;
+        if (options.signal?.aborted) return;
+        if (this.closed) throw e;
         if (!(idle.signal.aborted || retryable(e))) throw e;
         error = idle.signal.aborted ? idle.signal.reason : e;
       } finally {

@@ -101,6 +101,18 @@ describe("GatewayClient", () => {
     expect(tail.map((f) => f.payload)).toEqual(all.slice(4).map((f) => f.payload));
     expect(await collect(client.streamRunEvents({ runId, afterSeq: seqs.at(-1) }))).toEqual([]);
     expect((await rejection(collect(client.streamRunEvents({ runId: "nope" })))).code).toBe("RUN_NOT_FOUND");
+    expect((await rejection(collect(client.streamRunEventsResilient({ runId: "nope" })))).code).toBe("RUN_NOT_FOUND");
+
+    // the resilient stream resumes after afterSeq too, and just ends when the caller aborts
+    const long = await client.launchRun({ workflow: "slow", input: { steps: 20, stepMs: 100 } });
+    const ac = new AbortController();
+    const seen: number[] = [];
+    for await (const f of client.streamRunEventsResilient({ runId: long.runId, afterSeq: 1 }, { signal: ac.signal })) {
+      seen.push(f.seq);
+      if (seen.length === 2) ac.abort();
+    }
+    expect(seen).toEqual([2, 3]);
+    await client.cancelRun({ runId: long.runId });
   });
 
   it("answers rpcRaw with the envelope and rpc with the result; an unknown method is METHOD_NOT_FOUND", async () => {

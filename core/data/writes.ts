@@ -8,7 +8,7 @@
  * optimistic change back and throws the gateway's error. When no confirmation comes within
  * `confirmTimeoutMs` (the stream is down), the rows are refetched directly instead.
  */
-import { createTransaction } from "@tanstack/db";
+import { createTransaction, safeRandomUUID } from "@tanstack/db";
 import type { RpcParams, RpcResult } from "../client/rpc-map.js";
 import type { DataClient } from "./data-client.js";
 import type { AppliedRefresh, LiveSync } from "./live-sync.js";
@@ -89,7 +89,7 @@ export function createWrites(data: DataClient, cols: CollectionSource, sync: Liv
 
   return {
     launch(params) {
-      const runId = params.runId ?? globalThis.crypto.randomUUID();
+      const runId = params.runId ?? safeRandomUUID(); // crypto.randomUUID is missing on plain-http pages
       const now = Date.now();
       const show = cols.runs.status === "ready" && !cols.runs.has(runId);
       const row: GatewayRunSummaryRow = {

@@ -18,8 +18,8 @@ let stores = 0;
 const open = () => createFlow(schemas, { dbPath: join(dir, `flow-${++stores}.db`) });
 
 /** A Sequence of `n` step components, each reading its own task's row to set its label. */
-function stepsWorkflow(api: ReturnType<typeof open>, n: number, opts: { rootReads: boolean; calls?: number[] }) {
-  const { flow, Workflow, Task, Sequence, outputs, useCtx } = api;
+function stepsWorkflow(api: ReturnType<typeof open>, n: number, opts: { rootReads: boolean; calls?: number[]; parallel?: number }) {
+  const { flow, Workflow, Task, Sequence, Parallel, outputs, useCtx } = api;
   const Step = ({ i }: { i: number }) => {
     if (opts.calls) opts.calls[i] = (opts.calls[i] ?? 0) + 1;
     const row = useCtx().outputMaybe(outputs.step, { nodeId: `s${i}` });
@@ -34,7 +34,11 @@ function stepsWorkflow(api: ReturnType<typeof open>, n: number, opts: { rootRead
     if (opts.rootReads) void ctx.outputs.step.length;
     return (
       <Workflow name="steps">
-        <Sequence>{Array.from({ length: n }, (_, i) => <Step key={i} i={i} />)}</Sequence>
+        {opts.parallel ? (
+          <Parallel maxConcurrency={opts.parallel}>{Array.from({ length: n }, (_, i) => <Step key={i} i={i} />)}</Parallel>
+        ) : (
+          <Sequence>{Array.from({ length: n }, (_, i) => <Step key={i} i={i} />)}</Sequence>
+        )}
         <Task id="total" output={outputs.output}>{() => ({ sum: ctx.outputs.step.reduce((s, r) => s + r.i, 0) })}</Task>
       </Workflow>
     );
@@ -58,20 +62,24 @@ describe("incremental renders", () => {
     expect(calls).toEqual(Array.from({ length: 12 }, () => 2));
   });
 
-  it("stores the same frames and events as rendering the whole tree after every completion", async () => {
+  it.each([
+    ["a Sequence", undefined],
+    ["a Parallel", 3],
+  ])("stores the same frames and events in %s as rendering the whole tree after every completion", async (_, parallel) => {
     const runs = [];
     for (const rootReads of [false, true]) {
       const api = open();
       const calls: number[] = [];
       const events: FlowEvent[] = [];
-      const result = await runWorkflow(stepsWorkflow(api, 30, { rootReads, calls }), { input: {}, runId: "same-run", onProgress: (e) => events.push(e) });
+      const result = await runWorkflow(stepsWorkflow(api, 30, { rootReads, calls, parallel }), { input: {}, runId: "same-run", onProgress: (e) => events.push(e) });
       expect(result.status).toBe("finished");
       runs.push({ calls: calls.reduce((a, b) => a + b, 0), ...(await stored(api, result.runId, events)) });
     }
     const [incremental, full] = runs;
     expect(incremental!.calls).toBe(60);
-    expect(full!.calls).toBeGreaterThan(30 * 30);
-    expect(incremental!.frames.length).toBeGreaterThan(30);
+    // Completions that land together render together, so a Parallel renders fewer times.
+    expect(full!.calls).toBeGreaterThan(parallel ? 30 * 5 : 30 * 30);
+    expect(incremental!.frames.length).toBeGreaterThan(parallel ? 5 : 30);
     expect(incremental!.frames).toEqual(full!.frames);
     expect(incremental!.events).toEqual(full!.events);
   });

@@ -8,7 +8,7 @@
  *   the full row when its `run`/`nodes` collections exist) and its row is upserted into `runs`
  *   and handed to the run's `run`/`nodes` query; its `runEvents` get the
  *   events after the last seq they hold; a new frame refreshes its `runTree`, `tickets` and
- *   `prompts`. Fetches of one run coalesce (one in flight, one queued).
+ *   `prompts`; a finished task or run refreshes `scores` and `memoryFacts`. Fetches of one run overlap at most two deep, and the newest result wins.
  * - another collection: that collection is refetched (coalesced the same way).
  * - `reset` (the gateway restarted, or this client was away too long): everything is refetched.
  *
@@ -158,12 +158,21 @@ export class LiveSync {
     });
   }
 
-  private refreshRun(runId: string, reason: string): Promise<void> {
+  /** The run's row (newest fetch wins), and what the change's reason touches besides it. */
+  private async refreshRun(runId: string, reason: string): Promise<void> {
+    const perRun = this.cols.perRun(runId);
+    const related: Array<Promise<void>> = [...perRun].map(([kind, c]) => this.refreshPerRun(kind, c, runId, reason));
+    if (FRAME_REASONS.has(reason)) related.push(this.refetch("prompts"));
+    // Scores and memory facts are written by tasks and scorers; the change feed has no event
+    // of their own for them, so a task or run that finished refreshes them (when in use).
+    if (reason === "TaskFinished" || reason === "RunFinished") related.push(this.refetch("scores"), this.refetch("memoryFacts"));
+    await Promise.all([this.refreshRunRow(runId, perRun.has("run") || perRun.has("nodes")), ...related]);
+  }
+
+  private refreshRunRow(runId: string, full: boolean): Promise<void> {
     const key = `run:${runId}`;
     return this.coalescer.run(key, async (generation) => {
       // The full row only when a run page shows this run (run/nodes); a run list needs the summary.
-      const perRun = this.cols.perRun(runId);
-      const full = perRun.has("run") || perRun.has("nodes");
       let row: GatewayRunSummaryRow | GatewayRunRow | undefined;
       try {
         row = full ? await this.data.api.getRun(runId) : await this.data.api.getRunSummary(runId);
@@ -178,8 +187,6 @@ export class LiveSync {
       }
       const runKey = [...this.cols.queryKey, "run", runId];
       if (row && full && this.queryClient.getQueryState(runKey)) this.queryClient.setQueryData(runKey, row);
-      await Promise.all([...perRun].map(([kind, c]) => this.refreshPerRun(kind, c, runId, reason)));
-      if (FRAME_REASONS.has(reason)) void this.refetch("prompts");
       this.emit({ kind: "run", runId, row });
     });
   }
@@ -187,9 +194,11 @@ export class LiveSync {
   private async refreshPerRun(kind: PerRunKind, c: LiveCollection<any, any>, runId: string, reason: string): Promise<void> {
     if (c.status !== "ready") return;
     if (kind === "runEvents") {
-      const last = Math.max(0, ...(c.keys() as Iterable<number>));
-      const events = (await listAllRunEvents(this.data.api, runId, last)) as GatewayRunEventRow[];
-      if (events.length) c.utils.writeUpsert(events);
+      await this.coalescer.run(`events:${runId}`, async () => {
+        const last = Math.max(0, ...(c.keys() as Iterable<number>));
+        const events = (await listAllRunEvents(this.data.api, runId, last)) as GatewayRunEventRow[];
+        if (events.length && !this.stopped) c.utils.writeUpsert(events);
+      });
     } else if ((kind === "runTree" || kind === "tickets") && (FRAME_REASONS.has(reason) || reason === "invalidate" || (kind === "tickets" && reason.startsWith("Task")))) {
       await c.utils.refetch();
     }

@@ -86,6 +86,12 @@ describe("createCollections", () => {
     await docs.preload();
     expect(docs.toArray.map((d) => d.body)).toEqual(["Ship on green only"]);
 
+    // memory facts written by a task are picked up when its run finishes
+    await cols.memoryFacts.preload();
+    await memoryStoreOf({ store, clock: env.clock, newId: () => env.newId() }).setFact("user:ana", "theme", "dark");
+    await cols.launch({ workflow: "greet" });
+    await until(() => cols.memoryFacts.get("user:ana/theme")?.value, (v) => v === "dark", "the fact");
+
     // cancel: shows cancelled at once and stays so
     const { runId: parked } = await cols.launch({ workflow: "deploy" });
     await until(() => cols.runs.get(parked)?.status, (s) => s === "waiting-event", "parked waiting");

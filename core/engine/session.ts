@@ -352,6 +352,8 @@ export class RunSession {
       return;
     }
     for (;;) {
+      // Reads that name no iteration take the node's iteration in the plan of the moment.
+      const defaulted = new Map<string, number | undefined>();
       const ctx = createCtx({
         runId: this.runId,
         iteration: this.currentIteration(),
@@ -360,7 +362,11 @@ export class RunSession {
         auth: this.auth,
         registry: this.registry,
         index: this.index,
-        nodeIteration: (id) => this.extracted?.byNodeId.get(id)?.desc.iteration,
+        nodeIteration: (id) => {
+          const iteration = this.extracted?.byNodeId.get(id)?.desc.iteration;
+          defaulted.set(id, iteration);
+          return iteration;
+        },
       });
       this.viewUsed = false;
       attachRenderView(ctx, watchedRenderView(this.renderView, () => (this.viewUsed = true)));
@@ -389,6 +395,12 @@ export class RunSession {
         seedIteration: () => seed,
         cacheByDefault: this.workflow.opts.cache === true,
       });
+      // This render's reads that named no iteration went to the previous plan's iterations; where
+      // the new plan moved a node to another one (a loop's next pass), the components' recorded
+      // reads are stale: the next render is a full one.
+      for (const [id, iteration] of defaulted) {
+        if ((iteration ?? ctx.iteration) !== (extracted.byNodeId.get(id)?.desc.iteration ?? ctx.iteration)) this.renderInstances = null;
+      }
       const scheduler = new Scheduler({
         extracted,
         isComplete: (key) => this.isComplete(key),

@@ -7,10 +7,12 @@
 import { accessSync, constants, mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { bindingOf } from "../../../core/engine/binding.js";
+import type { FlowEvent } from "../../../core/engine/events.js";
 import { runWorkflow } from "../../../core/engine/run.js";
 import { type CliCommand, EXIT, UsageError, useColor } from "../command.js";
 import { loadWorkflow } from "../load-workflow.js";
 import { formatEvent, RunTally } from "../progress.js";
+import { serveRun } from "./up-serve.js";
 import { parseCli } from "./wait-cli.js";
 
 const USAGE = `Usage: flow up <workflow file> [options]
@@ -28,6 +30,12 @@ Options:
   --wait                  When only approvals, signals or timers are left, stay and wait for
                           them (polling the store) instead of parking the run and exiting
   --hot                   Reload the workflow file when it is edited (docs/hot-reload.md)
+  --serve                 Run it inside a Gateway that serves it (HTTP RPC, WebSocket, the
+                          gateway client): watch, approve and signal the run over the API; the
+                          process stays while the run waits and exits when it ends
+  --port <n>              With --serve: the port (default 7331; 0 picks a free one)
+  --host <host>           With --serve: the interface (default 127.0.0.1)
+  --token <token>         With --serve: require this bearer token (default FLOW_API_KEY)
   --json                  Print events as NDJSON instead of progress lines
   --quiet                 Print only the result
   --verbose               Print stack traces with errors`;
@@ -49,6 +57,10 @@ export const upCommand: CliCommand = {
       quiet: { type: "boolean" },
       wait: { type: "boolean" },
       hot: { type: "boolean" },
+      serve: { type: "boolean" },
+      port: { type: "string" },
+      host: { type: "string" },
+      token: { type: "string" },
     });
     const [file, extra] = positionals;
     if (!file) throw new UsageError("missing the workflow file.");
@@ -58,6 +70,10 @@ export const upCommand: CliCommand = {
     const maxConcurrency = values["max-concurrency"] === undefined ? undefined : Number(values["max-concurrency"]);
     if (maxConcurrency !== undefined && !(Number.isInteger(maxConcurrency) && maxConcurrency >= 1)) throw new UsageError("--max-concurrency must be a whole number of at least 1.");
     const logDir = logDirOf(values["log-dir"], io.cwd);
+    const port = values.port === undefined ? 7331 : Number(values.port);
+    if (!(Number.isInteger(port) && port >= 0 && port < 65536)) throw new UsageError("--port must be a port number (0 picks a free one).");
+    if (!values.serve && (values.port !== undefined || values.host !== undefined || values.token !== undefined)) throw new UsageError("--port, --host and --token go with --serve.");
+    if (values.serve && (values.wait || values.hot)) throw new UsageError("--serve stays while the run waits already; it does not combine with --wait or --hot.");
     const { workflow, path } = await loadWorkflow(file, io.cwd);
     const color = useColor(io);
     const tally = new RunTally();
@@ -71,9 +87,37 @@ export const upCommand: CliCommand = {
         pause.abort();
       } else cancel.abort();
     };
-    process.on("SIGINT", onSigint);
+    const onProgress = (e: FlowEvent) => {
+      tally.observe(e);
+      if (values.quiet) return;
+      if (values.json) return io.stdout(`${JSON.stringify(e)}\n`);
+      // The engine's warning (printed once by the dispatcher, main.ts) says the workflow changed.
+      if (e.type === "WorkflowChanged") return;
+      const line = formatEvent(e, color, { file });
+      if (line) io.stdout(`${line}\n`);
+    };
+    if (!values.serve) process.on("SIGINT", onSigint);
     try {
-      const result = await runWorkflow(workflow, {
+      const result = values.serve
+        ? await serveRun(
+            {
+              workflow,
+              file,
+              workflowPath: path,
+              input,
+              logDir,
+              port,
+              host: values.host ?? "127.0.0.1",
+              onEvent: onProgress,
+              ...(values["run-id"] ? { runId: values["run-id"] } : {}),
+              ...(values.resume ? { resume: true } : {}),
+              ...(values.force ? { force: true } : {}),
+              ...(maxConcurrency ? { maxConcurrency } : {}),
+              ...((values.token ?? io.env.FLOW_API_KEY) ? { token: values.token ?? io.env.FLOW_API_KEY } : {}),
+            },
+            io,
+          )
+        : await runWorkflow(workflow, {
         input,
         workflowPath: path,
         logDir,
@@ -85,15 +129,7 @@ export const upCommand: CliCommand = {
         ...(maxConcurrency ? { maxConcurrency } : {}),
         ...(values.wait ? { stayWhileWaiting: true } : {}),
         ...(values.hot ? { hot: true } : {}),
-        onProgress: (e) => {
-          tally.observe(e);
-          if (values.quiet) return;
-          if (values.json) return io.stdout(`${JSON.stringify(e)}\n`);
-          // The engine's warning (printed once by the dispatcher, main.ts) says the workflow changed.
-          if (e.type === "WorkflowChanged") return;
-          const line = formatEvent(e, color, { file });
-          if (line) io.stdout(`${line}\n`);
-        },
+        onProgress,
       });
       if (values.json) io.stdout(`${JSON.stringify({ type: "result", ...result })}\n`);
       else {

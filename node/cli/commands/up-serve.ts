@@ -1,0 +1,88 @@
+/**
+ * @module node/cli/commands/up-serve
+ * `flow up <file> --serve`: runs the workflow inside a Gateway that serves it (docs/hosting.md,
+ * "flow up --serve"), so the run can be watched, steered and answered over HTTP, WebSocket and
+ * the gateway client while this terminal shows its progress. The process stays while the run
+ * waits (an approval or signal delivered through the gateway, or by `flow approve` from another
+ * process, resumes it) and exits when the run ends. Ctrl-C pauses the run and stops serving.
+ */
+import type { AddressInfo } from "node:net";
+import { basename, extname } from "node:path";
+import type { FlowEvent } from "../../../core/engine/events.js";
+import { FlowDb } from "../../../core/engine/flow-db.js";
+import type { FlowWorkflow, RunResult } from "../../../core/engine/types.js";
+import { TERMINAL_EVENT_TYPES } from "../../../core/api/host.js";
+import { Gateway } from "../../server/gateway.js";
+import type { CliIO } from "../command.js";
+
+/** What `flow up` parsed, for a served run. */
+export interface ServedRunOptions {
+  workflow: FlowWorkflow;
+  /** The workflow file as given (the gateway key is its name without extension). */
+  file: string;
+  workflowPath: string;
+  input: Record<string, unknown>;
+  runId?: string;
+  resume?: boolean;
+  force?: boolean;
+  maxConcurrency?: number;
+  logDir: string | null;
+  port: number;
+  host: string;
+  /** Bearer token the gateway requires (none: no auth). */
+  token?: string;
+  /** Called with each event of the run, stored ones first. */
+  onEvent(event: FlowEvent): void;
+}
+
+/** Serves the workflow, runs it (or resumes it), and resolves with the run's result when it ends or is paused. */
+export async function serveRun(opts: ServedRunOptions, io: CliIO): Promise<RunResult> {
+  const key = basename(opts.file, extname(opts.file));
+  const gateway = new Gateway({
+    workspaceRoot: io.cwd,
+    ...(opts.token ? { auth: { mode: "token", tokens: { [opts.token]: { role: "operator", scopes: ["*"], tokenId: "up-serve" } } } } : {}),
+  });
+  gateway.register(key, opts.workflow);
+  let stopping = false;
+  try {
+    const server = await gateway.listen({ port: opts.port, host: opts.host });
+    const address = server.address() as AddressInfo;
+    const host = address.address.includes(":") ? `[${address.address}]` : address.address;
+    const runOptions = {
+      workflowPath: opts.workflowPath,
+      logDir: opts.logDir,
+      ...(opts.maxConcurrency ? { maxConcurrency: opts.maxConcurrency } : {}),
+    };
+    const { runId } = opts.resume
+      ? await gateway.host.resumeRun(opts.runId!, { ...(opts.force ? { force: true } : {}) })
+      : await gateway.host.startRun({ workflowKey: key, input: opts.input, ...(opts.runId ? { runId: opts.runId } : {}), options: runOptions });
+    io.stderr(`Flow gateway serving ${key} on http://${host}:${address.port} (run ${runId}); Ctrl-C pauses the run and stops serving\n`);
+    const ended = new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off("SIGINT", stop);
+        stopping = true;
+        io.stderr("\nPausing the run and closing the gateway.\n");
+        void gateway.close({ runs: "pause" }).then(resolve);
+      };
+      process.on("SIGINT", stop);
+      void gateway.host.subscribeRunEvents(runId, 0, (event) => {
+        opts.onEvent(event);
+        if (TERMINAL_EVENT_TYPES.has(event.type)) {
+          process.off("SIGINT", stop);
+          resolve();
+        }
+      });
+    });
+    await ended;
+    // The run's session commits its last event before it returns: wait for it, then read the run.
+    await gateway.host.activeRun(runId)?.done;
+    const run = await new FlowDb(opts.workflow.db).requireRun(runId);
+    const result: RunResult = { runId, status: run.status };
+    if (run.output !== null && run.output !== undefined) result.output = run.output;
+    if (run.error) result.error = run.error as RunResult["error"];
+    if (run.nextRunId) result.nextRunId = run.nextRunId;
+    return result;
+  } finally {
+    if (!stopping) await gateway.close({ runs: "pause" });
+  }
+}

@@ -107,4 +107,31 @@ export interface GatewayHost {
   subscribeRunEvents(runId: string, afterSeq: number, onEvent: (event: FlowEvent) => void): Promise<Unsubscribe>;
   /** Feeds an event of a run executed elsewhere (the out-of-process bridge) to subscribers. */
   publishRunEvent(event: FlowEvent): void;
+  /**
+   * The command that reopens a node's CLI-agent session for a person (hosts that run CLI
+   * agents: the Node Gateway). Absent: `hijackRun` answers NOT_AVAILABLE.
+   */
+  planHijack?(req: HijackRequest): Promise<HijackPlanSummary>;
+}
+
+/** What `hijackRun` asks of a host. */
+export interface HijackRequest {
+  runId: string;
+  nodeId: string;
+  iteration?: number;
+}
+
+/** A hijack plan as the API answers it: the command a person runs to take the session over. */
+export interface HijackPlanSummary {
+  runId: string;
+  nodeId: string;
+  iteration: number;
+  attempt: number;
+  engine: string;
+  sessionId: string;
+  cwd: string;
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  onHijackExit: "complete" | "reopen";
 }

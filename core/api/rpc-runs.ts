@@ -9,10 +9,10 @@ import { z } from "zod";
 import type { RunStatus } from "../engine/types.js";
 import { FlowError } from "../errors.js";
 import { timeTravel, type TimeTravelResult } from "../time-travel/index.js";
-import type { GatewayHost } from "./host.js";
+import type { GatewayHost, HijackPlanSummary } from "./host.js";
 import { runAuthOf } from "./identity.js";
 import { HOST_ANNOTATIONS } from "./read-model.js";
-import { notAvailableMethod, type RpcMethod } from "./rpc-types.js";
+import type { RpcMethod } from "./rpc-types.js";
 
 const runIdParams = z.object({ runId: z.string().min(1) });
 
@@ -135,11 +135,42 @@ const rewindRun: RpcMethod<z.infer<typeof rewindRunParams>, RewindRunResult> = {
   },
 };
 
+const hijackRunParams = z.object({
+  runId: z.string().min(1),
+  nodeId: z.string().min(1),
+  iteration: z.number().int().min(0).optional(),
+});
+
+/** A hijack plan and the terminal command that runs it and hands the node back afterwards. */
+export type HijackRunResult = HijackPlanSummary & { status: RunStatus; terminal: string };
+
+/**
+ * Takes a node's CLI-agent session away from the run for a person: a running run is paused
+ * first (two drivers never share a session), then the answer says which command reopens the
+ * session; `flow hijack <run> <node>` in a terminal does it and hands the node back on exit
+ * (docs/agents.md, "Hijack").
+ */
+const hijackRun: RpcMethod<z.infer<typeof hijackRunParams>, HijackRunResult> = {
+  scope: "run:admin",
+  params: hijackRunParams,
+  async handler(p, _caller, host) {
+    if (!host.planHijack) throw new FlowError("NOT_AVAILABLE", "hijackRun needs a host that runs CLI agents (the Node Gateway).", { method: "hijackRun" });
+    const active = host.activeRun(p.runId);
+    if (active) {
+      active.pause();
+      await active.done;
+    }
+    const plan = await host.planHijack({ runId: p.runId, nodeId: p.nodeId, ...(p.iteration !== undefined ? { iteration: p.iteration } : {}) });
+    const status = (await host.db.requireRun(p.runId)).status;
+    return { ...plan, status, terminal: `flow hijack ${p.runId} ${p.nodeId}${p.iteration !== undefined ? ` --iteration ${p.iteration}` : ""}` };
+  },
+};
+
 export const RUN_METHODS = {
   launchRun,
   resumeRun,
   pauseRun,
   cancelRun,
-  hijackRun: notAvailableMethod("hijackRun", "run:admin", "taking over a live agent session arrives with issue #16."),
+  hijackRun,
   rewindRun,
 } satisfies Record<string, RpcMethod<any, any>>;

@@ -76,7 +76,8 @@ describe("GatewayClient", () => {
 
     expect((await rejection(client.pauseRun({ runId: parked.runId }))).code).toBe("INVALID_TRANSITION");
     expect(await rejection(client.submitApproval({ runId, nodeId: "hello", decision: "approve" }))).toMatchObject({ method: "submitApproval", status: 404 });
-    expect(await rejection(client.hijackRun({ runId }))).toMatchObject({ code: "NOT_AVAILABLE", status: 501, method: "hijackRun" });
+    // A task that ran no CLI agent has no session a person could take over.
+    expect(await rejection(client.hijackRun({ runId, nodeId: "hello" }))).toMatchObject({ code: "HIJACK_UNSUPPORTED", status: 422, method: "hijackRun" });
     // diffs need the run's workspace snapshots, which these tests turn off
     expect(await rejection(client.getNodeDiff({ runId, nodeId: "hello" }))).toMatchObject({ code: "VCS_FAILED", method: "getNodeDiff" });
     expect(await rejection(client.getRunDiff({ runId }))).toMatchObject({ code: "VCS_FAILED", method: "getRunDiff" });

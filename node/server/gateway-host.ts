@@ -4,11 +4,12 @@
  * store of the registered workflows) with the out-of-process event bridge wired into run-event
  * subscriptions, and the restart pick-up of orphaned runs. See docs/hosting.md "Gateway".
  */
-import type { Unsubscribe } from "../../core/api/host.js";
+import type { HijackPlanSummary, HijackRequest, Unsubscribe } from "../../core/api/host.js";
 import { LocalGatewayHost, type LocalGatewayHostOptions } from "../../core/api/local-host.js";
 import type { FlowEvent } from "../../core/engine/events.js";
 import { listRunsToWake } from "../../core/engine/waits/deliver.js";
 import { isFlowError } from "../../core/errors.js";
+import { planHijack } from "../agents/cli/hijack.js";
 import type { EventBridge } from "./event-bridge.js";
 
 /** A LocalGatewayHost whose run subscriptions also follow runs executed by other processes. */
@@ -16,8 +17,12 @@ export class GatewayRunHost extends LocalGatewayHost {
   /** Set once the gateway listens with the bridge enabled. */
   bridge: EventBridge | undefined;
 
+  /** Where CLI-agent sessions run: the gateway's workspace. */
+  private readonly workspaceRoot: string | undefined;
+
   constructor(opts: LocalGatewayHostOptions) {
     super(opts);
+    this.workspaceRoot = opts.runDefaults?.rootDir;
   }
 
   override async subscribeRunEvents(runId: string, afterSeq: number, onEvent: (event: FlowEvent) => void): Promise<Unsubscribe> {
@@ -31,6 +36,11 @@ export class GatewayRunHost extends LocalGatewayHost {
       unsubscribe();
       unwatch?.();
     };
+  }
+
+  /** The command that reopens a node's CLI-agent session (node/agents/cli/hijack.ts), in the gateway's workspace. */
+  async planHijack(req: HijackRequest): Promise<HijackPlanSummary> {
+    return planHijack(this.db, { ...req, ...(this.workspaceRoot ? { cwd: this.workspaceRoot } : {}) });
   }
 
   override publishRunEvent(event: FlowEvent): void {

@@ -4,6 +4,7 @@
  * the task then continues that session for its row.
  */
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
@@ -11,6 +12,7 @@ import { type AgentLike, FlowDb, runWorkflow } from "durable-flow";
 import type { CliIO } from "../../cli/command.js";
 import { main as cliMain } from "../../cli/main.js";
 import { sqliteBackend, tempDir, testBackends } from "../../testing/backends.js";
+import { Gateway } from "../../server/gateway.js";
 import { hijackNode, nativeHijackCommand, planHijack } from "./hijack.js";
 
 const schemas = { patch: z.object({ summary: z.string() }) };
@@ -114,3 +116,38 @@ describe("flow hijack", () => {
     expect((await new FlowDb(api.db).listNodes(r.runId)).find((n) => n.nodeId === "fix")?.state).toBe("pending");
   });
 });
+
+describe("the Gateway's hijackRun", () => {
+  it("answers the command that reopens a node's session, and the terminal command that hands it back", async () => {
+    const { api } = await sqliteBackend.open(schemas);
+    const wf = api.flow(() => (
+      <api.Workflow name="hijack">
+        <api.Task id="fix" output={api.outputs.patch} agent={coder([])}>Fix the flaky test.</api.Task>
+      </api.Workflow>
+    ));
+    const run = await runWorkflow(wf, { input: {} });
+    const workspace = tempDir();
+    const gateway = new Gateway({ workspaceRoot: workspace }).register("hijack", wf);
+    const server = await gateway.listen({ port: 0 });
+    try {
+      const { port } = server.address() as AddressInfo;
+      const call = async (params: unknown) => (await (await fetch(`http://127.0.0.1:${port}/v1/rpc/hijackRun`, { method: "POST", body: JSON.stringify(params) })).json()) as { ok: boolean; result?: unknown; error?: { code: string } };
+      expect(await call({ runId: run.runId, nodeId: "fix" })).toEqual({
+        ok: true,
+        result: expect.objectContaining({
+          command: "claude",
+          args: ["--resume", "sess-42"],
+          cwd: workspace,
+          engine: "claude-code",
+          sessionId: "sess-42",
+          status: "finished",
+          terminal: `flow hijack ${run.runId} fix`,
+        }),
+      });
+      expect(await call({ runId: run.runId, nodeId: "nope" })).toMatchObject({ ok: false, error: { code: "HIJACK_UNSUPPORTED" } });
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+

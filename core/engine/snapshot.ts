@@ -58,7 +58,9 @@ export function serializeDescriptor(d: TaskDescriptor): Record<string, unknown> 
   out.retries = d.retries === Infinity ? null : d.retries;
   out.timeoutMs = d.timeoutMs;
   out.heartbeatTimeoutMs = d.heartbeatTimeoutMs;
-  out.retryPolicy = { backoff: d.retryPolicy?.backoff ?? "fixed", initialDelayMs: d.retryPolicy?.initialDelayMs ?? 0 };
+  // Without a retryPolicy the engine waits on its default curve (core/engine/retry.ts), which
+  // is no RetryPolicy: a given policy is stored with SPEC.md's defaults filled in, none is omitted.
+  if (d.retryPolicy) out.retryPolicy = { backoff: d.retryPolicy.backoff ?? "fixed", initialDelayMs: d.retryPolicy.initialDelayMs ?? 0 };
   if (d.agent) out.agent = (Array.isArray(d.agent) ? d.agent : [d.agent]).map((a) => a.id ?? "agent");
   const wait = (d as NodeDescriptor).wait;
   if (wait) out.wait = wait;

@@ -35,8 +35,9 @@ describe.each(testBackends)("engine gaps on $name", (backend) => {
       retries: null,
       timeoutMs: null,
       heartbeatTimeoutMs: null,
-      retryPolicy: { backoff: "fixed", initialDelayMs: 0 },
     });
+    // No retryPolicy: the engine's default curve applies (docs/engine.md), which is no RetryPolicy.
+    expect(frame!.tasks.find((t) => t.nodeId === "plain")).not.toHaveProperty("retryPolicy");
     expect(frame!.tasks.find((t) => t.nodeId === "tuned")).toMatchObject({ retries: 2, timeoutMs: 5000, continueOnFail: true, retryPolicy: { backoff: "linear", initialDelayMs: 10 } });
   });
 

@@ -126,12 +126,18 @@ export interface HijackPlanSummary {
   runId: string;
   nodeId: string;
   iteration: number;
+  /** The attempt whose session is taken over. */
   attempt: number;
+  /** The CLI agent's engine (`claude-code`, `codex`, ...). */
   engine: string;
   sessionId: string;
+  /** Where the session runs. */
   cwd: string;
+  /** The interactive command that reopens the session, and its arguments. */
   command: string;
   args: string[];
+  /** Variables to set (an empty string unsets one: a nested-instance marker). */
   env?: Record<string, string>;
+  /** The Task's `onHijackExit` (default `complete`). */
   onHijackExit: "complete" | "reopen";
 }

@@ -10,6 +10,7 @@
 import { spawn } from "node:child_process";
 import { FlowDb } from "../../../core/engine/flow-db.js";
 import { retryTask } from "../../../core/engine/retry-task.js";
+import type { HijackPlanSummary } from "../../../core/api/host.js";
 import { FlowError } from "../../../core/errors.js";
 
 /** The interactive command that reopens a session. */
@@ -45,19 +46,8 @@ export function nativeHijackCommand(engine: string, sessionId: string, cwd: stri
   return make(sessionId, cwd);
 }
 
-/** What a hijack of one node will do. */
-export interface HijackPlan extends HijackCommand {
-  runId: string;
-  nodeId: string;
-  iteration: number;
-  /** The attempt whose session is taken over. */
-  attempt: number;
-  engine: string;
-  sessionId: string;
-  cwd: string;
-  /** The Task's `onHijackExit` (default `complete`). */
-  onHijackExit: "complete" | "reopen";
-}
+/** What a hijack of one node will do (the same shape the Gateway's `hijackRun` answers). */
+export type HijackPlan = HijackPlanSummary;
 
 export interface HijackInput {
   runId: string;

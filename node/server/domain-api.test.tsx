@@ -141,7 +141,7 @@ describe("the domain API over HTTP", () => {
     expect((await rpc("getNodeOutput", { runId: "s1", nodeId: "done" })).body.result.row).toMatchObject({ ok: true });
   });
 
-  it("cancels a parked run durably, refuses to pause a run that is not running, and answers NOT_AVAILABLE for hijack", async () => {
+  it("cancels a parked run durably, refuses to pause a run that is not running, and answers NOT_AVAILABLE for hijack on a host without CLI agents", async () => {
     const { rpc, settle } = await setup();
     await rpc("launchRun", { workflow: "ship", input: {}, runId: "s1" });
     await settle("s1");
@@ -149,7 +149,7 @@ describe("the domain API over HTTP", () => {
     expect((await rpc("cancelRun", { runId: "s1" })).body).toEqual({ ok: true, result: { runId: "s1", status: "cancelled" } });
     expect((await rpc("getRun", { runId: "s1" })).body.result.status).toBe("cancelled");
     expect((await rpc("cancelRun", { runId: "s1" })).body.result.status).toBe("cancelled");
-    const hijack = await rpc("hijackRun", { runId: "s1" });
+    const hijack = await rpc("hijackRun", { runId: "s1", nodeId: "ship" });
     expect([hijack.status, hijack.body.error.code]).toEqual([501, "NOT_AVAILABLE"]);
     // No workspace snapshots in this run (no repository): the diffs say so.
     expect((await rpc("getNodeDiff", { runId: "s1", nodeId: "ship" })).body.error.code).toBe("VCS_FAILED");

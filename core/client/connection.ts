@@ -15,8 +15,8 @@ import { envelopeError, GatewayRpcError } from "./errors.js";
 /**
  * The `WebSocket` constructor the client uses (the browser's, or `ws` in Node).
  * @example
- * // Node 20 has no global WebSocket: pass the `ws` package's.
- * new GatewayClient({ WebSocket: (await import("ws")).WebSocket as WebSocketConstructor });
+ * // Node 20 has no global WebSocket: pass the class the `ws` package exports (here `WsSocket`).
+ * new GatewayClient({ WebSocket: WsSocket as WebSocketConstructor });
  */
 export type WebSocketConstructor = new (url: string) => WebSocketLike;
 

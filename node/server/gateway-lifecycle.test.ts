@@ -14,6 +14,19 @@ import { Gateway } from "./gateway.js";
 import { cronPollMs } from "./gateway-options.js";
 import { FrameClient, rpc, startTestGateway, until } from "./gateway-testing.js";
 
+/** A gateway that launched two runs (each parks on its signal) and then closed. */
+async function twoParkedRunsOfAClosedGateway() {
+  const first = await startTestGateway();
+  const ids: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const runId = (await rpc(first.url, "launchRun", { workflow: "deploy", input: {} })).body.result.runId as string;
+    await first.gateway.host.activeRun(runId)?.done;
+    ids.push(runId);
+  }
+  await first.gateway.close();
+  return { first, ids };
+}
+
 describe("Gateway", () => {
   it("has SPEC.md's defaults and clamps the cron poll to 1-15 s", () => {
     const { options } = new Gateway();
@@ -85,14 +98,7 @@ describe("Gateway", () => {
   });
 
   it("takes over on start a run left running by another host's process whose claim heartbeat is stale, and leaves a fresh one alone", async () => {
-    const first = await startTestGateway();
-    const ids: string[] = [];
-    for (let i = 0; i < 2; i++) {
-      const runId = (await rpc(first.url, "launchRun", { workflow: "deploy", input: {} })).body.result.runId as string;
-      await first.gateway.host.activeRun(runId)?.done;
-      ids.push(runId);
-    }
-    await first.gateway.close();
+    const { first, ids } = await twoParkedRunsOfAClosedGateway();
     const [stale, fresh] = ids as [string, string];
     const store = first.gateway.host.db.store;
     // What a process on another machine leaves when it dies mid-run (stale), or while it still runs (fresh).
@@ -108,14 +114,7 @@ describe("Gateway", () => {
   });
 
   it("starts even when a run it picks up cannot resume, and still resumes the others", async () => {
-    const first = await startTestGateway();
-    const ids: string[] = [];
-    for (let i = 0; i < 2; i++) {
-      const runId = (await rpc(first.url, "launchRun", { workflow: "deploy", input: {} })).body.result.runId as string;
-      await first.gateway.host.activeRun(runId)?.done;
-      ids.push(runId);
-    }
-    await first.gateway.close();
+    const { first, ids } = await twoParkedRunsOfAClosedGateway();
     const [broken, fine] = ids as [string, string];
     const store = first.gateway.host.db.store;
     const stale = Date.now() - 120_000;

@@ -5,6 +5,8 @@
  */
 export { isAgentLike } from "./agents/types.js";
 export { createFlowApi } from "./api/create-api.js";
+export { defineWorkflows } from "./api/define-workflows.js";
+export type { WorkflowSet } from "./api/define-workflows.js";
 export type { CreateFlowOptions, FlowApi, TypedTask, TypedWaits } from "./api/create-api.js";
 export { externalBuild } from "./api/external.js";
 export type { ExternalConfig, SerializedCtx } from "./api/external.js";

@@ -5,6 +5,7 @@
  */
 export * from "../core/index.js";
 export { createFlow, DEFAULT_DB_PATH } from "./create-flow.js";
+export { bindWorkflows } from "./bind-workflows.js";
 export type { SqliteFlowDb } from "./create-flow.js";
 export { createNodeEnv } from "./engine/env.js";
 export { openSqliteStore } from "./store/sqlite.js";

@@ -9,7 +9,8 @@ for step in scripts/setup.d/*.sh; do
   echo "[setup] $(basename "$step")"
   bash "$step"
 done
-echo "[typecheck] tsc --noEmit"
+echo "[typecheck] tsc --noEmit (the package, then the app)"
 npx tsc --noEmit -p .
+npx tsc --noEmit -p ui
 echo "[test] vitest"
 npx vitest run "$@"

@@ -1,0 +1,44 @@
+/**
+ * @module ui/app
+ * The app: routes inside the shell (header with workspace switcher, connection status, nav,
+ * theme). Views are loaded on demand. Routes (docs/app.md "Views"):
+ * `/runs` (list, filters in the query string), `/runs/:runId` (detail; `?node=<id>#<iter>`
+ * selects a node), `/launch/:workflow?`, `/approvals`, `/memory`, `/scores`, `/crons`.
+ */
+import { Navigate, Route, Router } from "@solidjs/router";
+import { lazy } from "solid-js";
+import { readBoot } from "./boot.js";
+import { FlowProvider } from "./flow-context.js";
+import { Shell } from "./shell.js";
+
+const RunsList = lazy(() => import("./views/runs-list.js"));
+const RunDetail = lazy(() => import("./views/run-detail.js"));
+const Launch = lazy(() => import("./views/launch.js"));
+const Approvals = lazy(() => import("./views/approvals.js"));
+const Memory = lazy(() => import("./views/memory.js"));
+const Scores = lazy(() => import("./views/scores.js"));
+const Crons = lazy(() => import("./views/crons.js"));
+
+/**
+ * The whole app.
+ * @example
+ * render(() => <App />, document.getElementById("root")!);
+ */
+export function App() {
+  const boot = readBoot();
+  return (
+    <FlowProvider>
+      <Router base={boot.base === "/" ? "" : boot.base} root={Shell}>
+        <Route path="/" component={() => <Navigate href="/runs" />} />
+        <Route path="/runs" component={RunsList} />
+        <Route path="/runs/:runId" component={RunDetail} />
+        <Route path="/launch/:workflow?" component={Launch} />
+        <Route path="/approvals" component={Approvals} />
+        <Route path="/memory" component={Memory} />
+        <Route path="/scores" component={Scores} />
+        <Route path="/crons" component={Crons} />
+        <Route path="*" component={() => <Navigate href="/runs" />} />
+      </Router>
+    </FlowProvider>
+  );
+}

@@ -1,0 +1,33 @@
+/**
+ * @module ui/components/format
+ * Times and durations as people read them in a console.
+ */
+
+/**
+ * A duration: `850 ms`, `12.4 s`, `3 m 05 s`, `2 h 04 m`.
+ * @example
+ * formatDuration(185_000); // "3 m 05 s"
+ */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return "—";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+  const s = Math.floor(ms / 1000);
+  if (s < 3600) return `${Math.floor(s / 60)} m ${String(s % 60).padStart(2, "0")} s`;
+  return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} m`;
+}
+
+/**
+ * A moment relative to `now`: `just now`, `5 s ago`, `3 min ago`, `2 h ago`, then the date.
+ * @example
+ * formatAgo(Date.now() - 90_000); // "1 min ago"
+ */
+export function formatAgo(atMs: number | null | undefined, now = Date.now()): string {
+  if (atMs === null || atMs === undefined) return "—";
+  const d = Math.max(0, now - atMs);
+  if (d < 5000) return "just now";
+  if (d < 60_000) return `${Math.floor(d / 1000)} s ago`;
+  if (d < 3_600_000) return `${Math.floor(d / 60_000)} min ago`;
+  if (d < 86_400_000) return `${Math.floor(d / 3_600_000)} h ago`;
+  return new Date(atMs).toLocaleString();
+}

@@ -1,0 +1,96 @@
+/**
+ * @module ui/flow-context
+ * The app's context: the open workspace (its live collections and capabilities), the list of
+ * workspaces and the switch between them, and the connection status as a signal. Every view
+ * reads data through `useFlow().cols` with `useLiveQuery` (@tanstack/solid-db).
+ */
+import { type Accessor, createContext, createResource, createSignal, onCleanup, type ParentProps, type Resource, useContext } from "solid-js";
+import type { ConnectionStatus } from "../core/data/index.js";
+import { readBoot, type FlowBoot } from "./boot.js";
+import { connectWorkspace, type WorkspaceConnection } from "./workspace/connect.js";
+import { listWorkspaces, pickWorkspace, rememberCurrent, type Workspace } from "./workspace/workspaces.js";
+
+/** What every view can read. */
+export interface FlowContextValue {
+  boot: FlowBoot;
+  /** The open workspace (undefined while it opens; `.error` when it could not). */
+  connection: Resource<WorkspaceConnection>;
+  workspace: Accessor<Workspace>;
+  workspaces: Accessor<Workspace[]>;
+  /** Opens another workspace (closes the current one). */
+  switchWorkspace(id: string): void;
+  /** Re-reads the offered workspaces (after one was added or removed). */
+  refreshWorkspaces(): void;
+  /** The change stream's status of the open workspace. */
+  status: Accessor<ConnectionStatus | "connecting">;
+}
+
+const FlowContext = createContext<FlowContextValue>();
+
+/**
+ * Opens the workspace the URL (`?ws=`) or the last visit names, and provides it.
+ * @example
+ * render(() => <FlowProvider><App /></FlowProvider>, root);
+ */
+export function FlowProvider(props: ParentProps) {
+  const boot = readBoot();
+  const [workspaces, setWorkspaces] = createSignal(listWorkspaces(boot));
+  const initial = pickWorkspace(workspaces(), new URLSearchParams(location.search).get("ws"));
+  const [workspace, setWorkspace] = createSignal<Workspace>(initial);
+  const [status, setStatus] = createSignal<ConnectionStatus | "connecting">("connecting");
+  let stopStatus: (() => void) | undefined;
+  let current: WorkspaceConnection | undefined;
+
+  const [connection] = createResource(workspace, async (ws) => {
+    stopStatus?.();
+    current?.close();
+    setStatus("connecting");
+    rememberCurrent(ws.id);
+    const conn = await connectWorkspace(ws);
+    current = conn;
+    setStatus(conn.cols.status);
+    stopStatus = conn.cols.onStatus(setStatus);
+    return conn;
+  });
+  onCleanup(() => {
+    stopStatus?.();
+    current?.close();
+  });
+
+  const value: FlowContextValue = {
+    boot,
+    connection,
+    workspace,
+    workspaces,
+    switchWorkspace(id) {
+      const next = workspaces().find((w) => w.id === id);
+      if (next && next.id !== workspace().id) setWorkspace(next);
+    },
+    refreshWorkspaces: () => setWorkspaces(listWorkspaces(boot)),
+    status,
+  };
+  return <FlowContext.Provider value={value}>{props.children}</FlowContext.Provider>;
+}
+
+/**
+ * The app's context (inside `FlowProvider`).
+ * @example
+ * const { connection } = useFlow();
+ * const runs = useLiveQuery((q) => q.from({ r: connection()!.cols.runs }));
+ */
+export function useFlow(): FlowContextValue {
+  const ctx = useContext(FlowContext);
+  if (!ctx) throw new Error("useFlow() needs <FlowProvider> above it.");
+  return ctx;
+}
+
+/**
+ * The open workspace's connection, for views (the shell renders views only once it is open).
+ * @example
+ * const { cols } = useConnection();
+ */
+export function useConnection(): WorkspaceConnection {
+  const conn = useFlow().connection();
+  if (!conn) throw new Error("useConnection() is for views rendered once the workspace is open.");
+  return conn;
+}

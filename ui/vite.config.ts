@@ -1,0 +1,38 @@
+/**
+ * Builds the app (`npm run build:app` → `dist/app/`): the Solid UI (`ui/`), and the engine's
+ * Web Worker (`browser/`) with the workflows bundled into it. Solid's JSX is compiled in `ui/`
+ * only; every other `.tsx` (workflows) is Flow JSX. `durable-flow` imports resolve to the
+ * sources, as in the tests. The base is relative: the Gateway mounts the same build at `/` and
+ * at `/console` and writes a `<base href>` into index.html (docs/app.md).
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+import solid from "vite-plugin-solid";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { exports: Record<string, string | Record<string, string>> };
+const sourceOf = (target: string | Record<string, string>) => (typeof target === "string" ? target : target["durable-flow-source"]);
+const selfAliases = Object.entries(pkg.exports)
+  .filter(([sub]) => sub !== "./package.json" && sourceOf(pkg.exports[sub]!))
+  .map(([sub, target]) => ({ find: new RegExp(`^durable-flow${sub === "." ? "" : sub.slice(1)}$`), replacement: `${root}${sourceOf(target)!.slice(2)}` }))
+  // In the browser, `durable-flow` is the runtime-agnostic core.
+  .map((a) => (String(a.find) === String(/^durable-flow$/) ? { ...a, replacement: `${root}core/index.ts` } : a));
+
+export default defineConfig({
+  root: fileURLToPath(new URL(".", import.meta.url)),
+  base: "./",
+  resolve: { alias: selfAliases, conditions: ["browser", "module", "import", "default"] },
+  plugins: [solid({ include: [/\/ui\/.*\.tsx$/, /node_modules\/.*\.jsx$/] })],
+  oxc: { jsx: { runtime: "automatic", importSource: "durable-flow" } },
+  worker: { format: "es" },
+  // `npx vite -c ui/vite.config.ts` during development: the domain API of a Gateway started
+  // with `npm start` (or FLOW_DEV_GATEWAY) answers through the dev server's origin.
+  server: { proxy: Object.fromEntries(["/v1", "/health", "/workflows", "/rpc"].map((p) => [p, process.env.FLOW_DEV_GATEWAY ?? "http://127.0.0.1:7331"])) },
+  build: {
+    outDir: `${root}dist/app`,
+    emptyOutDir: true,
+    target: "es2022",
+    chunkSizeWarningLimit: 4000,
+  },
+});

@@ -47,6 +47,25 @@ done
 
 psql_admin() { as_postgres psql -p "$PORT" -v ON_ERROR_STOP=1 -qtA "$@"; }
 
+# The Electric stand-in (e2e/electric/standin.ts, docs/multiplayer.md) reads changes through
+# logical decoding with wal2json, which needs wal_level=logical. Changing it needs a restart,
+# so it happens only when the setting is not there yet (once per machine).
+if [ ! -e "/usr/lib/postgresql/$VERSION/lib/wal2json.so" ]; then
+  echo "[postgres] installing postgresql-$VERSION-wal2json"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "postgresql-$VERSION-wal2json" >/dev/null
+fi
+if [ "$(psql_admin -c "SHOW wal_level")" != logical ]; then
+  echo "[postgres] setting wal_level=logical (restart)"
+  psql_admin -c "ALTER SYSTEM SET wal_level = logical"
+  pg_ctlcluster "$VERSION" "$CLUSTER" restart
+  for _ in $(seq 1 50); do
+    if as_postgres psql -p "$PORT" -qtAc "SELECT 1" >/dev/null 2>&1; then break; fi
+    sleep 0.2
+  done
+fi
+
 if [ "$(psql_admin -c "SELECT 1 FROM pg_roles WHERE rolname = '$ROLE'")" != 1 ]; then
   echo "[postgres] creating role $ROLE"
   psql_admin -c "CREATE ROLE \"$ROLE\" LOGIN CREATEDB PASSWORD '$PASSWORD'"
@@ -55,5 +74,9 @@ if [ "$(psql_admin -c "SELECT 1 FROM pg_database WHERE datname = '$DATABASE'")" 
   echo "[postgres] creating database $DATABASE"
   psql_admin -c "CREATE DATABASE \"$DATABASE\" OWNER \"$ROLE\""
   psql_admin -c "ALTER DATABASE \"$DATABASE\" SET synchronous_commit = off"
+fi
+# The stand-in's logical replication slots are made by the test role.
+if [ "$(psql_admin -c "SELECT rolreplication FROM pg_roles WHERE rolname = '$ROLE'")" != t ]; then
+  psql_admin -c "ALTER ROLE \"$ROLE\" REPLICATION"
 fi
 echo "[postgres] ready: postgres://$ROLE:***@127.0.0.1:$PORT/$DATABASE"

@@ -8,6 +8,9 @@ const schemas = {
   output: z.object({ total: z.number() }),
 };
 
+/** Retries at once: these tests are about attempts, not waits (the default backoff waits 1 s, 2 s, ...). */
+const NO_WAIT = { initialDelayMs: 0 };
+
 describe.each(testBackends)("engine failures on $name", (backend) => {
   it("retries a failing task until it succeeds, numbering attempts", async () => {
     const { api } = await backend.open(schemas);
@@ -15,7 +18,7 @@ describe.each(testBackends)("engine failures on $name", (backend) => {
     let calls = 0;
     const wf = flow(() => (
       <Workflow name="retry">
-        <Task id="flaky" output={outputs.step} retries={3}>
+        <Task id="flaky" output={outputs.step} retries={3} retryPolicy={NO_WAIT}>
           {(task) => {
             calls++;
             if (task.attempt < 3) throw new Error(`boom ${task.attempt}`);
@@ -45,7 +48,7 @@ describe.each(testBackends)("engine failures on $name", (backend) => {
     const make = (props: { retries?: number; noRetry?: boolean }) =>
       flow(() => (
         <Workflow name="giveup">
-          <Task id="bad" output={outputs.step} {...props}>
+          <Task id="bad" output={outputs.step} retryPolicy={NO_WAIT} {...props}>
             {() => {
               throw new Error("always");
             }}

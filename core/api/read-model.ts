@@ -28,6 +28,8 @@ export interface GatewayRunSummaryRow {
   /** `launchRun`'s `options.startedBy` (provenance only). */
   startedBy: Record<string, unknown> | null;
   annotations: Record<string, string | number | boolean>;
+  /** The run's input as it was given (what a console searches and re-runs with). */
+  input: unknown;
   createdAtMs: number;
   updatedAtMs: number;
   finishedAtMs: number | null;
@@ -47,7 +49,6 @@ export interface GatewayRunNode {
 
 /** A run with everything a run page shows. */
 export interface GatewayRunRow extends GatewayRunSummaryRow {
-  input: unknown;
   output: unknown;
   auth: RunAuthContext | null;
   nodes: GatewayRunNode[];
@@ -109,6 +110,7 @@ export function summaryRow(host: GatewayHost, run: RunRecord, auth?: RunAuthCont
     triggeredBy: auth?.triggeredBy ?? null,
     startedBy: typeof startedBy === "string" ? (JSON.parse(startedBy) as Record<string, unknown>) : null,
     annotations,
+    input: run.input,
     createdAtMs: run.createdAtMs,
     updatedAtMs: run.updatedAtMs,
     finishedAtMs: run.finishedAtMs,
@@ -166,7 +168,6 @@ export async function runRow(host: GatewayHost, runId: string): Promise<GatewayR
   ]);
   return {
     ...summaryRow(host, run, auth),
-    input: run.input,
     output: run.output,
     auth,
     nodes: nodes.map((n) => nodeRow(n, attempts)),

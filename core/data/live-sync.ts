@@ -220,6 +220,6 @@ async function refetchIfLive(c: LiveCollection<any, any>): Promise<void> {
  * runs.utils.writeUpsert(summaryOf(await api.getRun(runId)));
  */
 export function summaryOf(row: GatewayRunRow): GatewayRunSummaryRow {
-  const { input: _i, output: _o, auth: _a, nodes: _n, frameNo: _f, lastSeq: _l, ...summary } = row;
+  const { output: _o, auth: _a, nodes: _n, frameNo: _f, lastSeq: _l, ...summary } = row;
   return summary;
 }

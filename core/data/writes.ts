@@ -103,6 +103,7 @@ export function createWrites(data: DataClient, cols: CollectionSource, sync: Liv
         triggeredBy: null,
         startedBy: params.options?.startedBy ?? null,
         annotations: params.options?.annotations ?? {},
+        input: params.input ?? {},
         createdAtMs: now,
         updatedAtMs: now,
         finishedAtMs: null,

@@ -108,6 +108,8 @@ describe("the domain API over HTTP", () => {
     const rest = (await rpc("listRuns", { workflow: "greet", limit: 2, cursor: greets.nextCursor })).body.result;
     expect(rest.nextCursor).toBeNull();
     expect([...greets.runs, ...rest.runs].map((r: { runId: string }) => r.runId).sort()).toEqual(["g1", "g2", "g3"]);
+    // A list row carries the run's input (a console searches it and re-runs with it).
+    expect([...greets.runs, ...rest.runs].find((r: { runId: string }) => r.runId === "g1")).toMatchObject({ input: { name: "Ada" } });
     expect((await rpc("listRuns", { status: "waiting-approval" })).body.result.runs.map((r: { runId: string }) => r.runId)).toEqual(["s1"]);
     const viaApi = (await (await fetch(`${url}/v1/api/runs?workflow=ship`)).json()) as { result: { runs: Array<{ runId: string }> } };
     expect(viaApi.result.runs.map((r) => r.runId)).toEqual(["s1"]);

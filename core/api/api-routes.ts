@@ -14,11 +14,14 @@ import { listScores } from "../scorers/index.js";
 import { readJsonBody } from "./body.js";
 import { okResponse } from "./envelope.js";
 import { runSummary } from "./read-model.js";
+import { retryNode, retryNodeBody } from "./retry-node.js";
 import type { DomainEnv } from "./handler.js";
 import type { GatewayHost } from "./host.js";
 import type { CallerIdentity } from "./identity.js";
+import { mountMemoryRoutes } from "./memory-routes.js";
 import { requireScope } from "./scopes.js";
 import { sseResponse } from "./sse.js";
+import { mountWaitRoutes } from "./wait-routes.js";
 
 /** What the routes need from the handler. */
 export interface ApiRouteDeps {
@@ -70,6 +73,17 @@ export function mountApiRoutes(app: Hono<DomainEnv>, deps: ApiRouteDeps): void {
   app.get("/v1/api/runs/:runId/nodes/:nodeId/output", (c) =>
     call("getNodeOutput", defined({ runId: c.req.param("runId"), nodeId: c.req.param("nodeId"), iteration: intParam(c.req.query("iteration"), "iteration") }), c.get("caller")),
   );
+  app.post("/v1/api/runs/:runId/rewind", async (c) => call("rewindRun", { ...((await body(c.req.raw)) as object), runId: c.req.param("runId") }, c.get("caller")));
+  app.post("/v1/api/runs/:runId/nodes/:nodeId/retry", async (c) => {
+    requireScope(c.get("caller"), "run:write", "POST /v1/api/runs/:runId/nodes/:nodeId/retry");
+    const parsed = retryNodeBody.safeParse(await body(c.req.raw));
+    if (!parsed.success) throw new FlowError("INVALID_ARGUMENT", `POST /v1/api/runs/:runId/nodes/:nodeId/retry takes { iteration?, resetDependents?, resume? }: ${parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ")}.`);
+    return okResponse(await retryNode(host, { ...parsed.data, runId: c.req.param("runId"), nodeId: c.req.param("nodeId") }));
+  });
+  app.get("/v1/api/runs/:runId/nodes/:nodeId/diff", (c) =>
+    call("getNodeDiff", defined({ runId: c.req.param("runId"), nodeId: c.req.param("nodeId"), iteration: intParam(c.req.query("iteration"), "iteration"), attempt: intParam(c.req.query("attempt"), "attempt") }), c.get("caller")),
+  );
+  app.get("/v1/api/runs/:runId/diff", (c) => call("getRunDiff", { runId: c.req.param("runId") }, c.get("caller")));
   app.get("/v1/api/runs/:runId/events", async (c) => {
     requireScope(c.get("caller"), "run:read", "GET /v1/api/runs/:runId/events");
     const runId = c.req.param("runId");
@@ -95,6 +109,7 @@ export function mountApiRoutes(app: Hono<DomainEnv>, deps: ApiRouteDeps): void {
   app.get("/v1/api/approvals", (c) => call("listApprovals", defined({ runId: c.req.query("runId") }), c.get("caller")));
   app.post("/v1/api/approvals", async (c) => call("submitApproval", await body(c.req.raw), c.get("caller")));
   app.post("/v1/api/signals", async (c) => call("submitSignal", await body(c.req.raw), c.get("caller")));
+  mountWaitRoutes(app, host, deps.maxBodyBytes);
 
   // ---- workflows, prompts, scores, memory ----
   app.get("/v1/api/workflows", (c) => call("listWorkflows", {}, c.get("caller")));
@@ -119,6 +134,7 @@ export function mountApiRoutes(app: Hono<DomainEnv>, deps: ApiRouteDeps): void {
     const { store, env } = host.db.binding;
     return okResponse(await memoryStoreOf({ store, clock: env.clock, newId: () => env.newId() }).listNotes(namespace));
   });
+  mountMemoryRoutes(app, host);
 
   // ---- crons ----
   app.get("/v1/api/crons", (c) => call("cronList", {}, c.get("caller")));

@@ -6,12 +6,15 @@
  * throws GATEWAY_UNAVAILABLE; gateway errors keep their code (GatewayRpcError).
  */
 import type { GatewayRunSummaryRow, RunPage } from "../api/read-model.js";
+import type { RetryNodeResult } from "../api/retry-node.js";
 import { envelopeError, GatewayRpcError, isGatewayUnavailableError, readEnvelope } from "../client/errors.js";
 import type { RpcParams, RpcResult } from "../client/rpc-map.js";
 import type { GraphSnapshot } from "../engine/types.js";
 import type { FlowEvent } from "../engine/events.js";
-import type { MemoryFact } from "../memory/types.js";
+import type { MemoryFact, MemoryNote } from "../memory/types.js";
 import type { ScoreRow } from "../scorers/types.js";
+import type { MemoryNamespaceInfo } from "../api/memory-routes.js";
+import type { WaitInfo } from "../api/wait-routes.js";
 import { mergeHeaders, type WorkspaceMode } from "./mode.js";
 
 /**
@@ -52,6 +55,14 @@ export interface DataApi {
   resumeRun(runId: string, opts?: { force?: boolean }): Promise<RpcResult<"resumeRun">>;
   pauseRun(runId: string): Promise<RpcResult<"pauseRun">>;
   cancelRun(runId: string): Promise<RpcResult<"cancelRun">>;
+  /** Resets a failed or cancelled task (and what depends on it) and resumes the run (`POST .../nodes/:nodeId/retry`). */
+  retryNode(runId: string, nodeId: string, opts?: { iteration?: number; resetDependents?: boolean; resume?: boolean }): Promise<RetryNodeResult>;
+  /** Time travel to a task attempt (`rewindRun`): later attempts are kept as `cancelled` history; resumes by default. */
+  rewindRun(params: RpcParams<"rewindRun">): Promise<RpcResult<"rewindRun">>;
+  /** What an attempt changed in the run's workspace (`getNodeDiff`; VCS_FAILED when it has no snapshots). */
+  getNodeDiff(runId: string, nodeId: string, opts?: { iteration?: number; attempt?: number }): Promise<RpcResult<"getNodeDiff">>;
+  /** What the whole run changed in its workspace (`getRunDiff`). */
+  getRunDiff(runId: string): Promise<RpcResult<"getRunDiff">>;
   listRunEvents(runId: string, opts?: { afterSeq?: number; limit?: number }): Promise<RunEventsPage>;
   getFrame(runId: string, frameNo?: number): Promise<GraphSnapshot>;
   getNodeOutput(runId: string, nodeId: string, iteration?: number): Promise<RpcResult<"getNodeOutput">>;
@@ -59,10 +70,18 @@ export interface DataApi {
   listApprovals(runId?: string): Promise<RpcResult<"listApprovals">>;
   submitApproval(params: RpcParams<"submitApproval">): Promise<RpcResult<"submitApproval">>;
   submitSignal(params: RpcParams<"submitSignal">): Promise<RpcResult<"submitSignal">>;
+  /** The waits of runs (`GET /v1/api/waits`): pending by default, `status: "any"` for decided ones too. */
+  listWaits(filter?: { runId?: string; nodeId?: string; kind?: WaitInfo["kind"]; status?: WaitInfo["status"] | "any" }): Promise<WaitInfo[]>;
+  /** Submits the row a HumanTask waits for (`POST /v1/api/human-tasks`). */
+  submitHumanTask(params: { runId: string; nodeId: string; iteration?: number; value: Record<string, unknown> }): Promise<RpcResult<"submitApproval">>;
   listWorkflows(): Promise<RpcResult<"listWorkflows">>;
   listPrompts(runId?: string): Promise<RpcResult<"listPrompts">>;
   listScores(filter?: { runId?: string; nodeId?: string; scorerId?: string }): Promise<ScoreRow[]>;
   listMemoryFacts(namespace?: string): Promise<Array<MemoryFact & { value: unknown }>>;
+  /** Every namespace with live facts or notes, with counts (`GET /v1/api/memory/namespaces`). */
+  listMemoryNamespaces(): Promise<MemoryNamespaceInfo[]>;
+  /** Full-text search of a namespace's notes (`GET /v1/api/memory/notes/search`; NOTE_SEARCH_NOT_ENABLED until its kind is enabled). */
+  searchMemoryNotes(namespace: string, q: string, limit?: number): Promise<MemoryNote[]>;
   listCrons(): Promise<RpcResult<"cronList">>;
   createCron(params: RpcParams<"cronCreate">): Promise<RpcResult<"cronCreate">>;
   deleteCron(cronId: string): Promise<RpcResult<"cronDelete">>;
@@ -112,6 +131,10 @@ export function createDataApi(t: DataTransport): DataApi {
     resumeRun: (runId, opts = {}) => request("POST", `/v1/api/runs/${seg(runId)}/resume`, opts),
     pauseRun: (runId) => request("POST", `/v1/api/runs/${seg(runId)}/pause`, {}),
     cancelRun: (runId) => request("POST", `/v1/api/runs/${seg(runId)}/cancel`, {}),
+    retryNode: (runId, nodeId, opts = {}) => request("POST", `/v1/api/runs/${seg(runId)}/nodes/${seg(nodeId)}/retry`, opts),
+    rewindRun: ({ runId, ...rest }) => request("POST", `/v1/api/runs/${seg(runId)}/rewind`, rest),
+    getNodeDiff: (runId, nodeId, o = {}) => request("GET", `/v1/api/runs/${seg(runId)}/nodes/${seg(nodeId)}/diff${query(o)}`),
+    getRunDiff: (runId) => request("GET", `/v1/api/runs/${seg(runId)}/diff`),
     listRunEvents: (runId, o = {}) => request("GET", `/v1/api/runs/${seg(runId)}/events${query(o)}`),
     getFrame: (runId, frameNo) => request("GET", `/v1/api/runs/${seg(runId)}/frames${query({ frameNo })}`),
     getNodeOutput: (runId, nodeId, iteration) => request("GET", `/v1/api/runs/${seg(runId)}/nodes/${seg(nodeId)}/output${query({ iteration })}`),
@@ -119,10 +142,14 @@ export function createDataApi(t: DataTransport): DataApi {
     listApprovals: (runId) => request("GET", `/v1/api/approvals${query({ runId })}`),
     submitApproval: (p) => request("POST", "/v1/api/approvals", p),
     submitSignal: (p) => request("POST", "/v1/api/signals", p),
+    listWaits: (f = {}) => request("GET", `/v1/api/waits${query(f)}`),
+    submitHumanTask: (p) => request("POST", "/v1/api/human-tasks", p),
     listWorkflows: () => request("GET", "/v1/api/workflows"),
     listPrompts: (runId) => request("GET", `/v1/api/prompts${query({ runId })}`),
     listScores: (f = {}) => request("GET", `/v1/api/scores${query(f)}`),
     listMemoryFacts: (namespace) => request("GET", `/v1/api/memory/facts${query({ namespace })}`),
+    listMemoryNamespaces: () => request("GET", "/v1/api/memory/namespaces"),
+    searchMemoryNotes: (namespace, q, limit) => request("GET", `/v1/api/memory/notes/search${query({ namespace, q, limit })}`),
     listCrons: () => request("GET", "/v1/api/crons"),
     createCron: (p) => request("POST", "/v1/api/crons", p),
     deleteCron: (cronId) => request("DELETE", `/v1/api/crons/${seg(cronId)}`),

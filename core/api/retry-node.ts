@@ -1,0 +1,63 @@
+/**
+ * @module core/api/retry-node
+ * `POST /v1/api/runs/:runId/nodes/:nodeId/retry`: gives a failed (or cancelled) task another
+ * try from a console. It resets the task and what depends on it with `retryTask`
+ * (core/engine/retry-task.ts; the earlier attempts stay as history), then resumes the run in
+ * this host so only the reset tasks run. docs/hosting.md "Domain API".
+ */
+import { z } from "zod";
+import { retryTask } from "../engine/retry-task.js";
+import type { RunStatus } from "../engine/types.js";
+import { FlowError } from "../errors.js";
+import type { GatewayHost } from "./host.js";
+
+/** The body of the retry route (all optional). */
+export const retryNodeBody = z.object({
+  /** The iteration to retry (default: the node's latest). */
+  iteration: z.number().int().min(0).optional(),
+  /** Also reset what ran after the task (default true, as `retryTask`). */
+  resetDependents: z.boolean().optional(),
+  /** Resume the run once reset (default true). */
+  resume: z.boolean().default(true),
+});
+
+/** What the retry route answers. */
+export interface RetryNodeResult {
+  runId: string;
+  /** The run's status after the reset (and the resume). */
+  status: RunStatus;
+  /** Node ids set back to `pending` (the task first, then its dependents). */
+  resetNodes: string[];
+}
+
+/** Node states a retry accepts: the task ended without an output row. */
+const RETRYABLE = new Set(["failed", "cancelled"]);
+
+/**
+ * Resets a failed task of a run that is not executing here, and resumes the run.
+ * @example
+ * const r = await retryNode(host, { runId: "r1", nodeId: "deploy" }); // { runId, status: "running", resetNodes: ["deploy"] }
+ */
+export async function retryNode(host: GatewayHost, p: { runId: string; nodeId: string } & Partial<z.infer<typeof retryNodeBody>>): Promise<RetryNodeResult> {
+  const run = await host.db.requireRun(p.runId);
+  if (host.activeRun(p.runId)) {
+    throw new FlowError("INVALID_TRANSITION", `Run ${p.runId} is executing in this host; pause or cancel it before retrying ${p.nodeId}.`, { runId: p.runId, nodeId: p.nodeId, status: run.status });
+  }
+  const nodes = (await host.db.listNodes(p.runId)).filter((n) => n.nodeId === p.nodeId);
+  const target = p.iteration === undefined ? nodes.sort((a, b) => b.iteration - a.iteration)[0] : nodes.find((n) => n.iteration === p.iteration);
+  if (!target) {
+    throw new FlowError("NODE_NOT_FOUND", `Run ${p.runId} has no node ${p.nodeId}${p.iteration === undefined ? "" : ` at iteration ${p.iteration}`}; pick a node of its tree.`, { runId: p.runId, nodeId: p.nodeId, iteration: p.iteration });
+  }
+  if (!RETRYABLE.has(target.state)) {
+    throw new FlowError("INVALID_TRANSITION", `Node ${p.nodeId} (iteration ${target.iteration}) of run ${p.runId} is ${target.state}; only a failed or cancelled task can be retried (rewind the run to run a finished task again).`, {
+      runId: p.runId,
+      nodeId: p.nodeId,
+      iteration: target.iteration,
+      state: target.state,
+    });
+  }
+  const reset = await retryTask(host.db, { runId: p.runId, nodeId: p.nodeId, iteration: target.iteration, ...(p.resetDependents !== undefined ? { resetDependents: p.resetDependents } : {}) });
+  if (!reset.success) throw new FlowError("INVALID_TRANSITION", `Run ${p.runId} could not retry ${p.nodeId}: ${reset.error}`, { runId: p.runId, nodeId: p.nodeId });
+  const after = p.resume === false ? { status: (await host.db.requireRun(p.runId)).status } : await host.resumeRun(p.runId);
+  return { runId: p.runId, status: after.status, resetNodes: reset.resetNodes };
+}

@@ -14,11 +14,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, resolve } from "node:path";
-import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
+import { PGlite } from "@electric-sql/pglite";
 import { FlowError } from "../../core/errors.js";
-import { inlinePostgresParams, toPositionalParams } from "../../core/store/dialect.js";
-import type { SqlExecutor, SqlRow, SqlValue, StorePort } from "../../core/store/port.js";
-import { closableExecutor } from "./closable.js";
+import { PGLITE_PARSERS, pgliteStatements } from "../../core/store/pglite-statements.js";
+import type { StorePort } from "../../core/store/port.js";
 import { withStoreFaults } from "./store-faults.js";
 import { isOwnerAlive } from "../engine/env.js";
 import { isInitializedDataDir, seedDataDir } from "./pglite-template.js";
@@ -119,8 +118,7 @@ async function startPglite(opts: PgliteStoreOptions, dir: string | null): Promis
     ...(dir ? { dataDir: dir } : {}),
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
     ...(opts.relaxedDurability ? { relaxedDurability: true } : {}),
-    // NUMERIC as a JS number, like the pg adapter (PGlite already returns safe BIGINTs as numbers).
-    parsers: { [pgliteTypes.NUMERIC]: (value: string) => Number(value) },
+    parsers: PGLITE_PARSERS,
   });
   await pglite.waitReady;
   return pglite;
@@ -180,19 +178,6 @@ function damaged(dir: string, cause: unknown): FlowError {
   );
 }
 
-function executorOf(db: Pick<PGlite, "query">): SqlExecutor {
-  return {
-    async execute(sql, params) {
-      const r = await db.query(toPositionalParams(sql), params as unknown[] | undefined);
-      return r.affectedRows ?? 0;
-    },
-    async query<T extends SqlRow>(sql: string, params?: readonly SqlValue[]) {
-      const r = await db.query<T>(toPositionalParams(sql), params as unknown[] | undefined);
-      return r.rows;
-    },
-  };
-}
-
 /**
  * Opens a PGlite data dir (or an in-memory database) as a store.
  * @example
@@ -210,7 +195,6 @@ export async function openPgliteStore(opts: PgliteStoreOptions = {}): Promise<Pg
     throw new FlowError("STORE_OPEN_FAILED", `Could not open PGlite ${dir ? `data dir ${dir}` : "in memory"}: ${(cause as Error).message}`, { dataDir: dir }, { cause });
   }
   const { pglite } = shared;
-  const direct = executorOf(pglite);
   let closed = false;
   const guard = () => {
     if (shared.wedged) throw shared.wedged;
@@ -221,20 +205,7 @@ export async function openPgliteStore(opts: PgliteStoreOptions = {}): Promise<Pg
     dialect: "postgres",
     pglite,
     dataDir: dir,
-    ...closableExecutor(direct, guard),
-    async transaction(fn) {
-      guard();
-      return pglite.transaction((tx) => fn(executorOf(tx)));
-    },
-    async executeBatch(statements) {
-      guard();
-      // One call into the wasm for the whole step instead of one per statement.
-      await pglite.transaction((tx) => tx.exec(statements.map(([sql, params]) => inlinePostgresParams(sql, params)).join(";\n")));
-    },
-    async executeScript(sql) {
-      guard();
-      await pglite.exec(sql);
-    },
+    ...pgliteStatements(pglite, guard),
     async close() {
       if (closed) return;
       closed = true;

@@ -1,0 +1,101 @@
+/**
+ * @module browser/store/pglite-browser
+ * The store of the engine in this browser: PGlite (PostgreSQL in wasm) over the Origin Private
+ * File System (`opfs-ahp://<name>`) where the browser offers synchronous access handles (a
+ * dedicated worker in Chromium and Firefox), else IndexedDB (`idb://<name>`). Its statements
+ * are the Node adapter's (core/store/pglite-statements.ts). PGlite's wasm and data files are
+ * Vite assets of the app, so they load from the app's own origin and the service worker can
+ * precache them. One tab at a time may open a database (the engine worker's leader lock sees
+ * to it). See docs/app-browser.md "Storage".
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { FlowError } from "../../core/errors.js";
+import { PGLITE_PARSERS, pgliteStatements } from "../../core/store/pglite-statements.js";
+import type { StorePort } from "../../core/store/port.js";
+
+/** Where a browser database lives: `auto` picks OPFS where it works, else IndexedDB. */
+export type BrowserStorage = "opfs" | "idb" | "memory";
+
+/** Options of `openBrowserPgliteStore`. */
+export interface BrowserPgliteStoreOptions {
+  /** The database name (default `flow`): the OPFS directory or IndexedDB database `/pglite/<name>`. */
+  name?: string;
+  /** Default `auto`: OPFS in a worker that offers sync access handles, else IndexedDB. */
+  storage?: BrowserStorage | "auto";
+  /**
+   * A data dir snapshot (`PGlite.dumpDataDir()` output) to start a new database from instead of
+   * running initdb in the browser (seconds of wasm work on a first visit).
+   */
+  loadDataDir?: Blob;
+}
+
+/** A browser PGlite store, with the PGlite instance (for Drizzle) and where it lives. */
+export type BrowserPgliteStore = StorePort & {
+  readonly pglite: PGlite;
+  readonly storage: BrowserStorage;
+  readonly name: string;
+};
+
+/**
+ * Whether this context can hold OPFS synchronous access handles (a dedicated worker in a
+ * browser that has them): what PGlite's `opfs-ahp` file system needs.
+ * @example
+ * const storage = offersOpfs() ? "opfs" : "idb";
+ */
+export function offersOpfs(): boolean {
+  const scope = globalThis as { WorkerGlobalScope?: unknown; FileSystemFileHandle?: { prototype: object }; navigator?: { storage?: { getDirectory?: unknown } } };
+  return (
+    scope.WorkerGlobalScope !== undefined &&
+    typeof scope.navigator?.storage?.getDirectory === "function" &&
+    scope.FileSystemFileHandle !== undefined &&
+    "createSyncAccessHandle" in scope.FileSystemFileHandle.prototype
+  );
+}
+
+const dataDirOf = (storage: BrowserStorage, name: string) => (storage === "opfs" ? `opfs-ahp://${name}` : storage === "idb" ? `idb://${name}` : undefined);
+
+async function startPglite(storage: BrowserStorage, name: string, loadDataDir: Blob | undefined): Promise<PGlite> {
+  const dataDir = dataDirOf(storage, name);
+  return PGlite.create({ ...(dataDir ? { dataDir } : {}), ...(loadDataDir ? { loadDataDir } : {}), parsers: PGLITE_PARSERS });
+}
+
+/**
+ * Opens (creating when new) the browser database `name` as a store. `memory` (nothing kept)
+ * also works outside a browser, which is how the store contract runs it in Node.
+ * @example
+ * const store = await openBrowserPgliteStore({ name: "flow" });
+ * await store.query("SELECT 1 AS one");
+ * await store.close();
+ */
+export async function openBrowserPgliteStore(opts: BrowserPgliteStoreOptions = {}): Promise<BrowserPgliteStore> {
+  const name = opts.name ?? "flow";
+  const wanted = opts.storage ?? "auto";
+  const storage: BrowserStorage = wanted === "auto" ? (offersOpfs() ? "opfs" : "idb") : wanted;
+  let pglite: PGlite;
+  try {
+    pglite = await startPglite(storage, name, opts.loadDataDir);
+  } catch (cause) {
+    throw new FlowError(
+      "STORE_OPEN_FAILED",
+      `Could not open the browser database "${name}" in ${storage} (${(cause as Error)?.message ?? cause}). Close other tabs of this app and reload; if it persists, the browser's site data for this app may be damaged: clear it to start empty (its runs are lost).`,
+      { name, storage },
+      { cause },
+    );
+  }
+  let closed = false;
+  const guard = () => {
+    if (closed) throw new FlowError("STORE_OPEN_FAILED", `The browser database "${name}" is closed; open it again.`, { name, storage });
+  };
+  return {
+    dialect: "postgres",
+    pglite,
+    storage,
+    name,
+    ...pgliteStatements(pglite, guard),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pglite.close();
+    },
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * @module core/api/memory-routes
+ * Memory reads a console browses with, beyond facts and a namespace's notes:
+ * `GET /v1/api/memory/namespaces` (every namespace holding live facts or notes, with counts)
+ * and `GET /v1/api/memory/notes/search` (full-text note search of a namespace, core/memory's
+ * `searchNotes`). docs/hosting.md "Domain API" documents both.
+ */
+import type { Hono } from "hono";
+import { FlowError } from "../errors.js";
+import { MEMORY_TABLES } from "../memory/context.js";
+import { memoryStoreOf, namespaceKey, parseNamespace } from "../memory/index.js";
+import { okResponse } from "./envelope.js";
+import type { DomainEnv } from "./handler.js";
+import type { GatewayHost } from "./host.js";
+import { requireScope } from "./scopes.js";
+
+/**
+ * A memory namespace with what it holds (`GET /v1/api/memory/namespaces`).
+ * @example
+ * const spaces: MemoryNamespaceInfo[] = await data.api.listMemoryNamespaces();
+ * spaces.map((s) => `${s.namespace}: ${s.facts} facts, ${s.notes} notes`);
+ */
+export interface MemoryNamespaceInfo {
+  /** `<kind>:<id>`, e.g. `workflow:review`. */
+  namespace: string;
+  /** Live (unexpired) facts. */
+  facts: number;
+  /** Notes of every status. */
+  notes: number;
+}
+
+/** The most notes one search answers. */
+const MAX_SEARCH_LIMIT = 100;
+
+/**
+ * Mounts `GET /v1/api/memory/namespaces` and `GET /v1/api/memory/notes/search`.
+ * @example
+ * mountMemoryRoutes(app, host);
+ */
+export function mountMemoryRoutes(app: Hono<DomainEnv>, host: GatewayHost): void {
+  app.get("/v1/api/memory/namespaces", async (c) => {
+    requireScope(c.get("caller"), "memory:read", "GET /v1/api/memory/namespaces");
+    const { store, env } = host.db.binding;
+    const [facts, notes] = await Promise.all([
+      store.query<{ namespace: string; n: number | string }>(
+        `SELECT namespace, COUNT(*) AS n FROM ${MEMORY_TABLES.facts} WHERE expires_at_ms IS NULL OR expires_at_ms > ? GROUP BY namespace`,
+        [env.clock.now()],
+      ),
+      store.query<{ namespace: string; n: number | string }>(`SELECT namespace, COUNT(*) AS n FROM ${MEMORY_TABLES.notes} GROUP BY namespace`),
+    ]);
+    const byName = new Map<string, MemoryNamespaceInfo>();
+    const entry = (namespace: string) => byName.get(namespace) ?? byName.set(namespace, { namespace, facts: 0, notes: 0 }).get(namespace)!;
+    for (const r of facts) entry(r.namespace).facts = Number(r.n);
+    for (const r of notes) entry(r.namespace).notes = Number(r.n);
+    return okResponse([...byName.values()].sort((a, b) => a.namespace.localeCompare(b.namespace)));
+  });
+
+  app.get("/v1/api/memory/notes/search", async (c) => {
+    requireScope(c.get("caller"), "memory:read", "GET /v1/api/memory/notes/search");
+    const namespace = c.req.query("namespace");
+    const q = c.req.query("q") ?? "";
+    if (!namespace || !q.trim()) throw new FlowError("INVALID_ARGUMENT", "GET /v1/api/memory/notes/search needs ?namespace=<kind>:<id>&q=<words> (for example namespace=workflow:review&q=refund).", { namespace, q });
+    const limitText = c.req.query("limit");
+    const limit = limitText === undefined ? undefined : Number(limitText);
+    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= MAX_SEARCH_LIMIT)) {
+      throw new FlowError("INVALID_ARGUMENT", `The query parameter limit must be an integer from 1 to ${MAX_SEARCH_LIMIT}, not "${limitText}".`, { limit: limitText });
+    }
+    const { store, env } = host.db.binding;
+    const memory = memoryStoreOf({ store, clock: env.clock, newId: () => env.newId() });
+    const key = namespaceKey(namespace);
+    return okResponse(await memory.searchNotes(parseNamespace(key).kind, q, limit, { namespace: key }));
+  });
+}

@@ -20,7 +20,7 @@ export default defineConfig({
   resolve: { alias: selfAliases },
   oxc: { jsx: { runtime: "automatic", importSource: "durable-flow" } },
   test: {
-    include: ["core/**/*.test.{ts,tsx}", "node/**/*.test.{ts,tsx}", "examples/**/*.test.{ts,tsx}", "browser/**/*.test.{ts,tsx}", "e2e/**/*.test.ts"],
+    include: ["core/**/*.test.{ts,tsx}", "node/**/*.test.{ts,tsx}", "examples/**/*.test.{ts,tsx}", "browser/**/*.test.{ts,tsx}", "e2e/**/*.test.ts", "sync/**/*.test.{ts,tsx}", "ui/**/*.test.{ts,tsx}"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -1,0 +1,129 @@
+/**
+ * @module ui/views/runs-filter
+ * The runs list's filter as URL state and as a predicate: which statuses (`?status=failed,waiting`,
+ * where `waiting` means any `waiting-*`), which workflow (`?workflow=<key>`) and a search
+ * (`?q=`) that matches run ids and the text of run inputs. Pure, so the list, links and tests
+ * share one reading of the URL (docs/app-views-runs.md "Filters").
+ */
+import type { GatewayRunSummaryRow } from "../../core/data/index.js";
+
+/** A status the filter offers: a run status, or `waiting` for every `waiting-*` status. */
+export type StatusChoice = "running" | "waiting" | "paused" | "finished" | "failed" | "cancelled" | "continued";
+
+/** The choices, in the order the list shows them. */
+export const STATUS_CHOICES: readonly StatusChoice[] = ["running", "waiting", "paused", "failed", "finished", "cancelled", "continued"];
+
+/** The list's filter. */
+export interface RunsFilter {
+  /** Empty: every status. */
+  statuses: StatusChoice[];
+  /** A workflow key; null: every workflow. */
+  workflow: string | null;
+  /** The search text as typed. */
+  q: string;
+}
+
+/** Query parameters as the router gives them (a value may be missing or repeated). */
+export type SearchParamsLike = Record<string, string | string[] | undefined>;
+
+const first = (v: string | string[] | undefined): string => (Array.isArray(v) ? (v[0] ?? "") : (v ?? ""));
+
+/**
+ * Reads the filter from query parameters; unknown statuses are ignored.
+ * @example
+ * readRunsFilter({ status: "failed,waiting", workflow: "release", q: "ada" });
+ * // { statuses: ["failed", "waiting"], workflow: "release", q: "ada" }
+ */
+export function readRunsFilter(params: SearchParamsLike): RunsFilter {
+  const statuses = first(params.status)
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s, i, all): s is StatusChoice => (STATUS_CHOICES as readonly string[]).includes(s) && all.indexOf(s) === i);
+  const workflow = first(params.workflow).trim();
+  return { statuses, workflow: workflow || null, q: first(params.q) };
+}
+
+/**
+ * The query parameters of a filter, for `setSearchParams` (undefined removes a parameter, so
+ * an empty filter leaves a clean `/runs`).
+ * @example
+ * setSearchParams(runsFilterParams({ statuses: ["failed"], workflow: null, q: "" }));
+ * // { status: "failed", workflow: undefined, q: undefined }
+ */
+export function runsFilterParams(filter: RunsFilter): Record<"status" | "workflow" | "q", string | undefined> {
+  return {
+    status: filter.statuses.length ? filter.statuses.join(",") : undefined,
+    workflow: filter.workflow ?? undefined,
+    q: filter.q ? filter.q : undefined,
+  };
+}
+
+/**
+ * Whether a filter narrows the list at all.
+ * @example
+ * isFiltered(readRunsFilter({})); // false
+ */
+export function isFiltered(filter: RunsFilter): boolean {
+  return filter.statuses.length > 0 || filter.workflow !== null || filter.q.trim() !== "";
+}
+
+/**
+ * The status choice a run's status falls under.
+ * @example
+ * statusChoiceOf("waiting-approval"); // "waiting"
+ */
+export function statusChoiceOf(status: string): StatusChoice | null {
+  if (status.startsWith("waiting")) return "waiting";
+  return (STATUS_CHOICES as readonly string[]).includes(status) ? (status as StatusChoice) : null;
+}
+
+const searchText = new WeakMap<object, string>();
+
+/**
+ * The text a search looks in: the run id, the workflow, and every key and value of the input
+ * (lowercase, computed once per row object).
+ * @example
+ * runSearchText(row); // "r-42 release service api shards 4"
+ */
+export function runSearchText(row: GatewayRunSummaryRow): string {
+  let text = searchText.get(row);
+  if (text === undefined) {
+    const parts: string[] = [row.runId, row.workflowKey ?? "", row.workflowName ?? ""];
+    collectText(row.input, parts, 0);
+    text = parts.join(" ").toLowerCase();
+    searchText.set(row, text);
+  }
+  return text;
+}
+
+function collectText(value: unknown, out: string[], depth: number): void {
+  if (value === null || value === undefined || depth > 8) return;
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+    out.push(String(value));
+  } else if (Array.isArray(value)) {
+    for (const v of value) collectText(v, out, depth + 1);
+  } else if (typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k);
+      collectText(v, out, depth + 1);
+    }
+  }
+}
+
+/**
+ * The predicate of a filter: every search word must occur in the run's id, workflow or input.
+ * @example
+ * const keep = runMatcher(readRunsFilter({ q: "ada" }));
+ * rows.filter(keep);
+ */
+export function runMatcher(filter: RunsFilter): (row: GatewayRunSummaryRow) => boolean {
+  const statuses = new Set(filter.statuses);
+  const words = filter.q.toLowerCase().split(/\s+/).filter(Boolean);
+  return (row) => {
+    if (statuses.size && !statuses.has(statusChoiceOf(row.status) as StatusChoice)) return false;
+    if (filter.workflow !== null && row.workflowKey !== filter.workflow && row.workflowName !== filter.workflow) return false;
+    if (!words.length) return true;
+    const text = runSearchText(row);
+    return words.every((w) => text.includes(w));
+  };
+}

@@ -3,7 +3,8 @@
  * The Gateway's HTTP front: the routes only a Node gateway has (`/metrics`,
  * `POST /webhooks/<key>`, extension RPC and streams), in front of the domain API
  * (core/api/handler.ts) that answers everything else. The Origin check runs first, for every
- * route; a closing gateway answers 503. See docs/hosting.md "Gateway".
+ * route; a closing gateway answers 503. Then the mounted UIs (node/server/ui/) answer GETs of
+ * their paths, no token needed (API paths are never theirs). See docs/hosting.md "Gateway".
  */
 import { readBodyBytes, readJsonBody } from "../../core/api/body.js";
 import { errorResponse, okResponse } from "../../core/api/envelope.js";
@@ -20,6 +21,8 @@ import { handleWebhook } from "./webhooks/webhook-handler.js";
 export interface GatewayRoutesContext {
   host: GatewayHost;
   api: DomainHandler;
+  /** Answers GET/HEAD of a mounted UI (node/server/ui/); undefined for anything else. */
+  ui?: (req: Request) => Promise<Response | undefined>;
   extensions: ExtensionRegistry;
   metrics: GatewayMetrics;
   webhooks: ReadonlyMap<string, GatewayWebhookConfig>;
@@ -55,6 +58,8 @@ export function gatewayFetch(ctx: GatewayRoutesContext): (req: Request) => Promi
 async function answer(ctx: GatewayRoutesContext, req: Request, path: string): Promise<Response> {
   if (ctx.isClosing()) throw new FlowError("GATEWAY_OVERLOADED", "The gateway is closing; retry against another one or in a moment.");
   assertOriginAllowed(ctx.allowedOrigins, req.headers.get("origin"));
+  const page = await ctx.ui?.(req);
+  if (page) return page;
   if (path === "/metrics" && req.method === "GET") {
     await ctx.api.authenticate(req);
     return ctx.metrics.base.respond();

@@ -22,6 +22,8 @@ import { GatewayMetrics } from "./gateway-metrics.js";
 import { GatewayRunHost } from "./gateway-host.js";
 import { cronPollMs, GATEWAY_DEFAULTS, type GatewayOptions, type GatewayRegisterOptions, type GatewayWebhookConfig, type ResolvedGatewayOptions, resolveGatewayOptions } from "./gateway-options.js";
 import { gatewayFetch } from "./gateway-routes.js";
+import { gatewayUiMounts, workflowUiMount } from "./ui/ui-config.js";
+import type { UiMounts } from "./ui/ui-mounts.js";
 import { WsEndpoint } from "./ws/ws-endpoint.js";
 
 /**
@@ -66,6 +68,8 @@ export class Gateway {
   readonly metrics: GatewayMetrics;
   /** Answers an HTTP request the way the listening server does (usable without `listen`). */
   readonly fetch: (req: Request) => Promise<Response>;
+  /** The UIs it serves: the console (`operatorUi`), `ui`, and registered workflows' UIs. */
+  readonly ui: UiMounts;
   private readonly extensions = new ExtensionRegistry();
   private readonly webhooks = new Map<string, GatewayWebhookConfig>();
   private readonly schedules = new Map<string, { schedule: string; input: Record<string, unknown> }>();
@@ -104,8 +108,10 @@ export class Gateway {
       { changes: this.host.changes, activeRunCount: () => this.host.activeRuns().length, subscriptionCount: () => this.host.subscriptionCount },
       () => this.ws.connectionCount,
     );
+    this.ui = gatewayUiMounts(o);
     this.fetch = gatewayFetch({
       host: this.host,
+      ui: this.ui.serve,
       api: this.api,
       extensions: this.extensions,
       metrics: this.metrics,
@@ -125,6 +131,8 @@ export class Gateway {
     if (this.closing) throw new FlowError("INVALID_ARGUMENT", `Gateway is closed; cannot register "${key}".`, { workflow: key });
     if (options.webhook && !options.webhook.secret) throw new FlowError("INVALID_ARGUMENT", `The webhook of "${key}" needs a secret.`, { workflow: key });
     if (options.schedule) nextFireOf(options.schedule, Date.now());
+    if (options.ui) workflow.ui ??= options.ui === true ? { kind: "ui" } : { kind: "ui", ...options.ui };
+    if (workflow.ui?.kind === "ui") this.ui.add(workflowUiMount(key, workflow.ui, this.options.workspaceRoot, { title: workflow.ui.title ?? workflow.readableName ?? key }));
     this.host.register(key, workflow);
     if (options.webhook) this.webhooks.set(key, options.webhook);
     if (options.schedule) {
@@ -132,7 +140,6 @@ export class Gateway {
       this.schedules.set(key, schedule);
       if (this.scheduler) void this.writeSchedule(key, schedule);
     }
-    if (options.ui) workflow.ui ??= options.ui === true ? { kind: "ui" } : { kind: "ui", ...options.ui };
     return this;
   }
 

@@ -16,6 +16,8 @@ import type { FlowWorkflow } from "../../core/engine/types.js";
 import { FlowError } from "../../core/errors.js";
 import { createFlowMetrics } from "./metrics.js";
 import { authenticateRoutes, forwardGet, surfaceFetch } from "./surface.js";
+import { workflowUiMount } from "./ui/ui-config.js";
+import { UiMounts } from "./ui/ui-mounts.js";
 
 /** SPEC.md `ServeOptions`. */
 export interface ServeOptions {
@@ -82,5 +84,20 @@ export function createServeApp(opts: ServeOptions): ServeApp {
   });
   app.notFound((c) => errorResponse(new FlowError("ROUTE_NOT_FOUND", `No route ${c.req.method} ${new URL(c.req.url).pathname} in this serve app; see docs/hosting.md "createServeApp".`)));
 
-  return { fetch: surfaceFetch(app, { maxBodyBytes, metrics }) };
+  const fetch = surfaceFetch(app, { maxBodyBytes, metrics });
+  const ui = serveAppUi(opts.workflow, runId);
+  return { fetch: ui ? async (req) => (await ui.serve(req)) ?? fetch(req) : fetch };
+}
+
+/** The paths the serve app's own routes answer: never its UI's. */
+const SERVE_ROUTES = /^\/(?:run|events|frames|approvals|signals|cancel)(?:\/|$)/;
+
+/**
+ * The workflow's `ui`, if set: served at its `path` (default `/`, the serve app being that
+ * workflow's app) with boot props `workflow` and `runId`; no token needed for its files.
+ */
+function serveAppUi(workflow: FlowWorkflow, runId: string): UiMounts | undefined {
+  if (workflow.ui?.kind !== "ui") return undefined;
+  const key = workflow.readableName ?? "workflow";
+  return new UiMounts(SERVE_ROUTES).add(workflowUiMount(key, workflow.ui, process.cwd(), { path: workflow.ui.path ?? "/", title: workflow.ui.title ?? key, props: { runId } }));
 }

@@ -8,16 +8,20 @@
  * the modules those import. A subpath added to `exports` is therefore built with no change
  * here. The CLI is the one extra: its bin loads `main.js` dynamically (docs/package.md).
  *
+ * The app (`dist/app/`, which the Gateway serves as its console) is built too, when its
+ * sources changed (scripts/app-build.ts); cleaning `dist/` leaves it in place.
+ *
  * @example
  * ```sh
  * npx tsx scripts/build.ts   # or: npm run build
  * ```
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { ensureAppBuilt } from "./app-build.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = join(ROOT, "dist");
@@ -79,13 +83,18 @@ function emitDeclarations(entries: string[]): void {
   if (result.status !== 0) throw new Error(`tsc could not emit the declarations:\n${result.stdout}${result.stderr}`);
 }
 
+/** Empties `dist/` but for the app and its build's lock and work directories (scripts/app-build.ts). */
+function cleanDist(): void {
+  mkdirSync(DIST, { recursive: true });
+  for (const name of readdirSync(DIST)) if (!/^(app($|\.)|\.app-build\.lock$)/.test(name)) rmSync(join(DIST, name), { recursive: true, force: true });
+}
+
 /** Builds `dist/`; resolves to the files it wrote (relative to the package root). */
 export async function buildPackage(): Promise<string[]> {
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as PackageJson;
   const targets = distTargets(pkg);
   const entries = [...new Set([...targets.filter((t) => t.endsWith(".js")).map(sourceOf), ...CLI_ENTRIES])];
-  rmSync(DIST, { recursive: true, force: true });
-  mkdirSync(DIST, { recursive: true });
+  cleanDist();
 
   const sources = await reachableSources(entries);
   const { metafile } = await build({
@@ -104,6 +113,8 @@ export async function buildPackage(): Promise<string[]> {
     mkdirSync(dirname(join(DIST, file)), { recursive: true });
     copyFileSync(join(ROOT, file), join(DIST, file));
   }
+
+  await ensureAppBuilt();
 
   const missing = targets.filter((t) => !existsSync(join(ROOT, t)));
   if (missing.length) throw new Error(`The build did not produce ${missing.join(", ")}, which package.json names.`);

@@ -1,22 +1,44 @@
 /**
- * `npm start`: the app. Starts a Gateway on the embedded SQLite store (`.flow/app/flow.db`)
- * with the app's workflows (examples/app-workflows.tsx) and prints its URL.
- * (First cut: serving the built app at `/` and `/console` lands with issue #13.)
+ * `npm start`: the app. Builds it when its sources are newer than `dist/app/`
+ * (scripts/app-build.ts), then starts a Gateway on the embedded SQLite store
+ * (`.flow/app/flow.db`, or `FLOW_APP_DB`) with the app's workflows, serving the app at `/` and
+ * the console at `/console`, and prints the URL. See docs/app.md.
  *
- *   PORT=7331 npx tsx scripts/start-app.ts
+ *   npm start                       # http://127.0.0.1:7331/
+ *   PORT=8080 HOST=0.0.0.0 npm start
  */
 import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { bindWorkflows, Gateway } from "durable-flow";
-import { appWorkflows } from "../examples/app-workflows.js";
+import { dirname, resolve } from "node:path";
+import { ensureAppBuilt } from "./app-build.js";
+import { createAppGateway } from "./app-gateway.js";
 
-const dbPath = process.env.FLOW_APP_DB ?? ".flow/app/flow.db";
-mkdirSync(".flow/app", { recursive: true });
-const gateway = new Gateway();
-for (const set of appWorkflows) for (const [key, workflow] of Object.entries(bindWorkflows(set, { dbPath }))) gateway.register(key, workflow);
-const server = await gateway.listen({ port: Number(process.env.PORT ?? 7331), host: process.env.HOST ?? "127.0.0.1" });
-const { port } = server.address() as AddressInfo;
-console.log(`Flow is running at http://127.0.0.1:${port}/`);
-const stop = () => void gateway.close().then(() => process.exit(0));
+const dbPath = resolve(process.env.FLOW_APP_DB ?? ".flow/app/flow.db");
+const port = Number(process.env.PORT ?? 7331);
+const host = process.env.HOST ?? "127.0.0.1";
+
+try {
+  const built = await ensureAppBuilt({ log: console.log });
+  if (built.status === "built") console.log(`Built the app into dist/app in ${(built.ms / 1000).toFixed(1)} s.`);
+} catch (error) {
+  // The API still serves; the pages show the last good build, or say how to build one.
+  console.error(`${(error as Error).message}\nStarting anyway with the last build of the app (if any); fix the error and run npm run build:app.`);
+}
+mkdirSync(dirname(dbPath), { recursive: true });
+const gateway = createAppGateway({ dbPath });
+try {
+  const server = await gateway.listen({ port, host });
+  const bound = (server.address() as AddressInfo).port;
+  const shown = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+  console.log(`Flow is running at http://${shown}:${bound}/`);
+  console.log(`  console: http://${shown}:${bound}/console   store: ${dbPath}   stop: Ctrl+C`);
+} catch (error) {
+  if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+    console.error(`Port ${port} is in use (another npm start?). Stop it, or pick another port: PORT=${port + 1} npm start`);
+    process.exit(1);
+  }
+  throw error;
+}
+const stop = () => void gateway.close({ runs: "pause" }).then(() => process.exit(0));
 process.once("SIGINT", stop);
 process.once("SIGTERM", stop);

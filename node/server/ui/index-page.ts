@@ -26,7 +26,7 @@ const MARKER = "<!--flow-boot-->";
 export function renderIndex(template: string, boot: UiBoot): string {
   const baseHref = boot.base === "/" ? "/" : `${boot.base}/`;
   const script = `<script>window.__FLOW_BOOT__ = ${scriptJson(boot)};</script>`;
-  let html = template.replace(/<base\s[^>]*>/i, "").replace(/<title>[\s\S]*?<\/title>/i, "");
+  let html = template.replace(/[ \t]*<base\s[^>]*>\r?\n?/i, "").replace(/[ \t]*<title>[\s\S]*?<\/title>\r?\n?/i, "");
   const head = `<base href="${escapeHtml(baseHref)}" />\n    <title>${escapeHtml(boot.title)}</title>\n    ${script}`;
   if (html.includes(MARKER)) html = html.replace(MARKER, head);
   else if (/<head[^>]*>/i.test(html)) html = html.replace(/<head[^>]*>/i, (tag) => `${tag}\n    ${head}`);

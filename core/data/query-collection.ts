@@ -16,7 +16,8 @@ import { queryCollectionOptions } from "@tanstack/query-db-collection";
  * if (collections.runs.utils.isError) console.log(collections.runs.utils.lastError);
  */
 export interface LiveCollectionUtils<T extends object, K extends string | number> {
-  [key: string]: unknown;
+  /** Any (not unknown): TanStack DB types a collection's utils as `UtilsRecord`, so live queries accept these collections. */
+  [key: string]: any;
   /** Reloads every row; resolves once they are applied. */
   refetch(): Promise<unknown>;
   /** Writes rows (merged into existing ones by key) as synced data, without a refetch. */

@@ -11,7 +11,7 @@ const ALLOWED: Record<string, string[]> = {
   node: ["core", "node"],
   browser: ["core", "browser"],
   sync: ["core", "sync"],
-  ui: ["core", "sync", "ui"],
+  ui: ["core", "sync", "browser", "ui"],
 };
 const NODE_ONLY_PACKAGES = /^(node:|fs$|path$|os$|child_process$|better-sqlite3$|pg$|ws$|@electric-sql\/pglite\/nodefs)/;
 

@@ -4,9 +4,11 @@
  */
 import { render } from "solid-js/web";
 import { App } from "./app.js";
+import { registerAppServiceWorker } from "../browser/register-sw.js";
 import { applyTheme, savedTheme } from "./theme.js";
 import "./styles/theme.css";
 import "./styles/base.css";
 
 applyTheme(savedTheme());
 render(() => <App />, document.getElementById("root")!);
+void registerAppServiceWorker();

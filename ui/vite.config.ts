@@ -7,7 +7,9 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
 import { defineConfig } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
 import solid from "vite-plugin-solid";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -18,12 +20,27 @@ const selfAliases = Object.entries(pkg.exports)
   .map(([sub, target]) => ({ find: new RegExp(`^durable-flow${sub === "." ? "" : sub.slice(1)}$`), replacement: `${root}${sourceOf(target)!.slice(2)}` }))
   // In the browser, `durable-flow` is the runtime-agnostic core.
   .map((a) => (String(a.find) === String(/^durable-flow$/) ? { ...a, replacement: `${root}core/index.ts` } : a));
+// The workflows bundled into the engine worker (browser/app-workflows.d.ts): the app's examples,
+// or the file FLOW_APP_WORKFLOWS names (docs/app-browser.md "Your workflows").
+const appWorkflows = { find: /^flow-app-workflows$/, replacement: process.env.FLOW_APP_WORKFLOWS ? resolve(process.env.FLOW_APP_WORKFLOWS) : `${root}examples/app-workflows.tsx` };
 
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
   base: "./",
-  resolve: { alias: selfAliases, conditions: ["browser", "module", "import", "default"] },
-  plugins: [solid({ include: [/\/ui\/.*\.tsx$/, /node_modules\/.*\.jsx$/] })],
+  resolve: { alias: [...selfAliases, appWorkflows], conditions: ["browser", "module", "import", "default"] },
+  plugins: [
+    solid({ include: [/\/ui\/.*\.tsx$/, /node_modules\/.*\.jsx$/] }),
+    // The service worker (browser/sw.ts) precaches the build, PGlite's wasm and data included
+    // (about 16 MB, hence the raised size limit), so a reload without network opens the app.
+    VitePWA({
+      strategies: "injectManifest",
+      srcDir: "../browser",
+      filename: "sw.ts",
+      injectRegister: false,
+      manifest: false,
+      injectManifest: { globPatterns: ["**/*.{js,css,html,wasm,data,svg,png,ico}"], maximumFileSizeToCacheInBytes: 48 * 1024 * 1024 },
+    }),
+  ],
   oxc: { jsx: { runtime: "automatic", importSource: "durable-flow" } },
   worker: { format: "es" },
   // `npx vite -c ui/vite.config.ts` during development: the domain API of a Gateway started

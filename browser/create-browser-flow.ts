@@ -1,0 +1,72 @@
+/**
+ * @module browser/create-browser-flow
+ * Binds `defineWorkflows` sets (core/api/define-workflows.ts) to a browser PGlite store, as
+ * `bindWorkflows` does to SQLite in Node: Flow's migrations, the user tables of each set, and
+ * the api over a Drizzle database of the same PGlite. Every set of one store shares one runtime
+ * env, so the engine of a tab has one claim owner id. See docs/app-browser.md.
+ */
+import { drizzle } from "drizzle-orm/pglite";
+import { createFlowApi, type FlowApi } from "../core/api/create-api.js";
+import type { WorkflowSet } from "../core/api/define-workflows.js";
+import type { SchemaMap } from "../core/components/types.js";
+import type { FlowWorkflow } from "../core/engine/types.js";
+import { createDefaultEnv, type RuntimeEnv } from "../core/engine/world.js";
+import { ensureUserTables } from "../core/schema/ensure-tables.js";
+import { registryOptions, SchemaRegistry } from "../core/schema/registry.js";
+import { migrateStore } from "../core/store/migrations.js";
+import type { BrowserPgliteStore } from "./store/pglite-browser.js";
+
+/** The Drizzle database of a browser flow. */
+export type BrowserFlowDb = ReturnType<typeof drizzle>;
+
+/**
+ * The runtime env of the engine in this browser. Only the tab holding the engine lock runs an
+ * engine (browser/worker/leader.ts), so every claim owner but this one is gone: a run another
+ * owner left `running` is taken over at once instead of after the stale-heartbeat delay.
+ * @example
+ * const env = createBrowserEnv("flow");
+ * env.isOwnerAlive?.("browser:flow:old"); // false
+ */
+export function createBrowserEnv(dbName: string, overrides: Partial<RuntimeEnv> = {}): RuntimeEnv {
+  const ownerId = overrides.ownerId ?? `browser:${dbName}:${globalThis.crypto.randomUUID()}`;
+  return createDefaultEnv({ ownerId, isOwnerAlive: (owner) => owner === ownerId, ...overrides });
+}
+
+/** A set bound to a browser store. */
+export interface BrowserBinding {
+  env: RuntimeEnv;
+  /** The workflows of every set, by key. */
+  workflows: Record<string, FlowWorkflow>;
+}
+
+/**
+ * Binds one set to a prepared store (migrated) with a shared env and run registry.
+ * @example
+ * const api = createBrowserFlow(helloWorkflows, store, env, new Set());
+ */
+export async function createBrowserFlow<S extends SchemaMap, W extends Record<string, FlowWorkflow>>(
+  set: WorkflowSet<S, W>,
+  store: BrowserPgliteStore,
+  env: RuntimeEnv,
+  activeRuns: Set<string> = new Set(),
+): Promise<{ api: FlowApi<S, BrowserFlowDb>; workflows: W }> {
+  const registry = new SchemaRegistry(set.schemas, "postgres", registryOptions(set.options));
+  await ensureUserTables(store, registry);
+  const api = createFlowApi<S, BrowserFlowDb>({ store, registry, env, activeRuns }, drizzle({ client: store.pglite }), set.options);
+  return { api, workflows: set.build(api) };
+}
+
+/**
+ * Migrates `store` and binds every set to it; keys must be unique across sets.
+ * @example
+ * const store = await openBrowserPgliteStore({ name: "flow" });
+ * const { workflows } = await bindBrowserWorkflows(appWorkflows, store, createBrowserEnv("flow"));
+ * await runWorkflow(workflows.hello!, { input: { name: "Ada" } });
+ */
+export async function bindBrowserWorkflows(sets: readonly WorkflowSet[], store: BrowserPgliteStore, env: RuntimeEnv): Promise<BrowserBinding> {
+  await migrateStore(store, env.clock.now());
+  const activeRuns = new Set<string>();
+  const workflows: Record<string, FlowWorkflow> = {};
+  for (const set of sets) Object.assign(workflows, (await createBrowserFlow(set, store, env, activeRuns)).workflows);
+  return { env, workflows };
+}

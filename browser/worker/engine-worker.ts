@@ -1,0 +1,117 @@
+/**
+ * @module browser/worker/engine-worker
+ * The engine's module Web Worker, one per tab, exposed to its page with comlink. The workers of
+ * one database elect a leader with a Web Lock (`flow:<db>:engine`): the holder runs the engine
+ * (browser/worker/engine.ts) and answers every tab's requests; the others forward theirs to it
+ * (browser/worker/tab-channel.ts). A closed leader tab releases the lock, the next worker in
+ * line takes it, picks up the runs left `running` and announces itself. See
+ * docs/app-browser.md "Tabs".
+ */
+/// <reference path="../app-workflows.d.ts" />
+import * as Comlink from "comlink";
+import { appWorkflows } from "flow-app-workflows";
+import { errorResponse } from "../../core/api/envelope.js";
+import { FlowError } from "../../core/errors.js";
+import type { BrowserStorage } from "../store/pglite-browser.js";
+import { fromWireRequest, type WireHead, type WireRequest, wireHeadOf } from "../wire.js";
+import { type RunningBrowserEngine, startBrowserEngine } from "./engine.js";
+import { TabChannel } from "./tab-channel.js";
+
+/** This worker's part in its database's engine. */
+export type EngineRole = "leader" | "follower" | "starting";
+
+/** Options of `init`. */
+export interface EngineWorkerInit {
+  dbName: string;
+  storage: BrowserStorage | "auto";
+}
+
+/** What the page calls (through comlink). */
+export interface EngineWorkerApi {
+  /** Joins the election; resolves with this worker's role once it is known. */
+  init(opts: EngineWorkerInit): Promise<EngineRole>;
+  /** Answers a domain API request; the body streams (transferred). */
+  fetch(req: WireRequest): Promise<{ head: WireHead; body: ReadableStream<Uint8Array> | null }>;
+  /** Where the leader keeps the database (`unknown` until a leader has answered). */
+  storage(): string;
+  /** Calls `listener` on every role change. */
+  onRoleChange(listener: (role: EngineRole) => void): void;
+}
+
+const workerId = globalThis.crypto.randomUUID();
+let role: EngineRole = "starting";
+let channel: TabChannel | undefined;
+let engine: Promise<RunningBrowserEngine> | undefined;
+let settled: RunningBrowserEngine | undefined;
+const roleListeners: ((role: EngineRole) => void)[] = [];
+
+function setRole(next: EngineRole): void {
+  role = next;
+  for (const listener of roleListeners) listener(next);
+}
+
+/** Answers a request with the engine of this tab (once it has started). */
+async function route(req: Request): Promise<Response> {
+  try {
+    return await (await engine!).handler.fetch(req);
+  } catch (error) {
+    return errorResponse(error instanceof FlowError ? error : new FlowError("STORE_OPEN_FAILED", `The engine in this browser could not start: ${(error as Error).message}`, {}, { cause: error }));
+  }
+}
+
+/** This worker holds the lock: start the engine, then answer every tab. */
+function lead(init: EngineWorkerInit): void {
+  engine = startBrowserEngine({ name: init.dbName, storage: init.storage, workflows: appWorkflows });
+  void engine.then((e) => (settled = e)).catch(() => undefined);
+  setRole("leader");
+  channel!.lead({ leaderId: workerId, storage: init.storage === "auto" ? "starting" : init.storage }, route);
+  void engine.then((e) => channel!.lead({ leaderId: workerId, storage: e.store.storage }, route)).catch(() => undefined);
+}
+
+const api: EngineWorkerApi = {
+  async init(init) {
+    if (channel) return role;
+    const lockName = `flow:${init.dbName}:engine`;
+    channel = new TabChannel(lockName, workerId);
+    let decided!: (role: EngineRole) => void;
+    const known = new Promise<EngineRole>((resolve) => (decided = resolve));
+    const holdForever = () => new Promise<never>(() => undefined);
+    void navigator.locks.request(lockName, { ifAvailable: true }, async (lock) => {
+      if (lock) {
+        lead(init);
+        decided("leader");
+        return holdForever();
+      }
+      setRole("follower");
+      decided("follower");
+      // Wait in line: when the leader's tab closes, this worker may be next.
+      void navigator.locks.request(lockName, async () => {
+        lead(init);
+        return holdForever();
+      });
+      return undefined;
+    });
+    return known;
+  },
+
+  async fetch(wire) {
+    let head: WireHead;
+    let body: ReadableStream<Uint8Array> | null;
+    if (role === "leader") {
+      const res = await route(fromWireRequest(wire));
+      head = wireHeadOf(res);
+      body = res.body;
+    } else ({ head, body } = await channel!.forward(wire));
+    return Comlink.transfer({ head, body }, body ? [body as unknown as Transferable] : []);
+  },
+
+  storage() {
+    return settled?.store.storage ?? channel?.leader?.storage ?? "unknown";
+  },
+
+  onRoleChange(listener) {
+    roleListeners.push(listener);
+  },
+};
+
+Comlink.expose(api);

@@ -1,0 +1,74 @@
+/**
+ * @module browser/worker/engine
+ * The engine of this browser, as the leader tab's worker runs it: the browser database, the
+ * app's workflows bound to it, a `LocalGatewayHost` and the domain API handler the Gateway
+ * serves too (so the UI is the same code in every mode). On start it picks up the runs the
+ * previous leader left (a closed tab, a reload), and every `wakeEveryMs` it resumes parked runs
+ * that can continue (a due timer). See docs/app-browser.md.
+ */
+import type { WorkflowSet } from "../../core/api/define-workflows.js";
+import { createDomainHandler, type DomainHandler } from "../../core/api/handler.js";
+import { LocalGatewayHost } from "../../core/api/local-host.js";
+import { pickUpRuns } from "../../core/api/pick-up.js";
+import { bindBrowserWorkflows, createBrowserEnv } from "../create-browser-flow.js";
+import { type BrowserPgliteStoreOptions, type BrowserPgliteStore, openBrowserPgliteStore } from "../store/pglite-browser.js";
+
+/** Options of `startBrowserEngine`. */
+export interface BrowserEngineStartOptions extends BrowserPgliteStoreOptions {
+  workflows: readonly WorkflowSet[];
+  /** How often parked runs are checked for a due timer (default 1000 ms). */
+  wakeEveryMs?: number;
+}
+
+/** A running engine. */
+export interface RunningBrowserEngine {
+  store: BrowserPgliteStore;
+  host: LocalGatewayHost;
+  handler: DomainHandler;
+  /** Runs picked up when it started (what the previous leader left). */
+  pickedUp: Promise<string[]>;
+  /** Pauses the runs it executes (they stay resumable) and closes the database. */
+  close(): Promise<void>;
+}
+
+/** A label for warnings of the pick-up. */
+const LABEL = "This browser";
+
+/**
+ * Opens the database and starts serving the domain API over it.
+ * @example
+ * const engine = await startBrowserEngine({ name: "flow", workflows: appWorkflows });
+ * const res = await engine.handler.fetch(new Request("http://flow.worker/v1/api/runs"));
+ */
+export async function startBrowserEngine(opts: BrowserEngineStartOptions): Promise<RunningBrowserEngine> {
+  const store = await openBrowserPgliteStore(opts);
+  let host: LocalGatewayHost;
+  try {
+    const env = createBrowserEnv(store.name);
+    const { workflows } = await bindBrowserWorkflows(opts.workflows, store, env);
+    host = new LocalGatewayHost({ workflows });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const handler = createDomainHandler({ host });
+  const pickedUp = pickUpRuns(host, LABEL);
+  let waking = true;
+  void pickedUp.finally(() => (waking = false));
+  const timer = setInterval(() => {
+    if (waking) return;
+    waking = true;
+    void pickUpRuns(host, LABEL).finally(() => (waking = false));
+  }, opts.wakeEveryMs ?? 1000);
+  return {
+    store,
+    host,
+    handler,
+    pickedUp,
+    async close() {
+      clearInterval(timer);
+      await host.close();
+      await store.close();
+    },
+  };
+}

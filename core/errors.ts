@@ -236,6 +236,18 @@ export const ERROR_CODES = {
   // ---- gateway client and data layer (docs/client.md) ----
   /** A call on a `GatewayClient`, connection or data client after its `close()` (or cut short by it). */
   GATEWAY_CLIENT_CLOSED: 499,
+
+  // ---- team workspaces (docs/multiplayer.md) ----
+  /** A shape request named a workspace this Gateway does not serve. */
+  WORKSPACE_NOT_FOUND: 404,
+  /** The caller is authenticated but not a member of the team workspace (an admin adds members). */
+  WORKSPACE_NOT_MEMBER: 403,
+  /** A shape request tried to set what the Gateway defines (`table`, `where`, `params`, `columns`, `secret`, ...). */
+  SHAPE_PARAM_FORBIDDEN: 400,
+  /** The Gateway's shape proxy could not reach Electric (`team.electricUrl`). */
+  SYNC_UPSTREAM_UNAVAILABLE: 503,
+  /** A write in a multiplayer workspace while its shapes are offline: refused, never queued, so nothing is silently lost. */
+  WORKSPACE_OFFLINE: 503,
 } as const;
 
 export type FlowErrorCode = keyof typeof ERROR_CODES;

@@ -6,6 +6,7 @@
 import type { WorkflowViewDefinition } from "../../core/engine/types.js";
 import { FlowError } from "../../core/errors.js";
 import type { GatewayAuthConfig } from "./auth/types.js";
+import type { GatewayTeamOptions } from "./team-workspace.js";
 
 /**
  * SPEC.md `GatewayUiConfig`: `true` (the built-in UI) or a browser entry module to bundle and serve.
@@ -98,6 +99,12 @@ export interface GatewayOptions {
    * dropped with `run.error` SUBSCRIBER_TOO_SLOW (default 8 MiB).
    */
   maxSubscriberBufferBytes?: number;
+  /**
+   * Flow's addition: serve a team workspace (docs/multiplayer.md): members and roles, the
+   * Electric shape proxy at `/sync/<workspace>/<shape>`, and txids on write answers. Needs a
+   * PostgreSQL store.
+   */
+  team?: GatewayTeamOptions;
 }
 
 /**
@@ -123,6 +130,7 @@ export interface ResolvedGatewayOptions {
   headersTimeout: number;
   requestTimeout: number;
   maxSubscriberBufferBytes: number;
+  team: GatewayTeamOptions | undefined;
 }
 
 /**
@@ -171,6 +179,7 @@ export function resolveGatewayOptions(o: GatewayOptions, cwd: string): ResolvedG
     headersTimeout: positive(o.headersTimeout, d.headersTimeout, "headersTimeout"),
     requestTimeout: positive(o.requestTimeout, d.requestTimeout, "requestTimeout"),
     maxSubscriberBufferBytes: positive(o.maxSubscriberBufferBytes, d.maxSubscriberBufferBytes, "maxSubscriberBufferBytes"),
+    team: o.team,
   };
 }
 

@@ -30,6 +30,8 @@ export interface GatewayRoutesContext {
   maxBodyBytes: number;
   heartbeatMs: number;
   isClosing(): boolean;
+  /** A team Gateway's shape proxy (`/sync/`, docs/multiplayer.md). */
+  sync?: { serves(path: string): boolean; answer(req: Request): Promise<Response> };
 }
 
 const EXT_STREAM = /^\/v1\/ext\/([^/]+)\/([^/]+)\/stream$/;
@@ -79,6 +81,7 @@ async function answer(ctx: GatewayRoutesContext, req: Request, path: string): Pr
     const method = decodeURIComponent(path.slice("/v1/rpc/".length));
     return okResponse(await ctx.extensions.call(method, params, { caller, signal: req.signal, host: ctx.host }));
   }
+  if (ctx.sync?.serves(path)) return ctx.sync.answer(req);
   const stream = EXT_STREAM.exec(path);
   if (stream && req.method === "GET") return extensionStream(ctx, req, `${EXTENSION_PREFIX}${decodeURIComponent(stream[1]!)}.${decodeURIComponent(stream[2]!)}`);
   return ctx.api.fetch(req);

@@ -22,6 +22,7 @@ import { GatewayMetrics } from "./gateway-metrics.js";
 import { GatewayRunHost } from "./gateway-host.js";
 import { cronPollMs, GATEWAY_DEFAULTS, type GatewayOptions, type GatewayRegisterOptions, type GatewayWebhookConfig, type ResolvedGatewayOptions, resolveGatewayOptions } from "./gateway-options.js";
 import { gatewayFetch } from "./gateway-routes.js";
+import { TeamGateway } from "./team-gateway.js";
 import { gatewayUiMounts, workflowUiMount } from "./ui/ui-config.js";
 import type { UiMounts } from "./ui/ui-mounts.js";
 import { WsEndpoint } from "./ws/ws-endpoint.js";
@@ -74,6 +75,8 @@ export class Gateway {
   private readonly webhooks = new Map<string, GatewayWebhookConfig>();
   private readonly schedules = new Map<string, { schedule: string; input: Record<string, unknown> }>();
   private readonly ws: WsEndpoint;
+  /** The team workspace side (`options.team`), if any. */
+  private readonly team: TeamGateway | undefined;
   private scheduler: CronScheduler | undefined;
   private bridge: EventBridge | undefined;
   private server: Server | undefined;
@@ -86,7 +89,9 @@ export class Gateway {
     this.host = new GatewayRunHost({
       runDefaults: { rootDir: o.workspaceRoot, ...(o.cliAgentTools ? { cliAgentToolsDefault: o.cliAgentTools } : {}) },
     });
-    const authenticate = gatewayAuthenticate(o.auth, { now: () => this.host.now() });
+    this.team = o.team ? new TeamGateway(o.team, () => this.host.db.store, () => this.host.now()) : undefined;
+    const baseAuthenticate = gatewayAuthenticate(o.auth, { now: () => this.host.now() });
+    const authenticate = this.team ? this.team.authenticate(baseAuthenticate) : baseAuthenticate;
     this.api = createDomainHandler({ host: this.host, authenticate, maxBodyBytes: o.maxBodyBytes, protocol: o.protocol, features: o.features, heartbeatMs: o.heartbeatMs });
     this.ws = new WsEndpoint({
       host: this.host,
@@ -109,7 +114,9 @@ export class Gateway {
       () => this.ws.connectionCount,
     );
     this.ui = gatewayUiMounts(o);
-    this.fetch = gatewayFetch({
+    const team = this.team;
+    if (team) this.extensions.add("workspace", team.extension());
+    const routes = gatewayFetch({
       host: this.host,
       ui: this.ui.serve,
       api: this.api,
@@ -120,7 +127,9 @@ export class Gateway {
       maxBodyBytes: o.maxBodyBytes,
       heartbeatMs: o.heartbeatMs,
       isClosing: () => this.closing,
+      ...(team ? { sync: { serves: (path: string) => team.serves(path), answer: (req: Request) => team.sync(req, authenticate) } } : {}),
     });
+    this.fetch = team ? team.withTxids(routes) : routes;
   }
 
   /**
@@ -177,6 +186,7 @@ export class Gateway {
       onError: (error, cronId) => this.warn(`cron ${cronId ?? "poll"} failed: ${(error as Error).message}`),
       afterPoll: async () => void (await this.host.pickUpRuns()),
     });
+    await this.team?.ready();
     for (const [key, schedule] of this.schedules) await this.writeSchedule(key, schedule);
     if (o.outOfProcessEventBridge) this.host.bridge = this.bridge = new EventBridge(this.host, o.outOfProcessEventBridgePollMs);
     await this.host.pickUpRuns();

@@ -234,11 +234,24 @@ async function record(db: FlowDb, row: WaitRow, resolution: unknown, by: string 
     return { ...result, status: "accepted" };
   }
   const current = await waitSql.get(db.store, row.run_id, row.node_id, iteration);
-  if (current?.resolution_json && same(JSON.parse(current.resolution_json), resolution)) return { ...result, status: "duplicate" };
-  throw new FlowError("APPROVAL_ALREADY_DECIDED", `"${row.node_id}" of run ${row.run_id} was already decided${current?.resolved_by ? ` by ${current.resolved_by}` : ""}.`, {
+  const winning = current?.resolution_json ? (JSON.parse(current.resolution_json) as Record<string, unknown>) : null;
+  if (winning && same(winning, resolution)) return { ...result, status: "duplicate" };
+  // Two people deciding at once: the first decision won (compare-and-set above); the second
+  // learns what it was and who made it, so a console can show it instead of its own.
+  throw new FlowError("APPROVAL_ALREADY_DECIDED", `"${row.node_id}" of run ${row.run_id} was already decided${current?.resolved_by ? ` by ${current.resolved_by}` : ""}${winning ? ` (${describeResolution(winning)})` : ""}; that decision stands.`, {
     runId: row.run_id,
     nodeId: row.node_id,
+    decidedBy: current?.resolved_by ?? null,
+    decision: winning,
   });
+}
+
+/** A recorded resolution in a few words: `approved`, `denied`, `selected x`, `ranked a > b`, `submitted`. */
+function describeResolution(r: Record<string, unknown>): string {
+  if (typeof r.approved === "boolean") return r.approved ? "approved" : "denied";
+  if (typeof r.selected === "string") return `selected ${r.selected}`;
+  if (Array.isArray(r.ranked)) return `ranked ${r.ranked.join(" > ")}`;
+  return "submitted";
 }
 
 async function deliver(db: FlowDb, kind: "signal" | "event", input: SubmitSignalInput): Promise<{ deliveryId: string; status: "accepted" | "duplicate" }> {

@@ -1,0 +1,145 @@
+/**
+ * A team Gateway over the real PostgreSQL, with the Electric stand-in (e2e/electric) behind
+ * its shape proxy: membership and roles, the proxy's refusals of crafted requests, a launch
+ * seen live through `@electric-sql/client` and confirmed by the txid the write answered, and
+ * two members deciding one approval at once.
+ */
+import { isChangeMessage, type Message, type Row, ShapeStream } from "@electric-sql/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ElectricStandin, startElectricStandin } from "../../e2e/electric/standin.js";
+import { releaseWorkflows } from "../../examples/app-workflows.js";
+import { createFlowPostgres } from "../create-flow-postgres.js";
+import { tempDir } from "../testing/backends.js";
+import { freshPostgresSchema } from "../testing/postgres-test-db.js";
+import { Gateway } from "./gateway.js";
+import { until } from "./gateway-testing.js";
+
+const SECRET = "electric-secret";
+const tokens = {
+  ana: { role: "operator", scopes: ["*"], userId: "ana" },
+  bea: { role: "operator", scopes: ["*"], userId: "bea" },
+  cy: { role: "operator", scopes: ["*"], userId: "cy" },
+  dan: { role: "operator", scopes: ["*"], userId: "dan" },
+};
+type Who = keyof typeof tokens;
+
+let schema: Awaited<ReturnType<typeof freshPostgresSchema>>;
+let electric: ElectricStandin;
+let gateway: Gateway;
+let url: string;
+
+beforeAll(async () => {
+  schema = await freshPostgresSchema();
+  electric = await startElectricStandin({ connectionString: schema.url, secret: SECRET, longPollTimeoutMs: 1000 });
+  const flow = await createFlowPostgres(releaseWorkflows.schemas, { connectionString: schema.url });
+  const { release } = releaseWorkflows.build(flow as never);
+  gateway = new Gateway({
+    workspaceRoot: tempDir("flow-team-"),
+    auth: { mode: "token", tokens: Object.fromEntries(Object.entries(tokens).map(([who, grant]) => [who, grant])) },
+    team: { workspaceId: "acme", name: "Acme", electricUrl: electric.url, electricSecret: SECRET, owners: ["ana"] },
+  }).register("release", release);
+  const server = await gateway.listen({ port: 0, host: "127.0.0.1" });
+  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  await call("ana", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "bea", role: "approve" });
+  await call("ana", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "dan", role: "read" });
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  await electric?.close();
+  await schema?.drop();
+});
+
+async function call(who: Who | null, method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { ...(who ? { authorization: `Bearer ${who}` } : {}), ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+}
+
+const launch = (who: Who) => call(who, "POST", "/v1/api/runs", { workflow: "release", input: { service: "api", shards: 1, workMs: 0 } });
+
+describe("team Gateway", () => {
+  it("serves members the workspace's shapes and refuses non-members, other workspaces, other shapes and crafted params", async () => {
+    const ok = await call("bea", "GET", "/sync/acme/runs?offset=-1");
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("electric-handle")).toBeTruthy();
+    expect(ok.headers.get("electric-schema")).toContain("workspace_id");
+    expect(ok.headers.get("content-encoding")).toBeNull();
+    expect(ok.headers.get("vary")).toContain("authorization");
+    const forwarded = new URL(electric.requests.at(-1)!.split(" ")[1]!, "http://x").searchParams;
+    expect(forwarded.get("table")).toBe(`${schema.schema}._flow_runs`);
+    expect(forwarded.get("where")).toBe("workspace_id = $1");
+    expect(forwarded.get("params[1]")).toBe("acme");
+    expect(forwarded.get("secret")).toBe(SECRET);
+    expect(forwarded.get("columns")).not.toContain("config_json");
+
+    const refused = async (who: Who | null, path: string) => {
+      const r = await call(who, "GET", path);
+      return [r.status, r.body?.error?.code];
+    };
+    expect(await refused(null, "/sync/acme/runs?offset=-1")).toEqual([401, "UNAUTHORIZED"]);
+    expect(await refused("cy", "/sync/acme/runs?offset=-1")).toEqual([403, "WORKSPACE_NOT_MEMBER"]);
+    expect(await refused("bea", "/sync/other/runs?offset=-1")).toEqual([404, "WORKSPACE_NOT_FOUND"]);
+    expect(await refused("bea", "/sync/acme/_flow_runs?offset=-1")).toEqual([404, "ROUTE_NOT_FOUND"]);
+    for (const crafted of ["table=_flow_members", "where=true", "params%5B1%5D=other", "columns=auth_json", "secret=x", "replica=full"]) {
+      expect(await refused("bea", `/sync/acme/runs?offset=-1&${crafted}`)).toEqual([400, "SHAPE_PARAM_FORBIDDEN"]);
+    }
+    const before = electric.requests.length;
+    await call("bea", "GET", "/sync/acme/runs?offset=-1&unknown=1");
+    expect(electric.requests.slice(before).join()).not.toContain("unknown");
+
+    expect((await call("cy", "POST", "/v1/rpc/ext.workspace.list", {})).body.result).toEqual([]);
+    expect((await call("bea", "POST", "/v1/rpc/ext.workspace.list", {})).body.result).toEqual([{ workspaceId: "acme", name: "Acme", role: "approve", syncPath: "/sync/acme" }]);
+    expect((await call("bea", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "cy", role: "admin" })).body.error.code).toBe("FORBIDDEN");
+    const members = (await call("bea", "POST", "/v1/rpc/ext.workspace.members", {})).body.result;
+    expect(members.map((m: { userId: string; role: string }) => `${m.userId}:${m.role}`).sort()).toEqual(["bea:approve", "dan:read"]);
+  });
+
+  it("streams a launch live through the proxy, and the launch answers the txid that confirms it", async () => {
+    const abort = new AbortController();
+    const messages: Message<Row>[] = [];
+    const stream = new ShapeStream<Row>({ url: `${url}/sync/acme/runs`, headers: { authorization: "Bearer bea" }, signal: abort.signal });
+    stream.subscribe((batch) => void messages.push(...batch));
+    try {
+      await until(() => stream.isUpToDate, Boolean, "the shape to be up to date", 10_000);
+      const launched = await launch("ana");
+      expect(launched.status).toBe(200);
+      const { runId, txids } = launched.body.result;
+      expect(txids.runs.length).toBeGreaterThan(0);
+      const insert = await until(
+        () => messages.find((m) => isChangeMessage(m) && m.value.run_id === runId && m.headers.operation === "insert"),
+        Boolean,
+        "the launched run in the shape",
+        10_000,
+      );
+      expect(isChangeMessage(insert!) && insert.headers.txids).toEqual(expect.arrayContaining([expect.any(Number)]));
+      expect(txids.runs).toContain((insert as { headers: { txids: number[] } }).headers.txids[0]);
+      expect((insert as { value: Row }).value.workspace_id).toBe("acme");
+      expect((await launch("dan")).body.error.code).toBe("FORBIDDEN");
+    } finally {
+      abort.abort();
+    }
+  });
+
+  it("lets the first of two simultaneous decisions win and tells the second what won", async () => {
+    const { runId } = (await launch("ana")).body.result;
+    await until(() => call("bea", "GET", `/v1/api/approvals?runId=${runId}`), (r) => r.body?.result?.length === 1, "the approval to be pending", 20_000);
+    const [a, b] = await Promise.all([
+      call("ana", "POST", "/v1/api/approvals", { runId, nodeId: "ship", decision: "approve" }),
+      call("bea", "POST", "/v1/api/approvals", { runId, nodeId: "ship", decision: "deny", note: "not today" }),
+    ]);
+    const [won, lost] = a.status === 200 ? [a, b] : [b, a];
+    expect(won.status).toBe(200);
+    expect(won.body.result.status).toBe("accepted");
+    expect(won.body.result.txids.approvals[0]).toEqual(expect.any(Number));
+    expect(lost.status).toBe(409);
+    expect(lost.body.error.code).toBe("APPROVAL_ALREADY_DECIDED");
+    const winner = won === a ? "ana" : "bea";
+    expect(lost.body.error.details).toMatchObject({ decidedBy: winner, decision: { approved: winner === "ana" } });
+    expect(lost.body.error.message).toContain(`by ${winner} (${winner === "ana" ? "approved" : "denied"})`);
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * @module node/server/team-gateway
+ * What `GatewayOptions.team` adds to a Gateway (docs/multiplayer.md): the workspace's
+ * preparation on the store (team-workspace.ts), membership-narrowed auth (membership.ts), the
+ * `workspace` extension (workspace-rpc.ts), the shape proxy at `/sync/` (sync-proxy.ts), and
+ * `txids` on the answers of writes (sync-txids.ts). The Gateway calls these few hooks; each
+ * concern lives in its own module.
+ */
+import type pg from "pg";
+import type { Authenticate } from "../../core/api/identity.js";
+import type { StorePort } from "../../core/store/port.js";
+import type { GatewayExtension } from "./extensions.js";
+import { Membership, teamAuthenticate } from "./membership.js";
+import { answerSync, SYNC_PREFIX } from "./sync-proxy.js";
+import { TxidCapture } from "./sync-txids.js";
+import { assertWorkspaceId, type GatewayTeamOptions, prepareTeamWorkspace } from "./team-workspace.js";
+import { workspaceExtension } from "./workspace-rpc.js";
+
+interface Prepared {
+  schema: string;
+  membership: Membership;
+  capture: TxidCapture;
+}
+
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * The team side of one Gateway.
+ * @example
+ * const team = new TeamGateway({ workspaceId: "acme", electricUrl: "http://electric:3000" }, () => host.db.store, () => Date.now());
+ * await team.ready();
+ */
+export class TeamGateway {
+  private prepared: Promise<Prepared> | undefined;
+
+  constructor(
+    readonly options: GatewayTeamOptions,
+    private readonly store: () => StorePort,
+    private readonly now: () => number,
+  ) {
+    assertWorkspaceId(options.workspaceId);
+  }
+
+  /** Prepares the store once (retried after a failure). */
+  ready(): Promise<Prepared> {
+    this.prepared ??= (async () => {
+      const store = this.store();
+      const { schema } = await prepareTeamWorkspace(store, this.options.workspaceId);
+      const pool = (store as StorePort & { pool: pg.Pool }).pool;
+      return { schema, membership: new Membership(store, this.options.workspaceId, this.options.owners ?? []), capture: TxidCapture.of(pool) };
+    })().catch((error: unknown) => {
+      this.prepared = undefined;
+      throw error;
+    });
+    return this.prepared;
+  }
+
+  /** The Gateway's auth, narrowed to each caller's role in the workspace. */
+  authenticate(base: Authenticate): Authenticate {
+    return teamAuthenticate(base, async () => (await this.ready()).membership);
+  }
+
+  /** The `workspace` extension namespace. */
+  extension(): GatewayExtension {
+    return workspaceExtension(async () => (await this.ready()).membership, this.options.name ?? this.options.workspaceId, this.now);
+  }
+
+  /** True for a path the shape proxy answers. */
+  serves(path: string): boolean {
+    return path.startsWith(SYNC_PREFIX);
+  }
+
+  /** Answers a shape request. */
+  async sync(req: Request, authenticate: Authenticate): Promise<Response> {
+    const caller = await authenticate(req);
+    const { schema } = await this.ready();
+    const o = this.options;
+    return answerSync({ workspaceId: o.workspaceId, schema, electricUrl: o.electricUrl, ...(o.electricSecret !== undefined ? { electricSecret: o.electricSecret } : {}), fetch: o.fetch ?? fetch }, req, caller);
+  }
+
+  /**
+   * Wraps the Gateway's `fetch`: the JSON answer of a write (a non-GET `/v1/` request) gets
+   * `result.txids` — `{ <shape>: number[] }`, the transactions that changed each shape — when
+   * it wrote any.
+   */
+  withTxids(inner: (req: Request) => Promise<Response>): (req: Request) => Promise<Response> {
+    return async (req) => {
+      if (READS.has(req.method) || !new URL(req.url).pathname.startsWith("/v1/")) return inner(req);
+      const { capture } = await this.ready();
+      const { result: res, txids } = await capture.run(() => inner(req));
+      if (Object.keys(txids).length === 0 || !res.ok || !res.headers.get("content-type")?.includes("application/json")) return res;
+      const body = (await res.json()) as { ok?: boolean; result?: unknown };
+      if (body.ok && typeof body.result === "object" && body.result !== null && !Array.isArray(body.result)) (body.result as Record<string, unknown>).txids = txids;
+      const headers = new Headers(res.headers);
+      headers.delete("content-length");
+      return new Response(JSON.stringify(body), { status: res.status, headers });
+    };
+  }
+}

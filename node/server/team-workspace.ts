@@ -1,0 +1,87 @@
+/**
+ * @module node/server/team-workspace
+ * A team workspace (docs/multiplayer.md): one PostgreSQL database (or schema) shared by the
+ * Gateways that run its workflows, read by browsers through Electric. `prepareTeamWorkspace`
+ * makes a store ready for it, idempotently and under an advisory lock (Gateways start
+ * together): the `_flow_members` table, and on every table a shape reads a `workspace_id`
+ * column whose default is this workspace's id (so every row the engine writes carries it
+ * without the engine knowing) and `REPLICA IDENTITY FULL` (Electric evaluates an update's old
+ * row against the shape's where). The id is recorded in `_flow_meta`; a Gateway started with
+ * another id on the same database is refused.
+ *
+ * Why not a numbered migration (core/store/migrations.ts): the column's default is per store
+ * and the statements are PostgreSQL-only; SQLite and PGlite stores never serve a team.
+ */
+import { FlowError } from "../../core/errors.js";
+import type { StorePort } from "../../core/store/port.js";
+import { TEAM_SHAPES, WORKSPACE_COLUMN } from "../../sync/shapes.js";
+
+/**
+ * `GatewayOptions.team`: makes the Gateway serve a team workspace.
+ * @example
+ * const team: GatewayTeamOptions = { workspaceId: "acme", electricUrl: "http://electric:3000", electricSecret: process.env.ELECTRIC_SECRET, owners: ["ana"] };
+ */
+export interface GatewayTeamOptions {
+  /** The workspace id: letters, digits, `_` and `-` (at most 64). Every Gateway of the workspace uses the same. */
+  workspaceId: string;
+  /** Shown in the app's workspace switcher (default: the id). */
+  name?: string;
+  /** Electric's origin (`http://electric:3000`); the proxy calls `<electricUrl>/v1/shape`. */
+  electricUrl: string;
+  /** Electric's `ELECTRIC_SECRET`, added server-side to every shape request. */
+  electricSecret?: string;
+  /** User ids that are admins of the workspace without a member row (the first admins). */
+  owners?: string[];
+  /** The `fetch` the proxy reaches Electric with (default: the global one). */
+  fetch?: typeof fetch;
+}
+
+const WORKSPACE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Throws INVALID_ARGUMENT unless `id` is a valid workspace id.
+ * @example
+ * assertWorkspaceId("acme");
+ */
+export function assertWorkspaceId(id: string): void {
+  if (!WORKSPACE_ID.test(id)) throw new FlowError("INVALID_ARGUMENT", `Workspace id "${id}" must be 1-64 letters, digits, _ or -.`, { workspaceId: id });
+}
+
+/** The tables the team shapes read. */
+const SYNCED_TABLES = [...new Set(Object.values(TEAM_SHAPES).map((s) => s.table))].filter((t) => t !== "_flow_members");
+
+/**
+ * Prepares `store` (PostgreSQL, migrated) to serve team workspace `workspaceId`; answers the
+ * schema its tables live in (what Electric's `table` parameter names).
+ * @example
+ * const { schema } = await prepareTeamWorkspace(host.db.store, "acme");
+ */
+export async function prepareTeamWorkspace(store: StorePort, workspaceId: string): Promise<{ schema: string }> {
+  assertWorkspaceId(workspaceId);
+  if (store.dialect !== "postgres" || !("pool" in store)) {
+    throw new FlowError("INVALID_ARGUMENT", `Team workspace "${workspaceId}" needs a PostgreSQL store (createFlowPostgres / bindWorkflows over a postgres:// URL); this Gateway's store is ${store.dialect === "sqlite" ? "SQLite" : "PGlite"}.`, { workspaceId });
+  }
+  return store.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock(7331014)");
+    const [{ schema } = { schema: "public" }] = await tx.query<{ schema: string }>("SELECT current_schema() AS schema");
+    const [recorded] = await tx.query<{ value: string }>("SELECT value FROM _flow_meta WHERE key = 'workspaceId'");
+    if (recorded && recorded.value !== workspaceId) {
+      throw new FlowError("INVALID_ARGUMENT", `This database already holds team workspace "${recorded.value}"; start the Gateway with team.workspaceId "${recorded.value}", or give workspace "${workspaceId}" a database of its own.`, {
+        workspaceId,
+        recorded: recorded.value,
+      });
+    }
+    if (recorded) return { schema };
+    await tx.execute(
+      `CREATE TABLE IF NOT EXISTS _flow_members (${WORKSPACE_COLUMN} text NOT NULL, user_id text NOT NULL, role text NOT NULL, added_by text, added_at_ms bigint NOT NULL, PRIMARY KEY (${WORKSPACE_COLUMN}, user_id))`,
+    );
+    for (const table of SYNCED_TABLES) {
+      await tx.execute(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${WORKSPACE_COLUMN} text NOT NULL DEFAULT '${workspaceId}'`);
+      await tx.execute(`ALTER TABLE ${table} ALTER COLUMN ${WORKSPACE_COLUMN} SET DEFAULT '${workspaceId}'`);
+      await tx.execute(`ALTER TABLE ${table} REPLICA IDENTITY FULL`);
+    }
+    await tx.execute(`ALTER TABLE _flow_members REPLICA IDENTITY FULL`);
+    await tx.execute("INSERT INTO _flow_meta (key, value) VALUES ('workspaceId', ?)", [workspaceId]);
+    return { schema };
+  });
+}

@@ -129,7 +129,13 @@ async function buildInto(dir: string): Promise<void> {
   rmSync(fresh, { recursive: true, force: true });
   const vite = join(ROOT, "node_modules", ".bin", "vite");
   const output = await new Promise<{ code: number | null; text: string }>((resolve, reject) => {
-    const child = spawn(vite, ["build", "-c", "ui/vite.config.ts", "--outDir", fresh, "--emptyOutDir", "--logLevel", "warn"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(vite, ["build", "-c", "ui/vite.config.ts", "--outDir", fresh, "--emptyOutDir", "--logLevel", "warn"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      // A production build even when the caller runs under NODE_ENV=test (vitest): Vite would
+      // otherwise build with import.meta.env.DEV true (no service worker, a "Dev Gateway").
+      env: { ...process.env, NODE_ENV: "production" },
+    });
     let text = "";
     child.stdout.on("data", (chunk: Buffer) => (text += chunk));
     child.stderr.on("data", (chunk: Buffer) => (text += chunk));

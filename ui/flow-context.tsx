@@ -8,7 +8,7 @@ import { type Accessor, createContext, createResource, createSignal, onCleanup, 
 import type { ConnectionStatus } from "../core/data/index.js";
 import { readBoot, type FlowBoot } from "./boot.js";
 import { connectWorkspace, type WorkspaceConnection } from "./workspace/connect.js";
-import { listWorkspaces, pickWorkspace, rememberCurrent, type Workspace } from "./workspace/workspaces.js";
+import { listWorkspaces, pickWorkspace, rememberCurrent, saveWorkspace, type Workspace } from "./workspace/workspaces.js";
 
 /** What every view can read. */
 export interface FlowContextValue {
@@ -21,6 +21,8 @@ export interface FlowContextValue {
   switchWorkspace(id: string): void;
   /** Re-reads the offered workspaces (after one was added or removed). */
   refreshWorkspaces(): void;
+  /** Saves a token for the open workspace (kept in this browser only) and opens it again with it. */
+  setToken(token: string): void;
   /** The change stream's status of the open workspace. */
   status: Accessor<ConnectionStatus | "connecting">;
 }
@@ -67,6 +69,12 @@ export function FlowProvider(props: ParentProps) {
       if (next && next.id !== workspace().id) setWorkspace(next);
     },
     refreshWorkspaces: () => setWorkspaces(listWorkspaces(boot)),
+    setToken(token) {
+      const next = { ...workspace(), token };
+      saveWorkspace(next);
+      setWorkspaces(listWorkspaces(boot));
+      setWorkspace(next);
+    },
     status,
   };
   return <FlowContext.Provider value={value}>{props.children}</FlowContext.Provider>;

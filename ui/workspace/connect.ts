@@ -6,6 +6,7 @@
  */
 import { QueryClient } from "@tanstack/query-core";
 import { createCollections, createDataClient, type FlowCollections } from "../../core/data/index.js";
+import { FlowError } from "../../core/errors.js";
 import type { BrowserEngine } from "../../browser/client.js";
 import type { Workspace } from "./workspaces.js";
 
@@ -49,7 +50,24 @@ export async function connectWorkspace(workspace: Workspace, queryClient = new Q
     };
   }
   const url = workspace.url ?? location.origin;
+  await assertTokenAccepted(workspace, url);
   const cols = createCollections({ kind: "local", apiBaseUrl: url, ...(workspace.token ? { token: workspace.token } : {}) }, queryClient);
   void cols.connect();
   return { workspace, cols, capabilities: { shellTools: true, cliAgents: true }, close: () => cols.close() };
+}
+
+/**
+ * Asks the Gateway for one run with the workspace's token: a 401 (no token, or one it refused)
+ * throws UNAUTHORIZED, so the app asks for a token (ui/workspace/token-prompt.tsx) instead of
+ * opening views that would all fail. A network failure is left to the change stream's
+ * reconnects (the views show the connection status).
+ * @example
+ * await assertTokenAccepted({ id: "gateway:http://127.0.0.1:7331", kind: "gateway", name: "This Gateway" }, "http://127.0.0.1:7331");
+ */
+export async function assertTokenAccepted(workspace: Workspace, url: string): Promise<void> {
+  const headers: Record<string, string> = workspace.token ? { authorization: `Bearer ${workspace.token}` } : {};
+  const res = await fetch(`${url}/v1/api/runs?limit=1`, { headers }).catch(() => undefined);
+  if (res?.status === 401) {
+    throw new FlowError("UNAUTHORIZED", workspace.token ? `${workspace.name} refused the saved token; paste a valid one.` : `${workspace.name} needs a token: paste one its owner gave you.`, { workspace: workspace.id });
+  }
 }

@@ -37,7 +37,12 @@ export const BROWSER_WORKSPACE: Workspace = { id: "browser", kind: "browser", na
  */
 export function listWorkspaces(boot: FlowBoot): Workspace[] {
   const out: Workspace[] = [];
-  if (boot.gateway) out.push({ id: `gateway:${boot.gateway.url}`, kind: "gateway", name: boot.gateway.name ?? "This Gateway", url: boot.gateway.url });
+  if (boot.gateway) {
+    const id = `gateway:${boot.gateway.url}`;
+    // A token given for the Gateway that served the page (token-prompt.tsx) is saved under its id.
+    const token = readSaved().find((w) => w.id === id)?.token;
+    out.push({ id, kind: "gateway", name: boot.gateway.name ?? "This Gateway", url: boot.gateway.url, ...(token ? { token } : {}) });
+  }
   if (boot.offline !== false) out.push(BROWSER_WORKSPACE);
   for (const saved of readSaved()) if (!out.some((w) => w.id === saved.id)) out.push(saved);
   return out;

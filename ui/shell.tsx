@@ -1,22 +1,30 @@
 /**
  * @module ui/shell
- * The frame around every view: the header (workspace switcher, connection status, theme), the
- * navigation, and the gate that renders views once the workspace is open (with its loading
- * and error states).
+ * The frame around every view: a skip link, the header (brand, workspace switcher, connection
+ * status, keyboard shortcuts, theme), the navigation with the approvals badge, and the gate
+ * that renders views once the workspace is open (with its loading and error states).
  */
 import { A, type RouteSectionProps } from "@solidjs/router";
-import { createSignal, ErrorBoundary, For, Match, type ParentProps, Suspense, Switch } from "solid-js";
-import { useFlow } from "./flow-context.js";
+import { useLiveQuery } from "@tanstack/solid-db";
+import { createSignal, ErrorBoundary, For, Match, type ParentProps, Show, Suspense, Switch } from "solid-js";
+import { ConnectionStatus } from "./components/connection-status.js";
+import { ShortcutsHelp } from "./components/shortcuts-help.js";
+import { useConnection, useFlow } from "./flow-context.js";
+import { isTokenError, TokenPrompt } from "./workspace/token-prompt.js";
 import { applyTheme, savedTheme, type ThemeChoice } from "./theme.js";
+import { WorkspaceSwitcher } from "./workspace/workspace-switcher.js";
 
 const NAV = [
   { href: "/runs", label: "Runs" },
-  { href: "/approvals", label: "Approvals" },
+  { href: "/approvals", label: "Approvals", badge: true },
   { href: "/launch", label: "Launch" },
   { href: "/memory", label: "Memory" },
   { href: "/scores", label: "Scores" },
   { href: "/crons", label: "Crons" },
 ];
+
+const THEME_NEXT: Record<ThemeChoice, ThemeChoice> = { system: "dark", dark: "light", light: "system" };
+const THEME_LABEL: Record<ThemeChoice, string> = { system: "Auto", dark: "Dark", light: "Light" };
 
 /**
  * The shell (the router's root).
@@ -27,36 +35,68 @@ export function Shell(props: RouteSectionProps) {
   const flow = useFlow();
   const [theme, setTheme] = createSignal<ThemeChoice>(savedTheme());
   const cycleTheme = () => {
-    const next: ThemeChoice = theme() === "system" ? "dark" : theme() === "dark" ? "light" : "system";
+    const next = THEME_NEXT[theme()];
     setTheme(next);
     applyTheme(next);
   };
+  let openHelp: (() => void) | undefined;
   return (
     <div class="shell">
+      <a class="skip-link" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById("main")?.focus())}>
+        Skip to content
+      </a>
       <header class="shell-header">
         <A href="/runs" class="brand">
           {flow.boot.title}
         </A>
-        <label class="workspace-switcher">
-          <span class="sr-only">Workspace</span>
-          <select value={flow.workspace().id} onChange={(e) => flow.switchWorkspace(e.currentTarget.value)}>
-            <For each={flow.workspaces()}>{(w) => <option value={w.id}>{w.name}</option>}</For>
-          </select>
-        </label>
-        <span class={`status-pill status-${flow.status()}`} role="status" aria-live="polite" data-testid="connection-status">
-          {flow.status()}
-        </span>
-        <button type="button" class="ghost" onClick={cycleTheme} aria-label={`Theme: ${theme()}`} title={`Theme: ${theme()}`}>
-          {theme() === "dark" ? "Dark" : theme() === "light" ? "Light" : "Auto"}
+        <WorkspaceSwitcher />
+        <span class="shell-spacer" />
+        <ConnectionStatus status={flow.status} />
+        <button type="button" class="ghost" onClick={() => openHelp?.()} aria-keyshortcuts="?" title="Keyboard shortcuts (?)">
+          <span aria-hidden="true">⌨</span>
+          <span class="sr-only">Keyboard shortcuts</span>
+        </button>
+        <button type="button" class="ghost" onClick={cycleTheme} aria-label={`Theme: ${THEME_LABEL[theme()]} (change)`} title={`Theme: ${THEME_LABEL[theme()]}; click to change`} data-testid="theme-toggle">
+          {theme() === "dark" ? "☾" : theme() === "light" ? "☀" : "◐"} {THEME_LABEL[theme()]}
         </button>
       </header>
       <nav class="shell-nav" aria-label="Main">
-        <For each={NAV}>{(item) => <A href={item.href}>{item.label}</A>}</For>
+        <For each={NAV}>
+          {(item) => (
+            <A href={item.href}>
+              {item.label}
+              <Show when={item.badge ? flow.connection() : undefined} keyed>
+                {(_conn) => (
+                  <ErrorBoundary fallback={null}>
+                    <Suspense>
+                      <ApprovalsBadge />
+                    </Suspense>
+                  </ErrorBoundary>
+                )}
+              </Show>
+            </A>
+          )}
+        </For>
       </nav>
-      <main class="shell-main">
+      <main class="shell-main" id="main" tabIndex={-1}>
         <WorkspaceGate>{props.children}</WorkspaceGate>
       </main>
+      <ShortcutsHelp ref={(open) => (openHelp = open)} />
     </div>
+  );
+}
+
+/** The number of pending approvals and human tasks (hidden at zero). */
+function ApprovalsBadge() {
+  const { cols } = useConnection();
+  const approvals = useLiveQuery((q) => q.from({ a: cols.approvals }));
+  const count = () => (approvals.isReady ? (approvals() as unknown[]).length : 0);
+  return (
+    <Show when={count() > 0}>
+      <span class="nav-badge" data-testid="approvals-badge" aria-label={`${count()} waiting`}>
+        {count()}
+      </span>
+    </Show>
   );
 }
 
@@ -65,15 +105,33 @@ function WorkspaceGate(props: ParentProps) {
   const flow = useFlow();
   return (
     <Switch>
+      <Match when={isTokenError(flow.connection.error)}>
+        <TokenPrompt />
+      </Match>
       <Match when={flow.connection.error}>
         <div class="error-banner" role="alert">
-          Could not open {flow.workspace().name}: {String((flow.connection.error as Error)?.message ?? flow.connection.error)}
+          <p>
+            Could not open {flow.workspace().name}: {String((flow.connection.error as Error)?.message ?? flow.connection.error)}
+          </p>
+          <p>Pick another workspace in the switcher above, or reload once it is reachable.</p>
         </div>
       </Match>
-      <Match when={flow.connection()}>
-        <ErrorBoundary fallback={(err) => <div class="error-banner" role="alert">{String(err?.message ?? err)}</div>}>
+      {/* Keyed: a switched workspace remounts the views, so they read its collections. */}
+      <Match when={flow.connection()} keyed>
+        {(_conn) => (
+        <ErrorBoundary
+          fallback={(err, reset) => (
+            <div class="error-banner" role="alert">
+              <p>{String(err?.message ?? err)}</p>
+              <button type="button" onClick={reset}>
+                Try again
+              </button>
+            </div>
+          )}
+        >
           <Suspense fallback={<p class="muted">Loading…</p>}>{props.children}</Suspense>
         </ErrorBoundary>
+        )}
       </Match>
       <Match when={true}>
         <p class="muted">Opening {flow.workspace().name}…</p>

@@ -77,21 +77,26 @@ export function statusChoiceOf(status: string): StatusChoice | null {
   return (STATUS_CHOICES as readonly string[]).includes(status) ? (status as StatusChoice) : null;
 }
 
-const searchText = new WeakMap<object, string>();
+// A run's id, workflow and input never change: its search text is computed once per run (keyed
+// by id and start, not by row object: live rows are store proxies updated in place).
+const searchText = new Map<string, string>();
+const SEARCH_CACHE_MAX = 50_000;
 
 /**
  * The text a search looks in: the run id, the workflow, and every key and value of the input
- * (lowercase, computed once per row object).
+ * (lowercase, computed once per run).
  * @example
  * runSearchText(row); // "r-42 release service api shards 4"
  */
 export function runSearchText(row: GatewayRunSummaryRow): string {
-  let text = searchText.get(row);
+  const key = `${row.runId}\u0000${row.createdAtMs}`;
+  let text = searchText.get(key);
   if (text === undefined) {
     const parts: string[] = [row.runId, row.workflowKey ?? "", row.workflowName ?? ""];
     collectText(row.input, parts, 0);
     text = parts.join(" ").toLowerCase();
-    searchText.set(row, text);
+    if (searchText.size >= SEARCH_CACHE_MAX) searchText.clear();
+    searchText.set(key, text);
   }
   return text;
 }

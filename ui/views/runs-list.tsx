@@ -1,10 +1,150 @@
 /**
  * @module ui/views/runs-list
- * (Placeholder: built by issue #13.)
+ * The runs list (`/runs`): every run of the workspace, newest first, live (rows change as the
+ * engine moves, no reload). Filters and search live in the query string (ui/views/runs-filter.ts);
+ * the table is virtualized (ui/views/runs-table.tsx); selected runs can be cancelled or resumed
+ * in bulk (ui/views/runs-bulk-bar.tsx). `/` focuses the search. See docs/app-views-runs.md.
  */
+import { A, useSearchParams } from "@solidjs/router";
+import { useLiveQuery } from "@tanstack/solid-db";
+import { createEffect, createMemo, createSignal, For, Match, on, onCleanup, Show, Switch } from "solid-js";
+import type { GatewayRunSummaryRow, GatewayWorkflowRow } from "../../core/data/index.js";
 import { EmptyState } from "../components/empty-state.js";
+import { useConnection } from "../flow-context.js";
+import { RunsBulkBar } from "./runs-bulk-bar.js";
+import { EMPTY_SELECTION, keepShown, type Selection } from "./run-selection.js";
+import { isFiltered, readRunsFilter, runMatcher, type RunsFilter, runsFilterParams, STATUS_CHOICES, type StatusChoice } from "./runs-filter.js";
+import { RunsTable } from "./runs-table.js";
+import "./runs-list.css";
+
+const STATUS_LABELS: Record<StatusChoice, string> = { running: "Running", waiting: "Waiting", paused: "Paused", failed: "Failed", finished: "Finished", cancelled: "Cancelled", continued: "Continued" };
 
 /** The runs-list view. */
 export default function RunsList() {
-  return <EmptyState title="RunsList" hint="Coming with issue #13." />;
+  const { cols } = useConnection();
+  const [params, setParams] = useSearchParams();
+  const filter = createMemo(() => readRunsFilter({ ...params }));
+  const setFilter = (change: Partial<RunsFilter>) => setParams(runsFilterParams({ ...filter(), ...change }), { replace: true });
+  const clearFilters = () => setFilter({ statuses: [], workflow: null, q: "" });
+  const toggleStatus = (s: StatusChoice) => {
+    const cur = filter().statuses;
+    setFilter({ statuses: cur.includes(s) ? cur.filter((x) => x !== s) : [...cur, s] });
+  };
+
+  const runs = useLiveQuery((q) => q.from({ r: cols.runs }).orderBy(({ r }) => r.createdAtMs, "desc"));
+  const workflows = useLiveQuery((q) => q.from({ w: cols.workflows }));
+  // Read the rows only once loaded: reading the live query earlier would suspend the whole view,
+  // and the list shows its own loading state.
+  const all = createMemo(() => (runs.isReady ? (runs() as GatewayRunSummaryRow[]) : []));
+  const shown = createMemo(() => (isFiltered(filter()) ? all().filter(runMatcher(filter())) : all()));
+  const workflowChoices = createMemo(() => {
+    const keys = new Set<string>(workflows.isReady ? (workflows() as GatewayWorkflowRow[]).map((w) => w.key) : []);
+    if (runs.isReady) for (const r of all()) if (r.workflowKey) keys.add(r.workflowKey);
+    if (filter().workflow) keys.add(filter().workflow!);
+    return [...keys].sort();
+  });
+
+  const [sel, setSel] = createSignal<Selection>(EMPTY_SELECTION);
+  createEffect(on(shown, (rows) => setSel((s) => keepShown(s, rows.map((r) => r.runId))), { defer: true }));
+
+  let search!: HTMLInputElement;
+  const onKey = (e: KeyboardEvent) => {
+    const t = e.target as HTMLElement | null;
+    const typing = !!t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName));
+    if (e.key === "/" && !typing && !e.ctrlKey && !e.metaKey && !document.querySelector("dialog[open]")) {
+      e.preventDefault();
+      search.focus();
+      search.select();
+    } else if (e.key === "Escape" && t === search) search.blur();
+  };
+  document.addEventListener("keydown", onKey);
+  onCleanup(() => document.removeEventListener("keydown", onKey));
+
+  return (
+    <section class="runs-view" aria-labelledby="runs-title">
+      <header class="runs-head">
+        <h1 id="runs-title">Runs</h1>
+        <span class="muted" aria-live="polite" data-testid="runs-count">
+          <Show when={runs.isReady} fallback="Loading…">
+            {isFiltered(filter()) ? `${shown().length.toLocaleString()} of ${all().length.toLocaleString()}` : `${all().length.toLocaleString()} ${all().length === 1 ? "run" : "runs"}`}
+          </Show>
+        </span>
+        <A class="button primary runs-launch" href="/launch">
+          Launch a workflow
+        </A>
+      </header>
+
+      <div class="runs-toolbar" role="search">
+        <label class="runs-search">
+          <span class="sr-only">Search runs by id or input</span>
+          <input ref={search} type="search" placeholder="Search run id or input…" value={filter().q} onInput={(e) => setFilter({ q: e.currentTarget.value })} aria-keyshortcuts="/" data-testid="runs-search" />
+          <kbd aria-hidden="true">/</kbd>
+        </label>
+        <div class="runs-statuses" role="group" aria-label="Filter by status">
+          <For each={STATUS_CHOICES}>
+            {(s) => (
+              <button type="button" class="chip" aria-pressed={filter().statuses.includes(s)} onClick={() => toggleStatus(s)} data-testid={`status-filter-${s}`}>
+                {STATUS_LABELS[s]}
+              </button>
+            )}
+          </For>
+        </div>
+        <label class="runs-workflow">
+          <span class="sr-only">Filter by workflow</span>
+          <select onChange={(e) => setFilter({ workflow: e.currentTarget.value || null })} data-testid="workflow-filter">
+            <option value="" selected={!filter().workflow}>
+              All workflows
+            </option>
+            <For each={workflowChoices()}>
+              {(w) => (
+                <option value={w} selected={filter().workflow === w}>
+                  {w}
+                </option>
+              )}
+            </For>
+          </select>
+        </label>
+        <Show when={isFiltered(filter())}>
+          <button type="button" class="ghost" onClick={clearFilters} data-testid="clear-filters">
+            Clear filters
+          </button>
+        </Show>
+      </div>
+
+      <RunsBulkBar shown={shown} selection={sel} onSelect={setSel} act={(kind, id) => (kind === "cancel" ? cols.cancel(id) : cols.data.api.resumeRun(id))} />
+
+      <Switch>
+        <Match when={runs.isError}>
+          <div class="error-banner" role="alert">
+            Could not load the runs{cols.runs.utils.lastError ? `: ${String((cols.runs.utils.lastError as Error).message ?? cols.runs.utils.lastError)}` : ""}.{" "}
+            <button type="button" onClick={() => void cols.invalidate({ collection: "runs" })}>
+              Try again
+            </button>
+          </div>
+        </Match>
+        <Match when={!runs.isReady}>
+          <div class="runs-table card runs-skeleton" aria-busy="true" aria-label="Loading runs">
+            <For each={[0, 1, 2, 3, 4, 5, 6]}>{() => <div class="runs-skeleton-row" />}</For>
+          </div>
+        </Match>
+        <Match when={all().length === 0}>
+          <EmptyState
+            title="No runs yet"
+            hint="Runs appear here live, the moment they start."
+            action={
+              <A class="button primary" href="/launch" data-testid="empty-launch">
+                Launch a workflow
+              </A>
+            }
+          />
+        </Match>
+        <Match when={shown().length === 0}>
+          <EmptyState title="No runs match" hint="Try another search, or fewer filters." action={<button type="button" onClick={clearFilters}>Clear filters</button>} />
+        </Match>
+        <Match when={true}>
+          <RunsTable rows={shown} selection={sel} onSelect={setSel} filterKey={() => JSON.stringify(filter())} />
+        </Match>
+      </Switch>
+    </section>
+  );
 }

@@ -1,0 +1,217 @@
+/**
+ * Screenshots of the runs list (with runs, empty, 10,000 rows, filtered, a bulk selection) and
+ * the launch views (the workflow list, a form, a form with problems), light and dark, saved to
+ * `docs/app/`; and a check that they work: the script fails when the list does not show what
+ * the Gateway holds, when a filter in the URL or the search does not narrow it, when a run
+ * launched from the form does not open at `/runs/<id>`, or when a live change needs a reload.
+ *
+ *   npx tsx e2e/screens/runs.ts    # writes docs/app/{runs,runs-empty,runs-10k,runs-filtered,runs-bulk,launch,launch-form,launch-invalid}-{light,dark}.png
+ *
+ * Two Gateways over fresh SQLite files serve the app's workflows: one with a handful of real
+ * runs, one with 10,000 (60 real runs, then copies of their rows under new ids: the list reads
+ * only run rows). The Vite dev server serves the app and proxies the domain API
+ * (ui/vite.config.ts). It prints one JSON line per measurement (scrolling the 10,000 rows).
+ */
+import { mkdirSync, mkdtempSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import type { Page } from "playwright-core";
+import { bindWorkflows, Gateway } from "durable-flow";
+import { appWorkflows } from "../../examples/app-workflows.js";
+import { launchChromium } from "../support/chromium.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const outDir = join(root, "docs/app");
+mkdirSync(outDir, { recursive: true });
+
+async function startGateway(name: string) {
+  const dir = mkdtempSync(join(tmpdir(), `flow-runs-${name}-`));
+  const dbPath = join(dir, "flow.db");
+  const gateway = new Gateway({ workspaceRoot: dir });
+  for (const set of appWorkflows) for (const [key, workflow] of Object.entries(bindWorkflows(set, { dbPath }))) gateway.register(key, workflow);
+  const server = await gateway.listen({ port: 0, host: "127.0.0.1" });
+  const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  async function call<T = any>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${api}${path}`, { method, headers: { "content-type": "application/json" }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const env = (await res.json()) as { ok: boolean; result?: T; error?: { code: string; message: string } };
+    if (!env.ok) throw new Error(`${method} ${path}: ${env.error?.code} ${env.error?.message}`);
+    return env.result as T;
+  }
+  const status = async (runId: string) => (await call<{ status: string }>("GET", `/v1/api/runs/${runId}?view=summary`)).status;
+  const settle = (runId: string, ok: (s: string) => boolean) => until(() => status(runId), ok, `${runId} to settle`);
+  return { gateway, api, dbPath, call, status, settle };
+}
+
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const small = await startGateway("small");
+const big = await startGateway("10k");
+
+// A Vite dev server per Gateway, proxying its domain API (the page opens the "Dev Gateway" workspace).
+const { createServer } = await import("vite");
+async function startVite(api: string) {
+  const proxy = Object.fromEntries(["/v1", "/health", "/workflows", "/rpc"].map((p) => [p, api]));
+  const vite = await createServer({ configFile: join(root, "ui/vite.config.ts"), server: { port: 0, host: "127.0.0.1", proxy }, logLevel: "warn" });
+  await vite.listen();
+  return { vite, url: `http://127.0.0.1:${(vite.httpServer!.address() as AddressInfo).port}` };
+}
+const { vite, url: app } = await startVite(small.api);
+const { vite: bigVite, url: bigApp } = await startVite(big.api);
+
+const browser = await launchChromium();
+const shots: string[] = [];
+const failures: string[] = [];
+const expectThat = (ok: boolean, what: string) => void (ok || failures.push(what));
+
+async function shoot(page: Page, name: string) {
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((t) => {
+      localStorage.setItem("flow:theme", t);
+      document.documentElement.dataset.theme = t;
+    }, theme);
+    await page.mouse.move(0, 0);
+    await page.waitForTimeout(100);
+    const file = join(outDir, `${name}-${theme}.png`);
+    await page.screenshot({ path: file });
+    shots.push(file);
+  }
+}
+const rowIds = (page: Page) => page.locator('[data-testid="run-row"]').evaluateAll((els) => els.map((e) => e.getAttribute("data-run-id")));
+
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 760 } });
+  // The dev Gateway workspace first, whatever the last visit picked.
+  await context.addInitScript(() => localStorage.setItem("flow:workspace", `gateway:${location.origin}`));
+  const page = await context.newPage();
+  page.on("pageerror", (e) => failures.push(`page error: ${e.message}`));
+
+  // 1. Empty.
+  await page.goto(`${app}/runs`);
+  await page.getByText("No runs yet").waitFor();
+  expectThat(await page.getByTestId("empty-launch").isVisible(), "the empty list offers to launch a workflow");
+  await shoot(page, "runs-empty");
+
+  // 2. A few real runs of every workflow; the list follows them live.
+  await small.call("POST", "/v1/api/runs", { workflow: "release", input: { service: "payments-api", shards: 3, workMs: 50 }, runId: "rel-payments", options: { startedBy: { harness: "claude-code", sessionId: "s-42" } } });
+  await small.settle("rel-payments", (s) => s === "waiting-approval");
+  for (const [i, name] of ["Ada", "Grace", "Linus", "Margaret"].entries()) {
+    await small.call("POST", "/v1/api/runs", { workflow: "hello", input: { name }, runId: `hello-${i + 1}`, options: { startedBy: { harness: "cli" } } });
+  }
+  await small.call("POST", "/v1/api/runs", { workflow: "pipeline", input: { tasks: 40, workMs: 25 }, runId: "pipe-40" });
+  await small.call("POST", "/v1/api/runs", { workflow: "release", input: { service: "search", shards: 2, workMs: 20_000 }, runId: "rel-search" });
+  await page.locator('[data-testid="run-row"][data-run-id="hello-4"]').waitFor();
+  await until(() => page.locator('[data-testid="run-row"][data-run-id="hello-4"]').getAttribute("data-status"), (s) => s === "finished", "hello-4 to show finished without a reload");
+  await small.call("POST", "/v1/api/runs/rel-search/cancel", {}).catch(() => undefined);
+  await small.call("POST", "/v1/api/runs", { workflow: "hello", input: { name: "Katherine" }, runId: "hello-5" });
+  await until(() => rowIds(page), (ids) => ids.length === 8, "8 rows");
+  await shoot(page, "runs");
+
+  // 3. Filters in the URL, search by input text.
+  await page.goto(`${app}/runs?status=waiting&workflow=release`);
+  await until(() => rowIds(page), (ids) => ids.join() === "rel-payments", "the URL filter to show rel-payments alone");
+  await page.goto(`${app}/runs`);
+  await page.locator('[data-testid="run-row"]').first().waitFor();
+  await page.keyboard.press("/");
+  await page.keyboard.type("grace");
+  await until(() => rowIds(page), (ids) => ids.join() === "hello-2", "a search by input text to find hello-2");
+  expectThat(new URL(page.url()).searchParams.get("q") === "grace", "the search is kept in the URL");
+  await shoot(page, "runs-filtered");
+
+  // 4. Bulk selection: select all shown of `hello`, cancel applies to none (all finished).
+  await page.goto(`${app}/runs?workflow=hello`);
+  await page.locator('[data-testid="run-row"]').first().waitFor();
+  await page.getByTestId("select-all").check();
+  await page.getByTestId("selected-count").waitFor();
+  expectThat((await page.getByTestId("selected-count").textContent())?.startsWith("5") ?? false, "select all takes the 5 shown runs");
+  expectThat(await page.getByTestId("bulk-cancel").isDisabled(), "cancel is off when no selected run can be cancelled");
+  await shoot(page, "runs-bulk");
+
+  // 5. Launch: the list of workflows, a form, problems shown per field, then a launch.
+  await page.goto(`${app}/launch`);
+  await page.getByTestId("launch-workflow").first().waitFor();
+  await shoot(page, "launch");
+  await page.goto(`${app}/launch/release`);
+  await page.getByTestId("launch-form").waitFor();
+  await page.locator('input[name="shards"]').fill("99");
+  await page.getByTestId("launch-submit").click();
+  await page.locator('[data-testid="field-problem"]').first().waitFor();
+  await shoot(page, "launch-invalid");
+  await page.locator('input[name="service"]').fill("checkout");
+  await page.locator('input[name="shards"]').fill("2");
+  await page.locator('input[name="workMs"]').fill("10");
+  await shoot(page, "launch-form");
+  await page.getByTestId("launch-submit").click();
+  await page.waitForURL(/\/runs\/[^/?]+$/);
+  const launched = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
+  const row = await small.call<{ input: unknown; workflowKey: string }>("GET", `/v1/api/runs/${launched}?view=summary`);
+  expectThat(row.workflowKey === "release" && JSON.stringify(row.input) === JSON.stringify({ service: "checkout", shards: 2, workMs: 10 }), `the form launched release with its input (got ${JSON.stringify(row)})`);
+  // Re-run with this input: the form is filled from the run.
+  await page.goto(`${app}/launch/release?from=${encodeURIComponent(launched)}`);
+  await until(() => page.locator('input[name="service"]').inputValue(), (v) => v === "checkout", "re-run to prefill the service");
+
+  // 6. 10,000 runs: real ones, then copies of their rows.
+  for (let i = 0; i < 60; i++) await big.call("POST", "/v1/api/runs", { workflow: i % 3 === 0 ? "pipeline" : "hello", input: i % 3 === 0 ? { tasks: 3 } : { name: `user-${i}` }, runId: `seed-${String(i).padStart(2, "0")}` });
+  for (let i = 0; i < 60; i++) await big.settle(`seed-${String(i).padStart(2, "0")}`, (s) => s === "finished");
+  const db = new Database(big.dbPath);
+  const cols = (db.prepare("PRAGMA table_info(_flow_runs)").all() as Array<{ name: string }>).map((c) => c.name);
+  const select = cols.map((c) => (c === "run_id" ? `'copy-' || printf('%05d', n) || '-' || run_id` : c === "created_at_ms" ? `created_at_ms - n * 61000` : c === "updated_at_ms" ? `updated_at_ms - n * 61000` : c === "finished_at_ms" ? `finished_at_ms - n * 61000` : c)).join(", ");
+  db.prepare(`WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${Math.ceil(9940 / 60)}) INSERT INTO _flow_runs (${cols.join(", ")}) SELECT ${select} FROM _flow_runs, seq LIMIT 9940`).run();
+  const total = (db.prepare("SELECT COUNT(*) AS n FROM _flow_runs").get() as { n: number }).n;
+  db.close();
+  expectThat(total === 10_000, `10,000 runs stored (got ${total})`);
+
+  const bigPage = await context.newPage();
+  bigPage.on("pageerror", (e) => failures.push(`page error (10k): ${e.message}`));
+  const started = Date.now();
+  await bigPage.goto(`${bigApp}/runs`);
+  await until(() => bigPage.getByTestId("runs-count").textContent(), (t) => t === "10,000 runs", "10,000 runs to load", 60_000);
+  const loadMs = Date.now() - started;
+  const rendered = await bigPage.locator('[data-testid="run-row"]').count();
+  expectThat(rendered < 80, `only the rows in view are in the page (${rendered})`);
+  // Scroll through all of it, a screen per frame, counting frames slower than 1.5 × 16.7 ms.
+  const scroll = await bigPage.evaluate(async () => {
+    const el = document.querySelector('[data-testid="runs-scroll"]') as HTMLElement;
+    const frames: number[] = [];
+    let last = performance.now();
+    while (el.scrollTop + el.clientHeight < el.scrollHeight - 1) {
+      el.scrollTop += el.clientHeight;
+      await new Promise((r) => requestAnimationFrame(r));
+      const t = performance.now();
+      frames.push(t - last);
+      last = t;
+    }
+    frames.sort((a, b) => a - b);
+    return { frames: frames.length, p50: frames[Math.floor(frames.length / 2)]!, p99: frames[Math.floor(frames.length * 0.99)]!, slow: frames.filter((f) => f > 25).length };
+  });
+  console.log(JSON.stringify({ bench: "app.runs-list-10k", runs: total, loadMs, renderedRows: rendered, ...scroll }));
+  await bigPage.evaluate(() => ((document.querySelector('[data-testid="runs-scroll"]') as HTMLElement).scrollTop = 0));
+  await bigPage.keyboard.press("j");
+  await bigPage.keyboard.press("j");
+  await shoot(bigPage, "runs-10k");
+  await bigPage.getByTestId("runs-search").fill("user-7");
+  await until(() => bigPage.getByTestId("runs-count").textContent(), (t) => !!t && t.endsWith("of 10,000") && !t.startsWith("0 "), "a search over 10,000 runs");
+} finally {
+  await browser.close();
+  await vite.close();
+  await bigVite.close();
+  await small.gateway.close();
+  await big.gateway.close();
+}
+
+for (const f of shots) console.log(`saved ${f.slice(root.length)}`);
+if (failures.length) {
+  console.error(`FAILED:\n- ${failures.join("\n- ")}`);
+  process.exit(1);
+}
+process.exit(0);

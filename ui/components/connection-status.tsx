@@ -1,0 +1,57 @@
+/**
+ * @module ui/components/connection-status
+ * The connection status pill, always in the header: `online` (changes arrive live),
+ * `offline` (the last loaded data is shown, retrying), `reconnecting` (the live connection
+ * dropped after working), `connecting` (opening the workspace). Hover or focus shows what it
+ * means; the status is announced politely to screen readers.
+ */
+import { type Accessor, createMemo, createSignal, createUniqueId } from "solid-js";
+import type { ConnectionStatus as StreamStatus } from "../../core/data/index.js";
+import "./connection-status.css";
+
+/** What the pill shows. */
+export type ConnectionLabel = "online" | "offline" | "reconnecting" | "connecting" | "closed";
+
+const MEANING: Record<ConnectionLabel, string> = {
+  online: "Live: changes appear here as they happen, with no reload.",
+  offline: "Offline: the workspace does not answer. You see the data last loaded; Flow keeps retrying and catches up when it is back.",
+  reconnecting: "Reconnecting: the live connection dropped. Flow is retrying; what you see may be a few seconds old.",
+  connecting: "Connecting to the workspace…",
+  closed: "Closed: this workspace's connection was shut (another workspace is open).",
+};
+
+/**
+ * The label of a stream status, given whether it was ever online (a stream that reconnects
+ * says `connecting` again; people read that as "reconnecting").
+ * @example
+ * connectionLabel("connecting", true); // "reconnecting"
+ */
+export function connectionLabel(status: StreamStatus, wasOnline: boolean): ConnectionLabel {
+  return status === "connecting" && wasOnline ? "reconnecting" : status;
+}
+
+/**
+ * The pill.
+ * @example
+ * <ConnectionStatus status={flow.status} />
+ */
+export function ConnectionStatus(props: { status: Accessor<StreamStatus> }) {
+  const id = createUniqueId();
+  const [wasOnline, setWasOnline] = createSignal(false);
+  const label = createMemo(() => {
+    const s = props.status();
+    if (s === "online") queueMicrotask(() => setWasOnline(true));
+    return connectionLabel(s, wasOnline());
+  });
+  return (
+    <span class="conn" tabIndex={0} aria-describedby={id}>
+      <span class={`status-pill status-${label()}`} role="status" aria-live="polite" data-testid="connection-status" data-status={label()}>
+        <span class="conn-dot" aria-hidden="true" />
+        {label()}
+      </span>
+      <span id={id} role="tooltip" class="conn-tip">
+        {MEANING[label()]}
+      </span>
+    </span>
+  );
+}

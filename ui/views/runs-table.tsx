@@ -1,0 +1,184 @@
+/**
+ * @module ui/views/runs-table
+ * The runs list's table: only the rows in view are in the page (@tanstack/solid-virtual), so
+ * 10,000 runs scroll like 10. Each row: a checkbox, status, run id (with its parent or next
+ * run linked), workflow, who started it, when, and its duration (ticking while it runs).
+ * Keyboard: `j`/`k` or arrows move the active row, Enter opens it, `x` selects it
+ * (shift+x a range).
+ */
+import { A, useNavigate } from "@solidjs/router";
+import { createVirtualizer } from "@tanstack/solid-virtual";
+import { type Accessor, createEffect, createMemo, createSignal, For, on, onCleanup, Show } from "solid-js";
+import type { GatewayRunSummaryRow } from "../../core/data/index.js";
+import { formatAgo, formatDuration } from "../components/format.js";
+import { StatusBadge } from "../components/status-badge.js";
+import { hasEnded, runDurationMs, startedByLabel } from "./run-facts.js";
+import { type Selection, toggleAll, toggleSelection } from "./run-selection.js";
+
+const ROW_HEIGHT = 44;
+
+/** What the table needs from the list. */
+export interface RunsTableProps {
+  rows: Accessor<GatewayRunSummaryRow[]>;
+  selection: Accessor<Selection>;
+  onSelect(next: (sel: Selection) => Selection): void;
+  /** Changes when the filter does (the active row goes back to the top). */
+  filterKey: Accessor<string>;
+}
+
+const runHref = (runId: string) => `/runs/${encodeURIComponent(runId)}`;
+
+/**
+ * The virtualized runs table.
+ * @example
+ * <RunsTable rows={shown} selection={sel} onSelect={setSel} filterKey={() => location.search} />
+ */
+export function RunsTable(props: RunsTableProps) {
+  const navigate = useNavigate();
+  const ids = createMemo(() => props.rows().map((r) => r.runId));
+  const allSelected = createMemo(() => props.rows().length > 0 && props.rows().every((r) => props.selection().ids.has(r.runId)));
+
+  // Durations of running rows tick once a second, only while some shown run has not ended.
+  const anyLive = createMemo(() => props.rows().some((r) => !hasEnded(r)));
+  const [now, setNow] = createSignal(Date.now());
+  createEffect(() => {
+    if (!anyLive()) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    onCleanup(() => clearInterval(timer));
+  });
+
+  const [active, setActive] = createSignal(0);
+  createEffect(on(props.filterKey, () => setActive(0), { defer: true }));
+  let scroller!: HTMLDivElement;
+  const virtualizer = createVirtualizer({
+    get count() {
+      return props.rows().length;
+    },
+    getScrollElement: () => scroller,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+  const moveTo = (i: number) => {
+    const n = props.rows().length;
+    if (!n) return;
+    const next = Math.max(0, Math.min(n - 1, i));
+    setActive(next);
+    virtualizer.scrollToIndex(next, { align: "auto" });
+    queueMicrotask(() => scroller.querySelector<HTMLElement>(`[data-index="${next}"] a.run-id`)?.focus({ preventScroll: true }));
+  };
+
+  const onKey = (e: KeyboardEvent) => {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    const t = e.target as HTMLElement | null;
+    if (t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName))) return;
+    if (document.querySelector("dialog[open]")) return;
+    const row = props.rows()[active()];
+    if (e.key === "j" || e.key === "ArrowDown") moveTo(active() + 1);
+    else if (e.key === "k" || e.key === "ArrowUp") moveTo(active() - 1);
+    else if (e.key === "Enter" && row && !t?.closest("a, button")) navigate(runHref(row.runId));
+    else if ((e.key === "x" || e.key === "X") && row) props.onSelect((s) => toggleSelection(s, ids(), row.runId, e.shiftKey));
+    else return;
+    e.preventDefault();
+  };
+  document.addEventListener("keydown", onKey);
+  onCleanup(() => document.removeEventListener("keydown", onKey));
+
+  return (
+    <div class="runs-table card" role="table" aria-label="Runs" aria-rowcount={props.rows().length + 1}>
+      <div class="runs-row runs-header" role="row">
+        <span role="columnheader" class="runs-check">
+          <input
+            type="checkbox"
+            aria-label="Select all shown runs"
+            checked={allSelected()}
+            ref={(el) => createEffect(() => (el.indeterminate = props.selection().ids.size > 0 && !allSelected()))}
+            onChange={() => props.onSelect((s) => toggleAll(s, ids()))}
+            data-testid="select-all"
+          />
+        </span>
+        <span role="columnheader">Status</span>
+        <span role="columnheader">Run</span>
+        <span role="columnheader">Workflow</span>
+        <span role="columnheader">Started by</span>
+        <span role="columnheader">Started</span>
+        <span role="columnheader" class="runs-num">
+          Duration
+        </span>
+      </div>
+      <div class="runs-scroll" ref={scroller} data-testid="runs-scroll">
+        <div class="runs-space" style={{ height: `${virtualizer.getTotalSize()}px` }}>
+          <For each={virtualizer.getVirtualItems()}>
+            {(item) => (
+              <Show when={props.rows()[item.index]}>
+                {(r) => (
+                  <div
+                    class="runs-row"
+                    classList={{ active: active() === item.index, selected: props.selection().ids.has(r().runId) }}
+                    role="row"
+                    aria-rowindex={item.index + 2}
+                    aria-selected={props.selection().ids.has(r().runId)}
+                    data-index={item.index}
+                    data-testid="run-row"
+                    data-run-id={r().runId}
+                    data-status={r().status}
+                    style={{ transform: `translateY(${item.start}px)` }}
+                    onClick={(e) => {
+                      setActive(item.index);
+                      if (!(e.target as HTMLElement).closest("a, button, input, label")) navigate(runHref(r().runId));
+                    }}
+                  >
+                    <span role="cell" class="runs-check">
+                      <input
+                        type="checkbox"
+                        aria-label={`Select run ${r().runId}`}
+                        checked={props.selection().ids.has(r().runId)}
+                        onClick={(e) => {
+                          setActive(item.index);
+                          props.onSelect((s) => toggleSelection(s, ids(), r().runId, e.shiftKey));
+                        }}
+                      />
+                    </span>
+                    <span role="cell">
+                      <StatusBadge status={r().status} />
+                    </span>
+                    <span role="cell" class="runs-id">
+                      <A class="run-id mono" href={runHref(r().runId)} onFocus={() => setActive(item.index)}>
+                        {r().runId}
+                      </A>
+                      <Show when={r().parentRunId}>
+                        {(p) => (
+                          <A class="runs-related" href={runHref(p())} title={`Child of run ${p()}`} data-testid="parent-link">
+                            ↳ child of {p().slice(0, 8)}
+                          </A>
+                        )}
+                      </Show>
+                      <Show when={r().nextRunId}>
+                        {(n) => (
+                          <A class="runs-related" href={runHref(n())} title={`Continued as run ${n()}`}>
+                            → continued as {n().slice(0, 8)}
+                          </A>
+                        )}
+                      </Show>
+                    </span>
+                    <span role="cell" class="runs-ellipsis" title={r().workflowName ?? undefined}>
+                      {r().workflowKey ?? r().workflowName ?? "—"}
+                    </span>
+                    <span role="cell" class="muted runs-ellipsis">
+                      {startedByLabel(r()) ?? "—"}
+                    </span>
+                    <span role="cell" class="muted runs-ellipsis" title={new Date(r().createdAtMs).toLocaleString()}>
+                      {formatAgo(r().createdAtMs, now())}
+                    </span>
+                    <span role="cell" class="runs-num mono" classList={{ live: !hasEnded(r()) }}>
+                      {formatDuration(runDurationMs(r(), now()))}
+                    </span>
+                  </div>
+                )}
+              </Show>
+            )}
+          </For>
+        </div>
+      </div>
+    </div>
+  );
+}

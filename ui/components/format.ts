@@ -31,3 +31,28 @@ export function formatAgo(atMs: number | null | undefined, now = Date.now()): st
   if (d < 86_400_000) return `${Math.floor(d / 3_600_000)} h ago`;
   return new Date(atMs).toLocaleString();
 }
+
+/**
+ * A moment ahead of `now`: `in 12 s`, `in 5 min`, `in 3 h`, `in 2 d`, then the date; `now` when it passed.
+ * @example
+ * formatUntil(Date.now() + 300_000); // "in 5 min"
+ */
+export function formatUntil(atMs: number | null | undefined, now = Date.now()): string {
+  if (atMs === null || atMs === undefined) return "—";
+  const d = atMs - now;
+  if (d <= 0) return "now";
+  if (d < 60_000) return `in ${Math.ceil(d / 1000)} s`;
+  if (d < 3_600_000) return `in ${Math.round(d / 60_000)} min`;
+  if (d < 86_400_000) return `in ${Math.round(d / 3_600_000)} h`;
+  if (d < 7 * 86_400_000) return `in ${Math.round(d / 86_400_000)} d`;
+  return new Date(atMs).toLocaleString();
+}
+
+/**
+ * A run id short enough for a list: ids up to 12 characters whole, longer ones their first 8.
+ * @example
+ * shortId("0d9c6a2e-5b1f-4a57-9a0e-2f6f2b1c9d41"); // "0d9c6a2e"
+ */
+export function shortId(id: string): string {
+  return id.length <= 12 ? id : id.slice(0, 8);
+}

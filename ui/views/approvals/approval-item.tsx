@@ -1,0 +1,225 @@
+/**
+ * @module ui/views/approvals/approval-item
+ * One item of the inbox (`data-testid="approval"`): what is asked, of which run, since when,
+ * who may decide, and the actions of its mode — approve/deny with a note, choose one option,
+ * order the options, or fill in a human task's row. A refused decision stays on the item with
+ * its reason; when someone else decided first, the winning decision is read back and shown.
+ */
+import { A } from "@solidjs/router";
+import { createSignal, For, Match, Show, Switch } from "solid-js";
+import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../../../core/data/index.js";
+import { errorCode, errorText } from "../../components/error-text.js";
+import { formatAgo, shortId } from "../../components/format.js";
+import { useConnection } from "../../flow-context.js";
+import { describeResolution, dueOf, modeOf, moveItem, optionsOf, titleOf, whoMayDecide } from "./approval-model.js";
+import { HumanTaskForm } from "./human-task-form.js";
+
+/** What became of an action (shown in the inbox's log, which outlives the item). */
+export interface Outcome {
+  tone: "ok" | "warn" | "bad";
+  text: string;
+  runId: string;
+}
+
+/** The decision a submit sends. */
+type Decision = "approve" | "deny" | { selected: string } | { ranked: string[] };
+
+/**
+ * An inbox item.
+ * @example
+ * <ApprovalItem row={row} run={runsById().get(row.runId)} now={now()} selected={false} onSelect={toggle} onOutcome={log} />
+ */
+export function ApprovalItem(props: {
+  row: GatewayApprovalRow;
+  run: GatewayRunSummaryRow | undefined;
+  now: number;
+  /** Approve/deny items can be selected for a bulk decision. */
+  selected: boolean;
+  onSelect(selected: boolean): void;
+  onOutcome(outcome: Outcome): void;
+}) {
+  const { cols } = useConnection();
+  const mode = () => modeOf(props.row);
+  const text = () => titleOf(props.row);
+  const who = () => whoMayDecide(props.row);
+  const due = () => dueOf(props.row);
+  const [note, setNote] = createSignal("");
+  const [choice, setChoice] = createSignal<string>();
+  const [ranked, setRanked] = createSignal(optionsOf(props.row).map((o) => o.key));
+  const [busy, setBusy] = createSignal(false);
+  const [error, setError] = createSignal<string>();
+  const idBase = () => `${props.row.runId}-${props.row.nodeId}-${props.row.iteration}`.replace(/[^\w-]/g, "_");
+  const labelOf = (key: string) => optionsOf(props.row).find((o) => o.key === key)?.label ?? key;
+  const workflow = () => props.run?.workflowName ?? props.run?.workflowKey ?? null;
+
+  /** After APPROVAL_ALREADY_DECIDED: what the winner decided. */
+  async function winningDecision(): Promise<string> {
+    const waits = await cols.data.api.listWaits({ runId: props.row.runId, nodeId: props.row.nodeId, status: "any" }).catch(() => []);
+    const won = waits.find((w) => w.iteration === props.row.iteration);
+    return won ? describeResolution(won.resolution, won.resolvedBy) : "decided";
+  }
+
+  async function decide(decision: Decision, verb: string) {
+    setBusy(true);
+    setError(undefined);
+    const { runId, nodeId, iteration } = props.row;
+    const title = text().title;
+    try {
+      await cols.approve({ runId, nodeId, iteration, decision, ...(note().trim() ? { note: note().trim() } : {}) });
+      props.onOutcome({ tone: "ok", text: `${verb} “${title}”`, runId });
+    } catch (e) {
+      if (errorCode(e) === "APPROVAL_ALREADY_DECIDED") {
+        const winner = await winningDecision();
+        setError(`Someone decided first: ${winner}.`);
+        props.onOutcome({ tone: "warn", text: `“${title}” was already ${winner}; your decision was not recorded`, runId });
+      } else setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <li class="card approval-item" data-testid="approval" data-run-id={props.row.runId} data-node-id={props.row.nodeId} data-mode={mode()}>
+      <div class="approval-head">
+        <Show when={mode() === "gate" || mode() === "decision"}>
+          <input
+            type="checkbox"
+            class="approval-select"
+            aria-label={`Select “${text().title}” for a bulk decision`}
+            checked={props.selected}
+            onChange={(e) => props.onSelect(e.currentTarget.checked)}
+          />
+        </Show>
+        <div class="approval-title">
+          <h3>{text().title}</h3>
+          <Show when={text().summary}>
+            <p class="approval-summary">{text().summary}</p>
+          </Show>
+        </div>
+        <span class={`badge ${mode() === "human" ? "tone-info" : "tone-warn"}`}>{mode() === "human" ? "human task" : mode()}</span>
+      </div>
+      <dl class="approval-meta">
+        <div>
+          <dt>Run</dt>
+          <dd>
+            <A href={`/runs/${encodeURIComponent(props.row.runId)}?node=${encodeURIComponent(props.row.nodeId)}`} class="mono">
+              {shortId(props.row.runId)}
+            </A>
+            <Show when={workflow()}>
+              {" "}
+              <span class="muted">· {workflow()}</span>
+            </Show>
+            <span class="muted"> · node </span>
+            <code>{props.row.nodeId}</code>
+            <Show when={props.row.iteration > 0}>
+              <span class="muted"> #{props.row.iteration}</span>
+            </Show>
+          </dd>
+        </div>
+        <div>
+          <dt>Waiting since</dt>
+          <dd title={new Date(props.row.createdAtMs).toLocaleString()}>{formatAgo(props.row.createdAtMs, props.now)}</dd>
+        </div>
+        <Show when={due()}>
+          {(d) => (
+            <div>
+              <dt>{d().what === "auto-approves" ? "Auto-approves" : d().what === "times out" ? "Times out" : "Due"}</dt>
+              <dd title={new Date(d().atMs).toLocaleString()}>{d().atMs > props.now ? new Date(d().atMs).toLocaleString() : "now"}</dd>
+            </div>
+          )}
+        </Show>
+        <div>
+          <dt>Who may decide</dt>
+          <dd>{who() ?? "anyone with approval:submit"}</dd>
+        </div>
+      </dl>
+
+      <Switch>
+        <Match when={mode() === "human"}>
+          <HumanTaskForm row={props.row} title={text().title} onOutcome={props.onOutcome} />
+        </Match>
+        <Match when={true}>
+          <form
+            class="approval-actions"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (mode() === "select" && choice()) void decide({ selected: choice()! }, `Chose ${labelOf(choice()!)} for`);
+              if (mode() === "rank") void decide({ ranked: ranked() }, "Ranked");
+            }}
+          >
+            <Show when={mode() === "select"}>
+              <fieldset class="approval-options">
+                <legend>Choose one</legend>
+                <For each={optionsOf(props.row)}>
+                  {(o) => (
+                    <label class="approval-option">
+                      <input type="radio" name={`choice-${idBase()}`} value={o.key} checked={choice() === o.key} onChange={() => setChoice(o.key)} />
+                      <span>
+                        <strong>{o.label}</strong>
+                        <Show when={o.summary}>
+                          <span class="muted"> — {o.summary}</span>
+                        </Show>
+                      </span>
+                    </label>
+                  )}
+                </For>
+              </fieldset>
+            </Show>
+            <Show when={mode() === "rank"}>
+              <fieldset class="approval-options">
+                <legend>Order, best first</legend>
+                <ol class="rank-list">
+                  <For each={ranked()}>
+                    {(key, i) => (
+                      <li class="rank-item">
+                        <span class="rank-pos">{i() + 1}</span>
+                        <span class="rank-label">{labelOf(key)}</span>
+                        <button type="button" class="ghost" aria-label={`Move ${labelOf(key)} up`} disabled={i() === 0} onClick={() => setRanked(moveItem(ranked(), i(), -1))}>
+                          ↑
+                        </button>
+                        <button type="button" class="ghost" aria-label={`Move ${labelOf(key)} down`} disabled={i() === ranked().length - 1} onClick={() => setRanked(moveItem(ranked(), i(), 1))}>
+                          ↓
+                        </button>
+                      </li>
+                    )}
+                  </For>
+                </ol>
+              </fieldset>
+            </Show>
+            <div class="form-actions">
+              <label class="sr-only" for={`note-${idBase()}`}>
+                Note
+              </label>
+              <input id={`note-${idBase()}`} data-testid="approval-note" class="approval-note" placeholder="Note (optional)" value={note()} onInput={(e) => setNote(e.currentTarget.value)} />
+              <Switch>
+                <Match when={mode() === "select"}>
+                  <button type="submit" class="primary" data-testid="select-submit" disabled={busy() || !choice()}>
+                    Choose
+                  </button>
+                </Match>
+                <Match when={mode() === "rank"}>
+                  <button type="submit" class="primary" data-testid="rank-submit" disabled={busy()}>
+                    Submit order
+                  </button>
+                </Match>
+                <Match when={true}>
+                  <button type="button" class="primary" data-testid="approve" disabled={busy()} onClick={() => void decide("approve", "Approved")}>
+                    Approve
+                  </button>
+                  <button type="button" class="danger" data-testid="deny" disabled={busy()} onClick={() => void decide("deny", "Denied")}>
+                    Deny
+                  </button>
+                </Match>
+              </Switch>
+            </div>
+          </form>
+        </Match>
+      </Switch>
+      <Show when={error()}>
+        <p class="inline-error" role="alert">
+          {error()}
+        </p>
+      </Show>
+    </li>
+  );
+}

@@ -7,8 +7,9 @@
  * optimistic writes (core/data/writes.ts).
  *
  * Where rows come from depends on the mode: `local` reads the domain API (a Gateway's, or the
- * browser worker's through its `fetch`); `multiplayer` reads Electric shapes (issue #14; until
- * then it is refused with NOT_AVAILABLE). Each mode is one factory of the same collections
+ * browser worker's through its `fetch`); `multiplayer` reads `runs` and `approvals` from
+ * Electric shapes through a team Gateway (core/data/source-multiplayer.ts, docs/multiplayer.md).
+ * Each mode is one factory of the same collections
  * (same ids, row types and keys), so the UI never knows which one it reads.
  *
  * Ownership: the registry closes a data client it built from a mode, never one passed in; it
@@ -37,6 +38,7 @@ import type {
   GatewayWorkflowRow,
 } from "./rows.js";
 import { type CollectionName, type CollectionsOptions, localSource, type SourceFactory } from "./source.js";
+import { multiplayerSource } from "./source-multiplayer.js";
 import { createWrites, type DataWrites } from "./writes.js";
 
 /**
@@ -89,9 +91,7 @@ export interface FlowCollections extends DataWrites {
 
 const SOURCES: Record<WorkspaceMode["kind"], SourceFactory> = {
   local: localSource,
-  multiplayer: () => {
-    throw new FlowError("NOT_AVAILABLE", "Multiplayer workspaces read Electric shapes, which arrive with issue #14; use { kind: \"local\", apiBaseUrl } for now.", { mode: "multiplayer" });
-  },
+  multiplayer: multiplayerSource,
 };
 
 /**
@@ -120,7 +120,7 @@ export function createCollections(source: WorkspaceMode | DataClient, queryClien
     throw error;
   }
   const sync = new LiveSync(data, cols, queryClient);
-  const writes = createWrites(data, cols, sync, options.confirmTimeoutMs ?? 10_000);
+  const writes = createWrites(cols.writeClient ?? data, cols, sync, options.confirmTimeoutMs ?? 10_000);
   let closed = false;
   return {
     mode,

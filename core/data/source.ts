@@ -82,6 +82,8 @@ export interface CollectionSource {
   all(): Array<LiveCollection<any, any>>;
   /** The query key prefix of every query of this source. */
   readonly queryKey: readonly unknown[];
+  /** The client the writes call (default: the registry's); multiplayer mode confirms them by txid. */
+  readonly writeClient?: DataClient;
 }
 
 /**

@@ -113,9 +113,9 @@ describe("createCollections", () => {
     expect(cols.runs.toArray.map((r) => [r.runId, r.status]).sort()).toEqual(dbRuns);
   });
 
-  it("refuses multiplayer until Electric reads land, and leaves a data client it did not build open", async () => {
+  it("refuses a multiplayer mode without its workspace, and leaves a data client it did not build open", async () => {
     const qc = new QueryClient();
-    expect(() => createCollections({ kind: "multiplayer", apiBaseUrl: "http://127.0.0.1:1", electricBaseUrl: "http://127.0.0.1:2", workspaceId: "w" }, qc)).toThrow(expect.objectContaining({ code: "NOT_AVAILABLE" }));
+    expect(() => createCollections({ kind: "multiplayer", apiBaseUrl: "http://127.0.0.1:1", electricBaseUrl: "http://127.0.0.1:2", workspaceId: "" }, qc)).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
     const t = await startTestGateway();
     const data = createDataClient({ mode: { kind: "local", apiBaseUrl: t.url } });
     const cols = createCollections(data, qc);

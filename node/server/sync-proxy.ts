@@ -5,7 +5,7 @@
  *
  * 1. The caller is authenticated with the Gateway's auth mode and must be a member of the
  *    workspace the Gateway serves (any role reads).
- * 2. The shape is one of the workspace's named shapes (sync/shapes.ts); the proxy sets
+ * 2. The shape is one of the workspace's named shapes (core/data/team-shapes.ts); the proxy sets
  *    `table`, `where = workspace_id = $1 [AND filter]`, `params[1]`, `columns` and Electric's
  *    `secret` itself. A request that tries to set any of them is refused, not silently fixed:
  *    a client asking for another table or where has a bug or is probing.
@@ -20,7 +20,7 @@ import { ELECTRIC_PROTOCOL_QUERY_PARAMS } from "@electric-sql/client";
 import type { CallerIdentity } from "../../core/api/identity.js";
 import { requireScope } from "../../core/api/scopes.js";
 import { FlowError } from "../../core/errors.js";
-import { isTeamShape, shapeWhere, TEAM_SHAPES } from "../../sync/shapes.js";
+import { isTeamShape, shapeWhere, TEAM_SHAPES } from "../../core/data/team-shapes.js";
 import { NOT_A_MEMBER } from "./membership.js";
 
 /**

@@ -16,7 +16,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type pg from "pg";
-import { shapesOfTable, type TeamShapeName } from "../../sync/shapes.js";
+import { shapesOfTable, type TeamShapeName } from "../../core/data/team-shapes.js";
 
 interface CaptureScope {
   open: boolean;

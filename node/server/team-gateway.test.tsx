@@ -6,61 +6,24 @@
  */
 import { isChangeMessage, type Message, type Row, ShapeStream } from "@electric-sql/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ElectricStandin, startElectricStandin } from "../../e2e/electric/standin.js";
-import { releaseWorkflows } from "../../examples/app-workflows.js";
-import { createFlowPostgres } from "../create-flow-postgres.js";
-import { tempDir } from "../testing/backends.js";
-import { freshPostgresSchema } from "../testing/postgres-test-db.js";
-import { Gateway } from "./gateway.js";
 import { until } from "./gateway-testing.js";
+import { ELECTRIC_SECRET, startTeamFixture, type TeamFixture, type TeamUser } from "../../e2e/electric/team-fixture.js";
 
-const SECRET = "electric-secret";
-const tokens = {
-  ana: { role: "operator", scopes: ["*"], userId: "ana" },
-  bea: { role: "operator", scopes: ["*"], userId: "bea" },
-  cy: { role: "operator", scopes: ["*"], userId: "cy" },
-  dan: { role: "operator", scopes: ["*"], userId: "dan" },
-};
-type Who = keyof typeof tokens;
-
-let schema: Awaited<ReturnType<typeof freshPostgresSchema>>;
-let electric: ElectricStandin;
-let gateway: Gateway;
+let t: TeamFixture;
 let url: string;
 
 beforeAll(async () => {
-  schema = await freshPostgresSchema();
-  electric = await startElectricStandin({ connectionString: schema.url, secret: SECRET, longPollTimeoutMs: 1000 });
-  const flow = await createFlowPostgres(releaseWorkflows.schemas, { connectionString: schema.url });
-  const { release } = releaseWorkflows.build(flow as never);
-  gateway = new Gateway({
-    workspaceRoot: tempDir("flow-team-"),
-    auth: { mode: "token", tokens: Object.fromEntries(Object.entries(tokens).map(([who, grant]) => [who, grant])) },
-    team: { workspaceId: "acme", name: "Acme", electricUrl: electric.url, electricSecret: SECRET, owners: ["ana"] },
-  }).register("release", release);
-  const server = await gateway.listen({ port: 0, host: "127.0.0.1" });
-  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  await call("ana", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "bea", role: "approve" });
-  await call("ana", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "dan", role: "read" });
+  t = await startTeamFixture();
+  url = t.url;
 });
 
 afterAll(async () => {
-  await gateway?.close();
-  await electric?.close();
-  await schema?.drop();
+  await t?.close();
 });
 
-async function call(who: Who | null, method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }> {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    headers: { ...(who ? { authorization: `Bearer ${who}` } : {}), ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
-}
-
-const launch = (who: Who) => call(who, "POST", "/v1/api/runs", { workflow: "release", input: { service: "api", shards: 1, workMs: 0 } });
+const call = (...args: Parameters<TeamFixture["call"]>) => t.call(...args);
+const launch = (who: TeamUser) => t.launch(who);
+type Who = TeamUser;
 
 describe("team Gateway", () => {
   it("serves members the workspace's shapes and refuses non-members, other workspaces, other shapes and crafted params", async () => {
@@ -70,11 +33,11 @@ describe("team Gateway", () => {
     expect(ok.headers.get("electric-schema")).toContain("workspace_id");
     expect(ok.headers.get("content-encoding")).toBeNull();
     expect(ok.headers.get("vary")).toContain("authorization");
-    const forwarded = new URL(electric.requests.at(-1)!.split(" ")[1]!, "http://x").searchParams;
-    expect(forwarded.get("table")).toBe(`${schema.schema}._flow_runs`);
+    const forwarded = new URL(t.electric.requests.at(-1)!.split(" ")[1]!, "http://x").searchParams;
+    expect(forwarded.get("table")).toBe(`${t.schema}._flow_runs`);
     expect(forwarded.get("where")).toBe("workspace_id = $1");
     expect(forwarded.get("params[1]")).toBe("acme");
-    expect(forwarded.get("secret")).toBe(SECRET);
+    expect(forwarded.get("secret")).toBe(ELECTRIC_SECRET);
     expect(forwarded.get("columns")).not.toContain("config_json");
 
     const refused = async (who: Who | null, path: string) => {
@@ -88,9 +51,9 @@ describe("team Gateway", () => {
     for (const crafted of ["table=_flow_members", "where=true", "params%5B1%5D=other", "columns=auth_json", "secret=x", "replica=full"]) {
       expect(await refused("bea", `/sync/acme/runs?offset=-1&${crafted}`)).toEqual([400, "SHAPE_PARAM_FORBIDDEN"]);
     }
-    const before = electric.requests.length;
+    const before = t.electric.requests.length;
     await call("bea", "GET", "/sync/acme/runs?offset=-1&unknown=1");
-    expect(electric.requests.slice(before).join()).not.toContain("unknown");
+    expect(t.electric.requests.slice(before).join()).not.toContain("unknown");
 
     expect((await call("cy", "POST", "/v1/rpc/ext.workspace.list", {})).body.result).toEqual([]);
     expect((await call("bea", "POST", "/v1/rpc/ext.workspace.list", {})).body.result).toEqual([{ workspaceId: "acme", name: "Acme", role: "approve", syncPath: "/sync/acme" }]);

@@ -14,7 +14,7 @@
  */
 import { FlowError } from "../../core/errors.js";
 import type { StorePort } from "../../core/store/port.js";
-import { TEAM_SHAPES, WORKSPACE_COLUMN } from "../../sync/shapes.js";
+import { TEAM_SHAPES, WORKSPACE_COLUMN } from "../../core/data/team-shapes.js";
 
 /**
  * `GatewayOptions.team`: makes the Gateway serve a team workspace.

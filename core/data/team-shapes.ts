@@ -1,11 +1,12 @@
 /**
- * @module sync/shapes
+ * @module core/data/team-shapes
  * The Electric shapes a team workspace serves (docs/multiplayer.md "Shapes"): one shape per
  * table a browser reads, filtered by `workspace_id = $1` (Electric's fast path), with the
  * columns a console needs and nothing else (no run configuration, no claim owner, no
  * heartbeats). The Gateway's proxy (node/server/sync-proxy.ts) sets exactly these
  * definitions server-side; a client names a shape, never a table, a where or columns.
- * Runtime-agnostic: the browser's multiplayer collections read the same catalogue.
+ * Runtime-agnostic: the browser's multiplayer collections (core/data/source-multiplayer.ts)
+ * name the same shapes.
  */
 
 /**

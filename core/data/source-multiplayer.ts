@@ -1,0 +1,97 @@
+/**
+ * @module core/data/source-multiplayer
+ * The `multiplayer` WorkspaceMode (SPEC.md "Data layer"; docs/multiplayer.md): the
+ * collections every member of a team workspace shares change live for all of them because
+ * they read Electric shapes through the Gateway's proxy — `runs` and `approvals` — with the
+ * same ids, row types and keys as `local` mode. The per-run and other collections (nodes,
+ * events, run tree, workflows, crons, ...) read the domain API as in `local` mode.
+ *
+ * Writes go through the same domain API. A team Gateway answers each with the txids of the
+ * transactions that changed each shape (node/server/sync-txids.ts); the write settles once
+ * the shape brought the first of them (`awaitTxId`), so an optimistic row is replaced by the
+ * synced one without a flicker. A txid that does not arrive in time does not fail the write:
+ * the write is durable, and the row shows when the shape catches up.
+ *
+ * Offline: while the shapes cannot be reached (or the browser says it is offline) writes are
+ * refused with WORKSPACE_OFFLINE before anything is sent — never queued, never lost silently.
+ */
+import type { QueryClient } from "@tanstack/query-core";
+import { FlowError } from "../errors.js";
+import type { DataApi } from "./data-api.js";
+import type { DataClient } from "./data-client.js";
+import { mergeHeaders, type MultiplayerWorkspaceMode } from "./mode.js";
+import type { LiveCollection } from "./query-collection.js";
+import type { GatewayApprovalRow, GatewayRunSummaryRow } from "./rows.js";
+import { ShapeHealth, shapeCollection, type ShapeCollectionUtils } from "./shape-collection.js";
+import { approvalFromShape, runFromShape } from "./shape-rows.js";
+import { type CollectionSource, type CollectionsOptions, localSource } from "./source.js";
+import type { TeamShapeName } from "./team-shapes.js";
+
+/** What a team Gateway adds to a write's answer: `{ <shape>: txid[] }`, in commit order. */
+type WithTxids = { txids?: Partial<Record<TeamShapeName, number[]>> };
+
+/**
+ * `multiplayer` mode: `runs` and `approvals` from Electric shapes, the rest from the domain API.
+ * @example
+ * const cols = createCollections({ kind: "multiplayer", apiBaseUrl: origin, electricBaseUrl: `${origin}/sync`, workspaceId: "acme", token }, new QueryClient());
+ */
+export function multiplayerSource(data: DataClient, queryClient: QueryClient, opts: CollectionsOptions): CollectionSource {
+  const mode = data.mode as MultiplayerWorkspaceMode;
+  if (mode.kind !== "multiplayer" || !mode.electricBaseUrl || !mode.workspaceId) {
+    throw new FlowError("INVALID_ARGUMENT", 'A multiplayer mode needs { kind: "multiplayer", apiBaseUrl, electricBaseUrl, workspaceId }.', { mode: mode.kind });
+  }
+  const base = localSource(data, queryClient, opts);
+  const health = new ShapeHealth(opts.fetch ?? globalThis.fetch.bind(globalThis));
+  const headers = Object.fromEntries(mergeHeaders(mode, opts.headers).entries());
+  const shapeUrl = (shape: TeamShapeName) => `${mode.electricBaseUrl.replace(/\/$/, "")}/${encodeURIComponent(mode.workspaceId)}/${shape}`;
+  const id = (name: string) => `flow:${mode.apiBaseUrl}:${name}`;
+  const runs = shapeCollection<GatewayRunSummaryRow>({ id: id("runs"), url: shapeUrl("runs"), headers, health, toRow: runFromShape, getKey: (r) => r.runId });
+  const approvals = shapeCollection<GatewayApprovalRow>({ id: id("approvals"), url: shapeUrl("approvals"), headers, health, toRow: approvalFromShape, getKey: (a) => a.key });
+  const api = confirmingApi(data.api, { runs, approvals }, health, mode.workspaceId, opts.confirmTimeoutMs ?? 10_000);
+  return {
+    ...base,
+    runs,
+    approvals,
+    writeClient: { ...data, mode, api, stream: data.stream, closed: data.closed, close: () => data.close() },
+    all: () => [runs, approvals, ...base.all().filter((c) => c !== base.runs && c !== base.approvals)],
+  };
+}
+
+/**
+ * The domain API the writes use: refused while offline, confirmed by the shapes' txids.
+ * @example
+ * const api = confirmingApi(data.api, { runs, approvals }, health, "acme", 10_000);
+ */
+function confirmingApi(api: DataApi, cols: { runs: LiveCollection<GatewayRunSummaryRow>; approvals: LiveCollection<GatewayApprovalRow> }, health: ShapeHealth, workspaceId: string, timeoutMs: number): DataApi {
+  const refuseOffline = (what: string) => {
+    const browserOffline = typeof navigator !== "undefined" && navigator.onLine === false;
+    if (!health.offline && !browserOffline) return;
+    const why = browserOffline ? "this browser is offline" : `its shapes cannot be reached (${(health.lastError as Error | undefined)?.message ?? "no answer"})`;
+    throw new FlowError("WORKSPACE_OFFLINE", `${what} was not sent: workspace "${workspaceId}" is offline (${why}). Nothing was changed; try again once the connection is back.`, { workspaceId });
+  };
+  const confirm = async <R>(result: R, shape: "runs" | "approvals"): Promise<R> => {
+    const txid = (result as WithTxids | null)?.txids?.[shape]?.[0];
+    const collection = cols[shape] as unknown as { status: string; utils: ShapeCollectionUtils };
+    if (typeof txid === "number" && collection.status === "ready") await collection.utils.awaitTxId(txid, timeoutMs).catch(() => false);
+    return result;
+  };
+  return {
+    ...api,
+    async launchRun(p) {
+      refuseOffline(`Launching ${p.workflow}`);
+      return confirm(await api.launchRun(p), "runs");
+    },
+    async cancelRun(runId) {
+      refuseOffline(`Cancelling run ${runId}`);
+      return confirm(await api.cancelRun(runId), "runs");
+    },
+    async submitApproval(p) {
+      refuseOffline(`The decision on "${p.nodeId}" of run ${p.runId}`);
+      return confirm(await api.submitApproval(p), "approvals");
+    },
+    async submitSignal(p) {
+      refuseOffline(`Signal "${p.name}"`);
+      return confirm(await api.submitSignal(p), "runs");
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * @module e2e/electric/team-fixture
+ * Test helper (test code only, never shipped): a team Gateway serving the app's `release` workflow from a fresh
+ * PostgreSQL schema, with the Electric stand-in (e2e/electric) behind its shape proxy, token
+ * auth for four users (`ana` owns the workspace; `bea` approves, `dan` reads, `cy` is no
+ * member) and an HTTP helper per user.
+ */
+import type { AddressInfo } from "node:net";
+import { type ElectricStandin, startElectricStandin } from "./standin.js";
+import { releaseWorkflows } from "../../examples/app-workflows.js";
+import { createFlowPostgres } from "../../node/create-flow-postgres.js";
+import { tempDir } from "../../node/testing/backends.js";
+import { freshPostgresSchema } from "../../node/testing/postgres-test-db.js";
+import { Gateway } from "../../node/server/gateway.js";
+
+export const ELECTRIC_SECRET = "electric-secret";
+export const TEAM_USERS = ["ana", "bea", "cy", "dan"] as const;
+export type TeamUser = (typeof TEAM_USERS)[number];
+
+export interface TeamFixture {
+  gateway: Gateway;
+  url: string;
+  electric: ElectricStandin;
+  schema: string;
+  /** An HTTP call as `who` (null: no credentials); the body parsed. */
+  call(who: TeamUser | null, method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }>;
+  /** Launches `release` (one shard, no waiting) as `who`. */
+  launch(who: TeamUser): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+/** Starts the fixture; bea (approve) and dan (read) are added by ana. */
+export async function startTeamFixture(): Promise<TeamFixture> {
+  const schema = await freshPostgresSchema();
+  const electric = await startElectricStandin({ connectionString: schema.url, secret: ELECTRIC_SECRET, longPollTimeoutMs: 1000 });
+  const flow = await createFlowPostgres(releaseWorkflows.schemas, { connectionString: schema.url });
+  const { release } = releaseWorkflows.build(flow as never);
+  const gateway = new Gateway({
+    workspaceRoot: tempDir("flow-team-"),
+    auth: { mode: "token", tokens: Object.fromEntries(TEAM_USERS.map((u) => [u, { role: "operator", scopes: ["*"], userId: u }])) },
+    team: { workspaceId: "acme", name: "Acme", electricUrl: electric.url, electricSecret: ELECTRIC_SECRET, owners: ["ana"] },
+  }).register("release", release);
+  const server = await gateway.listen({ port: 0, host: "127.0.0.1" });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const call: TeamFixture["call"] = async (who, method, path, body) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { ...(who ? { authorization: `Bearer ${who}` } : {}), ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+  };
+  await call("ana", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "bea", role: "approve" });
+  await call("ana", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "dan", role: "read" });
+  return {
+    gateway,
+    url,
+    electric,
+    schema: schema.schema,
+    call,
+    launch: (who) => call(who, "POST", "/v1/api/runs", { workflow: "release", input: { service: "api", shards: 1, workMs: 0 } }),
+    async close() {
+      await gateway.close();
+      await electric.close();
+      await schema.drop();
+    },
+  };
+}

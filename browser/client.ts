@@ -22,6 +22,8 @@ export interface BrowserEngine {
   onRoleChange(listener: (role: BrowserEngine["role"]) => void): () => void;
   /** Resolves once the engine answers (the database is open in the leader tab). */
   ready(): Promise<void>;
+  /** How long this tab's engine took to start: opening the database, binding the workflows (leader tabs, once ready). */
+  startup(): Promise<{ openMs: number; bindMs: number } | undefined>;
   /** Stops the worker. */
   close(): void;
 }
@@ -122,6 +124,7 @@ export async function connectBrowserEngine(opts: BrowserEngineOptions = {}): Pro
       await res.body?.cancel();
       await noteStorage();
     },
+    startup: () => remote.startup(),
     close() {
       remote[Comlink.releaseProxy]();
       worker.terminate();

@@ -11,6 +11,7 @@ import { resolve } from "node:path";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import solid from "vite-plugin-solid";
+import { ensurePgliteSeed } from "../node/store/pglite-seed.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { exports: Record<string, string | Record<string, string>> };
@@ -23,11 +24,13 @@ const selfAliases = Object.entries(pkg.exports)
 // The workflows bundled into the engine worker (browser/app-workflows.d.ts): the app's examples,
 // or the file FLOW_APP_WORKFLOWS names (docs/app-browser.md "Your workflows").
 const appWorkflows = { find: /^flow-app-workflows$/, replacement: process.env.FLOW_APP_WORKFLOWS ? resolve(process.env.FLOW_APP_WORKFLOWS) : `${root}examples/app-workflows.tsx` };
+// An initialized empty PGlite cluster, bundled so a first visit skips initdb (browser/pglite-seed.d.ts).
+const pgliteSeed = { find: /^flow-pglite-seed/, replacement: await ensurePgliteSeed() };
 
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
   base: "./",
-  resolve: { alias: [...selfAliases, appWorkflows], conditions: ["browser", "module", "import", "default"] },
+  resolve: { alias: [...selfAliases, appWorkflows, pgliteSeed], conditions: ["browser", "module", "import", "default"] },
   plugins: [
     solid({ include: [/\/ui\/.*\.tsx$/, /node_modules\/.*\.jsx$/] }),
     // The service worker (browser/sw.ts) precaches the build, PGlite's wasm and data included
@@ -38,7 +41,7 @@ export default defineConfig({
       filename: "sw.ts",
       injectRegister: false,
       manifest: false,
-      injectManifest: { globPatterns: ["**/*.{js,css,html,wasm,data,svg,png,ico}"], maximumFileSizeToCacheInBytes: 48 * 1024 * 1024 },
+      injectManifest: { globPatterns: ["**/*.{js,css,html,wasm,data,gz,svg,png,ico}"], maximumFileSizeToCacheInBytes: 48 * 1024 * 1024 },
     }),
   ],
   oxc: { jsx: { runtime: "automatic", importSource: "durable-flow" } },

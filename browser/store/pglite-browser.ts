@@ -24,9 +24,10 @@ export interface BrowserPgliteStoreOptions {
   storage?: BrowserStorage | "auto";
   /**
    * A data dir snapshot (`PGlite.dumpDataDir()` output) to start a new database from instead of
-   * running initdb in the browser (seconds of wasm work on a first visit).
+   * running initdb in the browser (seconds of wasm work on a first visit). A function is called
+   * only when the database does not exist yet; undefined from it means initdb.
    */
-  loadDataDir?: Blob;
+  loadDataDir?: Blob | (() => Promise<Blob | undefined>);
 }
 
 /** A browser PGlite store, with the PGlite instance (for Drizzle) and where it lives. */
@@ -52,11 +53,39 @@ export function offersOpfs(): boolean {
   );
 }
 
+/**
+ * Whether the browser database `name` exists in `storage` (PGlite keeps an OPFS database in a
+ * directory `<name>` with a `state.txt`, an IndexedDB one as the database `/pglite/<name>`).
+ * @example
+ * if (!(await browserDatabaseExists("idb", "flow"))) console.log("first visit");
+ */
+export async function browserDatabaseExists(storage: BrowserStorage, name: string): Promise<boolean> {
+  try {
+    if (storage === "idb") return (await indexedDB.databases()).some((db) => db.name === `/pglite/${name}`);
+    if (storage === "opfs") {
+      const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(name);
+      return (await (await dir.getFileHandle("state.txt")).getFile()).size > 0;
+    }
+  } catch {
+    return false;
+  }
+  return false;
+}
+
 const dataDirOf = (storage: BrowserStorage, name: string) => (storage === "opfs" ? `opfs-ahp://${name}` : storage === "idb" ? `idb://${name}` : undefined);
 
-async function startPglite(storage: BrowserStorage, name: string, loadDataDir: Blob | undefined): Promise<PGlite> {
+async function startPglite(storage: BrowserStorage, name: string, load: BrowserPgliteStoreOptions["loadDataDir"]): Promise<PGlite> {
   const dataDir = dataDirOf(storage, name);
-  return PGlite.create({ ...(dataDir ? { dataDir } : {}), ...(loadDataDir ? { loadDataDir } : {}), parsers: PGLITE_PARSERS });
+  const create = (loadDataDir: Blob | undefined) => PGlite.create({ ...(dataDir ? { dataDir } : {}), ...(loadDataDir ? { loadDataDir } : {}), parsers: PGLITE_PARSERS });
+  const isNew = storage === "memory" || !(await browserDatabaseExists(storage, name));
+  const seed = typeof load === "function" ? (isNew ? await load().catch(() => undefined) : undefined) : load;
+  try {
+    return await create(seed);
+  } catch (error) {
+    // A database our check missed: open it as it is.
+    if (seed && /already exists/i.test((error as Error)?.message ?? "")) return create(undefined);
+    throw error;
+  }
 }
 
 /**

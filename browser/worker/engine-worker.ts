@@ -8,8 +8,10 @@
  * docs/app-browser.md "Tabs".
  */
 /// <reference path="../app-workflows.d.ts" />
+/// <reference path="../pglite-seed.d.ts" />
 import * as Comlink from "comlink";
 import { appWorkflows } from "flow-app-workflows";
+import seedUrl from "flow-pglite-seed?url";
 import { errorResponse } from "../../core/api/envelope.js";
 import { FlowError } from "../../core/errors.js";
 import type { BrowserStorage } from "../store/pglite-browser.js";
@@ -34,6 +36,8 @@ export interface EngineWorkerApi {
   fetch(req: WireRequest): Promise<{ head: WireHead; body: ReadableStream<Uint8Array> | null }>;
   /** Where the leader keeps the database (`unknown` until a leader has answered). */
   storage(): string;
+  /** How long this tab's engine took to start (leader only; undefined before it has). */
+  startup(): { openMs: number; bindMs: number } | undefined;
   /** Calls `listener` on every role change. */
   onRoleChange(listener: (role: EngineRole) => void): void;
 }
@@ -59,9 +63,15 @@ async function route(req: Request): Promise<Response> {
   }
 }
 
+/** The bundled empty cluster, for a database that does not exist yet (initdb when it cannot load). */
+async function seed(): Promise<Blob | undefined> {
+  const res = await fetch(new URL(seedUrl, import.meta.url));
+  return res.ok ? res.blob() : undefined;
+}
+
 /** This worker holds the lock: start the engine, then answer every tab. */
 function lead(init: EngineWorkerInit): void {
-  engine = startBrowserEngine({ name: init.dbName, storage: init.storage, workflows: appWorkflows });
+  engine = startBrowserEngine({ name: init.dbName, storage: init.storage, workflows: appWorkflows, loadDataDir: seed });
   void engine.then((e) => (settled = e)).catch(() => undefined);
   setRole("leader");
   channel!.lead({ leaderId: workerId, storage: init.storage === "auto" ? "starting" : init.storage }, route);
@@ -107,6 +117,10 @@ const api: EngineWorkerApi = {
 
   storage() {
     return settled?.store.storage ?? channel?.leader?.storage ?? "unknown";
+  },
+
+  startup() {
+    return settled?.startup;
   },
 
   onRoleChange(listener) {

@@ -25,6 +25,8 @@ export interface RunningBrowserEngine {
   store: BrowserPgliteStore;
   host: LocalGatewayHost;
   handler: DomainHandler;
+  /** How long starting took: opening the database, then binding the workflows (ms). */
+  startup: { openMs: number; bindMs: number };
   /** Runs picked up when it started (what the previous leader left). */
   pickedUp: Promise<string[]>;
   /** Pauses the runs it executes (they stay resumable) and closes the database. */
@@ -41,7 +43,9 @@ const LABEL = "This browser";
  * const res = await engine.handler.fetch(new Request("http://flow.worker/v1/api/runs"));
  */
 export async function startBrowserEngine(opts: BrowserEngineStartOptions): Promise<RunningBrowserEngine> {
+  const started = performance.now();
   const store = await openBrowserPgliteStore(opts);
+  const opened = performance.now();
   let host: LocalGatewayHost;
   try {
     const env = createBrowserEnv(store.name);
@@ -51,6 +55,7 @@ export async function startBrowserEngine(opts: BrowserEngineStartOptions): Promi
     await store.close();
     throw error;
   }
+  const startup = { openMs: Math.round(opened - started), bindMs: Math.round(performance.now() - opened) };
   const handler = createDomainHandler({ host });
   const pickedUp = pickUpRuns(host, LABEL);
   let waking = true;
@@ -64,6 +69,7 @@ export async function startBrowserEngine(opts: BrowserEngineStartOptions): Promi
     store,
     host,
     handler,
+    startup,
     pickedUp,
     async close() {
       clearInterval(timer);

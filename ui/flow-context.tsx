@@ -13,7 +13,7 @@ import { listWorkspaces, pickWorkspace, rememberCurrent, saveWorkspace, type Wor
 /** What every view can read. */
 export interface FlowContextValue {
   boot: FlowBoot;
-  /** The open workspace (undefined while it opens; `.error` when it could not). */
+  /** The open workspace (undefined while it opens, and when it could not: then `.error` says why; reading never throws). */
   connection: Resource<WorkspaceConnection>;
   workspace: Accessor<Workspace>;
   workspaces: Accessor<Workspace[]>;
@@ -43,7 +43,7 @@ export function FlowProvider(props: ParentProps) {
   let stopStatus: (() => void) | undefined;
   let current: WorkspaceConnection | undefined;
 
-  const [connection] = createResource(workspace, async (ws) => {
+  const [opened] = createResource(workspace, async (ws) => {
     stopStatus?.();
     current?.close();
     setStatus("connecting");
@@ -54,6 +54,14 @@ export function FlowProvider(props: ParentProps) {
     stopStatus = conn.cols.onStatus(setStatus);
     return conn;
   });
+  // Reads like the resource, but answers undefined instead of throwing once opening failed
+  // (a Gateway asking for a token, an engine that did not start): `.error` says why.
+  const connection = Object.defineProperties(() => (opened.error ? undefined : opened()), {
+    state: { get: () => opened.state },
+    loading: { get: () => opened.loading },
+    error: { get: () => opened.error as unknown },
+    latest: { get: () => (opened.error ? undefined : opened.latest) },
+  }) as unknown as Resource<WorkspaceConnection>;
   onCleanup(() => {
     stopStatus?.();
     current?.close();

@@ -40,7 +40,7 @@ export function TokenPrompt() {
         {message()}
       </p>
       <label for="gateway-token">Token</label>
-      <input id="gateway-token" name="token" type="password" autocomplete="current-password" required value={token()} onInput={(e) => setToken(e.currentTarget.value)} data-testid="token-input" />
+      <input id="gateway-token" name="token" type="password" autocomplete="off" required value={token()} onInput={(e) => setToken(e.currentTarget.value)} data-testid="token-input" />
       <p class="muted token-prompt-hint">Kept in this browser only and sent as a bearer token to this Gateway.</p>
       <button type="submit" class="primary" data-testid="token-submit" disabled={!token().trim()}>
         Open

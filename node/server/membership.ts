@@ -26,7 +26,11 @@ import type { StorePort } from "../../core/store/port.js";
  */
 export type WorkspaceRole = "read" | "launch" | "approve" | "admin";
 
-/** The roles, weakest first. */
+/**
+ * The roles, weakest first (each has the scopes of the ones before it).
+ * @example
+ * WORKSPACE_ROLES.indexOf("approve") > WORKSPACE_ROLES.indexOf("launch"); // true
+ */
 export const WORKSPACE_ROLES: readonly WorkspaceRole[] = ["read", "launch", "approve", "admin"];
 
 /** The role of a caller who is not a member (no scopes but `workspace:list`). */

@@ -22,6 +22,8 @@ export interface TeamFixture {
   url: string;
   electric: ElectricStandin;
   schema: string;
+  /** The URL of the workspace's store (for more Gateways on it). */
+  storeUrl: string;
   /** An HTTP call as `who` (null: no credentials); the body parsed. */
   call(who: TeamUser | null, method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }>;
   /** Launches `release` (one shard, no waiting) as `who`. */
@@ -29,19 +31,30 @@ export interface TeamFixture {
   close(): Promise<void>;
 }
 
-/** Starts the fixture; bea (approve) and dan (read) are added by ana. */
-export async function startTeamFixture(): Promise<TeamFixture> {
-  const schema = await freshPostgresSchema();
-  const electric = await startElectricStandin({ connectionString: schema.url, secret: ELECTRIC_SECRET, longPollTimeoutMs: 1000 });
-  const flow = await createFlowPostgres(releaseWorkflows.schemas, { connectionString: schema.url });
+/**
+ * A listening team Gateway serving `release` from the store at `connectionString`; the
+ * caller closes it.
+ */
+export async function startTeamGateway(connectionString: string, electricUrl: string, workspaceId = "acme"): Promise<{ gateway: Gateway; url: string }> {
+  const flow = await createFlowPostgres(releaseWorkflows.schemas, { connectionString });
   const { release } = releaseWorkflows.build(flow as never);
   const gateway = new Gateway({
     workspaceRoot: tempDir("flow-team-"),
     auth: { mode: "token", tokens: Object.fromEntries(TEAM_USERS.map((u) => [u, { role: "operator", scopes: ["*"], userId: u }])) },
-    team: { workspaceId: "acme", name: "Acme", electricUrl: electric.url, electricSecret: ELECTRIC_SECRET, owners: ["ana"] },
+    team: { workspaceId, name: "Acme", electricUrl, electricSecret: ELECTRIC_SECRET, owners: ["ana"] },
   }).register("release", release);
-  const server = await gateway.listen({ port: 0, host: "127.0.0.1" });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await gateway.listen({ port: 0, host: "127.0.0.1" }).catch(async (error: unknown) => {
+    await gateway.close();
+    throw error;
+  });
+  return { gateway, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** Starts the fixture; bea (approve) and dan (read) are added by ana. */
+export async function startTeamFixture(): Promise<TeamFixture> {
+  const schema = await freshPostgresSchema();
+  const electric = await startElectricStandin({ connectionString: schema.url, secret: ELECTRIC_SECRET, longPollTimeoutMs: 1000 });
+  const { gateway, url } = await startTeamGateway(schema.url, electric.url);
   const call: TeamFixture["call"] = async (who, method, path, body) => {
     const res = await fetch(`${url}${path}`, {
       method,
@@ -58,6 +71,7 @@ export async function startTeamFixture(): Promise<TeamFixture> {
     url,
     electric,
     schema: schema.schema,
+    storeUrl: schema.url,
     call,
     launch: (who) => call(who, "POST", "/v1/api/runs", { workflow: "release", input: { service: "api", shards: 1, workMs: 0 } }),
     async close() {

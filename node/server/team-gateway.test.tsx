@@ -7,7 +7,7 @@
 import { isChangeMessage, type Message, type Row, ShapeStream } from "@electric-sql/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "./gateway-testing.js";
-import { ELECTRIC_SECRET, startTeamFixture, type TeamFixture, type TeamUser } from "../../e2e/electric/team-fixture.js";
+import { ELECTRIC_SECRET, startTeamFixture, startTeamGateway, type TeamFixture, type TeamUser } from "../../e2e/electric/team-fixture.js";
 
 let t: TeamFixture;
 let url: string;
@@ -104,5 +104,25 @@ describe("team Gateway", () => {
     const winner = won === a ? "ana" : "bea";
     expect(lost.body.error.details).toMatchObject({ decidedBy: winner, decision: { approved: winner === "ana" } });
     expect(lost.body.error.message).toContain(`by ${winner} (${winner === "ana" ? "approved" : "denied"})`);
+  });
+
+  it("lets a second Gateway join the workspace's database and refuses one started with another workspace id", async () => {
+    const second = await startTeamGateway(t.storeUrl, t.electric.url);
+    try {
+      const { runId } = (await launch("ana")).body.result;
+      // The second Gateway knows the members the first added, and serves the same shapes.
+      const abort = new AbortController();
+      const seen = new Set<unknown>();
+      const stream = new ShapeStream<Row>({ url: `${second.url}/sync/acme/runs`, headers: { authorization: "Bearer bea" }, signal: abort.signal });
+      stream.subscribe((batch) => batch.forEach((m) => isChangeMessage(m) && seen.add(m.value.run_id)));
+      try {
+        await until(() => seen.has(runId), Boolean, "the first Gateway's run through the second", 10_000);
+      } finally {
+        abort.abort();
+      }
+    } finally {
+      await second.gateway.close();
+    }
+    await expect(startTeamGateway(t.storeUrl, t.electric.url, "other")).rejects.toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringContaining('already holds team workspace "acme"') });
   });
 });

@@ -1,10 +1,150 @@
 /**
  * @module ui/views/run-detail
- * (Placeholder: built by issue #13.)
+ * `/runs/:runId`: one run, live. The header (ids, status, times, input/output, linked runs),
+ * the actions (cancel, pause, resume; retry and rewind on a node), what it waits on from a
+ * person, the task tree of its latest frame beside the selected node's panel, and below them
+ * the timeline of attempts and the event log. The selected node and tab live in the URL
+ * (`?node=<nodeId>&iteration=<n>&tab=timeline|events`), so every view of it is a link.
+ * docs/app-views-run.md.
  */
+import { A, useParams, useSearchParams } from "@solidjs/router";
+import { createMemo, Match, Show, Switch } from "solid-js";
 import { EmptyState } from "../components/empty-state.js";
+import { errorCode, errorText } from "../components/error-text.js";
+import { createNow } from "../components/now.js";
+import { NodePanel } from "./run-detail/node-panel.js";
+import { RunActions } from "./run-detail/run-actions.js";
+import { RunApprovals } from "./run-detail/run-approvals.js";
+import { useRunData } from "./run-detail/run-data.js";
+import { RunEvents } from "./run-detail/run-events.js";
+import { RunHeader } from "./run-detail/run-header.js";
+import { isEnded } from "./run-detail/run-status-rules.js";
+import { RunTimeline } from "./run-detail/run-timeline.js";
+import { RunTree } from "./run-detail/run-tree.js";
+import { buildTree } from "./run-detail/tree-model.js";
+import "./run-detail.css";
+
+/** States that need a person's eye first: what the panel shows when no node is chosen. */
+const ATTENTION = ["failed", "waiting-approval", "waiting-event", "waiting-timer", "in-progress"];
 
 /** The run-detail view. */
 export default function RunDetail() {
-  return <EmptyState title="RunDetail" hint="Coming with issue #13." />;
+  const params = useParams<{ runId: string }>();
+  const [search, setSearch] = useSearchParams<{ node?: string; iteration?: string; tab?: string }>();
+  const data = useRunData(() => params.runId);
+  const now = createNow(() => {
+    const run = data.run();
+    return run !== undefined && !isEnded(run.status);
+  });
+  const items = createMemo(() => buildTree(data.structure(), data.tasks(), data.nodes()));
+  const order = createMemo(() => data.tasks().map((t) => `${t.nodeId}#${t.iteration}`));
+
+  /** The chosen node: the URL's, else the first that needs attention. */
+  const selected = createMemo(() => {
+    if (search.node) {
+      const its = data.nodes().filter((n) => n.nodeId === search.node).map((n) => n.iteration);
+      const asked = search.iteration !== undefined ? Number(search.iteration) : undefined;
+      const iteration = asked !== undefined && Number.isInteger(asked) ? asked : (data.tasks().find((t) => t.nodeId === search.node)?.iteration ?? Math.max(0, ...its));
+      return { nodeId: search.node, iteration };
+    }
+    for (const state of ATTENTION) {
+      const n = data.nodes().find((x) => x.state === state);
+      if (n) return { nodeId: n.nodeId, iteration: n.iteration };
+    }
+    return undefined;
+  });
+  const selectedKey = () => (selected() ? `${selected()!.nodeId}#${selected()!.iteration}` : undefined);
+  const select = (nodeId: string, iteration: number) => setSearch({ node: nodeId, iteration: String(iteration) });
+  const tab = () => (search.tab === "events" ? "events" : "timeline");
+
+  return (
+    <div class="run-detail">
+      <nav class="run-detail-crumbs" aria-label="Breadcrumb">
+        <A href="/runs">Runs</A> <span aria-hidden="true">/</span> <span class="mono">{params.runId}</span>
+      </nav>
+      <Switch>
+        <Match when={data.loadError()}>
+          {(err) => (
+            <Show
+              when={errorCode(err()) === "RUN_NOT_FOUND"}
+              fallback={
+                <div class="error-banner" role="alert" data-testid="run-error">
+                  Could not load run {params.runId}: {errorText(err())}
+                </div>
+              }
+            >
+              <div data-testid="run-not-found">
+                <EmptyState title="Run not found" hint={`No run ${params.runId} in this workspace. It may belong to another workspace, or the link is wrong.`} action={<A href="/runs">Back to runs</A>} />
+              </div>
+            </Show>
+          )}
+        </Match>
+        <Match when={data.run()}>
+          {(run) => (
+            <>
+              <RunHeader run={run()} now={now} childRuns={data.children()} />
+              <RunActions run={run()} />
+              <RunApprovals approvals={data.approvals()} />
+              <div class="run-detail-main">
+                <section class="card run-detail-tree" aria-label="Task tree">
+                  <h2 class="run-detail-section-title">
+                    Tasks <span class="muted">{data.frameNo() > 0 ? `frame ${data.frameNo()}` : ""}</span>
+                  </h2>
+                  <Show when={!data.treeLoading()} fallback={<p class="muted pad">Loading tasks…</p>}>
+                    <Show when={items().length > 0} fallback={<EmptyState title="No frame yet" hint="The run has not rendered its tasks yet; they show here as soon as it does." />}>
+                      <RunTree items={items()} selected={selectedKey()} onSelect={select} />
+                    </Show>
+                  </Show>
+                </section>
+                <div class="card run-detail-node">
+                  <Show when={selected()} fallback={<EmptyState title="No task selected" hint="Pick a task in the tree or the timeline to see its output, errors and attempts." />}>
+                    {(s) => (
+                      <NodePanel
+                        run={run()}
+                        nodeId={s().nodeId}
+                        iteration={s().iteration}
+                        node={data.nodes().find((n) => n.nodeId === s().nodeId && n.iteration === s().iteration)}
+                        iterations={data
+                          .nodes()
+                          .filter((n) => n.nodeId === s().nodeId)
+                          .map((n) => n.iteration)
+                          .sort((a, b) => a - b)}
+                        task={data.tasks().find((t) => t.nodeId === s().nodeId && t.iteration === s().iteration)}
+                        onIteration={(i) => select(s().nodeId, i)}
+                      />
+                    )}
+                  </Show>
+                </div>
+              </div>
+              <section class="card run-detail-lower">
+                <div class="run-detail-tabs" role="tablist" aria-label="Run history">
+                  <button type="button" role="tab" id="tab-timeline" aria-selected={tab() === "timeline"} aria-controls="panel-history" onClick={() => setSearch({ tab: undefined })}>
+                    Timeline
+                  </button>
+                  <button type="button" role="tab" id="tab-events" aria-selected={tab() === "events"} aria-controls="panel-history" onClick={() => setSearch({ tab: "events" })}>
+                    Events <span class="muted">{data.events().length}</span>
+                  </button>
+                </div>
+                <div role="tabpanel" id="panel-history" aria-labelledby={`tab-${tab()}`} class="run-detail-tabpanel">
+                  <Show
+                    when={tab() === "events"}
+                    fallback={
+                      <RunTimeline nodes={data.nodes()} events={data.events()} order={order()} startMs={run().createdAtMs} endMs={isEnded(run().status) ? (run().finishedAtMs ?? run().updatedAtMs) : null} now={now} selected={selectedKey()} onSelect={select} />
+                    }
+                  >
+                    <RunEvents events={data.events()} loading={data.eventsLoading()} startMs={run().createdAtMs} />
+                  </Show>
+                </div>
+              </section>
+            </>
+          )}
+        </Match>
+        <Match when={true}>
+          <p class="muted" role="status" data-testid="run-loading">
+            Loading run {params.runId}…
+          </p>
+        </Match>
+      </Switch>
+    </div>
+  );
 }

@@ -1,0 +1,176 @@
+/**
+ * Screenshots of the run detail view (a running, a waiting and a failed run, light and dark),
+ * saved to `docs/app/`, and a check that the view works: the script fails when the view does
+ * not show what the Gateway holds, or when an action taken from it (approve, retry, cancel)
+ * does not take effect, or when a live change needs a reload to show.
+ *
+ *   npx tsx e2e/screens/run-detail.ts    # writes docs/app/run-detail{,-running,-failed,-events}-{light,dark}.png
+ *
+ * A Gateway over a fresh SQLite file serves the app's workflows and `flaky`
+ * (e2e/screens/run-detail-workflows.tsx); the Vite dev server serves the app and proxies the
+ * domain API to it (ui/vite.config.ts).
+ */
+import { mkdirSync, mkdtempSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Page } from "playwright-core";
+import { bindWorkflows, Gateway } from "durable-flow";
+import { appWorkflows } from "../../examples/app-workflows.js";
+import { launchChromium } from "../support/chromium.js";
+import { runDetailWorkflows } from "./run-detail-workflows.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const outDir = join(root, "docs/app");
+mkdirSync(outDir, { recursive: true });
+
+const dir = mkdtempSync(join(tmpdir(), "flow-run-detail-"));
+const dbPath = join(dir, "flow.db");
+const gateway = new Gateway({ workspaceRoot: dir });
+for (const set of [...appWorkflows, runDetailWorkflows]) for (const [key, workflow] of Object.entries(bindWorkflows(set, { dbPath }))) gateway.register(key, workflow);
+const server = await gateway.listen({ port: 0, host: "127.0.0.1" });
+const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+process.env.FLOW_DEV_GATEWAY = api;
+const { createServer } = await import("vite");
+const vite = await createServer({ configFile: join(root, "ui/vite.config.ts"), server: { port: 0, host: "127.0.0.1" }, logLevel: "warn" });
+await vite.listen();
+const app = `http://127.0.0.1:${(vite.httpServer!.address() as AddressInfo).port}`;
+
+async function call<T = any>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${api}${path}`, { method, headers: { "content-type": "application/json" }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const env = (await res.json()) as { ok: boolean; result?: T; error?: { code: string; message: string } };
+  if (!env.ok) throw new Error(`${method} ${path}: ${env.error?.code} ${env.error?.message}`);
+  return env.result as T;
+}
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+const status = async (runId: string) => (await call<{ status: string }>("GET", `/v1/api/runs/${runId}?view=summary`)).status;
+const launch = async (workflow: string, input: Record<string, unknown>, runId: string, until_: (s: string) => boolean) => {
+  await call("POST", "/v1/api/runs", { workflow, input, runId });
+  return until(() => status(runId), until_, `${runId} to settle`);
+};
+
+const VIEWPORT = { width: 1280, height: 900 };
+const browser = await launchChromium();
+const shots: string[] = [];
+async function shoot(page: Page, name: string) {
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((t) => {
+      localStorage.setItem("flow:theme", t);
+      document.documentElement.dataset.theme = t;
+    }, theme);
+    await page.mouse.move(0, 0);
+    // The shell scrolls its main area, not the page: grow the viewport to show all of it.
+    const full = await page.evaluate(() => {
+      const main = document.querySelector(".shell-main")!;
+      return Math.ceil(main.scrollHeight + main.getBoundingClientRect().top);
+    });
+    await page.setViewportSize({ width: VIEWPORT.width, height: Math.min(2400, Math.max(VIEWPORT.height, full)) });
+    await page.waitForTimeout(120);
+    const file = join(outDir, `${name}-${theme}.png`);
+    await page.screenshot({ path: file });
+    shots.push(file);
+    await page.setViewportSize(VIEWPORT);
+  }
+}
+const failures: string[] = [];
+const expectThat = (ok: boolean, what: string) => void (ok || failures.push(what));
+const runStatus = (page: Page) => page.locator('[data-testid="run-status"]').getAttribute("data-status");
+const nodeState = (page: Page, nodeId: string) => page.locator(`[data-testid="tree-node"][data-node-id="${nodeId}"]`).getAttribute("data-state");
+const waitStatus = (page: Page, s: string) => page.locator(`[data-testid="run-status"][data-status="${s}"]`).waitFor({ timeout: 20_000 });
+
+try {
+  const page = await browser.newPage({ viewport: VIEWPORT });
+  page.on("pageerror", (e) => failures.push(`page error: ${e.message}`));
+
+  // Not found, then loading a real run.
+  await page.goto(`${app}/runs/no-such-run`);
+  await page.locator('[data-testid="run-not-found"]').waitFor();
+
+  // A waiting run: the approval shows, Pause is off with its reason.
+  await launch("release", { service: "checkout", shards: 4, workMs: 120 }, "rel-checkout", (s) => s === "waiting-approval");
+  await page.goto(`${app}/runs/rel-checkout`);
+  await waitStatus(page, "waiting-approval");
+  expectThat((await page.locator('[data-testid="tree-node"]').count()) === 7, "the waiting release shows its 7 tasks");
+  expectThat((await nodeState(page, "ship")) === "waiting-approval", "ship shows waiting-approval");
+  expectThat((await page.locator('[data-testid="node-panel"]').getAttribute("data-node-id")) === "ship", "the panel opens on what the run waits on");
+  expectThat((await page.locator('[data-testid="run-pause"]').getAttribute("aria-disabled")) === "true", "pause is off for a waiting run");
+  await page.locator('[data-testid="approval"][data-node-id="ship"]').waitFor();
+  await shoot(page, "run-detail");
+
+  // A running run, live: its state changes with no reload.
+  await call("POST", "/v1/api/runs", { workflow: "release", input: { service: "search", shards: 5, workMs: 1800 }, runId: "rel-search" });
+  await page.goto(`${app}/runs/rel-search`);
+  await page.locator('[data-testid="tree-node"][data-node-id="test-2"][data-state="in-progress"]').waitFor({ timeout: 20_000 });
+  expectThat((await runStatus(page)) === "running", "rel-search shows running");
+  await shoot(page, "run-detail-running");
+  await waitStatus(page, "waiting-approval");
+
+  // Approve from the run's page: the run finishes, live.
+  await page.locator('[data-testid="approval-note"]').fill("shards green");
+  await page.locator('[data-testid="approve"]').click();
+  await waitStatus(page, "finished");
+  expectThat((await nodeState(page, "deploy")) === "finished", "deploy finished after the approval");
+
+  // A failed run: 3 failed attempts with backoff between them.
+  await launch("flaky", { failTimes: 3 }, "pay-7f3a", (s) => s === "failed");
+  await page.goto(`${app}/runs/pay-7f3a`);
+  await waitStatus(page, "failed");
+  expectThat((await page.locator('[data-testid="node-panel"]').getAttribute("data-node-id")) === "charge", "the panel opens on the failed task");
+  expectThat((await page.locator('[data-testid="attempt"][data-state="failed"]').count()) === 3, "charge lists 3 failed attempts");
+  expectThat((await page.locator('[data-testid="timeline-row"][data-node-id="charge"] [data-kind="retry"]').count()) === 2, "the timeline shows 2 retry backoffs");
+  await shoot(page, "run-detail-failed");
+
+  // The event log, filtered by type (kept in the URL).
+  await page.getByRole("tab", { name: /Events/ }).click();
+  await page.locator('[data-testid="events-type"]').selectOption("TaskFailed");
+  await page.locator('[data-testid="event"]').nth(2).waitFor();
+  expectThat((await page.locator('[data-testid="event"]').count()) === 3, "the TaskFailed filter shows 3 events");
+  expectThat(new URL(page.url()).searchParams.get("evtype") === "TaskFailed", "the event filter is in the URL");
+  await page.locator('[data-testid="event"] button').first().click();
+  await shoot(page, "run-detail-events");
+
+  // Deep link to a node, and keyboard navigation in the tree.
+  await page.goto(`${app}/runs/pay-7f3a?node=fetch&iteration=0`);
+  await page.locator('[data-testid="node-panel"][data-node-id="fetch"]').waitFor();
+  await page.locator('[data-testid="tree-node"][data-node-id="fetch"]').focus();
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await page.locator('[data-testid="node-panel"][data-node-id="charge"]').waitFor();
+  expectThat(new URL(page.url()).searchParams.get("node") === "charge", "Enter on a tree node selects it in the URL");
+
+  // Retry the failed task from its panel: the run finishes, the failed attempts stay.
+  await page.locator('[data-testid="retry"]').click();
+  await page.locator('[data-testid="retry-dialog"] [data-testid="confirm"]').click();
+  await waitStatus(page, "finished");
+  await page.locator('[data-testid="attempt"][data-state="finished"]').waitFor();
+  expectThat((await page.locator('[data-testid="attempt"]').count()) === 4, "charge keeps its 3 failed attempts beside the 4th");
+
+  // Cancel a long run from its page.
+  await call("POST", "/v1/api/runs", { workflow: "pipeline", input: { tasks: 50, workMs: 400 }, runId: "pipe-long" });
+  await page.goto(`${app}/runs/pipe-long`);
+  await waitStatus(page, "running");
+  await page.locator('[data-testid="run-cancel"]').click();
+  await page.locator('[data-testid="run-action-dialog"] [data-testid="confirm"]').click();
+  await waitStatus(page, "cancelled");
+  expectThat((await status("pipe-long")) === "cancelled", "the Gateway has pipe-long cancelled");
+} finally {
+  await browser.close();
+  await vite.close();
+  await gateway.close();
+}
+for (const f of shots) console.log(JSON.stringify({ screenshot: f.slice(root.length) }));
+if (failures.length) {
+  console.error(failures.join("\n"));
+  process.exit(1);
+}
+process.exit(0);

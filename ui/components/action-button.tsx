@@ -1,0 +1,46 @@
+/**
+ * @module ui/components/action-button
+ * A button for an action the current state may not allow: when `reason` is set it is off
+ * (`aria-disabled`, still focusable) and says why — as a tooltip on hover and focus, and to
+ * screen readers through `aria-describedby` — instead of silently greying out.
+ */
+import { createUniqueId, Show } from "solid-js";
+import "./action-button.css";
+
+/** An action button's props. */
+export interface ActionButtonProps {
+  label: string;
+  /** Why the action is not available now (the button is off while set). */
+  reason?: string | undefined;
+  onClick(): void;
+  tone?: "primary" | "danger";
+  testId?: string;
+}
+
+/**
+ * A button that explains why it is off.
+ * @example
+ * <ActionButton label="Pause" reason={run.status !== "running" ? `Only a running run can be paused (this one is ${run.status}).` : undefined} onClick={pause} />
+ */
+export function ActionButton(props: ActionButtonProps) {
+  const id = createUniqueId();
+  return (
+    <span class="action-button">
+      <button
+        type="button"
+        class={props.tone === "primary" ? "primary" : props.tone === "danger" ? "danger" : ""}
+        aria-disabled={props.reason ? "true" : undefined}
+        aria-describedby={props.reason ? id : undefined}
+        data-testid={props.testId}
+        onClick={() => !props.reason && props.onClick()}
+      >
+        {props.label}
+      </button>
+      <Show when={props.reason}>
+        <span id={id} role="tooltip" class="action-button-reason">
+          {props.reason}
+        </span>
+      </Show>
+    </span>
+  );
+}

@@ -1,0 +1,140 @@
+/**
+ * @module ui/views/run-detail/node-attempts
+ * Every attempt of a node iteration: state, start, duration, error, agent usage, the child
+ * run it started (Subflow), what it changed in the workspace (diff, when it has snapshots),
+ * and "Rewind here" — time travel to the attempt (`rewindRun`), behind a confirmation that
+ * says what is kept: every earlier attempt and event stays as evidence.
+ */
+import { A } from "@solidjs/router";
+import { createResource, createSignal, For, Show } from "solid-js";
+import type { GatewayRunNode } from "../../../core/data/index.js";
+import { ActionButton } from "../../components/action-button.js";
+import { ConfirmDialog } from "../../components/confirm-dialog.js";
+import { errorText } from "../../components/error-text.js";
+import { formatDuration } from "../../components/format.js";
+import { StatusBadge } from "../../components/status-badge.js";
+import { useConnection } from "../../flow-context.js";
+import { whyNotRewind } from "./run-status-rules.js";
+
+type Attempt = GatewayRunNode["attempts"][number];
+
+/** Tokens of an agent attempt (`meta.usage`), in words. */
+function usageText(meta: Attempt["meta"]): string | undefined {
+  const u = (meta as { usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number } } | null)?.usage;
+  if (!u) return undefined;
+  const total = u.totalTokens ?? (u.inputTokens ?? 0) + (u.outputTokens ?? 0);
+  return `${total} tokens${u.inputTokens !== undefined ? ` (${u.inputTokens} in, ${u.outputTokens ?? 0} out)` : ""}`;
+}
+
+/**
+ * The attempts table of a node iteration.
+ * @example
+ * <NodeAttempts runId={runId} runStatus={run.status} runStartMs={run.createdAtMs} node={node} />
+ */
+export function NodeAttempts(props: { runId: string; runStatus: string; runStartMs: number; node: GatewayRunNode }) {
+  const { cols } = useConnection();
+  const [rewinding, setRewinding] = createSignal<Attempt>();
+  const [diffOf, setDiffOf] = createSignal<number>();
+  const [diff] = createResource(
+    () => (diffOf() !== undefined ? { attempt: diffOf()! } : undefined),
+    ({ attempt }) => cols.data.api.getNodeDiff(props.runId, props.node.nodeId, { iteration: props.node.iteration, attempt }),
+  );
+  const rewind = async (a: Attempt) => {
+    const result = await cols.data.api.rewindRun({ runId: props.runId, nodeId: a.nodeId, iteration: a.iteration, attempt: a.attempt, restoreVcs: a.vcsPointer !== null });
+    if (!result.success) throw new Error(result.error ?? `Run ${props.runId} could not be rewound to ${a.nodeId} attempt ${a.attempt}.`);
+    void cols.invalidate({ runId: props.runId });
+  };
+  return (
+    <Show when={props.node.attempts.length > 0} fallback={<p class="muted">No attempt yet{props.node.state.startsWith("waiting-") ? ": it waits on a person, a signal or a timer, not on code." : "."}</p>}>
+      <table class="node-attempts">
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">State</th>
+            <th scope="col">Started</th>
+            <th scope="col">Took</th>
+            <th scope="col">Details</th>
+            <th scope="col">
+              <span class="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          <For each={props.node.attempts}>
+            {(a) => {
+              const child = () => (a.meta as { childRunId?: unknown } | null)?.childRunId;
+              return (
+                <tr data-testid="attempt" data-attempt={a.attempt} data-state={a.state}>
+                  <td>{a.attempt}</td>
+                  <td>
+                    <StatusBadge status={a.state} />
+                  </td>
+                  <td class="mono" title={new Date(a.startedAtMs).toLocaleString()}>
+                    +{formatDuration(a.startedAtMs - props.runStartMs)}
+                  </td>
+                  <td>{a.finishedAtMs !== null ? formatDuration(a.finishedAtMs - a.startedAtMs) : a.state === "in-progress" ? "running" : "—"}</td>
+                  <td>
+                    <div class="node-attempt-details">
+                      <Show when={a.error}>{(e) => <span class="node-attempt-error">{`${e().code}: ${e().message}`}</span>}</Show>
+                      <Show when={usageText(a.meta)}>{(u) => <span class="muted">{u()}</span>}</Show>
+                      <Show when={typeof child() === "string"}>
+                        <A href={`/runs/${encodeURIComponent(child() as string)}`}>child run {String(child()).slice(0, 12)}</A>
+                      </Show>
+                    </div>
+                  </td>
+                  <td class="node-attempt-actions">
+                    <Show when={a.vcsPointer}>
+                      <button type="button" class="ghost" aria-expanded={diffOf() === a.attempt} onClick={() => setDiffOf(diffOf() === a.attempt ? undefined : a.attempt)}>
+                        Diff
+                      </button>
+                    </Show>
+                    <ActionButton label="Rewind here" testId="rewind" reason={whyNotRewind(props.runStatus)} onClick={() => setRewinding(a)} />
+                  </td>
+                </tr>
+              );
+            }}
+          </For>
+        </tbody>
+      </table>
+      <Show when={diffOf() !== undefined}>
+        <div class="node-diff" aria-live="polite">
+          <Show when={!diff.loading} fallback={<p class="muted">Loading the diff…</p>}>
+            <Show when={!diff.error} fallback={<p class="error-banner">{errorText(diff.error)}</p>}>
+              <Show when={(diff()?.files.length ?? 0) > 0} fallback={<p class="muted">Attempt {diffOf()} changed no file.</p>}>
+                <ul>
+                  <For each={diff()?.files}>
+                    {(f) => (
+                      <li>
+                        <span class={`badge ${f.status === "deleted" ? "tone-bad" : f.status === "added" ? "tone-ok" : "tone-info"}`}>{f.status}</span> <code>{f.path}</code>
+                      </li>
+                    )}
+                  </For>
+                </ul>
+              </Show>
+            </Show>
+          </Show>
+        </div>
+      </Show>
+      <ConfirmDialog
+        open={rewinding() !== undefined}
+        title={`Rewind to ${props.node.nodeId}, attempt ${rewinding()?.attempt ?? ""}?`}
+        confirmLabel="Rewind and resume"
+        tone="danger"
+        onConfirm={() => rewind(rewinding()!)}
+        onClose={() => setRewinding(undefined)}
+        testId="rewind-dialog"
+      >
+        <p>
+          The run goes back to the moment attempt {rewinding()?.attempt} of <code>{props.node.nodeId}</code> started, then resumes: this task and everything that ran after it
+          run again. Their current output rows are cleared and written anew.
+        </p>
+        <p>
+          <strong>Nothing is erased from the record.</strong> Every attempt so far stays listed as evidence (later ones are marked cancelled) and the event log keeps every
+          event.{" "}
+          {rewinding()?.vcsPointer ? "The workspace files go back to the snapshot taken when the attempt started." : "This attempt has no workspace snapshot, so files are left as they are; only the run's rows go back."}
+        </p>
+        <p>Tool calls with side effects since then (an email sent...) cannot be undone; the rewind stops and says so when it would cross one.</p>
+      </ConfirmDialog>
+    </Show>
+  );
+}

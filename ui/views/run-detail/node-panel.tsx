@@ -1,0 +1,94 @@
+/**
+ * @module ui/views/run-detail/node-panel
+ * The selected node: its state and iterations, retry (a failed or cancelled task, behind a
+ * confirmation), its error, its output row (`getNodeOutput`, read again when the node
+ * changes), the prompt it gives its agent, and every attempt (node-attempts.tsx).
+ */
+import { createResource, createSignal, For, Show } from "solid-js";
+import type { GatewayRunNode, GatewayRunRow, GatewayRunTreeRow } from "../../../core/data/index.js";
+import { ActionButton } from "../../components/action-button.js";
+import { ConfirmDialog } from "../../components/confirm-dialog.js";
+import { errorText } from "../../components/error-text.js";
+import { JsonBlock } from "../../components/json-block.js";
+import { StatusBadge } from "../../components/status-badge.js";
+import { useConnection } from "../../flow-context.js";
+import { NodeAttempts } from "./node-attempts.js";
+import { whyNotRetry } from "./run-status-rules.js";
+import "./node-panel.css";
+
+/**
+ * The panel of one node iteration.
+ * @example
+ * <NodePanel run={run()} nodeId="deploy" iteration={0} iterations={rows} task={treeRow} onIteration={(i) => select("deploy", i)} />
+ */
+export function NodePanel(props: { run: GatewayRunRow; node: GatewayRunNode | undefined; nodeId: string; iteration: number; iterations: number[]; task: GatewayRunTreeRow | undefined; onIteration(i: number): void }) {
+  const { cols } = useConnection();
+  const [retrying, setRetrying] = createSignal(false);
+  const state = () => props.node?.state ?? "pending";
+  const [output] = createResource(
+    () => (props.node?.outputTable ? { runId: props.run.runId, nodeId: props.nodeId, iteration: props.iteration, state: state(), at: props.node.updatedAtMs } : undefined),
+    ({ runId, nodeId, iteration }) => cols.data.api.getNodeOutput(runId, nodeId, iteration),
+  );
+  const retry = async () => {
+    await cols.data.api.retryNode(props.run.runId, props.nodeId, { iteration: props.iteration });
+    void cols.invalidate({ runId: props.run.runId });
+  };
+  return (
+    <section class="node-panel" aria-label={`Node ${props.nodeId}`} data-testid="node-panel" data-node-id={props.nodeId}>
+      <header class="node-panel-head">
+        <h2>
+          <span class="mono">{props.nodeId}</span>
+          <Show when={(props.node?.label ?? props.task?.label) && (props.node?.label ?? props.task?.label) !== props.nodeId}>
+            <span class="muted"> {props.node?.label ?? props.task?.label}</span>
+          </Show>
+        </h2>
+        <StatusBadge status={state()} />
+        <Show when={props.iterations.length > 1}>
+          <label class="node-panel-iteration">
+            <span>Iteration</span>
+            <select value={props.iteration} onChange={(e) => props.onIteration(Number(e.currentTarget.value))}>
+              <For each={props.iterations}>{(i) => <option value={i}>{i}</option>}</For>
+            </select>
+          </label>
+        </Show>
+        <span class="node-panel-actions">
+          <ActionButton label="Retry task" testId="retry" reason={whyNotRetry(state(), props.run.status)} onClick={() => setRetrying(true)} />
+        </span>
+      </header>
+      <Show when={props.node?.error}>
+        {(e) => (
+          <div class="error-banner" role="alert">
+            <strong>{e().code}</strong> {e().message}
+          </div>
+        )}
+      </Show>
+      <Show when={props.node?.outputTable} fallback={<p class="muted">{props.node ? "This node writes no output row." : "This task has not run yet."}</p>}>
+        <Show when={!output.error} fallback={<p class="error-banner">{errorText(output.error)}</p>}>
+          <Show when={output.state === "ready" || output.latest} fallback={<p class="muted">Loading the output…</p>}>
+            <Show when={output.latest?.row} fallback={<p class="muted">No output row yet (table {props.node?.outputTable}).</p>}>
+              {(row) => <JsonBlock title={`Output · ${props.node?.outputTable}`} value={row()} open testId="node-output" />}
+            </Show>
+          </Show>
+        </Show>
+      </Show>
+      <Show when={props.task?.prompt}>
+        {(p) => (
+          <details class="node-panel-prompt">
+            <summary>Prompt</summary>
+            <pre tabIndex={0}>{p()}</pre>
+          </details>
+        )}
+      </Show>
+      <h3>Attempts</h3>
+      <Show when={props.node} fallback={<p class="muted">No attempt yet.</p>}>
+        {(n) => <NodeAttempts runId={props.run.runId} runStatus={props.run.status} runStartMs={props.run.createdAtMs} node={n()} />}
+      </Show>
+      <ConfirmDialog open={retrying()} title={`Retry ${props.nodeId}?`} confirmLabel="Retry and resume" onConfirm={retry} onClose={() => setRetrying(false)} testId="retry-dialog">
+        <p>
+          <code>{props.nodeId}</code> (iteration {props.iteration}) and the tasks after it are set back to pending, and the run resumes: they run again. The failed attempts stay
+          listed as evidence.
+        </p>
+      </ConfirmDialog>
+    </section>
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * @module ui/views/run-detail/run-data
+ * The live rows the run detail view reads, all from the workspace's collections
+ * (core/data): the run, its nodes with attempts, the latest frame's tasks, the event log, its
+ * pending approvals and its child runs; plus the frame's structure (the XML of Sequence,
+ * Parallel, Loop, Branch...), fetched again whenever a new frame shows in the tree.
+ */
+import { eq, useLiveQuery } from "@tanstack/solid-db";
+import { type Accessor, createMemo, createResource } from "solid-js";
+import type { GatewayRunEventRow, GatewayRunNode, GatewayRunRow, GatewayRunTreeRow } from "../../../core/data/index.js";
+import type { XmlNode } from "../../../core/jsx/host.js";
+import { useConnection } from "../../flow-context.js";
+
+/** Everything the view shows of one run, live. */
+export type RunData = ReturnType<typeof useRunData>;
+
+/**
+ * Live queries of one run.
+ * @example
+ * const data = useRunData(() => params.runId);
+ * <Show when={data.run()}>{(run) => <RunHeader run={run()} />}</Show>
+ */
+export function useRunData(runId: Accessor<string>) {
+  const { cols } = useConnection();
+  const runQ = useLiveQuery((q) => q.from({ r: cols.run(runId()) }));
+  const nodesQ = useLiveQuery((q) => q.from({ n: cols.nodes(runId()) }));
+  const treeQ = useLiveQuery((q) => q.from({ t: cols.runTree(runId()) }));
+  const eventsQ = useLiveQuery((q) => q.from({ e: cols.runEvents(runId()) }).orderBy(({ e }) => e.seq, "asc"));
+  const approvalsQ = useLiveQuery((q) => q.from({ a: cols.approvals }).where(({ a }) => eq(a.runId, runId())));
+  const childrenQ = useLiveQuery((q) => q.from({ r: cols.runs }).where(({ r }) => eq(r.parentRunId, runId())));
+
+  /** The run row once loaded (undefined while loading or when it failed). */
+  const run = createMemo<GatewayRunRow | undefined>(() => (runQ.isReady ? runQ()[0] : undefined));
+  const nodes = createMemo<GatewayRunNode[]>(() => (nodesQ.isReady ? nodesQ() : []));
+  const tasks = createMemo<GatewayRunTreeRow[]>(() => (treeQ.isReady ? [...treeQ()].sort((a, b) => a.ordinal - b.ordinal) : []));
+  const events = createMemo<GatewayRunEventRow[]>(() => (eventsQ.isReady ? eventsQ() : []));
+  const frameNo = createMemo(() => tasks()[0]?.frameNo ?? 0);
+  const [structure] = createResource(
+    () => (frameNo() > 0 ? { runId: runId(), frameNo: frameNo() } : undefined),
+    async ({ runId: id, frameNo: n }): Promise<XmlNode | null> => (await cols.data.api.getFrame(id, n)).xml,
+  );
+  /** The error that kept the run from loading (RUN_NOT_FOUND, GATEWAY_UNAVAILABLE...). */
+  const loadError = (): unknown => (runQ.isError ? (cols.run(runId()).utils.lastError ?? new Error(`Run ${runId()} could not be loaded.`)) : undefined);
+
+  return {
+    cols,
+    runId,
+    run,
+    nodes,
+    tasks,
+    events,
+    frameNo,
+    /** The latest frame's XML (null while none is loaded or it failed: the tree then lists tasks flat). */
+    structure: () => (structure.state === "ready" ? structure() : null),
+    approvals: () => (approvalsQ.isReady ? approvalsQ() : []),
+    children: () => (childrenQ.isReady ? [...childrenQ()].sort((a, b) => a.createdAtMs - b.createdAtMs) : []),
+    loading: () => runQ.isLoading || (!runQ.isReady && !runQ.isError),
+    loadError,
+    eventsLoading: () => !eventsQ.isReady && !eventsQ.isError,
+    treeLoading: () => !treeQ.isReady && !treeQ.isError,
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * @module ui/views/run-detail/run-events
+ * The run's event log (`cols.runEvents`): virtualized (a run of thousands of events scrolls
+ * smoothly), filtered by type and node (kept in the URL as `?evtype=&evnode=`), following new
+ * events live unless the person scrolled up (then a button jumps back to the latest). Each
+ * event expands to its full JSON.
+ */
+import { useSearchParams } from "@solidjs/router";
+import { createVirtualizer } from "@tanstack/solid-virtual";
+import { createEffect, createMemo, createSignal, For, on, Show } from "solid-js";
+import type { GatewayRunEventRow } from "../../../core/data/index.js";
+import { toneOf } from "../../components/status-badge.js";
+import "./run-events.css";
+
+type AnyEvent = GatewayRunEventRow & Record<string, unknown>;
+
+/** The tone of an event type (failures red, waits amber, ends green). */
+function eventTone(type: string): string {
+  if (/Failed|TimedOut|Denied|Alert/.test(type)) return toneOf("failed");
+  if (/Waiting|Requested|Paused/.test(type)) return toneOf("waiting");
+  if (/Finished|Decided|Submitted|Received|Fired/.test(type)) return toneOf("finished");
+  if (/Started|Resumed/.test(type)) return toneOf("running");
+  return toneOf("pending");
+}
+
+/** One line of what an event says beyond its type. */
+export function eventSummary(e: AnyEvent): string {
+  const parts: string[] = [];
+  if (typeof e.nodeId === "string") parts.push(`${e.nodeId}${typeof e.iteration === "number" && e.iteration > 0 ? ` #${e.iteration}` : ""}`);
+  if (typeof e.attempt === "number") parts.push(`attempt ${e.attempt}`);
+  if (typeof e.durationMs === "number") parts.push(`${e.durationMs} ms`);
+  if (typeof e.status === "string") parts.push(e.status);
+  if (Array.isArray(e.waitingOn)) parts.push(`on ${e.waitingOn.join(", ")}`);
+  if (typeof e.frameNo === "number") parts.push(`frame ${e.frameNo} · ${String(e.taskCount ?? "")} tasks`);
+  if (typeof e.name === "string") parts.push(e.name);
+  if (typeof e.reason === "string") parts.push(e.reason);
+  if (e.willRetry === true) parts.push(`retry in ${String(e.retryInMs ?? "?")} ms`);
+  const err = e.error as { code?: string; message?: string } | undefined;
+  if (err?.message) parts.push(`${err.code ?? "ERROR"}: ${err.message}`);
+  return parts.join(" · ");
+}
+
+/**
+ * The event log of a run.
+ * @example
+ * <RunEvents events={data.events()} loading={data.eventsLoading()} startMs={run.createdAtMs} />
+ */
+export function RunEvents(props: { events: GatewayRunEventRow[]; loading: boolean; startMs: number }) {
+  const [params, setParams] = useSearchParams<{ evtype?: string; evnode?: string }>();
+  const [expanded, setExpanded] = createSignal<ReadonlySet<number>>(new Set());
+  const [following, setFollowing] = createSignal(true);
+  const types = createMemo(() => [...new Set(props.events.map((e) => e.type))].sort());
+  const nodes = createMemo(() => [...new Set(props.events.map((e) => (e as AnyEvent).nodeId).filter((n): n is string => typeof n === "string"))].sort());
+  const filtered = createMemo(() => props.events.filter((e) => (!params.evtype || e.type === params.evtype) && (!params.evnode || (e as AnyEvent).nodeId === params.evnode)));
+  let scroller!: HTMLDivElement;
+  const virtualizer = createVirtualizer({
+    get count() {
+      return filtered().length;
+    },
+    getScrollElement: () => scroller,
+    estimateSize: () => 30,
+    overscan: 12,
+    getItemKey: (i: number) => filtered()[i]?.seq ?? i,
+  });
+  const toLatest = () => {
+    if (filtered().length > 0) virtualizer.scrollToIndex(filtered().length - 1, { align: "end" });
+    setFollowing(true);
+  };
+  // Follow new events while the person is at the bottom.
+  createEffect(on(() => filtered().length, () => following() && queueMicrotask(toLatest)));
+  const onScroll = () => {
+    const atBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 40;
+    setFollowing(atBottom);
+  };
+  const toggle = (seq: number) =>
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (next.has(seq)) next.delete(seq);
+      else next.add(seq);
+      return next;
+    });
+  return (
+    <section class="run-events" aria-label="Event log">
+      <div class="run-events-tools">
+        <label>
+          <span>Type</span>
+          <select value={params.evtype ?? ""} onChange={(e) => setParams({ evtype: e.currentTarget.value || undefined })} data-testid="events-type">
+            <option value="">All types</option>
+            <For each={types()}>{(t) => <option value={t}>{t}</option>}</For>
+          </select>
+        </label>
+        <label>
+          <span>Node</span>
+          <select value={params.evnode ?? ""} onChange={(e) => setParams({ evnode: e.currentTarget.value || undefined })} data-testid="events-node">
+            <option value="">All nodes</option>
+            <For each={nodes()}>{(n) => <option value={n}>{n}</option>}</For>
+          </select>
+        </label>
+        <span class="muted" role="status">
+          {filtered().length} of {props.events.length} events
+        </span>
+        <Show when={!following()}>
+          <button type="button" class="run-events-latest" onClick={toLatest}>
+            Jump to latest ↓
+          </button>
+        </Show>
+      </div>
+      <Show when={!props.loading || props.events.length > 0} fallback={<p class="muted">Loading events…</p>}>
+        <Show when={filtered().length > 0} fallback={<p class="muted run-events-empty">{props.events.length === 0 ? "No events yet." : "No event matches these filters."}</p>}>
+          <div class="run-events-scroll" ref={scroller} onScroll={onScroll} data-testid="event-log">
+            <div class="run-events-inner" style={{ height: `${virtualizer.getTotalSize()}px` }}>
+              <For each={virtualizer.getVirtualItems()}>
+                {(item) => {
+                  const e = () => filtered()[item.index] as AnyEvent | undefined;
+                  return (
+                    <Show when={e()}>
+                      {(ev) => (
+                        <div class="run-event" data-index={item.index} ref={(el) => queueMicrotask(() => virtualizer.measureElement(el))} style={{ transform: `translateY(${item.start}px)` }} data-testid="event" data-seq={ev().seq} data-type={ev().type}>
+                          <button type="button" class="run-event-line" aria-expanded={expanded().has(ev().seq)} onClick={() => toggle(ev().seq)}>
+                            <span class="run-event-seq mono">{ev().seq}</span>
+                            <span class="run-event-time mono">+{((ev().timestampMs - props.startMs) / 1000).toFixed(2)} s</span>
+                            <span class={`badge ${eventTone(ev().type)}`}>{ev().type}</span>
+                            <span class="run-event-summary">{eventSummary(ev())}</span>
+                          </button>
+                          <Show when={expanded().has(ev().seq)}>
+                            <pre class="run-event-json">{JSON.stringify(ev(), null, 2)}</pre>
+                          </Show>
+                        </div>
+                      )}
+                    </Show>
+                  );
+                }}
+              </For>
+            </div>
+          </div>
+        </Show>
+      </Show>
+    </section>
+  );
+}

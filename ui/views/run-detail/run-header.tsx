@@ -1,0 +1,136 @@
+/**
+ * @module ui/views/run-detail/run-header
+ * The run's header: id (with copy), workflow, status, started / finished / duration (live
+ * while the run is), who triggered it, its input and output or error, and the runs it is
+ * linked to — the parent (Subflow), the next run (ContinueAsNew) and its child runs.
+ */
+import { A } from "@solidjs/router";
+import { type Accessor, For, Show } from "solid-js";
+import type { GatewayRunRow, GatewayRunSummaryRow } from "../../../core/data/index.js";
+import { CopyButton } from "../../components/copy-button.js";
+import { formatAgo, formatDuration } from "../../components/format.js";
+import { JsonBlock } from "../../components/json-block.js";
+import { StatusBadge } from "../../components/status-badge.js";
+import "./run-header.css";
+
+/** Who started a run, in words (`ctx.auth.triggeredBy`, else `startedBy`'s harness). */
+function startedByText(run: GatewayRunRow): string {
+  const by = run.startedBy as { harness?: string; sessionId?: string } | null;
+  if (run.triggeredBy) return run.triggeredBy;
+  if (by?.harness) return `${by.harness}${by.sessionId ? ` (session ${by.sessionId})` : ""}`;
+  return "anonymous";
+}
+
+/**
+ * The header of a run.
+ * @example
+ * <RunHeader run={run()} now={now} children={data.children()} />
+ */
+export function RunHeader(props: { run: GatewayRunRow; now: Accessor<number>; childRuns: GatewayRunSummaryRow[] }) {
+  const run = () => props.run;
+  const duration = () => (run().finishedAtMs ?? props.now()) - run().createdAtMs;
+  /** Child runs the attempts name (Subflow) that the runs list has not loaded. */
+  const childIds = () => {
+    const known = new Set(props.childRuns.map((c) => c.runId));
+    const fromAttempts = run().nodes.flatMap((n) => n.attempts.map((a) => (a.meta as { childRunId?: unknown } | null)?.childRunId)).filter((id): id is string => typeof id === "string");
+    return [...new Set(fromAttempts)].filter((id) => !known.has(id));
+  };
+  return (
+    <section class="run-header card" aria-label="Run">
+      <div class="run-header-top">
+        <h1>
+          <span class="run-header-workflow">{run().workflowKey ?? run().workflowName ?? "unknown workflow"}</span>
+          <span class="run-header-id mono" title={run().runId}>
+            {run().runId}
+          </span>
+          <CopyButton text={run().runId} label="Copy run id" />
+        </h1>
+        <span data-testid="run-status" data-status={run().status} class="run-header-status">
+          <StatusBadge status={run().status} />
+        </span>
+      </div>
+      <dl class="run-header-facts">
+        <div>
+          <dt>Started</dt>
+          <dd title={new Date(run().createdAtMs).toLocaleString()}>{formatAgo(run().createdAtMs, props.now())}</dd>
+        </div>
+        <div>
+          <dt>Finished</dt>
+          <dd title={run().finishedAtMs ? new Date(run().finishedAtMs!).toLocaleString() : undefined}>{run().finishedAtMs ? formatAgo(run().finishedAtMs, props.now()) : "—"}</dd>
+        </div>
+        <div>
+          <dt>Duration</dt>
+          <dd data-testid="run-duration">
+            {formatDuration(duration())}
+            <Show when={!run().finishedAtMs}>
+              <span class="muted"> so far</span>
+            </Show>
+          </dd>
+        </div>
+        <div>
+          <dt>Triggered by</dt>
+          <dd>{startedByText(run())}</dd>
+        </div>
+        <Show when={run().parentRunId}>
+          <div>
+            <dt>Parent run</dt>
+            <dd>
+              <A href={`/runs/${encodeURIComponent(run().parentRunId!)}`} class="mono">
+                {run().parentRunId}
+              </A>
+            </dd>
+          </div>
+        </Show>
+        <Show when={run().nextRunId}>
+          <div>
+            <dt>Continued as</dt>
+            <dd>
+              <A href={`/runs/${encodeURIComponent(run().nextRunId!)}`} class="mono">
+                {run().nextRunId}
+              </A>
+            </dd>
+          </div>
+        </Show>
+      </dl>
+      <Show when={props.childRuns.length > 0 || childIds().length > 0}>
+        <div class="run-header-children">
+          <span class="muted">Child runs</span>
+          <ul>
+            <For each={props.childRuns}>
+              {(c) => (
+                <li>
+                  <A href={`/runs/${encodeURIComponent(c.runId)}`} class="mono">
+                    {c.workflowKey ?? c.workflowName ?? "run"} · {c.runId.slice(0, 12)}
+                  </A>{" "}
+                  <StatusBadge status={c.status} />
+                </li>
+              )}
+            </For>
+            <For each={childIds()}>
+              {(id) => (
+                <li>
+                  <A href={`/runs/${encodeURIComponent(id)}`} class="mono">
+                    {id}
+                  </A>
+                </li>
+              )}
+            </For>
+          </ul>
+        </div>
+      </Show>
+      <Show when={run().error}>
+        {(err) => (
+          <div class="error-banner run-header-error" role="alert">
+            <strong>{err().code}</strong> {err().message}
+          </div>
+        )}
+      </Show>
+      <div class="run-header-json">
+        <JsonBlock title="Input" value={run().input ?? {}} testId="run-input" />
+        <Show when={run().output !== null && run().output !== undefined}>
+          <JsonBlock title="Output" value={run().output} testId="run-output" />
+        </Show>
+      </div>
+    </section>
+  );
+}

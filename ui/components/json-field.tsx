@@ -48,8 +48,10 @@ export function JsonField(props: { id: string; label: string; value: string; onI
         }}
       />
       <div id={`${props.id}-help`} class="json-field-help">
-        <Show when={touched() && !check().ok}>
-          <p class="json-field-error" role="alert">{(check() as { error: string }).error}</p>
+        <Show when={!check().ok}>
+          <Show when={touched()} fallback={<p class="muted json-field-todo">To send: {(check() as { error: string }).error}</p>}>
+            <p class="json-field-error" role="alert">{(check() as { error: string }).error}</p>
+          </Show>
         </Show>
         <Show when={fields().length}>
           <ul class="json-field-schema" aria-label="Fields">

@@ -16,7 +16,7 @@ import { queryable } from "../components/queryable.js";
 import { EmptyState } from "../components/empty-state.js";
 import { createNow } from "../components/now.js";
 import { useConnection, useFlow } from "../flow-context.js";
-import { ApprovalItem, type Outcome } from "./approvals/approval-item.js";
+import { ApprovalItem, createDraft, type ItemDraft, type Outcome } from "./approvals/approval-item.js";
 import { modeOf, titleOf } from "./approvals/approval-model.js";
 import { SignalForm } from "./approvals/signal-form.js";
 import "../components/view-layout.css";
@@ -53,6 +53,8 @@ export default function Approvals() {
     });
   });
   const key = (row: GatewayApprovalRow) => `${row.runId}/${row.nodeId}#${row.iteration}`;
+  const drafts = new Map<string, ItemDraft>();
+  const draftOf = (row: GatewayApprovalRow) => drafts.get(key(row)) ?? drafts.set(key(row), createDraft(row)).get(key(row))!;
   const bulkable = createMemo(() => visible().filter((r) => modeOf(r) === "gate" || modeOf(r) === "decision"));
   const chosen = createMemo(() => bulkable().filter((r) => selected().has(key(r))));
   const toggle = (row: GatewayApprovalRow, on: boolean) =>
@@ -150,7 +152,7 @@ export default function Approvals() {
           >
             <ul class="approvals-list" aria-label="Pending approvals and human tasks">
               <For each={visible()}>
-                {(row) => <ApprovalItem row={row} run={runsById().get(row.runId)} now={now()} selected={selected().has(key(row))} onSelect={(on) => toggle(row, on)} onOutcome={log} />}
+                {(row) => <ApprovalItem row={row} draft={draftOf(row)} run={runsById().get(row.runId)} now={now()} selected={selected().has(key(row))} onSelect={(on) => toggle(row, on)} onOutcome={log} />}
               </For>
             </ul>
           </Show>

@@ -6,7 +6,7 @@
  * its reason; when someone else decided first, the winning decision is read back and shown.
  */
 import { A } from "@solidjs/router";
-import { createSignal, For, Match, Show, Switch } from "solid-js";
+import { type Accessor, createSignal, For, Match, type Setter, Show, Switch } from "solid-js";
 import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../../../core/data/index.js";
 import { errorCode, errorText } from "../../components/error-text.js";
 import { formatAgo, shortId } from "../../components/format.js";
@@ -21,16 +21,46 @@ export interface Outcome {
   runId: string;
 }
 
+/**
+ * What a person entered on an item and the item's last error. The inbox keeps it per item,
+ * outside the item: a decision removes the item at once (optimistic) and a refused one puts
+ * it back as a new element, which must still show the person's ranking, note and the reason.
+ */
+export interface ItemDraft {
+  note: Accessor<string>;
+  setNote: Setter<string>;
+  choice: Accessor<string | undefined>;
+  setChoice: Setter<string | undefined>;
+  ranked: Accessor<string[]>;
+  setRanked: Setter<string[]>;
+  error: Accessor<string | undefined>;
+  setError: Setter<string | undefined>;
+}
+
+/**
+ * A fresh draft of an item (the options in their given order).
+ * @example
+ * const draft = createDraft(row);
+ */
+export function createDraft(row: GatewayApprovalRow): ItemDraft {
+  const [note, setNote] = createSignal("");
+  const [choice, setChoice] = createSignal<string>();
+  const [ranked, setRanked] = createSignal(optionsOf(row).map((o) => o.key));
+  const [error, setError] = createSignal<string>();
+  return { note, setNote, choice, setChoice, ranked, setRanked, error, setError };
+}
+
 /** The decision a submit sends. */
 type Decision = "approve" | "deny" | { selected: string } | { ranked: string[] };
 
 /**
  * An inbox item.
  * @example
- * <ApprovalItem row={row} run={runsById().get(row.runId)} now={now()} selected={false} onSelect={toggle} onOutcome={log} />
+ * <ApprovalItem row={row} draft={draftOf(row)} run={runsById().get(row.runId)} now={now()} selected={false} onSelect={toggle} onOutcome={log} />
  */
 export function ApprovalItem(props: {
   row: GatewayApprovalRow;
+  draft: ItemDraft;
   run: GatewayRunSummaryRow | undefined;
   now: number;
   /** Approve/deny items can be selected for a bulk decision. */
@@ -43,11 +73,8 @@ export function ApprovalItem(props: {
   const text = () => titleOf(props.row);
   const who = () => whoMayDecide(props.row);
   const due = () => dueOf(props.row);
-  const [note, setNote] = createSignal("");
-  const [choice, setChoice] = createSignal<string>();
-  const [ranked, setRanked] = createSignal(optionsOf(props.row).map((o) => o.key));
+  const { note, setNote, choice, setChoice, ranked, setRanked, error, setError } = props.draft;
   const [busy, setBusy] = createSignal(false);
-  const [error, setError] = createSignal<string>();
   const idBase = () => `${props.row.runId}-${props.row.nodeId}-${props.row.iteration}`.replace(/[^\w-]/g, "_");
   const labelOf = (key: string) => optionsOf(props.row).find((o) => o.key === key)?.label ?? key;
   const workflow = () => props.run?.workflowName ?? props.run?.workflowKey ?? null;

@@ -6,13 +6,13 @@
  * checked against the schema the wait recorded, and `cols.signal` to deliver it.
  */
 import { A, useSearchParams } from "@solidjs/router";
-import { createMemo, createResource, createSignal, For, Show } from "solid-js";
+import { createEffect, createMemo, createResource, createSignal, For, on, Show } from "solid-js";
 import type { WaitInfo } from "../../../core/api/wait-routes.js";
 import type { GatewayRunSummaryRow } from "../../../core/data/index.js";
 import { runNodeKey } from "../../../core/data/rows.js";
 import { errorText } from "../../components/error-text.js";
 import { formatAgo, shortId } from "../../components/format.js";
-import { checkJson } from "../../components/json-check.js";
+import { checkJson, skeletonOf } from "../../components/json-check.js";
 import { JsonField } from "../../components/json-field.js";
 import { useConnection } from "../../flow-context.js";
 import type { Outcome } from "./approval-item.js";
@@ -47,6 +47,8 @@ export function SignalForm(props: { runs: GatewayRunSummaryRow[]; now: number; o
   const [busy, setBusy] = createSignal(false);
   const [error, setError] = createSignal<string>();
   const schema = () => (chosen()?.request.schema as object | undefined) ?? null;
+  // A starting payload of the chosen wait's schema (every field with a value of its type).
+  createEffect(on(schema, (s) => setPayload(s ? JSON.stringify(skeletonOf(s)) : "{}")));
   const check = () => checkJson(payload(), schema(), null);
 
   async function send(e: Event) {
@@ -59,7 +61,6 @@ export function SignalForm(props: { runs: GatewayRunSummaryRow[]; now: number; o
     try {
       const result = await cols.signal({ name: w.name, runId: w.runId, payload: c.value, kind: w.kind === "event" ? "event" : "signal" });
       props.onOutcome({ tone: "ok", text: `Sent ${w.kind} “${w.name}” (${result.status})`, runId: w.runId });
-      setPayload("{}");
       void refetch();
     } catch (err) {
       setError(errorText(err));

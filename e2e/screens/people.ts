@@ -1,0 +1,176 @@
+/**
+ * Screenshots of the people views (approvals inbox, memory, scores, crons) in light and dark,
+ * saved to `docs/app/`, and a check that they work: the script fails when a view does not show
+ * what the Gateway holds, or when approving in the inbox, sending a signal from its form or
+ * creating a cron from the form does not take effect.
+ *
+ *   npx tsx e2e/screens/people.ts            # writes docs/app/{approvals,approvals-empty,memory,scores,crons}-{light,dark}.png
+ *
+ * A Gateway over a fresh SQLite file serves the app's workflows and the people views' dev
+ * workflows (e2e/screens/people-workflows.tsx); the Vite dev server serves the app and proxies
+ * the domain API to it (ui/vite.config.ts).
+ */
+import { mkdirSync, mkdtempSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Page } from "playwright-core";
+import { bindWorkflows, Gateway } from "durable-flow";
+import { appWorkflows } from "../../examples/app-workflows.js";
+import { launchChromium } from "../support/chromium.js";
+import { peopleWorkflowSets } from "./people-workflows.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const outDir = join(root, "docs/app");
+mkdirSync(outDir, { recursive: true });
+
+const dir = mkdtempSync(join(tmpdir(), "flow-people-"));
+const dbPath = join(dir, "flow.db");
+const gateway = new Gateway({ workspaceRoot: dir });
+for (const set of [...appWorkflows, ...peopleWorkflowSets]) for (const [key, workflow] of Object.entries(bindWorkflows(set, { dbPath }))) gateway.register(key, workflow);
+const server = await gateway.listen({ port: 0, host: "127.0.0.1" });
+const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+process.env.FLOW_DEV_GATEWAY = api;
+const { createServer } = await import("vite");
+const vite = await createServer({ configFile: join(root, "ui/vite.config.ts"), server: { port: 0, host: "127.0.0.1" }, logLevel: "warn" });
+await vite.listen();
+const app = `http://127.0.0.1:${(vite.httpServer!.address() as AddressInfo).port}`;
+
+async function call<T = any>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${api}${path}`, { method, headers: { "content-type": "application/json" }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const env = (await res.json()) as { ok: boolean; result?: T; error?: { code: string; message: string } };
+  if (!env.ok) throw new Error(`${method} ${path}: ${env.error?.code} ${env.error?.message}`);
+  return env.result as T;
+}
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+const status = async (runId: string) => (await call<{ status: string }>("GET", `/v1/api/runs/${runId}?view=summary`)).status;
+const launch = async (workflow: string, input: Record<string, unknown>, runId: string, parks = "waiting") => {
+  await call("POST", "/v1/api/runs", { workflow, input, runId });
+  return until(() => status(runId), (s) => s.startsWith(parks) || s === "finished" || s === "failed", `${runId} to reach ${parks}`);
+};
+
+const browser = await launchChromium();
+const shots: string[] = [];
+async function shoot(page: Page, name: string) {
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((t) => {
+      localStorage.setItem("flow:theme", t);
+      document.documentElement.dataset.theme = t;
+    }, theme);
+    // The whole view: the shell scrolls its main area, so the viewport grows to the main
+    // area's content (from the top) instead of a full-page capture.
+    await page.setViewportSize({ width: 1200, height: 860 });
+    const height = await page.evaluate(() => {
+      const main = document.querySelector(".shell-main")!;
+      main.scrollTop = 0;
+      return Math.ceil(main.getBoundingClientRect().top + main.scrollHeight);
+    });
+    await page.setViewportSize({ width: 1200, height: Math.min(2400, Math.max(860, height)) });
+    await page.waitForTimeout(100);
+    const file = join(outDir, `${name}-${theme}.png`);
+    await page.screenshot({ path: file });
+    shots.push(file);
+  }
+}
+const failures: string[] = [];
+const expectThat = (ok: boolean, what: string) => void (ok || failures.push(what));
+
+const page = await browser.newPage({ viewport: { width: 1200, height: 860 } });
+try {
+  page.on("pageerror", (e) => failures.push(`page error: ${e.message}`));
+
+  // Empty first: nothing waits yet.
+  await page.goto(`${app}/approvals`);
+  await page.getByText("Nothing waits for you").waitFor();
+  await shoot(page, "approvals-empty");
+
+  // Every kind of wait; the inbox shows them live (no reload).
+  await launch("release", { service: "api", shards: 3, workMs: 20 }, "rel-api");
+  await launch("release", { service: "billing", shards: 2, workMs: 20 }, "rel-billing");
+  await launch("expense", { employee: "dan" }, "exp-dan");
+  await launch("expense", { employee: "eve" }, "exp-eve");
+  await call("POST", "/v1/api/human-tasks", { runId: "exp-eve", nodeId: "claim", value: { amount: 180, category: "equipment", description: "Second monitor" } });
+  await until(() => call<unknown[]>("GET", "/v1/api/waits?runId=exp-eve&nodeId=refund"), (w) => w.length === 1, "the refund gate");
+  await launch("roadmap", {}, "roadmap-q3");
+  await launch("deploy", {}, "deploy-42");
+  await page.locator('[data-testid="approval"]').nth(4).waitFor();
+  expectThat((await page.locator('[data-testid="approval"]').count()) === 5, "the inbox lists the 5 pending items");
+  expectThat((await page.locator('[data-testid="approval"][data-run-id="roadmap-q3"]').getAttribute("data-mode")) === "rank", "the roadmap item is in rank mode");
+
+  // The human task's form, generated from the row's schema: the run goes on to its refund gate.
+  const claim = page.locator('[data-testid="approval"][data-run-id="exp-dan"][data-node-id="claim"]');
+  await claim.locator('input[name="amount"]').fill("42.5");
+  await claim.locator('select[name="category"]').selectOption({ label: "meals" });
+  await claim.locator('input[name="description"]').fill("Team lunch");
+  await claim.locator('[data-testid="human-submit"]').click();
+  await page.locator('[data-testid="approval"][data-run-id="exp-dan"][data-node-id="refund"]').waitFor();
+  // Ranking as someone who may not: the refusal stays on the item, with its reason.
+  const rank = page.locator('[data-testid="approval"][data-run-id="roadmap-q3"]');
+  await rank.getByRole("button", { name: "Move Eval dashboards up" }).click();
+  await rank.getByRole("button", { name: "Move Eval dashboards up" }).click();
+  expectThat((await rank.locator(".rank-label").allTextContents())[0] === "Eval dashboards", "moving an option up reorders the ranking");
+  await rank.locator('[data-testid="rank-submit"]').click();
+  await rank.locator(".inline-error").waitFor();
+  expectThat((await rank.locator(".inline-error").textContent())!.includes("APPROVAL_FORBIDDEN"), "a refused ranking says why");
+  // Approve one from its item, with a note: it leaves the inbox and the run goes on.
+  const item = page.locator('[data-testid="approval"][data-run-id="rel-billing"]');
+  await item.locator('[data-testid="approval-note"]').fill("tests are green");
+  await item.locator('[data-testid="approve"]').click();
+  await item.waitFor({ state: "detached" });
+  await until(() => status("rel-billing"), (s) => s === "finished", "rel-billing to finish after the approval");
+  await page.locator('[data-testid="signal-form"]').waitFor();
+  await shoot(page, "approvals");
+  // A signal from the form: the deploy run finishes.
+  await page.locator('[data-testid="signal-payload"]').fill('{"green": true, "build": "812"}');
+  await page.locator('[data-testid="signal-submit"]').click();
+  await until(() => status("deploy-42"), (s) => s === "finished", "deploy-42 to finish after the signal");
+
+  // Memory and scores come from review runs; crons from the API and the form.
+  for (const [i, words, sentences] of [[1, 40, 3], [2, 75, 4], [3, 20, 1], [4, 90, 6], [5, 55, 2], [6, 66, 5]] as const) {
+    await launch("review", { topic: ["release notes", "onboarding", "pricing"][i % 3], words, sentences, employee: i % 2 ? "ana" : "bob" }, `review-${i}`, "finished");
+  }
+  await page.goto(`${app}/memory?ns=workflow%3Areview`);
+  await page.locator('[data-testid="memory-fact"]').first().waitFor();
+  await shoot(page, "memory");
+  await page.goto(`${app}/scores`);
+  await page.locator('[data-testid="scorer"]').first().waitFor();
+  expectThat((await page.locator('[data-testid="scorer"]').count()) === 2, "the scores view shows both scorers");
+  await shoot(page, "scores");
+
+  await call("POST", "/v1/api/crons", { cronId: "nightly-release", workflow: "release", schedule: "0 2 * * *", input: { service: "api", workMs: 0, shards: 1 } });
+  await call("POST", "/v1/api/crons", { cronId: "weekly-roadmap", workflow: "roadmap", schedule: "0 9 * * 1", input: {}, enabled: false });
+  await call("POST", "/v1/api/crons/nightly-release/run");
+  await page.goto(`${app}/crons`);
+  await page.locator('[data-testid="cron-row"]').nth(1).waitFor();
+  await page.locator('[data-testid="cron-form"] select[name="workflow"]').selectOption("hello");
+  await page.locator('[data-testid="cron-form"] input[name="schedule"]').fill("*/15 * * * *");
+  await page.locator('[data-testid="cron-form"] textarea[name="input"]').fill('{"name": "Ada"}');
+  await page.locator('[data-testid="cron-form"] button[type="submit"]').click();
+  await page.locator('[data-testid="cron-row"]').nth(2).waitFor();
+  expectThat((await call<unknown[]>("GET", "/v1/api/crons")).length === 3, "the cron form created a cron");
+  await shoot(page, "crons");
+} catch (error) {
+  await page.screenshot({ path: join(dir, "failed.png"), fullPage: true });
+  console.error(`failed (page at ${join(dir, "failed.png")}):`, error);
+  failures.push(String(error));
+} finally {
+  await browser.close();
+  await vite.close();
+  await gateway.close();
+}
+for (const f of shots) console.log(JSON.stringify({ screenshot: f.slice(root.length) }));
+if (failures.length) {
+  console.error(failures.join("\n"));
+  process.exit(1);
+}
+process.exit(0);

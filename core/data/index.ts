@@ -9,6 +9,8 @@ export type { ChangeStream, ChangeStreamEvent, ConnectionStatus, DataNotice, Eve
 export { createCollections } from "./collections.js";
 export type { FlowCollections } from "./collections.js";
 export type { DataApi, RunEventsPage } from "./data-api.js";
+export type { MemoryNamespaceInfo } from "../api/memory-routes.js";
+export type { WaitInfo } from "../api/wait-routes.js";
 export { createDataClient } from "./data-client.js";
 export type { DataClient, DataClientOptions } from "./data-client.js";
 export type { LocalWorkspaceMode, MultiplayerWorkspaceMode, WorkspaceMode } from "./mode.js";

@@ -111,7 +111,7 @@ export function RunTimeline(props: {
         </div>
       </div>
       <Show when={rows().length > 0} fallback={<p class="muted run-timeline-empty">No task has started yet.</p>}>
-        <div class="run-timeline-scroll" ref={body} tabIndex={0} role="list" aria-label="Attempts over time (arrow keys move between bars)" onKeyDown={onKeyDown} onScroll={() => setTip(undefined)}>
+        <div class="run-timeline-scroll" ref={body} tabIndex={0} role="group" aria-label="Attempts over time (arrow keys move between bars)" onKeyDown={onKeyDown} onScroll={() => setTip(undefined)}>
           <div class="run-timeline-grid" style={{ "--zoom": zoom() }}>
             <div class="tl-label tl-axis-label" />
             <div class="tl-track tl-axis" aria-hidden="true">
@@ -126,7 +126,7 @@ export function RunTimeline(props: {
                       <span class="muted"> #{row.iteration}</span>
                     </Show>
                   </button>
-                  <div class="tl-track" role="listitem" data-testid="timeline-row" data-node-id={row.nodeId} classList={{ selected: props.selected === row.key }}>
+                  <div class="tl-track" role="group" aria-label={row.label ?? row.nodeId} data-testid="timeline-row" data-node-id={row.nodeId} classList={{ selected: props.selected === row.key }}>
                     <For each={ticks()}>{(t) => <span class="tl-gridline" style={{ left: `${(t / range()) * 100}%` }} />}</For>
                     <For each={row.spans}>
                       {(s, si) => (

@@ -216,7 +216,7 @@ export const ERROR_CODES = {
   WORKFLOW_NOT_FOUND: 404,
   /** No cron with that id. */
   CRON_NOT_FOUND: 404,
-  /** A method or route this host does not offer yet, or not with this configuration (details say why). */
+  /** A method or route this host does not offer yet, or not with this configuration (details say why); in the browser, a Gateway-only tool or CLI agent. */
   NOT_AVAILABLE: 501,
 
   // ---- hosting: the Node Gateway (docs/hosting.md) ----

@@ -19,8 +19,9 @@ const sourceOf = (target: string | Record<string, string>) => (typeof target ===
 const selfAliases = Object.entries(pkg.exports)
   .filter(([sub]) => sub !== "./package.json" && sourceOf(pkg.exports[sub]!))
   .map(([sub, target]) => ({ find: new RegExp(`^durable-flow${sub === "." ? "" : sub.slice(1)}$`), replacement: `${root}${sourceOf(target)!.slice(2)}` }))
-  // In the browser, `durable-flow` is the runtime-agnostic core.
-  .map((a) => (String(a.find) === String(/^durable-flow$/) ? { ...a, replacement: `${root}core/index.ts` } : a));
+  // In the browser, `durable-flow` is the runtime-agnostic core plus the Gateway-only tools and
+  // CLI agents, which say they need a Gateway when used (browser/index.ts).
+  .map((a) => (String(a.find) === String(/^durable-flow$/) ? { ...a, replacement: `${root}browser/index.ts` } : a));
 // The workflows bundled into the engine worker (browser/app-workflows.d.ts): the app's examples,
 // or the file FLOW_APP_WORKFLOWS names (docs/app-browser.md "Your workflows").
 const appWorkflows = { find: /^flow-app-workflows$/, replacement: process.env.FLOW_APP_WORKFLOWS ? resolve(process.env.FLOW_APP_WORKFLOWS) : `${root}examples/app-workflows.tsx` };

@@ -46,6 +46,8 @@ export function classifyAgentError(error: unknown, nowMs: number): AgentFailure 
         return { kind: "quota", retryAtMs: numberOr(error.details?.retryAtMs, nowMs + DEFAULT_QUOTA_BACKOFF_MS) };
       case "AGENT_CONFIG_INVALID":
       case "AGENT_RPC_FILE_ARGS":
+      // An agent this host cannot run (a CLI agent in the browser): retrying cannot help.
+      case "NOT_AVAILABLE":
         return { kind: "config" };
       case "AGENT_SESSION_LOST":
         return { kind: "session-lost" };

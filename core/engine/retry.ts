@@ -35,10 +35,11 @@ export function retryDelayMs(policy: RetryPolicy | undefined, retry: number): nu
 
 /**
  * Failures that no retry can fix: a static row that does not match its schema, a rejected
- * agent preflight, and a cancelled attempt. Everything else is retried while retries remain.
+ * agent preflight, a cancelled attempt, and a tool or agent this host cannot run (NOT_AVAILABLE:
+ * a CLI agent in the browser). Everything else is retried while retries remain.
  */
 export function isRetryable(error: unknown, staticPayload: boolean): boolean {
-  for (const code of ["AGENT_PREFLIGHT_FAILED", "TASK_CANCELLED", "AGENT_CONFIG_INVALID", "AGENT_RPC_FILE_ARGS"] as const) {
+  for (const code of ["AGENT_PREFLIGHT_FAILED", "TASK_CANCELLED", "AGENT_CONFIG_INVALID", "AGENT_RPC_FILE_ARGS", "NOT_AVAILABLE"] as const) {
     if (isFlowError(error, code)) return false;
   }
   if (staticPayload && isFlowError(error, "TASK_OUTPUT_INVALID")) return false;

@@ -1,0 +1,70 @@
+import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineWorkflows } from "../core/api/define-workflows.js";
+import { LocalGatewayHost } from "../core/api/local-host.js";
+import { pickUpRuns } from "../core/api/pick-up.js";
+import { runWorkflow } from "../core/engine/run.js";
+import { appWorkflows } from "../examples/app-workflows.js";
+import { ensurePgliteSeed } from "../node/store/pglite-seed.js";
+import { bindBrowserWorkflows, createBrowserEnv } from "./create-browser-flow.js";
+import { bash, ExecCliAgent, tools } from "./gateway-only.js";
+import { type BrowserPgliteStore, openBrowserPgliteStore } from "./store/pglite-browser.js";
+
+// The worker's binding over the browser store adapter (PGlite in memory: OPFS and IndexedDB are
+// exercised by the e2e tests), without the worker around it.
+const seed = ensurePgliteSeed().then((file) => new Blob([gunzipSync(readFileSync(file))]));
+let store: BrowserPgliteStore | undefined;
+afterEach(async () => {
+  await store?.close();
+  store = undefined;
+});
+const open = async () => (store = await openBrowserPgliteStore({ storage: "memory", loadDataDir: await seed }));
+
+describe("bindBrowserWorkflows", () => {
+  it("runs the app's workflows, and a run another owner left running is taken over at once", async () => {
+    const s = await open();
+    const first = await bindBrowserWorkflows(appWorkflows, s, createBrowserEnv("flow"));
+    expect(Object.keys(first.workflows).sort()).toEqual(["hello", "pipeline", "release"]);
+    const leader = new LocalGatewayHost({ workflows: first.workflows });
+    const { runId: helloId } = await leader.startRun({ workflowKey: "hello", input: { name: "Ada" } });
+    expect((await leader.activeRun(helloId)!.done).status).toBe("finished");
+
+    // A pipeline paused after its first tasks, then marked running by an owner with a fresh
+    // heartbeat: how a leader tab that closed mid-run leaves it.
+    await leader.startRun({ workflowKey: "pipeline", input: { tasks: 6, workMs: 40 }, runId: "orphan" });
+    const events = () => s.query<{ n: number }>(`SELECT COUNT(*) AS n FROM _flow_events WHERE run_id = ? AND type = 'TaskFinished'`, ["orphan"]);
+    while ((await events())[0]!.n < 2) await new Promise((r) => setTimeout(r, 20));
+    leader.activeRun("orphan")!.pause();
+    expect((await leader.activeRun("orphan")!.done).status).toBe("paused");
+    await s.execute(`UPDATE _flow_runs SET status = 'running', owner_id = ?, heartbeat_at_ms = ? WHERE run_id = ?`, [first.env.ownerId, Date.now(), "orphan"]);
+
+    // The next leader binds the same store with an env of its own: the old owner counts as gone.
+    const next = await bindBrowserWorkflows(appWorkflows, s, createBrowserEnv("flow"));
+    expect(next.env.isOwnerAlive?.(first.env.ownerId)).toBe(false);
+    const host = new LocalGatewayHost({ workflows: next.workflows });
+    expect(await pickUpRuns(host, "This browser")).toEqual(["orphan"]);
+    expect((await host.activeRun("orphan")!.done).status).toBe("finished");
+    const rows = await s.query<{ payload_json: unknown }>(`SELECT payload_json FROM _flow_events WHERE run_id = ? AND type = 'TaskFinished' ORDER BY seq`, ["orphan"]);
+    const finished = rows.map((r) => (typeof r.payload_json === "string" ? JSON.parse(r.payload_json) : r.payload_json).nodeId as string);
+    expect(finished.sort()).toEqual(Array.from({ length: 6 }, (_, i) => `step-${i}`));
+  }, 60_000);
+
+  it("fails a task whose CLI agent or shell tool needs a Gateway with NOT_AVAILABLE", async () => {
+    const s = await open();
+    const set = defineWorkflows({ input: z.object({}), answer: z.object({ text: z.string() }) }, ({ flow, Workflow, Task, outputs }) => ({
+      coder: flow(() => (
+        <Workflow name="coder">
+          <Task id="fix" output={outputs.answer} agent={new ExecCliAgent({ id: "codex" })}>Fix the bug.</Task>
+        </Workflow>
+      )),
+    }));
+    const { workflows } = await bindBrowserWorkflows([set], s, createBrowserEnv("flow"));
+    const result = await runWorkflow(workflows.coder!, { input: {} });
+    expect(result.status).toBe("failed");
+    expect(JSON.stringify(result.error)).toMatch(/NOT_AVAILABLE[\s\S]*ExecCliAgent \(codex\) needs a Gateway|ExecCliAgent \(codex\) needs a Gateway[\s\S]*NOT_AVAILABLE/);
+    await expect(bash.execute({ cmd: "ls" }, { rootDir: "/" } as never)).rejects.toMatchObject({ code: "NOT_AVAILABLE", details: { tool: "bash" } });
+    expect(Object.keys(tools)).toEqual(["read", "write", "edit", "grep", "bash"]);
+  }, 60_000);
+});

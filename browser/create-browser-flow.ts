@@ -32,6 +32,9 @@ export function createBrowserEnv(dbName: string, overrides: Partial<RuntimeEnv> 
   return createDefaultEnv({ ownerId, isOwnerAlive: (owner) => owner === ownerId, ...overrides });
 }
 
+/** A workflow set of any schema map (sets are invariant in theirs: `build` takes their api). */
+export type AnyWorkflowSet = WorkflowSet<any, Record<string, FlowWorkflow<any>>>;
+
 /** A set bound to a browser store. */
 export interface BrowserBinding {
   env: RuntimeEnv;
@@ -63,7 +66,7 @@ export async function createBrowserFlow<S extends SchemaMap, W extends Record<st
  * const { workflows } = await bindBrowserWorkflows(appWorkflows, store, createBrowserEnv("flow"));
  * await runWorkflow(workflows.hello!, { input: { name: "Ada" } });
  */
-export async function bindBrowserWorkflows(sets: readonly WorkflowSet[], store: BrowserPgliteStore, env: RuntimeEnv): Promise<BrowserBinding> {
+export async function bindBrowserWorkflows(sets: readonly AnyWorkflowSet[], store: BrowserPgliteStore, env: RuntimeEnv): Promise<BrowserBinding> {
   await migrateStore(store, env.clock.now());
   const activeRuns = new Set<string>();
   const workflows: Record<string, FlowWorkflow> = {};

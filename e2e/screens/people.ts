@@ -1,8 +1,9 @@
 /**
  * Screenshots of the people views (approvals inbox, memory, scores, crons) in light and dark,
  * saved to `docs/app/`, and a check that they work: the script fails when a view does not show
- * what the Gateway holds, or when approving in the inbox, sending a signal from its form or
- * creating a cron from the form does not take effect.
+ * what the Gateway holds, when approving, ranking or filling in a human task in the inbox,
+ * sending a signal from its form or creating a cron from the form does not take effect, or
+ * when axe-core finds a critical accessibility violation (serious ones are printed).
  *
  *   npx tsx e2e/screens/people.ts            # writes docs/app/{approvals,approvals-empty,memory,scores,crons}-{light,dark}.png
  *
@@ -11,6 +12,7 @@
  * the domain API to it (ui/vite.config.ts).
  */
 import { mkdirSync, mkdtempSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -61,6 +63,18 @@ const launch = async (workflow: string, input: Record<string, unknown>, runId: s
 
 const browser = await launchChromium();
 const shots: string[] = [];
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+/** Critical accessibility violations of the page (axe-core); serious ones are printed. */
+async function axeProblems(page: Page, name: string): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    return (await axe.run(document, { resultTypes: ["violations"] })).violations;
+  });
+  const line = (v: (typeof violations)[number]) => `${name}: ${v.impact} ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`;
+  for (const v of violations.filter((v) => v.impact === "serious")) console.warn(line(v));
+  return violations.filter((v) => v.impact === "critical").map(line);
+}
 async function shoot(page: Page, name: string) {
   for (const theme of ["light", "dark"] as const) {
     await page.evaluate((t) => {
@@ -80,6 +94,7 @@ async function shoot(page: Page, name: string) {
     const file = join(outDir, `${name}-${theme}.png`);
     await page.screenshot({ path: file });
     shots.push(file);
+    failures.push(...(await axeProblems(page, `${name}-${theme}`)));
   }
 }
 const failures: string[] = [];

@@ -107,9 +107,11 @@ export default function Approvals() {
         </p>
       </Show>
       <Show when={outcomes().length}>
-        <ul class="approvals-log" aria-label="Recent decisions" role="status" aria-live="polite">
-          <For each={outcomes()}>{(o) => <li class={`tone-${o.tone}`}>{o.text}</li>}</For>
-        </ul>
+        <div role="status" aria-live="polite">
+          <ul class="approvals-log" aria-label="Recent decisions">
+            <For each={outcomes()}>{(o) => <li class={`tone-${o.tone}`}>{o.text}</li>}</For>
+          </ul>
+        </div>
       </Show>
       <Suspense fallback={<p class="muted">Loading approvals…</p>}>
         <Show when={!approvals.isError} fallback={<div class="error-banner" role="alert">Could not load the approvals ({String(approvals.status)}). Check the connection and reload.</div>}>

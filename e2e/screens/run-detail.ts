@@ -8,80 +8,25 @@
  *
  * A Gateway over a fresh SQLite file serves the app's workflows and `flaky`
  * (e2e/screens/run-detail-workflows.tsx); the Vite dev server serves the app and proxies the
- * domain API to it (ui/vite.config.ts).
+ * domain API to it (e2e/support/screens.ts).
  */
-import { mkdirSync, mkdtempSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
-import { bindWorkflows, Gateway } from "durable-flow";
 import { appWorkflows } from "../../examples/app-workflows.js";
 import { launchChromium } from "../support/chromium.js";
+import { shootThemes, startDevApp, until } from "../support/screens.js";
 import { runDetailWorkflows } from "./run-detail-workflows.js";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const outDir = join(root, "docs/app");
-mkdirSync(outDir, { recursive: true });
-
-const dir = mkdtempSync(join(tmpdir(), "flow-run-detail-"));
-const dbPath = join(dir, "flow.db");
-const gateway = new Gateway({ workspaceRoot: dir });
-for (const set of [...appWorkflows, runDetailWorkflows]) for (const [key, workflow] of Object.entries(bindWorkflows(set, { dbPath }))) gateway.register(key, workflow);
-const server = await gateway.listen({ port: 0, host: "127.0.0.1" });
-const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-
-process.env.FLOW_DEV_GATEWAY = api;
-const { createServer } = await import("vite");
-const vite = await createServer({ configFile: join(root, "ui/vite.config.ts"), server: { port: 0, host: "127.0.0.1" }, logLevel: "warn" });
-await vite.listen();
-const app = `http://127.0.0.1:${(vite.httpServer!.address() as AddressInfo).port}`;
-
-async function call<T = any>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${api}${path}`, { method, headers: { "content-type": "application/json" }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  const env = (await res.json()) as { ok: boolean; result?: T; error?: { code: string; message: string } };
-  if (!env.ok) throw new Error(`${method} ${path}: ${env.error?.code} ${env.error?.message}`);
-  return env.result as T;
-}
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-const status = async (runId: string) => (await call<{ status: string }>("GET", `/v1/api/runs/${runId}?view=summary`)).status;
-const launch = async (workflow: string, input: Record<string, unknown>, runId: string, until_: (s: string) => boolean) => {
+const dev = await startDevApp("run-detail", [...appWorkflows, runDetailWorkflows]);
+const { app, call, status } = dev;
+const launch = async (workflow: string, input: Record<string, unknown>, runId: string, settled: (s: string) => boolean) => {
   await call("POST", "/v1/api/runs", { workflow, input, runId });
-  return until(() => status(runId), until_, `${runId} to settle`);
+  return until(() => status(runId), settled, `${runId} to settle`);
 };
 
 const VIEWPORT = { width: 1280, height: 900 };
 const browser = await launchChromium();
 const shots: string[] = [];
-async function shoot(page: Page, name: string) {
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((t) => {
-      localStorage.setItem("flow:theme", t);
-      document.documentElement.dataset.theme = t;
-    }, theme);
-    await page.mouse.move(0, 0);
-    // The shell scrolls its main area, not the page: grow the viewport to show all of it.
-    const full = await page.evaluate(() => {
-      const main = document.querySelector(".shell-main")!;
-      return Math.ceil(main.scrollHeight + main.getBoundingClientRect().top);
-    });
-    await page.setViewportSize({ width: VIEWPORT.width, height: Math.min(2400, Math.max(VIEWPORT.height, full)) });
-    await page.waitForTimeout(120);
-    const file = join(outDir, `${name}-${theme}.png`);
-    await page.screenshot({ path: file });
-    shots.push(file);
-    await page.setViewportSize(VIEWPORT);
-  }
-}
+const shoot = async (page: Page, name: string) => void shots.push(...(await shootThemes(page, name)));
 const failures: string[] = [];
 const expectThat = (ok: boolean, what: string) => void (ok || failures.push(what));
 const runStatus = (page: Page) => page.locator('[data-testid="run-status"]').getAttribute("data-status");
@@ -165,10 +110,9 @@ try {
   expectThat((await status("pipe-long")) === "cancelled", "the Gateway has pipe-long cancelled");
 } finally {
   await browser.close();
-  await vite.close();
-  await gateway.close();
+  await dev.close();
 }
-for (const f of shots) console.log(JSON.stringify({ screenshot: f.slice(root.length) }));
+for (const f of shots) console.log(JSON.stringify({ screenshot: f }));
 if (failures.length) {
   console.error(failures.join("\n"));
   process.exit(1);

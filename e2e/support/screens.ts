@@ -1,0 +1,114 @@
+/**
+ * @module e2e/support/screens
+ * What the screenshot scripts (`e2e/screens/*.ts`) share: a Gateway over a fresh SQLite file
+ * with the given workflow sets, the app served by Vite's dev server with the domain API
+ * proxied to that Gateway (ui/vite.config.ts), typed calls of the API, polling until a
+ * condition holds, and light + dark screenshots of the whole main area into `docs/app/`.
+ */
+import { mkdirSync, mkdtempSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Page } from "playwright-core";
+import { bindWorkflows, Gateway, type WorkflowSet } from "durable-flow";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Where the screenshots go. */
+export const SCREENS_DIR = join(root, "docs/app");
+
+/** A Gateway and the dev-served app in front of it. */
+export interface DevApp {
+  /** The Gateway's origin (the domain API). */
+  api: string;
+  /** The app's origin (Vite's dev server). */
+  app: string;
+  /** A domain API call; throws with the code and message when the envelope is an error. */
+  call<T = any>(method: "GET" | "POST", path: string, body?: unknown): Promise<T>;
+  /** A run's status (`?view=summary`). */
+  status(runId: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a Gateway with `sets` on a fresh SQLite file and the app's dev server in front of it.
+ * @example
+ * const dev = await startDevApp("run-detail", [...appWorkflows, myWorkflows]);
+ * await page.goto(`${dev.app}/runs`);
+ * await dev.close();
+ */
+export async function startDevApp(name: string, sets: WorkflowSet[]): Promise<DevApp> {
+  const dir = mkdtempSync(join(tmpdir(), `flow-${name}-`));
+  const dbPath = join(dir, "flow.db");
+  const gateway = new Gateway({ workspaceRoot: dir });
+  for (const set of sets) for (const [key, workflow] of Object.entries(bindWorkflows(set, { dbPath }))) gateway.register(key, workflow);
+  const server = await gateway.listen({ port: 0, host: "127.0.0.1" });
+  const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  process.env.FLOW_DEV_GATEWAY = api;
+  const { createServer } = await import("vite");
+  const vite = await createServer({ configFile: join(root, "ui/vite.config.ts"), server: { port: 0, host: "127.0.0.1" }, logLevel: "warn" });
+  await vite.listen();
+  const app = `http://127.0.0.1:${(vite.httpServer!.address() as AddressInfo).port}`;
+  async function call<T = any>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${api}${path}`, { method, headers: { "content-type": "application/json" }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const env = (await res.json()) as { ok: boolean; result?: T; error?: { code: string; message: string } };
+    if (!env.ok) throw new Error(`${method} ${path}: ${env.error?.code} ${env.error?.message}`);
+    return env.result as T;
+  }
+  return {
+    api,
+    app,
+    call,
+    status: async (runId) => (await call<{ status: string }>("GET", `/v1/api/runs/${encodeURIComponent(runId)}?view=summary`)).status,
+    async close() {
+      await vite.close();
+      await gateway.close();
+    },
+  };
+}
+
+/**
+ * Polls `read` until `ok` holds (every 100 ms, `ms` at most).
+ * @example
+ * await until(() => dev.status("r1"), (s) => s === "finished", "r1 to finish");
+ */
+export async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Saves `<name>-light.png` and `<name>-dark.png` of the page into `docs/app/`, tall enough to
+ * hold the whole main area (the shell scrolls it, not the page); answers the files written.
+ * @example
+ * shots.push(...(await shootThemes(page, "run-detail")));
+ */
+export async function shootThemes(page: Page, name: string): Promise<string[]> {
+  mkdirSync(SCREENS_DIR, { recursive: true });
+  const viewport = page.viewportSize() ?? { width: 1280, height: 900 };
+  const files: string[] = [];
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((t) => {
+      localStorage.setItem("flow:theme", t);
+      document.documentElement.dataset.theme = t;
+    }, theme);
+    await page.mouse.move(0, 0);
+    const full = await page.evaluate(() => {
+      const main = document.querySelector(".shell-main");
+      return main ? Math.ceil(main.scrollHeight + main.getBoundingClientRect().top) : document.documentElement.scrollHeight;
+    });
+    await page.setViewportSize({ width: viewport.width, height: Math.min(2400, Math.max(viewport.height, full)) });
+    await page.waitForTimeout(120);
+    const file = join(SCREENS_DIR, `${name}-${theme}.png`);
+    await page.screenshot({ path: file });
+    files.push(file.slice(root.length));
+    await page.setViewportSize(viewport);
+  }
+  return files;
+}

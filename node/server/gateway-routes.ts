@@ -3,8 +3,9 @@
  * The Gateway's HTTP front: the routes only a Node gateway has (`/metrics`,
  * `POST /webhooks/<key>`, extension RPC and streams), in front of the domain API
  * (core/api/handler.ts) that answers everything else. The Origin check runs first, for every
- * route; a closing gateway answers 503. Then the mounted UIs (node/server/ui/) answer GETs of
- * their paths, no token needed (API paths are never theirs). See docs/hosting.md "Gateway".
+ * route; a closing gateway answers 503. After the Gateway's own routes, the mounted UIs
+ * (node/server/ui/) answer GETs of their paths, no token needed (API paths are never theirs).
+ * See docs/hosting.md "Gateway".
  */
 import { readBodyBytes, readJsonBody } from "../../core/api/body.js";
 import { errorResponse, okResponse } from "../../core/api/envelope.js";
@@ -60,8 +61,6 @@ export function gatewayFetch(ctx: GatewayRoutesContext): (req: Request) => Promi
 async function answer(ctx: GatewayRoutesContext, req: Request, path: string): Promise<Response> {
   if (ctx.isClosing()) throw new FlowError("GATEWAY_OVERLOADED", "The gateway is closing; retry against another one or in a moment.");
   assertOriginAllowed(ctx.allowedOrigins, req.headers.get("origin"));
-  const page = await ctx.ui?.(req);
-  if (page) return page;
   if (path === "/metrics" && req.method === "GET") {
     await ctx.api.authenticate(req);
     return ctx.metrics.base.respond();
@@ -84,6 +83,9 @@ async function answer(ctx: GatewayRoutesContext, req: Request, path: string): Pr
   if (ctx.sync?.serves(path)) return ctx.sync.answer(req);
   const stream = EXT_STREAM.exec(path);
   if (stream && req.method === "GET") return extensionStream(ctx, req, `${EXTENSION_PREFIX}${decodeURIComponent(stream[1]!)}.${decodeURIComponent(stream[2]!)}`);
+  // Last but the domain API, whose paths (`/v1/`, `/rpc`, `/health`, `/workflows`) a UI never answers.
+  const page = await ctx.ui?.(req);
+  if (page) return page;
   return ctx.api.fetch(req);
 }
 

@@ -104,7 +104,7 @@ describe("Gateway UI serving", () => {
     expect(deep).toContain('<base href="/" />');
     expect((await fetch(`${t.url}/assets/index-Ab12Cd34.js`)).status).toBe(200);
     expect(((await (await fetch(`${t.url}/workflows`)).json()) as { ok: boolean }).ok).toBe(true);
-    expect((await fetch(`${t.url}/v1/api/nope`)).status).toBe(404);
+    for (const api of ["/v1/api/nope", "/sync/acme/runs", "/webhooks/deploy"]) expect((await fetch(`${t.url}${api}`)).status, api).toBe(404);
     expect((await fetch(`${t.url}/v1/api/nope`)).headers.get("content-type")).toContain("application/json");
 
     const page = await (await fetch(`${t.url}/workflows/deploy`)).text();

@@ -21,8 +21,8 @@ export interface UiMount {
   source: UiSource;
 }
 
-/** Paths of the API (domain API, RPC, metrics, webhooks): never a UI's. */
-const API_PATH = /^\/(?:v1(?:\/|$)|rpc$|health$|metrics$|webhooks\/|workflows\/?$)/;
+/** Paths of the API (domain API, RPC, metrics, webhooks, a team Gateway's shape proxy): never a UI's. */
+const API_PATH = /^\/(?:v1(?:\/|$)|rpc$|health$|metrics$|webhooks\/|sync\/|workflows\/?$)/;
 
 /**
  * Normalizes a mount path: leading slash, no trailing slash (but `/`).

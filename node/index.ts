@@ -81,6 +81,8 @@ export { Gateway } from "./server/gateway.js";
 export type { GatewayCloseOptions, GatewayListenOptions } from "./server/gateway.js";
 export { cronPollMs, GATEWAY_DEFAULTS, resolveGatewayOptions } from "./server/gateway-options.js";
 export type { GatewayOptions, GatewayRegisterOptions, GatewayUiConfig, GatewayWebhookConfig, ResolvedGatewayOptions } from "./server/gateway-options.js";
+export type { UiMount, UiMounts } from "./server/ui/ui-mounts.js";
+export type { UiSource, UiFile } from "./server/ui/ui-source.js";
 export { assertOriginAllowed, gatewayAuthenticate } from "./server/auth/index.js";
 export type { AuthClock, GatewayAuthConfig, JwtAuthConfig, TokenAuthConfig, TokenGrant, TrustedProxyAuthConfig } from "./server/auth/index.js";
 export type { ExtensionContext, GatewayExtension } from "./server/extensions.js";

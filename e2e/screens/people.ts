@@ -107,6 +107,10 @@ try {
   await page.goto(`${app}/memory?ns=workflow%3Areview`);
   await page.locator('[data-testid="memory-fact"]').first().waitFor();
   await shoot(page, "memory");
+  // Note search (full text): only the pricing notes.
+  await page.locator('[data-testid="notes-search"]').fill("pricing");
+  await until(() => page.locator('[data-testid="memory-note"]').count(), (n) => n === 2, "the search to keep the 2 pricing notes");
+  expectThat((await page.locator('[data-testid="memory-note"]').allTextContents()).every((t) => t.includes("pricing")), "note search finds the pricing notes");
   await page.goto(`${app}/scores`);
   await page.locator('[data-testid="scorer"]').first().waitFor();
   expectThat((await page.locator('[data-testid="scorer"]').count()) === 2, "the scores view shows both scorers");
@@ -123,6 +127,8 @@ try {
   await page.locator('[data-testid="cron-form"] button[type="submit"]').click();
   await page.locator('[data-testid="cron-row"]').nth(2).waitFor();
   expectThat((await call<unknown[]>("GET", "/v1/api/crons")).length === 3, "the cron form created a cron");
+  await page.locator('[data-testid="cron-row"][data-cron-id="weekly-roadmap"] [data-testid="cron-toggle"]').click();
+  await page.locator('[data-testid="cron-row"][data-cron-id="weekly-roadmap"][data-enabled="true"]').waitFor();
   await shoot(page, "crons");
 } catch (error) {
   await page.screenshot({ path: "/tmp/flow-people-failed.png" });

@@ -1,8 +1,8 @@
 /**
  * @module ui/views/crons
  * Crons (`/crons`): every schedule with its workflow, expression (in words where it has a
- * common shape), next firing, whether it is enabled and its last run (a link); run one now or
- * delete it (confirmed); and the form that creates one. See docs/app-views-people.md "Crons".
+ * common shape), next firing, whether it is enabled and its last run (a link); run one now,
+ * enable or disable it, or delete it (confirmed); and the form that creates one. See docs/app-views-people.md "Crons".
  */
 import { A } from "@solidjs/router";
 import { useLiveQuery } from "@tanstack/solid-db";
@@ -29,6 +29,19 @@ export default function Crons() {
   const [deleting, setDeleting] = createSignal<GatewayCronRow>();
   const [notice, setNotice] = createSignal<{ tone: "ok" | "bad"; text: string; runId?: string }>();
   const [running, setRunning] = createSignal<string>();
+
+  /** Saving a cron under its own id with `enabled` flipped (cronCreate replaces it). */
+  async function toggle(cron: GatewayCronRow) {
+    setRunning(cron.cronId);
+    try {
+      await cols.data.api.createCron({ cronId: cron.cronId, workflow: cron.workflowKey, schedule: cron.schedule, input: cron.input, enabled: !cron.enabled });
+      setNotice({ tone: "ok", text: `${cron.enabled ? "Disabled" : "Enabled"} cron ${cron.cronId}.` });
+    } catch (error) {
+      setNotice({ tone: "bad", text: errorText(error) });
+    } finally {
+      setRunning(undefined);
+    }
+  }
 
   async function runNow(cron: GatewayCronRow) {
     setRunning(cron.cronId);
@@ -116,6 +129,9 @@ export default function Crons() {
                         <td class="crons-actions">
                           <button type="button" data-testid="cron-run" disabled={running() === c.cronId} onClick={() => void runNow(c)}>
                             Run now
+                          </button>
+                          <button type="button" data-testid="cron-toggle" disabled={running() === c.cronId} onClick={() => void toggle(c)} aria-label={`${c.enabled ? "Disable" : "Enable"} cron ${c.cronId}`}>
+                            {c.enabled ? "Disable" : "Enable"}
                           </button>
                           <button type="button" class="danger" data-testid="cron-delete" onClick={() => setDeleting(c)}>
                             Delete

@@ -65,7 +65,7 @@ export function CronForm(props: { workflows: GatewayWorkflowRow[]; onCreated(cro
         </label>
         <label>
           <span>Id (optional)</span>
-          <input name="cronId" value={cronId()} onInput={(e) => setCronId(e.currentTarget.value)} placeholder="a fresh id; an existing one is replaced" />
+          <input name="cronId" value={cronId()} onInput={(e) => setCronId(e.currentTarget.value)} placeholder="new id when empty" />
         </label>
         <label class="cron-enabled">
           <input type="checkbox" name="enabled" checked={enabled()} onChange={(e) => setEnabled(e.currentTarget.checked)} /> Enabled

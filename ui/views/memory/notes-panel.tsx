@@ -7,7 +7,7 @@
  */
 import { A } from "@solidjs/router";
 import { useLiveQuery } from "@tanstack/solid-db";
-import { createMemo, createResource, For, Show, Suspense } from "solid-js";
+import { createEffect, createMemo, createResource, createSignal, For, on, onCleanup, Show, Suspense } from "solid-js";
 import type { GatewayDocRow } from "../../../core/data/index.js";
 import { errorCode, errorText } from "../../components/error-text.js";
 import { formatAgo, shortId } from "../../components/format.js";
@@ -23,15 +23,26 @@ export function NotesPanel(props: { namespace: string; query: string; onQuery(te
   const { cols } = useConnection();
   const notes = useLiveQuery((q) => q.from({ n: queryable(cols.docs(props.namespace)) }).orderBy(({ n }) => n.createdAtMs, "desc"));
   const all = () => notes() as GatewayDocRow[];
+  // The search runs once typing pauses (the URL keeps every keystroke).
+  const [query, setQuery] = createSignal(props.query.trim());
+  createEffect(
+    on(
+      () => props.query.trim(),
+      (q) => {
+        const timer = setTimeout(() => setQuery(q), q ? 250 : 0);
+        onCleanup(() => clearTimeout(timer));
+      },
+    ),
+  );
   const [found] = createResource(
-    () => (props.query.trim() ? { ns: props.namespace, q: props.query.trim(), n: all().length } : false),
+    () => (query() ? { ns: props.namespace, q: query(), n: all().length } : false),
     ({ ns, q }) => cols.data.api.searchMemoryNotes(ns, q, 50),
   );
   const notIndexed = () => found.error && errorCode(found.error) === "NOTE_SEARCH_NOT_ENABLED";
   const shown = createMemo<GatewayDocRow[]>(() => {
-    if (!props.query.trim()) return all();
+    if (!query()) return all();
     if (notIndexed()) {
-      const words = props.query.toLowerCase().split(/\s+/).filter(Boolean);
+      const words = query().toLowerCase().split(/\s+/).filter(Boolean);
       return all().filter((n) => words.every((w) => n.body.toLowerCase().includes(w)));
     }
     return found.latest ?? [];
@@ -60,9 +71,9 @@ export function NotesPanel(props: { namespace: string; query: string; onQuery(te
         </p>
       </Show>
       <Suspense fallback={<p class="muted">Loading notes…</p>}>
-        <Show when={!(props.query.trim() && found.loading && !found.latest)} fallback={<p class="muted">Searching…</p>}>
-          <Show when={shown().length} fallback={<p class="muted">{props.query.trim() ? "No note matches the search." : `No notes in ${props.namespace}.`}</p>}>
-            <ul class="memory-notes" aria-label={props.query.trim() ? "Notes found, best first" : "Notes, newest first"}>
+        <Show when={!(query() && found.loading && !found.latest)} fallback={<p class="muted">Searching…</p>}>
+          <Show when={shown().length} fallback={<p class="muted">{query() ? "No note matches the search." : `No notes in ${props.namespace}.`}</p>}>
+            <ul class="memory-notes" aria-label={query() ? "Notes found, best first" : "Notes, newest first"}>
               <For each={shown()}>
                 {(n) => (
                   <li class="memory-note" data-testid="memory-note">

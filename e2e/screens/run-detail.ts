@@ -58,7 +58,10 @@ try {
   await page.locator('[data-testid="tree-node"][data-node-id="test-2"][data-state="in-progress"]').waitFor({ timeout: 20_000 });
   expectThat((await runStatus(page)) === "running", "rel-search shows running");
   await shoot(page, "run-detail-running");
+  await page.locator('[data-testid="tree-node"][data-node-id="build"]').focus();
   await waitStatus(page, "waiting-approval");
+  const focused = await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.nodeId);
+  expectThat(focused === "build", `the focused tree node keeps the focus through live updates (focus is on ${focused})`);
 
   // Approve from the run's page: the run finishes, live.
   await page.locator('[data-testid="approval-note"]').fill("shards green");

@@ -6,7 +6,7 @@
  * says what is kept: every earlier attempt and event stays as evidence.
  */
 import { A } from "@solidjs/router";
-import { createResource, createSignal, For, Show } from "solid-js";
+import { createEffect, createResource, createSignal, For, on, Show } from "solid-js";
 import type { GatewayRunNode } from "../../../core/data/index.js";
 import { ActionButton } from "../../components/action-button.js";
 import { ConfirmDialog } from "../../components/confirm-dialog.js";
@@ -35,9 +35,11 @@ export function NodeAttempts(props: { runId: string; runStatus: string; runStart
   const { cols } = useConnection();
   const [rewinding, setRewinding] = createSignal<Attempt>();
   const [diffOf, setDiffOf] = createSignal<number>();
+  // Another node selected: its attempts have other numbers, so no diff stays open.
+  createEffect(on(() => `${props.runId}/${props.node.nodeId}#${props.node.iteration}`, () => setDiffOf(undefined), { defer: true }));
   const [diff] = createResource(
-    () => (diffOf() !== undefined ? { attempt: diffOf()! } : undefined),
-    ({ attempt }) => cols.data.api.getNodeDiff(props.runId, props.node.nodeId, { iteration: props.node.iteration, attempt }),
+    () => diffOf(),
+    (attempt) => cols.data.api.getNodeDiff(props.runId, props.node.nodeId, { iteration: props.node.iteration, attempt }),
   );
   const rewind = async (a: Attempt) => {
     const result = await cols.data.api.rewindRun({ runId: props.runId, nodeId: a.nodeId, iteration: a.iteration, attempt: a.attempt, restoreVcs: a.vcsPointer !== null });

@@ -25,9 +25,10 @@ export function NodePanel(props: { run: GatewayRunRow; node: GatewayRunNode | un
   const { cols } = useConnection();
   const [retrying, setRetrying] = createSignal(false);
   const state = () => props.node?.state ?? "pending";
+  // Read again when the node changes (a string key: a refresh that changed nothing fetches nothing).
   const [output] = createResource(
-    () => (props.node?.outputTable ? { runId: props.run.runId, nodeId: props.nodeId, iteration: props.iteration, state: state(), at: props.node.updatedAtMs } : undefined),
-    ({ runId, nodeId, iteration }) => cols.data.api.getNodeOutput(runId, nodeId, iteration),
+    () => (props.node?.outputTable ? `${props.iteration}/${state()}/${props.node.updatedAtMs}/${props.run.runId}/${props.nodeId}` : undefined),
+    () => cols.data.api.getNodeOutput(props.run.runId, props.nodeId, props.iteration),
   );
   const retry = async () => {
     await cols.data.api.retryNode(props.run.runId, props.nodeId, { iteration: props.iteration });

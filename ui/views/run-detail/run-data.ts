@@ -35,9 +35,13 @@ export function useRunData(runId: Accessor<string>) {
   const tasks = createMemo<GatewayRunTreeRow[]>(() => (treeQ.isReady ? [...treeQ()].sort((a, b) => a.ordinal - b.ordinal) : []));
   const events = createMemo<GatewayRunEventRow[]>(() => (eventsQ.isReady ? eventsQ() : []));
   const frameNo = createMemo(() => tasks()[0]?.frameNo ?? 0);
+  // Keyed by a string, so a refresh of the same frame does not fetch it again.
   const [structure] = createResource(
-    () => (frameNo() > 0 ? { runId: runId(), frameNo: frameNo() } : undefined),
-    async ({ runId: id, frameNo: n }): Promise<XmlNode | null> => (await cols.data.api.getFrame(id, n)).xml,
+    () => (frameNo() > 0 ? `${frameNo()}\u0000${runId()}` : undefined),
+    async (key): Promise<XmlNode | null> => {
+      const [n, id] = key.split("\u0000") as [string, string];
+      return (await cols.data.api.getFrame(id, Number(n))).xml;
+    },
   );
   /** The error that kept the run from loading (RUN_NOT_FOUND, GATEWAY_UNAVAILABLE...). */
   const loadError = (): unknown => (runQ.isError ? (cols.run(runId()).utils.lastError ?? new Error(`Run ${runId()} could not be loaded.`)) : undefined);

@@ -5,7 +5,7 @@
  * retry backoff. Fits the run by default; zoom in to read short attempts. One tab stop: arrow
  * keys move between bars; hover or focus shows a bar's details; click or Enter selects its node.
  */
-import { type Accessor, createMemo, createSignal, For, Show } from "solid-js";
+import { type Accessor, createMemo, createSignal, For, Index, Show } from "solid-js";
 import type { GatewayRunEventRow, GatewayRunNode } from "../../../core/data/index.js";
 import { formatDuration } from "../../components/format.js";
 import { toneOf } from "../../components/status-badge.js";
@@ -117,44 +117,48 @@ export function RunTimeline(props: {
             <div class="tl-track tl-axis" aria-hidden="true">
               <For each={ticks()}>{(t) => <span class="tl-tick" style={{ left: `${(t / range()) * 100}%` }}>{formatDuration(t)}</span>}</For>
             </div>
-            <For each={rows()}>
+            {/* By position (Index): the model is rebuilt every tick of a live run; rows and bars keep their elements (and focus). */}
+            <Index each={rows()}>
               {(row, ri) => (
                 <>
-                  <button type="button" tabIndex={-1} class="tl-label" classList={{ selected: props.selected === row.key }} onClick={() => props.onSelect(row.nodeId, row.iteration)} title={row.label ?? row.nodeId}>
-                    <span class="mono">{row.nodeId}</span>
-                    <Show when={row.iteration > 0}>
-                      <span class="muted"> #{row.iteration}</span>
+                  <button type="button" tabIndex={-1} class="tl-label" classList={{ selected: props.selected === row().key }} onClick={() => props.onSelect(row().nodeId, row().iteration)} title={row().label ?? row().nodeId}>
+                    <span class="mono">{row().nodeId}</span>
+                    <Show when={row().iteration > 0}>
+                      <span class="muted"> #{row().iteration}</span>
                     </Show>
                   </button>
-                  <div class="tl-track" role="group" aria-label={row.label ?? row.nodeId} data-testid="timeline-row" data-node-id={row.nodeId} classList={{ selected: props.selected === row.key }}>
+                  <div class="tl-track" role="listitem" data-testid="timeline-row" data-node-id={row().nodeId} classList={{ selected: props.selected === row().key }}>
                     <For each={ticks()}>{(t) => <span class="tl-gridline" style={{ left: `${(t / range()) * 100}%` }} />}</For>
-                    <For each={row.spans}>
-                      {(s, si) => (
-                        <span
-                          class={`tl-span tl-${s.kind} ${s.kind === "attempt" ? toneOf(s.state === "in-progress" ? "running" : s.state) : ""}`}
-                          classList={{ open: s.open }}
-                          tabIndex={-1}
-                          role="img"
-                          data-span={`${ri()}:${si()}`}
-                          data-kind={s.kind}
-                          data-state={s.state}
-                          aria-label={spanTitle(row, s, timeline().startMs)}
-                          style={{ left: `${pct(s.startMs)}%`, width: `${Math.max(0, pct(s.endMs) - pct(s.startMs))}%` }}
-                          onMouseEnter={(e) => showTip(e.currentTarget, spanTitle(row, s, timeline().startMs))}
-                          onMouseLeave={() => setTip(undefined)}
-                          onFocus={(e) => {
-                            setActive({ row: ri(), span: si() });
-                            showTip(e.currentTarget, spanTitle(row, s, timeline().startMs));
-                          }}
-                          onBlur={() => setTip(undefined)}
-                          onClick={() => props.onSelect(row.nodeId, row.iteration)}
-                        />
-                      )}
-                    </For>
+                    <Index each={row().spans}>
+                      {(s, si) => {
+                        const title = () => spanTitle(row(), s(), timeline().startMs);
+                        return (
+                          <span
+                            class={`tl-span tl-${s().kind} ${s().kind === "attempt" ? toneOf(s().state === "in-progress" ? "running" : s().state) : ""}`}
+                            classList={{ open: s().open }}
+                            tabIndex={-1}
+                            role="img"
+                            data-span={`${ri}:${si}`}
+                            data-kind={s().kind}
+                            data-state={s().state}
+                            aria-label={title()}
+                            style={{ left: `${pct(s().startMs)}%`, width: `${Math.max(0, pct(s().endMs) - pct(s().startMs))}%` }}
+                            onMouseEnter={(e) => showTip(e.currentTarget, title())}
+                            onMouseLeave={() => setTip(undefined)}
+                            onFocus={(e) => {
+                              setActive({ row: ri, span: si });
+                              showTip(e.currentTarget, title());
+                            }}
+                            onBlur={() => setTip(undefined)}
+                            onClick={() => props.onSelect(row().nodeId, row().iteration)}
+                          />
+                        );
+                      }}
+                    </Index>
                   </div>
                 </>
               )}
-            </For>
+            </Index>
           </div>
         </div>
         <Show when={timeline().rows.length > MAX_ROWS}>

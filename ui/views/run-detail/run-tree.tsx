@@ -5,9 +5,9 @@
  * parent, Right expands, Home/End, Enter or Space selects (the node panel follows, and the
  * URL keeps `?node=&iteration=`).
  */
-import { createMemo, createSignal, For, Show } from "solid-js";
+import { createMemo, createSignal, Index, Show } from "solid-js";
 import { toneOf } from "../../components/status-badge.js";
-import { groupTitle, type TreeItem, visibleItems } from "./tree-model.js";
+import { groupTitle, type TreeGroup, type TreeItem, type TreeTask, visibleItems } from "./tree-model.js";
 import "./run-tree.css";
 
 /**
@@ -80,80 +80,84 @@ export function RunTree(props: { items: TreeItem[]; selected: string | undefined
         return;
     }
   };
+  // Rows are kept by position (Index), not by object: a live refresh rebuilds the items, and
+  // recreating the rows would take the keyboard focus away from the person.
   return (
     <ul class="run-tree" role="tree" aria-label="Tasks" ref={list} onKeyDown={onKeyDown}>
-      <For each={rows()}>
+      <Index each={rows()}>
         {(row) => {
-          const item = row.item;
-          const isCurrent = () => current() === item.key;
-          if (item.kind === "group") {
-            const open = () => !collapsed().has(item.key);
-            return (
-              <li
-                role="treeitem"
-                aria-level={row.depth + 1}
-                aria-expanded={open()}
-                tabIndex={isCurrent() ? 0 : -1}
-                data-key={item.key}
-                class="run-tree-row run-tree-group"
-                style={{ "--depth": row.depth }}
-                onClick={() => {
-                  setFocused(item.key);
-                  toggle(item.key);
-                }}
-              >
-                <span class="run-tree-caret" aria-hidden="true">
-                  {open() ? "▾" : "▸"}
-                </span>
-                <span class="run-tree-group-title">{groupTitle(item)}</span>
-                <span class={`run-tree-dot ${toneOf(item.state)}`} aria-hidden="true" />
-                <span class="run-tree-meta">
-                  {item.finished}/{item.total}
-                </span>
-              </li>
-            );
-          }
+          const key = () => row().item.key;
+          const isCurrent = () => current() === key();
           return (
-            <li
-              role="treeitem"
-              aria-level={row.depth + 1}
-              aria-selected={props.selected === item.key}
-              tabIndex={isCurrent() ? 0 : -1}
-              data-key={item.key}
-              data-testid="tree-node"
-              data-node-id={item.nodeId}
-              data-iteration={item.iteration}
-              data-state={item.state}
-              class="run-tree-row run-tree-task"
-              classList={{ selected: props.selected === item.key }}
-              style={{ "--depth": row.depth }}
-              onClick={() => {
-                setFocused(item.key);
-                props.onSelect(item.nodeId, item.iteration);
-              }}
-            >
-              <span class={`run-tree-state badge ${toneOf(item.state)}`}>{item.state}</span>
-              <span class="run-tree-label">
-                <span class="mono">{item.nodeId}</span>
-                <Show when={item.label && item.label !== item.nodeId}>
-                  <span class="muted"> {item.label}</span>
-                </Show>
-              </span>
-              <span class="run-tree-meta">
-                <Show when={item.element !== "task"}>
-                  <span class="run-tree-element">{item.element}</span>
-                </Show>
-                <Show when={item.iteration > 0}>
-                  <span title="Loop iteration">iter {item.iteration}</span>
-                </Show>
-                <Show when={item.attempts > 1}>
-                  <span title={`${item.attempts} attempts`}>×{item.attempts}</span>
-                </Show>
-              </span>
-            </li>
+            <Show when={row().item.kind === "task" ? (row().item as TreeTask) : undefined} fallback={<GroupRow group={row().item as TreeGroup} depth={row().depth} current={isCurrent()} open={!collapsed().has(key())} onClick={() => (setFocused(key()), toggle(key()))} />}>
+              {(task) => (
+                <li
+                  role="treeitem"
+                  aria-level={row().depth + 1}
+                  tabIndex={isCurrent() ? 0 : -1}
+                  data-key={key()}
+                  style={{ "--depth": row().depth }}
+                  aria-selected={props.selected === key()}
+                  data-testid="tree-node"
+                  data-node-id={task().nodeId}
+                  data-iteration={task().iteration}
+                  data-state={task().state}
+                  class="run-tree-row run-tree-task"
+                  classList={{ selected: props.selected === key() }}
+                  onClick={() => {
+                    setFocused(key());
+                    props.onSelect(task().nodeId, task().iteration);
+                  }}
+                >
+                  <span class={`run-tree-state badge ${toneOf(task().state)}`}>{task().state}</span>
+                  <span class="run-tree-label">
+                    <span class="mono">{task().nodeId}</span>
+                    <Show when={task().label && task().label !== task().nodeId}>
+                      <span class="muted"> {task().label}</span>
+                    </Show>
+                  </span>
+                  <span class="run-tree-meta">
+                    <Show when={task().element !== "task"}>
+                      <span class="run-tree-element">{task().element}</span>
+                    </Show>
+                    <Show when={task().iteration > 0}>
+                      <span title="Loop iteration">iter {task().iteration}</span>
+                    </Show>
+                    <Show when={task().attempts > 1}>
+                      <span title={`${task().attempts} attempts`}>×{task().attempts}</span>
+                    </Show>
+                  </span>
+                </li>
+              )}
+            </Show>
           );
         }}
-      </For>
+      </Index>
     </ul>
+  );
+}
+
+/** A structural row (Sequence, Parallel, ...): collapsible, with its progress. */
+function GroupRow(props: { group: TreeGroup; depth: number; current: boolean; open: boolean; onClick(): void }) {
+  return (
+    <li
+      role="treeitem"
+      aria-level={props.depth + 1}
+      aria-expanded={props.open}
+      tabIndex={props.current ? 0 : -1}
+      data-key={props.group.key}
+      style={{ "--depth": props.depth }}
+      class="run-tree-row run-tree-group"
+      onClick={() => props.onClick()}
+    >
+      <span class="run-tree-caret" aria-hidden="true">
+        {props.open ? "▾" : "▸"}
+      </span>
+      <span class="run-tree-group-title">{groupTitle(props.group)}</span>
+      <span class={`run-tree-dot ${toneOf(props.group.state)}`} aria-hidden="true" />
+      <span class="run-tree-meta">
+        {props.group.finished}/{props.group.total}
+      </span>
+    </li>
   );
 }

@@ -127,7 +127,7 @@ export function RunTimeline(props: {
                       <span class="muted"> #{row().iteration}</span>
                     </Show>
                   </button>
-                  <div class="tl-track" role="listitem" data-testid="timeline-row" data-node-id={row().nodeId} classList={{ selected: props.selected === row().key }}>
+                  <div class="tl-track" data-testid="timeline-row" data-node-id={row().nodeId} classList={{ selected: props.selected === row().key }}>
                     <For each={ticks()}>{(t) => <span class="tl-gridline" style={{ left: `${(t / range()) * 100}%` }} />}</For>
                     <Index each={row().spans}>
                       {(s, si) => {

@@ -28,7 +28,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const APP_DIR = join(ROOT, "dist", "app");
 
 /** What the app is built from: a change under any of these rebuilds it. */
-const SOURCES = ["ui", "browser", "core", "examples", "package.json"];
+const SOURCES = ["ui", "browser", "core", "sync", "examples", "package.json"];
 const STAMP = ".build-stamp.json";
 const LOCK = join(ROOT, "dist", ".app-build.lock");
 

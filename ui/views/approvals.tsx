@@ -39,7 +39,13 @@ export default function Approvals() {
   const [bulkNote, setBulkNote] = createSignal("");
   const [progress, setProgress] = createSignal<string>();
   let nextOutcome = 0;
-  const log = (o: Outcome) => setOutcomes((list) => [{ ...o, id: nextOutcome++ }, ...list].slice(0, 6));
+  let heading!: HTMLHeadingElement;
+  const log = (o: Outcome) => {
+    setOutcomes((list) => [{ ...o, id: nextOutcome++ }, ...list].slice(0, 6));
+    // The decided item leaves with the focus inside it: keyboard users go on from the top of
+    // the inbox (the log just below the heading says what happened).
+    if (o.tone === "ok" && (!document.activeElement || document.activeElement === document.body)) heading.focus();
+  };
 
   const visible = createMemo(() => {
     const words = (params.q ?? "").toLowerCase().split(/\s+/).filter(Boolean);
@@ -86,7 +92,9 @@ export default function Approvals() {
   return (
     <div class="approvals-view">
       <header class="view-header">
-        <h1>Approvals</h1>
+        <h1 tabIndex={-1} ref={heading}>
+          Approvals
+        </h1>
         <div class="approvals-filters" role="group" aria-label="Filter the inbox">
           <For each={[["all", "All"], ["approvals", "Approvals"], ["human", "Human tasks"]] as const}>
             {([value, label]) => (

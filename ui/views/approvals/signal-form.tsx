@@ -48,7 +48,7 @@ export function SignalForm(props: { runs: GatewayRunSummaryRow[]; now: number; o
   const [error, setError] = createSignal<string>();
   const schema = () => (chosen()?.request.schema as object | undefined) ?? null;
   // A starting payload of the chosen wait's schema (every field with a value of its type).
-  createEffect(on(schema, (s) => setPayload(s ? JSON.stringify(skeletonOf(s)) : "{}")));
+  createEffect(on(schema, (s) => setPayload(s ? JSON.stringify(skeletonOf(s), null, 2) : "{}")));
   const check = () => checkJson(payload(), schema(), null);
 
   async function send(e: Event) {

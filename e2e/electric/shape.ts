@@ -167,22 +167,35 @@ export class Shape {
     return rows.map((r) => (r === null ? false : res[i++]?.m === true));
   }
 
-  /** Appends the messages a committed transaction makes in this shape; true when it added any. */
-  async apply(pool: pg.Pool, tx: WalTransaction): Promise<boolean> {
-    if (this.gone || visibleIn(this.snap, BigInt(tx.xid))) return false;
-    const mine = tx.changes.filter((c) => c.schema === this.def.schema && c.table === this.def.table);
+  /**
+   * Appends the messages committed transactions make in this shape, in commit order; true when
+   * it added any. The where clause is evaluated for the whole batch in one query.
+   */
+  async apply(pool: pg.Pool, txs: WalTransaction[]): Promise<boolean> {
+    if (this.gone) return false;
+    const mine = txs
+      .filter((tx) => !visibleIn(this.snap, BigInt(tx.xid)))
+      .map((tx) => ({ tx, changes: tx.changes.filter((c) => c.schema === this.def.schema && c.table === this.def.table) }))
+      .filter((t) => t.changes.length > 0);
     if (mine.length === 0) return false;
-    const flags = await this.matches(pool, mine.flatMap((c) => [c.identity, c.columns]));
-    const out: WireMessage[] = [];
+    const flags = await this.matches(pool, mine.flatMap((t) => t.changes.flatMap((c) => [c.identity, c.columns])));
     const relation = [this.def.schema, this.def.table];
-    mine.forEach((c, i) => out.push(...this.convert(c, flags[2 * i]!, flags[2 * i + 1]!)));
-    if (out.length === 0) return false;
-    out.forEach((m, i) => {
-      m.headers = { ...m.headers, relation, txids: [tx.xid], lsn: String(tx.lsn), op_position: i, ...(i === out.length - 1 ? { last: true } : {}) };
-      this.log.push({ offset: [tx.lsn, i], message: m });
-    });
-    for (const wake of this.waiters) wake();
-    return true;
+    let k = 0;
+    let added = false;
+    for (const { tx, changes } of mine) {
+      const out: WireMessage[] = [];
+      for (const c of changes) {
+        out.push(...this.convert(c, flags[k]!, flags[k + 1]!));
+        k += 2;
+      }
+      out.forEach((m, i) => {
+        m.headers = { ...m.headers, relation, txids: [tx.xid], lsn: String(tx.lsn), op_position: i, ...(i === out.length - 1 ? { last: true } : {}) };
+        this.log.push({ offset: [tx.lsn, i], message: m });
+      });
+      added ||= out.length > 0;
+    }
+    if (added) for (const wake of this.waiters) wake();
+    return added;
   }
 
   private convert(c: WalChange, oldIn: boolean, newIn: boolean): WireMessage[] {

@@ -121,10 +121,9 @@ export async function startElectricStandin(opts: StandinOptions): Promise<Electr
   const pollOnce = async () => {
     const shapes = [...current.values()];
     const txs = await reader.poll(new Set(shapes.map((s) => s.relation)));
-    for (const tx of txs) {
-      lastLsn = tx.lsn;
-      for (const shape of shapes) await shape.apply(pool, tx);
-    }
+    if (txs.length === 0) return;
+    lastLsn = txs.at(-1)!.lsn;
+    await Promise.all(shapes.map((shape) => shape.apply(pool, txs)));
   };
   let timer: NodeJS.Timeout | undefined;
   const loop = () => {

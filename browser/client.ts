@@ -6,6 +6,7 @@
  * database share one engine; see docs/app-browser.md.
  */
 import * as Comlink from "comlink";
+import type { SqlRow, SqlValue } from "../core/store/port.js";
 import type { BrowserStorage } from "./store/pglite-browser.js";
 import { responseOf, toWireRequest } from "./wire.js";
 import type { EngineRole, EngineWorkerApi } from "./worker/engine-worker.js";
@@ -22,6 +23,12 @@ export interface BrowserEngine {
   onRoleChange(listener: (role: BrowserEngine["role"]) => void): () => void;
   /** Resolves once the engine answers (the database is open in the leader tab). */
   ready(): Promise<void>;
+  /**
+   * Runs SQL (`?` placeholders) on this browser's database, from the tab that holds it (role
+   * `leader`): for the devtools console and benchmarks. The page can reach the same storage
+   * anyway, so this opens nothing new.
+   */
+  query<T extends SqlRow = SqlRow>(sql: string, params?: SqlValue[]): Promise<T[]>;
   /** How long this tab's engine took to start: opening the database, binding the workflows (leader tabs, once ready). */
   startup(): Promise<{ openMs: number; bindMs: number } | undefined>;
   /** Stops the worker. */
@@ -124,6 +131,7 @@ export async function connectBrowserEngine(opts: BrowserEngineOptions = {}): Pro
       await res.body?.cancel();
       await noteStorage();
     },
+    query: async <T extends SqlRow = SqlRow>(sql: string, params?: SqlValue[]) => (await remote.query(sql, params)) as T[],
     startup: () => remote.startup(),
     close() {
       remote[Comlink.releaseProxy]();

@@ -14,6 +14,7 @@ import { appWorkflows } from "flow-app-workflows";
 import seedUrl from "flow-pglite-seed?url";
 import { errorResponse } from "../../core/api/envelope.js";
 import { FlowError } from "../../core/errors.js";
+import type { SqlRow, SqlValue } from "../../core/store/port.js";
 import type { BrowserStorage } from "../store/pglite-browser.js";
 import { fromWireRequest, type WireHead, type WireRequest, wireHeadOf } from "../wire.js";
 import { type RunningBrowserEngine, startBrowserEngine } from "./engine.js";
@@ -36,6 +37,8 @@ export interface EngineWorkerApi {
   fetch(req: WireRequest): Promise<{ head: WireHead; body: ReadableStream<Uint8Array> | null }>;
   /** Where the leader keeps the database (`unknown` until a leader has answered). */
   storage(): string;
+  /** Runs SQL (`?` placeholders) on this browser's database; the leader tab only. */
+  query(sql: string, params?: SqlValue[]): Promise<SqlRow[]>;
   /** How long this tab's engine took to start (leader only; undefined before it has). */
   startup(): { openMs: number; bindMs: number } | undefined;
   /** Calls `listener` on every role change. */
@@ -117,6 +120,11 @@ const api: EngineWorkerApi = {
 
   storage() {
     return settled?.store.storage ?? channel?.leader?.storage ?? "unknown";
+  },
+
+  async query(sql, params) {
+    if (role !== "leader") throw new FlowError("NOT_AVAILABLE", "This tab does not hold the database: run SQL from the tab whose engine role is leader.", { role });
+    return (await engine!).store.query(sql, params);
   },
 
   startup() {

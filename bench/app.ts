@@ -1,0 +1,133 @@
+/**
+ * The app in Chromium (issue #13): one JSON line per measure, for each storage (OPFS, IndexedDB).
+ *
+ *   npx tsx bench/app.ts            # builds dist/app when its sources changed
+ *
+ * - `cold-start`: a new profile's first visit, navigation to an interactive runs list (a
+ *   `run-row` or the empty state's launch link), and the engine's ready time and startup split;
+ * - `warm-start`: a reload of that page (service worker, database on disk), median of 3;
+ * - `workflow-100`: a 100-task compute workflow (`pipeline`, no work per task) from launch to
+ *   `finished`, through the page's engine fetch, median of 3;
+ * - `runs-10k` (OPFS): 10,000 runs seeded in the worker's database, a reload to the first row,
+ *   then the list scrolled 200 px per animation frame for 180 frames: frame intervals and
+ *   dropped frames (an interval over 25 ms).
+ * Serves dist/app statically on loopback (e2e/support/static-server.ts), headless Chromium.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { APP_DIR, ensureAppBuilt } from "../e2e/support/app.js";
+import { launchPersistent } from "../e2e/support/chromium.js";
+import { engineCall, engineReady, runStatus, until } from "../e2e/support/engine-page.js";
+import { serveStatic } from "../e2e/support/static-server.js";
+
+const LIST_READY = '[data-testid="run-row"], [data-testid="empty-launch"]';
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const print = (line: Record<string, unknown>) => console.log(JSON.stringify(line));
+
+type EngineGlobal = { __FLOW_ENGINE__: { ready(): Promise<void>; startup(): Promise<unknown>; query(sql: string, params?: unknown[]): Promise<unknown[]> } };
+
+/** Milliseconds from navigation start to an interactive runs list, and to the engine answering. */
+async function openTimes(page: Page): Promise<{ listMs: number | null; readyMs: number }> {
+  await engineReady(page, 60_000);
+  const readyMs = await page.evaluate(async () => {
+    await (globalThis as unknown as EngineGlobal).__FLOW_ENGINE__.ready();
+    return performance.now();
+  });
+  const listMs = await page
+    .waitForSelector(LIST_READY, { timeout: 30_000 })
+    .then(() => page.evaluate(() => performance.now()))
+    .catch(() => null);
+  return { listMs: listMs === null ? null : Math.round(Math.max(listMs, 0)), readyMs: Math.round(readyMs) };
+}
+
+async function pipelineMs(page: Page, tasks: number): Promise<number> {
+  const started = Date.now();
+  const { runId } = await engineCall<{ runId: string }>(page, "POST", "/v1/api/runs", { workflow: "pipeline", input: { tasks } });
+  await until(() => runStatus(page, runId), (s) => s === "finished" || s === "failed", "the pipeline", 120_000);
+  return Date.now() - started;
+}
+
+async function seedRuns(page: Page, count: number): Promise<void> {
+  await page.evaluate(
+    ({ count, now }) =>
+      (globalThis as unknown as EngineGlobal).__FLOW_ENGINE__.query(
+        `INSERT INTO _flow_runs (run_id, workflow_name, workflow_hash, status, input_json, iterations_json, annotations_json, created_at_ms, updated_at_ms, finished_at_ms)
+         SELECT 'seed-' || g, 'hello', 'seed', 'finished', '{"name":"n' || g || '"}', '{}', '{"flow:workflow":"hello"}', ?::bigint - g * 1000, ?::bigint - g * 1000, ?::bigint - g * 1000 + 50
+         FROM generate_series(1, ${count}) AS g`,
+        [now, now, now],
+      ),
+    { count, now: Date.now() },
+  );
+}
+
+/** Scrolls the runs list one step per animation frame; frame intervals in ms. */
+async function scrollFrames(page: Page): Promise<{ frames: number; p50: number; p95: number; maxMs: number; dropped: number; scrolledTo: number } | null> {
+  return page.evaluate(async () => {
+    const list = document.querySelector<HTMLElement>('[data-testid="runs-scroll"]');
+    if (!list) return null;
+    const gaps: number[] = [];
+    let last = await new Promise<number>((r) => requestAnimationFrame(r));
+    for (let i = 0; i < 180; i++) {
+      list.scrollTop += 200;
+      const now = await new Promise<number>((r) => requestAnimationFrame(r));
+      gaps.push(now - last);
+      last = now;
+    }
+    // No helper functions in here: the bundler would wrap them in a __name the page lacks.
+    const sorted = [...gaps].sort((a, b) => a - b);
+    const p50 = Math.round(sorted[Math.floor(0.5 * (sorted.length - 1))]! * 10) / 10;
+    const p95 = Math.round(sorted[Math.floor(0.95 * (sorted.length - 1))]! * 10) / 10;
+    return { frames: gaps.length, p50, p95, maxMs: Math.round(sorted.at(-1)!), dropped: gaps.filter((g) => g > 25).length, scrolledTo: list.scrollTop };
+  });
+}
+
+await ensureAppBuilt();
+const server = await serveStatic(APP_DIR);
+try {
+  for (const storage of ["opfs", "idb"] as const) {
+    const profile = mkdtempSync(join(tmpdir(), `flow-bench-app-${storage}-`));
+    const ctx = await launchPersistent(profile);
+    try {
+      await ctx.addInitScript((s) => localStorage.setItem("flow:storage", s), storage);
+      const page = ctx.pages()[0] ?? (await ctx.newPage());
+      await page.goto(server.url);
+      const cold = await openTimes(page);
+      const startup = await page.evaluate(() => (globalThis as unknown as EngineGlobal).__FLOW_ENGINE__.startup());
+      const reported = await page.evaluate(() => (globalThis as unknown as { __FLOW_ENGINE__: { storage: string } }).__FLOW_ENGINE__.storage);
+      print({ bench: "app", case: "cold-start", storage: reported, listMs: cold.listMs, workerReadyMs: cold.readyMs, startup });
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
+      await engineCall(page, "POST", "/v1/api/runs", { workflow: "hello", input: { name: "bench" } });
+
+      const warm: { listMs: number | null; readyMs: number }[] = [];
+      for (let i = 0; i < 3; i++) {
+        await page.reload();
+        warm.push(await openTimes(page));
+      }
+      const warmStartup = await page.evaluate(() => (globalThis as unknown as EngineGlobal).__FLOW_ENGINE__.startup());
+      const lists = warm.map((w) => w.listMs).filter((x): x is number => x !== null);
+      print({ bench: "app", case: "warm-start", storage: reported, listMs: lists.length ? median(lists) : null, workerReadyMs: median(warm.map((w) => w.readyMs)), startup: warmStartup });
+
+      await pipelineMs(page, 10); // warm the engine's code paths
+      const runs = [await pipelineMs(page, 100), await pipelineMs(page, 100), await pipelineMs(page, 100)];
+      print({ bench: "app", case: "workflow-100", storage: reported, ms: median(runs), runsMs: runs });
+
+      if (storage === "opfs") {
+        await seedRuns(page, 10_000);
+        const started = Date.now();
+        await page.reload();
+        const open = await openTimes(page);
+        await page.waitForSelector('[data-testid="run-row"]', { timeout: 60_000 }).catch(() => null);
+        const frames = await scrollFrames(page);
+        const [counted] = (await page.evaluate(() => (globalThis as unknown as EngineGlobal).__FLOW_ENGINE__.query("SELECT COUNT(*) AS n FROM _flow_runs"))) as { n: number }[];
+        print({ bench: "app", case: "runs-10k", storage: reported, runs: counted?.n, firstRowMs: open.listMs, reloadMs: Date.now() - started, scroll: frames });
+      }
+    } finally {
+      await ctx.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
+  }
+} finally {
+  await server.close();
+}

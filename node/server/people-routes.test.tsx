@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { approvalDecisionSchema, createDomainHandler, createFlow, createMemoryStore, FlowDb, LocalGatewayHost } from "durable-flow";
-import { tempDir } from "../testing/backends.js";
+import { postgresBackend, tempDir } from "../testing/backends.js";
 import { listenForTest } from "./testing.js";
 
 /** A desk workflow (a human task, then a signal with a payload schema) and a gated one, over one SQLite file behind a real port. */
@@ -92,5 +92,36 @@ describe("the wait and memory routes of the domain API", () => {
     expect(found.map((n: { body: string }) => n.body)).toEqual(["Refunds above 500 EUR need a manager."]);
     expect((await call("GET", "/v1/api/memory/notes/search?namespace=workflow:review&q=")).body.error.code).toBe("INVALID_ARGUMENT");
     expect((await call("GET", "/v1/api/memory/notes/search?namespace=workflow:review&q=x&limit=0")).body.error.code).toBe("INVALID_ARGUMENT");
+  });
+});
+
+// The routes' own SQL on the PostgreSQL dialect (bigint counts, placeholders, ordering); PGlite
+// speaks the same dialect and costs seconds to start, so the server stands for both.
+describe.each([postgresBackend])("the wait and memory routes on $name", (backend) => {
+  it("lists a signal's wait with its payload schema, and memory namespaces with numeric counts", async () => {
+    const { api } = await backend.open({ done: z.object({ ok: z.boolean() }) });
+    const wf = api.flow(() => (
+      <api.Workflow name="pg-wait">
+        <api.Signal id="go" schema={z.object({ ref: z.string() })}>{(p) => <api.Task id="done" output={api.outputs.done}>{{ ok: p.ref !== "" }}</api.Task>}</api.Signal>
+      </api.Workflow>
+    ));
+    const host = new LocalGatewayHost({ workflows: { wait: wf } });
+    const { fetch: handle } = createDomainHandler({ host, heartbeatMs: 60_000 });
+    const get = async (path: string) => ((await (await handle(new Request(`http://flow.test${path}`))).json()) as { result: any }).result;
+    const res = await handle(new Request("http://flow.test/v1/api/runs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ workflow: "wait", input: {}, runId: "w1" }) }));
+    expect(res.status).toBe(200);
+    await host.activeRun("w1")?.done;
+    expect(await get("/v1/api/waits?kind=signal")).toEqual([expect.objectContaining({ runId: "w1", nodeId: "go", name: "go", iteration: 0, status: "pending", createdAtMs: expect.any(Number), request: expect.objectContaining({ schema: expect.objectContaining({ required: ["ref"] }) }) })]);
+
+    const memory = createMemoryStore(api.db);
+    await memory.setFact("user:ana", "tone", "formal");
+    await memory.saveNote({ namespace: "workflow:review", body: "Keep drafts short." });
+    await memory.saveNote({ namespace: "workflow:review", body: "Name the run." });
+    expect(await get("/v1/api/memory/namespaces")).toEqual([
+      { namespace: "user:ana", facts: 1, notes: 0 },
+      { namespace: "workflow:review", facts: 0, notes: 2 },
+    ]);
+    await memory.enableNoteSearch("workflow");
+    expect((await get("/v1/api/memory/notes/search?namespace=workflow:review&q=drafts")).map((n: { body: string }) => n.body)).toEqual(["Keep drafts short."]);
   });
 });

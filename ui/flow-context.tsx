@@ -48,7 +48,10 @@ export function FlowProvider(props: ParentProps) {
     current?.close();
     setStatus("connecting");
     rememberCurrent(ws.id);
-    const conn = await connectWorkspace(ws);
+    const conn = await connectWorkspace(ws).catch((error: unknown) => {
+      setStatus("offline"); // not "connecting" forever: the gate says why (a token prompt, an error)
+      throw error;
+    });
     current = conn;
     setStatus(conn.cols.status);
     stopStatus = conn.cols.onStatus(setStatus);

@@ -24,7 +24,11 @@ import "./approvals.css";
 
 type Show_ = "all" | "approvals" | "human";
 
-/** The approvals view. */
+/**
+ * The approvals view (a route of ui/app.tsx).
+ * @example
+ * <Route path="/approvals" component={Approvals} />
+ */
 export default function Approvals() {
   const { cols } = useConnection();
   const flow = useFlow();

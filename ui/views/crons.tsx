@@ -20,7 +20,11 @@ import { describeCron } from "./crons/cron-text.js";
 import "../components/view-layout.css";
 import "./crons.css";
 
-/** The crons view. */
+/**
+ * The crons view (a route of ui/app.tsx).
+ * @example
+ * <Route path="/crons" component={Crons} />
+ */
 export default function Crons() {
   const { cols } = useConnection();
   const crons = useLiveQuery((q) => q.from({ c: queryable(cols.crons) }).select(({ c }) => ({ ...c, id: c.cronId })).orderBy(({ c }) => c.cronId, "asc"));

@@ -19,7 +19,11 @@ import { NotesPanel } from "./memory/notes-panel.js";
 import "../components/view-layout.css";
 import "./memory.css";
 
-/** The memory view. */
+/**
+ * The memory view (a route of ui/app.tsx).
+ * @example
+ * <Route path="/memory" component={Memory} />
+ */
 export default function Memory() {
   const { cols } = useConnection();
   const [params, setParams] = useSearchParams<{ ns?: string; facts?: string; notes?: string }>();

@@ -22,7 +22,11 @@ import "./scores.css";
 const TABLE_ROWS = 100;
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(Math.abs(n) >= 10 ? 1 : 3));
 
-/** The scores view. */
+/**
+ * The scores view (a route of ui/app.tsx).
+ * @example
+ * <Route path="/scores" component={Scores} />
+ */
 export default function Scores() {
   const { cols } = useConnection();
   const [params, setParams] = useSearchParams<{ scorer?: string }>();

@@ -24,6 +24,11 @@ export interface ExtractOptions {
   seedIteration: (loopId: string) => number;
   /** Cache every task unless it opts out (Workflow `cache` / WorkflowOptions.cache). */
   cacheByDefault: boolean;
+  /**
+   * The plan of the last render: a task rendered again from equal props at the same place
+   * takes over its descriptor (`carriedDescriptor`) instead of being described anew.
+   */
+  previous?: Extracted | null;
 }
 
 /** A Saga or TryCatchFinally in the tree. */
@@ -235,8 +240,15 @@ function addNode(el: HostElement, parent: PlanGroup, st: WalkState): void {
     throw new FlowError("RENDER_FAILED", `Duplicate id "${nodeId}": task ids must be unique in a workflow.`, { nodeId });
   }
   const place: TaskPlace = { cache: st.cache, loop: st.loop?.loop, workspace: st.workspace, subtree: st.subtree, par: parent.kind === "par" ? parent : st.limits[0], aspects: st.aspects };
-  const desc = describeInPlace(el, nodeId, iteration, st.out.descriptors.length, st.opts.registry, place);
-  const task: PlacedTask = { kind: "task", key, desc, parent, index: 0, done: false, waitingOn: 0, active: false, limits: st.limits, scopes: st.scopes, place };
+  const ordinal = st.out.descriptors.length;
+  const previous = st.opts.previous?.byKey.get(key) as PlacedTask | undefined;
+  const carried = previous && carriedDescriptor(previous, el, ordinal, place);
+  const desc = carried ?? describeInPlace(el, nodeId, iteration, ordinal, st.opts.registry, place);
+  const task: PlacedTask = { kind: "task", key, desc, parent, index: 0, done: false, waitingOn: 0, active: false, limits: st.limits, scopes: st.scopes, place, el, elDesc: desc };
+  if (carried && previous.frameTaskFor === previous.desc) {
+    task.frameTask = previous.frameTask;
+    task.frameTaskFor = desc;
+  }
   addChild(parent, task);
   st.out.tasks.push(task);
   st.out.descriptors.push(desc);
@@ -254,8 +266,105 @@ interface TaskPlace {
   aspects: string[] | undefined;
 }
 
-/** A task with where it sat, so that `redescribeTask` can describe it again in place. */
-type PlacedTask = PlanTask & { place?: TaskPlace };
+/**
+ * A task with where it sat, so that `redescribeTask` can describe it again in place, and the
+ * element its descriptor was made from (`elDesc`: that descriptor; an incremental render may
+ * have replaced `desc` since).
+ */
+type PlacedTask = PlanTask & { place?: TaskPlace; el?: HostElement; elDesc?: TaskDescriptor };
+
+/**
+ * The descriptor of `el` when it is the one `previous` was described from but for a new child
+ * function: the renderer kept the previous element's `props` object (core/jsx/render.ts
+ * `sameRawProps`: the same tag and props, a child function aside), and it sits at the same
+ * ordinal in an equal place. `describeInPlace` is a pure function of those, so it would give a
+ * copy of `previous.desc` with the new function. Tasks in a Worktree or Sandbox are always
+ * described anew (running them writes the prepared path into the descriptor).
+ */
+function carriedDescriptor(previous: PlacedTask, el: HostElement, ordinal: number, place: TaskPlace): TaskDescriptor | undefined {
+  if (!carries(previous, el) || previous.desc.ordinal !== ordinal || !samePlace(previous.place!, place)) return undefined;
+  return withChildFunction(previous.desc, el);
+}
+
+/** Whether `el` describes as `task.desc` but for a child function (see `carriedDescriptor`). */
+export function carries(task: PlanTask, el: HostElement): boolean {
+  const t = task as PlacedTask;
+  return t.el?.props === el.props && t.el.tag === el.tag && t.elDesc === t.desc && t.place !== undefined && t.place.workspace === undefined;
+}
+
+/**
+ * A copy of `desc` with `el`'s child function.
+ * @example
+ * const next = carries(task, el) ? withChildFunction(task.desc, el) : redescribeTask(task, el, registry);
+ */
+export function withChildFunction(desc: TaskDescriptor, el: HostElement): TaskDescriptor {
+  const next = { ...desc };
+  const child = el.rawProps.children;
+  if (typeof child === "function") next.computeFn = child as TaskDescriptor["computeFn"];
+  return next;
+}
+
+/**
+ * `task` takes `desc`, described from `el` (a re-render that kept the plan). `desc` may be
+ * `task.desc` itself when `carries(task, el)` and no attempt holds it: it then takes `el`'s
+ * child function in place (the next attempt runs the latest render's function, as with a new
+ * descriptor). With the same props object the frame form of the descriptor stays the same.
+ */
+export function adoptDescriptor(task: PlanTask, el: HostElement, desc: TaskDescriptor): void {
+  const t = task as PlacedTask;
+  if (desc === t.desc) {
+    const child = el.rawProps.children;
+    if (typeof child === "function") desc.computeFn = child as TaskDescriptor["computeFn"];
+  } else if (t.el?.props === el.props && t.frameTaskFor === t.desc) t.frameTaskFor = desc;
+  t.desc = desc;
+  t.el = el;
+  t.elDesc = desc;
+}
+
+/** The host element a task of the plan was last described from. */
+export function taskElement(task: PlanTask): HostElement | undefined {
+  return (task as PlacedTask).el;
+}
+
+/** Whether elements of `tag` are one node of the plan and nothing else (a Signal also has children). */
+export function isNodeTag(tag: string): boolean {
+  return NODE_TAGS.has(tag);
+}
+
+/** Equal in everything `describeInPlace` takes from a place; never for a workspace. */
+function samePlace(a: TaskPlace, b: TaskPlace): boolean {
+  return (
+    a.cache === b.cache &&
+    a.workspace === undefined &&
+    b.workspace === undefined &&
+    a.par?.id === b.par?.id &&
+    a.par?.maxConcurrency === b.par?.maxConcurrency &&
+    a.subtree?.groupId === b.subtree?.groupId &&
+    a.subtree?.childKey === b.subtree?.childKey &&
+    a.subtree?.max === b.subtree?.max &&
+    sameLoop(a.loop, b.loop) &&
+    sameList(a.aspects, b.aspects)
+  );
+}
+
+function sameLoop(a: TaskPlace["loop"], b: TaskPlace["loop"]): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.id !== b.id || a.iteration !== b.iteration) return false;
+  let count = 0;
+  for (const k in a.path) {
+    count++;
+    if (a.path[k] !== b.path[k]) return false;
+  }
+  for (const _ in b.path) count--;
+  return count === 0;
+}
+
+function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 function describeInPlace(el: HostElement, nodeId: string, iteration: number, ordinal: number, registry: SchemaRegistry, place: TaskPlace): TaskDescriptor {
   const desc = describeNode(el, { nodeId, iteration, ordinal, registry, cacheByDefault: place.cache });

@@ -14,12 +14,12 @@ import { toXml } from "../jsx/host.js";
 import { renderNodes } from "../jsx/render.js";
 import { TAGS } from "../protocol.js";
 import type { SchemaRegistry } from "../schema/registry.js";
-import { type Extracted, redescribeTask } from "./extract.js";
+import { adoptDescriptor, type Extracted, redescribeTask } from "./extract.js";
 import { type DeltaOp, diffJson } from "./frames.js";
 import type { OutputIndex } from "./output-index.js";
 import type { PlanTask } from "./plan.js";
 import { InstanceRecorder, type RenderInstance, type RenderInstances, type WrittenRow } from "./render-instances.js";
-import { serializeDescriptor } from "./snapshot.js";
+import { frameTaskOf } from "./snapshot.js";
 import type { TaskDescriptor } from "./types.js";
 
 /** The frame value a session stores: the tree as XML and every task's serialized descriptor. */
@@ -85,11 +85,11 @@ export function renderIncrementally(input: IncrementalInput): IncrementalResult 
     const xml = toXml(r.host);
     pushPrefixed(xmlOps, xmlPath, diffJson(getAt(input.frame, xmlPath), xml));
     setAt(input.frame, xmlPath, xml);
-    r.task.desc = r.desc;
+    adoptDescriptor(r.task, r.host, r.desc);
     input.extracted.descriptors[r.desc.ordinal] = r.desc;
   }
   for (const r of [...replacements].sort((a, b) => a.desc.ordinal - b.desc.ordinal)) {
-    const serialized = serializeDescriptor(r.desc);
+    const serialized = frameTaskOf(r.task);
     pushPrefixed(taskOps, ["tasks", r.desc.ordinal], diffJson(input.frame.tasks[r.desc.ordinal], serialized));
     input.frame.tasks[r.desc.ordinal] = serialized;
   }
@@ -132,8 +132,13 @@ export function sameIterations(now: Readonly<Record<string, number>>, shown: Rea
   return keys.length === Object.keys(shown).length && keys.every((k) => now[k] === shown[k]);
 }
 
-/** The fields the plan and scheduler were built from must not change (else: full render). */
-function sameShape(a: TaskDescriptor, b: TaskDescriptor): boolean {
+/**
+ * Whether a task's new descriptor keeps what the plan and scheduler were built from (else a
+ * new plan is needed).
+ * @example
+ * if (!sameShape(task.desc, next)) extractAgain();
+ */
+export function sameShape(a: TaskDescriptor, b: TaskDescriptor): boolean {
   return (
     a.outputTable === b.outputTable &&
     a.iteration === b.iteration &&
@@ -144,7 +149,7 @@ function sameShape(a: TaskDescriptor, b: TaskDescriptor): boolean {
 }
 
 function sameList(a: readonly unknown[] | undefined, b: readonly unknown[] | undefined): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  return a === b || JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
 /** Where the host node at `hostPath` sits in the frame's XML (session.ts: one element, or a fragment). */

@@ -23,6 +23,9 @@ export interface PlanTask {
   limits: PlanGroup[];
   /** Enclosing Saga / TryCatchFinally ids that catch this task's failure, innermost first. */
   scopes: string[];
+  /** Its descriptor as the last frame stored it, and the descriptor that was (snapshot.ts `frameTaskOf`). */
+  frameTask?: Record<string, unknown>;
+  frameTaskFor?: TaskDescriptor;
 }
 
 export interface PlanGroup {

@@ -15,7 +15,7 @@
 import type { AgentLike } from "../agents/types.js";
 import { errorToJson, FlowError, isFlowError } from "../errors.js";
 import type { FlowNode } from "../jsx/element.js";
-import { toXml, type XmlNode } from "../jsx/host.js";
+import type { HostNode, XmlNode } from "../jsx/host.js";
 import { renderNodes } from "../jsx/render.js";
 import { TAGS } from "../protocol.js";
 import type { TableEntry } from "../schema/registry.js";
@@ -23,7 +23,9 @@ import { cacheKeyOf } from "./cache.js";
 import { createCtx, type FlowCtx } from "./ctx.js";
 import type { EventInit, FlowEvent } from "./events.js";
 import { type AttemptOutcome, executeAttempt } from "./execute.js";
-import { extractPlan, type Extracted } from "./extract.js";
+import { adoptDescriptor, extractPlan, type Extracted } from "./extract.js";
+import { patchPlan } from "./plan-patch.js";
+import { frameXmlOf } from "./frame-xml.js";
 import type { EncodedFrame, FrameEncoder } from "./frames.js";
 import { type FrameValue, renderIncrementally, sameIterations } from "./incremental-render.js";
 import { OutputIndex, type OutputRow } from "./output-index.js";
@@ -44,7 +46,7 @@ import { activeLoop, startInnerPasses } from "./nested-loops.js";
 import { AspectUsage } from "./aspect-usage.js";
 import { WaitManager, type WaitHost } from "./waits/wait-manager.js";
 import type { NodeDescriptor } from "./describe-node.js";
-import { serializeDescriptor } from "./snapshot.js";
+import { frameTaskOf } from "./snapshot.js";
 import type { StoreBinding } from "./binding.js";
 import { type AttemptSnapshots, attemptSnapshotsFor } from "../time-travel/snapshots.js";
 import type { FlowWorkflow, NodeState, RunOptions, RunResult, RunStatus, TaskDescriptor, WorkflowOptions } from "./types.js";
@@ -142,6 +144,8 @@ export class RunSession {
   /** launchReady stopped for a render with tasks taken but not started: only a new plan requeues them. */
   private takenNotStarted = false;
   private lastCtx: FlowCtx | null = null;
+  /** The host tree of the last render (the next one keeps the props objects of unchanged elements). */
+  private lastNodes: HostNode[] | undefined;
 
   private get needsRender(): boolean {
     return this.renderDue;
@@ -351,6 +355,7 @@ export class RunSession {
       this.needsRender = false;
       return;
     }
+    let planMayStay = this.planMayStay();
     for (;;) {
       // Reads that name no iteration take the node's iteration in the plan of the moment.
       const defaulted = new Map<string, number | undefined>();
@@ -382,18 +387,23 @@ export class RunSession {
         } finally {
           rootReads = this.index.endScope();
         }
-        nodes = renderNodes(element, ctx, recorder);
+        nodes = renderNodes(element, ctx, recorder, this.lastNodes);
       } finally {
         this.readTables = this.index.endTracking();
       }
       this.renderInstances = this.viewUsed ? null : new RenderInstances(rootReads, recorder.instances);
       this.lastCtx = ctx;
+      const previousNodes = this.lastNodes;
+      this.lastNodes = nodes;
+      if (planMayStay && previousNodes && this.keepPlan(previousNodes, nodes)) return;
+      planMayStay = false;
       const seed = this.opts.initialIteration ?? 0;
       const extracted = extractPlan(nodes, {
         registry: this.registry,
         iterations: this.iterations,
         seedIteration: () => seed,
         cacheByDefault: this.workflow.opts.cache === true,
+        previous: this.extracted,
       });
       // This render's reads that named no iteration went to the previous plan's iterations; where
       // the new plan moved a node to another one (a loop's next pass), the components' recorded
@@ -432,7 +442,7 @@ export class RunSession {
         if (this.continuation) return;
         continue;
       }
-      this.afterRender(nodes.length === 1 && nodes[0]!.kind === "element" ? toXml(nodes[0]!) : fragment(nodes.map(toXml)), extracted);
+      this.afterRender(frameXmlOf(nodes, this.frameValue?.xml), extracted);
       // After a resume, Aspects blocks render again once they know their tasks' usage.
       this.needsRender = this.aspectUsage.observe(extracted.tasks);
       return;
@@ -493,8 +503,41 @@ export class RunSession {
     if (this.waits.refresh(extracted.byKey)) this.pollWaits = true;
   }
 
+  /**
+   * Whether a full render may keep the plan (plan-patch.ts): it is due to stored rows only
+   * (the build function read them), with nothing the last plan's scheduler would not carry
+   * on with, as for an incremental render.
+   */
+  private planMayStay(): boolean {
+    const ctx = this.lastCtx;
+    if (!this.renderRows || this.takenNotStarted || !this.frameValue || !this.extracted || !ctx) return false;
+    if (this.waits.size || this.retryTimers.size || this.previousBuild || this.continuation) return false;
+    return this.currentIteration() === ctx.iteration && sameIterations(this.iterations, ctx.iterations);
+  }
+
+  /**
+   * Keeps the plan when the new tree `nodes` has the plan of `previous` (plan-patch.ts): the
+   * tasks take their new descriptors and the frame is written; what extraction would add
+   * (nodes, cancellations, a scheduler) is what the plan already has. False when a new plan is needed.
+   */
+  private keepPlan(previous: readonly HostNode[], nodes: readonly HostNode[]): boolean {
+    const extracted = this.extracted!;
+    const running = this.running;
+    const renewals = patchPlan(extracted, previous, nodes, this.registry, (t) => running.size > 0 && running.has(t.key));
+    if (!renewals) return false;
+    for (const { task, el, desc } of renewals) {
+      if (desc.continueOnFail !== task.desc.continueOnFail) this.nodes.get(task.key)!.continueOnFail = desc.continueOnFail;
+      adoptDescriptor(task, el, desc);
+      extracted.descriptors[desc.ordinal] = desc;
+    }
+    // Reads that named no iteration resolved against this same plan: the recorded reads stand.
+    this.writeFrame(frameXmlOf(nodes, this.frameValue?.xml), extracted);
+    this.needsRender = this.aspectUsage.observe(extracted.tasks);
+    return true;
+  }
+
   private writeFrame(xml: XmlNode | null, extracted: Extracted): void {
-    this.frameValue = { xml, tasks: extracted.descriptors.map(serializeDescriptor) };
+    this.frameValue = { xml, tasks: extracted.tasks.map(frameTaskOf) };
     this.commitFrame(this.frames.encode(this.frameValue), extracted);
   }
 
@@ -1096,8 +1139,4 @@ export class RunSession {
   private now(): number {
     return this.env.clock.now();
   }
-}
-
-function fragment(children: XmlNode[]): XmlNode | null {
-  return children.length === 0 ? null : { kind: "element", tag: "flow:fragment", props: {}, children };
 }

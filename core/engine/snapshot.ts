@@ -5,6 +5,7 @@
  * with its default. Runs once per task per frame, so it copies fields explicitly.
  */
 import type { NodeDescriptor } from "./describe-node.js";
+import type { PlanTask } from "./plan.js";
 import type { TaskDescriptor } from "./types.js";
 
 const COPIED = [
@@ -69,4 +70,17 @@ export function serializeDescriptor(d: TaskDescriptor): Record<string, unknown> 
     out.cachePolicy = by ? { ...rest, by: "fn" } : rest;
   }
   return out;
+}
+
+/**
+ * `serializeDescriptor(task.desc)`, made once per descriptor: a task whose descriptor was
+ * carried over from the previous render (extract.ts) keeps the previous frame's object, so the
+ * frame diff stops there at once.
+ * @example
+ * const frame = { xml, tasks: extracted.tasks.map(frameTaskOf) };
+ */
+export function frameTaskOf(task: PlanTask): Record<string, unknown> {
+  if (task.frameTaskFor === task.desc && task.frameTask) return task.frameTask;
+  task.frameTaskFor = task.desc;
+  return (task.frameTask = serializeDescriptor(task.desc));
 }

@@ -7,6 +7,7 @@
  */
 import * as Comlink from "comlink";
 import type { SqlRow, SqlValue } from "../core/store/port.js";
+import { saveBrowserKey } from "./keys.js";
 import type { BrowserStorage } from "./store/pglite-browser.js";
 import { responseOf, toWireRequest } from "./wire.js";
 import type { EngineRole, EngineWorkerApi } from "./worker/engine-worker.js";
@@ -29,6 +30,8 @@ export interface BrowserEngine {
    * anyway, so this opens nothing new.
    */
   query<T extends SqlRow = SqlRow>(sql: string, params?: SqlValue[]): Promise<T[]>;
+  /** Saves (or, with null, removes) a key of this browser: the engine's workflows see it as `process.env.<name>` (browser/keys.ts). */
+  saveKey(name: string, value: string | null): Promise<void>;
   /** How long this tab's engine took to start: opening the database, binding the workflows (leader tabs, once ready). */
   startup(): Promise<{ openMs: number; bindMs: number } | undefined>;
   /** Stops the worker. */
@@ -132,6 +135,7 @@ export async function connectBrowserEngine(opts: BrowserEngineOptions = {}): Pro
       await noteStorage();
     },
     query: async <T extends SqlRow = SqlRow>(sql: string, params?: SqlValue[]) => (await remote.query(sql, params)) as T[],
+    saveKey: saveBrowserKey,
     startup: () => remote.startup(),
     close() {
       remote[Comlink.releaseProxy]();

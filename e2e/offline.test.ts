@@ -50,6 +50,10 @@ describe("the app offline", () => {
     await page.getByTestId("connection-status").waitFor();
     const { storage } = await engineReady(page);
     expect(["opfs", "idb"]).toContain(storage);
+    // A key saved in this browser reaches the engine's workflows as an environment variable.
+    await page.evaluate(() => (globalThis as unknown as { __FLOW_ENGINE__: { saveKey(n: string, v: string): Promise<void> } }).__FLOW_ENGINE__.saveKey("FLOW_LOCAL_API_KEY", "sk-local-test"));
+    const engineWorker = page.workers().find((w) => w.url().includes("engine-worker"))!;
+    await until(() => engineWorker.evaluate(() => (globalThis as unknown as { process?: { env: Record<string, string> } }).process?.env.FLOW_LOCAL_API_KEY), (v) => v === "sk-local-test", "the key in the worker's env");
 
     const { runId } = await engineCall<{ runId: string }>(page, "POST", "/v1/api/runs", { workflow: "pipeline", input: { tasks: TASKS, workMs: 300 } });
     await until(() => runEvents(page, runId), (events) => finishesByNode(events).size >= 3, "three tasks finished");

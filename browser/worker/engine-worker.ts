@@ -15,6 +15,7 @@ import seedUrl from "flow-pglite-seed?url";
 import { errorResponse } from "../../core/api/envelope.js";
 import { FlowError } from "../../core/errors.js";
 import type { SqlRow, SqlValue } from "../../core/store/port.js";
+import { exposeBrowserKeysAsEnv } from "../keys.js";
 import type { BrowserStorage } from "../store/pglite-browser.js";
 import { fromWireRequest, type WireHead, type WireRequest, wireHeadOf } from "../wire.js";
 import { type RunningBrowserEngine, startBrowserEngine } from "./engine.js";
@@ -74,7 +75,8 @@ async function seed(): Promise<Blob | undefined> {
 
 /** This worker holds the lock: start the engine, then answer every tab. */
 function lead(init: EngineWorkerInit): void {
-  engine = startBrowserEngine({ name: init.dbName, storage: init.storage, workflows: appWorkflows, loadDataDir: seed });
+  // Keys saved in this browser are the workflows' environment variables (browser/keys.ts).
+  engine = exposeBrowserKeysAsEnv().then(() => startBrowserEngine({ name: init.dbName, storage: init.storage, workflows: appWorkflows, loadDataDir: seed }));
   void engine.then((e) => (settled = e)).catch(() => undefined);
   setRole("leader");
   channel!.lead({ leaderId: workerId, storage: init.storage === "auto" ? "starting" : init.storage }, route);

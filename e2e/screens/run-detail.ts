@@ -10,10 +10,12 @@
  * (e2e/screens/run-detail-workflows.tsx); the Vite dev server serves the app and proxies the
  * domain API to it (e2e/support/screens.ts).
  */
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { appWorkflows } from "../../examples/app-workflows.js";
 import { launchChromium } from "../support/chromium.js";
-import { shootThemes, startDevApp, until } from "../support/screens.js";
+import { criticalA11y, shootThemes, startDevApp, until } from "../support/screens.js";
 import { runDetailWorkflows } from "./run-detail-workflows.js";
 
 const dev = await startDevApp("run-detail", [...appWorkflows, runDetailWorkflows]);
@@ -26,15 +28,19 @@ const launch = async (workflow: string, input: Record<string, unknown>, runId: s
 const VIEWPORT = { width: 1280, height: 900 };
 const browser = await launchChromium();
 const shots: string[] = [];
-const shoot = async (page: Page, name: string) => void shots.push(...(await shootThemes(page, name)));
 const failures: string[] = [];
+/** Light and dark screenshots, each theme checked for critical accessibility violations. */
+const shoot = async (page: Page, name: string) => {
+  shots.push(...(await shootThemes(page, name)));
+  failures.push(...(await criticalA11y(page)).map((v) => `${name}: ${v}`));
+};
 const expectThat = (ok: boolean, what: string) => void (ok || failures.push(what));
 const runStatus = (page: Page) => page.locator('[data-testid="run-status"]').getAttribute("data-status");
 const nodeState = (page: Page, nodeId: string) => page.locator(`[data-testid="tree-node"][data-node-id="${nodeId}"]`).getAttribute("data-state");
 const waitStatus = (page: Page, s: string) => page.locator(`[data-testid="run-status"][data-status="${s}"]`).waitFor({ timeout: 20_000 });
 
+const page = await browser.newPage({ viewport: VIEWPORT });
 try {
-  const page = await browser.newPage({ viewport: VIEWPORT });
   page.on("pageerror", (e) => failures.push(`page error: ${e.message}`));
 
   // Not found, then loading a real run.
@@ -98,6 +104,8 @@ try {
 
   // Retry the failed task from its panel: the run finishes, the failed attempts stay.
   await page.locator('[data-testid="retry"]').click();
+  await page.locator('[data-testid="retry-dialog"]').waitFor();
+  failures.push(...(await criticalA11y(page)).map((v) => `retry dialog: ${v}`));
   await page.locator('[data-testid="retry-dialog"] [data-testid="confirm"]').click();
   await waitStatus(page, "finished");
   await page.locator('[data-testid="attempt"][data-state="finished"]').waitFor();
@@ -111,6 +119,11 @@ try {
   await page.locator('[data-testid="run-action-dialog"] [data-testid="confirm"]').click();
   await waitStatus(page, "cancelled");
   expectThat((await status("pipe-long")) === "cancelled", "the Gateway has pipe-long cancelled");
+} catch (error) {
+  // Say where the page was when a step timed out.
+  const file = join(tmpdir(), "run-detail-failure.png");
+  await page.screenshot({ path: file }).catch(() => undefined);
+  failures.push(`${(error as Error).message.split("\n")[0]} (page ${page.url()}, screenshot ${file})`);
 } finally {
   await browser.close();
   await dev.close();

@@ -3,9 +3,11 @@
  * What the screenshot scripts (`e2e/screens/*.ts`) share: a Gateway over a fresh SQLite file
  * with the given workflow sets, the app served by Vite's dev server with the domain API
  * proxied to that Gateway (ui/vite.config.ts), typed calls of the API, polling until a
- * condition holds, and light + dark screenshots of the whole main area into `docs/app/`.
+ * condition holds, light + dark screenshots of the whole main area into `docs/app/`, and
+ * axe-core's critical accessibility violations of a page.
  */
 import { mkdirSync, mkdtempSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -111,4 +113,20 @@ export async function shootThemes(page: Page, name: string): Promise<string[]> {
     await page.setViewportSize(viewport);
   }
   return files;
+}
+
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/**
+ * axe-core's critical violations on the page, as `<rule> (<help>) at <targets>` lines.
+ * @example
+ * failures.push(...(await criticalA11y(page)).map((v) => `run-detail: ${v}`));
+ */
+export async function criticalA11y(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    return (await axe.run(document, { resultTypes: ["violations"] })).violations;
+  });
+  return violations.filter((v) => v.impact === "critical").map((v) => `${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }

@@ -5,11 +5,13 @@
  * auth for four users (`ana` owns the workspace; `bea` approves, `dan` reads, `cy` is no
  * member) and an HTTP helper per user.
  */
+import { mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type ElectricStandin, startElectricStandin } from "./standin.js";
 import { releaseWorkflows } from "../../examples/app-workflows.js";
 import { createFlowPostgres } from "../../node/create-flow-postgres.js";
-import { tempDir } from "../../node/testing/backends.js";
 import { freshPostgresSchema } from "../../node/testing/postgres-test-db.js";
 import { Gateway } from "../../node/server/gateway.js";
 
@@ -39,7 +41,8 @@ export async function startTeamGateway(connectionString: string, electricUrl: st
   const flow = await createFlowPostgres(releaseWorkflows.schemas, { connectionString });
   const { release } = releaseWorkflows.build(flow as never);
   const gateway = new Gateway({
-    workspaceRoot: tempDir("flow-team-"),
+    // Not node/testing/backends' tempDir: that module needs vitest, and bench/multiplayer.ts uses this fixture too.
+    workspaceRoot: mkdtempSync(join(tmpdir(), "flow-team-")),
     auth: { mode: "token", tokens: Object.fromEntries(TEAM_USERS.map((u) => [u, { role: "operator", scopes: ["*"], userId: u }])) },
     team: { workspaceId, name: "Acme", electricUrl, electricSecret: ELECTRIC_SECRET, owners: ["ana"] },
   }).register("release", release);

@@ -51,6 +51,22 @@ describe("bindBrowserWorkflows", () => {
     expect(finished.sort()).toEqual(Array.from({ length: 6 }, (_, i) => `step-${i}`));
   }, 60_000);
 
+  it("makes the user tables once per set of schemas, and again when a set changes", async () => {
+    const s = await open();
+    const tables = async () => (await s.query<{ t: string }>(`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_name LIKE 'note%' ORDER BY 1`)).map((r) => r.t);
+    const notes = (extra: boolean) =>
+      defineWorkflows({ input: z.object({}), note: z.object({ text: z.string() }), ...(extra ? { note_tag: z.object({ tag: z.string() }) } : {}) }, ({ flow, Workflow }) => ({
+        notes: flow(() => <Workflow name="notes" />),
+      }));
+    await bindBrowserWorkflows([notes(false)], s, createBrowserEnv("flow"));
+    expect(await tables()).toEqual(["note"]);
+    await s.executeScript(`DROP TABLE note`); // unnoticed: the same schemas skip the table check
+    await bindBrowserWorkflows([notes(false)], s, createBrowserEnv("flow"));
+    expect(await tables()).toEqual([]);
+    await bindBrowserWorkflows([notes(true)], s, createBrowserEnv("flow"));
+    expect(await tables()).toEqual(["note", "note_tag"]);
+  }, 60_000);
+
   it("fails a task whose CLI agent or shell tool needs a Gateway with NOT_AVAILABLE", async () => {
     const s = await open();
     const set = defineWorkflows({ input: z.object({}), answer: z.object({ text: z.string() }) }, ({ flow, Workflow, Task, outputs }) => ({

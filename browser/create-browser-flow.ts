@@ -43,24 +43,31 @@ export interface BrowserBinding {
 }
 
 /**
- * Binds one set to a prepared store (migrated) with a shared env and run registry.
+ * Binds one set to a prepared store (migrated, its user tables made) with a shared env and run
+ * registry.
  * @example
- * const api = createBrowserFlow(helloWorkflows, store, env, new Set());
+ * const { workflows } = createBrowserFlow(helloWorkflows, store, env);
  */
-export async function createBrowserFlow<S extends SchemaMap, W extends Record<string, FlowWorkflow>>(
+export function createBrowserFlow<S extends SchemaMap, W extends Record<string, FlowWorkflow>>(
   set: WorkflowSet<S, W>,
   store: BrowserPgliteStore,
   env: RuntimeEnv,
   activeRuns: Set<string> = new Set(),
-): Promise<{ api: FlowApi<S, BrowserFlowDb>; workflows: W }> {
-  const registry = new SchemaRegistry(set.schemas, "postgres", registryOptions(set.options));
-  await ensureUserTables(store, registry);
+  registry: SchemaRegistry = registryOf(set),
+): { api: FlowApi<S, BrowserFlowDb>; workflows: W } {
   const api = createFlowApi<S, BrowserFlowDb>({ store, registry, env, activeRuns }, drizzle({ client: store.pglite }), set.options);
   return { api, workflows: set.build(api) };
 }
 
+const registryOf = (set: AnyWorkflowSet) => new SchemaRegistry(set.schemas, "postgres", registryOptions(set.options));
+
+/** The `_flow_meta` key recording which user tables this store was last prepared for. */
+const TABLES_KEY = "browser:userTables";
+
 /**
- * Migrates `store` and binds every set to it; keys must be unique across sets.
+ * Migrates `store`, makes the user tables of every set (skipped when the store was prepared for
+ * exactly these tables last time: a reload of the app checks one row instead of every table),
+ * and binds every set to it; keys must be unique across sets.
  * @example
  * const store = await openBrowserPgliteStore({ name: "flow" });
  * const { workflows } = await bindBrowserWorkflows(appWorkflows, store, createBrowserEnv("flow"));
@@ -68,8 +75,15 @@ export async function createBrowserFlow<S extends SchemaMap, W extends Record<st
  */
 export async function bindBrowserWorkflows(sets: readonly AnyWorkflowSet[], store: BrowserPgliteStore, env: RuntimeEnv): Promise<BrowserBinding> {
   await migrateStore(store, env.clock.now());
+  const registries = sets.map(registryOf);
+  const signature = registries.map((r) => r.signature()).join("|");
+  const [prepared] = await store.query<{ value: string }>(`SELECT value FROM _flow_meta WHERE key = ?`, [TABLES_KEY]);
+  if (prepared?.value !== signature) {
+    for (const registry of registries) await ensureUserTables(store, registry);
+    await store.execute(`INSERT INTO _flow_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [TABLES_KEY, signature]);
+  }
   const activeRuns = new Set<string>();
   const workflows: Record<string, FlowWorkflow> = {};
-  for (const set of sets) Object.assign(workflows, (await createBrowserFlow(set, store, env, activeRuns)).workflows);
+  sets.forEach((set, i) => Object.assign(workflows, createBrowserFlow(set, store, env, activeRuns, registries[i]).workflows));
   return { env, workflows };
 }

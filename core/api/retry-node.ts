@@ -11,7 +11,11 @@ import type { RunStatus } from "../engine/types.js";
 import { FlowError } from "../errors.js";
 import type { GatewayHost } from "./host.js";
 
-/** The body of the retry route (all optional). */
+/**
+ * The body of the retry route (all optional).
+ * @example
+ * const body = retryNodeBody.parse({ iteration: 2 }); // { iteration: 2, resume: true }
+ */
 export const retryNodeBody = z.object({
   /** The iteration to retry (default: the node's latest). */
   iteration: z.number().int().min(0).optional(),

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { appWorkflows } from "../../examples/app-workflows.js";
 import { launchChromium } from "../support/chromium.js";
-import { criticalA11y, shootThemes, startDevApp, until } from "../support/screens.js";
+import { criticalA11y, finishScreens, shootThemes, startDevApp, until } from "../support/screens.js";
 import { runDetailWorkflows } from "./run-detail-workflows.js";
 
 const dev = await startDevApp("run-detail", [...appWorkflows, runDetailWorkflows]);
@@ -128,9 +128,4 @@ try {
   await browser.close();
   await dev.close();
 }
-for (const f of shots) console.log(JSON.stringify({ screenshot: f }));
-if (failures.length) {
-  console.error(failures.join("\n"));
-  process.exit(1);
-}
-process.exit(0);
+finishScreens(shots, failures);

@@ -17,7 +17,11 @@ import { bindWorkflows, Gateway, type WorkflowSet } from "durable-flow";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
-/** Where the screenshots go. */
+/**
+ * Where the screenshots go.
+ * @example
+ * console.log(`screenshots in ${SCREENS_DIR}`);
+ */
 export const SCREENS_DIR = join(root, "docs/app");
 
 /** A Gateway and the dev-served app in front of it. */
@@ -129,4 +133,15 @@ export async function criticalA11y(page: Page): Promise<string[]> {
     return (await axe.run(document, { resultTypes: ["violations"] })).violations;
   });
   return violations.filter((v) => v.impact === "critical").map((v) => `${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+/**
+ * Ends a screenshot script: prints each screenshot as a JSON line, then the failures (exit 1) or nothing (exit 0).
+ * @example
+ * finishScreens(shots, failures);
+ */
+export function finishScreens(shots: string[], failures: string[]): never {
+  for (const f of shots) console.log(JSON.stringify({ screenshot: f }));
+  if (failures.length) console.error(failures.join("\n"));
+  process.exit(failures.length ? 1 : 0);
 }

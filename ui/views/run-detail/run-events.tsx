@@ -23,8 +23,8 @@ function eventTone(type: string): string {
   return toneOf("pending");
 }
 
-/** One line of what an event says beyond its type. */
-export function eventSummary(e: AnyEvent): string {
+/** One line of what an event says beyond its type ("charge · attempt 2 · retry in 400 ms · TASK_FAILED: ..."). */
+function eventSummary(e: AnyEvent): string {
   const parts: string[] = [];
   if (typeof e.nodeId === "string") parts.push(`${e.nodeId}${typeof e.iteration === "number" && e.iteration > 0 ? ` #${e.iteration}` : ""}`);
   if (typeof e.attempt === "number") parts.push(`attempt ${e.attempt}`);

@@ -37,6 +37,7 @@ export interface TreeGroup {
   state: string;
 }
 
+/** A row of the tree: a task or a group of them. */
 export type TreeItem = TreeTask | TreeGroup;
 
 const ATTENTION = ["failed", "in-progress", "waiting-approval", "waiting-event", "waiting-timer", "pending", "cancelled", "skipped", "finished"];

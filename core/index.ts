@@ -319,6 +319,7 @@ export type { RpcMethodName, Scope } from "./api/scopes.js";
 export { TERMINAL_EVENT_TYPES } from "./api/host.js";
 export type { ActiveRun, GatewayHost, RegisteredWorkflow, ResumeRunOptions, StartRunRequest, Unsubscribe } from "./api/host.js";
 export { LocalGatewayHost, WORKFLOW_ANNOTATION } from "./api/local-host.js";
+export { pickUpRuns } from "./api/pick-up.js";
 export type { LocalGatewayHostOptions } from "./api/local-host.js";
 export { ChangeFeed } from "./api/change-feed.js";
 export type { ChangesSince, DomainChange, DomainChangeInit } from "./api/change-feed.js";

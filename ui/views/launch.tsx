@@ -156,16 +156,33 @@ function LaunchForm(props: { workflow: GatewayWorkflowRow }) {
     }
   };
 
-  const submit = async (e: SubmitEvent) => {
-    e.preventDefault();
-    setFailure(undefined);
+  // After the first launch attempt, problems follow the input as it is edited (a fixed field
+  // loses its message at once).
+  const [attempted, setAttempted] = createSignal(false);
+  const recheck = (): { input?: unknown; found: FieldProblems } => {
     const read = currentInput();
     const found = { ...(read.input !== undefined ? check(read.input) : {}), ...read.problems };
     setProblems(found);
+    return { input: read.input, found };
+  };
+  const edit = (key: string, value: FormValues[string]) => {
+    setValues(key, value);
+    if (attempted()) recheck();
+  };
+  const editJson = (text: string) => {
+    setJson(text);
+    if (attempted()) recheck();
+  };
+
+  const submit = async (e: SubmitEvent) => {
+    e.preventDefault();
+    setFailure(undefined);
+    setAttempted(true);
+    const { input, found } = recheck();
     if (Object.keys(found).length) return focusFirstProblem(found);
     setBusy(true);
     try {
-      const { runId } = await cols.launch({ workflow: props.workflow.key, input: (read.input ?? {}) as Record<string, unknown> });
+      const { runId } = await cols.launch({ workflow: props.workflow.key, input: (input ?? {}) as Record<string, unknown> });
       navigate(`/runs/${encodeURIComponent(runId)}`);
     } catch (error) {
       const fromServer = serverProblems(error);
@@ -219,13 +236,13 @@ function LaunchForm(props: { workflow: GatewayWorkflowRow }) {
         </div>
         <Show
           when={raw()}
-          fallback={<SchemaFields fields={model.fields} values={values} problems={problems()} onChange={(key, v) => setValues(key, v)} />}
+          fallback={<SchemaFields fields={model.fields} values={values} problems={problems()} onChange={edit} />}
         >
           <div class="launch-field">
             <label for="launch-json" class="launch-label">
               Input (JSON)
             </label>
-            <textarea id="launch-json" name="input" class="mono" rows={12} spellcheck={false} value={json()} onInput={(e) => setJson(e.currentTarget.value)} aria-invalid={formProblem() ? true : undefined} aria-describedby="launch-json-problem" />
+            <textarea id="launch-json" name="input" class="mono" rows={12} spellcheck={false} value={json()} onInput={(e) => editJson(e.currentTarget.value)} aria-invalid={formProblem() ? true : undefined} aria-describedby="launch-json-problem" />
           </div>
         </Show>
         <Show when={formProblem()}>

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { GatewayRunSummaryRow } from "../../core/data/index.js";
 import { runBulk } from "../components/bulk-action.js";
+import { connectionLabel } from "../components/connection-status.js";
+import { bulkApplies, runDurationMs, startedByLabel } from "./run-facts.js";
 import { EMPTY_SELECTION, keepShown, toggleAll, toggleSelection } from "./run-selection.js";
 import { isFiltered, readRunsFilter, runMatcher, runsFilterParams } from "./runs-filter.js";
 
@@ -111,5 +113,25 @@ describe("bulk actions", () => {
     const stop = new AbortController();
     const summary = await runBulk(["a", "b", "c", "d"], async (id) => void (id === "b" && stop.abort()), { concurrency: 1, signal: stop.signal });
     expect(summary).toEqual({ ok: ["a", "b"], failed: [], skipped: ["c", "d"] });
+  });
+});
+
+describe("what a row says", () => {
+  it("who started a run, how long it ran (live until it ends), and which bulk actions apply", () => {
+    expect(startedByLabel({ triggeredBy: "cron:nightly", startedBy: { harness: "cli" } })).toBe("cron:nightly");
+    expect(startedByLabel({ triggeredBy: null, startedBy: { harness: "claude-code", sessionId: "s-1" } })).toBe("claude-code (s-1)");
+    expect(startedByLabel({ triggeredBy: null, startedBy: null })).toBeNull();
+    const running = { status: "running" as const, createdAtMs: 1000, updatedAtMs: 1500, finishedAtMs: null };
+    expect(runDurationMs(running, 4000)).toBe(3000);
+    expect(runDurationMs({ ...running, status: "finished", finishedAtMs: 2500 }, 9999)).toBe(1500);
+    expect(runDurationMs({ ...running, status: "cancelled" }, 9999)).toBe(500);
+    expect(["running", "waiting-event", "paused", "finished"].map((status) => bulkApplies("cancel", { status: status as "running" }))).toEqual([true, true, true, false]);
+    expect(["paused", "failed", "running", "cancelled"].map((status) => bulkApplies("resume", { status: status as "running" }))).toEqual([true, true, false, false]);
+  });
+
+  it("a stream connecting again after it was online reads as reconnecting", () => {
+    expect(connectionLabel("connecting", false)).toBe("connecting");
+    expect(connectionLabel("connecting", true)).toBe("reconnecting");
+    expect(connectionLabel("offline", true)).toBe("offline");
   });
 });

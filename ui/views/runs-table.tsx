@@ -6,11 +6,12 @@
  * Keyboard: `j`/`k` or arrows move the active row, Enter opens it, `x` selects it
  * (shift+x a range).
  */
-import { A, useNavigate } from "@solidjs/router";
+import { useNavigate } from "@solidjs/router";
 import { createVirtualizer } from "@tanstack/solid-virtual";
 import { type Accessor, createEffect, createMemo, createSignal, For, on, onCleanup, Show } from "solid-js";
 import type { GatewayRunSummaryRow } from "../../core/data/index.js";
-import { formatAgo, formatDuration } from "../components/format.js";
+import { readBoot } from "../boot.js";
+import { formatAgo, formatDateTime, formatDuration } from "../components/format.js";
 import { StatusBadge } from "../components/status-badge.js";
 import { hasEnded, runDurationMs, startedByLabel } from "./run-facts.js";
 import { type Selection, toggleAll, toggleSelection } from "./run-selection.js";
@@ -26,7 +27,11 @@ export interface RunsTableProps {
   filterKey: Accessor<string>;
 }
 
-const runHref = (runId: string) => `/runs/${encodeURIComponent(runId)}`;
+const runPath = (runId: string) => `/runs/${encodeURIComponent(runId)}`;
+// Rows use plain links (the router handles their clicks): cheaper than <A> for rows that come
+// and go while scrolling. They carry the app's mount path (`/console`) as <A> would.
+const mount = readBoot().base === "/" ? "" : readBoot().base;
+const runHref = (runId: string) => `${mount}${runPath(runId)}`;
 
 /**
  * The virtualized runs table.
@@ -56,7 +61,7 @@ export function RunsTable(props: RunsTableProps) {
     },
     getScrollElement: () => scroller,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
+    overscan: 8,
   });
   const moveTo = (i: number) => {
     const n = props.rows().length;
@@ -75,7 +80,7 @@ export function RunsTable(props: RunsTableProps) {
     const row = props.rows()[active()];
     if (e.key === "j" || e.key === "ArrowDown") moveTo(active() + 1);
     else if (e.key === "k" || e.key === "ArrowUp") moveTo(active() - 1);
-    else if (e.key === "Enter" && row && !t?.closest("a, button")) navigate(runHref(row.runId));
+    else if (e.key === "Enter" && row && !t?.closest("a, button")) navigate(runPath(row.runId));
     else if ((e.key === "x" || e.key === "X") && row) props.onSelect((s) => toggleSelection(s, ids(), row.runId, e.shiftKey));
     else return;
     e.preventDefault();
@@ -107,6 +112,8 @@ export function RunsTable(props: RunsTableProps) {
       </div>
       <div class="runs-scroll" ref={scroller} data-testid="runs-scroll">
         <div class="runs-space" style={{ height: `${virtualizer.getTotalSize()}px` }}>
+          {/* For over items keyed by index: scrolling adds the rows that come into view and drops
+              those that leave; the rows in between are neither re-rendered nor repainted. */}
           <For each={virtualizer.getVirtualItems()}>
             {(item) => (
               <Show when={props.rows()[item.index]}>
@@ -124,7 +131,7 @@ export function RunsTable(props: RunsTableProps) {
                     style={{ transform: `translateY(${item.start}px)` }}
                     onClick={(e) => {
                       setActive(item.index);
-                      if (!(e.target as HTMLElement).closest("a, button, input, label")) navigate(runHref(r().runId));
+                      if (!(e.target as HTMLElement).closest("a, button, input, label")) navigate(runPath(r().runId));
                     }}
                   >
                     <span role="cell" class="runs-check">
@@ -142,21 +149,21 @@ export function RunsTable(props: RunsTableProps) {
                       <StatusBadge status={r().status} />
                     </span>
                     <span role="cell" class="runs-id">
-                      <A class="run-id mono" href={runHref(r().runId)} onFocus={() => setActive(item.index)}>
+                      <a class="run-id mono" href={runHref(r().runId)} onFocus={() => setActive(item.index)}>
                         {r().runId}
-                      </A>
+                      </a>
                       <Show when={r().parentRunId}>
                         {(p) => (
-                          <A class="runs-related" href={runHref(p())} title={`Child of run ${p()}`} data-testid="parent-link">
+                          <a class="runs-related" href={runHref(p())} title={`Child of run ${p()}`} data-testid="parent-link">
                             ↳ child of {p().slice(0, 8)}
-                          </A>
+                          </a>
                         )}
                       </Show>
                       <Show when={r().nextRunId}>
                         {(n) => (
-                          <A class="runs-related" href={runHref(n())} title={`Continued as run ${n()}`}>
+                          <a class="runs-related" href={runHref(n())} title={`Continued as run ${n()}`}>
                             → continued as {n().slice(0, 8)}
-                          </A>
+                          </a>
                         )}
                       </Show>
                     </span>
@@ -166,7 +173,7 @@ export function RunsTable(props: RunsTableProps) {
                     <span role="cell" class="muted runs-ellipsis">
                       {startedByLabel(r()) ?? "—"}
                     </span>
-                    <span role="cell" class="muted runs-ellipsis" title={new Date(r().createdAtMs).toLocaleString()}>
+                    <span role="cell" class="muted runs-ellipsis" title={formatDateTime(r().createdAtMs)}>
                       {formatAgo(r().createdAtMs, now())}
                     </span>
                     <span role="cell" class="runs-num mono" classList={{ live: !hasEnded(r()) }}>

@@ -134,7 +134,9 @@ function AddGateway(props: { onClose(): void }) {
         </p>
       </Show>
       <label>
-        Token <span class="muted">(if the Gateway asks for one)</span>
+        <span>
+          Token <span class="muted">(if the Gateway asks for one)</span>
+        </span>
         <input name="token" type="password" autocomplete="off" aria-invalid={problem()?.field === "token"} aria-describedby="ws-token-problem" />
       </label>
       <Show when={problem()?.field === "token"}>
@@ -143,7 +145,9 @@ function AddGateway(props: { onClose(): void }) {
         </p>
       </Show>
       <label>
-        Name <span class="muted">(optional)</span>
+        <span>
+          Name <span class="muted">(optional)</span>
+        </span>
         <input name="name" placeholder="Build box" />
       </label>
       <div class="ws-buttons">

@@ -7,6 +7,7 @@
  * store is closed. It names PGlite only structurally, so core stays free of the package.
  * See docs/store.md.
  */
+import { closableExecutor } from "./closable.js";
 import { inlinePostgresParams, toPositionalParams } from "./dialect.js";
 import type { SqlExecutor, SqlRow, SqlValue, StorePort } from "./port.js";
 
@@ -57,16 +58,8 @@ export function pgliteExecutor(db: PgliteQueryable): SqlExecutor {
  * const store: StorePort = { dialect: "postgres", ...pgliteStatements(pglite, guard), close: () => pglite.close() };
  */
 export function pgliteStatements(pglite: PgliteConnection, guard: () => void): Omit<StorePort, "dialect" | "close"> {
-  const direct = pgliteExecutor(pglite);
   return {
-    async execute(sql, params) {
-      guard();
-      return direct.execute(sql, params);
-    },
-    async query<T extends SqlRow>(sql: string, params?: readonly SqlValue[]) {
-      guard();
-      return direct.query<T>(sql, params);
-    },
+    ...closableExecutor(pgliteExecutor(pglite), guard),
     async transaction(fn) {
       guard();
       return pglite.transaction((tx) => fn(pgliteExecutor(tx)));

@@ -9,7 +9,7 @@ import pg from "pg";
 import { FlowError } from "../../core/errors.js";
 import { inlinePostgresParams, toPositionalParams } from "../../core/store/dialect.js";
 import type { SqlExecutor, SqlRow, SqlValue, StorePort } from "../../core/store/port.js";
-import { closableExecutor } from "./closable.js";
+import { closableExecutor } from "../../core/store/closable.js";
 import { withStoreFaults } from "./store-faults.js";
 
 /** How to reach the server: a URL, or pg's connection object (host, user, password, ssl, ...). */

@@ -1,12 +1,16 @@
 /**
- * @module node/store/closable
+ * @module core/store/closable
  * The part of the store port that every adapter words the same: statements refuse to run once
  * the store is closed (the contract: they reject with STORE_OPEN_FAILED, never throw before
  * returning). See docs/store.md.
  */
-import type { SqlExecutor, SqlRow, SqlValue } from "../../core/store/port.js";
+import type { SqlExecutor, SqlRow, SqlValue } from "./port.js";
 
-/** `execute` and `query` of `direct`, each calling `guard` (which throws when closed) first. */
+/**
+ * `execute` and `query` of `direct`, each calling `guard` (which throws when closed) first.
+ * @example
+ * const store = { ...closableExecutor(direct, () => { if (closed) throw new FlowError("STORE_OPEN_FAILED", "closed"); }) };
+ */
 export function closableExecutor(direct: SqlExecutor, guard: () => void): SqlExecutor {
   return {
     async execute(sql, params) {

@@ -4,47 +4,29 @@
  * worker over PGlite; a reload mid-run resumes it to the end, every task once; after a browser
  * restart with the same profile its rows are still there.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP_DIR, ensureAppBuilt } from "./support/app.js";
+import { describe, expect, it } from "vitest";
 import { launchPersistent } from "./support/chromium.js";
 import { engineCall, engineReady, finishesByNode, runEvents, runStatus, until } from "./support/engine-page.js";
-import { serveStatic, type StaticServer } from "./support/static-server.js";
+import { offlineApp } from "./support/offline-app.js";
 
 const TASKS = 12;
 const steps = Array.from({ length: TASKS }, (_, i) => `step-${i}`);
 
 describe("the app offline", () => {
-  let server: StaticServer;
-  let profile: string;
-  let ctx: BrowserContext | undefined;
-
-  beforeAll(async () => {
-    await ensureAppBuilt();
-    server = await serveStatic(APP_DIR);
-    profile = mkdtempSync(join(tmpdir(), "flow-offline-"));
-  }, 180_000);
-
-  afterAll(async () => {
-    await ctx?.close();
-    await server?.close();
-    rmSync(profile, { recursive: true, force: true });
-  });
+  const app = offlineApp("offline");
 
   const firstPage = async (c: BrowserContext): Promise<Page> => c.pages()[0] ?? c.newPage();
 
   it("opens without network, runs a workflow in the worker, resumes it after a reload, keeps it after a restart", async () => {
-    ctx = await launchPersistent(profile);
-    let page = await firstPage(ctx);
-    await page.goto(server.url);
+    app.ctx = await launchPersistent(app.profile);
+    let page = await firstPage(app.ctx);
+    await page.goto(app.server.url);
     await engineReady(page);
     // The service worker has cached the app and controls the page.
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
 
-    await ctx.setOffline(true);
+    await app.ctx.setOffline(true);
     await page.reload();
     expect(await page.evaluate(() => navigator.onLine)).toBe(false);
     await page.getByTestId("connection-status").waitFor();
@@ -71,10 +53,10 @@ describe("the app offline", () => {
     expect([...finishes.values()].every((n) => n === 1)).toBe(true);
 
     // A browser restart with the same profile, still without network: the rows are there.
-    await ctx.close();
-    ctx = await launchPersistent(profile, { offline: true });
-    page = await firstPage(ctx);
-    await page.goto(server.url);
+    await app.ctx.close();
+    app.ctx = await launchPersistent(app.profile, { offline: true });
+    page = await firstPage(app.ctx);
+    await page.goto(app.server.url);
     await engineReady(page);
     expect(await runStatus(page, runId)).toBe("finished");
     const output = await engineCall<unknown>(page, "GET", `/v1/api/runs/${runId}/nodes/step-${TASKS - 1}/output`);

@@ -4,42 +4,23 @@
  * closing the tab that runs a workflow mid-run lets the other tab take the run over and finish
  * it, every task exactly once.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP_DIR, ensureAppBuilt } from "./support/app.js";
+import { describe, expect, it } from "vitest";
 import { launchPersistent } from "./support/chromium.js";
 import { engineCall, engineReady, finishesByNode, runEvents, runStatus, until } from "./support/engine-page.js";
-import { serveStatic, type StaticServer } from "./support/static-server.js";
+import { offlineApp } from "./support/offline-app.js";
 
 const TASKS = 12;
 
 describe("two tabs of the offline app", () => {
-  let server: StaticServer;
-  let profile: string;
-  let ctx: BrowserContext | undefined;
-
-  beforeAll(async () => {
-    await ensureAppBuilt();
-    server = await serveStatic(APP_DIR);
-    profile = mkdtempSync(join(tmpdir(), "flow-two-tabs-"));
-  }, 180_000);
-
-  afterAll(async () => {
-    await ctx?.close();
-    await server?.close();
-    rmSync(profile, { recursive: true, force: true });
-  });
+  const app = offlineApp("two-tabs");
 
   it("share one engine, and the other tab finishes a run whose tab closed, every task once", async () => {
-    ctx = await launchPersistent(profile);
-    const leader = ctx.pages()[0] ?? (await ctx.newPage());
-    await leader.goto(server.url);
+    app.ctx = await launchPersistent(app.profile);
+    const leader = app.ctx.pages()[0] ?? (await app.ctx.newPage());
+    await leader.goto(app.server.url);
     expect((await engineReady(leader)).role).toBe("leader");
-    const follower = await ctx.newPage();
-    await follower.goto(server.url);
+    const follower = await app.ctx.newPage();
+    await follower.goto(app.server.url);
     expect((await engineReady(follower)).role).toBe("follower");
 
     // The follower reads the change stream through the leader's worker while the leader launches.

@@ -14,6 +14,7 @@ import { releaseWorkflows } from "../../examples/app-workflows.js";
 import { createFlowPostgres } from "../../node/create-flow-postgres.js";
 import { freshPostgresSchema } from "../../node/testing/postgres-test-db.js";
 import { Gateway } from "../../node/server/gateway.js";
+import type { GatewayOptions } from "../../node/server/gateway-options.js";
 
 export const ELECTRIC_SECRET = "electric-secret";
 export const TEAM_USERS = ["ana", "bea", "cy", "dan"] as const;
@@ -37,7 +38,7 @@ export interface TeamFixture {
  * A listening team Gateway serving `release` from the store at `connectionString`; the
  * caller closes it.
  */
-export async function startTeamGateway(connectionString: string, electricUrl: string, workspaceId = "acme"): Promise<{ gateway: Gateway; url: string }> {
+export async function startTeamGateway(connectionString: string, electricUrl: string, workspaceId = "acme", options: Pick<GatewayOptions, "heartbeatMs"> = {}): Promise<{ gateway: Gateway; url: string }> {
   const flow = await createFlowPostgres(releaseWorkflows.schemas, { connectionString });
   const { release } = releaseWorkflows.build(flow as never);
   const gateway = new Gateway({
@@ -45,6 +46,7 @@ export async function startTeamGateway(connectionString: string, electricUrl: st
     workspaceRoot: mkdtempSync(join(tmpdir(), "flow-team-")),
     auth: { mode: "token", tokens: Object.fromEntries(TEAM_USERS.map((u) => [u, { role: "operator", scopes: ["*"], userId: u }])) },
     team: { workspaceId, name: "Acme", electricUrl, electricSecret: ELECTRIC_SECRET, owners: ["ana"] },
+    ...options,
   }).register("release", release);
   const server = await gateway.listen({ port: 0, host: "127.0.0.1" }).catch(async (error: unknown) => {
     await gateway.close();
@@ -57,7 +59,8 @@ export async function startTeamGateway(connectionString: string, electricUrl: st
 export async function startTeamFixture(): Promise<TeamFixture> {
   const schema = await freshPostgresSchema();
   const electric = await startElectricStandin({ connectionString: schema.url, secret: ELECTRIC_SECRET, longPollTimeoutMs: 1000 });
-  const { gateway, url } = await startTeamGateway(schema.url, electric.url);
+  // heartbeatMs 1000: the cron poll, which also picks up runs of dead Gateways, runs every second.
+  const { gateway, url } = await startTeamGateway(schema.url, electric.url, "acme", { heartbeatMs: 1000 });
   const call: TeamFixture["call"] = async (who, method, path, body) => {
     const res = await fetch(`${url}${path}`, {
       method,

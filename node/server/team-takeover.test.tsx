@@ -1,0 +1,71 @@
+/**
+ * Two Gateways on one team workspace's database, one SIGKILLed mid-run (a process of its own,
+ * e2e/electric/team-gateway-process.ts): the other takes the run over, and two members'
+ * multiplayer collections watch it wait for approval, get approved and finish.
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { QueryClient } from "@tanstack/query-core";
+import { afterAll, beforeAll, expect, it, onTestFinished } from "vitest";
+import { createCollections, type FlowCollections } from "../../core/data/index.js";
+import { startTeamFixture, type TeamFixture, type TeamUser } from "../../e2e/electric/team-fixture.js";
+import { until } from "./gateway-testing.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const SCRIPT = fileURLToPath(new URL("../../e2e/electric/team-gateway-process.ts", import.meta.url));
+
+let t: TeamFixture;
+const opened: FlowCollections[] = [];
+
+beforeAll(async () => {
+  t = await startTeamFixture();
+});
+
+afterAll(async () => {
+  for (const c of opened) c.close();
+  await t?.close();
+});
+
+function member(who: TeamUser): FlowCollections {
+  const cols = createCollections({ kind: "multiplayer", apiBaseUrl: t.url, electricBaseUrl: `${t.url}/sync`, workspaceId: "acme", token: who }, new QueryClient());
+  opened.push(cols);
+  return cols;
+}
+
+it("lets another Gateway of the workspace take over a run whose Gateway was SIGKILLed, while members watch it finish", { timeout: 90_000 }, async () => {
+  // `node --import tsx` (not the tsx CLI, which runs the script in a child of its own): the
+  // SIGKILL below must reach the process that runs the Gateway.
+  const child = spawn(process.execPath, ["--import", "tsx", SCRIPT, t.storeUrl, t.electric.url], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  onTestFinished(() => void child.kill("SIGKILL"));
+  let out = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", (d) => (out += d));
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  const first = (await until(() => /listening on (\S+)/.exec(out)?.[1], Boolean, `the first Gateway to listen (output: ${out})`, 60_000))!;
+
+  const ana = member("ana");
+  const bea = member("bea");
+  await Promise.all([ana, bea].flatMap((c) => [c.connect(), c.runs.preload(), c.approvals.preload()]));
+
+  const launched = await fetch(`${first}/v1/api/runs`, {
+    method: "POST",
+    headers: { authorization: "Bearer ana", "content-type": "application/json" },
+    // Each step works 2 s, so the kill below lands while the first Gateway runs `build`.
+    body: JSON.stringify({ workflow: "release", input: { service: "api", shards: 1, workMs: 2000 } }),
+  });
+  const { runId } = ((await launched.json()) as { result: { runId: string } }).result;
+  await until(() => bea.runs.get(runId)?.status, (s) => s === "running", "the run on the first Gateway, in bea's list", 10_000);
+  child.kill("SIGKILL");
+  await exited;
+
+  await until(() => bea.approvals.has(`${runId}/ship#0`), Boolean, "the approval after the takeover, in bea's inbox", 40_000);
+  await bea.approve({ runId, nodeId: "ship", decision: "approve" });
+  await until(() => [ana.runs.get(runId)?.status, bea.runs.get(runId)?.status], (s) => s.every((x) => x === "finished"), "both members to see the run finish", 20_000);
+  const { events } = await ana.data.api.listRunEvents(runId, { afterSeq: 0, limit: 500 });
+  const resumes = events.filter((e) => e.type === "RunResumed");
+  // Taken over from the dead Gateway mid-run, then resumed again by the approval.
+  expect(resumes[0]).toMatchObject({ takeover: true, previousStatus: "running" });
+  expect(resumes.at(-1)).toMatchObject({ takeover: false, previousStatus: "waiting-approval" });
+  // `build` was interrupted by the kill and ran again on the second Gateway.
+  expect(events.filter((e) => e.type === "TaskStarted" && e.nodeId === "build").map((e) => (e as { attempt?: number }).attempt)).toEqual([1, 2]);
+});

@@ -8,79 +8,37 @@
  *   npx tsx e2e/screens/runs.ts    # writes docs/app/{runs,runs-empty,runs-10k,runs-filtered,runs-bulk,shell-shortcuts,shell-add-gateway,launch,launch-form,launch-invalid}-{light,dark}.png
  *
  * Two Gateways over fresh SQLite files serve the app's workflows: one with a handful of real
- * runs, one with 10,000 (60 real runs, then copies of their rows under new ids: the list reads
- * only run rows). Each Gateway serves the built app (`ui: true`; built first when stale). It
- * prints one JSON line per measurement (loading and scrolling the 10,000 rows).
+ * runs (the app from Vite's dev server in front of it), one with 10,000 (60 real runs, then
+ * copies of their rows under new ids: the list reads only run rows) serving the built app
+ * (`ui: true`; built first when stale), so its numbers are the production build's. Critical
+ * accessibility violations (axe-core) of each view fail it too. It prints one JSON line per
+ * measurement (loading and scrolling the 10,000 rows).
  */
-import { mkdirSync, mkdtempSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import type { Page } from "playwright-core";
-import { bindWorkflows, Gateway } from "durable-flow";
+import { createDataClient } from "durable-flow/data";
 import { appWorkflows } from "../../examples/app-workflows.js";
-import { ensureAppBuilt } from "../support/app.js";
 import { launchChromium } from "../support/chromium.js";
+import { startAppGateway } from "../support/gateway.js";
+import { criticalA11y, finishScreens, shootThemes, startDevApp, until } from "../support/screens.js";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const outDir = join(root, "docs/app");
-mkdirSync(outDir, { recursive: true });
-
-async function startGateway(name: string) {
-  const dir = mkdtempSync(join(tmpdir(), `flow-runs-${name}-`));
-  const dbPath = join(dir, "flow.db");
-  // The built app at `/` (as `npm start` serves it), so the numbers are the production build's.
-  const gateway = new Gateway({ ui: true, workspaceRoot: dir });
-  for (const set of appWorkflows) for (const [key, workflow] of Object.entries(bindWorkflows(set, { dbPath }))) gateway.register(key, workflow);
-  const server = await gateway.listen({ port: 0, host: "127.0.0.1" });
-  const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  async function call<T = any>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${api}${path}`, { method, headers: { "content-type": "application/json" }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-    const env = (await res.json()) as { ok: boolean; result?: T; error?: { code: string; message: string } };
-    if (!env.ok) throw new Error(`${method} ${path}: ${env.error?.code} ${env.error?.message}`);
-    return env.result as T;
-  }
-  const status = async (runId: string) => (await call<{ status: string }>("GET", `/v1/api/runs/${runId}?view=summary`)).status;
-  const settle = (runId: string, ok: (s: string) => boolean) => until(() => status(runId), ok, `${runId} to settle`);
-  return { gateway, api, app: api, dbPath, call, status, settle };
-}
-
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-await ensureAppBuilt();
-const small = await startGateway("small");
-const big = await startGateway("10k");
+// A few runs: the app served by Vite's dev server in front of a Gateway.
+const small = await startDevApp("runs", appWorkflows);
 const app = small.app;
-const bigApp = big.app;
+// 10,000 runs: the built app served by a Gateway (`ui: true`), so the numbers are the production build's.
+const big = await startAppGateway();
+const bigData = createDataClient({ mode: { kind: "local", apiBaseUrl: big.url } });
+const bigApp = big.url;
+const settle = (status: (runId: string) => Promise<string>, runId: string, ok: (s: string) => boolean) => until(() => status(runId), ok, `${runId} to settle`);
+const bigStatus = async (runId: string) => (await bigData.api.getRunSummary(runId)).status;
 
 const browser = await launchChromium();
 const shots: string[] = [];
 const failures: string[] = [];
 const expectThat = (ok: boolean, what: string) => void (ok || failures.push(what));
+const shoot = async (page: Page, name: string) => void shots.push(...(await shootThemes(page, name)));
+const a11y = async (page: Page, view: string) => void failures.push(...(await criticalA11y(page)).map((v) => `${view}: ${v}`));
 
-async function shoot(page: Page, name: string) {
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((t) => {
-      localStorage.setItem("flow:theme", t);
-      document.documentElement.dataset.theme = t;
-    }, theme);
-    await page.mouse.move(0, 0);
-    await page.waitForTimeout(100);
-    const file = join(outDir, `${name}-${theme}.png`);
-    await page.screenshot({ path: file });
-    shots.push(file);
-  }
-}
 /** Runs in the page: scrolls the list by `step` per frame and times the frames. (No named functions inside: tsx would wrap them in a helper the page lacks.) */
 async function measureScroll(step: "wheel" | "page") {
   const el = document.querySelector('[data-testid="runs-scroll"]') as HTMLElement;
@@ -113,10 +71,11 @@ try {
   await page.getByText("No runs yet").waitFor();
   expectThat(await page.getByTestId("empty-launch").isVisible(), "the empty list offers to launch a workflow");
   await shoot(page, "runs-empty");
+  await a11y(page, "empty runs list");
 
   // 2. A few real runs of every workflow; the list follows them live.
   await small.call("POST", "/v1/api/runs", { workflow: "release", input: { service: "payments-api", shards: 3, workMs: 50 }, runId: "rel-payments", options: { startedBy: { harness: "claude-code", sessionId: "s-42" } } });
-  await small.settle("rel-payments", (s) => s === "waiting-approval");
+  await settle(small.status, "rel-payments", (s) => s === "waiting-approval");
   for (const [i, name] of ["Ada", "Grace", "Linus", "Margaret"].entries()) {
     await small.call("POST", "/v1/api/runs", { workflow: "hello", input: { name }, runId: `hello-${i + 1}`, options: { startedBy: { harness: "cli" } } });
   }
@@ -128,6 +87,7 @@ try {
   await small.call("POST", "/v1/api/runs", { workflow: "hello", input: { name: "Katherine" }, runId: "hello-5" });
   await until(() => rowIds(page), (ids) => ids.length === 8, "8 rows");
   await shoot(page, "runs");
+  await a11y(page, "runs list");
 
   // 3. Filters in the URL, search by input text.
   await page.goto(`${app}/runs?status=waiting&workflow=release`);
@@ -169,6 +129,7 @@ try {
   await page.goto(`${app}/launch`);
   await page.getByTestId("launch-workflow").first().waitFor();
   await shoot(page, "launch");
+  await a11y(page, "launch list");
   await page.goto(`${app}/launch/release`);
   await page.getByTestId("launch-form").waitFor();
   await page.locator('input[name="shards"]').fill("99");
@@ -180,6 +141,7 @@ try {
   await page.locator('input[name="workMs"]').fill("10");
   expectThat((await page.locator('[data-testid="field-problem"]').count()) === 0, "fixed fields lose their problems as they are edited");
   await shoot(page, "launch-form");
+  await a11y(page, "launch form");
   await page.getByTestId("launch-submit").click();
   await page.waitForURL(/\/runs\/[^/?]+$/);
   const launched = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
@@ -190,8 +152,8 @@ try {
   await until(() => page.locator('input[name="service"]').inputValue(), (v) => v === "checkout", "re-run to prefill the service");
 
   // 6. 10,000 runs: real ones, then copies of their rows.
-  for (let i = 0; i < 60; i++) await big.call("POST", "/v1/api/runs", { workflow: i % 3 === 0 ? "pipeline" : "hello", input: i % 3 === 0 ? { tasks: 3 } : { name: `user-${i}` }, runId: `seed-${String(i).padStart(2, "0")}` });
-  for (let i = 0; i < 60; i++) await big.settle(`seed-${String(i).padStart(2, "0")}`, (s) => s === "finished");
+  for (let i = 0; i < 60; i++) await bigData.api.launchRun({ workflow: i % 3 === 0 ? "pipeline" : "hello", input: i % 3 === 0 ? { tasks: 3 } : { name: `user-${i}` }, runId: `seed-${String(i).padStart(2, "0")}` });
+  for (let i = 0; i < 60; i++) await settle(bigStatus, `seed-${String(i).padStart(2, "0")}`, (s) => s === "finished");
   const db = new Database(big.dbPath);
   const cols = (db.prepare("PRAGMA table_info(_flow_runs)").all() as Array<{ name: string }>).map((c) => c.name);
   const select = cols.map((c) => (c === "run_id" ? `'copy-' || printf('%05d', n) || '-' || run_id` : c === "created_at_ms" ? `created_at_ms - n * 61000` : c === "updated_at_ms" ? `updated_at_ms - n * 61000` : c === "finished_at_ms" ? `finished_at_ms - n * 61000` : c)).join(", ");
@@ -244,13 +206,8 @@ try {
   await until(() => bigPage.getByTestId("runs-count").textContent(), (t) => !!t && t.endsWith("of 10,000") && !t.startsWith("0 "), "a search over 10,000 runs");
 } finally {
   await browser.close();
-  await small.gateway.close();
-  await big.gateway.close();
+  bigData.close();
+  await small.close();
+  await big.close();
 }
-
-for (const f of shots) console.log(`saved ${f.slice(root.length)}`);
-if (failures.length) {
-  console.error(`FAILED:\n- ${failures.join("\n- ")}`);
-  process.exit(1);
-}
-process.exit(0);
+finishScreens(shots, failures);

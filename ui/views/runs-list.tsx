@@ -7,7 +7,7 @@
  */
 import { A, useSearchParams } from "@solidjs/router";
 import { useLiveQuery } from "@tanstack/solid-db";
-import { createEffect, createMemo, createSignal, For, Match, on, onCleanup, Show, Switch } from "solid-js";
+import { createEffect, createMemo, createSignal, For, Match, on, onCleanup, Show, Switch, untrack } from "solid-js";
 import type { GatewayRunSummaryRow, GatewayWorkflowRow } from "../../core/data/index.js";
 import { EmptyState } from "../components/empty-state.js";
 import { useConnection } from "../flow-context.js";
@@ -37,15 +37,21 @@ export default function RunsList() {
   // and the list shows its own loading state.
   const all = createMemo(() => (runs.isReady ? (runs() as GatewayRunSummaryRow[]) : []));
   const shown = createMemo(() => (isFiltered(filter()) ? all().filter(runMatcher(filter())) : all()));
+  // Workflows of the workspace, and those of stored runs it no longer serves (read when the
+  // number of runs changes, without subscribing to every row).
   const workflowChoices = createMemo(() => {
     const keys = new Set<string>(workflows.isReady ? (workflows() as GatewayWorkflowRow[]).map((w) => w.key) : []);
-    if (runs.isReady) for (const r of all()) if (r.workflowKey) keys.add(r.workflowKey);
+    if (all().length) {
+      untrack(() => {
+        for (const r of all()) if (r.workflowKey) keys.add(r.workflowKey);
+      });
+    }
     if (filter().workflow) keys.add(filter().workflow!);
     return [...keys].sort();
   });
 
   const [sel, setSel] = createSignal<Selection>(EMPTY_SELECTION);
-  createEffect(on(shown, (rows) => setSel((s) => keepShown(s, rows.map((r) => r.runId))), { defer: true }));
+  createEffect(on(shown, (rows) => setSel((s) => (s.ids.size ? keepShown(s, rows.map((r) => r.runId)) : s)), { defer: true }));
 
   let search!: HTMLInputElement;
   const onKey = (e: KeyboardEvent) => {

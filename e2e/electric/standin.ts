@@ -118,19 +118,22 @@ export async function startElectricStandin(opts: StandinOptions): Promise<Electr
     return run;
   };
 
-  const pollOnce = async () => {
+  /** One poll of the slot; true when it brought transactions (the next poll then follows at once: writes come in bursts). */
+  const pollOnce = async (): Promise<boolean> => {
     const shapes = [...current.values()];
     const txs = await reader.poll(new Set(shapes.map((s) => s.relation)));
-    if (txs.length === 0) return;
+    if (txs.length === 0) return false;
     lastLsn = txs.at(-1)!.lsn;
     await Promise.all(shapes.map((shape) => shape.apply(pool, txs)));
+    return true;
   };
   let timer: NodeJS.Timeout | undefined;
   const loop = () => {
     if (closed) return;
-    void serialized(pollOnce).finally(() => {
-      if (!closed) timer = setTimeout(loop, opts.pollIntervalMs ?? 20);
-    });
+    void serialized(pollOnce).then(
+      (busy) => !closed && (timer = setTimeout(loop, busy ? 0 : (opts.pollIntervalMs ?? 20))),
+      () => !closed && (timer = setTimeout(loop, opts.pollIntervalMs ?? 20)),
+    );
   };
   loop();
 

@@ -64,10 +64,17 @@ try {
   await page.locator('[data-testid="tree-node"][data-node-id="test-2"][data-state="in-progress"]').waitFor({ timeout: 20_000 });
   expectThat((await runStatus(page)) === "running", "rel-search shows running");
   await shoot(page, "run-detail-running");
-  await page.locator('[data-testid="tree-node"][data-node-id="build"]').focus();
+  // Keyboard focus on the tree, active row `build`: live updates leave both alone.
+  await page.locator('[role="tree"]').focus();
+  await page.keyboard.press("Home");
+  await page.keyboard.press("ArrowDown");
   await waitStatus(page, "waiting-approval");
-  const focused = await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.nodeId);
-  expectThat(focused === "build", `the focused tree node keeps the focus through live updates (focus is on ${focused})`);
+  const focused = await page.evaluate(() => {
+    const tree = document.activeElement;
+    const active = tree?.getAttribute("aria-activedescendant");
+    return tree?.getAttribute("role") === "tree" && active ? (document.getElementById(active)?.dataset.nodeId ?? "no row") : `focus on ${tree?.tagName}`;
+  });
+  expectThat(focused === "build", `the tree keeps the focus and its active row through live updates (got ${focused})`);
 
   // Approve from the run's page: the run finishes, live.
   await page.locator('[data-testid="approval-note"]').fill("shards green");
@@ -96,7 +103,7 @@ try {
   // Deep link to a node, and keyboard navigation in the tree.
   await page.goto(`${app}/runs/pay-7f3a?node=fetch&iteration=0`);
   await page.locator('[data-testid="node-panel"][data-node-id="fetch"]').waitFor();
-  await page.locator('[data-testid="tree-node"][data-node-id="fetch"]').focus();
+  await page.locator('[role="tree"]').focus(); // the active row is the selected one, fetch
   await page.keyboard.press("ArrowDown");
   await page.keyboard.press("Enter");
   await page.locator('[data-testid="node-panel"][data-node-id="charge"]').waitFor();

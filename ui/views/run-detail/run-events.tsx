@@ -14,6 +14,11 @@ import "./run-events.css";
 
 type AnyEvent = GatewayRunEventRow & Record<string, unknown>;
 
+/** Heights (px) the rows are laid out with; run-events.css sets the same. */
+const LINE_PX = 31;
+const JSON_LINE_PX = 18;
+const JSON_PAD_PX = 18;
+
 /** The tone of an event type (failures red, waits amber, ends green). */
 function eventTone(type: string): string {
   if (/Failed|TimedOut|Denied|Alert/.test(type)) return toneOf("failed");
@@ -53,15 +58,23 @@ export function RunEvents(props: { events: GatewayRunEventRow[]; loading: boolea
   const nodes = createMemo(() => [...new Set(props.events.map((e) => (e as AnyEvent).nodeId).filter((n): n is string => typeof n === "string"))].sort());
   const filtered = createMemo(() => props.events.filter((e) => (!params.evtype || e.type === params.evtype) && (!params.evnode || (e as AnyEvent).nodeId === params.evnode)));
   let scroller!: HTMLDivElement;
+  // Sizes are known, not measured (measuring thousands of rows while following the bottom
+  // kept the list busy for seconds): a line is LINE_PX, an open event adds its JSON lines.
+  const jsonOf = createMemo(() => new Map([...expanded()].map((seq) => [seq, JSON.stringify(props.events.find((e) => e.seq === seq), null, 2) ?? ""])));
+  const sizeOf = (i: number) => {
+    const json = jsonOf().get(filtered()[i]?.seq ?? -1);
+    return LINE_PX + (json === undefined ? 0 : json.split("\n").length * JSON_LINE_PX + JSON_PAD_PX);
+  };
   const virtualizer = createVirtualizer({
     get count() {
       return filtered().length;
     },
     getScrollElement: () => scroller,
-    estimateSize: () => 30,
+    estimateSize: sizeOf,
     overscan: 12,
     getItemKey: (i: number) => filtered()[i]?.seq ?? i,
   });
+  createEffect(on(jsonOf, () => virtualizer.measure(), { defer: true }));
   const toLatest = () => {
     if (filtered().length > 0) virtualizer.scrollToIndex(filtered().length - 1, { align: "end" });
     setFollowing(true);
@@ -115,7 +128,7 @@ export function RunEvents(props: { events: GatewayRunEventRow[]; loading: boolea
                   return (
                     <Show when={e()}>
                       {(ev) => (
-                        <div class="run-event" data-index={item.index} ref={(el) => queueMicrotask(() => virtualizer.measureElement(el))} style={{ transform: `translateY(${item.start}px)` }} data-testid="event" data-seq={ev().seq} data-type={ev().type}>
+                        <div class="run-event" data-index={item.index} style={{ transform: `translateY(${item.start}px)`, height: `${item.size}px` }} data-testid="event" data-seq={ev().seq} data-type={ev().type}>
                           <button type="button" class="run-event-line" aria-expanded={expanded().has(ev().seq)} onClick={() => toggle(ev().seq)}>
                             <span class="run-event-seq mono">{ev().seq}</span>
                             <span class="run-event-time mono">+{((ev().timestampMs - props.startMs) / 1000).toFixed(2)} s</span>
@@ -123,7 +136,7 @@ export function RunEvents(props: { events: GatewayRunEventRow[]; loading: boolea
                             <span class="run-event-summary">{eventSummary(ev())}</span>
                           </button>
                           <Show when={expanded().has(ev().seq)}>
-                            <pre class="run-event-json">{JSON.stringify(ev(), null, 2)}</pre>
+                            <pre class="run-event-json">{jsonOf().get(ev().seq)}</pre>
                           </Show>
                         </div>
                       )}

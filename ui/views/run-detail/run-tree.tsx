@@ -1,14 +1,21 @@
 /**
  * @module ui/views/run-detail/run-tree
  * The live task tree (ARIA tree): groups for the frame's structure (collapsible), tasks with
- * their state, iteration and attempts. Keyboard: Up/Down move, Left collapses or goes to the
- * parent, Right expands, Home/End, Enter or Space selects (the node panel follows, and the
- * URL keeps `?node=&iteration=`).
+ * their state, iteration and attempts. Virtualized, so a run of 10,000 tasks opens as fast as
+ * one of ten. The tree itself holds the keyboard focus and points at the active row with
+ * `aria-activedescendant` (rows come and go as it scrolls, and live updates rebuild them, so
+ * no row owns the focus): Up/Down move, Left collapses or goes to the parent, Right expands,
+ * Home/End, Enter or Space selects (the node panel follows, and the URL keeps
+ * `?node=&iteration=`).
  */
-import { createMemo, createSignal, Index, Show } from "solid-js";
+import { createVirtualizer } from "@tanstack/solid-virtual";
+import { createMemo, createSignal, createUniqueId, For, Show } from "solid-js";
 import { toneOf } from "../../components/status-badge.js";
 import { groupTitle, type TreeGroup, type TreeItem, type TreeTask, visibleItems } from "./tree-model.js";
 import "./run-tree.css";
+
+/** Height of a row in px (run-tree.css sets the same). */
+const ROW_PX = 30;
 
 /**
  * The tree of a run.
@@ -16,148 +23,175 @@ import "./run-tree.css";
  * <RunTree items={items()} selected={selectedKey()} onSelect={(nodeId, iteration) => select(nodeId, iteration)} />
  */
 export function RunTree(props: { items: TreeItem[]; selected: string | undefined; onSelect(nodeId: string, iteration: number): void }) {
+  const idPrefix = createUniqueId();
   const [collapsed, setCollapsed] = createSignal<ReadonlySet<string>>(new Set());
-  const [focused, setFocused] = createSignal<string>();
+  const [active, setActive] = createSignal<string>();
   const rows = createMemo(() => visibleItems(props.items, collapsed()));
+  const indexOf = createMemo(() => new Map(rows().map((r, i) => [r.item.key, i])));
+  /** The active row: the one the keyboard moved to, else the selected one, else the first. */
   const current = () => {
-    const keys = rows().map((r) => r.item.key);
-    const f = focused();
-    if (f && keys.includes(f)) return f;
-    if (props.selected && keys.includes(props.selected)) return props.selected;
-    return keys[0];
+    const a = active();
+    if (a !== undefined && indexOf().has(a)) return a;
+    if (props.selected !== undefined && indexOf().has(props.selected)) return props.selected;
+    return rows()[0]?.item.key;
   };
-  let list!: HTMLUListElement;
-  const focusKey = (key: string | undefined) => {
-    if (!key) return;
-    setFocused(key);
-    queueMicrotask(() => list.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`)?.focus());
+  const rowId = (key: string) => `${idPrefix}-${indexOf().get(key) ?? 0}`;
+  let scroller!: HTMLDivElement;
+  const virtualizer = createVirtualizer({
+    get count() {
+      return rows().length;
+    },
+    getScrollElement: () => scroller,
+    estimateSize: () => ROW_PX,
+    overscan: 15,
+  });
+  const moveTo = (key: string | undefined) => {
+    if (key === undefined) return;
+    setActive(key);
+    virtualizer.scrollToIndex(indexOf().get(key) ?? 0, { align: "auto" });
   };
   const toggle = (key: string, open?: boolean) =>
     setCollapsed((prev) => {
       const next = new Set(prev);
-      const isOpen = !next.has(key);
-      if (open ?? !isOpen) next.delete(key);
+      if (open ?? next.has(key)) next.delete(key);
       else next.add(key);
       return next;
     });
   const onKeyDown = (e: KeyboardEvent) => {
     const list = rows();
-    const i = list.findIndex((r) => r.item.key === current());
+    const i = indexOf().get(current() ?? "") ?? -1;
     if (i < 0) return;
     const row = list[i]!;
     const item = row.item;
-    const handled = () => e.preventDefault();
-    switch (e.key) {
-      case "ArrowDown":
-        handled();
-        return focusKey(list[Math.min(list.length - 1, i + 1)]!.item.key);
-      case "ArrowUp":
-        handled();
-        return focusKey(list[Math.max(0, i - 1)]!.item.key);
-      case "Home":
-        handled();
-        return focusKey(list[0]!.item.key);
-      case "End":
-        handled();
-        return focusKey(list.at(-1)!.item.key);
-      case "ArrowRight":
-        handled();
-        if (item.kind === "group") {
-          if (collapsed().has(item.key)) toggle(item.key, true);
-          else focusKey(item.children[0]?.key);
-        }
-        return;
-      case "ArrowLeft":
-        handled();
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => moveTo(list[Math.min(list.length - 1, i + 1)]!.item.key),
+      ArrowUp: () => moveTo(list[Math.max(0, i - 1)]!.item.key),
+      Home: () => moveTo(list[0]!.item.key),
+      End: () => moveTo(list.at(-1)!.item.key),
+      ArrowRight: () => {
+        if (item.kind !== "group") return;
+        if (collapsed().has(item.key)) toggle(item.key, true);
+        else moveTo(item.children[0]?.key);
+      },
+      ArrowLeft: () => {
         if (item.kind === "group" && !collapsed().has(item.key)) toggle(item.key, false);
-        else if (row.parent) focusKey(row.parent.key);
-        return;
-      case "Enter":
-      case " ":
-        handled();
-        if (item.kind === "task") props.onSelect(item.nodeId, item.iteration);
-        else toggle(item.key);
-        return;
-    }
+        else moveTo(row.parent?.key);
+      },
+      Enter: () => (item.kind === "task" ? props.onSelect(item.nodeId, item.iteration) : toggle(item.key)),
+      " ": () => keys.Enter!(),
+    };
+    const act = keys[e.key];
+    if (!act) return;
+    e.preventDefault();
+    act();
   };
-  // Rows are kept by position (Index), not by object: a live refresh rebuilds the items, and
-  // recreating the rows would take the keyboard focus away from the person.
+  const activate = (key: string) => {
+    setActive(key);
+    const row = rows()[indexOf().get(key) ?? -1];
+    if (!row) return;
+    if (row.item.kind === "task") props.onSelect(row.item.nodeId, row.item.iteration);
+    else toggle(key);
+  };
   return (
-    <ul class="run-tree" role="tree" aria-label="Tasks" ref={list} onKeyDown={onKeyDown}>
-      <Index each={rows()}>
-        {(row) => {
-          const key = () => row().item.key;
-          const isCurrent = () => current() === key();
-          return (
-            <Show when={row().item.kind === "task" ? (row().item as TreeTask) : undefined} fallback={<GroupRow group={row().item as TreeGroup} depth={row().depth} current={isCurrent()} open={!collapsed().has(key())} onClick={() => (setFocused(key()), toggle(key()))} />}>
-              {(task) => (
-                <li
-                  role="treeitem"
-                  aria-level={row().depth + 1}
-                  tabIndex={isCurrent() ? 0 : -1}
-                  data-key={key()}
-                  style={{ "--depth": row().depth }}
-                  aria-selected={props.selected === key()}
-                  data-testid="tree-node"
-                  data-node-id={task().nodeId}
-                  data-iteration={task().iteration}
-                  data-state={task().state}
-                  class="run-tree-row run-tree-task"
-                  classList={{ selected: props.selected === key() }}
-                  onClick={() => {
-                    setFocused(key());
-                    props.onSelect(task().nodeId, task().iteration);
-                  }}
-                >
-                  <span class={`run-tree-state badge ${toneOf(task().state)}`}>{task().state}</span>
-                  <span class="run-tree-label">
-                    <span class="mono">{task().nodeId}</span>
-                    <Show when={task().label && task().label !== task().nodeId}>
-                      <span class="muted"> {task().label}</span>
-                    </Show>
-                  </span>
-                  <span class="run-tree-meta">
-                    <Show when={task().element !== "task"}>
-                      <span class="run-tree-element">{task().element}</span>
-                    </Show>
-                    <Show when={task().iteration > 0}>
-                      <span title="Loop iteration">iter {task().iteration}</span>
-                    </Show>
-                    <Show when={task().attempts > 1}>
-                      <span title={`${task().attempts} attempts`}>×{task().attempts}</span>
-                    </Show>
-                  </span>
-                </li>
-              )}
-            </Show>
-          );
-        }}
-      </Index>
-    </ul>
+    <div class="run-tree-scroll" ref={scroller}>
+      <ul
+        class="run-tree"
+        role="tree"
+        aria-label="Tasks (arrow keys move, Enter selects)"
+        tabIndex={0}
+        aria-activedescendant={current() !== undefined ? rowId(current()!) : undefined}
+        onKeyDown={onKeyDown}
+        style={{ height: `${virtualizer.getTotalSize()}px` }}
+      >
+        <For each={virtualizer.getVirtualItems()}>
+          {(v) => {
+            const row = () => rows()[v.index];
+            return (
+              <Show when={row()}>
+                {(r) => (
+                  <TreeRow
+                    id={`${idPrefix}-${v.index}`}
+                    item={r().item}
+                    depth={r().depth}
+                    top={v.start}
+                    active={current() === r().item.key}
+                    selected={props.selected === r().item.key}
+                    open={!collapsed().has(r().item.key)}
+                    onClick={() => activate(r().item.key)}
+                  />
+                )}
+              </Show>
+            );
+          }}
+        </For>
+      </ul>
+    </div>
   );
 }
 
-/** A structural row (Sequence, Parallel, ...): collapsible, with its progress. */
-function GroupRow(props: { group: TreeGroup; depth: number; current: boolean; open: boolean; onClick(): void }) {
+/** One row: a task (with the data-testid e2e tests read) or a collapsible group. */
+function TreeRow(props: { id: string; item: TreeItem; depth: number; top: number; active: boolean; selected: boolean; open: boolean; onClick(): void }) {
+  const style = () => ({ "--depth": props.depth, transform: `translateY(${props.top}px)` });
   return (
-    <li
-      role="treeitem"
-      aria-level={props.depth + 1}
-      aria-expanded={props.open}
-      tabIndex={props.current ? 0 : -1}
-      data-key={props.group.key}
-      style={{ "--depth": props.depth }}
-      class="run-tree-row run-tree-group"
-      onClick={() => props.onClick()}
+    <Show
+      when={props.item.kind === "task" ? (props.item as TreeTask) : undefined}
+      fallback={
+        <li
+          id={props.id}
+          role="treeitem"
+          aria-level={props.depth + 1}
+          aria-expanded={props.open}
+          class="run-tree-row run-tree-group"
+          classList={{ active: props.active }}
+          style={style()}
+          onClick={() => props.onClick()}
+        >
+          <span class="run-tree-caret" aria-hidden="true">
+            {props.open ? "▾" : "▸"}
+          </span>
+          <span class="run-tree-group-title">{groupTitle(props.item as TreeGroup)}</span>
+          <span class={`run-tree-dot ${toneOf((props.item as TreeGroup).state)}`} aria-hidden="true" />
+          <span class="run-tree-meta">
+            {(props.item as TreeGroup).finished}/{(props.item as TreeGroup).total}
+          </span>
+        </li>
+      }
     >
-      <span class="run-tree-caret" aria-hidden="true">
-        {props.open ? "▾" : "▸"}
-      </span>
-      <span class="run-tree-group-title">{groupTitle(props.group)}</span>
-      <span class={`run-tree-dot ${toneOf(props.group.state)}`} aria-hidden="true" />
-      <span class="run-tree-meta">
-        {props.group.finished}/{props.group.total}
-      </span>
-    </li>
+      {(task) => (
+        <li
+          id={props.id}
+          role="treeitem"
+          aria-level={props.depth + 1}
+          aria-selected={props.selected}
+          data-testid="tree-node"
+          data-node-id={task().nodeId}
+          data-iteration={task().iteration}
+          data-state={task().state}
+          class="run-tree-row run-tree-task"
+          classList={{ selected: props.selected, active: props.active }}
+          style={style()}
+          onClick={() => props.onClick()}
+        >
+          <span class={`run-tree-state badge ${toneOf(task().state)}`}>{task().state}</span>
+          <span class="run-tree-label">
+            <span class="mono">{task().nodeId}</span>
+            <Show when={task().label && task().label !== task().nodeId}>
+              <span class="muted"> {task().label}</span>
+            </Show>
+          </span>
+          <span class="run-tree-meta">
+            <Show when={task().element !== "task"}>
+              <span class="run-tree-element">{task().element}</span>
+            </Show>
+            <Show when={task().iteration > 0}>
+              <span title="Loop iteration">iter {task().iteration}</span>
+            </Show>
+            <Show when={task().attempts > 1}>
+              <span title={`${task().attempts} attempts`}>×{task().attempts}</span>
+            </Show>
+          </span>
+        </li>
+      )}
+    </Show>
   );
 }

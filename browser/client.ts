@@ -103,12 +103,14 @@ export async function connectBrowserEngine(opts: BrowserEngineOptions = {}): Pro
     storage = s === "opfs" || s === "idb" || s === "memory" ? s : "unknown";
   };
   await remote.onRoleChange(
-    Comlink.proxy((next: EngineRole) => {
+    Comlink.proxy(async (next: EngineRole) => {
       role = next;
+      await noteStorage().catch(() => undefined);
       for (const listener of listeners) listener(next);
     }),
   );
   role = await remote.init({ dbName, storage: opts.storage ?? storageSetting() });
+  await noteStorage();
 
   const engineFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const req = new Request(input, init);

@@ -18,10 +18,12 @@ describe("two tabs of the offline app", () => {
     app.ctx = await launchPersistent(app.profile);
     const leader = app.ctx.pages()[0] ?? (await app.ctx.newPage());
     await leader.goto(app.server.url);
-    expect((await engineReady(leader)).role).toBe("leader");
+    const leading = await engineReady(leader);
+    expect(leading.role).toBe("leader");
     const follower = await app.ctx.newPage();
     await follower.goto(app.server.url);
-    expect((await engineReady(follower)).role).toBe("follower");
+    // The follower knows where the leader keeps the database.
+    expect(await engineReady(follower)).toEqual({ role: "follower", storage: leading.storage });
 
     // The follower reads the change stream through the leader's worker while the leader launches.
     await follower.evaluate(() => {

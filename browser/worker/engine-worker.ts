@@ -16,7 +16,7 @@ import { errorResponse } from "../../core/api/envelope.js";
 import { FlowError } from "../../core/errors.js";
 import type { SqlRow, SqlValue } from "../../core/store/port.js";
 import { exposeBrowserKeysAsEnv } from "../keys.js";
-import type { BrowserStorage } from "../store/pglite-browser.js";
+import { type BrowserStorage, offersOpfs } from "../store/pglite-browser.js";
 import { fromWireRequest, type WireHead, type WireRequest, wireHeadOf } from "../wire.js";
 import { type RunningBrowserEngine, startBrowserEngine } from "./engine.js";
 import { TabChannel } from "./tab-channel.js";
@@ -52,6 +52,10 @@ let channel: TabChannel | undefined;
 let engine: Promise<RunningBrowserEngine> | undefined;
 let settled: RunningBrowserEngine | undefined;
 const roleListeners: ((role: EngineRole) => void)[] = [];
+/** Where this worker keeps the database once it leads. */
+let chosenStorage: BrowserStorage | undefined;
+/** How long a new follower waits for the leader to say where the database is. */
+const LEADER_INFO_WAIT_MS = 300;
 
 function setRole(next: EngineRole): void {
   role = next;
@@ -76,11 +80,12 @@ async function seed(): Promise<Blob | undefined> {
 /** This worker holds the lock: start the engine, then answer every tab. */
 function lead(init: EngineWorkerInit): void {
   // Keys saved in this browser are the workflows' environment variables (browser/keys.ts).
-  engine = exposeBrowserKeysAsEnv().then(() => startBrowserEngine({ name: init.dbName, storage: init.storage, workflows: appWorkflows, loadDataDir: seed }));
+  const storage = init.storage === "auto" ? (offersOpfs() ? "opfs" : "idb") : init.storage;
+  engine = exposeBrowserKeysAsEnv().then(() => startBrowserEngine({ name: init.dbName, storage, workflows: appWorkflows, loadDataDir: seed }));
   void engine.then((e) => (settled = e)).catch(() => undefined);
+  chosenStorage = storage;
   setRole("leader");
-  channel!.lead({ leaderId: workerId, storage: init.storage === "auto" ? "starting" : init.storage }, route);
-  void engine.then((e) => channel!.lead({ leaderId: workerId, storage: e.store.storage }, route)).catch(() => undefined);
+  channel!.lead({ leaderId: workerId, storage }, route);
 }
 
 const api: EngineWorkerApi = {
@@ -98,6 +103,9 @@ const api: EngineWorkerApi = {
         return holdForever();
       }
       setRole("follower");
+      // The leader answers the channel's "who" in a moment: wait for it, so the page knows the storage.
+      const asked = Date.now();
+      while (!channel!.leader && Date.now() - asked < LEADER_INFO_WAIT_MS) await new Promise((r) => setTimeout(r, 10));
       decided("follower");
       // Wait in line: when the leader's tab closes, this worker may be next.
       void navigator.locks.request(lockName, async () => {
@@ -121,7 +129,7 @@ const api: EngineWorkerApi = {
   },
 
   storage() {
-    return settled?.store.storage ?? channel?.leader?.storage ?? "unknown";
+    return (role === "leader" ? chosenStorage : channel?.leader?.storage) ?? "unknown";
   },
 
   async query(sql, params) {

@@ -52,7 +52,15 @@ export function multiplayerSource(data: DataClient, queryClient: QueryClient, op
     ...base,
     runs,
     approvals,
-    writeClient: { ...data, mode, api, stream: data.stream, closed: data.closed, close: () => data.close() },
+    writeClient: {
+      mode,
+      api,
+      stream: data.stream,
+      get closed() {
+        return data.closed;
+      },
+      close: () => data.close(),
+    },
     all: () => [runs, approvals, ...base.all().filter((c) => c !== base.runs && c !== base.approvals)],
   };
 }

@@ -11,7 +11,8 @@
  * PostgreSQL cases run in a fresh schema of FLOW_TEST_POSTGRES_URL (scripts/setup.d/postgres.sh
  * makes the default one); PGlite cases in a new data dir (copied from the initialized template).
  *
- * Fields: backend, shape, n, wallMs (run to finished), perTaskMs, peakRssMb (the process's peak),
+ * Fields: backend, shape, n, wallMs (run to finished), cpuMs (CPU time the process spent in that
+ * run, all its threads: steadier than wallMs on a shared machine), perTaskMs, peakRssMb (the process's peak),
  * baselineRssMb (before the run: Node, the TypeScript loader and the loaded modules), dbBytes
  * (SQLite: database files after a checkpoint; PostgreSQL dialects: tables and indexes of the
  * store's schema), resumeFinishedMs (resuming the finished run), tasksPerSec.
@@ -111,10 +112,12 @@ async function runCase(shape: Shape, n: number, backend: Backend) {
 
   const baselineRssMb = round(process.memoryUsage().rss / 1024 / 1024);
   const started = performance.now();
+  const cpuStart = process.cpuUsage();
   // rootDir outside any repository: the engine alone, without time-travel snapshots
   // (bench/time-travel.ts measures those).
   const result = await runWorkflow(workflow, { input: {}, maxConcurrency: limit, logDir: null, rootDir: tmpdir() });
   const wallMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuStart);
   if (result.status !== "finished") throw new Error(`run ${result.status}: ${JSON.stringify(result.error)}`);
 
   const resumeStart = performance.now();
@@ -133,6 +136,7 @@ async function runCase(shape: Shape, n: number, backend: Backend) {
     shape,
     n,
     wallMs: round(wallMs),
+    cpuMs: round((cpu.user + cpu.system) / 1000),
     perTaskMs: round(wallMs / n, 4),
     tasksPerSec: Math.round(n / (wallMs / 1000)),
     peakRssMb: round(process.resourceUsage().maxRSS / 1024),

@@ -6,8 +6,8 @@
  * them all; the files are then served from the cache (their names carry content hashes).
  * Pages are fetched from the network first, so a Gateway's page (with its boot data) wins when
  * it answers; without a network, any page of the app (a deep link such as `/runs/<id>`) gets
- * the cached `index.html`. The domain API (`/v1`, `/rpc`, `/health`, `/workflows`) is never
- * cached. See docs/app-browser.md "Offline".
+ * the cached `index.html`. Requests for anything but the build's files (the domain API, its
+ * streams, a Gateway's other routes) are left to the network. See docs/app-browser.md "Offline".
  */
 
 interface PrecacheEntry {
@@ -33,7 +33,8 @@ const absolute = (url: string) => new URL(url, scope).href;
 /** One cache per build: its name changes with any file's revision. */
 const CACHE = `flow-app-${hash(manifest.map((e) => `${e.url}@${e.revision ?? ""}`).join("|"))}`;
 const INDEX = absolute("index.html");
-const API = /^\/(v1|rpc|health|workflows)(\/|$)/;
+const API = /^\/(v1|rpc|health|metrics|webhooks|sync|workflows)(\/|$)/;
+const PRECACHED = new Set(manifest.map((e) => absolute(e.url)));
 
 function hash(text: string): string {
   let h = 0x811c9dc5;
@@ -63,10 +64,15 @@ sw.addEventListener("activate", (event) => {
 sw.addEventListener("fetch", (event) => {
   const { request } = event;
   const url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== scope.origin || API.test(url.pathname.slice(scope.pathname.length - 1))) return;
+  if (request.method !== "GET" || url.origin !== scope.origin) return;
   if (request.mode === "navigate") {
+    // The Gateway's own routes (at the origin's root whatever the app's mount) are not pages of the app.
+    if (API.test(url.pathname)) return;
     event.respondWith(fetch(request).catch(async () => (await caches.match(INDEX, { cacheName: CACHE })) ?? Response.error()));
     return;
   }
+  // Only the build's own files come from the cache; everything else (the domain API, its
+  // streams, the shape proxy) goes to the network untouched.
+  if (!PRECACHED.has(`${url.origin}${url.pathname}`)) return;
   event.respondWith((async () => (await caches.match(request, { cacheName: CACHE, ignoreSearch: true })) ?? fetch(request))());
 });

@@ -52,12 +52,14 @@ describe("the app offline", () => {
     expect([...finishes.keys()].sort()).toEqual([...steps].sort());
     expect([...finishes.values()].every((n) => n === 1)).toBe(true);
 
-    // A browser restart with the same profile, still without network: the rows are there.
+    // A browser restart with the same profile, still without network, straight to the run's
+    // deep link (the service worker answers it with the app): the rows are there.
     await app.ctx.close();
     app.ctx = await launchPersistent(app.profile, { offline: true });
     page = await firstPage(app.ctx);
-    await page.goto(app.server.url);
+    await page.goto(`${app.server.url}runs/${runId}`);
     await engineReady(page);
+    await page.locator('[data-testid="run-status"][data-status="finished"]').waitFor({ timeout: 30_000 });
     expect(await runStatus(page, runId)).toBe("finished");
     const output = await engineCall<unknown>(page, "GET", `/v1/api/runs/${runId}/nodes/step-${TASKS - 1}/output`);
     expect(JSON.stringify(output)).toContain(`${(TASKS - 1) ** 2}`);

@@ -50,7 +50,7 @@ it("lets another Gateway of the workspace take over a run whose Gateway was SIGK
   const launched = await fetch(`${first}/v1/api/runs`, {
     method: "POST",
     headers: { authorization: "Bearer ana", "content-type": "application/json" },
-    // Each step works 2 s, so the kill below lands while the first Gateway runs `build`.
+    // Each step works 2 s, so the kill below lands while the first Gateway runs a task.
     body: JSON.stringify({ workflow: "release", input: { service: "api", shards: 1, workMs: 2000 } }),
   });
   const { runId } = ((await launched.json()) as { result: { runId: string } }).result;
@@ -66,6 +66,8 @@ it("lets another Gateway of the workspace take over a run whose Gateway was SIGK
   // Taken over from the dead Gateway mid-run, then resumed again by the approval.
   expect(resumes[0]).toMatchObject({ takeover: true, previousStatus: "running" });
   expect(resumes.at(-1)).toMatchObject({ takeover: false, previousStatus: "waiting-approval" });
-  // `build` was interrupted by the kill and ran again on the second Gateway.
-  expect(events.filter((e) => e.type === "TaskStarted" && e.nodeId === "build").map((e) => (e as { attempt?: number }).attempt)).toEqual([1, 2]);
+  // The task the kill interrupted (`build`, or a test shard if the list lagged) ran again on the second Gateway.
+  const interrupted = events.find((e) => e.type === "TaskCancelled") as { nodeId: string; reason: string } | undefined;
+  expect(interrupted?.reason).toBe("interrupted");
+  expect(events.filter((e) => e.type === "TaskStarted" && e.nodeId === interrupted!.nodeId).map((e) => (e as { attempt?: number }).attempt)).toEqual([1, 2]);
 });

@@ -60,6 +60,11 @@ describe("team Gateway", () => {
     expect((await call("bea", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "cy", role: "admin" })).body.error.code).toBe("FORBIDDEN");
     const members = (await call("bea", "POST", "/v1/rpc/ext.workspace.members", {})).body.result;
     expect(members.map((m: { userId: string; role: string }) => `${m.userId}:${m.role}`).sort()).toEqual(["bea:approve", "dan:read"]);
+    // Membership writes answer the txid of the members shape, like every write.
+    const added = await call("ana", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "eve", role: "read" });
+    expect(added.body.result).toMatchObject({ userId: "eve", role: "read", addedBy: "ana", txids: { members: [expect.any(Number)] } });
+    expect((await call("ana", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "eve", role: "owner" })).body.error.code).toBe("INVALID_ARGUMENT");
+    expect((await call("ana", "POST", "/v1/rpc/ext.workspace.removeMember", { userId: "eve" })).body.result).toMatchObject({ removed: true });
   });
 
   it("streams a launch live through the proxy, and the launch answers the txid that confirms it", async () => {

@@ -52,6 +52,7 @@ export function multiplayerSource(data: DataClient, queryClient: QueryClient, op
     ...base,
     runs,
     approvals,
+    confirmsWrites: true,
     writeClient: {
       mode,
       api,

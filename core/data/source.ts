@@ -84,6 +84,8 @@ export interface CollectionSource {
   readonly queryKey: readonly unknown[];
   /** The client the writes call (default: the registry's); multiplayer mode confirms them by txid. */
   readonly writeClient?: DataClient;
+  /** True when `writeClient` settles each write itself, so writes do not wait for the change stream's refresh. */
+  readonly confirmsWrites?: boolean;
 }
 
 /**

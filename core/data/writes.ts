@@ -49,6 +49,9 @@ export function createWrites(data: DataClient, cols: CollectionSource, sync: Liv
    * target is refreshed directly.
    */
   async function confirmed<R>(call: () => Promise<R>, shows: (a: AppliedRefresh, result: R) => boolean, target: Parameters<LiveSync["invalidate"]>[0]): Promise<R> {
+    // A source whose write client settles each write itself (multiplayer: on the txid reaching
+    // the shape, core/data/source-multiplayer.ts) needs no change-stream refresh on top.
+    if (cols.confirmsWrites) return call();
     const seen: AppliedRefresh[] = [];
     let check: ((a: AppliedRefresh) => void) | undefined;
     const off = sync.onApplied((a) => (check ? check(a) : seen.push(a)));

@@ -26,7 +26,9 @@ afterAll(async () => {
 function member(who: TeamUser) {
   const network = { online: true };
   const fetchImpl: typeof fetch = (input, init) => (network.online ? fetch(input, init) : Promise.reject(new TypeError("fetch failed")));
-  const cols = createCollections({ kind: "multiplayer", apiBaseUrl: t.url, electricBaseUrl: `${t.url}/sync`, workspaceId: "acme", token: who }, new QueryClient(), { fetch: fetchImpl, confirmTimeoutMs: 5000 });
+  // A confirmation timeout past the test's own: a write that waited for anything but its txid
+  // (such as a change-stream refresh, never started here) would fail the test.
+  const cols = createCollections({ kind: "multiplayer", apiBaseUrl: t.url, electricBaseUrl: `${t.url}/sync`, workspaceId: "acme", token: who }, new QueryClient(), { fetch: fetchImpl, confirmTimeoutMs: 60_000 });
   opened.push(cols);
   return { cols, network };
 }
@@ -38,7 +40,7 @@ describe("multiplayer collections", () => {
   it("shows one member's launch and another's approval to both, live, with the rows local mode has", async () => {
     const ana = member("ana");
     const bea = member("bea");
-    await Promise.all([ana.cols.connect(), bea.cols.connect(), ana.cols.runs.preload(), bea.cols.runs.preload(), ana.cols.approvals.preload(), bea.cols.approvals.preload()]);
+    await Promise.all([ana.cols.runs.preload(), bea.cols.runs.preload(), ana.cols.approvals.preload(), bea.cols.approvals.preload()]);
 
     const { runId } = await ana.cols.launch({ workflow: "release", input: { service: "api", shards: 1, workMs: 0 } });
     // Settled on its txid: the synced row (not the optimistic one) is there when launch resolves.

@@ -118,6 +118,18 @@ try {
   await page.locator('[data-testid="attempt"][data-state="finished"]').waitFor();
   expectThat((await page.locator('[data-testid="attempt"]').count()) === 4, "charge keeps its 3 failed attempts beside the 4th");
 
+  // Linked runs: a Subflow's child run and the run a ContinueAsNew started, both ways.
+  await launch("order", { rounds: 1 }, "ord-1", (s) => s === "continued");
+  await page.goto(`${app}/runs/ord-1`);
+  await waitStatus(page, "continued");
+  const next = (await call<{ nextRunId: string }>("GET", "/v1/api/runs/ord-1?view=summary")).nextRunId;
+  await page.locator(`a[href$="/runs/${encodeURIComponent(next)}"]`).waitFor();
+  await page.locator(`a[href$="/runs/${encodeURIComponent("ord-1/pay@0")}"]`).first().click();
+  await page.locator('[data-testid="run-status"]').waitFor();
+  expectThat((await page.locator(".run-header-id").innerText()) === "ord-1/pay@0", "the child run's link opens the child run");
+  await page.locator(`a[href$="/runs/ord-1"]`).last().click();
+  await waitStatus(page, "continued");
+
   // Cancel a long run from its page.
   await call("POST", "/v1/api/runs", { workflow: "pipeline", input: { tasks: 50, workMs: 400 }, runId: "pipe-long" });
   await page.goto(`${app}/runs/pipe-long`);

@@ -53,7 +53,9 @@ export async function startDevApp(name: string, sets: WorkflowSet[]): Promise<De
   const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.env.FLOW_DEV_GATEWAY = api;
   const { createServer } = await import("vite");
-  const vite = await createServer({ configFile: join(root, "ui/vite.config.ts"), server: { port: 0, host: "127.0.0.1" }, logLevel: "warn" });
+  // No file watching and no HMR: others edit ui/ while a script runs, and a hot update midway
+  // re-instantiates modules (a view then finds a context of another instance).
+  const vite = await createServer({ configFile: join(root, "ui/vite.config.ts"), server: { port: 0, host: "127.0.0.1", hmr: false, watch: null }, logLevel: "warn" });
   await vite.listen();
   const app = `http://127.0.0.1:${(vite.httpServer!.address() as AddressInfo).port}`;
   async function call<T = any>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {

@@ -30,8 +30,10 @@ const ATTENTION = ["failed", "waiting-approval", "waiting-event", "waiting-timer
 /** The run-detail view. */
 export default function RunDetail() {
   const params = useParams<{ runId: string }>();
+  // The router leaves the segment encoded: child run ids hold "/" and "@" (`<parent>/<node>@<iteration>`).
+  const runId = () => decodeSegment(params.runId);
   const [search, setSearch] = useSearchParams<{ node?: string; iteration?: string; tab?: string }>();
-  const data = useRunData(() => params.runId);
+  const data = useRunData(runId);
   const now = createNow(() => {
     const run = data.run();
     return run !== undefined && !isEnded(run.status);
@@ -60,7 +62,7 @@ export default function RunDetail() {
   return (
     <div class="run-detail">
       <nav class="run-detail-crumbs" aria-label="Breadcrumb">
-        <A href="/runs">Runs</A> <span aria-hidden="true">/</span> <span class="mono">{params.runId}</span>
+        <A href="/runs">Runs</A> <span aria-hidden="true">/</span> <span class="mono">{runId()}</span>
       </nav>
       <Switch>
         <Match when={data.loadError()}>
@@ -69,12 +71,12 @@ export default function RunDetail() {
               when={errorCode(err()) === "RUN_NOT_FOUND"}
               fallback={
                 <div class="error-banner" role="alert" data-testid="run-error">
-                  Could not load run {params.runId}: {errorText(err())}
+                  Could not load run {runId()}: {errorText(err())}
                 </div>
               }
             >
               <div data-testid="run-not-found">
-                <EmptyState title="Run not found" hint={`No run ${params.runId} in this workspace. It may belong to another workspace, or the link is wrong.`} action={<A href="/runs">Back to runs</A>} />
+                <EmptyState title="Run not found" hint={`No run ${runId()} in this workspace. It may belong to another workspace, or the link is wrong.`} action={<A href="/runs">Back to runs</A>} />
               </div>
             </Show>
           )}
@@ -141,10 +143,19 @@ export default function RunDetail() {
         </Match>
         <Match when={true}>
           <p class="muted" role="status" data-testid="run-loading">
-            Loading run {params.runId}…
+            Loading run {runId()}…
           </p>
         </Match>
       </Switch>
     </div>
   );
+}
+
+/** A path segment decoded (as typed when it was not encoded). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

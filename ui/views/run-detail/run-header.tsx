@@ -71,26 +71,8 @@ export function RunHeader(props: { run: GatewayRunRow; now: Accessor<number>; ch
           <dt>Triggered by</dt>
           <dd>{startedByText(run())}</dd>
         </div>
-        <Show when={run().parentRunId}>
-          <div>
-            <dt>Parent run</dt>
-            <dd>
-              <A href={`/runs/${encodeURIComponent(run().parentRunId!)}`} class="mono">
-                {run().parentRunId}
-              </A>
-            </dd>
-          </div>
-        </Show>
-        <Show when={run().nextRunId}>
-          <div>
-            <dt>Continued as</dt>
-            <dd>
-              <A href={`/runs/${encodeURIComponent(run().nextRunId!)}`} class="mono">
-                {run().nextRunId}
-              </A>
-            </dd>
-          </div>
-        </Show>
+        <LinkedRun title="Parent run" runId={run().parentRunId} />
+        <LinkedRun title="Continued as" runId={run().nextRunId} />
       </dl>
       <Show when={props.childRuns.length > 0 || childIds().length > 0}>
         <div class="run-header-children">
@@ -132,5 +114,23 @@ export function RunHeader(props: { run: GatewayRunRow; now: Accessor<number>; ch
         </Show>
       </div>
     </section>
+  );
+}
+
+/** A fact that links another run (the parent, the next run), or nothing when there is none. */
+function LinkedRun(props: { title: string; runId: string | null }) {
+  return (
+    <Show when={props.runId}>
+      {(id) => (
+        <div>
+          <dt>{props.title}</dt>
+          <dd>
+            <A href={`/runs/${encodeURIComponent(id())}`} class="mono">
+              {id()}
+            </A>
+          </dd>
+        </div>
+      )}
+    </Show>
   );
 }

@@ -79,8 +79,8 @@ async function seed(): Promise<Blob | undefined> {
 
 /** This worker holds the lock: start the engine, then answer every tab. */
 function lead(init: EngineWorkerInit): void {
-  // Keys saved in this browser are the workflows' environment variables (browser/keys.ts).
   const storage = init.storage === "auto" ? (offersOpfs() ? "opfs" : "idb") : init.storage;
+  // Keys saved in this browser are the workflows' environment variables (browser/keys.ts).
   engine = exposeBrowserKeysAsEnv().then(() => startBrowserEngine({ name: init.dbName, storage, workflows: appWorkflows, loadDataDir: seed }));
   void engine.then((e) => (settled = e)).catch(() => undefined);
   chosenStorage = storage;

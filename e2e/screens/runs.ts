@@ -5,7 +5,7 @@
  * the Gateway holds, when a filter in the URL or the search does not narrow it, when a run
  * launched from the form does not open at `/runs/<id>`, or when a live change needs a reload.
  *
- *   npx tsx e2e/screens/runs.ts    # writes docs/app/{runs,runs-empty,runs-10k,runs-filtered,runs-bulk,shell-shortcuts,shell-add-gateway,launch,launch-form,launch-invalid}-{light,dark}.png
+ *   npx tsx e2e/screens/runs.ts    # writes docs/app/{runs,runs-empty,runs-10k,runs-filtered,runs-bulk,shell-shortcuts,shell-add-gateway,shell-browser,launch,launch-form,launch-invalid}-{light,dark}.png
  *
  * Two Gateways over fresh SQLite files serve the app's workflows: one with a handful of real
  * runs (the app from Vite's dev server in front of it), one with 10,000 (60 real runs, then
@@ -125,6 +125,15 @@ try {
   await shoot(page, "shell-add-gateway");
   await page.keyboard.press("Escape");
 
+  // 4c. "This browser": the engine starts in a worker; the header says where its data lives and this tab's role.
+  await page.getByTestId("workspace-switcher").selectOption("browser");
+  await page.getByTestId("engine-info").waitFor({ timeout: 60_000 });
+  await until(() => page.getByTestId("engine-info").textContent(), (t) => /^(OPFS|IndexedDB) · this tab runs the engine$/.test(t ?? ""), "the browser workspace to say where its data lives and that this tab runs the engine", 60_000);
+  await page.getByText("No runs yet").waitFor();
+  await shoot(page, "shell-browser");
+  await page.getByTestId("workspace-switcher").selectOption(`gateway:${app}`);
+  await page.locator('[data-testid="run-row"]').first().waitFor();
+
   // 5. Launch: the list of workflows, a form, problems shown per field, then a launch.
   await page.goto(`${app}/launch`);
   await page.getByTestId("launch-workflow").first().waitFor();
@@ -151,7 +160,9 @@ try {
   await page.goto(`${app}/launch/release?from=${encodeURIComponent(launched)}`);
   await until(() => page.locator('input[name="service"]').inputValue(), (v) => v === "checkout", "re-run to prefill the service");
 
-  // 6. 10,000 runs: real ones, then copies of their rows.
+  // 6. 10,000 runs: real ones, then copies of their rows. (The first page closes: nothing else
+  // runs in the browser while the list is timed.)
+  await page.close();
   for (let i = 0; i < 60; i++) await bigData.api.launchRun({ workflow: i % 3 === 0 ? "pipeline" : "hello", input: i % 3 === 0 ? { tasks: 3 } : { name: `user-${i}` }, runId: `seed-${String(i).padStart(2, "0")}` });
   for (let i = 0; i < 60; i++) await settle(bigStatus, `seed-${String(i).padStart(2, "0")}`, (s) => s === "finished");
   const db = new Database(big.dbPath);

@@ -16,6 +16,15 @@ import "./workspace-switcher.css";
 const ADD = "__add";
 const MANAGE = "__manage";
 const KIND_LABEL: Record<Workspace["kind"], string> = { browser: "offline, in this browser", gateway: "Gateway", team: "team" };
+/** What the select shows: the name, then where it is (a Gateway's host, "local" for this browser). */
+const optionLabel = (w: Workspace) => `${w.name} · ${w.kind === "browser" ? "local" : w.url ? hostOf(w.url) : KIND_LABEL[w.kind]}`;
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
 const STORAGE_LABEL: Record<BrowserEngine["storage"], string> = { opfs: "OPFS", idb: "IndexedDB", memory: "memory only", unknown: "…" };
 const ROLE_LABEL: Record<BrowserEngine["role"], string> = {
   leader: "this tab runs the engine",
@@ -58,7 +67,7 @@ export function WorkspaceSwitcher() {
           <For each={flow.workspaces()}>
             {(w) => (
               <option value={w.id} selected={w.id === flow.workspace().id}>
-                {w.name} — {KIND_LABEL[w.kind]}
+                {optionLabel(w)}
               </option>
             )}
           </For>

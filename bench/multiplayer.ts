@@ -35,10 +35,9 @@ function member(t: TeamFixture, who: string): FlowCollections {
 async function runCase(t: TeamFixture, watchers: number): Promise<Record<string, unknown>> {
   const writer = member(t, "ana");
   const others = Array.from({ length: watchers }, () => member(t, "bea"));
-  // The writer connects its change stream as the app does (its writes settle on their txid).
-  // Watchers read the runs shape only: what is measured is Electric's fan-out, not each
-  // watcher's change-stream refetches of the same row.
-  await Promise.all([writer.connect(), ...[writer, ...others].map((c) => c.runs.preload())]);
+  // Every member connects its change stream as the app does; in multiplayer mode it leaves
+  // `runs` to the shape, so what is measured is Electric's fan-out through the proxy.
+  await Promise.all([writer, ...others].flatMap((c) => [c.connect(), c.runs.preload()]));
   const seen = new Map<string, Map<number, number>>();
   let wake: (() => void) | undefined;
   others.forEach((c, i) =>

@@ -153,7 +153,7 @@ export class LiveSync {
 
   private refetch(name: CollectionName): Promise<void> {
     return this.coalescer.run(`collection:${name}`, async () => {
-      await refetchIfLive(this.cols[name]);
+      if (!this.cols.replicated?.has(name)) await refetchIfLive(this.cols[name]);
       this.emit({ kind: "collection", name });
     });
   }
@@ -170,6 +170,8 @@ export class LiveSync {
   }
 
   private refreshRunRow(runId: string, full: boolean): Promise<void> {
+    // A replicated run list (multiplayer) has the row already; only a run page needs a fetch.
+    if (!full && this.cols.replicated?.has("runs")) return Promise.resolve();
     const key = `run:${runId}`;
     return this.coalescer.run(key, async (generation) => {
       // The full row only when a run page shows this run (run/nodes); a run list needs the summary.

@@ -53,6 +53,7 @@ export function multiplayerSource(data: DataClient, queryClient: QueryClient, op
     runs,
     approvals,
     confirmsWrites: true,
+    replicated: new Set(["runs", "approvals"]),
     writeClient: {
       mode,
       api,

@@ -86,6 +86,8 @@ export interface CollectionSource {
   readonly writeClient?: DataClient;
   /** True when `writeClient` settles each write itself, so writes do not wait for the change stream's refresh. */
   readonly confirmsWrites?: boolean;
+  /** Collections kept current by replication (multiplayer: Electric shapes): the change stream does not refetch them. */
+  readonly replicated?: ReadonlySet<CollectionName>;
 }
 
 /**

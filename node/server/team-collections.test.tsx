@@ -24,8 +24,11 @@ afterAll(async () => {
 
 /** A member's collections; `network.online = false` cuts its requests off (as a dropped connection would). */
 function member(who: TeamUser) {
-  const network = { online: true };
-  const fetchImpl: typeof fetch = (input, init) => (network.online ? fetch(input, init) : Promise.reject(new TypeError("fetch failed")));
+  const network = { online: true, requests: [] as string[] };
+  const fetchImpl: typeof fetch = (input, init) => {
+    network.requests.push(String(input instanceof Request ? input.url : input));
+    return network.online ? fetch(input, init) : Promise.reject(new TypeError("fetch failed"));
+  };
   // A confirmation timeout past the test's own: a write that waited for anything but its txid
   // (such as a change-stream refresh, never started here) would fail the test.
   const cols = createCollections({ kind: "multiplayer", apiBaseUrl: t.url, electricBaseUrl: `${t.url}/sync`, workspaceId: "acme", token: who }, new QueryClient(), { fetch: fetchImpl, confirmTimeoutMs: 60_000 });
@@ -41,15 +44,19 @@ describe("multiplayer collections", () => {
     const ana = member("ana");
     const bea = member("bea");
     await Promise.all([ana.cols.runs.preload(), bea.cols.runs.preload(), ana.cols.approvals.preload(), bea.cols.approvals.preload()]);
+    // bea's change stream runs (as in the app) but leaves runs and approvals to the shapes.
+    expect(await bea.cols.connect()).toBe("online");
 
     const { runId } = await ana.cols.launch({ workflow: "release", input: { service: "api", shards: 1, workMs: 0 } });
     // Settled on its txid: the synced row (not the optimistic one) is there when launch resolves.
     expect(ana.cols.runs.get(runId)).toMatchObject({ runId, $synced: true });
     await until(() => bea.cols.approvals.toArray.find((a) => a.runId === runId), Boolean, "the approval in bea's inbox", 20_000);
+    await until(() => bea.cols.runs.get(runId)?.status, (s) => s === "waiting-approval", "the waiting run in bea's list", 10_000);
+    // All of it came through the shapes: bea's change stream fetched no run row and no approvals.
+    expect(bea.network.requests.filter((u) => u.includes("view=summary") || u.includes("/v1/api/approvals"))).toEqual([]);
     const approval = bea.cols.approvals.toArray.find((a) => a.runId === runId)!;
     const [apiApproval] = await bea.cols.data.api.listApprovals(runId);
     expect(plain(approval)).toEqual({ ...apiApproval, key: `${runId}/ship#0` });
-    await until(() => bea.cols.runs.get(runId)?.status, (s) => s === "waiting-approval", "the waiting run in bea's list", 10_000);
     expect(plain(bea.cols.runs.get(runId))).toEqual(await bea.cols.data.api.getRunSummary(runId));
 
     await bea.cols.approve({ runId, nodeId: "ship", decision: "approve" });

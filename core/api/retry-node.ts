@@ -10,6 +10,7 @@ import { retryTask } from "../engine/retry-task.js";
 import type { RunStatus } from "../engine/types.js";
 import { FlowError } from "../errors.js";
 import type { GatewayHost } from "./host.js";
+import { workflowDbOf } from "./workflow-db.js";
 
 /**
  * The body of the retry route (all optional).
@@ -60,7 +61,7 @@ export async function retryNode(host: GatewayHost, p: { runId: string; nodeId: s
       state: target.state,
     });
   }
-  const reset = await retryTask(host.db, { runId: p.runId, nodeId: p.nodeId, iteration: target.iteration, ...(p.resetDependents !== undefined ? { resetDependents: p.resetDependents } : {}) });
+  const reset = await retryTask(await workflowDbOf(host, p.runId), { runId: p.runId, nodeId: p.nodeId, iteration: target.iteration, ...(p.resetDependents !== undefined ? { resetDependents: p.resetDependents } : {}) });
   if (!reset.success) throw new FlowError("INVALID_TRANSITION", `Run ${p.runId} could not retry ${p.nodeId}: ${reset.error}`, { runId: p.runId, nodeId: p.nodeId });
   const after = p.resume === false ? { status: (await host.db.requireRun(p.runId)).status } : await host.resumeRun(p.runId);
   return { runId: p.runId, status: after.status, resetNodes: reset.resetNodes };

@@ -13,6 +13,7 @@ import type { GatewayHost, HijackPlanSummary } from "./host.js";
 import { runAuthOf } from "./identity.js";
 import { HOST_ANNOTATIONS } from "./read-model.js";
 import type { RpcMethod } from "./rpc-types.js";
+import { workflowDbOf } from "./workflow-db.js";
 
 const runIdParams = z.object({ runId: z.string().min(1) });
 
@@ -129,7 +130,8 @@ const rewindRun: RpcMethod<z.infer<typeof rewindRunParams>, RewindRunResult> = {
     }
     const { resume, ...opts } = p;
     const definedOpts = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) as typeof opts;
-    const result = await timeTravel(host.db, definedOpts);
+    // Through the run's workflow: its handle knows the output tables of the tasks to reset.
+    const result = await timeTravel(await workflowDbOf(host, p.runId), definedOpts);
     if (result.success && resume) return { ...result, ...(await host.resumeRun(p.runId)) };
     return { ...result, runId: p.runId, status: (await host.db.requireRun(p.runId)).status };
   },

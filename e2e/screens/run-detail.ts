@@ -118,6 +118,16 @@ try {
   await page.locator('[data-testid="attempt"][data-state="finished"]').waitFor();
   expectThat((await page.locator('[data-testid="attempt"]').count()) === 4, "charge keeps its 3 failed attempts beside the 4th");
 
+  // Rewind the finished run to notify's attempt: it runs again, its first attempt kept.
+  await page.goto(`${app}/runs/pay-7f3a?node=notify&iteration=0`);
+  await page.locator('[data-testid="node-panel"][data-node-id="notify"] [data-testid="attempt"]').first().waitFor();
+  await page.locator('[data-testid="rewind"]').first().click();
+  await page.locator('[data-testid="rewind-dialog"]').getByText("Nothing is erased from the record.").waitFor();
+  await page.locator('[data-testid="rewind-dialog"] [data-testid="confirm"]').click();
+  await page.locator('[data-testid="node-panel"][data-node-id="notify"] [data-testid="attempt"]').nth(1).waitFor();
+  await waitStatus(page, "finished");
+  expectThat((await page.locator('[data-testid="attempt"][data-state="finished"]').count()) === 2, "notify keeps its first attempt beside the one the rewind ran");
+
   // Linked runs: a Subflow's child run and the run a ContinueAsNew started, both ways.
   await launch("order", { rounds: 1 }, "ord-1", (s) => s === "continued");
   await page.goto(`${app}/runs/ord-1`);

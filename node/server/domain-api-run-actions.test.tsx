@@ -68,6 +68,10 @@ describe("the run actions of the domain API (retry, rewind, diffs)", () => {
     expect(await codeOf(api.retryNode("h1", "hold"))).toBe("INVALID_TRANSITION 409"); // executing here: pause or cancel first
     release();
     expect((await settle("h1")).status).toBe("finished");
+    // A run of the host's second workflow: only its own store handle knows its output table.
+    expect(await api.rewindRun({ runId: "h1", nodeId: "hold", restoreVcs: false })).toMatchObject({ success: true, resetNodes: ["hold"] });
+    expect((await settle("h1")).status).toBe("finished");
+    expect((await api.getNodeOutput("h1", "hold")).row).toMatchObject({ n: 1 });
 
     heal();
     await api.launchRun({ workflow: "flaky", input: {}, runId: "f2" });

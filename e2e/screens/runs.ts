@@ -5,7 +5,7 @@
  * the Gateway holds, when a filter in the URL or the search does not narrow it, when a run
  * launched from the form does not open at `/runs/<id>`, or when a live change needs a reload.
  *
- *   npx tsx e2e/screens/runs.ts    # writes docs/app/{runs,runs-empty,runs-10k,runs-filtered,runs-bulk,shell-shortcuts,shell-add-gateway,shell-browser,launch,launch-form,launch-invalid}-{light,dark}.png
+ *   npx tsx e2e/screens/runs.ts    # writes docs/app/{runs,runs-empty,runs-10k,runs-filtered,runs-bulk,shell-shortcuts,shell-add-gateway,shell-browser,launch,launch-form,launch-invalid,launch-rich}-{light,dark}.png
  *
  * Two Gateways over fresh SQLite files serve the app's workflows: one with a handful of real
  * runs (the app from Vite's dev server in front of it), one with 10,000 (60 real runs, then
@@ -18,12 +18,14 @@ import Database from "better-sqlite3";
 import type { Page } from "playwright-core";
 import { createDataClient } from "durable-flow/data";
 import { appWorkflows } from "../../examples/app-workflows.js";
+import { launchWorkflows } from "./launch-workflows.js";
+import { runDetailWorkflows } from "./run-detail-workflows.js";
 import { launchChromium } from "../support/chromium.js";
 import { startAppGateway } from "../support/gateway.js";
 import { criticalA11y, finishScreens, shootThemes, startDevApp, until } from "../support/screens.js";
 
 // A few runs: the app served by Vite's dev server in front of a Gateway.
-const small = await startDevApp("runs", appWorkflows);
+const small = await startDevApp("runs", [...appWorkflows, launchWorkflows, runDetailWorkflows]);
 const app = small.app;
 // 10,000 runs: the built app served by a Gateway (`ui: true`), so the numbers are the production build's.
 const big = await startAppGateway();
@@ -100,6 +102,36 @@ try {
   expectThat(new URL(page.url()).searchParams.get("q") === "grace", "the search is kept in the URL");
   await shoot(page, "runs-filtered");
 
+  // 3b. Keyboard: j moves to the second row, Enter opens it.
+  await page.goto(`${app}/runs`);
+  await page.locator('[data-testid="run-row"]').first().waitFor();
+  const second = (await rowIds(page))[1]!;
+  await page.keyboard.press("j");
+  await page.keyboard.press("j");
+  await page.keyboard.press("k");
+  await page.keyboard.press("Enter");
+  await page.waitForURL((u) => u.pathname.endsWith(`/runs/${second}`));
+
+  // 3c. Bulk cancel of a filtered set: three long releases, filtered by their input, all selected, cancelled.
+  for (const n of [1, 2, 3]) await small.call("POST", "/v1/api/runs", { workflow: "release", input: { service: `batch-${n}`, shards: 1, workMs: 30_000 }, runId: `batch-${n}` });
+  await page.goto(`${app}/runs?q=batch`);
+  await until(() => rowIds(page), (ids) => ids.length === 3, "the three batch runs");
+  await page.getByTestId("select-all").check();
+  await page.getByTestId("bulk-cancel").click();
+  await page.getByTestId("bulk-summary").waitFor();
+  expectThat(((await page.getByTestId("bulk-summary").textContent()) ?? "").startsWith("Cancelled 3 runs"), "bulk cancel reports the 3 runs cancelled");
+  for (const n of [1, 2, 3]) await settle(small.status, `batch-${n}`, (st) => st === "cancelled");
+  await until(() => page.locator('[data-testid="run-row"]').evaluateAll((els) => els.map((e) => e.getAttribute("data-status"))), (st) => st.every((x) => x === "cancelled"), "the rows to show cancelled");
+
+  // 3d. Parent and child runs: an order pays in a child run, then continues as a new run.
+  await small.call("POST", "/v1/api/runs", { workflow: "order", input: { rounds: 1 }, runId: "ord-1" });
+  await settle(small.status, "ord-1", (st) => st === "continued");
+  await page.goto(`${app}/runs?workflow=order`);
+  await page.locator('[data-run-id="ord-1"] .runs-related').first().waitFor();
+  await page.goto(`${app}/runs`);
+  await page.locator('[data-testid="parent-link"]').first().waitFor();
+  expectThat(((await page.locator('[data-testid="parent-link"]').first().getAttribute("href")) ?? "").includes("/runs/ord-"), "a child run links its parent order");
+
   // 4. Bulk selection: select all shown of `hello`, cancel applies to none (all finished).
   await page.goto(`${app}/runs?workflow=hello`);
   await page.locator('[data-testid="run-row"]').first().waitFor();
@@ -156,6 +188,22 @@ try {
   const launched = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
   const row = await small.call<{ input: unknown; workflowKey: string }>("GET", `/v1/api/runs/${launched}?view=summary`);
   expectThat(row.workflowKey === "release" && JSON.stringify(row.input) === JSON.stringify({ service: "checkout", shards: 2, workMs: 10 }), `the form launched release with its input (got ${JSON.stringify(row)})`);
+  // A form with every kind of field (deploy): a list of enums, a nested group, JSON.
+  await page.goto(`${app}/launch/deploy`);
+  await page.getByTestId("launch-form").waitFor();
+  await page.locator('select[name="target"]').selectOption('"production"');
+  await page.locator('input[name="version"]').fill("2.4.1");
+  await page.getByRole("button", { name: "+ Add one" }).first().click();
+  await page.locator('select[name="regions"]').first().selectOption('"eu-west"');
+  await page.locator('input[name="notify.channel"]').fill("#deploys");
+  await shoot(page, "launch-rich");
+  await a11y(page, "launch form (every kind of field)");
+  await page.getByTestId("launch-submit").click();
+  await page.waitForURL(/\/runs\/[^/?]+$/);
+  const deployed = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
+  const deployRow = await small.call<{ input: unknown }>("GET", `/v1/api/runs/${deployed}?view=summary`);
+  expectThat(JSON.stringify(deployRow.input) === JSON.stringify({ target: "production", version: "2.4.1", replicas: 2, regions: ["eu-west"], notify: { channel: "#deploys" } }), `the deploy form launched with its input (got ${JSON.stringify(deployRow.input)})`);
+
   // Re-run with this input: the form is filled from the run.
   await page.goto(`${app}/launch/release?from=${encodeURIComponent(launched)}`);
   await until(() => page.locator('input[name="service"]').inputValue(), (v) => v === "checkout", "re-run to prefill the service");

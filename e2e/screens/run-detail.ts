@@ -141,9 +141,23 @@ try {
   await waitStatus(page, "continued");
 
   // Cancel a long run from its page.
-  await call("POST", "/v1/api/runs", { workflow: "pipeline", input: { tasks: 50, workMs: 400 }, runId: "pipe-long" });
-  await page.goto(`${app}/runs/pipe-long`);
+  // Its event log follows new events at the bottom, and stays put once scrolled up.
+  await call("POST", "/v1/api/runs", { workflow: "pipeline", input: { tasks: 50, workMs: 150 }, runId: "pipe-long" });
+  await page.goto(`${app}/runs/pipe-long?tab=events`);
   await waitStatus(page, "running");
+  const log = page.locator('[data-testid="event-log"]');
+  const seqs = () => log.locator('[data-testid="event"]').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.seq)));
+  const atBottom = () => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 40);
+  await until(seqs, (s) => Math.max(...s) >= 40, "40 events of pipe-long in the log");
+  await page.waitForTimeout(150);
+  expectThat(await atBottom(), "the event log follows new events at the bottom");
+  await log.evaluate((el) => el.scrollTo({ top: 0 }));
+  await page.getByRole("button", { name: /Jump to latest/ }).waitFor();
+  const lastSeq = async () => (await call<{ lastSeq: number }>("GET", "/v1/api/runs/pipe-long/events?afterSeq=0&limit=10000")).lastSeq;
+  const before = await lastSeq();
+  await until(lastSeq, (n) => n >= before + 6, "more events of pipe-long");
+  await page.waitForTimeout(300);
+  expectThat((await log.evaluate((el) => el.scrollTop)) === 0, "a log scrolled up stays put as events arrive");
   await page.locator('[data-testid="run-cancel"]').click();
   await page.locator('[data-testid="run-action-dialog"] [data-testid="confirm"]').click();
   await waitStatus(page, "cancelled");

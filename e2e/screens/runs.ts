@@ -123,6 +123,17 @@ try {
   for (const n of [1, 2, 3]) await settle(small.status, `batch-${n}`, (st) => st === "cancelled");
   await until(() => page.locator('[data-testid="run-row"]').evaluateAll((els) => els.map((e) => e.getAttribute("data-status"))), (st) => st.every((x) => x === "cancelled"), "the rows to show cancelled");
 
+  // 3c'. Bulk resume: a run that failed (flaky fails its first 3 attempts) is resumed from the list and finishes.
+  await small.call("POST", "/v1/api/runs", { workflow: "flaky", input: { failTimes: 3 }, runId: "flaky-1" });
+  await settle(small.status, "flaky-1", (st) => st === "failed");
+  await page.goto(`${app}/runs?status=failed&q=flaky-1`);
+  await until(() => rowIds(page), (ids) => ids.join() === "flaky-1", "the failed flaky run");
+  await page.locator('[data-run-id="flaky-1"] input[type="checkbox"]').check();
+  await page.getByTestId("bulk-resume").click();
+  await page.getByTestId("bulk-summary").waitFor();
+  expectThat(((await page.getByTestId("bulk-summary").textContent()) ?? "").startsWith("Resumed 1 run"), "bulk resume reports the run resumed");
+  await settle(small.status, "flaky-1", (st) => st === "finished");
+
   // 3d. Parent and child runs: an order pays in a child run, then continues as a new run.
   await small.call("POST", "/v1/api/runs", { workflow: "order", input: { rounds: 1 }, runId: "ord-1" });
   await settle(small.status, "ord-1", (st) => st === "continued");

@@ -123,7 +123,6 @@ export function RunsTable(props: RunsTableProps) {
                     classList={{ active: active() === item.index, selected: props.selection().ids.has(r().runId) }}
                     role="row"
                     aria-rowindex={item.index + 2}
-                    aria-selected={props.selection().ids.has(r().runId)}
                     data-index={item.index}
                     data-testid="run-row"
                     data-run-id={r().runId}

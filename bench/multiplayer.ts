@@ -15,8 +15,6 @@
  * watcher having it), launchP50Ms (until `launch` resolved: the writer's own row synced).
  */
 import { parseArgs } from "node:util";
-import { QueryClient } from "@tanstack/query-core";
-import { createCollections, type FlowCollections } from "durable-flow/data";
 import { startTeamFixture, type TeamFixture } from "../e2e/electric/team-fixture.js";
 
 const { values } = parseArgs({ options: { members: { type: "string" }, writes: { type: "string", default: "200" } } });
@@ -28,13 +26,9 @@ const pct = (xs: number[], p: number) => {
   return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! * 10) / 10;
 };
 
-function member(t: TeamFixture, who: string): FlowCollections {
-  return createCollections({ kind: "multiplayer", apiBaseUrl: t.url, electricBaseUrl: `${t.url}/sync`, workspaceId: "acme", token: who }, new QueryClient());
-}
-
 async function runCase(t: TeamFixture, watchers: number): Promise<Record<string, unknown>> {
-  const writer = member(t, "ana");
-  const others = Array.from({ length: watchers }, () => member(t, "bea"));
+  const writer = t.member("ana");
+  const others = Array.from({ length: watchers }, () => t.member("bea"));
   // Every member connects its change stream as the app does; in multiplayer mode it leaves
   // `runs` to the shape, so what is measured is Electric's fan-out through the proxy.
   await Promise.all([writer, ...others].flatMap((c) => [c.connect(), c.runs.preload()]));

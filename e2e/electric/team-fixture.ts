@@ -9,6 +9,8 @@ import { mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { QueryClient } from "@tanstack/query-core";
+import { type CollectionsOptions, createCollections, type FlowCollections } from "../../core/data/index.js";
 import { type ElectricStandin, startElectricStandin } from "./standin.js";
 import { releaseWorkflows } from "../../examples/app-workflows.js";
 import { createFlowPostgres } from "../../node/create-flow-postgres.js";
@@ -29,6 +31,8 @@ export interface TeamFixture {
   storeUrl: string;
   /** An HTTP call as `who` (null: no credentials); the body parsed. */
   call(who: TeamUser | null, method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }>;
+  /** `who`'s collections in multiplayer mode through the fixture's Gateway (closed with the fixture). */
+  member(who: TeamUser, options?: CollectionsOptions): FlowCollections;
   /** Launches `release` (one shard, no waiting) as `who`. */
   launch(who: TeamUser): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
@@ -72,6 +76,7 @@ export async function startTeamFixture(): Promise<TeamFixture> {
   };
   await call("ana", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "bea", role: "approve" });
   await call("ana", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "dan", role: "read" });
+  const members: FlowCollections[] = [];
   return {
     gateway,
     url,
@@ -79,8 +84,14 @@ export async function startTeamFixture(): Promise<TeamFixture> {
     schema: schema.schema,
     storeUrl: schema.url,
     call,
+    member(who, options = {}) {
+      const cols = createCollections({ kind: "multiplayer", apiBaseUrl: url, electricBaseUrl: `${url}/sync`, workspaceId: "acme", token: who }, new QueryClient(), options);
+      members.push(cols);
+      return cols;
+    },
     launch: (who) => call(who, "POST", "/v1/api/runs", { workflow: "release", input: { service: "api", shards: 1, workMs: 0 } }),
     async close() {
+      for (const c of members) c.close();
       await gateway.close();
       await electric.close();
       await schema.drop();

@@ -4,21 +4,17 @@
  * launch and approval live, rows equal the domain API's, writes settle on their txid, a
  * must-refetch resyncs, and writes while the shapes are unreachable are refused.
  */
-import { QueryClient } from "@tanstack/query-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCollections, type FlowCollections } from "../../core/data/index.js";
 import { until } from "./gateway-testing.js";
 import { startTeamFixture, type TeamFixture, type TeamUser } from "../../e2e/electric/team-fixture.js";
 
 let t: TeamFixture;
-const opened: FlowCollections[] = [];
 
 beforeAll(async () => {
   t = await startTeamFixture();
 });
 
 afterAll(async () => {
-  for (const c of opened) c.close();
   await t?.close();
 });
 
@@ -31,9 +27,7 @@ function member(who: TeamUser) {
   };
   // A confirmation timeout past the test's own: a write that waited for anything but its txid
   // (such as a change-stream refresh, never started here) would fail the test.
-  const cols = createCollections({ kind: "multiplayer", apiBaseUrl: t.url, electricBaseUrl: `${t.url}/sync`, workspaceId: "acme", token: who }, new QueryClient(), { fetch: fetchImpl, confirmTimeoutMs: 60_000 });
-  opened.push(cols);
-  return { cols, network };
+  return { cols: t.member(who, { fetch: fetchImpl, confirmTimeoutMs: 60_000 }), network };
 }
 
 /** A row without TanStack DB's virtual `$` properties (what local-mode rows carry too). */

@@ -5,32 +5,22 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { QueryClient } from "@tanstack/query-core";
 import { afterAll, beforeAll, expect, it, onTestFinished } from "vitest";
-import { createCollections, type FlowCollections } from "../../core/data/index.js";
-import { startTeamFixture, type TeamFixture, type TeamUser } from "../../e2e/electric/team-fixture.js";
+import { startTeamFixture, type TeamFixture } from "../../e2e/electric/team-fixture.js";
 import { until } from "./gateway-testing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SCRIPT = fileURLToPath(new URL("../../e2e/electric/team-gateway-process.ts", import.meta.url));
 
 let t: TeamFixture;
-const opened: FlowCollections[] = [];
 
 beforeAll(async () => {
   t = await startTeamFixture();
 });
 
 afterAll(async () => {
-  for (const c of opened) c.close();
   await t?.close();
 });
-
-function member(who: TeamUser): FlowCollections {
-  const cols = createCollections({ kind: "multiplayer", apiBaseUrl: t.url, electricBaseUrl: `${t.url}/sync`, workspaceId: "acme", token: who }, new QueryClient());
-  opened.push(cols);
-  return cols;
-}
 
 it("lets another Gateway of the workspace take over a run whose Gateway was SIGKILLed, while members watch it finish", { timeout: 90_000 }, async () => {
   // `node --import tsx` (not the tsx CLI, which runs the script in a child of its own): the
@@ -43,8 +33,8 @@ it("lets another Gateway of the workspace take over a run whose Gateway was SIGK
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   const first = (await until(() => /listening on (\S+)/.exec(out)?.[1], Boolean, `the first Gateway to listen (output: ${out})`, 60_000))!;
 
-  const ana = member("ana");
-  const bea = member("bea");
+  const ana = t.member("ana");
+  const bea = t.member("bea");
   await Promise.all([ana, bea].flatMap((c) => [c.connect(), c.runs.preload(), c.approvals.preload()]));
 
   const launched = await fetch(`${first}/v1/api/runs`, {

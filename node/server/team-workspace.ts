@@ -7,7 +7,8 @@
  * column whose default is this workspace's id (so every row the engine writes carries it
  * without the engine knowing) and `REPLICA IDENTITY FULL` (Electric evaluates an update's old
  * row against the shape's where). The id is recorded in `_flow_meta`; a Gateway started with
- * another id on the same database is refused.
+ * another id on the same database is refused. A later start alters only what is missing (a
+ * table a newer version reads), so Gateways joining a running workspace lock nothing.
  *
  * Why not a numbered migration (core/store/migrations.ts): the column's default is per store
  * and the statements are PostgreSQL-only; SQLite and PGlite stores never serve a team.
@@ -71,17 +72,20 @@ export async function prepareTeamWorkspace(store: StorePort, workspaceId: string
         recorded: recorded.value,
       });
     }
-    if (recorded) return { schema };
+    // Only what is missing is altered (ALTER TABLE locks the table, and other Gateways may be running).
+    const ready = await tx.query<{ table_name: string }>(`SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = ?`, [WORKSPACE_COLUMN]);
+    const missing = [...SYNCED_TABLES, "_flow_members"].filter((t) => !ready.some((r) => r.table_name === t));
+    if (recorded && missing.length === 0) return { schema };
     await tx.execute(
       `CREATE TABLE IF NOT EXISTS _flow_members (${WORKSPACE_COLUMN} text NOT NULL, user_id text NOT NULL, role text NOT NULL, added_by text, added_at_ms bigint NOT NULL, PRIMARY KEY (${WORKSPACE_COLUMN}, user_id))`,
     );
-    for (const table of SYNCED_TABLES) {
+    for (const table of SYNCED_TABLES.filter((t) => missing.includes(t))) {
       await tx.execute(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${WORKSPACE_COLUMN} text NOT NULL DEFAULT '${workspaceId}'`);
       await tx.execute(`ALTER TABLE ${table} ALTER COLUMN ${WORKSPACE_COLUMN} SET DEFAULT '${workspaceId}'`);
       await tx.execute(`ALTER TABLE ${table} REPLICA IDENTITY FULL`);
     }
     await tx.execute(`ALTER TABLE _flow_members REPLICA IDENTITY FULL`);
-    await tx.execute("INSERT INTO _flow_meta (key, value) VALUES ('workspaceId', ?)", [workspaceId]);
+    if (!recorded) await tx.execute("INSERT INTO _flow_meta (key, value) VALUES ('workspaceId', ?)", [workspaceId]);
     return { schema };
   });
 }

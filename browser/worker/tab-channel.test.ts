@@ -39,7 +39,7 @@ describe("TabChannel", () => {
     expect(follower.leader).toEqual({ leaderId: "L", storage: "opfs" });
 
     const stream = await follower.forward(await wire("/stream"));
-    const reader = stream.body.pipeThrough(new TextDecoderStream()).getReader();
+    const reader = stream.body.pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>).getReader();
     let got = "";
     while (!got.includes("event: b")) got += (await reader.read()).value;
     await reader.cancel();

@@ -151,6 +151,7 @@ try {
   expectThat((await page.getByTestId("selected-count").textContent())?.startsWith("5") ?? false, "select all takes the 5 shown runs");
   expectThat(await page.getByTestId("bulk-cancel").isDisabled(), "cancel is off when no selected run can be cancelled");
   await shoot(page, "runs-bulk");
+  await a11y(page, "bulk bar");
 
   // 4b. The shell: shortcuts help, and "Add a Gateway…" refusing an address nothing answers at.
   await page.goto(`${app}/runs`);
@@ -158,6 +159,7 @@ try {
   await page.keyboard.press("?");
   await page.getByTestId("shortcuts-help").waitFor();
   await shoot(page, "shell-shortcuts");
+  await a11y(page, "shortcuts help");
   await page.keyboard.press("Escape");
   await page.getByTestId("workspace-switcher").selectOption("__add");
   await page.getByTestId("add-gateway").waitFor();
@@ -166,6 +168,7 @@ try {
   await page.locator(".ws-problem").waitFor();
   expectThat(((await page.locator(".ws-problem").textContent()) ?? "").includes("No answer from http://127.0.0.1:9"), "Add a Gateway says nothing answers at a closed port");
   await shoot(page, "shell-add-gateway");
+  await a11y(page, "add a Gateway");
   await page.keyboard.press("Escape");
 
   // 4c. "This browser": the engine starts in a worker; the header says where its data lives and this tab's role.
@@ -174,6 +177,7 @@ try {
   await until(() => page.getByTestId("engine-info").textContent(), (t) => /^(OPFS|IndexedDB) · this tab runs the engine$/.test(t ?? ""), "the browser workspace to say where its data lives and that this tab runs the engine", 60_000);
   await page.getByText("No runs yet").waitFor();
   await shoot(page, "shell-browser");
+  await a11y(page, "browser workspace");
   await page.getByTestId("workspace-switcher").selectOption(`gateway:${app}`);
   await page.locator('[data-testid="run-row"]').first().waitFor();
 
@@ -188,6 +192,7 @@ try {
   await page.getByTestId("launch-submit").click();
   await page.locator('[data-testid="field-problem"]').first().waitFor();
   await shoot(page, "launch-invalid");
+  await a11y(page, "launch form with problems");
   await page.locator('input[name="service"]').fill("checkout");
   await page.locator('input[name="shards"]').fill("2");
   await page.locator('input[name="workMs"]').fill("10");
@@ -272,6 +277,7 @@ try {
   await bigPage.keyboard.press("j");
   await bigPage.keyboard.press("j");
   await shoot(bigPage, "runs-10k");
+  await a11y(bigPage, "10,000 runs");
   await bigPage.getByTestId("runs-search").fill("user-7");
   await until(() => bigPage.getByTestId("runs-count").textContent(), (t) => !!t && t.endsWith("of 10,000") && !t.startsWith("0 "), "a search over 10,000 runs");
 } finally {

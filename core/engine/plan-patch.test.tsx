@@ -40,12 +40,12 @@ function first(tree: FlowNode): Rendered {
 /** Renders `tree` again over `last`, keeping its plan; null when patchPlan refuses. */
 function again(last: Rendered, tree: FlowNode, held: (t: unknown) => boolean = none): Rendered | null {
   const nodes = renderNodes(tree, undefined, undefined, last.nodes);
-  const renewals = patchPlan(last.plan, last.nodes, nodes, registry, held);
-  if (!renewals) return null;
-  for (const r of renewals) {
-    adoptDescriptor(r.task, r.el, r.desc);
-    last.plan.descriptors[r.desc.ordinal] = r.desc;
-  }
+  const patch = patchPlan(last.plan, last.nodes, nodes, registry, held);
+  if (!patch) return null;
+  last.plan.tasks.forEach((task, i) => {
+    adoptDescriptor(task, patch.els[i]!, patch.descs[i]!);
+    last.plan.descriptors[i] = patch.descs[i]!;
+  });
   return { nodes, plan: last.plan, frame: { xml: frameXmlOf(nodes, last.frame.xml), tasks: last.plan.tasks.map(frameTaskOf) } };
 }
 

@@ -18,11 +18,10 @@ import { sameShape } from "./incremental-render.js";
 import type { PlanTask } from "./plan.js";
 import type { TaskDescriptor } from "./types.js";
 
-/** A task of the plan and the element and descriptor it takes. */
-export interface TaskRenewal {
-  task: PlanTask;
-  el: HostElement;
-  desc: TaskDescriptor;
+/** What the tasks of the plan take, in the plan's order: `extracted.tasks[i]` takes `els[i]` and `descs[i]`. */
+export interface PlanPatch {
+  els: HostElement[];
+  descs: TaskDescriptor[];
 }
 
 /**
@@ -32,8 +31,8 @@ export interface TaskRenewal {
  * the new child function in it), unless `held`.
  * Describing a node may throw RENDER_FAILED, as extraction would for the same node.
  * @example
- * const renewals = patchPlan(plan, lastNodes, nodes, registry, (t) => running.has(t.key));
- * if (renewals) for (const r of renewals) adoptDescriptor(r.task, r.el, r.desc);
+ * const patch = patchPlan(plan, lastNodes, nodes, registry, (t) => running.has(t.key));
+ * if (patch) plan.tasks.forEach((task, i) => adoptDescriptor(task, patch.els[i]!, patch.descs[i]!));
  */
 export function patchPlan(
   extracted: Extracted,
@@ -41,10 +40,10 @@ export function patchPlan(
   next: readonly HostNode[],
   registry: SchemaRegistry,
   held: (task: PlanTask) => boolean,
-): TaskRenewal[] | null {
-  const walk: PatchWalk = { tasks: extracted.tasks, at: 0, registry, held, out: [] };
+): PlanPatch | null {
+  const walk: PatchWalk = { tasks: extracted.tasks, at: 0, registry, held, els: [], descs: [] };
   if (!sameList(previous, next, walk) || walk.at !== extracted.tasks.length) return null;
-  return walk.out;
+  return { els: walk.els, descs: walk.descs };
 }
 
 interface PatchWalk {
@@ -54,7 +53,8 @@ interface PatchWalk {
   registry: SchemaRegistry;
   /** Whether a running attempt holds the task's descriptor (it then never changes in place). */
   held: (task: PlanTask) => boolean;
-  out: TaskRenewal[];
+  els: HostElement[];
+  descs: TaskDescriptor[];
 }
 
 function sameList(a: readonly HostNode[], b: readonly HostNode[], walk: PatchWalk): boolean {
@@ -78,7 +78,8 @@ function samePlace(a: HostElement, b: HostElement, walk: PatchWalk): boolean {
   // Props the renderer kept describe as before: the descriptor stays (a copy where an attempt holds it).
   const desc = !carries(task, b) ? redescribeTask(task, b, walk.registry) : walk.held(task) ? withChildFunction(task.desc, b) : task.desc;
   if (desc !== task.desc && !sameShape(task.desc, desc)) return false;
-  walk.out.push({ task, el: b, desc });
+  walk.els.push(b);
+  walk.descs.push(desc);
   return true;
 }
 

@@ -523,13 +523,14 @@ export class RunSession {
   private keepPlan(previous: readonly HostNode[], nodes: readonly HostNode[]): boolean {
     const extracted = this.extracted!;
     const running = this.running;
-    const renewals = patchPlan(extracted, previous, nodes, this.registry, (t) => running.size > 0 && running.has(t.key));
-    if (!renewals) return false;
-    for (const { task, el, desc } of renewals) {
+    const patch = patchPlan(extracted, previous, nodes, this.registry, (t) => running.size > 0 && running.has(t.key));
+    if (!patch) return false;
+    extracted.tasks.forEach((task, i) => {
+      const desc = patch.descs[i]!;
       if (desc.continueOnFail !== task.desc.continueOnFail) this.nodes.get(task.key)!.continueOnFail = desc.continueOnFail;
-      adoptDescriptor(task, el, desc);
+      adoptDescriptor(task, patch.els[i]!, desc);
       extracted.descriptors[desc.ordinal] = desc;
-    }
+    });
     // Reads that named no iteration resolved against this same plan: the recorded reads stand.
     this.writeFrame(frameXmlOf(nodes, this.frameValue?.xml), extracted);
     this.needsRender = this.aspectUsage.observe(extracted.tasks);

@@ -90,12 +90,20 @@ function renderInto(node: FlowNode, out: HostNode[], previous: readonly HostNode
 function hostElement(tag: string, rawProps: Record<string, unknown>, previous: HostNode | undefined): HostElement {
   const before = previous?.kind === "element" && previous.tag === tag ? previous : undefined;
   const props = before && sameRawProps(before.rawProps, rawProps) ? before.props : displayProps(rawProps);
-  const children: HostNode[] = [];
   const payload = rawProps.children;
-  if (!PAYLOAD_TAGS.has(tag)) renderInto(payload as FlowNode, children, before?.children);
-  else if (typeof payload === "string" || isFlowElement(payload) || isNodeArray(payload)) renderInto(payload as FlowNode, children, before?.children);
+  let children = NO_CHILDREN;
+  if (!PAYLOAD_TAGS.has(tag) || typeof payload === "string" || isFlowElement(payload) || isNodeArray(payload)) {
+    renderInto(payload as FlowNode, (children = []), before?.children);
+  }
   return { kind: "element", tag, props, rawProps, children };
 }
+
+/**
+ * The children of a task whose payload is a function or a row: none. One frozen array for all
+ * of them (a render of a large tree makes one per task otherwise); nothing adds to host
+ * children after the render that made them.
+ */
+const NO_CHILDREN = Object.freeze([]) as unknown as HostNode[];
 
 function displayProps(rawProps: Record<string, unknown>): Record<string, string> {
   const props: Record<string, string> = {};

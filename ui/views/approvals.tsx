@@ -12,7 +12,6 @@ import { useLiveQuery } from "@tanstack/solid-db";
 import { createMemo, createSignal, For, Show, Suspense } from "solid-js";
 import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../../core/data/index.js";
 import { runBulk } from "../components/bulk-action.js";
-import { queryable } from "../components/queryable.js";
 import { EmptyState } from "../components/empty-state.js";
 import { createNow } from "../components/now.js";
 import { useConnection, useFlow } from "../flow-context.js";
@@ -34,8 +33,8 @@ export default function Approvals() {
   const flow = useFlow();
   const [params, setParams] = useSearchParams<{ show?: string; q?: string }>();
   const show = (): Show_ => (params.show === "approvals" || params.show === "human" ? params.show : "all");
-  const approvals = useLiveQuery((q) => q.from({ a: queryable(cols.approvals) }).select(({ a }) => ({ ...a, id: a.key })).orderBy(({ a }) => a.createdAtMs, "desc"));
-  const runs = useLiveQuery((q) => q.from({ r: queryable(cols.runs) }).select(({ r }) => ({ ...r, id: r.runId })));
+  const approvals = useLiveQuery((q) => q.from({ a: cols.approvals }).select(({ a }) => ({ ...a, id: a.key })).orderBy(({ a }) => a.createdAtMs, "desc"));
+  const runs = useLiveQuery((q) => q.from({ r: cols.runs }).select(({ r }) => ({ ...r, id: r.runId })));
   const runsById = createMemo(() => new Map((runs() as GatewayRunSummaryRow[]).map((r) => [r.runId, r])));
   const now = createNow(() => true, 15_000);
   const [selected, setSelected] = createSignal<ReadonlySet<string>>(new Set());

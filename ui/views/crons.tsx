@@ -13,7 +13,6 @@ import { EmptyState } from "../components/empty-state.js";
 import { errorText } from "../components/error-text.js";
 import { formatAgo, formatUntil, shortId } from "../components/format.js";
 import { createNow } from "../components/now.js";
-import { queryable } from "../components/queryable.js";
 import { useConnection } from "../flow-context.js";
 import { CronForm } from "./crons/cron-form.js";
 import { describeCron } from "./crons/cron-text.js";
@@ -27,8 +26,8 @@ import "./crons.css";
  */
 export default function Crons() {
   const { cols } = useConnection();
-  const crons = useLiveQuery((q) => q.from({ c: queryable(cols.crons) }).select(({ c }) => ({ ...c, id: c.cronId })).orderBy(({ c }) => c.cronId, "asc"));
-  const workflows = useLiveQuery((q) => q.from({ w: queryable(cols.workflows) }).select(({ w }) => ({ ...w, id: w.key })));
+  const crons = useLiveQuery((q) => q.from({ c: cols.crons }).select(({ c }) => ({ ...c, id: c.cronId })).orderBy(({ c }) => c.cronId, "asc"));
+  const workflows = useLiveQuery((q) => q.from({ w: cols.workflows }).select(({ w }) => ({ ...w, id: w.key })));
   const now = createNow(() => true, 15_000);
   const [deleting, setDeleting] = createSignal<GatewayCronRow>();
   const [notice, setNotice] = createSignal<{ tone: "ok" | "bad"; text: string; runId?: string }>();

@@ -12,7 +12,6 @@ import { createMemo, createResource, For, Show, Suspense } from "solid-js";
 import type { GatewayMemoryFactRow } from "../../core/data/index.js";
 import { EmptyState } from "../components/empty-state.js";
 import { errorText } from "../components/error-text.js";
-import { queryable } from "../components/queryable.js";
 import { useConnection } from "../flow-context.js";
 import { FactsTable } from "./memory/facts-table.js";
 import { NotesPanel } from "./memory/notes-panel.js";
@@ -27,7 +26,7 @@ import "./memory.css";
 export default function Memory() {
   const { cols } = useConnection();
   const [params, setParams] = useSearchParams<{ ns?: string; facts?: string; notes?: string }>();
-  const facts = useLiveQuery((q) => q.from({ f: queryable(cols.memoryFacts) }).orderBy(({ f }) => f.key, "asc"));
+  const facts = useLiveQuery((q) => q.from({ f: cols.memoryFacts }).orderBy(({ f }) => f.key, "asc"));
   const allFacts = () => facts() as GatewayMemoryFactRow[];
   /** Facts change → the namespaces (and their note counts) are read again. */
   const factsVersion = createMemo(() => allFacts().map((f) => `${f.id}@${f.updatedAtMs}`).join(","));

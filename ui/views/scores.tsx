@@ -11,7 +11,6 @@ import { createMemo, For, Show, Suspense } from "solid-js";
 import type { GatewayScoreRow } from "../../core/data/index.js";
 import { EmptyState } from "../components/empty-state.js";
 import { formatAgo, formatDuration, shortId } from "../components/format.js";
-import { queryable } from "../components/queryable.js";
 import { useConnection } from "../flow-context.js";
 import { ScoreHistogram, ScoreTimeline } from "./scores/score-charts.js";
 import { summarize } from "./scores/score-stats.js";
@@ -30,7 +29,7 @@ const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(Math.abs
 export default function Scores() {
   const { cols } = useConnection();
   const [params, setParams] = useSearchParams<{ scorer?: string }>();
-  const scores = useLiveQuery((q) => q.from({ s: queryable(cols.scores) }).orderBy(({ s }) => s.scoredAtMs, "desc"));
+  const scores = useLiveQuery((q) => q.from({ s: cols.scores }).orderBy(({ s }) => s.scoredAtMs, "desc"));
   const all = () => scores() as GatewayScoreRow[];
   const summaries = createMemo(() => summarize(all()));
   const shownSummaries = () => summaries().filter((s) => !params.scorer || s.scorerId === params.scorer);

@@ -11,7 +11,6 @@ import { createEffect, createMemo, createResource, createSignal, For, on, onClea
 import type { GatewayDocRow } from "../../../core/data/index.js";
 import { errorCode, errorText } from "../../components/error-text.js";
 import { formatAgo, shortId } from "../../components/format.js";
-import { queryable } from "../../components/queryable.js";
 import { useConnection } from "../../flow-context.js";
 
 /**
@@ -21,7 +20,7 @@ import { useConnection } from "../../flow-context.js";
  */
 export function NotesPanel(props: { namespace: string; query: string; onQuery(text: string): void }) {
   const { cols } = useConnection();
-  const notes = useLiveQuery((q) => q.from({ n: queryable(cols.docs(props.namespace)) }).orderBy(({ n }) => n.createdAtMs, "desc"));
+  const notes = useLiveQuery((q) => q.from({ n: cols.docs(props.namespace) }).orderBy(({ n }) => n.createdAtMs, "desc"));
   const all = () => notes() as GatewayDocRow[];
   // The search runs once typing pauses (the URL keeps every keystroke).
   const [query, setQuery] = createSignal(props.query.trim());

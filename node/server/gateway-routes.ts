@@ -3,7 +3,8 @@
  * The Gateway's HTTP front: the routes only a Node gateway has (`/metrics`,
  * `POST /webhooks/<key>`, extension RPC and streams), in front of the domain API
  * (core/api/handler.ts) that answers everything else. The Origin check runs first, for every
- * route; a closing gateway answers 503. After the Gateway's own routes, the mounted UIs
+ * route (listed origins get CORS headers and their preflights answered: node/server/auth/cors.ts);
+ * a closing gateway answers 503. After the Gateway's own routes, the mounted UIs
  * (node/server/ui/) answer GETs of their paths, no token needed (API paths are never theirs).
  * See docs/hosting.md "Gateway".
  */
@@ -13,6 +14,7 @@ import type { DomainHandler } from "../../core/api/handler.js";
 import type { GatewayHost } from "../../core/api/host.js";
 import { sseResponse } from "../../core/api/sse.js";
 import { FlowError, httpStatusOf } from "../../core/errors.js";
+import { corsPreflight, withCors } from "./auth/cors.js";
 import { assertOriginAllowed } from "./auth/origin.js";
 import { EXTENSION_PREFIX, type ExtensionRegistry } from "./extensions.js";
 import type { GatewayWebhookConfig } from "./gateway-options.js";
@@ -48,13 +50,14 @@ export function gatewayFetch(ctx: GatewayRoutesContext): (req: Request) => Promi
     const path = new URL(req.url).pathname;
     let res: Response;
     try {
-      res = await answer(ctx, req, path);
+      res = corsPreflight(ctx.allowedOrigins, req) ?? (await answer(ctx, req, path));
     } catch (error) {
       res = errorResponse(error);
       if (path.startsWith("/webhooks/")) ctx.metrics.webhookDeliveries.inc({ webhook: path.slice("/webhooks/".length), result: "refused" });
     }
     ctx.metrics.base.observe(req.method, res.status);
-    return res;
+    // Errors too: the app reads a 401 to ask for a token.
+    return res.headers.has("access-control-allow-origin") ? res : withCors(ctx.allowedOrigins, req, res);
   };
 }
 

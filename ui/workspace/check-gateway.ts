@@ -43,7 +43,7 @@ export async function checkGateway(given: { url: string; token?: string; name?: 
   try {
     health = await fetchFn(`${url}/health`, { signal: AbortSignal.timeout(8000) });
   } catch {
-    return { ok: false, field: "url", message: `No answer from ${url}. Check that the Gateway runs (flow serve) and the address is right; a Gateway on another origin must allow this page's origin (cors).` };
+    return { ok: false, field: "url", message: `No answer from ${url}. Check that the Gateway runs (flow serve) and the address is right; a Gateway on another origin answers only origins listed in its auth.allowedOrigins.` };
   }
   const body = (await health.json().catch(() => null)) as { ok?: boolean; status?: string } | null;
   if (!health.ok || !body || (body.ok !== true && body.status !== "ok")) {

@@ -3,7 +3,7 @@
  * The app: routes inside the shell (header with workspace switcher, connection status, nav,
  * theme). Views are loaded on demand. Routes (docs/app.md "Views"):
  * `/runs` (list, filters in the query string), `/runs/:runId` (detail; `?node=<id>#<iter>`
- * selects a node), `/launch/:workflow?`, `/approvals`, `/memory`, `/scores`, `/crons`.
+ * selects a node), `/launch/:workflow?`, `/approvals`, `/memory`, `/scores`, `/crons`, `/members` (team workspaces).
  */
 import { Navigate, Route, Router } from "@solidjs/router";
 import { lazy } from "solid-js";
@@ -18,6 +18,7 @@ const Approvals = lazy(() => import("./views/approvals.js"));
 const Memory = lazy(() => import("./views/memory.js"));
 const Scores = lazy(() => import("./views/scores.js"));
 const Crons = lazy(() => import("./views/crons.js"));
+const Members = lazy(() => import("./views/members.js"));
 
 /**
  * The whole app.
@@ -37,6 +38,7 @@ export function App() {
         <Route path="/memory" component={Memory} />
         <Route path="/scores" component={Scores} />
         <Route path="/crons" component={Crons} />
+        <Route path="/members" component={Members} />
         <Route path="*" component={() => <Navigate href="/runs" />} />
       </Router>
     </FlowProvider>

@@ -11,6 +11,7 @@ import { ConnectionStatus } from "./components/connection-status.js";
 import { ShortcutsHelp } from "./components/shortcuts-help.js";
 import { useConnection, useFlow } from "./flow-context.js";
 import { isTokenError, TokenPrompt } from "./workspace/token-prompt.js";
+import { isNotMemberError, NotMember } from "./workspace/not-member.js";
 import { applyTheme, savedTheme, type ThemeChoice } from "./theme.js";
 import { WorkspaceSwitcher } from "./workspace/workspace-switcher.js";
 
@@ -21,6 +22,7 @@ const NAV = [
   { href: "/memory", label: "Memory" },
   { href: "/scores", label: "Scores" },
   { href: "/crons", label: "Crons" },
+  { href: "/members", label: "Members", team: true },
 ];
 
 const THEME_NEXT: Record<ThemeChoice, ThemeChoice> = { system: "dark", dark: "light", light: "system" };
@@ -61,7 +63,7 @@ export function Shell(props: RouteSectionProps) {
         </button>
       </header>
       <nav class="shell-nav" aria-label="Main">
-        <For each={NAV}>
+        <For each={NAV.filter((item) => !item.team || flow.connection()?.team)}>
           {(item) => (
             <A href={item.href}>
               {item.label}
@@ -107,6 +109,9 @@ function WorkspaceGate(props: ParentProps) {
     <Switch>
       <Match when={isTokenError(flow.connection.error)}>
         <TokenPrompt />
+      </Match>
+      <Match when={isNotMemberError(flow.connection.error)}>
+        <NotMember />
       </Match>
       <Match when={flow.connection.error}>
         <div class="error-banner" role="alert">

@@ -42,7 +42,7 @@ export interface TeamFixture {
  * A listening team Gateway serving `release` from the store at `connectionString`; the
  * caller closes it.
  */
-export async function startTeamGateway(connectionString: string, electricUrl: string, workspaceId = "acme", options: Pick<GatewayOptions, "heartbeatMs"> = {}): Promise<{ gateway: Gateway; url: string }> {
+export async function startTeamGateway(connectionString: string, electricUrl: string, workspaceId = "acme", options: Pick<GatewayOptions, "heartbeatMs" | "ui"> = {}): Promise<{ gateway: Gateway; url: string }> {
   const flow = await createFlowPostgres(releaseWorkflows.schemas, { connectionString });
   const { release } = releaseWorkflows.build(flow as never);
   const gateway = new Gateway({
@@ -59,12 +59,12 @@ export async function startTeamGateway(connectionString: string, electricUrl: st
   return { gateway, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-/** Starts the fixture; bea (approve) and dan (read) are added by ana. */
-export async function startTeamFixture(): Promise<TeamFixture> {
+/** Starts the fixture; bea (approve) and dan (read) are added by ana. `ui: true` serves the built app (e2e/team.test.ts). */
+export async function startTeamFixture(options: Pick<GatewayOptions, "ui"> = {}): Promise<TeamFixture> {
   const schema = await freshPostgresSchema();
   const electric = await startElectricStandin({ connectionString: schema.url, secret: ELECTRIC_SECRET, longPollTimeoutMs: 1000 });
   // heartbeatMs 1000: the cron poll, which also picks up runs of dead Gateways, runs every second.
-  const { gateway, url } = await startTeamGateway(schema.url, electric.url, "acme", { heartbeatMs: 1000 });
+  const { gateway, url } = await startTeamGateway(schema.url, electric.url, "acme", { heartbeatMs: 1000, ...options });
   const call: TeamFixture["call"] = async (who, method, path, body) => {
     const res = await fetch(`${url}${path}`, {
       method,

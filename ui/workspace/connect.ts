@@ -8,6 +8,7 @@ import { QueryClient } from "@tanstack/query-core";
 import { createCollections, createDataClient, type FlowCollections } from "../../core/data/index.js";
 import { FlowError } from "../../core/errors.js";
 import type { BrowserEngine } from "../../browser/client.js";
+import { findTeamWorkspaces, type TeamWorkspace } from "./team-rpc.js";
 import type { Workspace } from "./workspaces.js";
 
 /** An open workspace. */
@@ -16,6 +17,8 @@ export interface WorkspaceConnection {
   cols: FlowCollections;
   /** What runs here: shell tools and CLI agents need a Gateway. */
   capabilities: { shellTools: boolean; cliAgents: boolean };
+  /** The team workspace and the user's role in it, when the Gateway serves one (multiplayer mode). */
+  team?: TeamWorkspace;
   /** The engine in this browser (browser workspaces only). */
   engine?: BrowserEngine;
   close(): void;
@@ -51,6 +54,8 @@ export async function connectWorkspace(workspace: Workspace, queryClient = new Q
   }
   const url = workspace.url ?? location.origin;
   await assertTokenAccepted(workspace, url);
+  const teams = await findTeamWorkspaces(url, workspace.token);
+  if (teams) return openTeam(workspace, url, teams, queryClient);
   const cols = createCollections({ kind: "local", apiBaseUrl: url, ...(workspace.token ? { token: workspace.token } : {}) }, queryClient);
   void cols.connect();
   return { workspace, cols, capabilities: { shellTools: true, cliAgents: true }, close: () => cols.close() };
@@ -70,4 +75,28 @@ export async function assertTokenAccepted(workspace: Workspace, url: string): Pr
   if (res?.status === 401) {
     throw new FlowError("UNAUTHORIZED", workspace.token ? `${workspace.name} refused the saved token; paste a valid one.` : `${workspace.name} needs a token: paste one its owner gave you.`, { workspace: workspace.id });
   }
+}
+
+/**
+ * Opens the team workspace a Gateway serves in multiplayer mode (runs and approvals from its
+ * shapes, docs/multiplayer.md): the one the workspace names, else the first the user belongs
+ * to. A user who belongs to none gets WORKSPACE_NOT_MEMBER (the app says so and shows nothing).
+ * @example
+ * const conn = openTeam(ws, "http://127.0.0.1:7331", [{ workspaceId: "acme", name: "Acme", role: "approve", syncPath: "/sync/acme" }]);
+ */
+export function openTeam(workspace: Workspace, url: string, teams: TeamWorkspace[], queryClient = new QueryClient()): WorkspaceConnection {
+  const team = teams.find((t) => t.workspaceId === workspace.workspaceId) ?? teams[0];
+  if (!team) {
+    throw new FlowError("WORKSPACE_NOT_MEMBER", `You are not a member of the team workspace ${workspace.name} serves. Ask one of its admins to add you (ext.workspace.addMember), or sign in with another token.`, { workspace: workspace.id });
+  }
+  const token = workspace.token ? { token: workspace.token } : {};
+  const cols = createCollections({ kind: "multiplayer", apiBaseUrl: url, electricBaseUrl: `${url}/sync`, workspaceId: team.workspaceId, ...token }, queryClient);
+  void cols.connect();
+  return {
+    workspace: { ...workspace, kind: "team", name: team.name, workspaceId: team.workspaceId },
+    team,
+    cols,
+    capabilities: { shellTools: true, cliAgents: true },
+    close: () => cols.close(),
+  };
 }

@@ -4,7 +4,7 @@
  * Gateway serves the app's files to anyone, its API only to token holders. The token is kept
  * in this browser only (localStorage, with the workspace) and sent as a bearer token.
  */
-import { createSignal } from "solid-js";
+import { createSignal, Show } from "solid-js";
 import { useFlow } from "../flow-context.js";
 import "./token-prompt.css";
 
@@ -18,11 +18,12 @@ export function isTokenError(error: unknown): boolean {
 }
 
 /**
- * The form: the token, then the workspace opens again with it.
+ * The form: the token, then the workspace opens again with it. `title` replaces the heading
+ * (and hides the error's message, said above it by the caller).
  * @example
  * <TokenPrompt />
  */
-export function TokenPrompt() {
+export function TokenPrompt(props: { title?: string }) {
   const flow = useFlow();
   const [token, setToken] = createSignal("");
   const message = () => String((flow.connection.error as Error | undefined)?.message ?? "");
@@ -35,10 +36,12 @@ export function TokenPrompt() {
         if (token().trim()) flow.setToken(token().trim());
       }}
     >
-      <h2>Sign in to {flow.workspace().name}</h2>
-      <p class="muted" role="alert">
-        {message()}
-      </p>
+      <h2>{props.title ?? `Sign in to ${flow.workspace().name}`}</h2>
+      <Show when={!props.title}>
+        <p class="muted" role="alert">
+          {message()}
+        </p>
+      </Show>
       <label for="gateway-token">Token</label>
       <input id="gateway-token" name="token" type="password" autocomplete="off" required value={token()} onInput={(e) => setToken(e.currentTarget.value)} data-testid="token-input" />
       <p class="muted token-prompt-hint">Kept in this browser only and sent as a bearer token to this Gateway.</p>

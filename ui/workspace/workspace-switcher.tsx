@@ -4,7 +4,8 @@
  * Gateway that served the page, saved Gateways) whose last entries open "Add a Gateway…" (URL
  * and token, checked with /health before saving) and "Manage workspaces…" (remove a saved one).
  * For this browser it says where the data lives (OPFS or IndexedDB) and whether this tab runs
- * the engine or follows the tab that does.
+ * the engine or follows the tab that does. A Gateway that serves a team workspace the user
+ * belongs to (`ext.workspace.list`) is listed under the team's name, with the user's role.
  */
 import { createEffect, createSignal, For, onCleanup, Show } from "solid-js";
 import type { BrowserEngine } from "../../browser/client.js";
@@ -17,7 +18,7 @@ const ADD = "__add";
 const MANAGE = "__manage";
 const KIND_LABEL: Record<Workspace["kind"], string> = { browser: "offline, in this browser", gateway: "Gateway", team: "team" };
 /** What the select shows: the name, then where it is (a Gateway's host, "local" for this browser). */
-const optionLabel = (w: Workspace) => `${w.name} · ${w.kind === "browser" ? "local" : w.url ? hostOf(w.url) : KIND_LABEL[w.kind]}`;
+const optionLabel = (w: Workspace) => `${w.name} · ${w.kind === "browser" ? "local" : w.kind === "team" ? `team${w.url ? ` on ${hostOf(w.url)}` : ""}` : w.url ? hostOf(w.url) : KIND_LABEL[w.kind]}`;
 const hostOf = (url: string) => {
   try {
     return new URL(url).host;
@@ -67,7 +68,8 @@ export function WorkspaceSwitcher() {
           <For each={flow.workspaces()}>
             {(w) => (
               <option value={w.id} selected={w.id === flow.workspace().id}>
-                {optionLabel(w)}
+                {/* A Gateway that turned out to serve a team workspace is named as the team (connect.ts). */}
+                {optionLabel(flow.connection()?.workspace.id === w.id ? flow.connection()!.workspace : w)}
               </option>
             )}
           </For>
@@ -77,6 +79,13 @@ export function WorkspaceSwitcher() {
         </select>
       </label>
       <EngineInfo />
+      <Show when={flow.connection()?.team}>
+        {(team) => (
+          <span class="ws-engine muted" data-testid="team-info" title={`Team workspace ${team().workspaceId}: every member sees its runs and approvals live.`}>
+            team · {team().role}
+          </span>
+        )}
+      </Show>
       <dialog ref={dialog} class="ws-dialog card" aria-labelledby="ws-dialog-title" data-testid="workspace-dialog">
         <Show when={mode() === "add"} fallback={<ManageWorkspaces onClose={() => dialog.close()} onAdd={() => setMode("add")} />}>
           <AddGateway onClose={() => dialog.close()} />

@@ -1,0 +1,153 @@
+/**
+ * Issue #14 in browsers: a team workspace (team Gateway over PostgreSQL, the Electric stand-in
+ * behind its shape proxy, the built app) opened by three people in their own browser contexts,
+ * each signed in with their token: ana (owner) launches a release from the form, bea (approve)
+ * sees it appear and move live in her list and approves it in her inbox, ana sees it finish;
+ * cy (no member) sees a "not a member" state and nothing else, and crafted shape requests from
+ * a page are refused. Then a second Gateway of the workspace is SIGKILLed mid-run and the
+ * fixture's Gateway finishes the run while both browsers watch; and bea offline: her launch is
+ * refused with WORKSPACE_OFFLINE in the form, and back online her list catches up.
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import type { TeamFixture } from "./electric/team-fixture.js";
+import { launchChromium } from "./support/chromium.js";
+import { signIn, type SignedIn, startTeamApp } from "./support/team-app.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const GATEWAY_PROCESS = fileURLToPath(new URL("./electric/team-gateway-process.ts", import.meta.url));
+
+const row = (page: Page, runId: string, status?: string) => page.locator(`[data-testid="run-row"][data-run-id="${runId}"]${status ? `[data-status="${status}"]` : ""}`);
+
+describe("a team workspace in three browsers (issue #14)", () => {
+  let team: TeamFixture;
+  let browser: Browser;
+  let ana: SignedIn;
+  let bea: SignedIn;
+
+  beforeAll(async () => {
+    [team, browser] = await Promise.all([startTeamApp(), launchChromium()]);
+    [ana, bea] = await Promise.all([signIn(browser, team.url, "ana", "/launch/release"), signIn(browser, team.url, "bea", "/runs")]);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await team?.close();
+  });
+
+  it("shows a run ana launched live in bea's list, bea approves it in her inbox, and ana sees it finish", { timeout: 60_000 }, async () => {
+    expect(await ana.page.locator('[data-testid="workspace-switcher"] option:checked').textContent()).toContain("Acme · team");
+    expect(await bea.page.locator('[data-testid="team-info"]').textContent()).toContain("approve");
+    const form = ana.page.locator('[data-testid="launch-form"]');
+    await form.locator('[name="service"]').fill("billing");
+    await form.locator('[name="shards"]').fill("2");
+    await form.locator('[name="workMs"]').fill("700");
+    await ana.page.locator('[data-testid="launch-submit"]').click();
+    await ana.page.waitForURL(/\/runs\/[^/]+$/);
+    const runId = decodeURIComponent(new URL(ana.page.url()).pathname.split("/").pop()!);
+
+    // bea's list, open before the launch and never reloaded: the row appears and its status moves.
+    await row(bea.page, runId, "running").waitFor();
+    await row(bea.page, runId, "waiting-approval").waitFor();
+    await ana.page.locator('[data-testid="tree-node"][data-node-id="ship"][data-state="waiting-approval"]').waitFor();
+    await ana.page.locator('[data-testid="tree-node"][data-node-id="test-1"][data-state="finished"]').waitFor();
+
+    await bea.page.locator('.shell-nav a[href$="/approvals"]').click();
+    const item = bea.page.locator(`[data-testid="approval"][data-run-id="${runId}"]`);
+    await item.locator('[data-testid="approval-note"]').fill("ship it");
+    await item.locator('[data-testid="approve"]').click();
+    await ana.page.locator('[data-testid="run-status"][data-status="finished"]').waitFor();
+    await ana.page.locator('[data-testid="tree-node"][data-node-id="deploy"][data-state="finished"]').waitFor();
+    const [ship] = (await team.call("ana", "GET", `/v1/api/waits?runId=${runId}&nodeId=ship&status=any`)).body.result;
+    expect(ship.resolution).toMatchObject({ approved: true, note: "ship it" });
+  });
+
+  it("shows cy, who is no member, that he is not one and nothing of the workspace; crafted shape requests are refused", { timeout: 30_000 }, async () => {
+    const cy = await signIn(browser, team.url, "cy", "/runs");
+    onTestFinished(() => cy.context.close());
+    await cy.page.locator('[data-testid="not-a-member"]').getByText("You are not a member of this team workspace").waitFor();
+    expect(await cy.page.locator('[data-testid="run-row"], [data-testid="approval"], [data-testid="approvals-badge"]').count()).toBe(0);
+    expect(await cy.page.locator('.shell-nav a[href$="/members"]').count()).toBe(0);
+
+    // From the page, as a script on it could: with cy's token, and with ana's (a member's).
+    const statuses = await cy.page.evaluate(async () => {
+      const get = async (path: string, token: string) => {
+        const res = await fetch(path, { headers: { authorization: `Bearer ${token}` } });
+        return `${res.status} ${((await res.json().catch(() => ({}))) as { error?: { code?: string } }).error?.code ?? ""}`.trim();
+      };
+      return {
+        cyRuns: await get("/sync/acme/runs?offset=-1", "cy"),
+        otherTable: await get("/sync/acme/runs?offset=-1&table=_flow_members", "ana"),
+        otherWhere: await get("/sync/acme/runs?offset=-1&where=true", "ana"),
+        otherParams: await get("/sync/acme/runs?offset=-1&params%5B1%5D=other", "ana"),
+        otherWorkspace: await get("/sync/other/runs?offset=-1", "ana"),
+        otherShape: await get("/sync/acme/_flow_claims?offset=-1", "ana"),
+      };
+    });
+    expect(statuses).toEqual({
+      cyRuns: "403 WORKSPACE_NOT_MEMBER",
+      otherTable: "400 SHAPE_PARAM_FORBIDDEN",
+      otherWhere: "400 SHAPE_PARAM_FORBIDDEN",
+      otherParams: "400 SHAPE_PARAM_FORBIDDEN",
+      otherWorkspace: "404 WORKSPACE_NOT_FOUND",
+      otherShape: "404 ROUTE_NOT_FOUND",
+    });
+  });
+
+  it("lets the workspace's other Gateway take over a run whose Gateway was SIGKILLed, while both browsers watch it finish", { timeout: 90_000 }, async () => {
+    // `node --import tsx`, not the tsx CLI: the SIGKILL must reach the process that runs the Gateway.
+    const child = spawn(process.execPath, ["--import", "tsx", GATEWAY_PROCESS, team.storeUrl, team.electric.url], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    onTestFinished(() => void child.kill("SIGKILL"));
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+    const first = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the second Gateway did not listen: ${out}`)), 60_000);
+      child.stdout.on("data", () => {
+        const url = /listening on (\S+)/.exec(out)?.[1];
+        if (url) resolve(url), clearTimeout(timer);
+      });
+    });
+    await Promise.all([ana.page, bea.page].map((p) => p.locator('.shell-nav a[href$="/runs"]').click()));
+    const launched = await fetch(`${first}/v1/api/runs`, {
+      method: "POST",
+      headers: { authorization: "Bearer ana", "content-type": "application/json" },
+      body: JSON.stringify({ workflow: "release", input: { service: "takeover", shards: 1, workMs: 2000 } }),
+    });
+    const { runId } = ((await launched.json()) as { result: { runId: string } }).result;
+    await Promise.all([ana.page, bea.page].map((p) => row(p, runId, "running").waitFor()));
+    child.kill("SIGKILL");
+    await exited;
+
+    // The fixture's Gateway takes the run over (its cron poll finds the dead Gateway's run); bea approves in her list's run.
+    await Promise.all([ana.page, bea.page].map((p) => row(p, runId, "waiting-approval").waitFor({ timeout: 45_000 })));
+    await team.call("bea", "POST", "/v1/api/approvals", { runId, nodeId: "ship", decision: "approve" });
+    await Promise.all([ana.page, bea.page].map((p) => row(p, runId, "finished").waitFor()));
+    const { events } = (await team.call("ana", "GET", `/v1/api/runs/${runId}/events?afterSeq=0&limit=500`)).body.result;
+    expect(events.find((e: { type: string }) => e.type === "RunResumed")).toMatchObject({ takeover: true, previousStatus: "running" });
+  });
+
+  it("refuses bea's launch while she is offline with a clear message, and her list catches up when she is back", { timeout: 45_000 }, async () => {
+    await bea.page.locator('.shell-nav a[href$="/launch"]').click();
+    await bea.page.locator('a[href$="/launch/release"]').first().click();
+    const form = bea.page.locator('[data-testid="launch-form"]');
+    await form.locator('[name="service"]').fill("offline-try");
+    const before = (await team.call("ana", "GET", "/v1/api/runs?limit=100")).body.result.runs.length;
+
+    await bea.context.setOffline(true);
+    await bea.page.locator('[data-testid="launch-submit"]').click();
+    await bea.page.getByText(/WORKSPACE_OFFLINE: Launching release was not sent: workspace "acme" is offline/).waitFor();
+    expect(bea.page.url()).toMatch(/\/launch\/release$/);
+    // Meanwhile ana launches (one shard, no waiting).
+    const { runId } = (await team.launch("ana")).body.result;
+    await bea.context.setOffline(false);
+
+    await bea.page.locator('.shell-nav a[href$="/runs"]').click();
+    await row(bea.page, runId).waitFor();
+    const runs = (await team.call("ana", "GET", "/v1/api/runs?limit=100")).body.result.runs as Array<{ input: { service: string } }>;
+    expect(runs.length).toBe(before + 1);
+    expect(runs.some((r) => r.input.service === "offline-try")).toBe(false);
+  });
+});

@@ -2,7 +2,8 @@
  * @module ui/views/run-detail/run-header
  * The run's header: id (with copy), workflow, status, started / finished / duration (live
  * while the run is), who triggered it, its input and output or error, and the runs it is
- * linked to — the parent (Subflow), the next run (ContinueAsNew) and its child runs.
+ * linked to — the parent (Subflow), the next run (ContinueAsNew) and its child runs — and a
+ * link that launches the workflow again with this run's input (`/launch/<key>?from=<runId>`).
  */
 import { A } from "@solidjs/router";
 import { type Accessor, For, Show } from "solid-js";
@@ -45,9 +46,18 @@ export function RunHeader(props: { run: GatewayRunRow; now: Accessor<number>; ch
           </span>
           <CopyButton text={run().runId} label="Copy run id" />
         </h1>
-        <span data-testid="run-status" data-status={run().status} class="run-header-status">
-          <StatusBadge status={run().status} />
-        </span>
+        <div class="run-header-side">
+          <Show when={run().workflowKey}>
+            {(key) => (
+              <A class="button" href={`/launch/${encodeURIComponent(key())}?from=${encodeURIComponent(run().runId)}`} data-testid="rerun">
+                Re-run with this input
+              </A>
+            )}
+          </Show>
+          <span data-testid="run-status" data-status={run().status} class="run-header-status">
+            <StatusBadge status={run().status} />
+          </span>
+        </div>
       </div>
       <dl class="run-header-facts">
         <div>

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import type { Browser, Page } from "playwright-core";
 import type { TeamFixture } from "./electric/team-fixture.js";
 import { launchChromium } from "./support/chromium.js";
+import { criticalA11y, shootThemes } from "./support/screens.js";
 import { signIn, type SignedIn, startTeamApp } from "./support/team-app.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -63,10 +64,34 @@ describe("a team workspace in three browsers (issue #14)", () => {
     expect(ship.resolution).toMatchObject({ approved: true, note: "ship it" });
   });
 
+  it("lets ana, an admin, add a member and change a role in the Members view, live in bea's; screenshots and no critical a11y violations", { timeout: 40_000 }, async () => {
+    await Promise.all([ana.page, bea.page].map((p) => p.locator('.shell-nav a[href$="/members"]').click()));
+    await ana.page.locator('[data-testid="member-row"][data-user-id="dan"][data-role="read"]').waitFor();
+    const add = ana.page.locator('[data-testid="member-add-form"]');
+    await add.getByLabel("User id").fill("eve");
+    await add.getByLabel("Role").selectOption("launch");
+    await ana.page.locator('[data-testid="member-add"]').click();
+    await ana.page.getByLabel("Role of dan").selectOption("approve");
+    // bea (not an admin) sees both changes arrive through the members shape, without the form.
+    await bea.page.locator('[data-testid="member-row"][data-user-id="eve"][data-role="launch"]').waitFor();
+    await bea.page.locator('[data-testid="member-row"][data-user-id="dan"][data-role="approve"]').waitFor();
+    expect(await bea.page.locator('[data-testid="member-add-form"], [aria-label^="Remove"]').count()).toBe(0);
+    expect((await team.call("ana", "POST", "/v1/rpc/ext.workspace.members", {})).body.result.map((m: { userId: string; role: string }) => `${m.userId}:${m.role}`).sort()).toEqual(["bea:approve", "dan:approve", "eve:launch"]);
+
+    const shots = [...(await shootThemes(ana.page, "view-team-members"))];
+    expect(await criticalA11y(ana.page)).toEqual([]);
+    await ana.page.locator('.shell-nav a[href$="/runs"]').click();
+    await ana.page.locator('[data-testid="run-row"]').first().waitFor();
+    shots.push(...(await shootThemes(ana.page, "view-team-runs")));
+    expect(await criticalA11y(ana.page)).toEqual([]);
+    expect(shots).toHaveLength(4);
+  });
+
   it("shows cy, who is no member, that he is not one and nothing of the workspace; crafted shape requests are refused", { timeout: 30_000 }, async () => {
     const cy = await signIn(browser, team.url, "cy", "/runs");
     onTestFinished(() => cy.context.close());
     await cy.page.locator('[data-testid="not-a-member"]').getByText("You are not a member of this team workspace").waitFor();
+    await shootThemes(cy.page, "view-team-not-member");
     expect(await cy.page.locator('[data-testid="run-row"], [data-testid="approval"], [data-testid="approvals-badge"]').count()).toBe(0);
     expect(await cy.page.locator('.shell-nav a[href$="/members"]').count()).toBe(0);
 

@@ -72,7 +72,7 @@ function MemberList(props: { url: string; token: string | undefined; workspaceId
       setBusy(false);
     }
   }
-  const setRole = (userId: string, role: string) => act(() => teamRpc(props.url, props.token, "addMember", { userId, role }), `${userId} is now ${role}.`);
+  const setRole = (userId: string, role: string) => act(() => teamRpc(props.url, props.token, "addMember", { userId, role }), `${userId}'s role is now ${role}.`);
   const remove = (userId: string) => act(() => teamRpc(props.url, props.token, "removeMember", { userId }), `Removed ${userId}.`);
   const add = (e: SubmitEvent) => {
     e.preventDefault();

@@ -87,7 +87,7 @@ export async function assertTokenAccepted(workspace: Workspace, url: string): Pr
 export function openTeam(workspace: Workspace, url: string, teams: TeamWorkspace[], queryClient = new QueryClient()): WorkspaceConnection {
   const team = teams.find((t) => t.workspaceId === workspace.workspaceId) ?? teams[0];
   if (!team) {
-    throw new FlowError("WORKSPACE_NOT_MEMBER", `You are not a member of the team workspace ${workspace.name} serves. Ask one of its admins to add you (ext.workspace.addMember), or sign in with another token.`, { workspace: workspace.id });
+    throw new FlowError("WORKSPACE_NOT_MEMBER", `${workspace.name}${workspace.url ? ` (${workspace.url})` : ""} serves a team workspace you do not belong to. Ask one of its admins to add you in the Members view (ext.workspace.addMember), or sign in with another token.`, { workspace: workspace.id });
   }
   const token = workspace.token ? { token: workspace.token } : {};
   const cols = createCollections({ kind: "multiplayer", apiBaseUrl: url, electricBaseUrl: `${url}/sync`, workspaceId: team.workspaceId, ...token }, queryClient);

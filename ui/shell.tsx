@@ -53,7 +53,7 @@ export function Shell(props: RouteSectionProps) {
         </A>
         <WorkspaceSwitcher />
         <span class="shell-spacer" />
-        <ConnectionStatus status={flow.status} />
+        <ConnectionStatus status={flow.status} local={flow.workspace().kind === "browser"} />
         <button type="button" class="ghost" onClick={() => openHelp?.()} aria-keyshortcuts="?" title="Keyboard shortcuts (?)">
           <span aria-hidden="true">⌨</span>
           <span class="sr-only">Keyboard shortcuts</span>

@@ -2,15 +2,17 @@
  * @module ui/components/connection-status
  * The connection status pill, always in the header: `online` (changes arrive live),
  * `offline` (the last loaded data is shown, retrying), `reconnecting` (the live connection
- * dropped after working), `connecting` (opening the workspace). Hover or focus shows what it
- * means; the status is announced politely to screen readers.
+ * dropped after working), `connecting` (opening the workspace). A workspace in this browser
+ * needs no network: while its engine answers it reads `local`, and says when the network is
+ * gone (runs go on regardless). Hover or focus shows what it means; the status is announced
+ * politely to screen readers.
  */
-import { type Accessor, createMemo, createSignal, createUniqueId } from "solid-js";
+import { type Accessor, createMemo, createSignal, createUniqueId, onCleanup } from "solid-js";
 import type { ConnectionStatus as StreamStatus } from "../../core/data/index.js";
 import "./connection-status.css";
 
 /** What the pill shows. */
-export type ConnectionLabel = "online" | "offline" | "reconnecting" | "connecting" | "closed";
+export type ConnectionLabel = "online" | "offline" | "reconnecting" | "connecting" | "closed" | "local";
 
 const MEANING: Record<ConnectionLabel, string> = {
   online: "Live: changes appear here as they happen, with no reload.",
@@ -18,6 +20,7 @@ const MEANING: Record<ConnectionLabel, string> = {
   reconnecting: "Reconnecting: the live connection dropped. Flow is retrying; what you see may be a few seconds old.",
   connecting: "Connecting to the workspace…",
   closed: "Closed: this workspace's connection was shut (another workspace is open).",
+  local: "This browser: runs execute here and changes appear live. It needs no network: with the network off, runs go on and everything is kept in this browser.",
 };
 
 /**
@@ -35,19 +38,28 @@ export function connectionLabel(status: StreamStatus, wasOnline: boolean): Conne
  * @example
  * <ConnectionStatus status={flow.status} />
  */
-export function ConnectionStatus(props: { status: Accessor<StreamStatus> }) {
+export function ConnectionStatus(props: { status: Accessor<StreamStatus>; local?: boolean }) {
   const id = createUniqueId();
   const [wasOnline, setWasOnline] = createSignal(false);
-  const label = createMemo(() => {
+  const [network, setNetwork] = createSignal(navigator.onLine);
+  const onNetwork = () => setNetwork(navigator.onLine);
+  addEventListener("online", onNetwork);
+  addEventListener("offline", onNetwork);
+  onCleanup(() => {
+    removeEventListener("online", onNetwork);
+    removeEventListener("offline", onNetwork);
+  });
+  const label = createMemo((): ConnectionLabel => {
     const s = props.status();
     if (s === "online") queueMicrotask(() => setWasOnline(true));
+    if (props.local && s === "online") return "local";
     return connectionLabel(s, wasOnline());
   });
   return (
     <span class="conn" tabIndex={0} aria-describedby={id}>
       <span class={`status-pill status-${label()}`} role="status" aria-live="polite" data-testid="connection-status" data-status={label()}>
         <span class="conn-dot" aria-hidden="true" />
-        {label()}
+        {label() === "local" ? (network() ? "this browser" : "this browser · no network") : label()}
       </span>
       <span id={id} role="tooltip" class="conn-tip">
         {MEANING[label()]}

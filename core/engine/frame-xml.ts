@@ -26,7 +26,7 @@ export function frameXmlOf(nodes: readonly HostNode[], previous: XmlNode | null 
 const FRAGMENT = "flow:fragment";
 
 /** `toXml(node)`, or `prev` when that is deep-equal to it (props in the same key order). */
-export function xmlReusing(node: HostNode, prev: XmlNode | null | undefined): XmlNode {
+function xmlReusing(node: HostNode, prev: XmlNode | null | undefined): XmlNode {
   if (node.kind === "text") return prev?.kind === "text" && prev.text === node.text ? prev : { kind: "text", text: node.text };
   const same = prev?.kind === "element" && prev.tag === node.tag ? prev : undefined;
   const props = same && sameProps(same.props, node.props) ? same.props : node.props;

@@ -8,17 +8,12 @@
  * fixture's Gateway finishes the run while both browsers watch; and bea offline: her launch is
  * refused with WORKSPACE_OFFLINE in the form, and back online her list catches up.
  */
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import type { TeamFixture } from "./electric/team-fixture.js";
+import { spawnTeamGateway, type TeamFixture } from "./electric/team-fixture.js";
 import { launchChromium } from "./support/chromium.js";
 import { criticalA11y, shootThemes } from "./support/screens.js";
 import { signIn, type SignedIn, startTeamApp } from "./support/team-app.js";
-
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const GATEWAY_PROCESS = fileURLToPath(new URL("./electric/team-gateway-process.ts", import.meta.url));
 
 const row = (page: Page, runId: string, status?: string) => page.locator(`[data-testid="run-row"][data-run-id="${runId}"]${status ? `[data-status="${status}"]` : ""}`);
 
@@ -121,32 +116,19 @@ describe("a team workspace in three browsers (issue #14)", () => {
   });
 
   it("lets the workspace's other Gateway take over a run whose Gateway was SIGKILLed, while both browsers watch it finish", { timeout: 90_000 }, async () => {
-    // `node --import tsx`, not the tsx CLI: the SIGKILL must reach the process that runs the Gateway.
-    const child = spawn(process.execPath, ["--import", "tsx", GATEWAY_PROCESS, team.storeUrl, team.electric.url], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    onTestFinished(() => void child.kill("SIGKILL"));
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
-    const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
-    const first = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the second Gateway did not listen: ${out}`)), 60_000);
-      child.stdout.on("data", () => {
-        const url = /listening on (\S+)/.exec(out)?.[1];
-        if (url) resolve(url), clearTimeout(timer);
-      });
-    });
+    const second = await spawnTeamGateway(team.storeUrl, team.electric.url);
+    onTestFinished(() => second.kill());
     await Promise.all([ana.page, bea.page].map((p) => p.locator('.shell-nav a[href$="/runs"]').click()));
-    const launched = await fetch(`${first}/v1/api/runs`, {
+    const launched = await fetch(`${second.url}/v1/api/runs`, {
       method: "POST",
       headers: { authorization: "Bearer ana", "content-type": "application/json" },
       body: JSON.stringify({ workflow: "release", input: { service: "takeover", shards: 1, workMs: 2000 } }),
     });
     const { runId } = ((await launched.json()) as { result: { runId: string } }).result;
     await Promise.all([ana.page, bea.page].map((p) => row(p, runId, "running").waitFor()));
-    child.kill("SIGKILL");
-    await exited;
+    await second.kill();
 
-    // The fixture's Gateway takes the run over (its cron poll finds the dead Gateway's run); bea approves in her list's run.
+    // The fixture's Gateway takes the run over (its cron poll finds the dead Gateway's run); bea's decision goes over HTTP (the first test decides in the inbox).
     await Promise.all([ana.page, bea.page].map((p) => row(p, runId, "waiting-approval").waitFor({ timeout: 45_000 })));
     await team.call("bea", "POST", "/v1/api/approvals", { runId, nodeId: "ship", decision: "approve" });
     await Promise.all([ana.page, bea.page].map((p) => row(p, runId, "finished").waitFor()));

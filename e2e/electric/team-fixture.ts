@@ -5,10 +5,12 @@
  * auth for four users (`ana` owns the workspace; `bea` approves, `dan` reads, `cy` is no
  * member) and an HTTP helper per user.
  */
+import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { QueryClient } from "@tanstack/query-core";
 import { type CollectionsOptions, createCollections, type FlowCollections } from "../../core/data/index.js";
 import { type ElectricStandin, startElectricStandin } from "./standin.js";
@@ -97,4 +99,46 @@ export async function startTeamFixture(options: Pick<GatewayOptions, "ui"> = {})
       await schema.drop();
     },
   };
+}
+
+/** A team Gateway in a process of its own (team-gateway-process.ts). */
+export interface SpawnedTeamGateway {
+  url: string;
+  /** SIGKILLs the process and resolves once it exited. */
+  kill(): Promise<void>;
+}
+
+/**
+ * Starts a second team Gateway on the workspace's store in a process of its own, so a test can
+ * SIGKILL it mid-run; resolves once it listens. `node --import tsx`, not the tsx CLI (which runs
+ * the script in a child of its own): the SIGKILL must reach the process that runs the Gateway.
+ * @example
+ * const second = await spawnTeamGateway(t.storeUrl, t.electric.url);
+ * await second.kill();
+ */
+export async function spawnTeamGateway(storeUrl: string, electricUrl: string, timeoutMs = 60_000): Promise<SpawnedTeamGateway> {
+  const script = fileURLToPath(new URL("./team-gateway-process.ts", import.meta.url));
+  const child = spawn(process.execPath, ["--import", "tsx", script, storeUrl, electricUrl], { cwd: fileURLToPath(new URL("../..", import.meta.url)), stdio: ["ignore", "pipe", "pipe"] });
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited;
+  };
+  let out = "";
+  child.stderr.on("data", (d) => (out += d));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`The team Gateway process did not listen within ${timeoutMs} ms; its output: ${out}`)), timeoutMs);
+      child.on("exit", () => reject(new Error(`The team Gateway process exited before it listened; its output: ${out}`)));
+      child.stdout.on("data", (d) => {
+        out += d;
+        const found = /listening on (\S+)/.exec(out)?.[1];
+        if (found) (clearTimeout(timer), resolve(found));
+      });
+    });
+    return { url, kill };
+  } catch (error) {
+    await kill();
+    throw error;
+  }
 }

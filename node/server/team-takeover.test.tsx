@@ -3,14 +3,9 @@
  * e2e/electric/team-gateway-process.ts): the other takes the run over, and two members'
  * multiplayer collections watch it wait for approval, get approved and finish.
  */
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it, onTestFinished } from "vitest";
-import { startTeamFixture, type TeamFixture } from "../../e2e/electric/team-fixture.js";
+import { spawnTeamGateway, startTeamFixture, type TeamFixture } from "../../e2e/electric/team-fixture.js";
 import { until } from "./gateway-testing.js";
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const SCRIPT = fileURLToPath(new URL("../../e2e/electric/team-gateway-process.ts", import.meta.url));
 
 let t: TeamFixture;
 
@@ -23,21 +18,14 @@ afterAll(async () => {
 });
 
 it("lets another Gateway of the workspace take over a run whose Gateway was SIGKILLed, while members watch it finish", { timeout: 90_000 }, async () => {
-  // `node --import tsx` (not the tsx CLI, which runs the script in a child of its own): the
-  // SIGKILL below must reach the process that runs the Gateway.
-  const child = spawn(process.execPath, ["--import", "tsx", SCRIPT, t.storeUrl, t.electric.url], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-  onTestFinished(() => void child.kill("SIGKILL"));
-  let out = "";
-  child.stdout.on("data", (d) => (out += d));
-  child.stderr.on("data", (d) => (out += d));
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
-  const first = (await until(() => /listening on (\S+)/.exec(out)?.[1], Boolean, `the first Gateway to listen (output: ${out})`, 60_000))!;
+  const second = await spawnTeamGateway(t.storeUrl, t.electric.url);
+  onTestFinished(() => second.kill());
 
   const ana = t.member("ana");
   const bea = t.member("bea");
   await Promise.all([ana, bea].flatMap((c) => [c.connect(), c.runs.preload(), c.approvals.preload()]));
 
-  const launched = await fetch(`${first}/v1/api/runs`, {
+  const launched = await fetch(`${second.url}/v1/api/runs`, {
     method: "POST",
     headers: { authorization: "Bearer ana", "content-type": "application/json" },
     // Each step works 2 s, so the kill below lands while the first Gateway runs a task.
@@ -45,8 +33,7 @@ it("lets another Gateway of the workspace take over a run whose Gateway was SIGK
   });
   const { runId } = ((await launched.json()) as { result: { runId: string } }).result;
   await until(() => bea.runs.get(runId)?.status, (s) => s === "running", "the run on the first Gateway, in bea's list", 10_000);
-  child.kill("SIGKILL");
-  await exited;
+  await second.kill();
 
   await until(() => bea.approvals.has(`${runId}/ship#0`), Boolean, "the approval after the takeover, in bea's inbox", 40_000);
   await bea.approve({ runId, nodeId: "ship", decision: "approve" });

@@ -9,7 +9,7 @@ import { createCollections, createDataClient, type FlowCollections } from "../..
 import { FlowError } from "../../core/errors.js";
 import type { BrowserEngine } from "../../browser/client.js";
 import { findTeamWorkspaces, type TeamWorkspace } from "./team-rpc.js";
-import type { Workspace } from "./workspaces.js";
+import { saveWorkspace, type Workspace } from "./workspaces.js";
 
 /** An open workspace. */
 export interface WorkspaceConnection {
@@ -89,11 +89,14 @@ export function openTeam(workspace: Workspace, url: string, teams: TeamWorkspace
   if (!team) {
     throw new FlowError("WORKSPACE_NOT_MEMBER", `${workspace.name}${workspace.url ? ` (${workspace.url})` : ""} serves a team workspace you do not belong to. Ask one of its admins to add you in the Members view (ext.workspace.addMember), or sign in with another token.`, { workspace: workspace.id });
   }
+  const opened: Workspace = { ...workspace, kind: "team", name: team.name, workspaceId: team.workspaceId };
+  // The switcher lists it as the team from now on, also before it opens (workspaces.ts).
+  if (workspace.kind !== "team" || workspace.name !== team.name) saveWorkspace(opened);
   const token = workspace.token ? { token: workspace.token } : {};
   const cols = createCollections({ kind: "multiplayer", apiBaseUrl: url, electricBaseUrl: `${url}/sync`, workspaceId: team.workspaceId, ...token }, queryClient);
   void cols.connect();
   return {
-    workspace: { ...workspace, kind: "team", name: team.name, workspaceId: team.workspaceId },
+    workspace: opened,
     team,
     cols,
     capabilities: { shellTools: true, cliAgents: true },

@@ -39,9 +39,11 @@ export function listWorkspaces(boot: FlowBoot): Workspace[] {
   const out: Workspace[] = [];
   if (boot.gateway) {
     const id = `gateway:${boot.gateway.url}`;
-    // A token given for the Gateway that served the page (token-prompt.tsx) is saved under its id.
-    const token = readSaved().find((w) => w.id === id)?.token;
-    out.push({ id, kind: "gateway", name: boot.gateway.name ?? "This Gateway", url: boot.gateway.url, ...(token ? { token } : {}) });
+    // A token given for the Gateway that served the page (token-prompt.tsx) is saved under its
+    // id, and so is the team it turned out to serve (connect.ts), named as the team.
+    const saved = readSaved().find((w) => w.id === id);
+    const team = saved?.kind === "team" && saved.workspaceId ? { kind: "team" as const, name: saved.name, workspaceId: saved.workspaceId } : { kind: "gateway" as const, name: boot.gateway.name ?? "This Gateway" };
+    out.push({ id, ...team, url: boot.gateway.url, ...(saved?.token ? { token: saved.token } : {}) });
   }
   if (boot.offline !== false) out.push(BROWSER_WORKSPACE);
   for (const saved of readSaved()) if (!out.some((w) => w.id === saved.id)) out.push(saved);

@@ -82,6 +82,17 @@ describe("a team workspace in three browsers (issue #14)", () => {
     expect(shots).toHaveLength(4);
   });
 
+  it("lets dan, who may only read, see the workspace but refuses his launch with the Gateway's reason", { timeout: 30_000 }, async () => {
+    const dan = await signIn(browser, team.url, "dan", "/launch/release");
+    onTestFinished(() => dan.context.close());
+    expect(await dan.page.locator('[data-testid="team-info"]').textContent()).toContain("read");
+    await dan.page.locator('[data-testid="launch-form"] [name="service"]').fill("not-allowed");
+    await dan.page.locator('[data-testid="launch-submit"]').click();
+    await dan.page.getByText(/FORBIDDEN/).first().waitFor();
+    const runs = (await team.call("ana", "GET", "/v1/api/runs?limit=100")).body.result.runs as Array<{ input: { service: string } }>;
+    expect(runs.some((r) => r.input.service === "not-allowed")).toBe(false);
+  });
+
   it("shows cy, who is no member, that he is not one and nothing of the workspace; crafted shape requests are refused", { timeout: 30_000 }, async () => {
     const cy = await signIn(browser, team.url, "cy", "/runs");
     onTestFinished(() => cy.context.close());

@@ -59,6 +59,17 @@ describe("a team workspace in three browsers (issue #14)", () => {
     expect(ship.resolution).toMatchObject({ approved: true, note: "ship it" });
   });
 
+  it("lets dan, who may only read, see the workspace but refuses his launch with the Gateway's reason", { timeout: 30_000 }, async () => {
+    const dan = await signIn(browser, team.url, "dan", "/launch/release");
+    onTestFinished(() => dan.context.close());
+    expect(await dan.page.locator('[data-testid="team-info"]').textContent()).toContain("read");
+    await dan.page.locator('[data-testid="launch-form"] [name="service"]').fill("not-allowed");
+    await dan.page.locator('[data-testid="launch-submit"]').click();
+    await dan.page.getByText(/FORBIDDEN/).first().waitFor();
+    const runs = (await team.call("ana", "GET", "/v1/api/runs?limit=100")).body.result.runs as Array<{ input: { service: string } }>;
+    expect(runs.some((r) => r.input.service === "not-allowed")).toBe(false);
+  });
+
   it("lets ana, an admin, add a member and change a role in the Members view, live in bea's; screenshots and no critical a11y violations", { timeout: 40_000 }, async () => {
     await Promise.all([ana.page, bea.page].map((p) => p.locator('.shell-nav a[href$="/members"]').click()));
     await ana.page.locator('[data-testid="member-row"][data-user-id="dan"][data-role="read"]').waitFor();
@@ -80,17 +91,6 @@ describe("a team workspace in three browsers (issue #14)", () => {
     shots.push(...(await shootThemes(ana.page, "view-team-runs")));
     expect(await criticalA11y(ana.page)).toEqual([]);
     expect(shots).toHaveLength(4);
-  });
-
-  it("lets dan, who may only read, see the workspace but refuses his launch with the Gateway's reason", { timeout: 30_000 }, async () => {
-    const dan = await signIn(browser, team.url, "dan", "/launch/release");
-    onTestFinished(() => dan.context.close());
-    expect(await dan.page.locator('[data-testid="team-info"]').textContent()).toContain("read");
-    await dan.page.locator('[data-testid="launch-form"] [name="service"]').fill("not-allowed");
-    await dan.page.locator('[data-testid="launch-submit"]').click();
-    await dan.page.getByText(/FORBIDDEN/).first().waitFor();
-    const runs = (await team.call("ana", "GET", "/v1/api/runs?limit=100")).body.result.runs as Array<{ input: { service: string } }>;
-    expect(runs.some((r) => r.input.service === "not-allowed")).toBe(false);
   });
 
   it("shows cy, who is no member, that he is not one and nothing of the workspace; crafted shape requests are refused", { timeout: 30_000 }, async () => {

@@ -1,7 +1,7 @@
 /**
  * @module browser/sw
  * The app's service worker, so a reload with no network opens the app. At build time
- * vite-plugin-pwa (injectManifest, ui/vite.config.ts) writes the list of the built files into
+ * vite-plugin-pwa (injectManifest, vite.app.config.ts) writes the list of the built files into
  * `self.__WB_MANIFEST`: the app's scripts, styles and PGlite's wasm and data. Installing caches
  * them all; the files are then served from the cache (their names carry content hashes).
  * Pages are fetched from the network first, so a Gateway's page (with its boot data) wins when

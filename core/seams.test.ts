@@ -21,8 +21,7 @@ function sources(dir: string): string[] {
     const path = join(dir, name);
     // Test fixtures are test code (workflows the tests run), as the *.test.ts files are.
     if (statSync(path).isDirectory()) out = name === "fixtures" ? out : out.concat(sources(path));
-    // Build configuration (vite.config.ts) runs in Node when the app is built, not in the app.
-    else if (/\.(ts|tsx)$/.test(name) && !/\.test(-d)?\.tsx?$/.test(name) && name !== "vite.config.ts") out.push(path);
+    else if (/\.(ts|tsx)$/.test(name) && !/\.test(-d)?\.tsx?$/.test(name)) out.push(path);
   }
   return out;
 }

@@ -28,7 +28,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const APP_DIR = join(ROOT, "dist", "app");
 
 /** What the app is built from: a change under any of these rebuilds it. */
-const SOURCES = ["ui", "browser", "core", "sync", "examples", "package.json"];
+const SOURCES = ["ui", "browser", "core", "sync", "examples", "package.json", "vite.app.config.ts"];
 const STAMP = ".build-stamp.json";
 const LOCK = join(ROOT, "dist", ".app-build.lock");
 
@@ -129,7 +129,7 @@ async function buildInto(dir: string): Promise<void> {
   rmSync(fresh, { recursive: true, force: true });
   const vite = join(ROOT, "node_modules", ".bin", "vite");
   const output = await new Promise<{ code: number | null; text: string }>((resolve, reject) => {
-    const child = spawn(vite, ["build", "-c", "ui/vite.config.ts", "--outDir", fresh, "--emptyOutDir", "--logLevel", "warn"], {
+    const child = spawn(vite, ["build", "-c", "vite.app.config.ts", "--outDir", fresh, "--emptyOutDir", "--logLevel", "warn"], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       // A production build even when the caller runs under NODE_ENV=test (vitest): Vite would
@@ -144,7 +144,7 @@ async function buildInto(dir: string): Promise<void> {
   });
   if (output.code !== 0) {
     rmSync(fresh, { recursive: true, force: true });
-    throw new Error(`The app did not build (vite build -c ui/vite.config.ts exited with ${output.code}):\n${output.text}`);
+    throw new Error(`The app did not build (vite build -c vite.app.config.ts exited with ${output.code}):\n${output.text}`);
   }
   writeFileSync(join(fresh, STAMP), JSON.stringify({ sourcesMtimeMs, builtAt: new Date().toISOString() }));
   if (existsSync(dir)) renameSync(dir, old);

@@ -33,7 +33,7 @@ declare global {
 export function readBoot(): FlowBoot {
   const given = typeof window === "undefined" ? {} : (window.__FLOW_BOOT__ ?? {});
   const base = (given.base ?? "/").replace(/\/+$/, "") || "/";
-  // The Vite dev server proxies a Gateway's API (ui/vite.config.ts): offer it.
+  // The Vite dev server proxies a Gateway's API (vite.app.config.ts): offer it.
   const devGateway = import.meta.env?.DEV && !given.gateway ? { gateway: { url: location.origin, name: "Dev Gateway" } } : {};
   return { ...devGateway, ...given, base, title: given.title ?? "Flow" };
 }

@@ -9,7 +9,7 @@
  *
  * A Gateway over a fresh SQLite file serves the app's workflows and the people views' dev
  * workflows (e2e/screens/people-workflows.tsx); the Vite dev server serves the app and proxies
- * the domain API to it (ui/vite.config.ts).
+ * the domain API to it (vite.app.config.ts).
  */
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";

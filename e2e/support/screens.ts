@@ -2,7 +2,7 @@
  * @module e2e/support/screens
  * What the screenshot scripts (`e2e/screens/*.ts`) share: a Gateway over a fresh SQLite file
  * with the given workflow sets, the app served by Vite's dev server with the domain API
- * proxied to that Gateway (ui/vite.config.ts), typed calls of the API, polling until a
+ * proxied to that Gateway (vite.app.config.ts), typed calls of the API, polling until a
  * condition holds, light + dark screenshots of the whole main area into `docs/app/`, and
  * axe-core's critical accessibility violations of a page.
  */
@@ -55,7 +55,7 @@ export async function startDevApp(name: string, sets: WorkflowSet[]): Promise<De
   const { createServer } = await import("vite");
   // No file watching and no HMR: others edit ui/ while a script runs, and a hot update midway
   // re-instantiates modules (a view then finds a context of another instance).
-  const vite = await createServer({ configFile: join(root, "ui/vite.config.ts"), server: { port: 0, host: "127.0.0.1", hmr: false, watch: null }, logLevel: "warn" });
+  const vite = await createServer({ configFile: join(root, "vite.app.config.ts"), server: { port: 0, host: "127.0.0.1", hmr: false, watch: null }, logLevel: "warn" });
   await vite.listen();
   const app = `http://127.0.0.1:${(vite.httpServer!.address() as AddressInfo).port}`;
   async function call<T = any>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {

@@ -2,7 +2,7 @@
  * @module node/store/pglite-seed
  * An initialized, empty PGlite cluster as a gzipped tarball (`PGlite.dumpDataDir("gzip")`),
  * made once per PGlite version on a machine and kept beside the data dir template in the user's
- * cache dir. The app bundles it (ui/vite.config.ts) so a browser's first visit loads it
+ * cache dir. The app bundles it (vite.app.config.ts) so a browser's first visit loads it
  * (`loadDataDir`, about a second) instead of running initdb in wasm (about ten seconds).
  * See docs/app-browser.md "Storage".
  */

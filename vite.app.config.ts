@@ -1,5 +1,6 @@
 /**
- * Builds the app (`npm run build:app` → `dist/app/`): the Solid UI (`ui/`), and the engine's
+ * The app's build configuration (beside the package's vite.config.ts, outside `ui/`: it runs in
+ * Node at build time, the app never imports it). Builds the app (`npm run build:app` → `dist/app/`): the Solid UI (`ui/`), and the engine's
  * Web Worker (`browser/`) with the workflows bundled into it. Solid's JSX is compiled in `ui/`
  * only; every other `.tsx` (workflows) is Flow JSX. `durable-flow` imports resolve to the
  * sources, as in the tests. The base is relative: the Gateway mounts the same build at `/` and
@@ -11,10 +12,10 @@ import { resolve } from "node:path";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import solid from "vite-plugin-solid";
-import { ensurePgliteSeed } from "../node/store/pglite-seed.js";
+import { ensurePgliteSeed } from "./node/store/pglite-seed.js";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { exports: Record<string, string | Record<string, string>> };
+const root = fileURLToPath(new URL(".", import.meta.url));
+const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { exports: Record<string, string | Record<string, string>> };
 const sourceOf = (target: string | Record<string, string>) => (typeof target === "string" ? target : target["durable-flow-source"]);
 const selfAliases = Object.entries(pkg.exports)
   .filter(([sub]) => sub !== "./package.json" && sourceOf(pkg.exports[sub]!))
@@ -29,7 +30,7 @@ const appWorkflows = { find: /^flow-app-workflows$/, replacement: process.env.FL
 const pgliteSeed = { find: /^flow-pglite-seed/, replacement: await ensurePgliteSeed() };
 
 export default defineConfig({
-  root: fileURLToPath(new URL(".", import.meta.url)),
+  root: `${root}ui`,
   base: "./",
   resolve: { alias: [...selfAliases, appWorkflows, pgliteSeed], conditions: ["browser", "module", "import", "default"] },
   plugins: [
@@ -47,7 +48,7 @@ export default defineConfig({
   ],
   oxc: { jsx: { runtime: "automatic", importSource: "durable-flow" } },
   worker: { format: "es" },
-  // `npx vite -c ui/vite.config.ts` during development: the domain API of a Gateway started
+  // `npx vite -c vite.app.config.ts` during development: the domain API of a Gateway started
   // with `npm start` (or FLOW_DEV_GATEWAY) answers through the dev server's origin.
   server: { proxy: Object.fromEntries(["/v1", "/health", "/workflows", "/rpc"].map((p) => [p, process.env.FLOW_DEV_GATEWAY ?? "http://127.0.0.1:7331"])) },
   build: {

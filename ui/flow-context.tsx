@@ -24,8 +24,17 @@ export interface FlowContextValue {
   /** Saves a token for the open workspace (kept in this browser only) and opens it again with it. */
   setToken(token: string): void;
   /** The change stream's status of the open workspace. */
-  status: Accessor<ConnectionStatus | "connecting">;
+  status: Accessor<WorkspaceStatus>;
 }
+
+/**
+ * The open workspace's status: its change stream's, or `denied` when it answered but refused
+ * this sign-in (no token, a refused token, not a member).
+ */
+export type WorkspaceStatus = ConnectionStatus | "denied";
+
+/** Codes with which a reachable workspace refuses to open. */
+const REFUSALS = new Set(["UNAUTHORIZED", "FORBIDDEN", "WORKSPACE_NOT_MEMBER"]);
 
 const FlowContext = createContext<FlowContextValue>();
 
@@ -39,7 +48,7 @@ export function FlowProvider(props: ParentProps) {
   const [workspaces, setWorkspaces] = createSignal(listWorkspaces(boot));
   const initial = pickWorkspace(workspaces(), new URLSearchParams(location.search).get("ws"));
   const [workspace, setWorkspace] = createSignal<Workspace>(initial);
-  const [status, setStatus] = createSignal<ConnectionStatus | "connecting">("connecting");
+  const [status, setStatus] = createSignal<WorkspaceStatus>("connecting");
   let stopStatus: (() => void) | undefined;
   let current: WorkspaceConnection | undefined;
 
@@ -49,7 +58,9 @@ export function FlowProvider(props: ParentProps) {
     setStatus("connecting");
     rememberCurrent(ws.id);
     const conn = await connectWorkspace(ws).catch((error: unknown) => {
-      setStatus("offline"); // not "connecting" forever: the gate says why (a token prompt, an error)
+      // Not "connecting" forever: the gate says why (a token prompt, an error). A workspace that
+      // answered but refused this sign-in is reachable, so it is not "offline".
+      setStatus(REFUSALS.has((error as { code?: string } | undefined)?.code ?? "") ? "denied" : "offline");
       throw error;
     });
     current = conn;

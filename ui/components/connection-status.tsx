@@ -12,7 +12,7 @@ import type { ConnectionStatus as StreamStatus } from "../../core/data/index.js"
 import "./connection-status.css";
 
 /** What the pill shows. */
-export type ConnectionLabel = "online" | "offline" | "reconnecting" | "connecting" | "closed" | "local";
+export type ConnectionLabel = "online" | "offline" | "reconnecting" | "connecting" | "closed" | "local" | "no access";
 
 const MEANING: Record<ConnectionLabel, string> = {
   online: "Live: changes appear here as they happen, with no reload.",
@@ -20,6 +20,7 @@ const MEANING: Record<ConnectionLabel, string> = {
   reconnecting: "Reconnecting: the live connection dropped. Flow is retrying; what you see may be a few seconds old.",
   connecting: "Connecting to the workspace…",
   closed: "Closed: this workspace's connection was shut (another workspace is open).",
+  "no access": "No access: the workspace answers, but not to this sign-in. Sign in with a token it accepts (below), or ask one of its admins to add you.",
   local: "This browser: runs execute here and changes appear live. It needs no network: with the network off, runs go on and everything is kept in this browser.",
 };
 
@@ -38,7 +39,7 @@ export function connectionLabel(status: StreamStatus, wasOnline: boolean): Conne
  * @example
  * <ConnectionStatus status={flow.status} />
  */
-export function ConnectionStatus(props: { status: Accessor<StreamStatus>; local?: boolean }) {
+export function ConnectionStatus(props: { status: Accessor<StreamStatus | "denied">; local?: boolean }) {
   const id = createUniqueId();
   const [wasOnline, setWasOnline] = createSignal(false);
   const [network, setNetwork] = createSignal(navigator.onLine);
@@ -52,12 +53,13 @@ export function ConnectionStatus(props: { status: Accessor<StreamStatus>; local?
   const label = createMemo((): ConnectionLabel => {
     const s = props.status();
     if (s === "online") queueMicrotask(() => setWasOnline(true));
+    if (s === "denied") return "no access";
     if (props.local && s === "online") return "local";
     return connectionLabel(s, wasOnline());
   });
   return (
     <span class="conn" tabIndex={0} aria-describedby={id}>
-      <span class={`status-pill status-${label()}`} role="status" aria-live="polite" data-testid="connection-status" data-status={label()}>
+      <span class={`status-pill status-${label().replace(" ", "-")}`} role="status" aria-live="polite" data-testid="connection-status" data-status={label()}>
         <span class="conn-dot" aria-hidden="true" />
         {label() === "local" ? (network() ? "this browser" : "this browser · no network") : label()}
       </span>

@@ -7,6 +7,7 @@
  */
 import { ShapeStream } from "@electric-sql/client";
 import { createResource, createSignal, For, onCleanup, Show } from "solid-js";
+import { ConfirmDialog } from "../components/confirm-dialog.js";
 import { EmptyState } from "../components/empty-state.js";
 import { errorText } from "../components/error-text.js";
 import { formatAgo } from "../components/format.js";
@@ -46,6 +47,7 @@ function MemberList(props: { url: string; token: string | undefined; workspaceId
   const [members, { refetch }] = createResource(() => teamRpc<TeamMember[]>(props.url, props.token, "members"));
   const [notice, setNotice] = createSignal<{ tone: "ok" | "bad"; text: string }>();
   const [busy, setBusy] = createSignal(false);
+  const [removing, setRemoving] = createSignal<string>();
 
   // The members shape says when anyone changed the list; the list is then read again.
   const stream = new ShapeStream({ url: `${props.url}/sync/${props.workspaceId}/members`, headers: props.token ? { authorization: `Bearer ${props.token}` } : {} });
@@ -73,7 +75,12 @@ function MemberList(props: { url: string; token: string | undefined; workspaceId
     }
   }
   const setRole = (userId: string, role: string) => act(() => teamRpc(props.url, props.token, "addMember", { userId, role }), `${userId}'s role is now ${role}.`);
-  const remove = (userId: string) => act(() => teamRpc(props.url, props.token, "removeMember", { userId }), `Removed ${userId}.`);
+  /** Removes a member (from the confirmation dialog, which shows a refusal). */
+  const remove = async (userId: string) => {
+    await teamRpc(props.url, props.token, "removeMember", { userId });
+    setNotice({ tone: "ok", text: `Removed ${userId}.` });
+    await refetch();
+  };
   const add = (e: SubmitEvent) => {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
@@ -130,7 +137,7 @@ function MemberList(props: { url: string; token: string | undefined; workspaceId
                         </td>
                         <Show when={isAdmin()}>
                           <td class="members-actions">
-                            <button type="button" class="danger" disabled={busy()} onClick={() => void remove(m.userId)} aria-label={`Remove ${m.userId}`}>
+                            <button type="button" class="danger" disabled={busy()} onClick={() => setRemoving(m.userId)} aria-label={`Remove ${m.userId}`}>
                               Remove
                             </button>
                           </td>
@@ -165,6 +172,17 @@ function MemberList(props: { url: string; token: string | undefined; workspaceId
           <p class="muted members-hint">The user id is the one the Gateway's sign-in gives them (a token's userId, a JWT's sub). Adding an existing member changes their role.</p>
         </form>
       </Show>
+      <ConfirmDialog
+        open={removing() !== undefined}
+        title={`Remove ${removing() ?? ""} from the workspace?`}
+        confirmLabel="Remove member"
+        tone="danger"
+        testId="member-remove-dialog"
+        onConfirm={() => remove(removing()!)}
+        onClose={() => setRemoving(undefined)}
+      >
+        They stop seeing the workspace's runs and approvals at once; their runs and decisions are kept. Add them again to give access back.
+      </ConfirmDialog>
     </>
   );
 }

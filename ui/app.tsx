@@ -3,7 +3,7 @@
  * The app: routes inside the shell (header with workspace switcher, connection status, nav,
  * theme). Views are loaded on demand. Routes (docs/app.md "Views"):
  * `/runs` (list, filters in the query string), `/runs/:runId` (detail; `?node=<id>#<iter>`
- * selects a node), `/launch/:workflow?`, `/approvals`, `/memory`, `/scores`, `/crons`, `/members` (team workspaces).
+ * selects a node), `/launch/:workflow?`, `/approvals`, `/memory`, `/scores`, `/crons`, `/members` (team workspaces), `/settings` (model keys).
  */
 import { Navigate, Route, Router } from "@solidjs/router";
 import { lazy } from "solid-js";
@@ -19,6 +19,7 @@ const Memory = lazy(() => import("./views/memory.js"));
 const Scores = lazy(() => import("./views/scores.js"));
 const Crons = lazy(() => import("./views/crons.js"));
 const Members = lazy(() => import("./views/members.js"));
+const Settings = lazy(() => import("./views/settings.js"));
 
 /**
  * The whole app.
@@ -39,6 +40,7 @@ export function App() {
         <Route path="/scores" component={Scores} />
         <Route path="/crons" component={Crons} />
         <Route path="/members" component={Members} />
+        <Route path="/settings" component={Settings} />
         <Route path="*" component={() => <Navigate href="/runs" />} />
       </Router>
     </FlowProvider>

@@ -23,6 +23,7 @@ const NAV = [
   { href: "/scores", label: "Scores" },
   { href: "/crons", label: "Crons" },
   { href: "/members", label: "Members", team: true },
+  { href: "/settings", label: "Settings" },
 ];
 
 const THEME_NEXT: Record<ThemeChoice, ThemeChoice> = { system: "dark", dark: "light", light: "system" };

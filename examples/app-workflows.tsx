@@ -2,13 +2,13 @@
  * The workflows of the app (docs/app.md "Your workflows in the app"): bundled into the browser
  * app, where the engine runs them in a Web Worker over PGlite, and registered by `npm start` in
  * the Gateway over SQLite. Written once with `defineWorkflows`, so each host binds them to its
- * own store. Only portable parts here: compute tasks, approvals, signals, timers (no shell tools
- * or CLI agents, which need a Gateway).
+ * own store. Only portable parts here: compute tasks, approvals, signals, timers, an SDK agent
+ * with the HTTP tool and memory (no shell tools or CLI agents, which need a Gateway).
  *
  * To add yours: write a `defineWorkflows(...)` set like these and add it to `appWorkflows`.
  */
 import { z } from "zod";
-import { approvalDecisionSchema, defineWorkflows, type FlowWorkflow, type WorkflowSet } from "durable-flow/core";
+import { approvalDecisionSchema, createHttpTool, createMemoryStore, defineWorkflows, FlowError, LocalServerAgent, type AgentLike, type FlowWorkflow, type WorkflowSet } from "durable-flow/core";
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -114,5 +114,87 @@ export const pipelineWorkflows = defineWorkflows(
   }),
 );
 
+/**
+ * The environment: the Gateway's, or in the browser the keys saved in Settings (browser/keys.ts).
+ * Read through a computed name: the app's bundler replaces a literal `globalThis.process.env` with `{}`.
+ */
+const PROCESS = "process";
+const environment = (): Record<string, string | undefined> => (globalThis as unknown as Record<string, { env?: Record<string, string | undefined> } | undefined>)[PROCESS]?.env ?? {};
+const envVar = (name: string): string | undefined => environment()[name] || undefined;
+/** True in the browser's engine worker (keys come from Settings there, not from the environment). */
+const inBrowser = () => typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== "undefined" || typeof (globalThis as { document?: unknown }).document !== "undefined";
+
+/**
+ * `assistant`: an SDK agent on an OpenAI-compatible endpoint (`FLOW_LOCAL_BASE_URL`, with
+ * `FLOW_LOCAL_API_KEY` and `FLOW_LOCAL_MODEL`) answers a question, fetching the URL with the
+ * HTTP tool when one is given; the question and answer are kept in memory (namespace
+ * `workflow:assistant`: a note per run, the fact `lastQuestion`).
+ */
+export const assistantWorkflows = defineWorkflows(
+  {
+    input: z.object({
+      question: z.string().min(1).describe("What to ask"),
+      url: z.string().url().optional().describe("A page the agent reads with the HTTP tool (optional)"),
+    }),
+    answer: z.object({ answer: z.string() }),
+    remembered: z.object({ noteId: z.string() }),
+  },
+  (api) => {
+    const { flow, Workflow, Task, Sequence, outputs } = api;
+    const memory = createMemoryStore(api.db);
+    const ns = { kind: "workflow", id: "assistant" } as const;
+    const http = createHttpTool();
+    // The endpoint is read when the task runs (not when the workflow renders), so a key saved
+    // in Settings a moment ago counts, and a missing one fails the task saying where to set it.
+    const assistantAgent: AgentLike = {
+      id: "assistant",
+      tools: { http },
+      preflight: async () => {
+        if (envVar("FLOW_LOCAL_BASE_URL")) return;
+        throw new FlowError(
+          "AGENT_CONFIG_INVALID",
+          inBrowser()
+            ? "The assistant has no model endpoint. Open Settings and set FLOW_LOCAL_BASE_URL (and FLOW_LOCAL_API_KEY, FLOW_LOCAL_MODEL if the endpoint asks), then re-run."
+            : "The assistant has no model endpoint. Start the Gateway with FLOW_LOCAL_BASE_URL (and FLOW_LOCAL_API_KEY, FLOW_LOCAL_MODEL if the endpoint asks) in its environment, then re-run.",
+          { option: "FLOW_LOCAL_BASE_URL" },
+        );
+      },
+      generate: (args) => new LocalServerAgent({ id: "assistant", model: envVar("FLOW_LOCAL_MODEL"), env: environment(), tools: { http } }).generate(args),
+    };
+    return {
+      assistant: described(
+        flow((ctx) => {
+          const answer = ctx.outputMaybe(outputs.answer, { nodeId: "answer" });
+          const prompt = ctx.input.url ? `Answer the question, reading ${ctx.input.url} with the http tool first.\n\nQuestion: ${ctx.input.question}` : `Answer the question.\n\nQuestion: ${ctx.input.question}`;
+          return (
+            <Workflow name="assistant">
+              <Sequence>
+                <Task id="answer" output={outputs.answer} agent={assistantAgent} timeoutMs={120_000}>
+                  {prompt}
+                </Task>
+                <Task id="remember" output={outputs.remembered}>
+                  {async () => {
+                    const note = await memory.saveNote({
+                      namespace: ns,
+                      body: `Q: ${ctx.input.question}\nA: ${answer?.answer ?? ""}`,
+                      kind: "answer",
+                      author: "assistant",
+                      provenance: { runId: ctx.runId, nodeId: "remember", iteration: ctx.iteration },
+                      id: `${ctx.runId}:answer`, // a retried task does not save twice
+                    });
+                    await memory.setFact(ns, "lastQuestion", ctx.input.question);
+                    return { noteId: note.id };
+                  }}
+                </Task>
+              </Sequence>
+            </Workflow>
+          );
+        }),
+        "Answers a question with an agent on your model endpoint (keys in Settings), reading a URL with the HTTP tool; remembers the answer.",
+      ),
+    };
+  },
+);
+
 /** Every workflow set of the app, in the order the app lists them. */
-export const appWorkflows: WorkflowSet[] = [helloWorkflows, releaseWorkflows, pipelineWorkflows] as unknown as WorkflowSet[];
+export const appWorkflows: WorkflowSet[] = [helloWorkflows, releaseWorkflows, pipelineWorkflows, assistantWorkflows] as unknown as WorkflowSet[];

@@ -43,6 +43,13 @@ const USAGE = { input: 11, output: 7 };
 export async function startProviderServer(turns: ScriptedTurn[]): Promise<ProviderServer> {
   const requests: RecordedRequest[] = [];
   const server = createServer(async (req, res) => {
+    // A page's fetch (an agent in the browser's worker) comes cross-origin: answer its preflight
+    // without consuming a turn, and allow the origin on every reply.
+    if (req.headers.origin) res.setHeader("access-control-allow-origin", req.headers.origin);
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, { "access-control-allow-methods": "POST, GET, OPTIONS", "access-control-allow-headers": req.headers["access-control-request-headers"] ?? "*", "access-control-max-age": "600" });
+      return res.end();
+    }
     const body = JSON.parse((await readBody(req)) || "{}");
     requests.push({ path: req.url ?? "", headers: req.headers, body });
     const turn = turns[requests.length - 1] ?? { status: 500, message: "the test script has no turn left" };

@@ -46,6 +46,9 @@ export default defineConfig({
       injectManifest: { globPatterns: ["**/*.{js,css,html,wasm,data,gz,svg,png,ico}"], maximumFileSizeToCacheInBytes: 48 * 1024 * 1024 },
     }),
   ],
+  // Vite replaces `process.env` with `{}` in browser builds; in the engine worker it is the keys
+  // kept in this browser (browser/keys.ts), which agents and providers read at run time.
+  define: Object.fromEntries(["process.env", "global.process.env", "globalThis.process.env"].map((k) => [k, "(globalThis.process?.env ?? {})"])),
   oxc: { jsx: { runtime: "automatic", importSource: "durable-flow" } },
   worker: { format: "es" },
   // `npx vite -c vite.app.config.ts` during development: the domain API of a Gateway started

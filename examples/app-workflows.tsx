@@ -114,13 +114,8 @@ export const pipelineWorkflows = defineWorkflows(
   }),
 );
 
-/**
- * The environment: the Gateway's, or in the browser the keys saved in Settings (browser/keys.ts).
- * Read through a computed name: the app's bundler replaces a literal `globalThis.process.env` with `{}`.
- */
-const PROCESS = "process";
-const environment = (): Record<string, string | undefined> => (globalThis as unknown as Record<string, { env?: Record<string, string | undefined> } | undefined>)[PROCESS]?.env ?? {};
-const envVar = (name: string): string | undefined => environment()[name] || undefined;
+/** An environment variable: the Gateway's, or in the browser a key saved in Settings (browser/keys.ts). */
+const envVar = (name: string): string | undefined => (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] || undefined;
 /** True in the browser's engine worker (keys come from Settings there, not from the environment). */
 const inBrowser = () => typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== "undefined" || typeof (globalThis as { document?: unknown }).document !== "undefined";
 
@@ -159,7 +154,7 @@ export const assistantWorkflows = defineWorkflows(
           { option: "FLOW_LOCAL_BASE_URL" },
         );
       },
-      generate: (args) => new LocalServerAgent({ id: "assistant", model: envVar("FLOW_LOCAL_MODEL"), env: environment(), tools: { http } }).generate(args),
+      generate: (args) => new LocalServerAgent({ id: "assistant", model: envVar("FLOW_LOCAL_MODEL"), tools: { http } }).generate(args),
     };
     return {
       assistant: described(

@@ -6,4 +6,4 @@ if command -v rg >/dev/null 2>&1; then
   exit 0
 fi
 bash "$(dirname "$0")/../apt-install.sh" ripgrep "ripgrep (rg)"
-rg --version | head -1
+rg --version | sed -n 1p   # sed reads it all: head would close the pipe and fail the step under pipefail

@@ -162,7 +162,8 @@ export class LocalGatewayHost implements GatewayHost {
   publishRunEvent(event: FlowEvent): void {
     this.hub.publish(event);
     this.changes.publish(changeOf(event));
-    if (event.type === "ApprovalRequested" || event.type === "ApprovalDecided") this.changes.publish({ collection: "approvals", runId: event.runId, reason: event.type });
+    // A cancel closes the run's waits: inboxes drop its approvals.
+    if (event.type === "ApprovalRequested" || event.type === "ApprovalDecided" || event.type === "RunCancelled") this.changes.publish({ collection: "approvals", runId: event.runId, reason: event.type });
   }
 
   /** Live run-event subscriptions (for metrics). */

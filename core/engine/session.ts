@@ -45,6 +45,7 @@ import { ScopeFailures } from "./scopes.js";
 import { activeLoop, startInnerPasses } from "./nested-loops.js";
 import { AspectUsage } from "./aspect-usage.js";
 import { WaitManager, type WaitHost } from "./waits/wait-manager.js";
+import { waitSql } from "./waits/wait-sql.js";
 import type { NodeDescriptor } from "./describe-node.js";
 import { frameTaskOf } from "./snapshot.js";
 import type { StoreBinding } from "./binding.js";
@@ -1016,6 +1017,12 @@ export class RunSession {
   private async finishStopped(status: Extract<RunStatus, "cancelled" | "failed">, error?: FlowError): Promise<RunResult> {
     await this.stopInFlight();
     const err = error ? errorToJson(error) : undefined;
+    if (status === "cancelled") {
+      // Cancel closes what waits: no decision or delivery is taken any more (WAIT_CLOSED), and
+      // the waiting nodes end cancelled. A retry or rewind asks again (waits/reset-waits.ts).
+      for (const n of this.nodes.values()) if (n.state.startsWith("waiting-")) this.setNode(n, "cancelled");
+      waitSql.close(this.batch, this.runId, this.now());
+    }
     runSql.status(this.batch, this.runId, status, this.now(), { error: err, finished: true, releaseOwner: true });
     this.emit(status === "failed" ? { type: "RunFailed", error: err! } : { type: "RunCancelled" });
     await this.flush();

@@ -12,6 +12,7 @@ import type { AnyObjectSchema } from "../schema/columns.js";
 import type { ScorersMap } from "../scorers/types.js";
 import type { FlowTable } from "../schema/tables.js";
 import type { FlowEvent } from "./events.js";
+import type { ResetDecision } from "./waits/reset-waits.js";
 
 /** SPEC.md `RunStatus`, plus `paused` for a run parked by `pauseSignal`. */
 export type RunStatus =
@@ -189,13 +190,17 @@ export interface RetryTaskOptions {
   resetDependents?: boolean;
   /** Default false: refuse while the run is owned by a live process. */
   force?: boolean;
+  /** Default false: reset approvals, human tasks, signals and events are asked again; true keeps their earlier decisions. */
+  keepDecisions?: boolean;
   onProgress?: (event: FlowEvent) => void;
 }
 
-/** SPEC.md `RetryTaskResult`. */
+/** SPEC.md `RetryTaskResult`, with the decisions the reset met (`decisions`). */
 export interface RetryTaskResult {
   success: boolean;
   resetNodes: string[];
+  /** Decided waits among the reset nodes: asked again, or kept with `keepDecisions`. */
+  decisions?: ResetDecision[];
   error?: string;
 }
 

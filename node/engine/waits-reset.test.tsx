@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   approvalDecisionSchema,
   FlowDb,
+  type FlowApi,
   type FlowEvent,
   listPendingApprovals,
   retryTask,
@@ -22,7 +23,7 @@ const schemas = {
   triage: z.object({ label: z.string() }),
 };
 
-type Api = Awaited<ReturnType<(typeof testBackends)[number]["open"]>>["api"] & { outputs: { [K in keyof typeof schemas]: unknown } };
+type Api = FlowApi<typeof schemas>;
 
 describe.each(testBackends)("reset and cancelled waits on $name", (backend) => {
   const release = (api: Api, ran: string[]) =>
@@ -45,7 +46,7 @@ describe.each(testBackends)("reset and cancelled waits on $name", (backend) => {
   it("asks a rewound approval again: a new request, in the inbox, and nothing after it runs until a new decision", async () => {
     const { api } = await backend.open(schemas);
     const ran: string[] = [];
-    const { wf, runId } = await approvedRun(api as Api, ran);
+    const { wf, runId } = await approvedRun(api, ran);
     const db = new FlowDb(api.db);
     const r = await timeTravel(db, { runId, nodeId: "test", restoreVcs: false });
     expect(r.success).toBe(true);
@@ -66,7 +67,7 @@ describe.each(testBackends)("reset and cancelled waits on $name", (backend) => {
   it("keeps earlier decisions only when asked to (keepDecisions), and says so", async () => {
     const { api } = await backend.open(schemas);
     const ran: string[] = [];
-    const { wf, runId } = await approvedRun(api as Api, ran);
+    const { wf, runId } = await approvedRun(api, ran);
     const r = await timeTravel(new FlowDb(api.db), { runId, nodeId: "test", restoreVcs: false, keepDecisions: true });
     expect(r.decisions).toEqual([expect.objectContaining({ nodeId: "ship", action: "keep" })]);
     ran.length = 0;
@@ -77,7 +78,7 @@ describe.each(testBackends)("reset and cancelled waits on $name", (backend) => {
   it("asks a retried denied approval again instead of failing at once with the old decision", async () => {
     const { api } = await backend.open(schemas);
     const ran: string[] = [];
-    const wf = release(api as Api, ran);
+    const wf = release(api, ran);
     const parked = await runWorkflow(wf, { input: {} });
     await submitApproval(api, { runId: parked.runId, nodeId: "ship", decision: "deny", note: "not yet", decidedBy: "ana" });
     expect(await runWorkflow(wf, { runId: parked.runId, resume: true })).toMatchObject({ status: "failed" });
@@ -135,7 +136,7 @@ describe.each(testBackends)("reset and cancelled waits on $name", (backend) => {
   it("closes a cancelled run's waits: deliveries are refused with WAIT_CLOSED and store nothing; a retry asks again", async () => {
     const { api } = await backend.open(schemas);
     const ran: string[] = [];
-    const wf = release(api as Api, ran);
+    const wf = release(api, ran);
     const db = new FlowDb(api.db);
     const { runId } = await runWorkflow(wf, { input: {} });
     expect(await listPendingApprovals(db, { runId })).toHaveLength(1);

@@ -50,7 +50,7 @@ import type { NodeDescriptor } from "./describe-node.js";
 import { frameTaskOf } from "./snapshot.js";
 import type { StoreBinding } from "./binding.js";
 import { type AttemptSnapshots, attemptSnapshotsFor } from "../time-travel/snapshots.js";
-import type { FlowWorkflow, NodeState, RunOptions, RunResult, RunStatus, TaskDescriptor, WorkflowOptions } from "./types.js";
+import type { FlowWorkflow, NodeState, PauseReason, RunOptions, RunResult, RunStatus, TaskDescriptor, WorkflowOptions } from "./types.js";
 import { type RunLogSink, YIELD_EVERY_MS } from "./world.js";
 
 /** In-memory state of one node (task at one iteration). */
@@ -1007,8 +1007,11 @@ export class RunSession {
   }
 
   private async finishPaused(): Promise<RunResult> {
-    runSql.status(this.batch, this.runId, "paused", this.now(), { releaseOwner: true });
-    this.emit({ type: "RunPaused" });
+    // A host that stops pauses with the reason "shutdown" (LocalGatewayHost.close): such a run
+    // is resumed by the next host serving its workflow; any other pause waits for a person.
+    const reason: PauseReason = this.alertStop !== "pause" && this.opts.pauseSignal?.reason === "shutdown" ? "shutdown" : "person";
+    runSql.status(this.batch, this.runId, "paused", this.now(), { releaseOwner: true, pauseReason: reason });
+    this.emit({ type: "RunPaused", reason });
     await this.flush();
     return { runId: this.runId, status: "paused" };
   }

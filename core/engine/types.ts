@@ -44,6 +44,14 @@ export type NodeState =
   | "skipped"
   | "cancelled";
 
+/**
+ * Why a `paused` run is paused: `person` (pauseRun, the app's Pause, an alert), `shutdown`
+ * (its host stopped: Ctrl+C or SIGTERM of `flow serve`/`npm start`, a Gateway's close; the
+ * next host serving its workflow resumes it) or `rewind` (time travel not asked to resume:
+ * it waits for a person to resume it).
+ */
+export type PauseReason = "person" | "shutdown" | "rewind";
+
 /** State of one attempt. `cancelled` also marks an attempt interrupted by a crash. */
 export type AttemptState = "in-progress" | "finished" | "failed" | "cancelled";
 

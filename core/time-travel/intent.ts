@@ -14,6 +14,7 @@ import type { FlowEvent } from "../engine/events.js";
 import { type AttemptRecord, FlowDb, type NodeRecord } from "../engine/flow-db.js";
 import { eventSql, json, nodeSql, outputSql, WriteBatch } from "../engine/run-sql.js";
 import { type ResetDecision, resetWaits } from "../engine/waits/reset-waits.js";
+import { assertTransition } from "../engine/status.js";
 import { FlowError } from "../errors.js";
 import { dependentsOf } from "./dependents.js";
 import type { CrossedEffect, TimeTravelStep } from "./types.js";
@@ -230,8 +231,12 @@ async function commitIntent(db: FlowDb, intent: Intent): Promise<IntentOutcome> 
     }
     const iterations = await loopIterationsAt(db, runId, intent);
     batch.push(`DELETE FROM _flow_frames WHERE run_id = ? AND created_at_ms > ?`, [runId, target.startedAtMs]);
+    // Paused for a person (`pause_reason = 'rewind'`): no Gateway or worker picks a rewound
+    // run up; resumeRun, `flow up --resume` or the app's Resume continue it.
+    const run = await db.requireRun(runId);
+    assertTransition(runId, run.status, "paused");
     batch.push(
-      `UPDATE _flow_runs SET status = 'running', owner_id = NULL, heartbeat_at_ms = NULL, output_json = NULL, error_json = NULL, finished_at_ms = NULL, updated_at_ms = ?${iterations ? ", iterations_json = ?" : ""} WHERE run_id = ?`,
+      `UPDATE _flow_runs SET status = 'paused', pause_reason = 'rewind', owner_id = NULL, heartbeat_at_ms = NULL, output_json = NULL, error_json = NULL, finished_at_ms = NULL, updated_at_ms = ?${iterations ? ", iterations_json = ?" : ""} WHERE run_id = ?`,
       iterations ? [now, JSON.stringify(iterations), runId] : [now, runId],
     );
     emit({ type: "TimeTravelFinished", ...ref, resetNodes: [...new Set(resetNodes)], vcsRestored: intent.pointer !== null && intent.workspace !== null, forcedEffects: intent.crossed.forced.length });

@@ -150,23 +150,23 @@ export async function listPendingApprovals(adapter: Adapter, filter: { runId?: s
 
 /**
  * Parked runs that can progress now: a delivery arrived, a deadline passed, or a signal for
- * them is waiting. A scheduler (the Gateway) resumes these.
+ * them is waiting. A scheduler (the Gateway) resumes these. `runId` asks about one run.
  * @example
  * for (const runId of await listRunsToWake(new FlowDb(api.db))) await runWorkflow(workflow, { runId, resume: true });
  */
-export async function listRunsToWake(adapter: Adapter): Promise<string[]> {
+export async function listRunsToWake(adapter: Adapter, filter: { runId?: string } = {}): Promise<string[]> {
   const db = flowDbOf(adapter);
   const now = db.binding.env.clock.now();
   const rows = await db.store.query<{ run_id: string }>(
     `SELECT DISTINCT w.run_id FROM _flow_waits w JOIN _flow_runs r ON r.run_id = w.run_id
-     WHERE r.status IN ('waiting-approval', 'waiting-event', 'waiting-timer') AND (
+     WHERE r.status IN ('waiting-approval', 'waiting-event', 'waiting-timer')${filter.runId ? " AND w.run_id = ?" : ""} AND (
        w.status = 'resolved'
        OR (w.status = 'pending' AND w.deadline_ms IS NOT NULL AND w.deadline_ms <= ?)
        OR (w.status = 'pending' AND w.kind IN ('signal', 'event') AND EXISTS (
          SELECT 1 FROM _flow_signals s WHERE s.kind = w.kind AND s.name = w.name AND s.consumed_run_id IS NULL
            AND (s.run_id = w.run_id OR (s.run_id IS NULL AND s.correlation_id = w.correlation_id))))
      ) ORDER BY w.run_id`,
-    [now],
+    filter.runId ? [filter.runId, now] : [now],
   );
   return rows.map((r) => r.run_id);
 }

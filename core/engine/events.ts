@@ -4,7 +4,7 @@
  * written in the same transaction as the change (DESIGN.md seam 3). docs/events.md lists them.
  */
 import type { FlowErrorJson } from "../errors.js";
-import type { RunStatus } from "./types.js";
+import type { PauseReason, RunStatus } from "./types.js";
 
 interface Base<T extends string> {
   type: T;
@@ -24,7 +24,8 @@ export type WorkflowChangedEvent = Base<"WorkflowChanged"> & { previousHash: str
 export type RunFinishedEvent = Base<"RunFinished"> & { output?: unknown };
 export type RunFailedEvent = Base<"RunFailed"> & { error: FlowErrorJson };
 export type RunCancelledEvent = Base<"RunCancelled">;
-export type RunPausedEvent = Base<"RunPaused">;
+/** `reason`: why (`_flow_runs.pause_reason`); absent in runs paused before it was recorded. */
+export type RunPausedEvent = Base<"RunPaused"> & { reason?: PauseReason };
 export type FrameCommittedEvent = Base<"FrameCommitted"> & { frameNo: number; taskCount: number; keyframe: boolean };
 export type TaskStartedEvent = Base<"TaskStarted"> & NodeRef & { attempt: number };
 export type TaskFinishedEvent = Base<"TaskFinished"> & NodeRef & { attempt: number; durationMs: number };

@@ -58,7 +58,8 @@ export function RunEvents(props: { events: GatewayRunEventRow[]; loading: boolea
   const nodes = createMemo(() => [...new Set(props.events.map((e) => (e as AnyEvent).nodeId).filter((n): n is string => typeof n === "string"))].sort());
   const filtered = createMemo(() => props.events.filter((e) => (!params.evtype || e.type === params.evtype) && (!params.evnode || (e as AnyEvent).nodeId === params.evnode)));
   // A signal, not a plain ref: the list mounts after the first events arrive (a deep link to
-  // `?tab=events`), and the virtualizer must see the element appear to lay the rows out.
+  // `?tab=events`), and the virtualizer must see the element appear, once it is in the page
+  // (its size is read then), to lay the rows out.
   const [scroller, setScroller] = createSignal<HTMLDivElement>();
   // Sizes are known, not measured (measuring thousands of rows while following the bottom
   // kept the list busy for seconds): a line is LINE_PX, an open event adds its JSON lines.
@@ -123,7 +124,7 @@ export function RunEvents(props: { events: GatewayRunEventRow[]; loading: boolea
       </div>
       <Show when={!props.loading || props.events.length > 0} fallback={<p class="muted">Loading events…</p>}>
         <Show when={filtered().length > 0} fallback={<p class="muted run-events-empty">{props.events.length === 0 ? "No events yet." : "No event matches these filters."}</p>}>
-          <div class="run-events-scroll" ref={setScroller} onScroll={onScroll} data-testid="event-log">
+          <div class="run-events-scroll" ref={(el) => queueMicrotask(() => setScroller(el))} onScroll={onScroll} data-testid="event-log">
             <div class="run-events-inner" style={{ height: `${virtualizer.getTotalSize()}px` }}>
               <For each={virtualizer.getVirtualItems()}>
                 {(item) => {

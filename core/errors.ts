@@ -32,6 +32,8 @@ export const ERROR_CODES = {
   INVALID_ARGUMENT: 400,
   /** `createFlow` was asked for a backend it does not serve (use `openFlowBackend`). */
   BACKEND_UNSUPPORTED: 400,
+  /** An optional package the feature needs is not installed (or not loaded yet); the message names it and how to install it. */
+  PACKAGE_MISSING: 501,
   /** A schema map is malformed (non-object schema, reserved or clashing name). */
   SCHEMA_INVALID: 400,
   /** A table of the store cannot hold what a schema declares (the message names table, column and fix). */

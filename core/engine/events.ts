@@ -3,6 +3,7 @@
  * The FlowEvent union. Every state change of a run is an event row with a per-run `seq`,
  * written in the same transaction as the change (DESIGN.md seam 3). docs/events.md lists them.
  */
+import type { AgentUsage } from "../agents/types.js";
 import type { FlowErrorJson } from "../errors.js";
 import type { PauseReason, RunStatus } from "./types.js";
 
@@ -57,6 +58,23 @@ export type TimeTravelFinishedEvent = Base<"TimeTravelFinished"> & TravelRef & {
 export type RevertStartedEvent = Base<"RevertStarted"> & TravelRef;
 export type RevertFinishedEvent = Base<"RevertFinished"> & TravelRef & { forcedEffects: number };
 
+/**
+ * Agent transcripts (docs/events.md, "Agent transcripts"): one generation is one `generate`
+ * call of an agent inside an attempt (failover and schema corrections make more), numbered
+ * from 1. Payloads above the run's `maxOutputBytes` are cut and say `truncated: true`.
+ */
+type GenerationRef = NodeRef & { attempt: number; generation: number };
+export type AgentGenerationStartedEvent = Base<"AgentGenerationStarted"> &
+  GenerationRef & { agentId: string | null; agentIndex: number; engine: string | null; schemaRetry?: number; resumeSession?: string; prompt?: string; messages?: { role: string; content: unknown }[]; truncated?: boolean };
+/** Streamed answer text, batched per flush (many model deltas make one event). */
+export type AgentTextDeltaEvent = Base<"AgentTextDelta"> & GenerationRef & { text: string; truncated?: boolean };
+export type AgentToolCallEvent = Base<"AgentToolCall"> & GenerationRef & { callId: string; toolName: string; input?: unknown; truncated?: boolean };
+/** `error.code`: the FlowError code of a refusal (`TOOL_PATH_ESCAPE`, ...); `sideEffect`/`idempotent` for Flow tools. */
+export type AgentToolResultEvent = Base<"AgentToolResult"> &
+  GenerationRef & { callId: string; toolName: string; ok: boolean; output?: unknown; error?: { code?: string; message: string }; durationMs: number | null; sideEffect?: boolean; idempotent?: boolean; truncated?: boolean };
+export type AgentGenerationFinishedEvent = Base<"AgentGenerationFinished"> &
+  GenerationRef & { ok: boolean; durationMs: number; model: string | null; provider: string | null; usage?: AgentUsage; costUsd?: number; finishReason?: string; sessionId?: string; error?: { code?: string; message: string } };
+
 /** Every event a run emits. */
 export type FlowEvent =
   | RunStartedEvent
@@ -90,7 +108,12 @@ export type FlowEvent =
   | TimeTravelStartedEvent
   | TimeTravelFinishedEvent
   | RevertStartedEvent
-  | RevertFinishedEvent;
+  | RevertFinishedEvent
+  | AgentGenerationStartedEvent
+  | AgentTextDeltaEvent
+  | AgentToolCallEvent
+  | AgentToolResultEvent
+  | AgentGenerationFinishedEvent;
 
 export type FlowEventType = FlowEvent["type"];
 

@@ -38,6 +38,7 @@ import { type Alert, alertEvent, AlertWatcher, deliverAlert, openAlertApproval }
 import { hotOptionsOf, watchWorkflowFile } from "./hot-reload.js";
 import { runSubflow } from "./subflow.js";
 import { AttemptServices } from "./attempt-services.js";
+import { TranscriptBatch } from "./transcript-batch.js";
 import { writeContinuation } from "./continue-as-new.js";
 import { attachRenderView, type RenderView, type ScopeFailure } from "./render-view.js";
 import { InstanceRecorder, RenderInstances, watchedRenderView, type WrittenRow } from "./render-instances.js";
@@ -175,6 +176,8 @@ export class RunSession {
   /** Tokens and latency of tasks in Aspects blocks (the blocks read them while rendering). */
   private readonly aspectUsage = new AspectUsage();
   private readonly services: AttemptServices;
+  /** Agent transcript events waiting for the next flush (empty, and free, when no agent runs). */
+  private readonly transcripts: TranscriptBatch;
   private readonly snapshots: AttemptSnapshots | undefined;
   /** Retries waiting for an agent's quota to reset (they do not count as failures). */
   private readonly quotaWaits = new Set<string>();
@@ -227,7 +230,8 @@ export class RunSession {
     this.maxConcurrency = Math.max(1, opts.maxConcurrency ?? 4);
     this.waits = new WaitManager(this.waitHost());
     this.scopes = new ScopeFailures(start.scopes);
-    this.services = new AttemptServices(binding, opts);
+    this.transcripts = new TranscriptBatch(this.env.clock, () => this.wake());
+    this.services = new AttemptServices(binding, opts, this.transcripts);
     this.snapshots = attemptSnapshotsFor(binding, this.runId, opts.rootDir ?? this.env.cwd ?? ".");
     this.workflowHash = start.workflowHash;
     this.build = workflow.build;
@@ -276,6 +280,7 @@ export class RunSession {
       this.opts.signal?.removeEventListener("abort", onAbort);
       this.opts.pauseSignal?.removeEventListener("abort", onAbort);
       this.env.clock.clearTimeout(this.heartbeatTimer);
+      this.transcripts.close();
       for (const t of this.retryTimers.values()) this.env.clock.clearTimeout(t);
       await this.log?.close();
     }
@@ -288,6 +293,8 @@ export class RunSession {
         await this.env.yieldToHost();
         lastYield = this.now();
       }
+      // Transcript events first: an attempt's last ones were pushed before its completion.
+      if (this.transcripts.size) this.transcripts.drain((e) => this.emit(e));
       this.drainCompletions();
       if (this.claimLost) return this.abandon();
       if (this.opts.signal?.aborted || this.alertStop === "cancel") return this.finishStopped("cancelled");

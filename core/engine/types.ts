@@ -4,6 +4,7 @@
  * "Graph snapshot"). Node and attempt states are documented in docs/engine.md.
  */
 import type { AgentLike } from "../agents/types.js";
+import type { PriceTable } from "../agents/prices.js";
 import type { CachePolicy, RetryPolicy, SchemaMap } from "../components/types.js";
 import type { FlowNode } from "../jsx/element.js";
 import type { XmlNode } from "../jsx/host.js";
@@ -173,6 +174,11 @@ export interface RunOptions<Input = Record<string, unknown>> {
   effectPlatformRuntime?: "bun" | "node" | "worker";
   effectPlatformLayer?: unknown;
   cliAgentToolsDefault?: "all" | "explicit-only";
+  /**
+   * Prices per model (USD per million tokens) over Flow's defaults, for the cost of agent
+   * generations (docs/agents.md, "Cost").
+   */
+  prices?: PriceTable;
   /** Seeds prior outputs: table key (or name) to rows with `nodeId` and `iteration`. */
   initialOutputs?: Record<string, Array<Record<string, unknown>>>;
   initialIteration?: number;

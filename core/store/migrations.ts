@@ -407,6 +407,19 @@ export const MIGRATIONS: readonly Migration[] = [
     // Who created a cron (the caller's triggeredBy, or `gateway` for registered schedules).
     up: () => [`ALTER TABLE _flow_crons ADD COLUMN created_by TEXT`],
   },
+  // ---- team workspaces (docs/multiplayer.md; sync/) ----
+  {
+    id: 40,
+    name: "team-workspace",
+    // Members of a team workspace, and the `workspace_id` every table a shape reads carries
+    // (sync/team-shapes.ts). Empty until a store serves a team: prepareTeamWorkspace
+    // (sync/team-workspace.ts) fills it and makes the workspace's id its default. IF NOT EXISTS
+    // on PostgreSQL: a team database prepared before this migration already has the columns.
+    up: (d) => [
+      table(d, "_flow_members", ["workspace_id text NOT NULL", "user_id text NOT NULL", "role text NOT NULL", "added_by text", "added_at_ms bigint NOT NULL"], ["workspace_id", "user_id"]),
+      ...["_flow_runs", "_flow_nodes", "_flow_waits"].map((t) => `ALTER TABLE ${t} ADD COLUMN ${d === "postgres" ? "IF NOT EXISTS " : ""}workspace_id TEXT NOT NULL DEFAULT ''`),
+    ],
+  },
 ];
 
 /** The schema version a store is at once every migration ran: the highest id, four digits. */

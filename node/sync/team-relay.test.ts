@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTeamFixture, startTeamGateway, type TeamFixture } from "../../e2e/electric/team-fixture.js";
-import { FrameClient, until } from "./gateway-testing.js";
+import { FrameClient, until } from "../server/gateway-testing.js";
 
 let t: TeamFixture;
 let b: Awaited<ReturnType<typeof startTeamGateway>>;

@@ -8,7 +8,7 @@
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTeamFixture, startTeamGateway, type TeamFixture } from "../../e2e/electric/team-fixture.js";
-import { FrameClient, until } from "./gateway-testing.js";
+import { FrameClient, until } from "../server/gateway-testing.js";
 
 let t: TeamFixture;
 let wsUrl: string;

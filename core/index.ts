@@ -191,6 +191,8 @@ export type { AgentAttemptMeta, AgentSessionRef, AgentTaskInput } from "./agents
 export { addUsage, normalizeUsage } from "./agents/usage.js";
 export { AttemptTranscript, GenerationRecorder } from "./agents/transcript.js";
 export type { AttemptTranscriptOptions, GenerationEnd, TranscriptSink } from "./agents/transcript.js";
+export { buildTranscripts } from "./agents/transcript-view.js";
+export type { TranscriptAttempt, TranscriptGeneration, TranscriptToolCall } from "./agents/transcript-view.js";
 export { costOf, DEFAULT_PRICES, priceOf } from "./agents/prices.js";
 export type { ModelPrice, PriceTable } from "./agents/prices.js";
 export { createToolContextFactory, defineTool, getDefinedToolMetadata, TOOL_DEFAULTS, TOOL_METADATA, toolIdempotencyKey } from "./tools/index.js";

@@ -3,6 +3,7 @@
  * `FlowDb`: the read side of a workflow's store (runs, nodes, attempts, events, frames), built
  * from a workflow's `db` handle. Hosting surfaces, the CLI and time travel read through it.
  */
+import { buildTranscripts, type TranscriptAttempt } from "../agents/transcript-view.js";
 import { FlowError, type FlowErrorJson } from "../errors.js";
 import { decodeRow } from "../schema/columns.js";
 import type { SchemaRegistry } from "../schema/registry.js";
@@ -129,6 +130,16 @@ export class FlowDb {
   async listEvents(runId: string, opts: { afterSeq?: number; limit?: number } = {}): Promise<FlowEvent[]> {
     const rows = await this.store.query(`SELECT * FROM _flow_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?`, [runId, opts.afterSeq ?? 0, opts.limit ?? 100_000]);
     return rows.map((r) => ({ ...parse<Record<string, unknown>>(r.payload_json), type: r.type, runId, timestampMs: Number(r.timestamp_ms), seq: Number(r.seq) }) as FlowEvent);
+  }
+
+  /**
+   * A task's agent transcript, per attempt (docs/agents.md, "Transcripts"): read from the
+   * run's `Agent*` events, so it is the transcript so far while the agent works.
+   */
+  async getTranscript(runId: string, nodeId: string): Promise<TranscriptAttempt[]> {
+    const rows = await this.store.query(`SELECT * FROM _flow_events WHERE run_id = ? AND (type LIKE 'Agent%' OR type = 'TaskCancelled') ORDER BY seq`, [runId]);
+    const events = rows.map((r) => ({ ...parse<Record<string, unknown>>(r.payload_json), type: r.type, runId, timestampMs: Number(r.timestamp_ms), seq: Number(r.seq) }) as FlowEvent);
+    return buildTranscripts(events, nodeId);
   }
 
   /** How many events the run has recorded (seq runs from 1 without gaps, so also its last seq). */

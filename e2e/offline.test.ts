@@ -28,7 +28,9 @@ describe("the app offline", () => {
 
     await app.ctx.setOffline(true);
     await page.reload();
-    expect(await page.evaluate(() => navigator.onLine)).toBe(false);
+    // The offline switch reaches the page's navigator a moment later on a loaded machine: wait
+    // for the condition, never read it once right after the reload.
+    await page.waitForFunction(() => navigator.onLine === false, null, { timeout: 15_000 });
     await page.getByTestId("connection-status").waitFor();
     const { storage } = await engineReady(page);
     expect(["opfs", "idb"]).toContain(storage);

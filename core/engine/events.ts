@@ -5,7 +5,7 @@
  */
 import type { AgentUsage } from "../agents/types.js";
 import type { FlowErrorJson } from "../errors.js";
-import type { RunStatus } from "./types.js";
+import type { PauseReason, RunStatus } from "./types.js";
 
 interface Base<T extends string> {
   type: T;
@@ -25,7 +25,8 @@ export type WorkflowChangedEvent = Base<"WorkflowChanged"> & { previousHash: str
 export type RunFinishedEvent = Base<"RunFinished"> & { output?: unknown };
 export type RunFailedEvent = Base<"RunFailed"> & { error: FlowErrorJson };
 export type RunCancelledEvent = Base<"RunCancelled">;
-export type RunPausedEvent = Base<"RunPaused">;
+/** `reason`: why (`_flow_runs.pause_reason`); absent in runs paused before it was recorded. */
+export type RunPausedEvent = Base<"RunPaused"> & { reason?: PauseReason };
 export type FrameCommittedEvent = Base<"FrameCommitted"> & { frameNo: number; taskCount: number; keyframe: boolean };
 export type TaskStartedEvent = Base<"TaskStarted"> & NodeRef & { attempt: number };
 export type TaskFinishedEvent = Base<"TaskFinished"> & NodeRef & { attempt: number; durationMs: number };

@@ -46,11 +46,12 @@ import { ScopeFailures } from "./scopes.js";
 import { activeLoop, startInnerPasses } from "./nested-loops.js";
 import { AspectUsage } from "./aspect-usage.js";
 import { WaitManager, type WaitHost } from "./waits/wait-manager.js";
+import { waitSql } from "./waits/wait-sql.js";
 import type { NodeDescriptor } from "./describe-node.js";
 import { frameTaskOf } from "./snapshot.js";
 import type { StoreBinding } from "./binding.js";
 import { type AttemptSnapshots, attemptSnapshotsFor } from "../time-travel/snapshots.js";
-import type { FlowWorkflow, NodeState, RunOptions, RunResult, RunStatus, TaskDescriptor, WorkflowOptions } from "./types.js";
+import type { FlowWorkflow, NodeState, PauseReason, RunOptions, RunResult, RunStatus, TaskDescriptor, WorkflowOptions } from "./types.js";
 import { type RunLogSink, YIELD_EVERY_MS } from "./world.js";
 
 /** In-memory state of one node (task at one iteration). */
@@ -1013,8 +1014,11 @@ export class RunSession {
   }
 
   private async finishPaused(): Promise<RunResult> {
-    runSql.status(this.batch, this.runId, "paused", this.now(), { releaseOwner: true });
-    this.emit({ type: "RunPaused" });
+    // A host that stops pauses with the reason "shutdown" (LocalGatewayHost.close): such a run
+    // is resumed by the next host serving its workflow; any other pause waits for a person.
+    const reason: PauseReason = this.alertStop !== "pause" && this.opts.pauseSignal?.reason === "shutdown" ? "shutdown" : "person";
+    runSql.status(this.batch, this.runId, "paused", this.now(), { releaseOwner: true, pauseReason: reason });
+    this.emit({ type: "RunPaused", reason });
     await this.flush();
     return { runId: this.runId, status: "paused" };
   }
@@ -1023,6 +1027,12 @@ export class RunSession {
   private async finishStopped(status: Extract<RunStatus, "cancelled" | "failed">, error?: FlowError): Promise<RunResult> {
     await this.stopInFlight();
     const err = error ? errorToJson(error) : undefined;
+    if (status === "cancelled") {
+      // Cancel closes what waits: no decision or delivery is taken any more (WAIT_CLOSED), and
+      // the waiting nodes end cancelled. A retry or rewind asks again (waits/reset-waits.ts).
+      for (const n of this.nodes.values()) if (n.state.startsWith("waiting-")) this.setNode(n, "cancelled");
+      waitSql.close(this.batch, this.runId, this.now());
+    }
     runSql.status(this.batch, this.runId, status, this.now(), { error: err, finished: true, releaseOwner: true });
     this.emit(status === "failed" ? { type: "RunFailed", error: err! } : { type: "RunCancelled" });
     await this.flush();

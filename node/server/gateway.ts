@@ -22,7 +22,7 @@ import { GatewayMetrics } from "./gateway-metrics.js";
 import { GatewayRunHost } from "./gateway-host.js";
 import { cronPollMs, GATEWAY_DEFAULTS, type GatewayOptions, type GatewayRegisterOptions, type GatewayWebhookConfig, type ResolvedGatewayOptions, resolveGatewayOptions } from "./gateway-options.js";
 import { gatewayFetch } from "./gateway-routes.js";
-import { TeamGateway } from "./team-gateway.js";
+import { TeamGateway } from "../sync/team-gateway.js";
 import { gatewayUiMounts, workflowUiMount } from "./ui/ui-config.js";
 import type { UiMounts } from "./ui/ui-mounts.js";
 import { WsEndpoint } from "./ws/ws-endpoint.js";
@@ -92,14 +92,16 @@ export class Gateway {
     this.team = o.team ? new TeamGateway(o.team, () => this.host.db.store, () => this.host.now()) : undefined;
     const baseAuthenticate = gatewayAuthenticate(o.auth, { now: () => this.host.now() });
     const authenticate = this.team ? this.team.authenticate(baseAuthenticate) : baseAuthenticate;
-    this.api = createDomainHandler({ host: this.host, authenticate, maxBodyBytes: o.maxBodyBytes, protocol: o.protocol, features: o.features, heartbeatMs: o.heartbeatMs });
+    // `/health` says whether team workspaces are served, so a console asks `ext.workspace.list` only then.
+    const features = this.team && !o.features.includes("team") ? [...o.features, "team"] : o.features;
+    this.api = createDomainHandler({ host: this.host, authenticate, maxBodyBytes: o.maxBodyBytes, protocol: o.protocol, features, heartbeatMs: o.heartbeatMs });
     this.ws = new WsEndpoint({
       host: this.host,
       authenticate: this.api.authenticate,
       invoke: this.api.invoke,
       extensions: this.extensions,
       protocol: o.protocol,
-      features: o.features,
+      features,
       heartbeatMs: o.heartbeatMs,
       eventWindowSize: o.eventWindowSize,
       maxSubscriberBufferBytes: o.maxSubscriberBufferBytes,

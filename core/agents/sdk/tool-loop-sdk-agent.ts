@@ -7,15 +7,36 @@
  * `Output.object` when native structured output is on), streams when the caller listens
  * (`onStdout` gets text deltas, `onEvent` tool calls and results: both are heartbeats for the
  * engine) and generates otherwise, then returns an {@link AgentResult}.
+ *
+ * The AI SDK (`ai`) and a provider package load at the first call, not with Flow (issue 22,
+ * docs/package.md "What loads when"): a model made from a model id is built then
+ * ({@link lazyModel}).
  */
-import { Output, ToolLoopAgent } from "ai";
-import type { LanguageModel, ModelMessage, ToolSet } from "ai";
+import type { LanguageModel, ModelMessage, ToolLoopAgent, ToolSet } from "ai";
 import type { AgentGenerateOptions, AgentLike, AgentMessage, AgentResult, AgentTimeout } from "../types.js";
 import { normalizeUsage } from "../usage.js";
 import { toSdkTools } from "./sdk-tools.js";
 import type { AgentToolSet } from "./sdk-tools.js";
 
 type AgentSettings = ConstructorParameters<typeof ToolLoopAgent>[0];
+
+const LAZY_MODEL = Symbol("durable-flow/lazy-model");
+type LazyModel = { [LAZY_MODEL]: () => Promise<LanguageModel> };
+
+/**
+ * A model built on first use (the provider package loads then); the provider agents pass it to
+ * {@link ToolLoopSdkAgent} in place of the model.
+ * @example
+ * super(lazyModel(async () => (await import("@ai-sdk/anthropic")).createAnthropic()(id)), rest, true);
+ */
+export function lazyModel(load: () => Promise<LanguageModel>): LanguageModel {
+  let model: Promise<LanguageModel> | undefined;
+  return { [LAZY_MODEL]: () => (model ??= load()) } as LazyModel as unknown as LanguageModel;
+}
+
+function modelOf(model: LanguageModel): LanguageModel | Promise<LanguageModel> {
+  return typeof model === "object" && model !== null && LAZY_MODEL in model ? (model as unknown as LazyModel)[LAZY_MODEL]() : model;
+}
 
 /**
  * Settings shared by every SDK agent: the AI SDK agent settings SPEC.md names, plus `id`,
@@ -69,8 +90,9 @@ export class ToolLoopSdkAgent implements AgentLike {
     // The agent's own tools, plus any the task adds for this call (task memory's remember/recall).
     const own = { ...o.tools, ...(args.tools as AgentToolSet | undefined) };
     const tools: ToolSet | undefined = Object.keys(own).length ? toSdkTools(own, args) : undefined;
+    const [{ Output, ToolLoopAgent }, model] = await Promise.all([import("ai"), modelOf(this.model)]);
     const agent = new ToolLoopAgent({
-      model: this.model,
+      model,
       maxRetries: o.maxRetries ?? 0,
       ...(o.id !== undefined ? { id: o.id } : {}),
       ...(instructions !== undefined ? { instructions } : {}),

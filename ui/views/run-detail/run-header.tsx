@@ -12,15 +12,8 @@ import { CopyButton } from "../../components/copy-button.js";
 import { formatAgo, formatDuration } from "../../components/format.js";
 import { JsonBlock } from "../../components/json-block.js";
 import { StatusBadge } from "../../components/status-badge.js";
+import { startedByLabel } from "../run-facts.js";
 import "./run-header.css";
-
-/** Who started a run, in words (`ctx.auth.triggeredBy`, else `startedBy`'s harness). */
-function startedByText(run: GatewayRunRow): string {
-  const by = run.startedBy as { harness?: string; sessionId?: string } | null;
-  if (run.triggeredBy) return run.triggeredBy;
-  if (by?.harness) return `${by.harness}${by.sessionId ? ` (session ${by.sessionId})` : ""}`;
-  return "anonymous";
-}
 
 /**
  * The header of a run.
@@ -79,7 +72,7 @@ export function RunHeader(props: { run: GatewayRunRow; now: Accessor<number>; ch
         </div>
         <div>
           <dt>Triggered by</dt>
-          <dd>{startedByText(run())}</dd>
+          <dd title="Who or what started the run: the signed-in caller, a cron, or the harness that launched it">{startedByLabel(run()) ?? "—"}</dd>
         </div>
         <LinkedRun title="Parent run" runId={run().parentRunId} />
         <LinkedRun title="Continued as" runId={run().nextRunId} />

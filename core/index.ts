@@ -188,7 +188,7 @@ export { classifyAgentError, classifyFailureText, DEFAULT_QUOTA_BACKOFF_MS, pars
 export type { AgentFailure, AgentFailureKind } from "./agents/failure.js";
 export { DEFAULT_MAX_SCHEMA_RETRIES, runAgentTask } from "./agents/run-agent.js";
 export type { AgentAttemptMeta, AgentSessionRef, AgentTaskInput } from "./agents/run-agent.js";
-export { addUsage, normalizeUsage } from "./agents/usage.js";
+export { addUsage, normalizeUsage, rollUpUsage } from "./agents/usage.js";
 export { AttemptTranscript, GenerationRecorder } from "./agents/transcript.js";
 export type { AttemptTranscriptOptions, GenerationEnd, TranscriptSink } from "./agents/transcript.js";
 export { buildTranscripts } from "./agents/transcript-view.js";

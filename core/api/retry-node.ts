@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { retryTask } from "../engine/retry-task.js";
 import type { RunStatus } from "../engine/types.js";
+import type { ResetDecision } from "../engine/waits/reset-waits.js";
 import { FlowError } from "../errors.js";
 import type { GatewayHost } from "./host.js";
 import { workflowDbOf } from "./workflow-db.js";
@@ -22,6 +23,8 @@ export const retryNodeBody = z.object({
   iteration: z.number().int().min(0).optional(),
   /** Also reset what ran after the task (default true, as `retryTask`). */
   resetDependents: z.boolean().optional(),
+  /** Keep the decisions of reset approvals, human tasks, signals and events (default false: asked again). */
+  keepDecisions: z.boolean().optional(),
   /** Resume the run once reset (default true). */
   resume: z.boolean().default(true),
 });
@@ -33,6 +36,8 @@ export interface RetryNodeResult {
   status: RunStatus;
   /** Node ids set back to `pending` (the task first, then its dependents). */
   resetNodes: string[];
+  /** Decisions met among the reset nodes: asked again, or kept with `keepDecisions`. */
+  decisions: ResetDecision[];
 }
 
 /** Node states a retry accepts: the task ended without an output row. */
@@ -61,8 +66,8 @@ export async function retryNode(host: GatewayHost, p: { runId: string; nodeId: s
       state: target.state,
     });
   }
-  const reset = await retryTask(await workflowDbOf(host, p.runId), { runId: p.runId, nodeId: p.nodeId, iteration: target.iteration, ...(p.resetDependents !== undefined ? { resetDependents: p.resetDependents } : {}) });
+  const reset = await retryTask(await workflowDbOf(host, p.runId), { runId: p.runId, nodeId: p.nodeId, iteration: target.iteration, ...(p.resetDependents !== undefined ? { resetDependents: p.resetDependents } : {}), ...(p.keepDecisions ? { keepDecisions: true } : {}) });
   if (!reset.success) throw new FlowError("INVALID_TRANSITION", `Run ${p.runId} could not retry ${p.nodeId}: ${reset.error}`, { runId: p.runId, nodeId: p.nodeId });
   const after = p.resume === false ? { status: (await host.db.requireRun(p.runId)).status } : await host.resumeRun(p.runId);
-  return { runId: p.runId, status: after.status, resetNodes: reset.resetNodes };
+  return { runId: p.runId, status: after.status, resetNodes: reset.resetNodes, decisions: reset.decisions ?? [] };
 }

@@ -114,7 +114,9 @@ const rewindRunParams = z.object({
   restoreVcs: z.boolean().optional(),
   force: z.boolean().optional(),
   noRevert: z.boolean().optional(),
-  /** Resume the run from the reset tasks once rewound (default true). */
+  /** Keep the decisions of reset approvals, human tasks, signals and events (default false: asked again). */
+  keepDecisions: z.boolean().optional(),
+  /** Resume the run from the reset tasks once rewound (default true); false leaves it paused for a person. */
   resume: z.boolean().default(true),
 });
 

@@ -32,6 +32,4 @@ export type {
   GatewayWorkflowRow,
 } from "./rows.js";
 export type { CollectionName, CollectionsOptions } from "./source.js";
-export { TEAM_SHAPES } from "./team-shapes.js";
-export type { ShapeDefinition, TeamShapeName } from "./team-shapes.js";
 export type { DataWrites } from "./writes.js";

@@ -2,8 +2,10 @@
  * @module core/data/source
  * The collections of one workspace mode, built by its factory: `local` mode reads every
  * collection from the domain API (a Gateway's, or the browser worker's through its `fetch`).
- * The `multiplayer` factory (Electric shapes, issue #14) builds the same collections with the
- * same ids, row types and keys, so the registry and the UI never know which one they read.
+ * The `multiplayer` factory (Electric shapes: sync/source-multiplayer.ts, entry
+ * `durable-flow/sync`) builds the same collections with the same ids, row types and keys, so
+ * the registry and the UI never know which one they read; it is passed in as `sourceFactory`,
+ * so a local-only user of `durable-flow/data` never loads the Electric client.
  */
 import type { QueryClient } from "@tanstack/query-core";
 import type { RunPage } from "../api/read-model.js";
@@ -45,6 +47,8 @@ export interface CollectionsOptions extends Omit<DataClientOptions, "mode"> {
   confirmTimeoutMs?: number;
   /** Keeps each collection's last load, shown while the gateway cannot be reached (core/data/last-seen.ts; `local` mode). */
   lastSeen?: LastSeenStore;
+  /** The factory of the mode's collections (default: `localSource` for `local`; `multiplayer` needs `createTeamCollections` of `durable-flow/sync`). */
+  sourceFactory?: SourceFactory;
 }
 
 /**

@@ -12,7 +12,7 @@ import { bindingOf, type StoreBinding } from "./binding.js";
 import type { FlowEvent } from "./events.js";
 import { replayFrames } from "./frames.js";
 import type { RunRow } from "./run-sql.js";
-import type { AttemptState, GraphSnapshot, NodeState, RunStatus } from "./types.js";
+import type { AttemptState, GraphSnapshot, NodeState, PauseReason, RunStatus } from "./types.js";
 
 /** A run as stored. */
 export interface RunRecord {
@@ -29,6 +29,8 @@ export interface RunRecord {
   ownerId: string | null;
   heartbeatAtMs: number | null;
   nextRunId: string | null;
+  /** Why a `paused` run is paused (null otherwise, and for runs paused before it was recorded). */
+  pauseReason: PauseReason | null;
   createdAtMs: number;
   updatedAtMs: number;
   finishedAtMs: number | null;
@@ -185,6 +187,7 @@ export function toRun(r: RunRow & Record<string, unknown>): RunRecord {
     ownerId: r.owner_id,
     heartbeatAtMs: num(r.heartbeat_at_ms),
     nextRunId: r.next_run_id,
+    pauseReason: r.status === "paused" ? ((r.pause_reason as PauseReason | null | undefined) ?? null) : null,
     createdAtMs: Number(r.created_at_ms),
     updatedAtMs: Number(r.updated_at_ms),
     finishedAtMs: num(r.finished_at_ms),

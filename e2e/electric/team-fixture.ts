@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { QueryClient } from "@tanstack/query-core";
-import { type CollectionsOptions, createCollections, type FlowCollections } from "../../core/data/index.js";
+import type { CollectionsOptions, FlowCollections } from "../../core/data/index.js";
+import { createTeamCollections } from "../../sync/index.js";
 import { type ElectricStandin, startElectricStandin } from "./standin.js";
 import { releaseWorkflows } from "../../examples/app-workflows.js";
 import { createFlowPostgres } from "../../node/create-flow-postgres.js";
@@ -87,7 +88,7 @@ export async function startTeamFixture(options: Pick<GatewayOptions, "ui"> = {})
     storeUrl: schema.url,
     call,
     member(who, options = {}) {
-      const cols = createCollections({ kind: "multiplayer", apiBaseUrl: url, electricBaseUrl: `${url}/sync`, workspaceId: "acme", token: who }, new QueryClient(), options);
+      const cols = createTeamCollections({ kind: "multiplayer", apiBaseUrl: url, electricBaseUrl: `${url}/sync`, workspaceId: "acme", token: who }, new QueryClient(), options);
       members.push(cols);
       return cols;
     },

@@ -6,7 +6,7 @@
 import type { WorkflowViewDefinition } from "../../core/engine/types.js";
 import { FlowError } from "../../core/errors.js";
 import type { GatewayAuthConfig } from "./auth/types.js";
-import type { GatewayTeamOptions } from "./team-workspace.js";
+import type { GatewayTeamOptions } from "../../sync/team-workspace.js";
 
 /**
  * SPEC.md `GatewayUiConfig`: `true` (the built-in UI) or a browser entry module to bundle and serve.

@@ -22,7 +22,7 @@ import { GatewayMetrics } from "./gateway-metrics.js";
 import { GatewayRunHost } from "./gateway-host.js";
 import { cronPollMs, GATEWAY_DEFAULTS, type GatewayOptions, type GatewayRegisterOptions, type GatewayWebhookConfig, type ResolvedGatewayOptions, resolveGatewayOptions } from "./gateway-options.js";
 import { gatewayFetch } from "./gateway-routes.js";
-import { TeamGateway } from "./team-gateway.js";
+import { TeamGateway } from "../sync/team-gateway.js";
 import { gatewayUiMounts, workflowUiMount } from "./ui/ui-config.js";
 import type { UiMounts } from "./ui/ui-mounts.js";
 import { WsEndpoint } from "./ws/ws-endpoint.js";

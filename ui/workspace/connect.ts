@@ -7,6 +7,7 @@
 import { QueryClient } from "@tanstack/query-core";
 import { createCollections, createDataClient, type FlowCollections } from "../../core/data/index.js";
 import { FlowError } from "../../core/errors.js";
+import { createTeamCollections } from "../../sync/index.js";
 import type { BrowserEngine } from "../../browser/client.js";
 import { createLastSeen, type LastSeen } from "./last-seen.js";
 import { findTeamWorkspaces, type TeamWorkspace } from "./team-rpc.js";
@@ -107,7 +108,7 @@ export function openTeam(workspace: Workspace, url: string, teams: TeamWorkspace
   // The switcher lists it as the team from now on, also before it opens (workspaces.ts).
   if (workspace.kind !== "team" || workspace.name !== team.name) saveWorkspace(opened);
   const token = workspace.token ? { token: workspace.token } : {};
-  const cols = createCollections({ kind: "multiplayer", apiBaseUrl: url, electricBaseUrl: `${url}/sync`, workspaceId: team.workspaceId, ...token }, queryClient);
+  const cols = createTeamCollections({ kind: "multiplayer", apiBaseUrl: url, electricBaseUrl: `${url}/sync`, workspaceId: team.workspaceId, ...token }, queryClient);
   void cols.connect();
   return {
     workspace: opened,

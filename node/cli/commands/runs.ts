@@ -56,7 +56,7 @@ function countArg(text: string | undefined, what: string, fallback: number): num
 async function listRuns(db: FlowDb, filter: { limit: number; status?: RunStatus }, json: boolean, io: CliIO): Promise<void> {
   const runs = await db.listRuns(filter);
   if (json) return io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
-  for (const r of runs) io.stdout(`${new Date(r.createdAtMs).toISOString()}  ${r.status.padEnd(16)} ${r.runId}  ${r.workflowName ?? ""}\n`);
+  for (const r of runs) io.stdout(`${new Date(r.createdAtMs).toISOString()}  ${r.status.padEnd(16)} ${r.runId}  ${r.workflowName ?? ""}${pauseNote(r) ? `  (${pauseNote(r)})` : ""}\n`);
   if (runs.length === 0) io.stdout(filter.status ? `No ${filter.status} runs.\n` : "No runs.\n");
 }
 
@@ -117,7 +117,7 @@ function inPlanOrder(nodes: NodeRecord[], plan: string[]): NodeRecord[] {
 
 function header(run: RunRecord, now: number): string {
   const end = run.finishedAtMs ?? (run.status === "running" ? now : run.updatedAtMs);
-  return `Run ${run.runId}  ${run.status}${run.workflowName ? `  (${run.workflowName})` : ""}\n  started ${new Date(run.createdAtMs).toISOString()}, ${run.finishedAtMs ? "ended" : "last change"} after ${formatDuration(end - run.createdAtMs)}`;
+  return `Run ${run.runId}  ${run.status}${run.workflowName ? `  (${run.workflowName})` : ""}${pauseNote(run) ? `: ${pauseNote(run)}` : ""}\n  started ${new Date(run.createdAtMs).toISOString()}, ${run.finishedAtMs ? "ended" : "last change"} after ${formatDuration(end - run.createdAtMs)}`;
 }
 
 function label(n: NodeRecord): string {
@@ -128,4 +128,12 @@ function timeSpent(attempts: AttemptRecord[], n: NodeRecord, now: number): numbe
   let total = 0;
   for (const a of attempts) if (a.nodeId === n.nodeId && a.iteration === n.iteration) total += (a.finishedAtMs ?? (a.state === "in-progress" ? now : a.startedAtMs)) - a.startedAtMs;
   return total;
+}
+
+/** Why a paused run is paused, in words (empty for other runs). */
+function pauseNote(run: RunRecord): string {
+  if (run.status !== "paused") return "";
+  if (run.pauseReason === "rewind") return "rewound, waits to be resumed: flow up <workflow file> --run-id <id> --resume";
+  if (run.pauseReason === "shutdown") return "its host stopped; resumes when a host serving its workflow starts";
+  return "paused by a person, waits to be resumed";
 }

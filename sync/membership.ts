@@ -1,5 +1,5 @@
 /**
- * @module node/server/membership
+ * @module sync/membership
  * Who belongs to a team workspace, and what they may do there (docs/multiplayer.md
  * "Members and roles"). A member has one role; roles are cumulative:
  *
@@ -14,10 +14,10 @@
  * (it may ask which workspaces it is in, and gets none). Callers without a user id (service
  * tokens, or a Gateway without auth) are not narrowed: they are the deployment's own.
  */
-import type { Authenticate, CallerIdentity } from "../../core/api/identity.js";
-import { hasScope, SCOPES } from "../../core/api/scopes.js";
-import { FlowError } from "../../core/errors.js";
-import type { StorePort } from "../../core/store/port.js";
+import type { Authenticate, CallerIdentity } from "../core/api/identity.js";
+import { hasScope, SCOPES } from "../core/api/scopes.js";
+import { FlowError } from "../core/errors.js";
+import type { StorePort } from "../core/store/port.js";
 
 /**
  * A member's role in a team workspace.

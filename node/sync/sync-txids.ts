@@ -1,5 +1,5 @@
 /**
- * @module node/server/sync-txids
+ * @module node/sync/sync-txids
  * The txids of a request's writes, for Electric's write confirmation (shared/SYNC.md §2,
  * docs/multiplayer.md "Writes"): while a team Gateway answers a write (any non-GET request),
  * every PostgreSQL transaction the request's code commits on the workspace's pool reads
@@ -16,7 +16,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type pg from "pg";
-import { shapesOfTable, type TeamShapeName } from "../../core/data/team-shapes.js";
+import { shapesOfTable, type TeamShapeName } from "../../sync/team-shapes.js";
 
 interface CaptureScope {
   open: boolean;

@@ -1,5 +1,5 @@
 /**
- * @module node/server/workspace-rpc
+ * @module node/sync/workspace-rpc
  * The domain API of a team workspace's membership (docs/multiplayer.md "Adding members"), as
  * the Gateway's `workspace` extension namespace: `ext.workspace.list` (the workspaces the
  * caller belongs to: what the app's switcher shows), `ext.workspace.members`,
@@ -10,8 +10,8 @@
 import { z } from "zod";
 import { requireScope } from "../../core/api/scopes.js";
 import { FlowError } from "../../core/errors.js";
-import type { GatewayExtension } from "./extensions.js";
-import { type Membership, NOT_A_MEMBER, WORKSPACE_ADMIN_SCOPE, WORKSPACE_LIST_SCOPE, WORKSPACE_ROLES, type WorkspaceRole } from "./membership.js";
+import type { GatewayExtension } from "../server/extensions.js";
+import { type Membership, NOT_A_MEMBER, WORKSPACE_ADMIN_SCOPE, WORKSPACE_LIST_SCOPE, WORKSPACE_ROLES, type WorkspaceRole } from "../../sync/membership.js";
 
 /**
  * A workspace as the switcher lists it.

@@ -1,5 +1,5 @@
 /**
- * @module node/server/team-gateway
+ * @module node/sync/team-gateway
  * What `GatewayOptions.team` adds to a Gateway (docs/multiplayer.md): the workspace's
  * preparation on the store (team-workspace.ts), membership-narrowed auth (membership.ts), the
  * `workspace` extension (workspace-rpc.ts), the shape proxy at `/sync/` (sync-proxy.ts), and
@@ -9,11 +9,11 @@
 import type pg from "pg";
 import type { Authenticate } from "../../core/api/identity.js";
 import type { StorePort } from "../../core/store/port.js";
-import type { GatewayExtension } from "./extensions.js";
-import { Membership, teamAuthenticate } from "./membership.js";
-import { answerSync, SYNC_PREFIX } from "./sync-proxy.js";
+import type { GatewayExtension } from "../server/extensions.js";
+import { Membership, teamAuthenticate } from "../../sync/membership.js";
+import { answerSync, SYNC_PREFIX } from "../../sync/sync-proxy.js";
 import { TxidCapture } from "./sync-txids.js";
-import { assertWorkspaceId, type GatewayTeamOptions, prepareTeamWorkspace } from "./team-workspace.js";
+import { assertWorkspaceId, type GatewayTeamOptions, prepareTeamWorkspace } from "../../sync/team-workspace.js";
 import { workspaceExtension } from "./workspace-rpc.js";
 
 interface Prepared {

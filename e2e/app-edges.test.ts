@@ -8,7 +8,9 @@
  * - bulk Cancel asks first, says what it will do, and does nothing when kept as is;
  * - the search matches a phrase, not words spread over the workflow and the input;
  * - the connection pill reads offline within 2 s of the network dropping; a view opened while
- *   offline and a run started meanwhile come back by themselves once the network returns.
+ *   offline and a run started meanwhile come back by themselves once the network returns;
+ * - the workspace reopened with no network shows the runs it saw, says as of when and that the
+ *   Gateway cannot be reached, then catches up when the network returns.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
@@ -133,5 +135,25 @@ describe("the app at the edges (issue #27)", () => {
     await expect.poll(() => pill.getAttribute("data-status"), { timeout: 15_000 }).toBe("online");
     await page.getByRole("link", { name: "Runs" }).first().click();
     await page.locator(`[data-testid="run-row"][data-run-id="${started}"]`).waitFor({ timeout: 15_000 });
+  }, 60_000);
+
+  it("reopened offline, shows the runs it saw and says so, then catches up", async () => {
+    const context = page.context();
+    await page.goto(`${gw.url}/runs`);
+    await page.locator(`[data-testid="run-row"][data-run-id="${runs.waiting}"]`).waitFor();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
+    await page.waitForTimeout(1500);
+    await context.setOffline(true);
+    await page.reload();
+    await page.waitForFunction(() => navigator.onLine === false, null, { timeout: 15_000 });
+    const banner = page.getByTestId("last-seen");
+    await banner.waitFor({ timeout: 20_000 });
+    expect(await banner.textContent()).toMatch(/cannot be reached.*saw .*ago|cannot be reached.*saw just now/s);
+    await page.locator(`[data-testid="run-row"][data-run-id="${runs.waiting}"]`).waitFor();
+    expect(await page.getByText("No runs yet").count()).toBe(0);
+    expect(await page.getByTestId("connection-status").getAttribute("data-status")).toBe("offline");
+    await context.setOffline(false);
+    await banner.waitFor({ state: "detached", timeout: 15_000 });
+    await expect.poll(() => page.getByTestId("connection-status").getAttribute("data-status"), { timeout: 15_000 }).toBe("online");
   }, 60_000);
 });

@@ -202,6 +202,8 @@ export const ERROR_CODES = {
   WORKFLOW_LOAD_FAILED: 422,
   /** A delivery (signal, event, approval, human task) to a run that has ended (finished or continued): nothing will take it. */
   RUN_NOT_WAITING: 409,
+  /** A decision or delivery for a wait its run's cancellation closed (or for a cancelled run): nothing is stored. */
+  WAIT_CLOSED: 409,
   /** A signal's or event's payload does not match the schema recorded for the wait it is addressed to. */
   SIGNAL_PAYLOAD_INVALID: 422,
 

@@ -114,25 +114,36 @@ export class ToolLoopSdkAgent implements AgentLike {
 
     if (!args.onStdout && !args.onEvent) {
       const r = await agent.generate(params);
-      return toResult(r, native ? r.output : undefined);
+      return toResult(r, native ? r.output : undefined, providerOf(this.model));
     }
     const stream = await agent.stream(params);
     for await (const part of stream.fullStream) {
-      if (part.type === "text-delta") args.onStdout?.(part.text);
-      else if (part.type === "tool-call") args.onEvent?.({ type: "action", engine: "sdk", phase: "started", action: { id: part.toolCallId, kind: "tool", title: part.toolName, detail: part.input } });
-      else if (part.type === "tool-result" || part.type === "tool-error") {
-        const ok = part.type === "tool-result";
-        args.onEvent?.({ type: "action", engine: "sdk", phase: "completed", ok, action: { id: part.toolCallId, kind: "tool", title: part.toolName } });
+      if (part.type === "text-delta") {
+        args.onStdout?.(part.text);
+        args.onEvent?.({ type: "text", engine: "sdk", delta: part.text });
+      } else if (part.type === "tool-call") {
+        args.onEvent?.({ type: "action", engine: "sdk", phase: "started", action: { id: part.toolCallId, kind: "tool", title: part.toolName, detail: part.input }, input: part.input });
+      } else if (part.type === "tool-result") {
+        args.onEvent?.({ type: "action", engine: "sdk", phase: "completed", ok: true, action: { id: part.toolCallId, kind: "tool", title: part.toolName }, output: part.output });
+      } else if (part.type === "tool-error") {
+        args.onEvent?.({ type: "action", engine: "sdk", phase: "completed", ok: false, action: { id: part.toolCallId, kind: "tool", title: part.toolName }, error: toolError(part.error) });
       } else if (part.type === "error") throw part.error;
     }
     const [text, steps, totalUsage, finishReason, response] = await Promise.all([stream.text, stream.steps, stream.totalUsage, stream.finishReason, stream.response]);
-    return toResult({ text, steps, totalUsage, finishReason, response }, native ? await stream.output : undefined);
+    return toResult({ text, steps, totalUsage, finishReason, response }, native ? await stream.output : undefined, providerOf(this.model));
   }
 }
 
-function toResult(r: { text: string; steps: { text: string }[]; totalUsage: unknown; finishReason: string; response: { modelId: string } }, output: unknown): AgentResult {
+/** A failed or refused tool call as the transcript records it: the FlowError code when there is one. */
+function toolError(error: unknown): { code?: string; message: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return { ...(typeof code === "string" ? { code } : {}), message: error instanceof Error ? error.message : String(error) };
+}
+
+function toResult(r: { text: string; steps: { text: string }[]; totalUsage: unknown; finishReason: string; response: { modelId: string } }, output: unknown, provider: string | undefined): AgentResult {
   const usage = normalizeUsage(r.totalUsage);
   return {
+    ...(provider ? { provider } : {}),
     text: r.text,
     ...(output !== undefined ? { output } : {}),
     ...(usage ? { usage } : {}),
@@ -140,6 +151,10 @@ function toResult(r: { text: string; steps: { text: string }[]; totalUsage: unkn
     modelId: r.response.modelId,
     steps: r.steps.map((s) => ({ text: s.text })),
   };
+}
+
+function providerOf(model: LanguageModel): string | undefined {
+  return typeof model === "string" ? model.split("/")[0] : typeof model.provider === "string" ? model.provider : undefined;
 }
 
 /** AI SDK timeout from Flow's: the idle limit becomes the per-chunk limit of a stream. */

@@ -28,6 +28,10 @@ export interface RunRecord {
   annotations: Record<string, string | number | boolean> | null;
   ownerId: string | null;
   heartbeatAtMs: number | null;
+  /** The directory the run works in (recorded when it started; every resume uses it). */
+  rootDir: string | null;
+  /** The workflow file the run was started from, when known (CLI commands load it by run id). */
+  workflowPath: string | null;
   nextRunId: string | null;
   createdAtMs: number;
   updatedAtMs: number;
@@ -184,6 +188,8 @@ export function toRun(r: RunRow & Record<string, unknown>): RunRecord {
     annotations: parse(r.annotations_json),
     ownerId: r.owner_id,
     heartbeatAtMs: num(r.heartbeat_at_ms),
+    rootDir: r.workspace_dir ?? null,
+    workflowPath: r.workflow_path ?? null,
     nextRunId: r.next_run_id,
     createdAtMs: Number(r.created_at_ms),
     updatedAtMs: Number(r.updated_at_ms),

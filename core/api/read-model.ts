@@ -6,6 +6,7 @@
  */
 import { bindingOf } from "../engine/binding.js";
 import { type AttemptRecord, type NodeRecord, type RunRecord, toRun } from "../engine/flow-db.js";
+import { ownerStateOf, type RunOwnerState } from "../engine/run-control.js";
 import type { RunRow } from "../engine/run-sql.js";
 import type { FlowWorkflow, NodeState, RunAuthContext, RunStatus } from "../engine/types.js";
 import { workflowNameOf } from "../engine/workflow-identity.js";
@@ -22,6 +23,12 @@ export interface GatewayRunSummaryRow {
   workflowKey: string | null;
   workflowName: string | null;
   status: RunStatus;
+  /**
+   * For a `running` run, whether the process executing it is still there: `gone` when it
+   * crashed or was killed (heartbeat stale, pid dead); such a run can be cancelled or resumed.
+   * Null for runs no process owns.
+   */
+  owner: RunOwnerState;
   parentRunId: string | null;
   nextRunId: string | null;
   error: FlowErrorJson | null;
@@ -106,6 +113,7 @@ export function summaryRow(host: GatewayHost, run: RunRecord, auth?: RunAuthCont
     workflowKey: host.workflowKeyOf(run) ?? null,
     workflowName: run.workflowName,
     status: run.status,
+    owner: ownerStateOf(host.db.binding.env, run),
     parentRunId: run.parentRunId,
     nextRunId: run.nextRunId,
     error: run.error,

@@ -38,18 +38,23 @@ function flow(args: string[], env: Record<string, string>, cwd: string): Proc {
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean) : []);
 const statusOf = async (db: string, runId: string) => (await new FlowDb(createFlow({}, { dbPath: db }).db).requireRun(runId)).status;
 
+/** Waits for the fixture's `slow` task to start (a loaded machine takes long to start a CLI). */
+async function slowStarted(env: { FLOW_TEST_LOG: string }, what: string): Promise<void> {
+  await until(() => lines(env.FLOW_TEST_LOG), (l) => l.some((x) => x.startsWith("slow start")), what, 120_000);
+}
+
 function setup(prefix: string) {
   const dir = tempDir(prefix);
   return { dir, env: { FLOW_TEST_DB: join(dir, "flow.db"), FLOW_TEST_LOG: join(dir, "tasks.log") } };
 }
 
 describe("controlling runs across processes (issue 23)", () => {
-  it("a run started with --root-dir A and resumed by flow up from folder B runs its git commands in A", { timeout: 120_000 }, async () => {
+  it("a run started with --root-dir A and resumed by flow up from folder B runs its git commands in A", { timeout: 300_000 }, async () => {
     const { env } = setup("flow-rootdir-");
     const a = realpathSync(tempRepo());
     const b = realpathSync(tempRepo());
     const first = flow(["up", FIXTURE, "--run-id", "r1", "--root-dir", a, "--json", "--log-dir", "none"], env, b);
-    await until(() => lines(env.FLOW_TEST_LOG), (l) => l.some((x) => x.startsWith("slow start")), `slow to start (${first.output()})`);
+    await slowStarted(env, `slow to start (${first.output()})`);
     first.child.kill("SIGKILL");
     await first.exited;
     // From folder B, no --root-dir: the run works where it recorded.
@@ -60,11 +65,11 @@ describe("controlling runs across processes (issue 23)", () => {
     expect(run).toMatchObject({ status: "finished", rootDir: a, workflowPath: FIXTURE });
   });
 
-  it("refuses to resume a run whose directory is gone, naming it (RUN_WORKSPACE_MISSING)", { timeout: 60_000 }, async () => {
+  it("refuses to resume a run whose directory is gone, naming it (RUN_WORKSPACE_MISSING)", { timeout: 300_000 }, async () => {
     const { env, dir } = setup("flow-rootdir-gone-");
     const a = realpathSync(tempRepo());
     const first = flow(["up", FIXTURE, "--run-id", "r1", "--root-dir", a, "--log-dir", "none"], env, dir);
-    await until(() => lines(env.FLOW_TEST_LOG), (l) => l.some((x) => x.startsWith("slow start")), "slow to start");
+    await slowStarted(env, "slow to start");
     first.child.kill("SIGKILL");
     await first.exited;
     (await import("node:fs")).rmSync(a, { recursive: true, force: true });
@@ -74,11 +79,11 @@ describe("controlling runs across processes (issue 23)", () => {
     expect(second.output()).toContain(a);
   });
 
-  it("flow pause and flow cancel stop a run that another flow up process executes; flow resume continues it", { timeout: 120_000 }, async () => {
+  it("flow pause and flow cancel stop a run that another flow up process executes; flow resume continues it", { timeout: 300_000 }, async () => {
     const { env, dir } = setup("flow-control-");
     const repo = realpathSync(tempRepo());
-    const up = flow(["up", FIXTURE, "--run-id", "r1", "--root-dir", repo, "--json", "--log-dir", "none"], { ...env, FLOW_TEST_TASK_MS: "20000" }, dir);
-    await until(() => lines(env.FLOW_TEST_LOG), (l) => l.some((x) => x.startsWith("slow start")), `slow to start (${up.output()})`);
+    const up = flow(["up", FIXTURE, "--run-id", "r1", "--root-dir", repo, "--json", "--log-dir", "none"], { ...env, FLOW_TEST_TASK_MS: "45000" }, dir);
+    await slowStarted(env, `slow to start (${up.output()})`);
     const pause = flow(["pause", "r1", "--db", env.FLOW_TEST_DB], env, dir);
     expect(await pause.exited, pause.output()).toBe(0);
     expect(pause.output()).toContain("Run r1 is paused");
@@ -90,7 +95,7 @@ describe("controlling runs across processes (issue 23)", () => {
     // Resumed in this terminal, by run id alone (the run recorded its workflow file).
     const { env: env2, dir: dir2 } = setup("flow-control-2-");
     const up2 = flow(["up", FIXTURE, "--run-id", "r2", "--root-dir", repo, "--json", "--log-dir", "none"], env2, dir2);
-    await until(() => lines(env2.FLOW_TEST_LOG), (l) => l.some((x) => x.startsWith("slow start")), `slow to start (${up2.output()})`);
+    await slowStarted(env2, `slow to start (${up2.output()})`);
     const startedAt = Date.now();
     const cancel = flow(["cancel", "r2", "--db", env2.FLOW_TEST_DB], env2, dir2);
     expect(await cancel.exited, cancel.output()).toBe(0);
@@ -105,11 +110,11 @@ describe("controlling runs across processes (issue 23)", () => {
     expect(await statusOf(env.FLOW_TEST_DB, "r1")).toBe("finished");
   });
 
-  it("a Gateway serving the workflow cancels a run flow up started, and names the workflow", { timeout: 120_000 }, async () => {
+  it("a Gateway serving the workflow cancels a run flow up started, and names the workflow", { timeout: 300_000 }, async () => {
     const { env, dir } = setup("flow-gw-cancel-");
     const repo = realpathSync(tempRepo());
     const up = flow(["up", FIXTURE, "--run-id", "r1", "--root-dir", repo, "--json", "--log-dir", "none"], env, dir);
-    await until(() => lines(env.FLOW_TEST_LOG), (l) => l.some((x) => x.startsWith("slow start")), `slow to start (${up.output()})`);
+    await slowStarted(env, `slow to start (${up.output()})`);
     const serve = flow(["serve", CONTROL_DIR, "--port", "0"], env, dir);
     const line = await until(() => /listening on (http:\/\/\S+)/.exec(serve.output()), (m) => m !== null, `flow serve to listen (${serve.output()})`);
     const client = await FrameClient.open(`${line![1]!.replace("http", "ws")}/`);
@@ -122,5 +127,23 @@ describe("controlling runs across processes (issue 23)", () => {
     expect(cancelled.result).toMatchObject({ runId: "r1", status: "cancelled" });
     expect(await up.exited, up.output()).toBe(130);
     expect(lines(env.FLOW_TEST_LOG)).toContain("slow aborted");
+  });
+
+  it("the workflow hash is the same under flow up (tsx) and vitest: resuming here warns of no change", { timeout: 300_000 }, async () => {
+    const { env } = setup("flow-hash-");
+    const repo = realpathSync(tempRepo());
+    const up = flow(["up", FIXTURE, "--run-id", "r1", "--root-dir", repo, "--log-dir", "none"], env, repo);
+    await slowStarted(env, `slow to start (${up.output()})`);
+    up.child.kill("SIGKILL");
+    await up.exited;
+    Object.assign(process.env, env, { FLOW_TEST_TASK_MS: "10" });
+    const { default: workflow } = await import("./fixtures/control/control.js");
+    const { runWorkflow } = await import("../index.js");
+    const seen: string[] = [];
+    const result = await runWorkflow(workflow, { runId: "r1", resume: true, logDir: null, onProgress: (e) => void seen.push(e.type) });
+    expect(result.status).toBe("finished");
+    expect(seen).toContain("RunResumed");
+    expect(seen).not.toContain("WorkflowChanged");
+    await (await import("../../core/engine/binding.js")).bindingOf(workflow).store.close();
   });
 });

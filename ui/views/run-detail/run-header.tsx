@@ -55,7 +55,7 @@ export function RunHeader(props: { run: GatewayRunRow; now: Accessor<number>; ch
             )}
           </Show>
           <span data-testid="run-status" data-status={run().status} class="run-header-status">
-            <StatusBadge status={run().status} />
+            <StatusBadge status={run().status} owner={run().owner} />
           </span>
         </div>
       </div>

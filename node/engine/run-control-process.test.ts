@@ -5,7 +5,7 @@
  * `cancelRun` on a run `flow up` started).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
@@ -36,6 +36,8 @@ function flow(args: string[], env: Record<string, string>, cwd: string): Proc {
 }
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean) : []);
+const requestedOf = async (db: string, runId: string) =>
+  (await new FlowDb(createFlow({}, { dbPath: db }).db).store.query<{ requested_state: string | null }>(`SELECT requested_state FROM _flow_runs WHERE run_id = ?`, [runId]))[0]?.requested_state ?? null;
 const statusOf = async (db: string, runId: string) => (await new FlowDb(createFlow({}, { dbPath: db }).db).requireRun(runId)).status;
 
 /** Waits for the fixture's `slow` task to start (a loaded machine takes long to start a CLI). */
@@ -60,7 +62,7 @@ describe("controlling runs across processes (issue 23)", () => {
     // From folder B, no --root-dir: the run works where it recorded.
     const second = flow(["up", FIXTURE, "--run-id", "r1", "--resume", "--json", "--log-dir", "none"], { ...env, FLOW_TEST_TASK_MS: "10" }, b);
     expect(await second.exited, second.output()).toBe(0);
-    expect(lines(env.FLOW_TEST_LOG)).toEqual([`where ${a}`, `slow start ${a}`, `slow start ${a}`, "slow end"]);
+    expect(lines(env.FLOW_TEST_LOG)).toEqual([`where ${a}`, `slow start ${a}`, `slow start ${a}`, "slow end", "after"]);
     const run = await new FlowDb(createFlow({}, { dbPath: env.FLOW_TEST_DB }).db).requireRun("r1");
     expect(run).toMatchObject({ status: "finished", rootDir: a, workflowPath: FIXTURE });
   });
@@ -72,7 +74,7 @@ describe("controlling runs across processes (issue 23)", () => {
     await slowStarted(env, "slow to start");
     first.child.kill("SIGKILL");
     await first.exited;
-    (await import("node:fs")).rmSync(a, { recursive: true, force: true });
+    rmSync(a, { recursive: true, force: true });
     const second = flow(["up", FIXTURE, "--run-id", "r1", "--resume", "--log-dir", "none"], env, dir);
     expect(await second.exited).toBe(1);
     expect(second.output()).toContain("RUN_WORKSPACE_MISSING");
@@ -82,15 +84,19 @@ describe("controlling runs across processes (issue 23)", () => {
   it("flow pause and flow cancel stop a run that another flow up process executes; flow resume continues it", { timeout: 300_000 }, async () => {
     const { env, dir } = setup("flow-control-");
     const repo = realpathSync(tempRepo());
-    const up = flow(["up", FIXTURE, "--run-id", "r1", "--root-dir", repo, "--json", "--log-dir", "none"], { ...env, FLOW_TEST_TASK_MS: "45000" }, dir);
+    const release = join(dir, "release");
+    const up = flow(["up", FIXTURE, "--run-id", "r1", "--root-dir", repo, "--json", "--log-dir", "none"], { ...env, FLOW_TEST_RELEASE: release }, dir);
     await slowStarted(env, `slow to start (${up.output()})`);
     const pause = flow(["pause", "r1", "--db", env.FLOW_TEST_DB], env, dir);
+    // The request is on the run; the in-flight task is let finish, then the other process parks the run.
+    await until(() => requestedOf(env.FLOW_TEST_DB, "r1"), (r) => r === "pause", `the pause request (${pause.output()})`, 120_000);
+    writeFileSync(release, "");
     expect(await pause.exited, pause.output()).toBe(0);
     expect(pause.output()).toContain("Run r1 is paused");
-    // The in-flight task finished first, then the other process parked the run and exited.
     expect(await up.exited, up.output()).toBe(0);
     expect(up.output()).toContain('"status":"paused"');
     expect(lines(env.FLOW_TEST_LOG)).toContain("slow end");
+    expect(lines(env.FLOW_TEST_LOG)).not.toContain("after");
 
     // Resumed in this terminal, by run id alone (the run recorded its workflow file).
     const { env: env2, dir: dir2 } = setup("flow-control-2-");
@@ -108,6 +114,7 @@ describe("controlling runs across processes (issue 23)", () => {
     const resume = flow(["resume", "r1", "--db", env.FLOW_TEST_DB, "--json"], env, dir);
     expect(await resume.exited, resume.output()).toBe(0);
     expect(await statusOf(env.FLOW_TEST_DB, "r1")).toBe("finished");
+    expect(lines(env.FLOW_TEST_LOG).at(-1)).toBe("after");
   });
 
   it("a Gateway serving the workflow cancels a run flow up started, and names the workflow", { timeout: 300_000 }, async () => {

@@ -87,11 +87,11 @@ export { assertOriginAllowed, gatewayAuthenticate } from "./server/auth/index.js
 export type { AuthClock, GatewayAuthConfig, JwtAuthConfig, TokenAuthConfig, TokenGrant, TrustedProxyAuthConfig } from "./server/auth/index.js";
 export type { ExtensionContext, GatewayExtension } from "./server/extensions.js";
 // ---- team workspaces (docs/multiplayer.md) ----
-export type { GatewayTeamOptions } from "./server/team-workspace.js";
-export { prepareTeamWorkspace } from "./server/team-workspace.js";
-export { Membership, ROLE_SCOPES, WORKSPACE_ROLES } from "./server/membership.js";
-export type { WorkspaceMember, WorkspaceRole } from "./server/membership.js";
-export type { TeamWorkspaceRow } from "./server/workspace-rpc.js";
+export type { GatewayTeamOptions } from "../sync/team-workspace.js";
+export { prepareTeamWorkspace } from "../sync/team-workspace.js";
+export { Membership, ROLE_SCOPES, WORKSPACE_ROLES } from "../sync/membership.js";
+export type { WorkspaceMember, WorkspaceRole } from "../sync/membership.js";
+export type { TeamWorkspaceRow } from "./sync/workspace-rpc.js";
 export { signWebhookBody, verifyWebhookSignature } from "./server/webhooks/signature.js";
 export type { WebhookResult } from "./server/webhooks/webhook-handler.js";
 export type { ClientFrame, ConnectFrame, RequestFrame, RunSubscriptionRequest, ServerFrame } from "./server/ws/frames.js";

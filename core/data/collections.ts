@@ -8,7 +8,9 @@
  *
  * Where rows come from depends on the mode: `local` reads the domain API (a Gateway's, or the
  * browser worker's through its `fetch`); `multiplayer` reads `runs` and `approvals` from
- * Electric shapes through a team Gateway (core/data/source-multiplayer.ts, docs/multiplayer.md).
+ * Electric shapes through a team Gateway (sync/source-multiplayer.ts, docs/multiplayer.md),
+ * built by `createTeamCollections` of `durable-flow/sync`, which passes its factory in: this
+ * module never imports the Electric client, so local-only users do not bundle it.
  * Each mode is one factory of the same collections
  * (same ids, row types and keys), so the UI never knows which one it reads.
  *
@@ -20,7 +22,7 @@ import { FlowError } from "../errors.js";
 import type { ConnectionStatus, DataNotice } from "./change-stream.js";
 import { createDataClient, type DataClient } from "./data-client.js";
 import { LiveSync } from "./live-sync.js";
-import type { WorkspaceMode } from "./mode.js";
+import { assertMultiplayerMode, type WorkspaceMode } from "./mode.js";
 import type { LiveCollection } from "./query-collection.js";
 import type {
   GatewayApprovalRow,
@@ -38,7 +40,6 @@ import type {
   GatewayWorkflowRow,
 } from "./rows.js";
 import { type CollectionName, type CollectionsOptions, localSource, type SourceFactory } from "./source.js";
-import { multiplayerSource } from "./source-multiplayer.js";
 import { createWrites, type DataWrites } from "./writes.js";
 
 /**
@@ -89,10 +90,16 @@ export interface FlowCollections extends DataWrites {
   close(): void;
 }
 
-const SOURCES: Record<WorkspaceMode["kind"], SourceFactory> = {
-  local: localSource,
-  multiplayer: multiplayerSource,
-};
+/** The factory of `mode`'s collections: the caller's, else `local`'s. */
+function factoryOf(mode: WorkspaceMode, options: CollectionsOptions): SourceFactory {
+  if (mode?.kind === "multiplayer") {
+    assertMultiplayerMode(mode);
+    if (!options.sourceFactory) throw new FlowError("INVALID_ARGUMENT", 'A multiplayer mode reads Electric shapes: build its collections with createTeamCollections of "durable-flow/sync".', { mode: mode.kind });
+  }
+  if (options.sourceFactory) return options.sourceFactory;
+  if (mode?.kind !== "local") throw new FlowError("INVALID_ARGUMENT", 'createCollections needs a mode { kind: "local" | "multiplayer", apiBaseUrl } or a data client.', { mode });
+  return localSource;
+}
 
 /**
  * Creates the live collections of a workspace. `source` is a mode (the registry builds its
@@ -109,8 +116,7 @@ const SOURCES: Record<WorkspaceMode["kind"], SourceFactory> = {
 export function createCollections(source: WorkspaceMode | DataClient, queryClient: QueryClient, options: CollectionsOptions = {}): FlowCollections {
   const owned = !isDataClient(source);
   const mode = isDataClient(source) ? source.mode : source;
-  const factory = SOURCES[mode?.kind];
-  if (!factory) throw new FlowError("INVALID_ARGUMENT", 'createCollections needs a mode { kind: "local" | "multiplayer", apiBaseUrl } or a data client.', { mode });
+  const factory = factoryOf(mode, options);
   const data = isDataClient(source) ? source : createDataClient({ ...options, mode: source });
   let cols: ReturnType<SourceFactory>;
   try {

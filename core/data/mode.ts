@@ -5,6 +5,7 @@
  * stream; `multiplayer` reads Electric shapes through the Gateway's proxy and writes through
  * the same domain API (issue #14). See docs/client.md.
  */
+import { FlowError } from "../errors.js";
 
 /**
  * A workspace served by one Gateway (or the browser worker).
@@ -31,6 +32,17 @@ export interface MultiplayerWorkspaceMode {
   electricBaseUrl: string;
   workspaceId: string;
   token?: string;
+}
+
+/**
+ * Throws INVALID_ARGUMENT unless `mode` names its Electric endpoint and its workspace.
+ * @example
+ * assertMultiplayerMode({ kind: "multiplayer", apiBaseUrl: origin, electricBaseUrl: `${origin}/sync`, workspaceId: "acme" });
+ */
+export function assertMultiplayerMode(mode: WorkspaceMode): asserts mode is MultiplayerWorkspaceMode {
+  if (mode.kind !== "multiplayer" || !mode.electricBaseUrl || !mode.workspaceId) {
+    throw new FlowError("INVALID_ARGUMENT", 'A multiplayer mode needs { kind: "multiplayer", apiBaseUrl, electricBaseUrl, workspaceId }.', { mode: mode.kind });
+  }
 }
 
 /**

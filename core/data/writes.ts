@@ -50,7 +50,7 @@ export function createWrites(data: DataClient, cols: CollectionSource, sync: Liv
    */
   async function confirmed<R>(call: () => Promise<R>, shows: (a: AppliedRefresh, result: R) => boolean, target: Parameters<LiveSync["invalidate"]>[0]): Promise<R> {
     // A source whose write client settles each write itself (multiplayer: on the txid reaching
-    // the shape, core/data/source-multiplayer.ts) needs no change-stream refresh on top.
+    // the shape, sync/source-multiplayer.ts) needs no change-stream refresh on top.
     if (cols.confirmsWrites) return call();
     const seen: AppliedRefresh[] = [];
     let check: ((a: AppliedRefresh) => void) | undefined;

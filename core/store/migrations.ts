@@ -401,11 +401,33 @@ export const MIGRATIONS: readonly Migration[] = [
       ),
     ],
   },
+  // ---- waits, rewinds and stops (issue 23; docs/engine.md "Pausing") ----
+  {
+    id: 35,
+    name: "run-pause-reason",
+    // Why a paused run is paused: `person` (pauseRun, the app, an alert), `shutdown` (its host
+    // stopped: a host serving its workflow resumes it when it starts) or `rewind` (time travel
+    // not asked to resume: it waits for a person). Null for runs that are not paused.
+    up: () => [`ALTER TABLE _flow_runs ADD COLUMN pause_reason TEXT`],
+  },
   {
     id: 31,
     name: "cron-created-by",
     // Who created a cron (the caller's triggeredBy, or `gateway` for registered schedules).
     up: () => [`ALTER TABLE _flow_crons ADD COLUMN created_by TEXT`],
+  },
+  // ---- team workspaces (docs/multiplayer.md; sync/) ----
+  {
+    id: 40,
+    name: "team-workspace",
+    // Members of a team workspace, and the `workspace_id` every table a shape reads carries
+    // (sync/team-shapes.ts). Empty until a store serves a team: prepareTeamWorkspace
+    // (sync/team-workspace.ts) fills it and makes the workspace's id its default. IF NOT EXISTS
+    // on PostgreSQL: a team database prepared before this migration already has the columns.
+    up: (d) => [
+      table(d, "_flow_members", ["workspace_id text NOT NULL", "user_id text NOT NULL", "role text NOT NULL", "added_by text", "added_at_ms bigint NOT NULL"], ["workspace_id", "user_id"]),
+      ...["_flow_runs", "_flow_nodes", "_flow_waits"].map((t) => `ALTER TABLE ${t} ADD COLUMN ${d === "postgres" ? "IF NOT EXISTS " : ""}workspace_id TEXT NOT NULL DEFAULT ''`),
+    ],
   },
 ];
 

@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { QueryClient } from "@tanstack/query-core";
-import { type CollectionsOptions, createCollections, type FlowCollections } from "../../core/data/index.js";
+import type { CollectionsOptions, FlowCollections } from "../../core/data/index.js";
+import { createTeamCollections } from "../../sync/index.js";
 import { type ElectricStandin, startElectricStandin } from "./standin.js";
 import { releaseWorkflows } from "../../examples/app-workflows.js";
 import { createFlowPostgres } from "../../node/create-flow-postgres.js";
@@ -44,7 +45,7 @@ export interface TeamFixture {
  * A listening team Gateway serving `release` from the store at `connectionString`; the
  * caller closes it.
  */
-export async function startTeamGateway(connectionString: string, electricUrl: string, workspaceId = "acme", options: Pick<GatewayOptions, "heartbeatMs" | "ui"> = {}): Promise<{ gateway: Gateway; url: string }> {
+export async function startTeamGateway(connectionString: string, electricUrl: string, workspaceId = "acme", options: Pick<GatewayOptions, "heartbeatMs" | "ui" | "auth" | "outOfProcessEventBridgePollMs"> = {}): Promise<{ gateway: Gateway; url: string }> {
   const flow = await createFlowPostgres(releaseWorkflows.schemas, { connectionString });
   const { release } = releaseWorkflows.build(flow as never);
   const gateway = new Gateway({
@@ -87,7 +88,7 @@ export async function startTeamFixture(options: Pick<GatewayOptions, "ui"> = {})
     storeUrl: schema.url,
     call,
     member(who, options = {}) {
-      const cols = createCollections({ kind: "multiplayer", apiBaseUrl: url, electricBaseUrl: `${url}/sync`, workspaceId: "acme", token: who }, new QueryClient(), options);
+      const cols = createTeamCollections({ kind: "multiplayer", apiBaseUrl: url, electricBaseUrl: `${url}/sync`, workspaceId: "acme", token: who }, new QueryClient(), options);
       members.push(cols);
       return cols;
     },

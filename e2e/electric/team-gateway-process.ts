@@ -1,7 +1,7 @@
 /**
  * A team Gateway in a process of its own (test code only): `tsx team-gateway-process.ts
  * <storeUrl> <electricUrl>` serves `release` from the workspace's store and prints
- * `listening on <url>`, so a test can SIGKILL it mid-run (node/server/team-takeover.test.tsx).
+ * `listening on <url>`, so a test can SIGKILL it mid-run (node/sync/team-takeover.test.tsx).
  */
 import { startTeamGateway } from "./team-fixture.js";
 

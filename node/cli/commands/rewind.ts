@@ -6,7 +6,7 @@
  */
 import { timeTravel } from "../../../core/time-travel/time-travel.js";
 import type { CliCommand } from "../command.js";
-import { ATTEMPT_OPTIONS, attemptArg, iterationArg, runAndNode, travelCommand } from "./time-travel-cli.js";
+import { ATTEMPT_OPTIONS, attemptArg, formatDecisions, iterationArg, runAndNode, travelCommand } from "./time-travel-cli.js";
 import { withRun } from "./run-cli.js";
 import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP } from "./wait-cli.js";
 
@@ -14,7 +14,8 @@ const USAGE = `Usage: flow rewind <runId> <nodeId> [options]
 
 Rolls a run back to a task attempt: the workspace files go back to the tree the attempt
 started from (byte for byte), later attempts are cancelled and their rows deleted, and the
-task and everything after it become pending. Resume the run to run them again.
+task and everything after it become pending. Approvals, human tasks, signals and events
+among them are asked again. The run is paused: no Gateway picks it up until you resume it.
 
 Options:
   --iteration <n>        Loop iteration of the task (default 0)
@@ -23,6 +24,8 @@ Options:
   --no-files             Reset the rows only; leave the working tree as it is
   --force                Cross side effects that cannot be undone (the run is marked for attention)
   --no-revert            Do not undo revertible side effects (they then need --force)
+  --keep-decisions       Keep the decisions of reset approvals, human tasks, signals and
+                         events (default: they are asked again before what follows them runs)
 ${WORKFLOW_HELP}
 ${DB_HELP}
 
@@ -43,6 +46,7 @@ export const rewindCommand: CliCommand = {
       "no-files": { type: "boolean" },
       force: { type: "boolean" },
       "no-revert": { type: "boolean" },
+      "keep-decisions": { type: "boolean" },
     });
     const [runId, nodeId] = runAndNode(positionals);
     const iteration = iterationArg(values.iteration) ?? 0;
@@ -62,9 +66,10 @@ export const rewindCommand: CliCommand = {
             restoreVcs: values["no-files"] !== true,
             force: values.force === true,
             noRevert: values["no-revert"] === true,
+            keepDecisions: values["keep-decisions"] === true,
             onProgress,
           }),
-        (r) => `Run ${runId} is ready to resume (${r.resetNodes.join(", ")} pending): flow resume ${runId}\n`,
+        (r) => `${formatDecisions(r.decisions ?? [])}Run ${runId} is paused until you resume it (${r.resetNodes.join(", ")} pending): flow resume ${runId}\n`,
       ),
     );
   },

@@ -6,7 +6,7 @@
  */
 import { isChangeMessage, type Message, type Row, ShapeStream } from "@electric-sql/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { until } from "./gateway-testing.js";
+import { until } from "../server/gateway-testing.js";
 import { ELECTRIC_SECRET, startTeamFixture, startTeamGateway, type TeamFixture, type TeamUser } from "../../e2e/electric/team-fixture.js";
 
 let t: TeamFixture;

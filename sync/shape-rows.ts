@@ -1,5 +1,5 @@
 /**
- * @module core/data/shape-rows
+ * @module sync/shape-rows
  * Shape rows (the tables' snake_case columns, as Electric sends them) turned into the data
  * layer's row types, so a multiplayer collection holds exactly what a local one holds
  * (docs/multiplayer.md "Rows in every mode"). Electric sends partial rows — an update carries
@@ -7,8 +7,8 @@
  * the fields whose columns are present, and TanStack DB merges them into the stored row.
  * `int8` columns arrive as numbers (the shape parser below), JSON text columns are parsed.
  */
-import type { GatewayApprovalRow, GatewayRunSummaryRow } from "./rows.js";
-import { runNodeKey } from "./rows.js";
+import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../core/data/rows.js";
+import { runNodeKey } from "../core/data/rows.js";
 
 /** A row as a shape stream delivers it (after `SHAPE_PARSER`). */
 export type ShapeRow = Record<string, unknown>;

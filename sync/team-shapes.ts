@@ -1,11 +1,11 @@
 /**
- * @module core/data/team-shapes
+ * @module sync/team-shapes
  * The Electric shapes a team workspace serves (docs/multiplayer.md "Shapes"): one shape per
  * table a browser reads, filtered by `workspace_id = $1` (Electric's fast path), with the
  * columns a console needs and nothing else (no run configuration, no claim owner, no
- * heartbeats). The Gateway's proxy (node/server/sync-proxy.ts) sets exactly these
+ * heartbeats). The Gateway's proxy (sync/sync-proxy.ts) sets exactly these
  * definitions server-side; a client names a shape, never a table, a where or columns.
- * Runtime-agnostic: the browser's multiplayer collections (core/data/source-multiplayer.ts)
+ * Runtime-agnostic: the browser's multiplayer collections (sync/source-multiplayer.ts)
  * name the same shapes.
  */
 

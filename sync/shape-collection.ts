@@ -1,5 +1,5 @@
 /**
- * @module core/data/shape-collection
+ * @module sync/shape-collection
  * One collection over an Electric shape served by a team Gateway's proxy
  * (`<electricBaseUrl>/<workspace>/<shape>`, docs/multiplayer.md), with
  * `@tanstack/electric-db-collection`: eager sync, rows mapped to the data layer's row types,
@@ -13,7 +13,7 @@
  */
 import { createCollection } from "@tanstack/db";
 import { electricCollectionOptions } from "@tanstack/electric-db-collection";
-import type { LiveCollection } from "./query-collection.js";
+import type { LiveCollection } from "../core/data/query-collection.js";
 import { SHAPE_PARSER, type ShapeRow } from "./shape-rows.js";
 
 /**

@@ -5,7 +5,7 @@
  * must-refetch resyncs, and writes while the shapes are unreachable are refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { until } from "./gateway-testing.js";
+import { until } from "../server/gateway-testing.js";
 import { startTeamFixture, type TeamFixture, type TeamUser } from "../../e2e/electric/team-fixture.js";
 
 let t: TeamFixture;

@@ -1,5 +1,5 @@
 /**
- * @module core/data/source-multiplayer
+ * @module sync/source-multiplayer
  * The `multiplayer` WorkspaceMode (SPEC.md "Data layer"; docs/multiplayer.md): the
  * collections every member of a team workspace shares change live for all of them because
  * they read Electric shapes through the Gateway's proxy — `runs` and `approvals` — with the
@@ -7,7 +7,7 @@
  * events, run tree, workflows, crons, ...) read the domain API as in `local` mode.
  *
  * Writes go through the same domain API. A team Gateway answers each with the txids of the
- * transactions that changed each shape (node/server/sync-txids.ts); the write settles once
+ * transactions that changed each shape (node/sync/sync-txids.ts); the write settles once
  * the shape brought the first of them (`awaitTxId`), so an optimistic row is replaced by the
  * synced one without a flicker. A txid that does not arrive in time does not fail the write:
  * the write is durable, and the row shows when the shape catches up.
@@ -16,30 +16,41 @@
  * refused with WORKSPACE_OFFLINE before anything is sent — never queued, never lost silently.
  */
 import type { QueryClient } from "@tanstack/query-core";
-import { FlowError } from "../errors.js";
-import type { DataApi } from "./data-api.js";
-import type { DataClient } from "./data-client.js";
-import { mergeHeaders, type MultiplayerWorkspaceMode } from "./mode.js";
-import type { LiveCollection } from "./query-collection.js";
-import type { GatewayApprovalRow, GatewayRunSummaryRow } from "./rows.js";
+import { createCollections, type FlowCollections } from "../core/data/collections.js";
+import type { DataApi } from "../core/data/data-api.js";
+import type { DataClient } from "../core/data/data-client.js";
+import { assertMultiplayerMode, mergeHeaders, type MultiplayerWorkspaceMode } from "../core/data/mode.js";
+import type { LiveCollection } from "../core/data/query-collection.js";
+import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../core/data/rows.js";
+import { type CollectionSource, type CollectionsOptions, localSource } from "../core/data/source.js";
+import { FlowError } from "../core/errors.js";
 import { ShapeHealth, shapeCollection, type ShapeCollectionUtils } from "./shape-collection.js";
 import { approvalFromShape, runFromShape } from "./shape-rows.js";
-import { type CollectionSource, type CollectionsOptions, localSource } from "./source.js";
 import type { TeamShapeName } from "./team-shapes.js";
 
 /** What a team Gateway adds to a write's answer: `{ <shape>: txid[] }`, in commit order. */
 type WithTxids = { txids?: Partial<Record<TeamShapeName, number[]>> };
 
 /**
+ * The live collections of a team workspace (`createCollections` of `durable-flow/data` with
+ * the multiplayer factory): `runs` and `approvals` from Electric shapes, the rest from the
+ * domain API.
+ * @example
+ * import { createTeamCollections } from "durable-flow/sync";
+ * const cols = createTeamCollections({ kind: "multiplayer", apiBaseUrl: origin, electricBaseUrl: `${origin}/sync`, workspaceId: "acme", token }, new QueryClient());
+ */
+export function createTeamCollections(source: MultiplayerWorkspaceMode | DataClient, queryClient: QueryClient, options: Omit<CollectionsOptions, "sourceFactory"> = {}): FlowCollections {
+  return createCollections(source, queryClient, { ...options, sourceFactory: multiplayerSource });
+}
+
+/**
  * `multiplayer` mode: `runs` and `approvals` from Electric shapes, the rest from the domain API.
  * @example
- * const cols = createCollections({ kind: "multiplayer", apiBaseUrl: origin, electricBaseUrl: `${origin}/sync`, workspaceId: "acme", token }, new QueryClient());
+ * const cols = createCollections(mode, new QueryClient(), { sourceFactory: multiplayerSource });
  */
 export function multiplayerSource(data: DataClient, queryClient: QueryClient, opts: CollectionsOptions): CollectionSource {
-  const mode = data.mode as MultiplayerWorkspaceMode;
-  if (mode.kind !== "multiplayer" || !mode.electricBaseUrl || !mode.workspaceId) {
-    throw new FlowError("INVALID_ARGUMENT", 'A multiplayer mode needs { kind: "multiplayer", apiBaseUrl, electricBaseUrl, workspaceId }.', { mode: mode.kind });
-  }
+  const mode = data.mode;
+  assertMultiplayerMode(mode);
   const base = localSource(data, queryClient, opts);
   const health = new ShapeHealth(opts.fetch ?? globalThis.fetch.bind(globalThis));
   const headers = Object.fromEntries(mergeHeaders(mode, opts.headers).entries());

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it, onTestFinished } from "vitest";
 import { spawnTeamGateway, startTeamFixture, type TeamFixture } from "../../e2e/electric/team-fixture.js";
-import { until } from "./gateway-testing.js";
+import { until } from "../server/gateway-testing.js";
 
 let t: TeamFixture;
 

@@ -1,5 +1,5 @@
 /**
- * @module node/server/workspace-rpc
+ * @module node/sync/workspace-rpc
  * The domain API of a team workspace's membership (docs/multiplayer.md "Adding members"), as
  * the Gateway's `workspace` extension namespace: `ext.workspace.list` (the workspaces the
  * caller belongs to: what the app's switcher shows), `ext.workspace.members`,
@@ -8,10 +8,11 @@
  * `GatewayClient.extensionRpc("workspace", ...)`.
  */
 import { z } from "zod";
+import { MAX_ID_LENGTH } from "../../core/api/body.js";
 import { requireScope } from "../../core/api/scopes.js";
 import { FlowError } from "../../core/errors.js";
-import type { GatewayExtension } from "./extensions.js";
-import { type Membership, NOT_A_MEMBER, WORKSPACE_ADMIN_SCOPE, WORKSPACE_LIST_SCOPE, WORKSPACE_ROLES, type WorkspaceRole } from "./membership.js";
+import type { GatewayExtension } from "../server/extensions.js";
+import { type Membership, NOT_A_MEMBER, WORKSPACE_ADMIN_SCOPE, WORKSPACE_LIST_SCOPE, WORKSPACE_ROLES, type WorkspaceRole } from "../../sync/membership.js";
 
 /**
  * A workspace as the switcher lists it.
@@ -33,8 +34,9 @@ function parse<T>(schema: z.ZodType<T>, params: unknown, method: string): T {
   return r.data;
 }
 
-const memberParams = z.object({ userId: z.string().min(1), role: z.enum(WORKSPACE_ROLES as [WorkspaceRole, ...WorkspaceRole[]]) });
-const removeParams = z.object({ userId: z.string().min(1) });
+const userId = z.string().min(1).max(MAX_ID_LENGTH);
+const memberParams = z.object({ userId, role: z.enum(WORKSPACE_ROLES as [WorkspaceRole, ...WorkspaceRole[]]) });
+const removeParams = z.object({ userId });
 
 /**
  * The `workspace` extension of a team Gateway.

@@ -1,21 +1,21 @@
 /**
- * @module node/server/team-workspace
+ * @module sync/team-workspace
  * A team workspace (docs/multiplayer.md): one PostgreSQL database (or schema) shared by the
- * Gateways that run its workflows, read by browsers through Electric. `prepareTeamWorkspace`
- * makes a store ready for it, idempotently and under an advisory lock (Gateways start
- * together): the `_flow_members` table, and on every table a shape reads a `workspace_id`
- * column whose default is this workspace's id (so every row the engine writes carries it
- * without the engine knowing) and `REPLICA IDENTITY FULL` (Electric evaluates an update's old
- * row against the shape's where). The id is recorded in `_flow_meta`; a Gateway started with
- * another id on the same database is refused. A later start alters only what is missing (a
- * table a newer version reads), so Gateways joining a running workspace lock nothing.
- *
- * Why not a numbered migration (core/store/migrations.ts): the column's default is per store
- * and the statements are PostgreSQL-only; SQLite and PGlite stores never serve a team.
+ * Gateways that run its workflows, read by browsers through Electric. The tables are the
+ * numbered migrations' (core/store/migrations.ts "team-workspace": `_flow_members`, and a
+ * `workspace_id` column on every table a shape reads, empty in a store that serves no team).
+ * `prepareTeamWorkspace` makes a migrated store serve workspace `workspaceId`, idempotently
+ * and under an advisory lock (Gateways start together): rows written before get the id, the
+ * column's default becomes the id (so every row the engine writes carries it without the
+ * engine knowing), and the tables get `REPLICA IDENTITY FULL` (Electric evaluates an update's
+ * old row against the shape's where). Both are per store and PostgreSQL-only, hence here and
+ * not in a migration. The id is recorded in `_flow_meta`; a Gateway started with another id on
+ * the same database is refused. A later start alters only what is missing (a table a newer
+ * version reads), so Gateways joining a running workspace lock nothing.
  */
-import { FlowError } from "../../core/errors.js";
-import type { StorePort } from "../../core/store/port.js";
-import { TEAM_SHAPES, WORKSPACE_COLUMN } from "../../core/data/team-shapes.js";
+import { FlowError } from "../core/errors.js";
+import type { StorePort } from "../core/store/port.js";
+import { TEAM_SHAPES, WORKSPACE_COLUMN } from "./team-shapes.js";
 
 /**
  * `GatewayOptions.team`: makes the Gateway serve a team workspace.
@@ -73,14 +73,16 @@ export async function prepareTeamWorkspace(store: StorePort, workspaceId: string
       });
     }
     // Only what is missing is altered (ALTER TABLE locks the table, and other Gateways may be running).
-    const ready = await tx.query<{ table_name: string }>(`SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = ?`, [WORKSPACE_COLUMN]);
-    const missing = [...SYNCED_TABLES, "_flow_members"].filter((t) => !ready.some((r) => r.table_name === t));
-    if (recorded && missing.length === 0) return { schema };
-    await tx.execute(
-      `CREATE TABLE IF NOT EXISTS _flow_members (${WORKSPACE_COLUMN} text NOT NULL, user_id text NOT NULL, role text NOT NULL, added_by text, added_at_ms bigint NOT NULL, PRIMARY KEY (${WORKSPACE_COLUMN}, user_id))`,
+    const defaults = await tx.query<{ table_name: string; column_default: string | null }>(
+      `SELECT table_name, column_default FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = ?`,
+      [WORKSPACE_COLUMN],
     );
-    for (const table of SYNCED_TABLES.filter((t) => missing.includes(t))) {
-      await tx.execute(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${WORKSPACE_COLUMN} text NOT NULL DEFAULT '${workspaceId}'`);
+    const ours = (t: string) => defaults.some((r) => r.table_name === t && (r.column_default ?? "").includes(`'${workspaceId}'`));
+    const missing = SYNCED_TABLES.filter((t) => !ours(t));
+    if (recorded && missing.length === 0) return { schema };
+    for (const table of missing) {
+      // The id is checked (assertWorkspaceId): letters, digits, _ and - only.
+      await tx.execute(`UPDATE ${table} SET ${WORKSPACE_COLUMN} = ? WHERE ${WORKSPACE_COLUMN} = ''`, [workspaceId]);
       await tx.execute(`ALTER TABLE ${table} ALTER COLUMN ${WORKSPACE_COLUMN} SET DEFAULT '${workspaceId}'`);
       await tx.execute(`ALTER TABLE ${table} REPLICA IDENTITY FULL`);
     }

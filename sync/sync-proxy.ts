@@ -1,11 +1,11 @@
 /**
- * @module node/server/sync-proxy
+ * @module sync/sync-proxy
  * The Gateway as Electric's authorizing proxy (shared/SYNC.md §1, docs/multiplayer.md
  * "The shape proxy"): `GET|POST /sync/<workspace>/<shape>`.
  *
  * 1. The caller is authenticated with the Gateway's auth mode and must be a member of the
  *    workspace the Gateway serves (any role reads).
- * 2. The shape is one of the workspace's named shapes (core/data/team-shapes.ts); the proxy sets
+ * 2. The shape is one of the workspace's named shapes (sync/team-shapes.ts); the proxy sets
  *    `table`, `where = workspace_id = $1 [AND filter]`, `params[1]`, `columns` and Electric's
  *    `secret` itself. A request that tries to set any of them is refused, not silently fixed:
  *    a client asking for another table or where has a bug or is probing.
@@ -17,10 +17,10 @@
  *    non-member, and the expose-headers a cross-origin client needs.
  */
 import { ELECTRIC_PROTOCOL_QUERY_PARAMS } from "@electric-sql/client";
-import type { CallerIdentity } from "../../core/api/identity.js";
-import { requireScope } from "../../core/api/scopes.js";
-import { FlowError } from "../../core/errors.js";
-import { isTeamShape, shapeWhere, TEAM_SHAPES } from "../../core/data/team-shapes.js";
+import type { CallerIdentity } from "../core/api/identity.js";
+import { requireScope } from "../core/api/scopes.js";
+import { FlowError } from "../core/errors.js";
+import { isTeamShape, shapeWhere, TEAM_SHAPES } from "./team-shapes.js";
 import { NOT_A_MEMBER } from "./membership.js";
 
 /**

@@ -1,5 +1,5 @@
 /**
- * @module node/server/team-gateway
+ * @module node/sync/team-gateway
  * What `GatewayOptions.team` adds to a Gateway (docs/multiplayer.md): the workspace's
  * preparation on the store (team-workspace.ts), membership-narrowed auth (membership.ts), the
  * `workspace` extension (workspace-rpc.ts), the shape proxy at `/sync/` (sync-proxy.ts), and
@@ -9,11 +9,11 @@
 import type pg from "pg";
 import type { Authenticate } from "../../core/api/identity.js";
 import type { StorePort } from "../../core/store/port.js";
-import type { GatewayExtension } from "./extensions.js";
-import { Membership, teamAuthenticate } from "./membership.js";
-import { answerSync, SYNC_PREFIX } from "./sync-proxy.js";
+import type { GatewayExtension } from "../server/extensions.js";
+import { Membership, teamAuthenticate } from "../../sync/membership.js";
+import { answerSync, SYNC_PREFIX } from "../../sync/sync-proxy.js";
 import { TxidCapture } from "./sync-txids.js";
-import { assertWorkspaceId, type GatewayTeamOptions, prepareTeamWorkspace } from "./team-workspace.js";
+import { assertWorkspaceId, type GatewayTeamOptions, prepareTeamWorkspace } from "../../sync/team-workspace.js";
 import { workspaceExtension } from "./workspace-rpc.js";
 
 interface Prepared {
@@ -21,6 +21,9 @@ interface Prepared {
   membership: Membership;
   capture: TxidCapture;
 }
+
+/** How often a team Gateway reads the workspace's members to re-check open sockets (a change applies within it). */
+export const MEMBERS_POLL_MS = 500;
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -58,6 +61,32 @@ export class TeamGateway {
   /** The Gateway's auth, narrowed to each caller's role in the workspace. */
   authenticate(base: Authenticate): Authenticate {
     return teamAuthenticate(base, async () => (await this.ready()).membership);
+  }
+
+  /**
+   * Calls `onChange` within `everyMs` of a member being added, removed or given another role
+   * on any Gateway of the workspace (the Gateway re-checks its open sockets then); returns the
+   * stop function.
+   */
+  watchMembers(onChange: () => Promise<void>, everyMs = MEMBERS_POLL_MS): () => void {
+    let last: string | undefined;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = async () => {
+      try {
+        const now = await (await this.ready()).membership.fingerprint();
+        if (last !== undefined && now !== last) await onChange();
+        last = now;
+      } catch {
+        // The store may be busy or closing; the next tick reads again.
+      }
+      if (!stopped) (timer = setTimeout(() => void tick(), everyMs)).unref();
+    };
+    void tick();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
   }
 
   /** The `workspace` extension namespace. */

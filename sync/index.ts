@@ -1,0 +1,22 @@
+/**
+ * @module durable-flow/sync
+ * Team workspaces (DESIGN.md "sync/", docs/multiplayer.md): the Electric shapes a team
+ * workspace serves (`TEAM_SHAPES`), the multiplayer collections that read them
+ * (`createTeamCollections`: `runs` and `approvals` from shapes, writes confirmed by txid),
+ * membership and roles, the Gateway's authorizing shape proxy, and the preparation of a
+ * PostgreSQL store for a workspace. Runtime-agnostic: it imports `core/` only; the Node half
+ * (txid capture on `pg`, the Gateway's team hooks, the `workspace` extension) is node/sync/,
+ * reached through `GatewayOptions.team` of `durable-flow`.
+ *
+ * Only this entry loads `@tanstack/electric-db-collection`: a local-only user of
+ * `durable-flow/data` never bundles it.
+ */
+export { createTeamCollections, multiplayerSource } from "./source-multiplayer.js";
+export { isTeamShape, shapesOfTable, shapeWhere, TEAM_SHAPES, WORKSPACE_COLUMN } from "./team-shapes.js";
+export type { ShapeDefinition, TeamShapeName } from "./team-shapes.js";
+export { Membership, NOT_A_MEMBER, ROLE_SCOPES, teamAuthenticate, WORKSPACE_ADMIN_SCOPE, WORKSPACE_LIST_SCOPE, WORKSPACE_ROLES } from "./membership.js";
+export type { WorkspaceMember, WorkspaceRole } from "./membership.js";
+export { answerSync, SYNC_PREFIX } from "./sync-proxy.js";
+export type { SyncProxyContext } from "./sync-proxy.js";
+export { assertWorkspaceId, prepareTeamWorkspace } from "./team-workspace.js";
+export type { GatewayTeamOptions } from "./team-workspace.js";

@@ -8,6 +8,7 @@ import { A, type RouteSectionProps } from "@solidjs/router";
 import { useLiveQuery } from "@tanstack/solid-db";
 import { createEffect, createSignal, ErrorBoundary, For, Match, on, onCleanup, type ParentProps, Show, Suspense, Switch } from "solid-js";
 import { ConnectionStatus } from "./components/connection-status.js";
+import { formatAgo, formatDateTime } from "./components/format.js";
 import { ShortcutsHelp } from "./components/shortcuts-help.js";
 import { useConnection, useFlow } from "./flow-context.js";
 import { isTokenError, TokenPrompt } from "./workspace/token-prompt.js";
@@ -124,12 +125,21 @@ function WorkspaceGate(props: ParentProps) {
       </Match>
       {/* Keyed: a switched workspace remounts the views, so they read its collections. */}
       <Match when={flow.connection()} keyed>
-        {(_conn) => (
+        {(conn) => (
+        <>
+        <Show when={flow.status() === "offline" && conn.lastSeen?.shownFrom()}>
+          {(at) => (
+            <p class="last-seen-banner" role="status" data-testid="last-seen">
+              <strong>{flow.workspace().name} cannot be reached.</strong> Showing what this browser saw {formatAgo(at())} ({formatDateTime(at())}); it catches up by itself once the Gateway answers.
+            </p>
+          )}
+        </Show>
         <ErrorBoundary
           fallback={(err, reset) => <Recovering error={err} reset={reset} />}
         >
           <Suspense fallback={<p class="muted">Loading…</p>}>{props.children}</Suspense>
         </ErrorBoundary>
+        </>
         )}
       </Match>
       <Match when={true}>

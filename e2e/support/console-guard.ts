@@ -4,8 +4,9 @@
  * uncaught page error, an HTTP answer of 400 or more, or a request that failed is recorded,
  * and closing the browser (or the persistent context) throws with the list, so the test file
  * fails. A test that provokes some on purpose (a refused token, a Gateway it stopped) says so
- * with `allowConsole(browser, /pattern/)`; what the test's own offline switch or a navigation
- * aborts (`net::ERR_INTERNET_DISCONNECTED`, `net::ERR_ABORTED`) is never counted.
+ * with `allowConsole(browser, /pattern/)`; what the test's own offline switch, a navigation or
+ * closing a page cuts (`net::ERR_INTERNET_DISCONNECTED`, `net::ERR_ABORTED`, an open change
+ * stream) is never counted.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 
@@ -13,6 +14,8 @@ interface GuardState {
   problems: string[];
   allowed: RegExp[];
   watched: WeakSet<Page>;
+  /** Pages (and whole contexts) the test is closing: their cut connections are not the app's. */
+  closing: WeakSet<object>;
 }
 
 const states = new WeakMap<object, GuardState>();
@@ -23,8 +26,13 @@ const NOT_THE_APP = /net::ERR_INTERNET_DISCONNECTED|net::ERR_ABORTED|net::ERR_NE
 function watchPage(state: GuardState, page: Page): void {
   if (state.watched.has(page)) return;
   state.watched.add(page);
+  const close = page.close.bind(page);
+  page.close = (...args) => {
+    state.closing.add(page);
+    return close(...args);
+  };
   const record = (line: string) => {
-    if (NOT_THE_APP.test(line) || state.allowed.some((re) => re.test(line))) return;
+    if (state.closing.has(page) || state.closing.has(page.context()) || NOT_THE_APP.test(line) || state.allowed.some((re) => re.test(line))) return;
     state.problems.push(line);
   };
   page.on("console", (m) => {
@@ -40,6 +48,11 @@ function watchPage(state: GuardState, page: Page): void {
 }
 
 function watchContext(state: GuardState, ctx: BrowserContext): BrowserContext {
+  const close = ctx.close.bind(ctx);
+  ctx.close = (...args) => {
+    state.closing.add(ctx);
+    return close(...args);
+  };
   for (const p of ctx.pages()) watchPage(state, p);
   ctx.on("page", (p) => watchPage(state, p));
   return ctx;
@@ -58,7 +71,7 @@ function report(state: GuardState, what: string): void {
  * const browser = guardConsole(await chromium.launch());
  */
 export function guardConsole<T extends Browser | BrowserContext>(target: T): T {
-  const state: GuardState = { problems: [], allowed: [], watched: new WeakSet() };
+  const state: GuardState = { problems: [], allowed: [], watched: new WeakSet(), closing: new WeakSet() };
   states.set(target, state);
   if ("newContext" in target) {
     const browser = target as Browser;
@@ -73,6 +86,8 @@ export function guardConsole<T extends Browser | BrowserContext>(target: T): T {
   } else watchContext(state, target as BrowserContext);
   const close = target.close.bind(target) as (...a: unknown[]) => Promise<void>;
   (target as { close: (...a: unknown[]) => Promise<void> }).close = async (...args: unknown[]) => {
+    if ("contexts" in target) for (const c of (target as Browser).contexts()) state.closing.add(c);
+    else state.closing.add(target);
     await close(...args);
     report(state, "browser");
   };

@@ -188,9 +188,11 @@ export { classifyAgentError, classifyFailureText, DEFAULT_QUOTA_BACKOFF_MS, pars
 export type { AgentFailure, AgentFailureKind } from "./agents/failure.js";
 export { DEFAULT_MAX_SCHEMA_RETRIES, runAgentTask } from "./agents/run-agent.js";
 export type { AgentAttemptMeta, AgentSessionRef, AgentTaskInput } from "./agents/run-agent.js";
-export { addUsage, normalizeUsage } from "./agents/usage.js";
+export { addUsage, normalizeUsage, rollUpUsage } from "./agents/usage.js";
 export { AttemptTranscript, GenerationRecorder } from "./agents/transcript.js";
 export type { AttemptTranscriptOptions, GenerationEnd, TranscriptSink } from "./agents/transcript.js";
+export { buildTranscripts } from "./agents/transcript-view.js";
+export type { TranscriptAttempt, TranscriptGeneration, TranscriptToolCall } from "./agents/transcript-view.js";
 export { costOf, DEFAULT_PRICES, priceOf } from "./agents/prices.js";
 export type { ModelPrice, PriceTable } from "./agents/prices.js";
 export { createToolContextFactory, defineTool, getDefinedToolMetadata, TOOL_DEFAULTS, TOOL_METADATA, toolIdempotencyKey } from "./tools/index.js";

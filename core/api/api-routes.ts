@@ -11,7 +11,7 @@ import type { ClockPort } from "../engine/world.js";
 import { FlowError } from "../errors.js";
 import { memoryStoreOf } from "../memory/index.js";
 import { listScores } from "../scorers/index.js";
-import { readJsonBody } from "./body.js";
+import { readJsonBody, readJsonObject } from "./body.js";
 import { okResponse } from "./envelope.js";
 import { runSummary } from "./read-model.js";
 import { retryNode, retryNodeBody } from "./retry-node.js";
@@ -54,6 +54,7 @@ function defined(values: Record<string, unknown>): Record<string, unknown> {
 export function mountApiRoutes(app: Hono<DomainEnv>, deps: ApiRouteDeps): void {
   const { host, invoke, answer } = deps;
   const body = (req: Request) => readJsonBody(req, deps.maxBodyBytes);
+  const object = (req: Request, route: string) => readJsonObject(req, deps.maxBodyBytes, route);
   const call = async (method: string, params: unknown, caller: CallerIdentity | null) => answer(await invoke(method, params, caller));
 
   // ---- runs ----
@@ -67,13 +68,13 @@ export function mountApiRoutes(app: Hono<DomainEnv>, deps: ApiRouteDeps): void {
     return okResponse(await runSummary(host, c.req.param("runId")));
   });
   for (const action of ["resume", "pause", "cancel"] as const) {
-    app.post(`/v1/api/runs/:runId/${action}`, async (c) => call(`${action}Run`, { ...((await body(c.req.raw)) as object), runId: c.req.param("runId") }, c.get("caller")));
+    app.post(`/v1/api/runs/:runId/${action}`, async (c) => call(`${action}Run`, { ...(await object(c.req.raw, `POST /v1/api/runs/:runId/${action}`)), runId: c.req.param("runId") }, c.get("caller")));
   }
   app.get("/v1/api/runs/:runId/what-happened", (c) => call("whatHappened", { runId: c.req.param("runId") }, c.get("caller")));
   app.get("/v1/api/runs/:runId/nodes/:nodeId/output", (c) =>
     call("getNodeOutput", defined({ runId: c.req.param("runId"), nodeId: c.req.param("nodeId"), iteration: intParam(c.req.query("iteration"), "iteration") }), c.get("caller")),
   );
-  app.post("/v1/api/runs/:runId/rewind", async (c) => call("rewindRun", { ...((await body(c.req.raw)) as object), runId: c.req.param("runId") }, c.get("caller")));
+  app.post("/v1/api/runs/:runId/rewind", async (c) => call("rewindRun", { ...(await object(c.req.raw, "POST /v1/api/runs/:runId/rewind")), runId: c.req.param("runId") }, c.get("caller")));
   app.post("/v1/api/runs/:runId/nodes/:nodeId/retry", async (c) => {
     requireScope(c.get("caller"), "run:write", "POST /v1/api/runs/:runId/nodes/:nodeId/retry");
     const parsed = retryNodeBody.safeParse(await body(c.req.raw));

@@ -12,6 +12,7 @@ import { createServer, type Server } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import { nextFireOf } from "../../core/api/cron-store.js";
 import { createDomainHandler, type DomainHandler } from "../../core/api/handler.js";
+import { assertInputFits } from "../../core/engine/input.js";
 import type { FlowWorkflow } from "../../core/engine/types.js";
 import { FlowError } from "../../core/errors.js";
 import { gatewayAuthenticate } from "./auth/index.js";
@@ -79,6 +80,7 @@ export class Gateway {
   private readonly team: TeamGateway | undefined;
   private scheduler: CronScheduler | undefined;
   private bridge: EventBridge | undefined;
+  private unwatchMembers: (() => void) | undefined;
   private server: Server | undefined;
   private closing = false;
   private closed: Promise<void> | undefined;
@@ -87,7 +89,7 @@ export class Gateway {
     this.options = resolveGatewayOptions(options, process.cwd());
     const o = this.options;
     this.host = new GatewayRunHost({
-      runDefaults: { rootDir: o.workspaceRoot, ...(o.cliAgentTools ? { cliAgentToolsDefault: o.cliAgentTools } : {}) },
+      runDefaults: { rootDir: o.workspaceRoot, ...(o.cliAgentTools ? { cliAgentToolsDefault: o.cliAgentTools } : {}), ...(o.prices ? { prices: o.prices } : {}) },
     });
     this.team = o.team ? new TeamGateway(o.team, () => this.host.db.store, () => this.host.now()) : undefined;
     const baseAuthenticate = gatewayAuthenticate(o.auth, { now: () => this.host.now() });
@@ -141,7 +143,10 @@ export class Gateway {
   register(key: string, workflow: FlowWorkflow, options: GatewayRegisterOptions = {}): this {
     if (this.closing) throw new FlowError("INVALID_ARGUMENT", `Gateway is closed; cannot register "${key}".`, { workflow: key });
     if (options.webhook && !options.webhook.secret) throw new FlowError("INVALID_ARGUMENT", `The webhook of "${key}" needs a secret.`, { workflow: key });
-    if (options.schedule) nextFireOf(options.schedule, Date.now());
+    if (options.schedule) {
+      nextFireOf(options.schedule, Date.now());
+      assertInputFits(workflow.schemaRegistry?.input, options.scheduleInput ?? {});
+    }
     if (options.ui) workflow.ui ??= options.ui === true ? { kind: "ui" } : { kind: "ui", ...options.ui };
     if (workflow.ui?.kind === "ui") this.ui.add(workflowUiMount(key, workflow.ui, this.options.workspaceRoot, { title: workflow.ui.title ?? workflow.readableName ?? key }));
     this.host.register(key, workflow);
@@ -201,6 +206,7 @@ export class Gateway {
     await bind(server, opts);
     this.server = server;
     this.ws.start();
+    this.unwatchMembers = this.team?.watchMembers(() => this.ws.revalidate());
     this.bridge?.start();
     this.scheduler.start();
     return server;
@@ -215,6 +221,7 @@ export class Gateway {
     this.closed ??= (async () => {
       this.closing = true;
       await this.scheduler?.stop();
+      this.unwatchMembers?.();
       await this.bridge?.stop();
       await this.ws.close();
       await this.host.close({ cancel: (opts.runs ?? "cancel") === "cancel" });

@@ -236,9 +236,12 @@ async function record(db: FlowDb, row: WaitRow, resolution: unknown, by: string 
   }
   const current = await waitSql.get(db.store, row.run_id, row.node_id, iteration);
   const winning = current?.resolution_json ? (JSON.parse(current.resolution_json) as Record<string, unknown>) : null;
-  if (winning && same(winning, resolution)) return { ...result, status: "duplicate" };
+  // The same decision again is a retry when it comes from the one who decided, or from a
+  // caller with no identity (local use); another member learns who decided (docs/multiplayer.md).
+  if (winning && same(winning, resolution) && (by === null || (current?.resolved_by ?? null) === by)) return { ...result, status: "duplicate" };
   // Two people deciding at once: the first decision won (compare-and-set above); the second
-  // learns what it was and who made it, so a console can show it instead of its own.
+  // learns what it was and who made it, so a console can show it instead of its own, even
+  // when it decided the same.
   throw new FlowError("APPROVAL_ALREADY_DECIDED", `"${row.node_id}" of run ${row.run_id} was already decided${current?.resolved_by ? ` by ${current.resolved_by}` : ""}${winning ? ` (${describeResolution(winning)})` : ""}; that decision stands.`, {
     runId: row.run_id,
     nodeId: row.node_id,

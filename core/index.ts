@@ -137,7 +137,7 @@ export type {
   FlowEventType,
 } from "./engine/events.js";
 export { FlowDb } from "./engine/flow-db.js";
-export type { AttemptRecord, NodeRecord, RunRecord } from "./engine/flow-db.js";
+export type { AttemptRecord, NodeRecord, RunRecord, RunUsage } from "./engine/flow-db.js";
 export { retryTask } from "./engine/retry-task.js";
 export * from "./time-travel/index.js";
 export { runWorkflow } from "./engine/run.js";

@@ -125,7 +125,7 @@ export type {
 } from "./components/index.js";
 export { attachBinding, bindingOf } from "./engine/binding.js";
 export type { StoreBinding } from "./engine/binding.js";
-export type { FlowCtx, InputOf, OutputsAccessor } from "./engine/ctx.js";
+export type { FlowCtx, InputOf, OutputsAccessor, RunOutputOf } from "./engine/ctx.js";
 export type {
   AgentGenerationFinishedEvent,
   AgentGenerationStartedEvent,

@@ -10,12 +10,14 @@
  * - the connection pill reads offline within 2 s of the network dropping; a view opened while
  *   offline and a run started meanwhile come back by themselves once the network returns;
  * - the workspace reopened with no network shows the runs it saw, says as of when and that the
- *   Gateway cannot be reached, then catches up when the network returns.
+ *   Gateway cannot be reached, then catches up when the network returns;
+ * - switching workspace on a run page shows no gateway error and fails no live query.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium, takeConsoleProblems } from "./support/chromium.js";
 import { type AppGateway, startAppGateway } from "./support/gateway.js";
+import { shootThemes } from "./support/screens.js";
 import { rpc, type SeededRuns, seedAppData, waitForStatus } from "./support/seed.js";
 
 describe("the app at the edges (issue #27)", () => {
@@ -74,11 +76,12 @@ describe("the app at the edges (issue #27)", () => {
     await page.goto(`${gw.url}/runs/${runs.pipeline}?tab=events`);
     await page.locator('[data-testid="tab-events"], #tab-events').waitFor();
     expect(await page.locator("#tab-events").getAttribute("aria-selected")).toBe("true");
-    await page.locator('[data-testid="event"][data-type="RunStarted"]').waitFor({ timeout: 15_000 });
+    // The log follows the latest events (the first ones are scrolled out of the virtual list).
+    await page.locator('[data-testid="event"][data-type="RunFinished"]').waitFor({ timeout: 15_000 });
     expect(await page.locator('[data-testid="event"]').count()).toBeGreaterThan(5);
     // A reload keeps the tab and its rows.
     await page.reload();
-    await page.locator('[data-testid="event"][data-type="RunStarted"]').waitFor({ timeout: 15_000 });
+    await page.locator('[data-testid="event"][data-type="RunFinished"]').waitFor({ timeout: 15_000 });
   });
 
   it("asks before a bulk cancel, says how many runs end, and does nothing when kept as is", async () => {
@@ -89,6 +92,7 @@ describe("the app at the edges (issue #27)", () => {
     const dialog = page.getByTestId("bulk-cancel-dialog");
     await dialog.waitFor();
     expect(await dialog.textContent()).toMatch(/Cancel 2 runs\?.*cannot be undone.*1 other selected run already ended/s);
+    await shootThemes(page, "view-runs-bulk-cancel");
     await page.waitForTimeout(500);
     for (const id of long) expect((await rpc<{ status: string }>(gw.url, "getRun", { runId: id })).status).not.toBe("cancelled");
     await dialog.getByRole("button", { name: "Keep as is" }).click();
@@ -138,22 +142,41 @@ describe("the app at the edges (issue #27)", () => {
   }, 60_000);
 
   it("reopened offline, shows the runs it saw and says so, then catches up", async () => {
-    const context = page.context();
+    // A context of its own: the network switched off once, as a person's would be.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
     await page.goto(`${gw.url}/runs`);
     await page.locator(`[data-testid="run-row"][data-run-id="${runs.waiting}"]`).waitFor();
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
+    // The service worker (it serves the page without network) controls the page once installed.
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 60_000 });
     await page.waitForTimeout(1500);
     await context.setOffline(true);
     await page.reload();
-    await page.waitForFunction(() => navigator.onLine === false, null, { timeout: 15_000 });
+    // Waits on what matters (the app saying it), not on navigator.onLine right after the reload.
     const banner = page.getByTestId("last-seen");
     await banner.waitFor({ timeout: 20_000 });
     expect(await banner.textContent()).toMatch(/cannot be reached.*saw .*ago|cannot be reached.*saw just now/s);
     await page.locator(`[data-testid="run-row"][data-run-id="${runs.waiting}"]`).waitFor();
     expect(await page.getByText("No runs yet").count()).toBe(0);
+    await shootThemes(page, "view-runs-last-seen");
     expect(await page.getByTestId("connection-status").getAttribute("data-status")).toBe("offline");
     await context.setOffline(false);
     await banner.waitFor({ state: "detached", timeout: 15_000 });
     await expect.poll(() => page.getByTestId("connection-status").getAttribute("data-status"), { timeout: 15_000 }).toBe("online");
-  }, 60_000);
+    await context.close();
+  }, 120_000);
+
+  it("switches workspace on a run page without a gateway error or a failed live query", async () => {
+    await page.goto(`${gw.url}/runs/${runs.released}`);
+    await page.locator('[data-testid="run-status"][data-status="finished"]').waitFor();
+    await page.getByTestId("workspace-switcher").selectOption("browser");
+    // The run is not in this browser's workspace: the page says so (the engine starts first).
+    await page.getByTestId("run-not-found").waitFor({ timeout: 90_000 });
+    expect(await page.locator("main").textContent()).not.toMatch(/GATEWAY_UNAVAILABLE|does not answer|Live Query/);
+    // Back to the Gateway: the run shows again.
+    await page.getByTestId("workspace-switcher").selectOption({ index: 0 }); // the Gateway that served the page comes first
+    await page.locator('[data-testid="run-status"][data-status="finished"]').waitFor({ timeout: 30_000 });
+    expect(takeConsoleProblems(browser)).toEqual([]);
+  }, 150_000);
 });

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { retryTask } from "../engine/retry-task.js";
 import type { RunStatus } from "../engine/types.js";
-import type { ResetDecision } from "../engine/waits/reset-waits.js";
+import { previewDecisions, type ResetDecision } from "../engine/waits/reset-waits.js";
 import { FlowError } from "../errors.js";
 import type { GatewayHost } from "./host.js";
 import { workflowDbOf } from "./workflow-db.js";
@@ -27,6 +27,8 @@ export const retryNodeBody = z.object({
   keepDecisions: z.boolean().optional(),
   /** Resume the run once reset (default true). */
   resume: z.boolean().default(true),
+  /** Change nothing: answer the decisions the retry would ask again (or keep) (the app's dialog). */
+  preview: z.boolean().optional(),
 });
 
 /** What the retry route answers. */
@@ -65,6 +67,12 @@ export async function retryNode(host: GatewayHost, p: { runId: string; nodeId: s
       iteration: target.iteration,
       state: target.state,
     });
+  }
+  if (p.preview) {
+    const db = await workflowDbOf(host, p.runId);
+    const starts = (await db.listAttempts(p.runId, p.nodeId)).filter((a) => a.iteration === target.iteration).map((a) => a.startedAtMs);
+    const decisions = await previewDecisions(db, p.runId, target, Math.min(...starts), p.resetDependents !== false, p.keepDecisions === true);
+    return { runId: p.runId, status: run.status, resetNodes: [], decisions };
   }
   const reset = await retryTask(await workflowDbOf(host, p.runId), { runId: p.runId, nodeId: p.nodeId, iteration: target.iteration, ...(p.resetDependents !== undefined ? { resetDependents: p.resetDependents } : {}), ...(p.keepDecisions ? { keepDecisions: true } : {}) });
   if (!reset.success) throw new FlowError("INVALID_TRANSITION", `Run ${p.runId} could not retry ${p.nodeId}: ${reset.error}`, { runId: p.runId, nodeId: p.nodeId });

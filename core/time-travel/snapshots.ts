@@ -30,6 +30,7 @@ export class AttemptSnapshots {
   private detected: Promise<boolean> | undefined;
   /** The pointer of the last edge snapshotted in this run session. */
   private last: string | undefined;
+  private lastEdge: "start" | "end" | undefined;
 
   constructor(
     private readonly binding: StoreBinding,
@@ -41,8 +42,11 @@ export class AttemptSnapshots {
   /** Snapshots the workspace for an attempt edge; undefined when it is no repository or the snapshot failed. */
   async take(nodeId: string, iteration: number, attempt: number, edge: "start" | "end"): Promise<string | undefined> {
     if (!(await (this.detected ??= this.detect()))) return undefined;
-    // At an attempt's end the attempt's own writes must have been seen (settle).
-    if (this.last !== undefined && (await this.vcs.unchangedSince?.(this.rootDir, this.last, { settle: edge === "end" }))) return this.last;
+    // Code ran since the last edge (an attempt's end, or a start after a start: a failed attempt
+    // before its retry, a parallel sibling): its writes must have been seen first (settle).
+    const settle = edge === "end" || this.lastEdge === "start";
+    this.lastEdge = edge;
+    if (this.last !== undefined && (await this.vcs.unchangedSince?.(this.rootDir, this.last, { settle }))) return this.last;
     try {
       this.last = await this.vcs.snapshot(this.rootDir, attemptRef(this.runId, nodeId, iteration, attempt, edge), `flow ${this.runId} ${nodeId}@${iteration} attempt ${attempt} ${edge}`);
       return this.last;

@@ -5,7 +5,7 @@
  * paused that way is resumed by the next host serving its workflow, while a run a person
  * paused stays paused.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,6 +35,13 @@ async function serve(env: Record<string, string>, cwd: string) {
   const c = await FrameClient.open(`${line![1]!.replace("http", "ws")}/`);
   await c.connect();
   return { ...p, c };
+}
+
+/** The node process that runs the app's Gateway under npm and tsx (tsx starts it with its preflight). */
+function appProcess(pgid: number): number | undefined {
+  const ps = spawnSync("ps", ["-o", "pid=,args=", "-g", String(pgid)], { encoding: "utf8" }).stdout;
+  const line = ps.split("\n").find((l) => l.includes("preflight") && l.includes("start-app"));
+  return line ? Number(line.trim().split(/\s+/)[0]) : undefined;
 }
 
 function groupAlive(pgid: number): boolean {
@@ -86,10 +93,16 @@ describe("stopping a host", () => {
       await until(() => runOf(env.FLOW_APP_DB, runId), (r) => r?.status === "running", `${runId} to run`);
       if (round > 0) await until(() => runOf(env.FLOW_APP_DB, `p${round - 1}`), (r) => r?.status === "running" || r?.status === "finished", "the earlier run to be resumed");
       await new Promise((r) => setTimeout(r, 500));
+      const gateway = appProcess(app.child.pid!);
       process.kill(-app.child.pid!, "SIGINT"); // what Ctrl+C in a terminal does
+      // ... and the copy a wrapper relays late (tsx sends its own when its child seems not to
+      // have heard it): with a one-shot handler this one killed the process mid-pause.
+      await new Promise((r) => setTimeout(r, 100));
+      if (gateway) process.kill(gateway, "SIGINT");
       // npm answers a signal by dying of it; what counts is the Gateway below it (tsx and
       // node): the group is gone once it has parked the run and exited.
       await app.exited;
+      expect(gateway, "the app's node process under npm and tsx").toBeGreaterThan(0);
       await until(() => groupAlive(app.child.pid!), (alive) => !alive, "the app's processes to exit", 30_000);
       expect(app.output()).not.toMatch(/Error/);
       expect(await runOf(env.FLOW_APP_DB, runId)).toMatchObject({ status: "paused", pauseReason: "shutdown", ownerId: null });

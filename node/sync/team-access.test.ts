@@ -166,4 +166,22 @@ describe("concurrent decisions", () => {
     const again = await decide(winner);
     expect([again.status, again.body.result.status]).toEqual([200, "duplicate"]);
   });
+
+  it("answers txids only for transactions that changed the shape's table: a lost race carries none", { timeout: 60_000 }, async () => {
+    const runIds = await Promise.all(Array.from({ length: 20 }, () => parkedRun()));
+    const answers = await Promise.all(
+      runIds.map(async (runId) => {
+        const decide = () => t.call("bea", "POST", "/v1/api/approvals", { runId, nodeId: "ship", decision: "approve" });
+        return Promise.all([decide(), decide()]);
+      }),
+    );
+    for (const pair of answers) {
+      const statuses = pair.map((r) => r.body.result.status).sort();
+      expect(statuses).toEqual(["accepted", "duplicate"]);
+      const won = pair.find((r) => r.body.result.status === "accepted")!;
+      const lost = pair.find((r) => r.body.result.status === "duplicate")!;
+      expect(won.body.result.txids.approvals[0]).toEqual(expect.any(Number));
+      expect(lost.body.result.txids).toBeUndefined();
+    }
+  });
 });

@@ -123,6 +123,32 @@ describe("snapshots when nothing changed", () => {
     }
     expect(seen.idle4).toEqual(final);
   });
+
+  it("puts the files a failed attempt wrote in its retry's start snapshot", async () => {
+    const repo = tempRepo();
+    const { api, db } = await open({});
+    const { flow, Workflow, Task, outputs } = api;
+    let tries = 0;
+    const wf = flow(() => (
+      <Workflow name="retry">
+        <Task id="flaky" output={outputs.step} retries={1}>
+          {() => {
+            if (++tries === 1) {
+              writeFileSync(join(repo, "partial.txt"), "half\n");
+              throw new Error("boom");
+            }
+            return { n: tries };
+          }}
+        </Task>
+      </Workflow>
+    ));
+    const result = await runWorkflow(wf, { input: {}, rootDir: repo });
+    expect(result.status).toBe("finished");
+    const rows = await db.store.query<{ attempt: number; start: string }>(`SELECT attempt, vcs_start_pointer AS start FROM _flow_attempts WHERE run_id = ? ORDER BY attempt`, [result.runId]);
+    expect(rows).toHaveLength(2);
+    expect(gitIn(repo, "ls-tree", "--name-only", rows[0]!.start)).not.toContain("partial.txt");
+    expect(gitIn(repo, "show", `${rows[1]!.start}:partial.txt`)).toBe("half");
+  });
 });
 
 describe("snapshot notices", () => {

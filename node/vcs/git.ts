@@ -167,7 +167,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
 
   /** The working tree is still the commit of the last snapshot (the watch saw nothing since). */
   async function isClean(ws: Workspace, settle: boolean): Promise<boolean> {
-    if (!ws.clean || !ws.watch?.trusted) return false;
+    if (!ws.clean || !ws.watch?.trusted || ws.clean.generation !== ws.watch.generation) return false;
     if (settle) await ws.watch.settle();
     return ws.watch.trusted && ws.clean?.generation === ws.watch.generation;
   }

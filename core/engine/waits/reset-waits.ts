@@ -9,6 +9,8 @@
  * See docs/time-travel.md "Decisions" and docs/waiting.md.
  */
 import type { SqlExecutor } from "../../store/port.js";
+import { dependentsOf } from "../../time-travel/dependents.js";
+import type { FlowDb, NodeRecord } from "../flow-db.js";
 import type { WriteBatch } from "../run-sql.js";
 import type { WaitKind } from "./spec.js";
 import { type WaitRow, waitSql } from "./wait-sql.js";
@@ -64,6 +66,17 @@ export async function resetWaits(db: SqlExecutor, batch: WriteBatch, runId: stri
     }
   }
   return decisions;
+}
+
+/**
+ * What a reset of `target` (from `sinceMs`, the start the dependents are measured from) would
+ * ask again or keep, without changing anything: for the rewind and retry dialogs.
+ * @example
+ * const decisions = await previewDecisions(db, runId, target, startedAtMs, true, false);
+ */
+export async function previewDecisions(db: FlowDb, runId: string, target: NodeRecord, sinceMs: number, resetDependents: boolean, keep: boolean): Promise<ResetDecision[]> {
+  const nodes = resetDependents ? [target, ...dependentsOf(await db.listNodes(runId), await db.listAttempts(runId), target, sinceMs)] : [target];
+  return decisionsOf(db.store, runId, nodes, keep);
 }
 
 async function waitsOf(db: SqlExecutor, runId: string, nodes: ReadonlyArray<{ nodeId: string; iteration: number }>): Promise<WaitRow[]> {

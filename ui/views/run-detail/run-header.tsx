@@ -49,6 +49,7 @@ export function RunHeader(props: { run: GatewayRunRow; now: Accessor<number>; ch
           </Show>
           <span data-testid="run-status" data-status={run().status} class="run-header-status">
             <StatusBadge status={run().status} />
+            <Show when={pauseNote(run())}>{(note) => <span class="muted" data-testid="pause-note"> {note()}</span>}</Show>
           </span>
         </div>
       </div>
@@ -136,4 +137,12 @@ function LinkedRun(props: { title: string; runId: string | null }) {
       )}
     </Show>
   );
+}
+
+/** Why a paused run waits, in words: who or what continues it. */
+function pauseNote(run: { status: string; pauseReason?: string | null }): string | undefined {
+  if (run.status !== "paused") return undefined;
+  if (run.pauseReason === "rewind") return "Rewound: it waits for you to resume it.";
+  if (run.pauseReason === "shutdown") return "Its host stopped: it resumes when a host serving its workflow starts.";
+  return "Paused: it waits for you to resume it.";
 }

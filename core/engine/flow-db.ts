@@ -43,6 +43,13 @@ export interface RunRecord {
   finishedAtMs: number | null;
 }
 
+/** Tokens and cost of a run's agent attempts (`FlowDb.getRunUsage`): `attempts` counts those with usage. */
+export interface RunUsage {
+  total: AgentUsage & { attempts: number };
+  /** By task id; a child run's tasks as `<nodeId>@<iteration>/<child nodeId>`. */
+  byNode: Record<string, AgentUsage & { attempts: number }>;
+}
+
 export interface NodeRecord {
   nodeId: string;
   iteration: number;
@@ -156,7 +163,7 @@ export class FlowDb {
    * @example
    * const { total, byNode } = await db.getRunUsage(runId); // total.costUsd, byNode.fix.outputTokens
    */
-  async getRunUsage(runId: string): Promise<{ total: AgentUsage & { attempts: number }; byNode: Record<string, AgentUsage & { attempts: number }> }> {
+  async getRunUsage(runId: string): Promise<RunUsage> {
     const prefix = `${runId}/`;
     const rows = await this.store.query<{ run_id: string; node_id: string; meta_json: string | null }>(
       `SELECT run_id, node_id, meta_json FROM _flow_attempts WHERE (run_id = ? OR substr(run_id, 1, ?) = ?) AND meta_json IS NOT NULL`,

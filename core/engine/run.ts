@@ -5,7 +5,7 @@
  */
 import type { SchemaMap } from "../components/types.js";
 import { bindingOf } from "./binding.js";
-import type { InputOf } from "./ctx.js";
+import type { InputOf, RunOutputOf } from "./ctx.js";
 import { checkRunOptions } from "./run-options.js";
 import { RunSession } from "./session.js";
 import { openRun } from "./session-open.js";
@@ -19,16 +19,17 @@ import { workflowHashOf, workflowNameOf } from "./workflow-identity.js";
  * const result = await runWorkflow(workflow, { input: { topic: "durable agents" } });
  * if (result.status === "finished") console.log(result.output);
  */
-export async function runWorkflow<S extends SchemaMap>(workflow: FlowWorkflow<S>, opts: RunOptions<InputOf<S>>): Promise<RunResult> {
+export async function runWorkflow<S extends SchemaMap>(workflow: FlowWorkflow<S>, opts: RunOptions<InputOf<S>>): Promise<RunResult<RunOutputOf<S>>> {
   const binding = bindingOf(workflow);
   const options = opts as RunOptions;
   checkRunOptions(options);
   const opened = await openRun({ binding, opts: options, workflowName: workflowNameOf(workflow, binding, options.input ?? {}), workflowHash: workflowHashOf(workflow, binding, options), workflowPath: options.workflowPath ?? workflow.sourcePath ?? null });
-  if (opened.kind === "done") return opened.result;
+  // The stored row was validated by the output schema when it was written.
+  if (opened.kind === "done") return opened.result as RunResult<RunOutputOf<S>>;
   const { runId } = opened.start;
   binding.activeRuns.add(runId);
   try {
-    return await new RunSession(binding, { build: workflow.build, opts: workflow.opts, workflow }, options, opened.start).execute();
+    return (await new RunSession(binding, { build: workflow.build, opts: workflow.opts, workflow }, options, opened.start).execute()) as RunResult<RunOutputOf<S>>;
   } finally {
     binding.activeRuns.delete(runId);
   }

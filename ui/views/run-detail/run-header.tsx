@@ -72,7 +72,7 @@ export function RunHeader(props: { run: GatewayRunRow; now: Accessor<number>; ch
           </dd>
         </div>
         <div>
-          <dt>Triggered by</dt>
+          <dt>Started by</dt>
           <dd title="Who or what started the run: the signed-in caller, a cron, or the harness that launched it">{startedByLabel(run()) ?? "—"}</dd>
         </div>
         <LinkedRun title="Parent run" runId={run().parentRunId} />

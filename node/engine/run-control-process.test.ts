@@ -90,6 +90,8 @@ describe("controlling runs across processes (issue 23)", () => {
     const pause = flow(["pause", "r1", "--db", env.FLOW_TEST_DB], env, dir);
     // The request is on the run; the in-flight task is let finish, then the other process parks the run.
     await until(() => requestedOf(env.FLOW_TEST_DB, "r1"), (r) => r === "pause", `the pause request (${pause.output()})`, 120_000);
+    // The owner's heartbeat (every 5 s) reads the request; then the in-flight task may end.
+    await new Promise((r) => setTimeout(r, 7000));
     writeFileSync(release, "");
     expect(await pause.exited, pause.output()).toBe(0);
     expect(pause.output()).toContain("Run r1 is paused");

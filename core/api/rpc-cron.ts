@@ -5,6 +5,7 @@
  * `CRON_IDENTITY` (role `system`, `triggeredBy` `cron:gateway`, scopes `["*"]`).
  */
 import { z } from "zod";
+import { ANNOTATIONS } from "./contract.js";
 import { type CronRow, cronStore } from "./cron-store.js";
 import type { GatewayHost } from "./host.js";
 import { type CallerIdentity, runAuthOf } from "./identity.js";
@@ -35,7 +36,7 @@ const cronCreateParams = z.object({
  * const { runId } = await fireCron(host, await cronStore.require(host.db.store, "gateway:nightly"));
  */
 export async function fireCron(host: GatewayHost, cron: CronRow): Promise<{ cronId: string; runId: string }> {
-  const { runId } = await host.startRun({ workflowKey: cron.workflowKey, input: cron.input, auth: runAuthOf(CRON_IDENTITY, host.now()), annotations: { "flow:cron": cron.cronId } });
+  const { runId } = await host.startRun({ workflowKey: cron.workflowKey, input: cron.input, auth: runAuthOf(CRON_IDENTITY, host.now()), annotations: { [ANNOTATIONS.cron]: cron.cronId } });
   return { cronId: cron.cronId, runId };
 }
 

@@ -12,6 +12,7 @@ import { createServer, type Server } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import { nextFireOf } from "../../core/api/cron-store.js";
 import { createDomainHandler, type DomainHandler } from "../../core/api/handler.js";
+import { ANNOTATIONS } from "../../core/api/contract.js";
 import type { FlowWorkflow } from "../../core/engine/types.js";
 import { FlowError } from "../../core/errors.js";
 import { gatewayAuthenticate } from "./auth/index.js";
@@ -92,7 +93,7 @@ export class Gateway {
     this.team = o.team ? new TeamGateway(o.team, () => this.host.db.store, () => this.host.now()) : undefined;
     const baseAuthenticate = gatewayAuthenticate(o.auth, { now: () => this.host.now() });
     const authenticate = this.team ? this.team.authenticate(baseAuthenticate) : baseAuthenticate;
-    this.api = createDomainHandler({ host: this.host, authenticate, maxBodyBytes: o.maxBodyBytes, protocol: o.protocol, features: o.features, heartbeatMs: o.heartbeatMs });
+    this.api = createDomainHandler({ host: this.host, authenticate, maxBodyBytes: o.maxBodyBytes, protocol: o.protocol, features: o.features, heartbeatMs: o.heartbeatMs, extensions: this.extensions });
     this.ws = new WsEndpoint({
       host: this.host,
       authenticate: this.api.authenticate,
@@ -120,12 +121,10 @@ export class Gateway {
       host: this.host,
       ui: this.ui.serve,
       api: this.api,
-      extensions: this.extensions,
       metrics: this.metrics,
       webhooks: this.webhooks,
       allowedOrigins: o.auth?.allowedOrigins,
       maxBodyBytes: o.maxBodyBytes,
-      heartbeatMs: o.heartbeatMs,
       isClosing: () => this.closing,
       ...(team ? { sync: { serves: (path: string) => team.serves(path), answer: (req: Request) => team.sync(req, authenticate) } } : {}),
     });
@@ -176,7 +175,7 @@ export class Gateway {
       serves: (key) => this.host.listWorkflows().some((w) => w.key === key),
       launch: async ({ workflowKey, runId, input, auth, cronId }) => {
         try {
-          await this.host.startRun({ workflowKey, runId, input, auth, annotations: { "flow:cron": cronId } });
+          await this.host.startRun({ workflowKey, runId, input, auth, annotations: { [ANNOTATIONS.cron]: cronId } });
           this.metrics.cronFirings.inc({ cron: cronId, result: "started" });
         } catch (error) {
           this.metrics.cronFirings.inc({ cron: cronId, result: "failed" });

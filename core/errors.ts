@@ -32,6 +32,8 @@ export const ERROR_CODES = {
   INVALID_ARGUMENT: 400,
   /** `createFlow` was asked for a backend it does not serve (use `openFlowBackend`). */
   BACKEND_UNSUPPORTED: 400,
+  /** An optional package the feature needs is not installed (or not loaded yet); the message names it and how to install it. */
+  PACKAGE_MISSING: 501,
   /** A schema map is malformed (non-object schema, reserved or clashing name). */
   SCHEMA_INVALID: 400,
   /** A table of the store cannot hold what a schema declares (the message names table, column and fix). */
@@ -200,6 +202,8 @@ export const ERROR_CODES = {
   WORKFLOW_LOAD_FAILED: 422,
   /** A delivery (signal, event, approval, human task) to a run that has ended (finished or continued): nothing will take it. */
   RUN_NOT_WAITING: 409,
+  /** A decision or delivery for a wait its run's cancellation closed (or for a cancelled run): nothing is stored. */
+  WAIT_CLOSED: 409,
   /** A signal's or event's payload does not match the schema recorded for the wait it is addressed to. */
   SIGNAL_PAYLOAD_INVALID: 422,
 

@@ -126,7 +126,16 @@ export type {
 export { attachBinding, bindingOf } from "./engine/binding.js";
 export type { StoreBinding } from "./engine/binding.js";
 export type { FlowCtx, InputOf, OutputsAccessor } from "./engine/ctx.js";
-export type { FlowEvent, FlowEventType } from "./engine/events.js";
+export type {
+  AgentGenerationFinishedEvent,
+  AgentGenerationStartedEvent,
+  AgentTextDeltaEvent,
+  AgentToolCallEvent,
+  AgentToolResultEvent,
+  EventInit,
+  FlowEvent,
+  FlowEventType,
+} from "./engine/events.js";
 export { FlowDb } from "./engine/flow-db.js";
 export type { AttemptRecord, NodeRecord, RunRecord } from "./engine/flow-db.js";
 export { retryTask } from "./engine/retry-task.js";
@@ -179,7 +188,13 @@ export { classifyAgentError, classifyFailureText, DEFAULT_QUOTA_BACKOFF_MS, pars
 export type { AgentFailure, AgentFailureKind } from "./agents/failure.js";
 export { DEFAULT_MAX_SCHEMA_RETRIES, runAgentTask } from "./agents/run-agent.js";
 export type { AgentAttemptMeta, AgentSessionRef, AgentTaskInput } from "./agents/run-agent.js";
-export { addUsage, normalizeUsage } from "./agents/usage.js";
+export { addUsage, normalizeUsage, rollUpUsage } from "./agents/usage.js";
+export { AttemptTranscript, GenerationRecorder } from "./agents/transcript.js";
+export type { AttemptTranscriptOptions, GenerationEnd, TranscriptSink } from "./agents/transcript.js";
+export { buildTranscripts } from "./agents/transcript-view.js";
+export type { TranscriptAttempt, TranscriptGeneration, TranscriptToolCall } from "./agents/transcript-view.js";
+export { costOf, DEFAULT_PRICES, priceOf } from "./agents/prices.js";
+export type { ModelPrice, PriceTable } from "./agents/prices.js";
 export { createToolContextFactory, defineTool, getDefinedToolMetadata, TOOL_DEFAULTS, TOOL_METADATA, toolIdempotencyKey } from "./tools/index.js";
 export type {
   AnyTool,

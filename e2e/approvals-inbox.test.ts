@@ -15,7 +15,7 @@ import type { Browser, Page } from "playwright-core";
 import { bindWorkflows, type Gateway } from "durable-flow";
 import { createAppGateway } from "../scripts/app-gateway.js";
 import { ensureAppBuilt } from "./support/app.js";
-import { launchChromium } from "./support/chromium.js";
+import { allowConsole, launchChromium } from "./support/chromium.js";
 import { peopleWorkflows } from "./screens/people-workflows.js";
 
 describe("the approvals inbox against a Gateway", () => {
@@ -87,6 +87,8 @@ describe("the approvals inbox against a Gateway", () => {
   it("says what the winning decision was when someone else decided first", async () => {
     await release("rel-c");
     const page = await browser.newPage();
+    // On purpose: the change stream is cut and the late decision is refused (409).
+    allowConsole(browser, /v1\/api\/stream/, /HTTP 409 POST .*\/v1\/api\/approvals/, /status of 409 .*\/v1\/api\/approvals/);
     // This page hears of no change: no change stream, and the inbox's rows stay as first loaded.
     await page.route("**/v1/api/stream**", (route) => route.abort());
     let firstApprovals: string | undefined;

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium } from "./support/chromium.js";
+import { allowConsole, launchChromium } from "./support/chromium.js";
 import { type AppGateway, startAppGateway } from "./support/gateway.js";
 
 /**
@@ -127,6 +127,8 @@ describe("the console of a Gateway with auth", () => {
 
   beforeAll(async () => {
     [gw, browser] = await Promise.all([startAppGateway({ options: { auth: { mode: "token", tokens: { s3cret: { role: "operator", scopes: ["*"] } } } } }), launchChromium()]);
+    // The test sends no token, then a wrong one, on purpose: the 401s are the point.
+    allowConsole(browser, /HTTP 401 /, /status of 401/);
   }, 180_000);
 
   afterAll(async () => {

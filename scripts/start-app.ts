@@ -11,6 +11,7 @@ import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { dirname, resolve } from "node:path";
 import { ensureAppBuilt } from "./app-build.js";
+import { untilStopSignal } from "../node/server/stop-signals.js";
 import { createAppGateway } from "./app-gateway.js";
 
 const dbPath = resolve(process.env.FLOW_APP_DB ?? ".flow/app/flow.db");
@@ -39,6 +40,5 @@ try {
   }
   throw error;
 }
-const stop = () => void gateway.close({ runs: "pause" }).then(() => process.exit(0));
-process.once("SIGINT", stop);
-process.once("SIGTERM", stop);
+await untilStopSignal(() => gateway.close({ runs: "pause" }), () => console.log("Pausing runs, one moment..."));
+process.exit(0);

@@ -114,6 +114,12 @@ export class Membership {
     return (await this.store.query<MemberRow>(`SELECT * FROM ${TABLES.members} WHERE workspace_id = ? ORDER BY added_at_ms, user_id`, [this.workspaceId])).map(toMember);
   }
 
+  /** Who holds which role, as one string that changes whenever a member is added, removed or changes role. */
+  async fingerprint(): Promise<string> {
+    const rows = await this.store.query<{ user_id: string; role: string }>(`SELECT user_id, role FROM ${TABLES.members} WHERE workspace_id = ? ORDER BY user_id`, [this.workspaceId]);
+    return rows.map((r) => `${r.user_id}:${r.role}`).join("\n");
+  }
+
   /** Adds `userId` with `role`, or changes the role of a member. */
   async add(userId: string, role: WorkspaceRole, addedBy: string | null, nowMs: number): Promise<WorkspaceMember> {
     if (!userId) throw new FlowError("INVALID_ARGUMENT", "A member needs a userId (the id the Gateway's auth gives the user).");
@@ -139,7 +145,8 @@ export class Membership {
  */
 export function narrowToRole(caller: CallerIdentity, role: WorkspaceRole | null): CallerIdentity {
   if (role === null) return { ...caller, role: NOT_A_MEMBER, scopes: [WORKSPACE_LIST_SCOPE] };
-  return { ...caller, role, scopes: ROLE_SCOPES[role].filter((s) => hasScope(caller, s)) };
+  // `workspace:list` is not the token's to grant: every authenticated caller may list its workspaces.
+  return { ...caller, role, scopes: ROLE_SCOPES[role].filter((s) => s === WORKSPACE_LIST_SCOPE || hasScope(caller, s)) };
 }
 
 /**
@@ -150,7 +157,8 @@ export function narrowToRole(caller: CallerIdentity, role: WorkspaceRole | null)
 export function teamAuthenticate(base: Authenticate, membership: () => Promise<Membership>): Authenticate {
   return async (req) => {
     const caller = await base(req);
-    if (!caller || caller.userId === undefined) return caller;
+    if (!caller) return caller;
+    if (caller.userId === undefined) return hasScope(caller, WORKSPACE_LIST_SCOPE) ? caller : { ...caller, scopes: [...caller.scopes, WORKSPACE_LIST_SCOPE] };
     return narrowToRole(caller, await (await membership()).roleOf(caller.userId));
   };
 }

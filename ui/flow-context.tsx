@@ -48,26 +48,43 @@ export function FlowProvider(props: ParentProps) {
   const [workspaces, setWorkspaces] = createSignal(listWorkspaces(boot));
   const initial = pickWorkspace(workspaces(), new URLSearchParams(location.search).get("ws"));
   const [workspace, setWorkspace] = createSignal<Workspace>(initial);
-  const [status, setStatus] = createSignal<WorkspaceStatus>("connecting");
+  const [streamStatus, setStatus] = createSignal<WorkspaceStatus>("connecting");
+  const [network, setNetwork] = createSignal(navigator.onLine);
+  // A workspace elsewhere is offline as soon as the browser says the network is gone (its
+  // change stream would notice only at its next timeout); this browser's needs no network.
+  const status = (): WorkspaceStatus => (!network() && workspace().kind !== "browser" && streamStatus() !== "closed" ? "offline" : streamStatus());
   let stopStatus: (() => void) | undefined;
   let current: WorkspaceConnection | undefined;
 
   const [opened] = createResource(workspace, async (ws) => {
     stopStatus?.();
-    current?.close();
+    // The views of the previous workspace stay mounted until this one opens: its collections
+    // are closed once they are gone (closing them under live queries fails those queries).
+    const previous = current;
+    current = undefined;
     setStatus("connecting");
     rememberCurrent(ws.id);
     const conn = await connectWorkspace(ws).catch((error: unknown) => {
       // Not "connecting" forever: the gate says why (a token prompt, an error). A workspace that
       // answered but refused this sign-in is reachable, so it is not "offline".
       setStatus(REFUSALS.has((error as { code?: string } | undefined)?.code ?? "") ? "denied" : "offline");
+      setTimeout(() => previous?.close());
       throw error;
     });
     current = conn;
     setStatus(conn.cols.status);
     stopStatus = conn.cols.onStatus(setStatus);
+    setTimeout(() => previous?.close());
     return conn;
   });
+  // The network back: reconnect now rather than after the backoff (the collections catch up
+  // once the stream is online again, core/data/live-sync.ts).
+  const onNetwork = () => {
+    setNetwork(navigator.onLine);
+    if (navigator.onLine) current?.cols.data.stream.reconnectNow();
+  };
+  addEventListener("online", onNetwork);
+  addEventListener("offline", onNetwork);
   // Reads like the resource, but answers undefined instead of throwing once opening failed
   // (a Gateway asking for a token, an engine that did not start): `.error` says why.
   const connection = Object.defineProperties(() => (opened.error ? undefined : opened()), {
@@ -77,6 +94,8 @@ export function FlowProvider(props: ParentProps) {
     latest: { get: () => (opened.error ? undefined : opened.latest) },
   }) as unknown as Resource<WorkspaceConnection>;
   onCleanup(() => {
+    removeEventListener("online", onNetwork);
+    removeEventListener("offline", onNetwork);
     stopStatus?.();
     current?.close();
   });

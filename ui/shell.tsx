@@ -6,8 +6,9 @@
  */
 import { A, type RouteSectionProps } from "@solidjs/router";
 import { useLiveQuery } from "@tanstack/solid-db";
-import { createSignal, ErrorBoundary, For, Match, type ParentProps, Show, Suspense, Switch } from "solid-js";
+import { createEffect, createSignal, ErrorBoundary, For, Match, on, onCleanup, type ParentProps, Show, Suspense, Switch } from "solid-js";
 import { ConnectionStatus } from "./components/connection-status.js";
+import { formatAgo, formatDateTime } from "./components/format.js";
 import { ShortcutsHelp } from "./components/shortcuts-help.js";
 import { useConnection, useFlow } from "./flow-context.js";
 import { isTokenError, TokenPrompt } from "./workspace/token-prompt.js";
@@ -124,24 +125,62 @@ function WorkspaceGate(props: ParentProps) {
       </Match>
       {/* Keyed: a switched workspace remounts the views, so they read its collections. */}
       <Match when={flow.connection()} keyed>
-        {(_conn) => (
-        <ErrorBoundary
-          fallback={(err, reset) => (
-            <div class="error-banner" role="alert">
-              <p>{String(err?.message ?? err)}</p>
-              <button type="button" onClick={reset}>
-                Try again
-              </button>
-            </div>
+        {(conn) => (
+        <>
+        <Show when={flow.status() === "offline" && conn.lastSeen?.shownFrom()}>
+          {(at) => (
+            <p class="last-seen-banner" role="status" data-testid="last-seen">
+              <strong>{flow.workspace().name} cannot be reached.</strong> Showing what this browser saw {formatAgo(at())} ({formatDateTime(at())}); it catches up by itself once the Gateway answers.
+            </p>
           )}
+        </Show>
+        <ErrorBoundary
+          fallback={(err, reset) => <Recovering error={err} reset={reset} />}
         >
           <Suspense fallback={<p class="muted">Loading…</p>}>{props.children}</Suspense>
         </ErrorBoundary>
+        </>
         )}
       </Match>
       <Match when={true}>
         <p class="muted">Opening {flow.workspace().name}…</p>
       </Match>
     </Switch>
+  );
+}
+
+/**
+ * What a view that failed shows while it recovers by itself: the workspace's data is fetched
+ * again and the view re-rendered half a second after the workspace is (back) online, and again
+ * every 2 s while it stays online and the view still fails. No button: nothing to press.
+ */
+let lastRetryAt = 0;
+
+function Recovering(props: { error: unknown; reset(): void }) {
+  const flow = useFlow();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const retry = async () => {
+    clearTimeout(timer);
+    await flow.connection()?.cols.invalidate().catch(() => undefined);
+    lastRetryAt = Date.now();
+    props.reset();
+  };
+  createEffect(
+    on(flow.status, (s) => {
+      clearTimeout(timer);
+      if (s !== "online") return;
+      // A view that fails again right after a retry waits longer before the next one.
+      timer = setTimeout(() => void retry(), Date.now() - lastRetryAt < 5000 ? 2000 : 500);
+    }),
+  );
+  onCleanup(() => clearTimeout(timer));
+  const offline = () => flow.status() === "offline";
+  return (
+    <div class="error-banner" role="alert" data-testid="view-recovering">
+      <p>{offline() ? `${flow.workspace().name} cannot be reached.` : "This view could not load its data."}</p>
+      <p class="muted">
+        {offline() ? "It shows again by itself as soon as the workspace answers." : "Retrying by itself…"} ({String((props.error as Error)?.message ?? props.error)})
+      </p>
+    </div>
   );
 }

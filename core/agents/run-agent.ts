@@ -21,6 +21,9 @@ import { FlowError, isFlowError } from "../errors.js";
 import { classifyAgentError } from "./failure.js";
 import type { AgentFailureKind } from "./failure.js";
 import { correctionPrompt, extractAgentOutput, withRequiredOutput } from "./output.js";
+import { costOf } from "./prices.js";
+import type { PriceTable } from "./prices.js";
+import type { AttemptTranscript } from "./transcript.js";
 import type { AgentGenerateOptions, AgentLike, AgentMessage, AgentUsage } from "./types.js";
 import { addUsage, normalizeUsage } from "./usage.js";
 
@@ -40,6 +43,8 @@ export interface AgentAttemptMeta extends AgentSessionRef {
   agentIndex: number;
   model?: string;
   usage?: AgentUsage;
+  /** Cost in USD of every call of the attempt (reported by the agent, else from the price table). */
+  costUsd?: number;
   /** Wall-clock time of every agent call of the attempt, failed ones included. */
   latencyMs: number;
   /** Number of generate calls (failover and schema corrections included). */
@@ -77,6 +82,10 @@ export interface AgentTaskInput {
    * finished, its error details when it failed). Used for `fork` and to resume on retries.
    */
   lookupSession?(nodeId: string): AgentSessionRef | undefined | Promise<AgentSessionRef | undefined>;
+  /** Records each generation as transcript events (the engine's, batched per flush). */
+  transcript?: AttemptTranscript;
+  /** Prices per model, over Flow's defaults (RunOptions `prices`). */
+  prices?: PriceTable;
 }
 
 /** Agents that hit a quota, until when (shared by all runs of this process: quotas are per account). */
@@ -98,7 +107,7 @@ export async function runAgentTask(input: AgentTaskInput): Promise<{ raw: unknow
   const started = now();
   const forkRef = desc.forkSource ? await input.lookupSession?.(desc.forkSource) : undefined;
   const retryRef = input.attempt > 1 ? await input.lookupSession?.(desc.nodeId) : undefined;
-  const tally = { usage: undefined as AgentUsage | undefined, calls: 0 };
+  const tally: Tally = { calls: 0 };
   const failures: NonNullable<AgentAttemptMeta["failover"]> = [];
   const errors: unknown[] = [];
   const quotaTimes: number[] = [];
@@ -116,7 +125,7 @@ export async function runAgentTask(input: AgentTaskInput): Promise<{ raw: unknow
     let resume = sessionFor(agent, retryRef) ?? sessionFor(agent, forkRef);
     for (;;) {
       try {
-        const answer = await generateValid(agent, { ...base, ...(resume ? { resumeSession: resume } : {}) }, input, tally);
+        const answer = await generateValid(agent, index, { ...base, ...(resume ? { resumeSession: resume } : {}) }, input, tally);
         quotaUntil.delete(agent);
         const meta: AgentAttemptMeta = {
           agentId: agent.id ?? null,
@@ -128,6 +137,7 @@ export async function runAgentTask(input: AgentTaskInput): Promise<{ raw: unknow
           schemaRetries: answer.schemaRetries,
           ...(answer.model ? { model: answer.model } : {}),
           ...(tally.usage ? { usage: tally.usage } : {}),
+          ...(tally.costUsd !== undefined ? { costUsd: tally.costUsd } : {}),
           ...(failures.length ? { failover: failures } : {}),
         };
         return { raw: answer.raw, meta };
@@ -207,17 +217,41 @@ interface ValidAnswer {
   schemaRetries: number;
 }
 
+interface Tally {
+  usage?: AgentUsage;
+  costUsd?: number;
+  calls: number;
+}
+
+/** One generate call, recorded in the attempt's transcript when there is one. */
+async function generateOnce(agent: AgentLike, agentIndex: number, call: AgentGenerateOptions, input: AgentTaskInput, tally: Tally): Promise<unknown> {
+  tally.calls++;
+  const gen = input.transcript?.begin(agent, agentIndex, call);
+  const listen = call.onEvent;
+  let result: unknown;
+  try {
+    result = await agent.generate(gen ? { ...call, onEvent: (e) => (listen?.(e), gen.onEvent(e)) } : call);
+  } catch (error) {
+    gen?.end({ ok: false, error });
+    throw error;
+  }
+  const f = resultFields(result);
+  tally.usage = addUsage(tally.usage, f.usage);
+  const cost = costOf(f.model, f.usage, input.prices);
+  if (cost !== undefined) tally.costUsd = (tally.costUsd ?? 0) + cost;
+  gen?.end({ ok: true, ...f, ...(f.sessionId || !call.resumeSession ? {} : { sessionId: call.resumeSession }) });
+  return result;
+}
+
 /** One agent's answer, with schema correction calls until it validates or retries run out. */
-async function generateValid(agent: AgentLike, options: AgentGenerateOptions, input: AgentTaskInput, tally: { usage?: AgentUsage; calls: number }): Promise<ValidAnswer> {
+async function generateValid(agent: AgentLike, agentIndex: number, options: AgentGenerateOptions, input: AgentTaskInput, tally: Tally): Promise<ValidAnswer> {
   const schema = input.desc.outputSchema as SchemaLike | undefined;
   const maxRetries = input.maxSchemaRetries ?? DEFAULT_MAX_SCHEMA_RETRIES;
   let messages: AgentMessage[] = [{ role: "user", content: options.prompt ?? "" }];
   let call = options;
   for (let retry = 0; ; retry++) {
-    tally.calls++;
-    const result = await agent.generate(call);
+    const result = await generateOnce(agent, agentIndex, call, input, tally);
     const fields = resultFields(result);
-    tally.usage = addUsage(tally.usage, fields.usage);
     const raw = extractAgentOutput(result);
     const problems = schema ? validate(schema, raw) : [];
     const sessionId = fields.sessionId ?? call.resumeSession;
@@ -245,7 +279,7 @@ function validate(schema: SchemaLike, raw: unknown): string[] {
   return (parsed.error?.issues ?? []).map((i) => `${i.path.map(String).join(".") || "(row)"}: ${i.message}`);
 }
 
-function resultFields(result: unknown): { text?: string; sessionId?: string; model?: string; usage?: AgentUsage } {
+function resultFields(result: unknown): { text?: string; sessionId?: string; model?: string; provider?: string; finishReason?: string; usage?: AgentUsage } {
   if (!result || typeof result !== "object") return typeof result === "string" ? { text: result } : {};
   const r = result as Record<string, any>;
   const pick = (k: string) => {
@@ -259,7 +293,11 @@ function resultFields(result: unknown): { text?: string; sessionId?: string; mod
   const sessionId = pick("sessionId");
   const model = pick("modelId") ?? pick("response")?.modelId;
   const usage = normalizeUsage(pick("totalUsage") ?? pick("usage"));
+  const provider = pick("provider");
+  const finishReason = pick("finishReason");
   return {
+    ...(typeof provider === "string" ? { provider } : {}),
+    ...(typeof finishReason === "string" ? { finishReason } : {}),
     ...(typeof text === "string" ? { text } : {}),
     ...(typeof sessionId === "string" ? { sessionId } : {}),
     ...(typeof model === "string" ? { model } : {}),

@@ -90,6 +90,8 @@ export interface AgentResult {
   sessionId?: string;
   finishReason?: string;
   modelId?: string;
+  /** Who served the model: the AI SDK provider id (`openai.chat`), or the CLI engine. */
+  provider?: string;
   /** Texts of the model steps, oldest first (for JSON extraction). */
   steps?: { text: string }[];
 }
@@ -111,7 +113,15 @@ export type AgentEvent =
       message?: string;
       ok?: boolean;
       level?: "info" | "warning" | "error";
+      /** A tool call's arguments (phase `started`). */
+      input?: unknown;
+      /** A tool call's result (phase `completed`, `ok` true). */
+      output?: unknown;
+      /** Why a tool call failed or was refused (phase `completed`, `ok` false). */
+      error?: { code?: string; message: string };
     }
+  /** Streamed answer text: an SDK model's text deltas, a CLI's streamed assistant text. */
+  | { type: "text"; engine: string; delta: string }
   | { type: "completed"; engine: string; ok: boolean; answer?: string; error?: string; resume?: string; usage?: AgentUsage };
 
 /** Kinds of `action` events. */

@@ -60,6 +60,28 @@ export function addUsage(a: AgentUsage | undefined, b: AgentUsage | undefined): 
   return out;
 }
 
+/**
+ * Tokens and cost summed over attempt metas (`_flow_attempts.meta_json`: `usage`, `costUsd`),
+ * for a task, a run or many runs; `costUsd` is absent when no attempt had a known cost.
+ * @example
+ * const total = rollUpUsage((await db.listAttempts(runId)).map((a) => a.meta)); // { inputTokens: 22, ..., costUsd: 0.00005, attempts: 1 }
+ */
+export function rollUpUsage(metas: readonly unknown[]): AgentUsage & { attempts: number } {
+  let usage: AgentUsage | undefined;
+  let cost: number | undefined;
+  let attempts = 0;
+  for (const meta of metas) {
+    const m = meta as { usage?: AgentUsage; costUsd?: number } | null | undefined;
+    if (!m?.usage && m?.costUsd === undefined) continue;
+    attempts++;
+    const { costUsd: _reported, ...tokens } = m.usage ?? {};
+    usage = addUsage(usage, tokens);
+    const c = m.costUsd ?? m.usage?.costUsd;
+    if (typeof c === "number") cost = (cost ?? 0) + c;
+  }
+  return { ...usage, ...(cost !== undefined ? { costUsd: Math.round(cost * 1e9) / 1e9 } : {}), attempts };
+}
+
 function numberIn(value: unknown): number | undefined {
   if (typeof value === "number" && Number.isFinite(value)) return value;
   // AI SDK 6 reports some counts as { total } objects in provider-level usage.

@@ -12,7 +12,7 @@ import type { ClockPort } from "../engine/world.js";
 import { FlowError } from "../errors.js";
 import { memoryStoreOf } from "../memory/index.js";
 import { listScores } from "../scorers/index.js";
-import { readJsonBody } from "./body.js";
+import { readJsonBody, readJsonObject } from "./body.js";
 import { API_ROUTES, type ApiRoute, type ApiRouteName, HEADERS, routeLabel, routeScope } from "./contract.js";
 import { okResponse } from "./envelope.js";
 import { runSummary } from "./read-model.js";
@@ -58,13 +58,16 @@ export type CustomRouteName = { [K in ApiRouteName]: (typeof API_ROUTES)[K] exte
  */
 export type RouteHandler = (c: Context<DomainEnv>) => Promise<Response> | Response;
 
-/** The params of an RPC route: the body (as given, when nothing else), its path parameters and its set query parameters. */
-async function rpcParams(c: Context<DomainEnv>, route: ApiRoute, body: (req: Request) => Promise<unknown>): Promise<unknown> {
+/**
+ * The params of an RPC route: the body as given when there is nothing else, else the body (a
+ * JSON object, INVALID_ARGUMENT otherwise) with its path parameters and set query parameters.
+ */
+async function rpcParams(c: Context<DomainEnv>, route: ApiRoute, maxBodyBytes: number): Promise<unknown> {
   const query = defined(Object.fromEntries(Object.entries(route.query ?? {}).map(([name, kind]) => [name, kind === "int" ? intParam(c.req.query(name), name) : c.req.query(name)])));
   const extra = { ...c.req.param(), ...query };
   if (!route.body) return extra;
-  const given = await body(c.req.raw);
-  return Object.keys(extra).length ? { ...(given as object), ...extra } : given;
+  if (Object.keys(extra).length === 0) return readJsonBody(c.req.raw, maxBodyBytes);
+  return { ...(await readJsonObject(c.req.raw, maxBodyBytes, routeLabel(route))), ...extra };
 }
 
 /**
@@ -74,7 +77,6 @@ async function rpcParams(c: Context<DomainEnv>, route: ApiRoute, body: (req: Req
  */
 export function mountApiRoutes(app: Hono<DomainEnv>, deps: ApiRouteDeps): void {
   const handlers: Record<CustomRouteName, RouteHandler> = { ...customHandlers(deps), ...waitRouteHandlers(deps.host, deps.maxBodyBytes), ...memoryRouteHandlers(deps.host) };
-  const body = (req: Request) => readJsonBody(req, deps.maxBodyBytes);
   // Routes of one verb and path (`GET /v1/api/runs/:runId` and its `?view=summary`) share a mount.
   const byPath = new Map<string, Array<[ApiRouteName, ApiRoute]>>();
   for (const [name, route] of Object.entries(API_ROUTES) as Array<[ApiRouteName, ApiRoute]>) {
@@ -86,7 +88,7 @@ export function mountApiRoutes(app: Hono<DomainEnv>, deps: ApiRouteDeps): void {
     app.on(first.verb, first.path, async (c) => {
       const selected = ([, r]: [ApiRouteName, ApiRoute]) => r.fixed !== undefined && Object.entries(r.fixed).every(([k, v]) => c.req.query(k) === v);
       const [name, route] = routes.find(selected) ?? routes.find(([, r]) => !r.fixed)!;
-      if (route.rpc) return deps.answer(await deps.invoke(route.rpc, await rpcParams(c, route, body), c.get("caller")));
+      if (route.rpc) return deps.answer(await deps.invoke(route.rpc, await rpcParams(c, route, deps.maxBodyBytes), c.get("caller")));
       requireScope(c.get("caller"), routeScope(route), routeLabel(route));
       return handlers[name as CustomRouteName](c);
     });

@@ -2,7 +2,8 @@
  * @module core/api/body
  * Request bodies under a byte limit. `Content-Length` is checked before routing; a body
  * without it is counted while it streams and the read stops at the limit (the rest is never
- * read). Malformed JSON answers INVALID_ARGUMENT.
+ * read). Malformed JSON answers INVALID_ARGUMENT, and so does a body that is not the JSON
+ * object a route takes, or an identifier longer than `MAX_ID_LENGTH` (docs/hosting.md "Limits").
  */
 import { FlowError } from "../errors.js";
 
@@ -74,5 +75,43 @@ export async function readJsonBody(req: Request, maxBytes: number): Promise<unkn
     return JSON.parse(text) as unknown;
   } catch (error) {
     throw new FlowError("INVALID_ARGUMENT", `The request body is not valid JSON (${(error as Error).message}).`);
+  }
+}
+
+/**
+ * The body as the JSON object a writing route takes (an empty body is `{}`): an array, a
+ * string, a number, a boolean or `null` answers INVALID_ARGUMENT before anything is done.
+ * @example
+ * const params = await readJsonObject(req, 1_048_576, "POST /v1/api/runs/:runId/cancel");
+ */
+export async function readJsonObject(req: Request, maxBytes: number, route: string): Promise<Record<string, unknown>> {
+  const body = await readJsonBody(req, maxBytes);
+  if (typeof body === "object" && body !== null && !Array.isArray(body)) return body as Record<string, unknown>;
+  throw new FlowError("INVALID_ARGUMENT", `${route} takes a JSON object as its body (or none), not ${body === null ? "null" : Array.isArray(body) ? "an array" : `a ${typeof body}`}.`, { route });
+}
+
+/**
+ * The longest identifier a request may carry, in characters: run, node, cron, user and
+ * delivery ids, workflow keys and signal names (docs/hosting.md "Limits").
+ * @example
+ * "r1".length <= MAX_ID_LENGTH; // true
+ */
+export const MAX_ID_LENGTH = 256;
+
+/** The params that are identifiers: `id`, `*Id`, `workflow`, `name`. */
+const ID_PARAM = /^(?:id|.*Id|workflow|name)$/;
+
+/**
+ * Throws INVALID_ARGUMENT (`details.param`, `details.maxLength`) when a top-level identifier of
+ * `params` is a string longer than MAX_ID_LENGTH, so it never reaches the store.
+ * @example
+ * assertIdLengths({ runId: "x".repeat(300) }, "launchRun"); // throws INVALID_ARGUMENT
+ */
+export function assertIdLengths(params: unknown, what: string): void {
+  if (typeof params !== "object" || params === null) return;
+  for (const [key, value] of Object.entries(params)) {
+    if (ID_PARAM.test(key) && typeof value === "string" && value.length > MAX_ID_LENGTH) {
+      throw new FlowError("INVALID_ARGUMENT", `${what}: ${key} is ${value.length} characters long; identifiers are at most ${MAX_ID_LENGTH}.`, { param: key, length: value.length, maxLength: MAX_ID_LENGTH });
+    }
   }
 }

@@ -47,8 +47,11 @@ export interface ActiveRun {
   db: FlowDb;
   /** Cancels the run (status `cancelled`). */
   cancel(): void;
-  /** Pauses the run: nothing new starts, in-flight tasks finish, status `paused`. */
-  pause(): void;
+  /**
+   * Pauses the run: nothing new starts, in-flight tasks finish, status `paused`. `shutdown`:
+   * the host is stopping (the next host serving the workflow resumes it); default a person's pause.
+   */
+  pause(reason?: "shutdown"): void;
   /** Settles with the run's result. Never rejects: a failure to run is a `failed` result. */
   done: Promise<RunResult>;
 }

@@ -142,7 +142,14 @@ export class LocalGatewayHost implements GatewayHost {
     const candidates = runId === undefined ? await listRunsToWake(this.db) : [runId];
     const woken: string[] = [];
     for (const id of candidates) {
-      if (this.active.has(id)) continue;
+      const active = this.active.get(id);
+      if (active) {
+        // The run's session may be parking right now, past the point where it looks for
+        // deliveries: once it has stopped, wake it again if a delivery is still waiting, so a
+        // decision never sits until the next periodic wake.
+        if (runId !== undefined) void active.done.then(() => this.wakeIfDue(id)).catch(() => undefined);
+        continue;
+      }
       const run = await this.db.getRun(id);
       if (!run || !run.status.startsWith("waiting-") || !this.workflowKeyOf(run)) continue;
       try {
@@ -156,6 +163,10 @@ export class LocalGatewayHost implements GatewayHost {
     return woken;
   }
 
+  private async wakeIfDue(runId: string): Promise<void> {
+    if (!this.active.has(runId) && (await listRunsToWake(this.db, { runId })).length) await this.wakeRuns(runId);
+  }
+
   subscribeRunEvents(runId: string, afterSeq: number, onEvent: (event: FlowEvent) => void): Promise<Unsubscribe> {
     return this.hub.subscribe(this.active.get(runId)?.db ?? this.db, runId, afterSeq, onEvent);
   }
@@ -163,7 +174,8 @@ export class LocalGatewayHost implements GatewayHost {
   publishRunEvent(event: FlowEvent): void {
     this.hub.publish(event);
     this.changes.publish(changeOf(event));
-    if (event.type === "ApprovalRequested" || event.type === "ApprovalDecided") this.changes.publish({ collection: "approvals", runId: event.runId, reason: event.type });
+    // A cancel closes the run's waits: inboxes drop its approvals.
+    if (event.type === "ApprovalRequested" || event.type === "ApprovalDecided" || event.type === "RunCancelled") this.changes.publish({ collection: "approvals", runId: event.runId, reason: event.type });
   }
 
   /** Live run-event subscriptions (for metrics). */
@@ -172,12 +184,13 @@ export class LocalGatewayHost implements GatewayHost {
   }
 
   /**
-   * Pauses every active run (they park as `paused`, resumable later) and waits for them to
-   * stop; `cancel: true` cancels them instead.
+   * Pauses every active run (they park as `paused` with the reason `shutdown`: the next host
+   * serving their workflow resumes them, see pick-up.ts) and waits for them to stop;
+   * `cancel: true` cancels them instead.
    */
   async close(opts: { cancel?: boolean } = {}): Promise<void> {
     const runs = [...this.active.values()];
-    for (const run of runs) (opts.cancel ? run.cancel : run.pause)();
+    for (const run of runs) (opts.cancel ? run.cancel() : run.pause("shutdown"));
     await Promise.all(runs.map((r) => r.done));
   }
 
@@ -227,7 +240,7 @@ export class LocalGatewayHost implements GatewayHost {
         return { runId, status: "failed" as const, error: errorToJson(error) };
       },
     );
-    const active: ActiveRun = { runId, workflowKey: key, db: new FlowDb(workflow), cancel: () => cancel.abort(), pause: () => pause.abort(), done };
+    const active: ActiveRun = { runId, workflowKey: key, db: new FlowDb(workflow), cancel: () => cancel.abort(), pause: (reason) => pause.abort(reason ?? "person"), done };
     this.active.set(runId, active);
     void done.finally(() => {
       if (this.active.get(runId) === active) this.active.delete(runId);

@@ -1,8 +1,10 @@
 /**
  * @module core/api/pick-up
  * The pick-up of orphaned runs by a host that (re)starts: runs left `running` by an owner that
- * is gone (the env says it is dead, or its claim heartbeat is older than `claimStaleMs`) and
- * parked runs that can continue now (a timer or timeout is due, a delivery waits). The Gateway
+ * is gone (the env says it is dead, or its claim heartbeat is older than `claimStaleMs`), runs
+ * paused because their host stopped (`pause_reason = 'shutdown'`: shutdown is not a decision)
+ * and parked runs that can continue now (a timer or timeout is due, a delivery waits). A run a
+ * person paused, or a rewound run (`pause_reason = 'rewind'`), waits for a person's resume. The Gateway
  * calls it when it listens and after every scheduler poll; the engine worker in a browser calls
  * it when its tab becomes the leader (its env counts every other owner as gone, since only the
  * leader runs an engine). See docs/hosting.md "Gateway" and docs/app-browser.md.
@@ -22,14 +24,14 @@ export async function pickUpRuns(host: LocalGatewayHost, label = "Flow"): Promis
   const { db } = host;
   const env = db.binding.env;
   const now = env.clock.now();
-  const rows = await db.store.query<{ run_id: string; owner_id: string | null; heartbeat_at_ms: unknown }>(
-    `SELECT run_id, owner_id, heartbeat_at_ms FROM _flow_runs WHERE status = 'running' ORDER BY updated_at_ms`,
+  const rows = await db.store.query<{ run_id: string; status: string; owner_id: string | null; heartbeat_at_ms: unknown }>(
+    `SELECT run_id, status, owner_id, heartbeat_at_ms FROM _flow_runs WHERE status = 'running' OR (status = 'paused' AND pause_reason = 'shutdown') ORDER BY updated_at_ms`,
   );
   const resumed: string[] = [];
   for (const row of rows) {
     if (host.activeRun(row.run_id) || row.owner_id === env.ownerId) continue;
     const heartbeat = row.heartbeat_at_ms === null ? null : Number(row.heartbeat_at_ms);
-    const gone = row.owner_id === null || env.isOwnerAlive?.(row.owner_id) === false || heartbeat === null || now - heartbeat >= env.claimStaleMs;
+    const gone = row.status === "paused" || row.owner_id === null || env.isOwnerAlive?.(row.owner_id) === false || heartbeat === null || now - heartbeat >= env.claimStaleMs;
     if (!gone) continue;
     const pickUp = async () => {
       const run = await db.getRun(row.run_id);

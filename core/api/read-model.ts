@@ -6,7 +6,7 @@
  */
 import { type AttemptRecord, type NodeRecord, type RunRecord, toRun } from "../engine/flow-db.js";
 import type { RunRow } from "../engine/run-sql.js";
-import type { FlowWorkflow, NodeState, RunAuthContext, RunStatus } from "../engine/types.js";
+import type { FlowWorkflow, NodeState, PauseReason, RunAuthContext, RunStatus } from "../engine/types.js";
 import type { FlowErrorJson } from "../errors.js";
 import { FlowError } from "../errors.js";
 import { z } from "zod";
@@ -34,6 +34,8 @@ export interface GatewayRunSummaryRow {
   createdAtMs: number;
   updatedAtMs: number;
   finishedAtMs: number | null;
+  /** Why a `paused` run is paused: `rewind` and `person` wait for a Resume, `shutdown` for a host to start (absent: not known). */
+  pauseReason?: PauseReason | null;
 }
 
 /** A node of a run, with its attempts. */
@@ -115,6 +117,7 @@ export function summaryRow(host: GatewayHost, run: RunRecord, auth?: RunAuthCont
     createdAtMs: run.createdAtMs,
     updatedAtMs: run.updatedAtMs,
     finishedAtMs: run.finishedAtMs,
+    pauseReason: run.pauseReason,
   };
 }
 

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { retryTask } from "../engine/retry-task.js";
 import type { RunStatus } from "../engine/types.js";
+import { previewDecisions, type ResetDecision } from "../engine/waits/reset-waits.js";
 import { FlowError } from "../errors.js";
 import type { GatewayHost } from "./host.js";
 import { workflowDbOf } from "./workflow-db.js";
@@ -22,8 +23,12 @@ export const retryNodeBody = z.object({
   iteration: z.number().int().min(0).optional(),
   /** Also reset what ran after the task (default true, as `retryTask`). */
   resetDependents: z.boolean().optional(),
+  /** Keep the decisions of reset approvals, human tasks, signals and events (default false: asked again). */
+  keepDecisions: z.boolean().optional(),
   /** Resume the run once reset (default true). */
   resume: z.boolean().default(true),
+  /** Change nothing: answer the decisions the retry would ask again (or keep) (the app's dialog). */
+  preview: z.boolean().optional(),
 });
 
 /** What the retry route answers. */
@@ -33,6 +38,8 @@ export interface RetryNodeResult {
   status: RunStatus;
   /** Node ids set back to `pending` (the task first, then its dependents). */
   resetNodes: string[];
+  /** Decisions met among the reset nodes: asked again, or kept with `keepDecisions`. */
+  decisions: ResetDecision[];
 }
 
 /** Node states a retry accepts: the task ended without an output row. */
@@ -61,8 +68,14 @@ export async function retryNode(host: GatewayHost, p: { runId: string; nodeId: s
       state: target.state,
     });
   }
-  const reset = await retryTask(await workflowDbOf(host, p.runId), { runId: p.runId, nodeId: p.nodeId, iteration: target.iteration, ...(p.resetDependents !== undefined ? { resetDependents: p.resetDependents } : {}) });
+  if (p.preview) {
+    const db = await workflowDbOf(host, p.runId);
+    const starts = (await db.listAttempts(p.runId, p.nodeId)).filter((a) => a.iteration === target.iteration).map((a) => a.startedAtMs);
+    const decisions = await previewDecisions(db, p.runId, target, Math.min(...starts), p.resetDependents !== false, p.keepDecisions === true);
+    return { runId: p.runId, status: run.status, resetNodes: [], decisions };
+  }
+  const reset = await retryTask(await workflowDbOf(host, p.runId), { runId: p.runId, nodeId: p.nodeId, iteration: target.iteration, ...(p.resetDependents !== undefined ? { resetDependents: p.resetDependents } : {}), ...(p.keepDecisions ? { keepDecisions: true } : {}) });
   if (!reset.success) throw new FlowError("INVALID_TRANSITION", `Run ${p.runId} could not retry ${p.nodeId}: ${reset.error}`, { runId: p.runId, nodeId: p.nodeId });
   const after = p.resume === false ? { status: (await host.db.requireRun(p.runId)).status } : await host.resumeRun(p.runId);
-  return { runId: p.runId, status: after.status, resetNodes: reset.resetNodes };
+  return { runId: p.runId, status: after.status, resetNodes: reset.resetNodes, decisions: reset.decisions ?? [] };
 }

@@ -5,8 +5,9 @@
  * `CRON_IDENTITY` (role `system`, `triggeredBy` `cron:gateway`, scopes `["*"]`).
  */
 import { z } from "zod";
+import { assertInputFits } from "../engine/input.js";
 import { ANNOTATIONS } from "./contract.js";
-import { type CronRow, cronStore } from "./cron-store.js";
+import { type CronRow, cronStore, nextFireOf } from "./cron-store.js";
 import type { GatewayHost } from "./host.js";
 import { type CallerIdentity, runAuthOf } from "./identity.js";
 import type { RpcMethod } from "./rpc-types.js";
@@ -46,7 +47,10 @@ export const CRON_METHODS = {
     scope: "cron:write",
     params: cronCreateParams,
     async handler(p, caller, host) {
-      await host.resolveWorkflow(p.workflow);
+      // The input is checked now, as launchRun would check it, so no firing fails on it.
+      const { workflow } = await host.resolveWorkflow(p.workflow);
+      nextFireOf(p.schedule, host.now());
+      assertInputFits(workflow.schemaRegistry?.input, p.input);
       const cronId = p.cronId ?? `cron:${host.db.binding.env.newId()}`;
       const row = await cronStore.upsert(host.db.store, { cronId, workflowKey: p.workflow, schedule: p.schedule, input: p.input, enabled: p.enabled, createdBy: caller?.triggeredBy ?? null }, host.now());
       host.changes.publish({ collection: "crons", reason: "cronCreate" });

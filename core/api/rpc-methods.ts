@@ -5,6 +5,7 @@
  * file (rpc-runs, rpc-human, rpc-reads, rpc-cron, rpc-streams). docs/hosting.md lists them.
  */
 import { FlowError } from "../errors.js";
+import { assertIdLengths } from "./body.js";
 import type { GatewayHost } from "./host.js";
 import type { CallerIdentity } from "./identity.js";
 import { CRON_METHODS } from "./rpc-cron.js";
@@ -28,13 +29,15 @@ for (const [name, method] of Object.entries(RPC_METHODS)) {
 
 /**
  * Calls an RPC method: checks the caller's scope, validates the params, runs the handler.
- * Throws METHOD_NOT_FOUND, FORBIDDEN, INVALID_ARGUMENT or what the handler throws.
+ * Throws METHOD_NOT_FOUND, FORBIDDEN, INVALID_ARGUMENT (bad params, an identifier over
+ * MAX_ID_LENGTH) or what the handler throws.
  * @example
  * const { runId } = (await invokeRpc(host, "launchRun", { workflow: "review", input: {} }, null)) as { runId: string };
  */
 export async function invokeRpc(host: GatewayHost, method: string, params: unknown, caller: CallerIdentity | null): Promise<unknown> {
   if (!Object.hasOwn(RPC_METHODS, method)) throw methodNotFound(method);
   checkScope(caller, method);
+  assertIdLengths(params, method);
   const def = RPC_METHODS[method as RpcMethodName];
   const parsed = def.params.safeParse(params ?? {});
   if (!parsed.success) {

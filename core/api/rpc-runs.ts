@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import type { RunStatus } from "../engine/types.js";
+import { previewDecisions } from "../engine/waits/reset-waits.js";
 import { FlowError } from "../errors.js";
 import { timeTravel, type TimeTravelResult } from "../time-travel/index.js";
 import type { GatewayHost, HijackPlanSummary } from "./host.js";
@@ -114,8 +115,12 @@ const rewindRunParams = z.object({
   restoreVcs: z.boolean().optional(),
   force: z.boolean().optional(),
   noRevert: z.boolean().optional(),
-  /** Resume the run from the reset tasks once rewound (default true). */
+  /** Keep the decisions of reset approvals, human tasks, signals and events (default false: asked again). */
+  keepDecisions: z.boolean().optional(),
+  /** Resume the run from the reset tasks once rewound (default true); false leaves it paused for a person. */
   resume: z.boolean().default(true),
+  /** Change nothing: answer the decisions the rewind would ask again (or keep) and the run as it is (the app's dialog). */
+  preview: z.boolean().optional(),
 });
 
 /** `timeTravel`'s result, with the run's status after the rewind (and resume). */
@@ -128,7 +133,8 @@ const rewindRun: RpcMethod<z.infer<typeof rewindRunParams>, RewindRunResult> = {
     if (host.activeRun(p.runId)) {
       throw new FlowError("INVALID_TRANSITION", `Run ${p.runId} is running in this host; pause or cancel it before rewinding it.`, { runId: p.runId });
     }
-    const { resume, ...opts } = p;
+    if (p.preview) return previewRewind(host, p);
+    const { resume, preview: _preview, ...opts } = p;
     const definedOpts = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) as typeof opts;
     // Through the run's workflow: its handle knows the output tables of the tasks to reset.
     const result = await timeTravel(await workflowDbOf(host, p.runId), definedOpts);
@@ -136,6 +142,19 @@ const rewindRun: RpcMethod<z.infer<typeof rewindRunParams>, RewindRunResult> = {
     return { ...result, runId: p.runId, status: (await host.db.requireRun(p.runId)).status };
   },
 };
+
+/** The decisions a rewind to the attempt would meet; nothing changes (success, no reset nodes). */
+async function previewRewind(host: GatewayHost, p: z.infer<typeof rewindRunParams>): Promise<RewindRunResult> {
+  const db = await workflowDbOf(host, p.runId);
+  const run = await db.requireRun(p.runId);
+  const iteration = p.iteration ?? 0;
+  const target = (await db.listNodes(p.runId)).find((n) => n.nodeId === p.nodeId && n.iteration === iteration);
+  const attempts = (await db.listAttempts(p.runId, p.nodeId)).filter((a) => a.iteration === iteration);
+  const attempt = p.attempt === undefined ? attempts.sort((a, b) => b.attempt - a.attempt)[0] : attempts.find((a) => a.attempt === p.attempt);
+  if (!target || !attempt) throw new FlowError("NODE_NOT_FOUND", `Run ${p.runId} has no attempt of ${p.nodeId} (iteration ${iteration}) to rewind to.`, { runId: p.runId, nodeId: p.nodeId });
+  const decisions = await previewDecisions(db, p.runId, target, attempt.startedAtMs, p.resetDependents !== false, p.keepDecisions === true);
+  return { success: true, vcsRestored: false, resetNodes: [], decisions, effectBoundary: { blocking: [], revertible: [], warnings: [] }, runId: p.runId, status: run.status };
+}
 
 const hijackRunParams = z.object({
   runId: z.string().min(1),

@@ -60,7 +60,7 @@ export interface DataApi {
   pauseRun(runId: string): Promise<RpcResult<"pauseRun">>;
   cancelRun(runId: string): Promise<RpcResult<"cancelRun">>;
   /** Resets a failed or cancelled task (and what depends on it) and resumes the run (`POST .../nodes/:nodeId/retry`). */
-  retryNode(runId: string, nodeId: string, opts?: { iteration?: number; resetDependents?: boolean; resume?: boolean }): Promise<RetryNodeResult>;
+  retryNode(runId: string, nodeId: string, opts?: { iteration?: number; resetDependents?: boolean; keepDecisions?: boolean; resume?: boolean; preview?: boolean }): Promise<RetryNodeResult>;
   /** Time travel to a task attempt (`rewindRun`): later attempts are kept as `cancelled` history; resumes by default. */
   rewindRun(params: RpcParams<"rewindRun">): Promise<RpcResult<"rewindRun">>;
   /** What an attempt changed in the run's workspace (`getNodeDiff`; VCS_FAILED when it has no snapshots). */

@@ -13,6 +13,7 @@ export type { MemoryNamespaceInfo } from "../api/memory-routes.js";
 export type { WaitInfo } from "../api/wait-routes.js";
 export { createDataClient } from "./data-client.js";
 export type { DataClient, DataClientOptions } from "./data-client.js";
+export type { LastSeenStore } from "./last-seen.js";
 export type { LocalWorkspaceMode, MultiplayerWorkspaceMode, WorkspaceMode } from "./mode.js";
 export type { LiveCollection } from "./query-collection.js";
 export type {

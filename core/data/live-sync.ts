@@ -11,6 +11,9 @@
  *   `prompts`; a finished task or run refreshes `scores` and `memoryFacts`. Fetches of one run overlap at most two deep, and the newest result wins.
  * - another collection: that collection is refetched (coalesced the same way).
  * - `reset` (the gateway restarted, or this client was away too long): everything is refetched.
+ * - the stream back online after it was offline: everything is refetched too. Changes heard
+ *   while the network was flaky may have had their fetches fail (a run started meanwhile), and
+ *   collections whose load failed leave their error state.
  *
  * Each applied refresh is announced (`applied`), which is how optimistic writes learn that the
  * change stream confirmed them (core/data/writes.ts).
@@ -98,6 +101,7 @@ export class LiveSync {
   private readonly coalescer = new Coalescer();
   private readonly listeners = new Set<(a: AppliedRefresh) => void>();
   private unsubscribe: (() => void) | undefined;
+  private stopStatus: (() => void) | undefined;
   private stopped = false;
 
   constructor(
@@ -113,6 +117,15 @@ export class LiveSync {
       this.unsubscribe = stream.subscribe((e) => {
         if (e.type === "change") void this.onChange(e.change);
         else if (e.type === "reset") void this.invalidate();
+      });
+      let seenOnline = stream.status === "online";
+      let away = false;
+      this.stopStatus = stream.onStatus((s) => {
+        if (s === "offline" && seenOnline) away = true;
+        if (s !== "online") return;
+        seenOnline = true;
+        if (away) void this.invalidate();
+        away = false;
       });
     }
     if (stream.status !== "connecting") return Promise.resolve(stream.status);
@@ -143,6 +156,7 @@ export class LiveSync {
   stop(): void {
     this.stopped = true;
     this.unsubscribe?.();
+    this.stopStatus?.();
     this.listeners.clear();
   }
 

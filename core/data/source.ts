@@ -12,6 +12,7 @@ import type { RunPage } from "../api/read-model.js";
 import type { GraphSnapshot } from "../engine/types.js";
 import { isFlowError } from "../errors.js";
 import { type DataApi, listAllRunEvents } from "./data-api.js";
+import { type LastSeenStore, rememberLast } from "./last-seen.js";
 import type { DataClient, DataClientOptions } from "./data-client.js";
 import { type LiveCollection, queryCollection } from "./query-collection.js";
 import {
@@ -44,6 +45,8 @@ export interface CollectionsOptions extends Omit<DataClientOptions, "mode"> {
   runsLimit?: number;
   /** How long an optimistic write waits for the change stream to confirm it (default 10000 ms). */
   confirmTimeoutMs?: number;
+  /** Keeps each collection's last load, shown while the gateway cannot be reached (core/data/last-seen.ts; `local` mode). */
+  lastSeen?: LastSeenStore;
   /** The factory of the mode's collections (default: `localSource` for `local`; `multiplayer` needs `createTeamCollections` of `durable-flow/sync`). */
   sourceFactory?: SourceFactory;
 }
@@ -132,7 +135,7 @@ export function localSource(data: DataClient, queryClient: QueryClient, opts: Co
   const api = data.api;
   const prefix = ["durable-flow", data.mode.apiBaseUrl] as const;
   const make = <T extends object, K extends string | number = string, D = T[]>(name: string, key: unknown[], fetch: () => Promise<D>, getKey: (row: T) => K, select?: (d: D) => T[]) =>
-    queryCollection<T, K, D>({ id: `flow:${data.mode.apiBaseUrl}:${name}`, queryKey: [...prefix, ...key], queryClient, fetch, getKey, ...(select ? { select } : {}) });
+    queryCollection<T, K, D>({ id: `flow:${data.mode.apiBaseUrl}:${name}`, queryKey: [...prefix, ...key], queryClient, fetch: rememberLast(opts.lastSeen, `flow:${data.mode.apiBaseUrl}:${name}`, fetch), getKey, ...(select ? { select } : {}) });
   const perRun = new Map<string, Map<PerRunKind, LiveCollection<any, any>>>();
   const memo = <C extends LiveCollection<any, any>>(runId: string, kind: PerRunKind, build: () => C): C => {
     let m = perRun.get(runId);
@@ -144,7 +147,7 @@ export function localSource(data: DataClient, queryClient: QueryClient, opts: Co
   const docs = new Map<string, LiveCollection<GatewayDocRow>>();
   const shared = {
     // The hot collections are written row by row by the change stream (stream-collection.ts).
-    runs: streamCollection<GatewayRunSummaryRow, string>({ id: `flow:${data.mode.apiBaseUrl}:runs`, fetch: () => allRuns(data, opts.runsLimit ?? 10_000), getKey: (r) => r.runId }),
+    runs: streamCollection<GatewayRunSummaryRow, string>({ id: `flow:${data.mode.apiBaseUrl}:runs`, fetch: rememberLast(opts.lastSeen, `flow:${data.mode.apiBaseUrl}:runs`, () => allRuns(data, opts.runsLimit ?? 10_000)), getKey: (r) => r.runId }),
     approvals: make<GatewayApprovalRow>("approvals", ["approvals"], async () => (await api.listApprovals()).map((a) => ({ ...a, key: runNodeKey(a) })), (a) => a.key),
     workflows: make<GatewayWorkflowRow>("workflows", ["workflows"], () => api.listWorkflows(), (w) => w.key),
     prompts: make<GatewayPromptRow>("prompts", ["prompts"], async () => (await api.listPrompts()).map((p) => ({ ...p, key: runNodeKey(p) })), (p) => p.key),
@@ -159,7 +162,7 @@ export function localSource(data: DataClient, queryClient: QueryClient, opts: Co
     run: (runId) => memo(runId, "run", () => make<GatewayRunRow, string, GatewayRunRow>(`run:${runId}`, ["run", runId], () => api.getRun(runId), (r) => r.runId, (r) => [r])),
     nodes: (runId) => memo(runId, "nodes", () => make<GatewayRunNode, string, GatewayRunRow>(`nodes:${runId}`, ["run", runId], () => api.getRun(runId), (n) => n.key, (r) => r.nodes.map((n) => ({ ...n, key: nodeKey(n) })))),
     runEvents: (runId) =>
-      memo(runId, "runEvents", () => streamCollection<GatewayRunEventRow, number>({ id: `flow:${data.mode.apiBaseUrl}:runEvents:${runId}`, fetch: async () => (await listAllRunEvents(api, runId, 0)) as GatewayRunEventRow[], getKey: (e) => e.seq })),
+      memo(runId, "runEvents", () => streamCollection<GatewayRunEventRow, number>({ id: `flow:${data.mode.apiBaseUrl}:runEvents:${runId}`, fetch: rememberLast(opts.lastSeen, `flow:${data.mode.apiBaseUrl}:runEvents:${runId}`, async () => (await listAllRunEvents(api, runId, 0)) as GatewayRunEventRow[]), getKey: (e) => e.seq })),
     runTree: (runId) => memo(runId, "runTree", () => make<GatewayRunTreeRow>(`runTree:${runId}`, ["runTree", runId], async () => runTreeRows(await frameOf(api, runId)), (t) => t.key)),
     tickets: (runId) =>
       memo(runId, "tickets", () =>

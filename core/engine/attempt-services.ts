@@ -8,6 +8,7 @@
  * runs.
  */
 import type { AgentSessionRef, AgentTaskInput } from "../agents/run-agent.js";
+import { AttemptTranscript, type TranscriptSink } from "../agents/transcript.js";
 import { memoryEngineOf, prepareTaskMemory, retainTaskMemory } from "../memory/task-memory.js";
 import { scoreAttempt } from "../scorers/run-scorers.js";
 import { createToolContextFactory, type ToolCallRecord } from "../tools/tool-calls.js";
@@ -28,6 +29,7 @@ export class AttemptServices {
   constructor(
     private readonly binding: StoreBinding,
     private readonly opts: RunOptions,
+    private readonly transcripts?: TranscriptSink,
   ) {}
 
   /** The extra inputs of `runAgentTask` for one attempt, and the prompt with memory and the retry notice. */
@@ -81,6 +83,20 @@ export class AttemptServices {
         toolCalls,
         extraTools: memoryTools,
         lookupSession: (nodeId) => this.lookupSession(runId, nodeId),
+        ...(this.opts.prices ? { prices: this.opts.prices } : {}),
+        ...(this.transcripts
+          ? {
+              transcript: new AttemptTranscript({
+                nodeId: desc.nodeId,
+                iteration: desc.iteration,
+                attempt,
+                sink: this.transcripts,
+                now: () => env.clock.now(),
+                maxBytes: this.opts.maxOutputBytes ?? 200_000,
+                ...(this.opts.prices ? { prices: this.opts.prices } : {}),
+              }),
+            }
+          : {}),
       },
     };
   }

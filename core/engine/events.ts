@@ -3,8 +3,9 @@
  * The FlowEvent union. Every state change of a run is an event row with a per-run `seq`,
  * written in the same transaction as the change (DESIGN.md seam 3). docs/events.md lists them.
  */
+import type { AgentUsage } from "../agents/types.js";
 import type { FlowErrorJson } from "../errors.js";
-import type { RunStatus } from "./types.js";
+import type { PauseReason, RunStatus } from "./types.js";
 
 interface Base<T extends string> {
   type: T;
@@ -24,7 +25,8 @@ export type WorkflowChangedEvent = Base<"WorkflowChanged"> & { previousHash: str
 export type RunFinishedEvent = Base<"RunFinished"> & { output?: unknown };
 export type RunFailedEvent = Base<"RunFailed"> & { error: FlowErrorJson };
 export type RunCancelledEvent = Base<"RunCancelled">;
-export type RunPausedEvent = Base<"RunPaused">;
+/** `reason`: why (`_flow_runs.pause_reason`); absent in runs paused before it was recorded. */
+export type RunPausedEvent = Base<"RunPaused"> & { reason?: PauseReason };
 export type FrameCommittedEvent = Base<"FrameCommitted"> & { frameNo: number; taskCount: number; keyframe: boolean };
 export type TaskStartedEvent = Base<"TaskStarted"> & NodeRef & { attempt: number };
 export type TaskFinishedEvent = Base<"TaskFinished"> & NodeRef & { attempt: number; durationMs: number };
@@ -55,6 +57,23 @@ export type TimeTravelStartedEvent = Base<"TimeTravelStarted"> & TravelRef;
 export type TimeTravelFinishedEvent = Base<"TimeTravelFinished"> & TravelRef & { resetNodes: string[]; vcsRestored: boolean; forcedEffects: number };
 export type RevertStartedEvent = Base<"RevertStarted"> & TravelRef;
 export type RevertFinishedEvent = Base<"RevertFinished"> & TravelRef & { forcedEffects: number };
+
+/**
+ * Agent transcripts (docs/events.md, "Agent transcripts"): one generation is one `generate`
+ * call of an agent inside an attempt (failover and schema corrections make more), numbered
+ * from 1. Payloads above the run's `maxOutputBytes` are cut and say `truncated: true`.
+ */
+type GenerationRef = NodeRef & { attempt: number; generation: number };
+export type AgentGenerationStartedEvent = Base<"AgentGenerationStarted"> &
+  GenerationRef & { agentId: string | null; agentIndex: number; engine: string | null; schemaRetry?: number; resumeSession?: string; prompt?: string; messages?: { role: string; content: unknown }[]; truncated?: boolean };
+/** Streamed answer text, batched per flush (many model deltas make one event). */
+export type AgentTextDeltaEvent = Base<"AgentTextDelta"> & GenerationRef & { text: string; truncated?: boolean };
+export type AgentToolCallEvent = Base<"AgentToolCall"> & GenerationRef & { callId: string; toolName: string; input?: unknown; truncated?: boolean };
+/** `error.code`: the FlowError code of a refusal (`TOOL_PATH_ESCAPE`, ...); `sideEffect`/`idempotent` for Flow tools. */
+export type AgentToolResultEvent = Base<"AgentToolResult"> &
+  GenerationRef & { callId: string; toolName: string; ok: boolean; output?: unknown; error?: { code?: string; message: string }; durationMs: number | null; sideEffect?: boolean; idempotent?: boolean; truncated?: boolean };
+export type AgentGenerationFinishedEvent = Base<"AgentGenerationFinished"> &
+  GenerationRef & { ok: boolean; durationMs: number; model: string | null; provider: string | null; usage?: AgentUsage; costUsd?: number; finishReason?: string; sessionId?: string; error?: { code?: string; message: string } };
 
 /** Every event a run emits. */
 export type FlowEvent =
@@ -89,7 +108,12 @@ export type FlowEvent =
   | TimeTravelStartedEvent
   | TimeTravelFinishedEvent
   | RevertStartedEvent
-  | RevertFinishedEvent;
+  | RevertFinishedEvent
+  | AgentGenerationStartedEvent
+  | AgentTextDeltaEvent
+  | AgentToolCallEvent
+  | AgentToolResultEvent
+  | AgentGenerationFinishedEvent;
 
 export type FlowEventType = FlowEvent["type"];
 

@@ -3,6 +3,9 @@
  * `FlowDb`: the read side of a workflow's store (runs, nodes, attempts, events, frames), built
  * from a workflow's `db` handle. Hosting surfaces, the CLI and time travel read through it.
  */
+import { buildTranscripts, type TranscriptAttempt } from "../agents/transcript-view.js";
+import { rollUpUsage } from "../agents/usage.js";
+import type { AgentUsage } from "../agents/types.js";
 import { FlowError, type FlowErrorJson } from "../errors.js";
 import { decodeRow } from "../schema/columns.js";
 import type { SchemaRegistry } from "../schema/registry.js";
@@ -12,7 +15,7 @@ import { bindingOf, type StoreBinding } from "./binding.js";
 import type { FlowEvent } from "./events.js";
 import { replayFrames } from "./frames.js";
 import type { RunRow } from "./run-sql.js";
-import type { AttemptState, GraphSnapshot, NodeState, RunStatus } from "./types.js";
+import type { AttemptState, GraphSnapshot, NodeState, PauseReason, RunStatus } from "./types.js";
 
 /** A run as stored. */
 export interface RunRecord {
@@ -29,6 +32,8 @@ export interface RunRecord {
   ownerId: string | null;
   heartbeatAtMs: number | null;
   nextRunId: string | null;
+  /** Why a `paused` run is paused (null otherwise, and for runs paused before it was recorded). */
+  pauseReason: PauseReason | null;
   createdAtMs: number;
   updatedAtMs: number;
   finishedAtMs: number | null;
@@ -131,6 +136,39 @@ export class FlowDb {
     return rows.map((r) => ({ ...parse<Record<string, unknown>>(r.payload_json), type: r.type, runId, timestampMs: Number(r.timestamp_ms), seq: Number(r.seq) }) as FlowEvent);
   }
 
+  /**
+   * A task's agent transcript, per attempt (docs/agents.md, "Transcripts"): read from the
+   * run's `Agent*` events, so it is the transcript so far while the agent works.
+   */
+  async getTranscript(runId: string, nodeId: string): Promise<TranscriptAttempt[]> {
+    const rows = await this.store.query(`SELECT * FROM _flow_events WHERE run_id = ? AND (type LIKE 'Agent%' OR type = 'TaskCancelled') ORDER BY seq`, [runId]);
+    const events = rows.map((r) => ({ ...parse<Record<string, unknown>>(r.payload_json), type: r.type, runId, timestampMs: Number(r.timestamp_ms), seq: Number(r.seq) }) as FlowEvent);
+    return buildTranscripts(events, nodeId);
+  }
+
+  /**
+   * Tokens and cost of a run's agent attempts, its child runs (Subflows, `${runId}/...`)
+   * included, in total and per task (docs/agents.md, "Cost").
+   * @example
+   * const { total, byNode } = await db.getRunUsage(runId); // total.costUsd, byNode.fix.outputTokens
+   */
+  async getRunUsage(runId: string): Promise<{ total: AgentUsage & { attempts: number }; byNode: Record<string, AgentUsage & { attempts: number }> }> {
+    const prefix = `${runId}/`;
+    const rows = await this.store.query<{ run_id: string; node_id: string; meta_json: string | null }>(
+      `SELECT run_id, node_id, meta_json FROM _flow_attempts WHERE (run_id = ? OR substr(run_id, 1, ?) = ?) AND meta_json IS NOT NULL`,
+      [runId, prefix.length, prefix],
+    );
+    const metas = rows.map((r) => ({ node: r.run_id === runId ? r.node_id : `${r.run_id.slice(prefix.length)}/${r.node_id}`, meta: parse<unknown>(r.meta_json) }));
+    const byNode: Record<string, AgentUsage & { attempts: number }> = {};
+    const groups = new Map<string, unknown[]>();
+    for (const m of metas) groups.set(m.node, [...(groups.get(m.node) ?? []), m.meta]);
+    for (const [node, list] of groups) {
+      const u = rollUpUsage(list);
+      if (u.attempts) byNode[node] = u;
+    }
+    return { total: rollUpUsage(metas.map((m) => m.meta)), byNode };
+  }
+
   /** How many events the run has recorded (seq runs from 1 without gaps, so also its last seq). */
   async countEvents(runId: string): Promise<number> {
     const rows = await this.store.query<{ n: unknown }>(`SELECT COUNT(*) AS n FROM _flow_events WHERE run_id = ?`, [runId]);
@@ -185,6 +223,7 @@ export function toRun(r: RunRow & Record<string, unknown>): RunRecord {
     ownerId: r.owner_id,
     heartbeatAtMs: num(r.heartbeat_at_ms),
     nextRunId: r.next_run_id,
+    pauseReason: r.status === "paused" ? ((r.pause_reason as PauseReason | null | undefined) ?? null) : null,
     createdAtMs: Number(r.created_at_ms),
     updatedAtMs: Number(r.updated_at_ms),
     finishedAtMs: num(r.finished_at_ms),

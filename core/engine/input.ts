@@ -10,7 +10,7 @@ import { FlowError } from "../errors.js";
 import type { TableEntry } from "../schema/registry.js";
 
 /** Throws INPUT_INVALID, with one line per zod issue, unless the input passes its schema. */
-export function assertInputFits(entry: TableEntry | undefined, input: unknown): void {
+export function assertInputFits(entry: Pick<TableEntry, "schema"> | undefined, input: unknown): void {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     throw new FlowError("INPUT_INVALID", `Run input must be an object, got ${Array.isArray(input) ? "an array" : String(input)}.`);
   }

@@ -1,7 +1,8 @@
 /**
  * @module core/engine/retry-task
  * `retryTask`: resets a node (and, by default, what depends on it) to `pending` so that the
- * next `runWorkflow(..., { resume: true })` runs it again. Dependents are the node's later
+ * next `runWorkflow(..., { resume: true })` runs it again. A reset approval, human task, signal
+ * or event is asked again unless `keepDecisions` (core/engine/waits/reset-waits.ts). Dependents are the node's later
  * iterations, nodes ordered after it, and nodes with an attempt started after its first one
  * (the same rule time travel uses).
  */
@@ -9,6 +10,7 @@ import { FlowError } from "../errors.js";
 import { dependentsOf } from "../time-travel/dependents.js";
 import type { FlowEvent } from "./events.js";
 import { FlowDb } from "./flow-db.js";
+import { resetWaits } from "./waits/reset-waits.js";
 import { eventSql, nodeSql, outputSql, WriteBatch } from "./run-sql.js";
 import type { RetryTaskOptions, RetryTaskResult } from "./types.js";
 
@@ -42,6 +44,7 @@ export async function retryTask(adapter: FlowDb | { db?: unknown }, opts: RetryT
   }
 
   const batch = new WriteBatch();
+  const decisions = await resetWaits(store, batch, opts.runId, reset, opts.keepDecisions === true);
   let seq = await eventSql.lastSeq(store, opts.runId);
   const events: FlowEvent[] = [];
   for (const n of reset) {
@@ -62,5 +65,5 @@ export async function retryTask(adapter: FlowDb | { db?: unknown }, opts: RetryT
     throw new FlowError("DB_WRITE_FAILED", `retryTask could not reset ${opts.nodeId} in run ${opts.runId}: ${(cause as Error).message}`, { runId: opts.runId }, { cause });
   }
   for (const e of events) opts.onProgress?.(e);
-  return { success: true, resetNodes: [...new Set(reset.map((n) => n.nodeId))] };
+  return { success: true, resetNodes: [...new Set(reset.map((n) => n.nodeId))], decisions };
 }

@@ -9,7 +9,7 @@ import type { Dialect, SqlExecutor, SqlValue, StorePort } from "../store/port.js
 import { encodeValue } from "../schema/columns.js";
 import type { TableEntry } from "../schema/registry.js";
 import type { FlowEvent } from "./events.js";
-import type { AttemptState, NodeState, RunStatus } from "./types.js";
+import type { AttemptState, NodeState, PauseReason, RunStatus } from "./types.js";
 
 /** Statements to commit together. */
 export class WriteBatch {
@@ -56,6 +56,7 @@ export interface RunRow {
   created_at_ms: number | string;
   updated_at_ms: number | string;
   finished_at_ms: number | string | null;
+  pause_reason?: string | null;
 }
 
 export interface NodeRow {
@@ -85,10 +86,11 @@ export const runSql = {
       [r.runId, r.parentRunId, r.workflowName, r.workflowHash, json(r.input), json(r.iterations), json(r.annotations), json(r.auth), json(r.config), r.ownerId, r.now, r.now, r.now],
     );
   },
-  status(b: WriteBatch, runId: string, status: RunStatus, now: number, extra: { output?: unknown; error?: unknown; finished?: boolean; releaseOwner?: boolean } = {}) {
+  /** Writes a status; `pauseReason` is kept with `paused` only (any other status clears it). */
+  status(b: WriteBatch, runId: string, status: RunStatus, now: number, extra: { output?: unknown; error?: unknown; finished?: boolean; releaseOwner?: boolean; pauseReason?: PauseReason } = {}) {
     b.push(
-      `UPDATE _flow_runs SET status = ?, updated_at_ms = ?, output_json = COALESCE(?, output_json), error_json = ?, finished_at_ms = COALESCE(?, finished_at_ms)${extra.releaseOwner ? ", owner_id = NULL, heartbeat_at_ms = NULL" : ""} WHERE run_id = ?`,
-      [status, now, json(extra.output), json(extra.error) ?? null, extra.finished ? now : null, runId],
+      `UPDATE _flow_runs SET status = ?, updated_at_ms = ?, output_json = COALESCE(?, output_json), error_json = ?, finished_at_ms = COALESCE(?, finished_at_ms), pause_reason = ?${extra.releaseOwner ? ", owner_id = NULL, heartbeat_at_ms = NULL" : ""} WHERE run_id = ?`,
+      [status, now, json(extra.output), json(extra.error) ?? null, extra.finished ? now : null, status === "paused" ? (extra.pauseReason ?? "person") : null, runId],
     );
   },
   iterations(b: WriteBatch, runId: string, iterations: Record<string, number>, now: number) {

@@ -38,6 +38,7 @@ import { type Alert, alertEvent, AlertWatcher, deliverAlert, openAlertApproval }
 import { hotOptionsOf, watchWorkflowFile } from "./hot-reload.js";
 import { runSubflow } from "./subflow.js";
 import { AttemptServices } from "./attempt-services.js";
+import { TranscriptBatch } from "./transcript-batch.js";
 import { writeContinuation } from "./continue-as-new.js";
 import { attachRenderView, type RenderView, type ScopeFailure } from "./render-view.js";
 import { InstanceRecorder, RenderInstances, watchedRenderView, type WrittenRow } from "./render-instances.js";
@@ -45,11 +46,12 @@ import { ScopeFailures } from "./scopes.js";
 import { activeLoop, startInnerPasses } from "./nested-loops.js";
 import { AspectUsage } from "./aspect-usage.js";
 import { WaitManager, type WaitHost } from "./waits/wait-manager.js";
+import { waitSql } from "./waits/wait-sql.js";
 import type { NodeDescriptor } from "./describe-node.js";
 import { frameTaskOf } from "./snapshot.js";
 import type { StoreBinding } from "./binding.js";
 import { type AttemptSnapshots, attemptSnapshotsFor } from "../time-travel/snapshots.js";
-import type { FlowWorkflow, NodeState, RunOptions, RunResult, RunStatus, TaskDescriptor, WorkflowOptions } from "./types.js";
+import type { FlowWorkflow, NodeState, PauseReason, RunOptions, RunResult, RunStatus, TaskDescriptor, WorkflowOptions } from "./types.js";
 import { type RunLogSink, YIELD_EVERY_MS } from "./world.js";
 
 /** In-memory state of one node (task at one iteration). */
@@ -174,6 +176,8 @@ export class RunSession {
   /** Tokens and latency of tasks in Aspects blocks (the blocks read them while rendering). */
   private readonly aspectUsage = new AspectUsage();
   private readonly services: AttemptServices;
+  /** Agent transcript events waiting for the next flush (empty, and free, when no agent runs). */
+  private readonly transcripts: TranscriptBatch;
   private readonly snapshots: AttemptSnapshots | undefined;
   /** Retries waiting for an agent's quota to reset (they do not count as failures). */
   private readonly quotaWaits = new Set<string>();
@@ -226,7 +230,8 @@ export class RunSession {
     this.maxConcurrency = Math.max(1, opts.maxConcurrency ?? 4);
     this.waits = new WaitManager(this.waitHost());
     this.scopes = new ScopeFailures(start.scopes);
-    this.services = new AttemptServices(binding, opts);
+    this.transcripts = new TranscriptBatch(this.env.clock, () => this.wake());
+    this.services = new AttemptServices(binding, opts, this.transcripts);
     this.snapshots = attemptSnapshotsFor(binding, this.runId, opts.rootDir ?? this.env.cwd ?? ".");
     this.workflowHash = start.workflowHash;
     this.build = workflow.build;
@@ -275,6 +280,7 @@ export class RunSession {
       this.opts.signal?.removeEventListener("abort", onAbort);
       this.opts.pauseSignal?.removeEventListener("abort", onAbort);
       this.env.clock.clearTimeout(this.heartbeatTimer);
+      this.transcripts.close();
       for (const t of this.retryTimers.values()) this.env.clock.clearTimeout(t);
       await this.log?.close();
     }
@@ -287,6 +293,8 @@ export class RunSession {
         await this.env.yieldToHost();
         lastYield = this.now();
       }
+      // Transcript events first: an attempt's last ones were pushed before its completion.
+      if (this.transcripts.size) this.transcripts.drain((e) => this.emit(e));
       this.drainCompletions();
       if (this.claimLost) return this.abandon();
       if (this.opts.signal?.aborted || this.alertStop === "cancel") return this.finishStopped("cancelled");
@@ -1006,8 +1014,11 @@ export class RunSession {
   }
 
   private async finishPaused(): Promise<RunResult> {
-    runSql.status(this.batch, this.runId, "paused", this.now(), { releaseOwner: true });
-    this.emit({ type: "RunPaused" });
+    // A host that stops pauses with the reason "shutdown" (LocalGatewayHost.close): such a run
+    // is resumed by the next host serving its workflow; any other pause waits for a person.
+    const reason: PauseReason = this.alertStop !== "pause" && this.opts.pauseSignal?.reason === "shutdown" ? "shutdown" : "person";
+    runSql.status(this.batch, this.runId, "paused", this.now(), { releaseOwner: true, pauseReason: reason });
+    this.emit({ type: "RunPaused", reason });
     await this.flush();
     return { runId: this.runId, status: "paused" };
   }
@@ -1016,6 +1027,12 @@ export class RunSession {
   private async finishStopped(status: Extract<RunStatus, "cancelled" | "failed">, error?: FlowError): Promise<RunResult> {
     await this.stopInFlight();
     const err = error ? errorToJson(error) : undefined;
+    if (status === "cancelled") {
+      // Cancel closes what waits: no decision or delivery is taken any more (WAIT_CLOSED), and
+      // the waiting nodes end cancelled. A retry or rewind asks again (waits/reset-waits.ts).
+      for (const n of this.nodes.values()) if (n.state.startsWith("waiting-")) this.setNode(n, "cancelled");
+      waitSql.close(this.batch, this.runId, this.now());
+    }
     runSql.status(this.batch, this.runId, status, this.now(), { error: err, finished: true, releaseOwner: true });
     this.emit(status === "failed" ? { type: "RunFailed", error: err! } : { type: "RunCancelled" });
     await this.flush();

@@ -11,6 +11,8 @@
  *            │  │     ├─> continued            │
  *            │  │     └─> waiting-* ───────────┘
  *            └──┘ (takeover of a dead owner's run)
+ *
+ *   any but continued ── time travel ──> paused (reason "rewind": waits for a person)
  */
 import { FlowError } from "../errors.js";
 import type { RunStatus } from "./types.js";
@@ -19,15 +21,16 @@ const WAITING: RunStatus[] = ["waiting-approval", "waiting-event", "waiting-time
 
 const ALLOWED: Record<RunStatus, readonly RunStatus[]> = {
   running: ["running", "finished", "failed", "cancelled", "paused", "continued", ...WAITING],
-  "waiting-approval": ["running", "cancelled"],
-  "waiting-event": ["running", "cancelled"],
-  "waiting-timer": ["running", "cancelled"],
-  "waiting-quota": ["running", "cancelled"],
-  paused: ["running", "cancelled"],
-  failed: ["running"],
-  cancelled: ["running"],
-  // A finished run moves again only when a task of it is reset (retryTask, time travel).
-  finished: ["running"],
+  "waiting-approval": ["running", "cancelled", "paused"],
+  "waiting-event": ["running", "cancelled", "paused"],
+  "waiting-timer": ["running", "cancelled", "paused"],
+  "waiting-quota": ["running", "cancelled", "paused"],
+  paused: ["running", "cancelled", "paused"],
+  failed: ["running", "paused"],
+  cancelled: ["running", "paused"],
+  // A finished run moves again only when a task of it is reset: retryTask (-> running) or
+  // time travel (-> paused, waiting for a person to resume it; so from every status).
+  finished: ["running", "paused"],
   continued: [],
 };
 

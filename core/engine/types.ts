@@ -4,6 +4,7 @@
  * "Graph snapshot"). Node and attempt states are documented in docs/engine.md.
  */
 import type { AgentLike } from "../agents/types.js";
+import type { PriceTable } from "../agents/prices.js";
 import type { CachePolicy, RetryPolicy, SchemaMap } from "../components/types.js";
 import type { FlowNode } from "../jsx/element.js";
 import type { XmlNode } from "../jsx/host.js";
@@ -12,6 +13,7 @@ import type { AnyObjectSchema } from "../schema/columns.js";
 import type { ScorersMap } from "../scorers/types.js";
 import type { FlowTable } from "../schema/tables.js";
 import type { FlowEvent } from "./events.js";
+import type { ResetDecision } from "./waits/reset-waits.js";
 
 /** SPEC.md `RunStatus`, plus `paused` for a run parked by `pauseSignal`. */
 export type RunStatus =
@@ -42,6 +44,14 @@ export type NodeState =
   | "failed"
   | "skipped"
   | "cancelled";
+
+/**
+ * Why a `paused` run is paused: `person` (pauseRun, the app's Pause, an alert), `shutdown`
+ * (its host stopped: Ctrl+C or SIGTERM of `flow serve`/`npm start`, a Gateway's close; the
+ * next host serving its workflow resumes it) or `rewind` (time travel not asked to resume:
+ * it waits for a person to resume it).
+ */
+export type PauseReason = "person" | "shutdown" | "rewind";
 
 /** State of one attempt. `cancelled` also marks an attempt interrupted by a crash. */
 export type AttemptState = "in-progress" | "finished" | "failed" | "cancelled";
@@ -164,6 +174,11 @@ export interface RunOptions<Input = Record<string, unknown>> {
   effectPlatformRuntime?: "bun" | "node" | "worker";
   effectPlatformLayer?: unknown;
   cliAgentToolsDefault?: "all" | "explicit-only";
+  /**
+   * Prices per model (USD per million tokens) over Flow's defaults, for the cost of agent
+   * generations (docs/agents.md, "Cost").
+   */
+  prices?: PriceTable;
   /** Seeds prior outputs: table key (or name) to rows with `nodeId` and `iteration`. */
   initialOutputs?: Record<string, Array<Record<string, unknown>>>;
   initialIteration?: number;
@@ -189,13 +204,17 @@ export interface RetryTaskOptions {
   resetDependents?: boolean;
   /** Default false: refuse while the run is owned by a live process. */
   force?: boolean;
+  /** Default false: reset approvals, human tasks, signals and events are asked again; true keeps their earlier decisions. */
+  keepDecisions?: boolean;
   onProgress?: (event: FlowEvent) => void;
 }
 
-/** SPEC.md `RetryTaskResult`. */
+/** SPEC.md `RetryTaskResult`, with the decisions the reset met (`decisions`). */
 export interface RetryTaskResult {
   success: boolean;
   resetNodes: string[];
+  /** Decided waits among the reset nodes: asked again, or kept with `keepDecisions`. */
+  decisions?: ResetDecision[];
   error?: string;
 }
 

@@ -4,8 +4,13 @@
  * per layer"): every `...Effect` twin is derived here, mechanically, from its Promise method,
  * and fails with a typed `FlowError`. Nothing else in memory imports `effect`. See
  * docs/memory.md ("Effect twins").
+ *
+ * `effect` loads when a twin is first called or `MemoryService` first touched, not when Flow is
+ * imported (issue 22, docs/package.md "What loads when"): in Node, which `require`s ES modules
+ * synchronously (>= 20.19), at that moment; elsewhere (a browser bundle) it is fetched as soon as
+ * this module loads, so it is there by the time a program runs.
  */
-import { Context, Effect, Layer } from "effect";
+import type { Context, Effect, Layer } from "effect";
 import { FlowError } from "../errors.js";
 import type { MemoryStore } from "./store.js";
 import type { MemoryStoreApi } from "./types.js";
@@ -23,9 +28,22 @@ export type AsEffects<T> = {
   [K in keyof T & string as T[K] extends AnyAsync ? K : never]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => Effect.Effect<R, FlowError> : never;
 };
 
+type EffectLib = typeof import("effect");
+let lib: EffectLib | undefined;
+type NodeProcess = { getBuiltinModule?: (id: string) => { createRequire(url: string): (id: string) => unknown } | undefined };
+const nodeRequire = (globalThis as { process?: NodeProcess }).process?.getBuiltinModule?.("module")?.createRequire(import.meta.url);
+if (!nodeRequire) void import("effect").then((m) => (lib = m));
+
+/** The `effect` library, loaded on first use. */
+function effectLib(): EffectLib {
+  lib ??= nodeRequire?.("effect") as EffectLib | undefined;
+  if (!lib) throw new FlowError("PACKAGE_MISSING", "The effect library is still loading: run Effect programs after Flow's modules have loaded.", { package: "effect" });
+  return lib;
+}
+
 /** Lifts a Promise function into an Effect that fails with its FlowError (anything else is wrapped). */
 export function effectOf<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Effect.Effect<R, FlowError> {
-  return (...args) => Effect.tryPromise({ try: () => fn(...args), catch: (error) => FlowError.from(error) });
+  return (...args) => effectLib().Effect.tryPromise({ try: () => fn(...args), catch: (error) => FlowError.from(error) });
 }
 
 function promiseMethods<T extends object>(api: T): Array<[string, AnyAsync]> {
@@ -62,9 +80,33 @@ export type MemoryServiceApi = AsEffects<MemoryStoreApi> & { readonly store: Mem
  * });
  * await Effect.runPromise(Effect.provide(program, createMemoryLayer({ db: api.db })));
  */
-export const MemoryService = Context.Service<MemoryServiceApi>("durable-flow/MemoryService");
+export const MemoryService: Context.Service<MemoryServiceApi, MemoryServiceApi> = lazyService<MemoryServiceApi>("durable-flow/MemoryService");
 
 /** The layer that provides `MemoryService` over a store. */
 export function memoryLayerOf(store: MemoryStore): Layer.Layer<MemoryServiceApi> {
-  return Layer.succeed(MemoryService, { ...asEffects<MemoryStoreApi>(store), store });
+  return effectLib().Layer.succeed(MemoryService, { ...asEffects<MemoryStoreApi>(store), store });
 }
+
+/**
+ * A service key made on first use: a proxy that forwards every operation to the key
+ * `Context.Service(key)` returns, created once `effect` is loaded. Effect finds services by
+ * their `key` string, so the proxy and the key it forwards to are the same service.
+ */
+function lazyService<S>(key: string): Context.Service<S, S> {
+  let real: object | undefined;
+  const target = () => (real ??= effectLib().Context.Service<S>(key) as object);
+  const handler: ProxyHandler<object> = {
+    get: (_, p) => Reflect.get(target(), p),
+    has: (_, p) => Reflect.has(target(), p),
+    set: (_, p, v) => Reflect.set(target(), p, v),
+    ownKeys: () => Reflect.ownKeys(target()),
+    getOwnPropertyDescriptor: (_, p) => {
+      const d = Reflect.getOwnPropertyDescriptor(target(), p);
+      return d && { ...d, configurable: true };
+    },
+    getPrototypeOf: () => Reflect.getPrototypeOf(target()),
+    apply: (_, self, args) => Reflect.apply(target() as (...a: unknown[]) => unknown, self, args),
+  };
+  return new Proxy(function lazyServiceKey() {}, handler) as unknown as Context.Service<S, S>;
+}
+

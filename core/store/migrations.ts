@@ -392,6 +392,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ),
     ],
   },
+  // ---- waits, rewinds and stops (issue 23; docs/engine.md "Pausing") ----
+  {
+    id: 35,
+    name: "run-pause-reason",
+    // Why a paused run is paused: `person` (pauseRun, the app, an alert), `shutdown` (its host
+    // stopped: a host serving its workflow resumes it when it starts) or `rewind` (time travel
+    // not asked to resume: it waits for a person). Null for runs that are not paused.
+    up: () => [`ALTER TABLE _flow_runs ADD COLUMN pause_reason TEXT`],
+  },
   {
     id: 31,
     name: "cron-created-by",

@@ -5,7 +5,8 @@
  */
 import { type FlowDbLike, flowDbOf } from "./adapter.js";
 import { FlowError } from "../errors.js";
-import { runRefPrefix } from "./refs.js";
+import type { VcsPort } from "./port.js";
+import { attemptRef, parseAttemptRef, runRefPrefix } from "./refs.js";
 import type { CrossedEffect } from "./types.js";
 
 /**
@@ -44,6 +45,49 @@ export interface TimeTravelRecord {
   error: string | null;
 }
 
+/**
+ * One snapshot of a run: an attempt edge (`nodeId`, `iteration`, `attempt`, `edge`), or another
+ * ref of the run (a time travel's `before`). `ref` is the ref that keeps the commit: an edge
+ * whose tree was the previous edge's (nothing was written in between) shares its commit and ref.
+ * @example
+ * const s: RunSnapshot = { ref: "refs/flow/runs/r1/a/0/1/end", pointer: "3f2a...", runId: "r1", nodeId: "b", iteration: 0, attempt: 1, edge: "start" };
+ */
+export interface RunSnapshot {
+  ref: string;
+  pointer: string;
+  runId?: string;
+  nodeId?: string;
+  iteration?: number;
+  attempt?: number;
+  edge?: "start" | "end";
+}
+
+/**
+ * The snapshots of a run still kept by its refs in `workspace`: its attempts' edges in the order
+ * they ran, then its other refs.
+ * @example
+ * const snapshots = await listRunSnapshots(new FlowDb(api.db), runId, createGitVcs(), "/work/repo");
+ */
+export async function listRunSnapshots(adapter: FlowDbLike, runId: string, vcs: VcsPort, workspace: string): Promise<RunSnapshot[]> {
+  const refs = await vcs.list(workspace, runRefPrefix(runId));
+  const names = new Set(refs.map((r) => r.ref));
+  const holder = new Map<string, string>();
+  for (const r of refs) if (!holder.has(r.pointer)) holder.set(r.pointer, r.ref);
+  const rows = await flowDbOf(adapter).store.query<{ node_id: string; iteration: number; attempt: number; vcs_start_pointer: string | null; vcs_pointer: string | null }>(
+    `SELECT node_id, iteration, attempt, vcs_start_pointer, vcs_pointer FROM _flow_attempts WHERE run_id = ? ORDER BY started_at_ms, attempt`,
+    [runId],
+  );
+  const snapshots: RunSnapshot[] = [];
+  for (const row of rows) {
+    const [nodeId, iteration, attempt] = [row.node_id, Number(row.iteration), Number(row.attempt)];
+    for (const [edge, pointer] of [["start", row.vcs_start_pointer], ["end", row.vcs_pointer]] as const) {
+      const own = attemptRef(runId, nodeId, iteration, attempt, edge);
+      const ref = names.has(own) ? own : pointer ? holder.get(pointer) : undefined;
+      if (pointer && ref) snapshots.push({ ref, pointer, runId, nodeId, iteration, attempt, edge });
+    }
+  }
+  return [...snapshots, ...refs.filter((r) => !parseAttemptRef(r.ref))];
+}
 
 /**
  * The attention mark of a run, or null.

@@ -13,6 +13,8 @@ import { attachBinding, type StoreBinding } from "../engine/binding.js";
 import type { FlowEvent } from "../engine/events.js";
 import { type AttemptRecord, FlowDb, type NodeRecord } from "../engine/flow-db.js";
 import { eventSql, json, nodeSql, outputSql, WriteBatch } from "../engine/run-sql.js";
+import { type ResetDecision, resetWaits } from "../engine/waits/reset-waits.js";
+import { assertTransition } from "../engine/status.js";
 import { FlowError } from "../errors.js";
 import { dependentsOf } from "./dependents.js";
 import type { CrossedEffect, TimeTravelStep } from "./types.js";
@@ -31,6 +33,8 @@ export interface Intent {
   beforePointer: string | null;
   workspace: string | null;
   resetDependents: boolean;
+  /** Keep the decisions of reset waits instead of asking again (core/engine/waits/reset-waits.ts). */
+  keepDecisions: boolean;
   /** Effects crossed with `force` (they mark the run for attention) and effects reverted. */
   crossed: { forced: CrossedEffect[]; reverted: CrossedEffect[] };
   ownerId: string;
@@ -58,7 +62,7 @@ export async function writeIntent(binding: StoreBinding, intent: Intent): Promis
       intent.attempt,
       intent.pointer,
       intent.beforePointer,
-      JSON.stringify({ workspace: intent.workspace, resetDependents: intent.resetDependents }),
+      JSON.stringify({ workspace: intent.workspace, resetDependents: intent.resetDependents, keepDecisions: intent.keepDecisions }),
       JSON.stringify(intent.crossed),
       intent.ownerId,
       intent.createdAtMs,
@@ -118,7 +122,7 @@ function isLive(binding: StoreBinding, intent: Intent): boolean {
 }
 
 function intentOf(row: Record<string, unknown>): Intent {
-  const options = JSON.parse(String(row.options_json)) as { workspace: string | null; resetDependents: boolean };
+  const options = JSON.parse(String(row.options_json)) as { workspace: string | null; resetDependents: boolean; keepDecisions?: boolean };
   return {
     runId: String(row.run_id),
     intentId: String(row.intent_id),
@@ -130,13 +134,14 @@ function intentOf(row: Record<string, unknown>): Intent {
     beforePointer: (row.before_pointer as string | null) ?? null,
     workspace: options.workspace,
     resetDependents: options.resetDependents,
+    keepDecisions: options.keepDecisions === true,
     crossed: row.crossed_json ? JSON.parse(String(row.crossed_json)) : { forced: [], reverted: [] },
     ownerId: String(row.owner_id ?? ""),
     createdAtMs: Number(row.created_at_ms),
   };
 }
 
-export type IntentOutcome = { ok: true; resetNodes: string[]; events: FlowEvent[] } | { ok: false; error: string };
+export type IntentOutcome = { ok: true; resetNodes: string[]; decisions: ResetDecision[]; events: FlowEvent[] } | { ok: false; error: string };
 
 /**
  * Restores the intent's files (when it has a pointer), then commits its row changes and marks
@@ -196,6 +201,7 @@ async function commitIntent(db: FlowDb, intent: Intent): Promise<IntentOutcome> 
   };
   const ref = { nodeId: intent.nodeId, iteration: intent.iteration, attempt: intent.attempt, vcsPointer: intent.pointer, intentId: intent.intentId };
   const resetNodes: string[] = [];
+  let decisions: ResetDecision[] = [];
 
   if (intent.kind === "rewind") {
     const reset = resetSetOf(await db.listNodes(runId), attempts, intent);
@@ -215,6 +221,7 @@ async function commitIntent(db: FlowDb, intent: Intent): Promise<IntentOutcome> 
         a.attempt,
       ]);
     }
+    decisions = await resetWaits(store, batch, runId, reset, intent.keepDecisions);
     for (const n of reset) {
       const entry = n.outputTable ? registry.entries.get(n.outputTable) : undefined;
       if (entry) outputSql.remove(batch, entry, runId, n.nodeId, n.iteration);
@@ -224,8 +231,12 @@ async function commitIntent(db: FlowDb, intent: Intent): Promise<IntentOutcome> 
     }
     const iterations = await loopIterationsAt(db, runId, intent);
     batch.push(`DELETE FROM _flow_frames WHERE run_id = ? AND created_at_ms > ?`, [runId, target.startedAtMs]);
+    // Paused for a person (`pause_reason = 'rewind'`): no Gateway or worker picks a rewound
+    // run up; resumeRun, `flow up --resume` or the app's Resume continue it.
+    const run = await db.requireRun(runId);
+    assertTransition(runId, run.status, "paused");
     batch.push(
-      `UPDATE _flow_runs SET status = 'running', owner_id = NULL, heartbeat_at_ms = NULL, output_json = NULL, error_json = NULL, finished_at_ms = NULL, updated_at_ms = ?${iterations ? ", iterations_json = ?" : ""} WHERE run_id = ?`,
+      `UPDATE _flow_runs SET status = 'paused', pause_reason = 'rewind', owner_id = NULL, heartbeat_at_ms = NULL, output_json = NULL, error_json = NULL, finished_at_ms = NULL, updated_at_ms = ?${iterations ? ", iterations_json = ?" : ""} WHERE run_id = ?`,
       iterations ? [now, JSON.stringify(iterations), runId] : [now, runId],
     );
     emit({ type: "TimeTravelFinished", ...ref, resetNodes: [...new Set(resetNodes)], vcsRestored: intent.pointer !== null && intent.workspace !== null, forcedEffects: intent.crossed.forced.length });
@@ -246,7 +257,7 @@ async function commitIntent(db: FlowDb, intent: Intent): Promise<IntentOutcome> 
   } catch (cause) {
     throw new FlowError("DB_WRITE_FAILED", `Time travel of run ${runId} restored the files but could not commit its rows (${(cause as Error).message}); the next timeTravel or resume of the run finishes it.`, { runId, intentId: intent.intentId }, { cause });
   }
-  return { ok: true, resetNodes: [...new Set(resetNodes)], events };
+  return { ok: true, resetNodes: [...new Set(resetNodes)], decisions, events };
 }
 
 /**

@@ -3,7 +3,8 @@
  * The VCS port: what time travel needs from a version-control system. A snapshot is a commit
  * of a workspace's whole working tree (tracked and untracked files, ignored ones and Flow's
  * own `.flow/` excluded) kept on a side ref of Flow's (`refs/flow/...`), so the user's branch,
- * HEAD, index and stash never move. Node implements it over the `git` on PATH
+ * HEAD, index and stash never move. A port may also know, without looking at the tree, that
+ * nothing changed since its last snapshot (`unchangedSince`): then an attempt costs no VCS work. Node implements it over the `git` on PATH
  * (node/vcs/git.ts), the browser over isomorphic-git (browser/vcs/isomorphic-git.ts).
  */
 
@@ -47,6 +48,20 @@ export interface VcsSnapshotRef {
 export interface VcsPort {
   /** The repository's root when `dir` is inside one this port can snapshot; null otherwise. */
   detect(dir: string): Promise<string | null>;
+  /**
+   * True when the repository ignores `dir` itself (a `.gitignore` lists it, or it lies inside a
+   * `.flow/` folder, Flow's own store): nothing there is snapshotted, and nothing is said, as
+   * git says nothing of ignored files. Optional: without it every detected workspace is snapshotted.
+   */
+  ignores?(dir: string): Promise<boolean>;
+  /**
+   * True only when the port knows that the working tree of `dir` is still exactly `pointer`, the
+   * last snapshot it took there (a file watcher saw no event since); false when something
+   * changed or it cannot tell. `settle`: first wait until the writes this process already made
+   * are seen (at an attempt's end, whose own writes belong to its snapshot). Optional: without
+   * it every attempt edge is snapshotted.
+   */
+  unchangedSince?(dir: string, pointer: string, opts?: { settle?: boolean }): Promise<boolean>;
   /** Commits the working tree of `dir` and points `ref` at the commit; returns its id. */
   snapshot(dir: string, ref: string, message?: string): Promise<string>;
   /**

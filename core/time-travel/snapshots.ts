@@ -4,13 +4,20 @@
  * when the attempt starts and when it succeeds (`vcs_start_pointer`, `vcs_pointer`), through
  * the VCS port the host injects (`RuntimeEnv.vcs`). The workspace is detected once per run;
  * when it is no repository, attempts keep null pointers and one notice per directory is
- * logged. A snapshot that fails is a warning, never a task failure.
+ * logged; a workspace the repository ignores (the app's store folder) is skipped silently.
+ * A snapshot that fails is a warning, once per directory and cause in a process, never a task
+ * failure.
+ *
+ * An edge whose tree is the previous edge's (the port's `unchangedSince`: nothing was written
+ * since) records the previous pointer again and costs no VCS work, so a compute task, or a
+ * model call without file tools, adds nothing to a run in a repository. Such an edge gets no
+ * ref of its own: its commit is kept by the ref of the edge that made it, in the same run.
  */
 import type { StoreBinding } from "../engine/binding.js";
 import type { VcsPort } from "./port.js";
 import { attemptRef } from "./refs.js";
 
-/** Directories already reported as "not a repository" in this process (one notice each). */
+/** Conditions already reported in this process (directory and cause): one notice each. */
 const noticed = new Set<string>();
 
 /**
@@ -21,6 +28,9 @@ const noticed = new Set<string>();
  */
 export class AttemptSnapshots {
   private detected: Promise<boolean> | undefined;
+  /** The pointer of the last edge snapshotted in this run session. */
+  private last: string | undefined;
+  private lastEdge: "start" | "end" | undefined;
 
   constructor(
     private readonly binding: StoreBinding,
@@ -32,16 +42,33 @@ export class AttemptSnapshots {
   /** Snapshots the workspace for an attempt edge; undefined when it is no repository or the snapshot failed. */
   async take(nodeId: string, iteration: number, attempt: number, edge: "start" | "end"): Promise<string | undefined> {
     if (!(await (this.detected ??= this.detect()))) return undefined;
+    // Code ran since the last edge (an attempt's end, or a start after a start: a failed attempt
+    // before its retry, a parallel sibling): its writes must have been seen first (settle).
+    const settle = edge === "end" || this.lastEdge === "start";
+    this.lastEdge = edge;
+    if (this.last !== undefined && (await this.vcs.unchangedSince?.(this.rootDir, this.last, { settle }))) return this.last;
     try {
-      return await this.vcs.snapshot(this.rootDir, attemptRef(this.runId, nodeId, iteration, attempt, edge), `flow ${this.runId} ${nodeId}@${iteration} attempt ${attempt} ${edge}`);
+      this.last = await this.vcs.snapshot(this.rootDir, attemptRef(this.runId, nodeId, iteration, attempt, edge), `flow ${this.runId} ${nodeId}@${iteration} attempt ${attempt} ${edge}`);
+      return this.last;
     } catch (error) {
-      this.binding.env.warn(`Run ${this.runId}: could not snapshot ${this.rootDir} at the ${edge} of "${nodeId}" attempt ${attempt}; time travel to it will not restore files.`, { error: String(error) });
+      this.last = undefined;
+      const cause = String(error);
+      // Once per directory and cause: the ref and run ids in git's message change per attempt.
+      const key = `${this.rootDir}\0${cause.replace(/refs\/flow\/\S*|\b[0-9a-f]{7,40}\b/g, "")}`;
+      if (!noticed.has(key)) {
+        noticed.add(key);
+        this.binding.env.warn(
+          `Run ${this.runId}: could not snapshot ${this.rootDir} (first at the ${edge} of "${nodeId}" attempt ${attempt}; further failures here are not repeated); time travel to those attempts will not restore files. Fix the cause below (\`git status\` in that directory shows most), or set FLOW_SNAPSHOTS=off to stop snapshots.`,
+          { error: cause },
+        );
+      }
       return undefined;
     }
   }
 
   private async detect(): Promise<boolean> {
     const top = await this.vcs.detect(this.rootDir).catch(() => null);
+    if (top && (await this.vcs.ignores?.(this.rootDir).catch(() => false))) return false;
     if (!top) {
       if (!noticed.has(this.rootDir)) {
         noticed.add(this.rootDir);

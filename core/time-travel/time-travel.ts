@@ -8,6 +8,7 @@
  */
 import type { FlowDb } from "../engine/flow-db.js";
 import type { FlowEvent } from "../engine/events.js";
+import type { ResetDecision } from "../engine/waits/reset-waits.js";
 import { FlowError } from "../errors.js";
 import { type FlowDbLike, flowDbOf } from "./adapter.js";
 import { compensate, effectBoundary } from "./effects.js";
@@ -17,7 +18,7 @@ import type { EffectBoundaryReport, RevertOptions, RevertResult, TimeTravelOptio
 
 
 /** What both operations share: the resolved target and how it ended. */
-type Travel = { ok: true; pointer: string | null; restored: boolean; resetNodes: string[]; report: EffectBoundaryReport } | { ok: false; pointer: string | null; error: string; report: EffectBoundaryReport };
+type Travel = { ok: true; pointer: string | null; restored: boolean; resetNodes: string[]; decisions: ResetDecision[]; report: EffectBoundaryReport } | { ok: false; pointer: string | null; error: string; report: EffectBoundaryReport };
 
 const emptyReport = (): EffectBoundaryReport => ({ blocking: [], revertible: [], warnings: [] });
 
@@ -33,7 +34,7 @@ const emptyReport = (): EffectBoundaryReport => ({ blocking: [], revertible: [],
 export async function timeTravel(adapter: FlowDbLike, opts: TimeTravelOptions): Promise<TimeTravelResult> {
   const t = await travel(flowDbOf(adapter), "rewind", { ...opts, iteration: opts.iteration ?? 0 }, opts.restoreVcs !== false, opts.resetDependents !== false);
   if (!t.ok) return { success: false, ...(t.pointer ? { vcsPointer: t.pointer } : {}), vcsRestored: false, resetNodes: [], effectBoundary: t.report, error: t.error };
-  return { success: true, ...(t.pointer ? { vcsPointer: t.pointer } : {}), vcsRestored: t.restored, resetNodes: t.resetNodes, effectBoundary: t.report };
+  return { success: true, ...(t.pointer ? { vcsPointer: t.pointer } : {}), vcsRestored: t.restored, resetNodes: t.resetNodes, decisions: t.decisions, effectBoundary: t.report };
 }
 
 /**
@@ -145,6 +146,7 @@ async function travel(
     beforePointer: before,
     workspace: restore ? workspace : null,
     resetDependents,
+    keepDecisions: (opts as TimeTravelOptions).keepDecisions === true,
     crossed: { forced: report.blocking, reverted: report.revertible },
     ownerId: env.ownerId,
     createdAtMs: now,
@@ -154,5 +156,5 @@ async function travel(
   const outcome = await completeIntent(db, intent, opts.checkpoint);
   if (!outcome.ok) return fail(outcome.error, pointer, report);
   for (const e of outcome.events) opts.onProgress?.(e);
-  return { ok: true, pointer, restored: restore, resetNodes: outcome.resetNodes, report };
+  return { ok: true, pointer, restored: restore, resetNodes: outcome.resetNodes, decisions: outcome.decisions, report };
 }

@@ -3,6 +3,7 @@
  * Options and results of time travel (SPEC.md "Time travel"; docs/time-travel.md).
  */
 import type { FlowEvent } from "../engine/events.js";
+import type { ResetDecision } from "../engine/waits/reset-waits.js";
 
 /**
  * A call of a `sideEffect` tool recorded between the time-travel target and now: what going
@@ -91,6 +92,11 @@ export interface TimeTravelOptions extends CommonOptions {
   resetDependents?: boolean;
   /** Restore the files the attempt started from (default true). */
   restoreVcs?: boolean;
+  /**
+   * Keep the decisions of reset Approvals, HumanTasks, Signals and WaitForEvents (default
+   * false: they are asked again, and nothing after them runs until a new decision).
+   */
+  keepDecisions?: boolean;
 }
 
 /**
@@ -105,6 +111,8 @@ export interface TimeTravelResult {
   vcsRestored: boolean;
   /** Node ids set back to `pending`, deduplicated. */
   resetNodes: string[];
+  /** Decided waits among the reset nodes: asked again, or kept with `keepDecisions` (success only). */
+  decisions?: ResetDecision[];
   effectBoundary: EffectBoundaryReport;
   error?: string;
 }

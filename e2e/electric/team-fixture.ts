@@ -45,7 +45,7 @@ export interface TeamFixture {
  * A listening team Gateway serving `release` from the store at `connectionString`; the
  * caller closes it.
  */
-export async function startTeamGateway(connectionString: string, electricUrl: string, workspaceId = "acme", options: Pick<GatewayOptions, "heartbeatMs" | "ui"> = {}): Promise<{ gateway: Gateway; url: string }> {
+export async function startTeamGateway(connectionString: string, electricUrl: string, workspaceId = "acme", options: Pick<GatewayOptions, "heartbeatMs" | "ui" | "auth" | "outOfProcessEventBridgePollMs"> = {}): Promise<{ gateway: Gateway; url: string }> {
   const flow = await createFlowPostgres(releaseWorkflows.schemas, { connectionString });
   const { release } = releaseWorkflows.build(flow as never);
   const gateway = new Gateway({

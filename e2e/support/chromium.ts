@@ -3,8 +3,13 @@
  * Launches Debian's Chromium through playwright-core with the flags this environment needs
  * (DESIGN.md "What is tested"): headless, no sandbox (CI runs as root), no background
  * networking (the machine's network is closed). `scripts/setup.d/chromium.sh` installs it.
+ * Every browser is watched by e2e/support/console-guard.ts: closing it throws when a page logged
+ * a console error or a request failed, so each e2e checks that the console stays clean.
  */
 import { type Browser, type BrowserContext, chromium, type LaunchOptions } from "playwright-core";
+import { guardConsole } from "./console-guard.js";
+
+export { allowConsole, takeConsoleProblems } from "./console-guard.js";
 
 /** Where Debian installs Chromium (override with FLOW_CHROMIUM). */
 export const CHROMIUM_PATH = process.env.FLOW_CHROMIUM ?? "/usr/bin/chromium";
@@ -27,8 +32,8 @@ export const CHROMIUM_ARGS = [
  * const browser = await launchChromium();
  * const page = await browser.newPage();
  */
-export function launchChromium(opts: LaunchOptions = {}): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, ...opts });
+export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser> {
+  return guardConsole(await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, ...opts }));
 }
 
 /**
@@ -38,6 +43,6 @@ export function launchChromium(opts: LaunchOptions = {}): Promise<Browser> {
  * const ctx = await launchPersistent(profileDir);
  * await ctx.close(); // then launch again with the same dir
  */
-export function launchPersistent(userDataDir: string, opts: Parameters<typeof chromium.launchPersistentContext>[1] = {}): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, ...opts });
+export async function launchPersistent(userDataDir: string, opts: Parameters<typeof chromium.launchPersistentContext>[1] = {}): Promise<BrowserContext> {
+  return guardConsole(await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, ...opts }));
 }

@@ -3,6 +3,7 @@
  * `GatewayOptions` (SPEC.md "Server and gateway configuration") with every default, and the
  * options `register` takes. See docs/hosting.md "Gateway".
  */
+import type { PriceTable } from "../../core/agents/prices.js";
 import type { WorkflowViewDefinition } from "../../core/engine/types.js";
 import { FlowError } from "../../core/errors.js";
 import type { GatewayAuthConfig } from "./auth/types.js";
@@ -76,6 +77,11 @@ export interface GatewayOptions {
   workspaceRoot?: string;
   /** The operator UI (default `{ path: "/console" }`; `false` disables). */
   operatorUi?: { path?: string; title?: string; props?: Record<string, unknown> } | false;
+  /**
+   * Flow's addition: prices per model (USD per million tokens) over Flow's defaults, for the
+   * cost of every agent generation of the runs this Gateway hosts (docs/agents.md, "Cost").
+   */
+  prices?: PriceTable;
   /** Used when the top-level options are unset. */
   defaults?: { cliAgentTools?: "all" | "explicit-only"; outOfProcessEventBridge?: boolean; outOfProcessEventBridgePollMs?: number };
   /** Max body of `POST /rpc` and every other route (default 1048576). */
@@ -121,6 +127,7 @@ export interface ResolvedGatewayOptions {
   workspaceRoot: string;
   operatorUi: { path: string; title?: string; props?: Record<string, unknown> } | false;
   cliAgentTools: "all" | "explicit-only" | undefined;
+  prices: PriceTable | undefined;
   maxBodyBytes: number;
   maxPayload: number;
   maxConnections: number;
@@ -170,6 +177,7 @@ export function resolveGatewayOptions(o: GatewayOptions, cwd: string): ResolvedG
     workspaceRoot: o.workspaceRoot ?? cwd,
     operatorUi,
     cliAgentTools: o.defaults?.cliAgentTools,
+    prices: o.prices,
     maxBodyBytes: positive(o.maxBodyBytes, d.maxBodyBytes, "maxBodyBytes"),
     maxPayload: positive(o.maxPayload, d.maxPayload, "maxPayload"),
     maxConnections: positive(o.maxConnections, d.maxConnections, "maxConnections"),

@@ -13,6 +13,7 @@ import { readBodyBytes } from "../../core/api/body.js";
 import { errorResponse, okResponse } from "../../core/api/envelope.js";
 import type { DomainHandler } from "../../core/api/handler.js";
 import type { GatewayHost } from "../../core/api/host.js";
+import { hasScope, requireScope } from "../../core/api/scopes.js";
 import { FlowError } from "../../core/errors.js";
 import { corsPreflight, withCors } from "./auth/cors.js";
 import { assertOriginAllowed } from "./auth/origin.js";
@@ -33,6 +34,9 @@ export interface GatewayRoutesContext {
   /** A team Gateway's shape proxy (`/sync/`, docs/multiplayer.md). */
   sync?: { serves(path: string): boolean; answer(req: Request): Promise<Response> };
 }
+
+/** The scope of a token that may scrape `/metrics` and nothing else (a reader's `run:read` may too). */
+export const METRICS_SCOPE = "metrics:read";
 
 /**
  * The Gateway's `fetch`.
@@ -60,7 +64,9 @@ async function answer(ctx: GatewayRoutesContext, req: Request, path: string): Pr
   if (ctx.isClosing()) throw new FlowError("GATEWAY_OVERLOADED", "The gateway is closing; retry against another one or in a moment.");
   assertOriginAllowed(ctx.allowedOrigins, req.headers.get("origin"));
   if (path === "/metrics" && req.method === "GET") {
-    await ctx.api.authenticate(req);
+    const caller = await ctx.api.authenticate(req);
+    // The counters show a workspace's activity: a reader's scope, or a scrape-only token's.
+    if (!hasScope(caller, METRICS_SCOPE)) requireScope(caller, "run:read", "GET /metrics (or the scope metrics:read)");
     return ctx.metrics.base.respond();
   }
   if (path.startsWith("/webhooks/") && req.method === "POST") {

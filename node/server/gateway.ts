@@ -13,6 +13,7 @@ import { getRequestListener } from "@hono/node-server";
 import { nextFireOf } from "../../core/api/cron-store.js";
 import { createDomainHandler, type DomainHandler } from "../../core/api/handler.js";
 import { ANNOTATIONS } from "../../core/api/contract.js";
+import { assertInputFits } from "../../core/engine/input.js";
 import type { FlowWorkflow } from "../../core/engine/types.js";
 import { FlowError } from "../../core/errors.js";
 import { gatewayAuthenticate } from "./auth/index.js";
@@ -80,6 +81,7 @@ export class Gateway {
   private readonly team: TeamGateway | undefined;
   private scheduler: CronScheduler | undefined;
   private bridge: EventBridge | undefined;
+  private unwatchMembers: (() => void) | undefined;
   private server: Server | undefined;
   private closing = false;
   private closed: Promise<void> | undefined;
@@ -88,19 +90,21 @@ export class Gateway {
     this.options = resolveGatewayOptions(options, process.cwd());
     const o = this.options;
     this.host = new GatewayRunHost({
-      runDefaults: { rootDir: o.workspaceRoot, ...(o.cliAgentTools ? { cliAgentToolsDefault: o.cliAgentTools } : {}) },
+      runDefaults: { rootDir: o.workspaceRoot, ...(o.cliAgentTools ? { cliAgentToolsDefault: o.cliAgentTools } : {}), ...(o.prices ? { prices: o.prices } : {}) },
     });
     this.team = o.team ? new TeamGateway(o.team, () => this.host.db.store, () => this.host.now()) : undefined;
     const baseAuthenticate = gatewayAuthenticate(o.auth, { now: () => this.host.now() });
     const authenticate = this.team ? this.team.authenticate(baseAuthenticate) : baseAuthenticate;
-    this.api = createDomainHandler({ host: this.host, authenticate, maxBodyBytes: o.maxBodyBytes, protocol: o.protocol, features: o.features, heartbeatMs: o.heartbeatMs, extensions: this.extensions });
+    // `/health` says whether team workspaces are served, so a console asks `ext.workspace.list` only then.
+    const features = this.team && !o.features.includes("team") ? [...o.features, "team"] : o.features;
+    this.api = createDomainHandler({ host: this.host, authenticate, maxBodyBytes: o.maxBodyBytes, protocol: o.protocol, features, heartbeatMs: o.heartbeatMs, extensions: this.extensions });
     this.ws = new WsEndpoint({
       host: this.host,
       authenticate: this.api.authenticate,
       invoke: this.api.invoke,
       extensions: this.extensions,
       protocol: o.protocol,
-      features: o.features,
+      features,
       heartbeatMs: o.heartbeatMs,
       eventWindowSize: o.eventWindowSize,
       maxSubscriberBufferBytes: o.maxSubscriberBufferBytes,
@@ -138,7 +142,10 @@ export class Gateway {
   register(key: string, workflow: FlowWorkflow, options: GatewayRegisterOptions = {}): this {
     if (this.closing) throw new FlowError("INVALID_ARGUMENT", `Gateway is closed; cannot register "${key}".`, { workflow: key });
     if (options.webhook && !options.webhook.secret) throw new FlowError("INVALID_ARGUMENT", `The webhook of "${key}" needs a secret.`, { workflow: key });
-    if (options.schedule) nextFireOf(options.schedule, Date.now());
+    if (options.schedule) {
+      nextFireOf(options.schedule, Date.now());
+      assertInputFits(workflow.schemaRegistry?.input, options.scheduleInput ?? {});
+    }
     if (options.ui) workflow.ui ??= options.ui === true ? { kind: "ui" } : { kind: "ui", ...options.ui };
     if (workflow.ui?.kind === "ui") this.ui.add(workflowUiMount(key, workflow.ui, this.options.workspaceRoot, { title: workflow.ui.title ?? workflow.readableName ?? key }));
     this.host.register(key, workflow);
@@ -198,6 +205,7 @@ export class Gateway {
     await bind(server, opts);
     this.server = server;
     this.ws.start();
+    this.unwatchMembers = this.team?.watchMembers(() => this.ws.revalidate());
     this.bridge?.start();
     this.scheduler.start();
     return server;
@@ -212,6 +220,7 @@ export class Gateway {
     this.closed ??= (async () => {
       this.closing = true;
       await this.scheduler?.stop();
+      this.unwatchMembers?.();
       await this.bridge?.stop();
       await this.ws.close();
       await this.host.close({ cancel: (opts.runs ?? "cancel") === "cancel" });

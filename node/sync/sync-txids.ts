@@ -4,7 +4,8 @@
  * docs/multiplayer.md "Writes"): while a team Gateway answers a write (any non-GET request),
  * every PostgreSQL transaction the request's code commits on the workspace's pool reads
  * `pg_current_xact_id_if_assigned()::xid::text` *inside* the transaction, just before COMMIT,
- * and notes which tables it wrote. The answer then carries `txids: { <shape>: number[] }`, so
+ * and notes which tables it changed (statements that changed rows: a lost compare-and-set
+ * changes none, though PostgreSQL may have given its transaction an xid). The answer then carries `txids: { <shape>: number[] }`, so
  * a browser's collection awaits exactly the transactions that changed its shape
  * (`awaitTxId`); a txid for a shape the write did not touch would never arrive.
  *
@@ -29,6 +30,7 @@ interface ClientTx {
 }
 
 const WRITE_TARGET = /\b(?:INSERT\s+INTO|(?<!DO\s+)UPDATE|DELETE\s+FROM)\s+(?:"?\w+"?\.)?"?(\w+)"?/gi;
+const WRITE_COMMANDS = new Set(["INSERT", "UPDATE", "DELETE", "MERGE"]);
 const TXID_SQL = "SELECT pg_current_xact_id_if_assigned()::xid::text AS flow_txid";
 
 /** The tables a statement writes. */
@@ -128,14 +130,22 @@ export class TxidCapture {
         const rewritten = trimmed.replace(/;\s*COMMIT$/, `;\n${TXID_SQL};\nCOMMIT`);
         return (async () => {
           const results = (await query(rewritten, ...args.slice(1))) as pg.QueryResult[];
-          const row = (Array.isArray(results) ? results : [results]).find((r) => r.fields?.some((f) => f.name === "flow_txid"))?.rows[0] as { flow_txid?: string } | undefined;
-          this.note(scope, row?.flow_txid, tables);
+          const all = Array.isArray(results) ? results : [results];
+          const row = all.find((r) => r.fields?.some((f) => f.name === "flow_txid"))?.rows[0] as { flow_txid?: string } | undefined;
+          // A script whose writes changed no row changed no shape (its statements are not told apart).
+          if (all.some((r) => WRITE_COMMANDS.has(r.command) && (r.rowCount ?? 0) > 0)) this.note(scope, row?.flow_txid, tables);
           return results;
         })();
       }
       const tx = this.open.get(client);
-      if (tx) for (const t of writtenTables(trimmed)) tx.tables.add(t);
-      return query(...args);
+      const tables = tx ? writtenTables(trimmed) : [];
+      if (tables.length === 0) return query(...args);
+      // Only a statement that changed rows makes its table changed: a compare-and-set that lost
+      // (an UPDATE matching nothing) may still have assigned the transaction an xid.
+      return (query(...args) as Promise<pg.QueryResult>).then((r) => {
+        if ((r.rowCount ?? 0) > 0) for (const t of tables) tx!.tables.add(t);
+        return r;
+      });
     };
   }
 

@@ -23,6 +23,9 @@ interface Prepared {
   capture: TxidCapture;
 }
 
+/** How often a team Gateway reads the workspace's members to re-check open sockets (a change applies within it). */
+export const MEMBERS_POLL_MS = 500;
+
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
@@ -59,6 +62,32 @@ export class TeamGateway {
   /** The Gateway's auth, narrowed to each caller's role in the workspace. */
   authenticate(base: Authenticate): Authenticate {
     return teamAuthenticate(base, async () => (await this.ready()).membership);
+  }
+
+  /**
+   * Calls `onChange` within `everyMs` of a member being added, removed or given another role
+   * on any Gateway of the workspace (the Gateway re-checks its open sockets then); returns the
+   * stop function.
+   */
+  watchMembers(onChange: () => Promise<void>, everyMs = MEMBERS_POLL_MS): () => void {
+    let last: string | undefined;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = async () => {
+      try {
+        const now = await (await this.ready()).membership.fingerprint();
+        if (last !== undefined && now !== last) await onChange();
+        last = now;
+      } catch {
+        // The store may be busy or closing; the next tick reads again.
+      }
+      if (!stopped) (timer = setTimeout(() => void tick(), everyMs)).unref();
+    };
+    void tick();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
   }
 
   /** The `workspace` extension namespace. */

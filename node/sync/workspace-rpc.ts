@@ -8,6 +8,7 @@
  * `GatewayClient.extensionRpc("workspace", ...)`.
  */
 import { z } from "zod";
+import { MAX_ID_LENGTH } from "../../core/api/body.js";
 import { requireScope } from "../../core/api/scopes.js";
 import { FlowError } from "../../core/errors.js";
 import type { GatewayExtension } from "../server/extensions.js";
@@ -33,8 +34,9 @@ function parse<T>(schema: z.ZodType<T>, params: unknown, method: string): T {
   return r.data;
 }
 
-const memberParams = z.object({ userId: z.string().min(1), role: z.enum(WORKSPACE_ROLES as [WorkspaceRole, ...WorkspaceRole[]]) });
-const removeParams = z.object({ userId: z.string().min(1) });
+const userId = z.string().min(1).max(MAX_ID_LENGTH);
+const memberParams = z.object({ userId, role: z.enum(WORKSPACE_ROLES as [WorkspaceRole, ...WorkspaceRole[]]) });
+const removeParams = z.object({ userId });
 
 /**
  * The `workspace` extension of a team Gateway.

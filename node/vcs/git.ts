@@ -8,6 +8,11 @@
  * read or written. The private index keeps stat data between snapshots, so a snapshot of a
  * large tree rehashes only what changed.
  *
+ * Nothing at all is done while nothing changed: each workspace is watched from its first
+ * snapshot on (node/vcs/watch.ts), and `unchangedSince` answers from the watch's event count,
+ * so an attempt that wrote no file costs no git process. A workspace that git ignores (listed
+ * in a `.gitignore`, or inside a `.flow/` folder) is never snapshotted (`ignores`).
+ *
  * A restore diffs the working tree (snapshotted into the private index first) against the
  * target tree, deletes what the target lacks, and checks out only the changed paths with their
  * modes (`update-index --index-info` + `checkout-index -f -u`). Line-ending conversion is off
@@ -20,8 +25,11 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, st
 import { dirname, join, resolve } from "node:path";
 import { FlowError } from "../../core/errors.js";
 import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/port.js";
+import { type TreeWatch, watchTree } from "./watch.js";
 
 interface Workspace {
+  /** The workspace directory, absolute. */
+  dir: string;
   /** Repository root (work tree top). */
   top: string;
   gitDir: string;
@@ -34,6 +42,12 @@ interface Workspace {
   queue: Promise<unknown>;
   /** The last tree snapshotted and its commit: an unchanged tree reuses the commit. */
   last?: { tree: string; commit: string };
+  /** The repository ignores the workspace itself: nothing to snapshot. */
+  ignored: boolean;
+  /** File events under the workspace, from its first snapshot on. */
+  watch?: TreeWatch;
+  /** The working tree is `commit` as long as the watch's generation is still `generation`. */
+  clean?: { commit: string; generation: number };
 }
 
 const IDENTITY = { GIT_AUTHOR_NAME: "Flow", GIT_AUTHOR_EMAIL: "flow@localhost", GIT_COMMITTER_NAME: "Flow", GIT_COMMITTER_EMAIL: "flow@localhost" };
@@ -111,13 +125,15 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     const [top, gitDir, prefix = ""] = out.split("\n");
     if (!top || !gitDir) return null;
     const key = createHash("sha256").update(prefix).digest("hex").slice(0, 12);
-    const ws: Workspace = { top, gitDir, prefix, pathspec: [], indexFile: join(gitDir, "flow", `index-${key}`), queue: Promise.resolve() };
-    // Excluding an ignored path makes `git add` fail, so `.flow/` is excluded only when git would add it.
-    const flowIgnored = await git(ws, ["check-ignore", "-q", "--no-index", `${prefix}.flow/`]).then(
-      () => true,
-      () => false,
+    const ws: Workspace = { dir, top, gitDir, prefix, pathspec: [], indexFile: join(gitDir, "flow", `index-${key}`), queue: Promise.resolve(), ignored: false };
+    // Naming an ignored path makes `git add` fail, so `.flow/` is excluded only when git would
+    // add it, and a workspace git ignores (the app's `.flow/app`) is not snapshotted at all.
+    const ignored = await git(ws, ["check-ignore", "--no-index", "--", ...(prefix ? [prefix] : []), `${prefix}.flow/`]).then(
+      (out) => out.split("\n"),
+      (): string[] => [],
     );
-    ws.pathspec = [prefix ? `:(top)${prefix}` : ":/", ...(flowIgnored ? [] : [`:(top,exclude)${prefix}.flow`])];
+    ws.ignored = (prefix !== "" && ignored.includes(prefix)) || /(^|\/)\.flow\//.test(prefix);
+    ws.pathspec = [prefix ? `:(top)${prefix}` : ":/", ...(ignored.includes(`${prefix}.flow/`) ? [] : [`:(top,exclude)${prefix}.flow`])];
     return ws;
   }
 
@@ -125,6 +141,35 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     const ws = await open(dir);
     if (!ws) throw new FlowError("VCS_FAILED", `${resolve(dir)} is not inside a git work tree; run \`git init\` there to enable snapshots.`, { dir });
     return ws;
+  }
+
+  /** Commits the working tree on `ref`: one `sh` process running SNAPSHOT_SCRIPT (separate git processes on Windows). */
+  async function writeSnapshot(ws: Workspace, ref: string, message: string): Promise<string> {
+    if (process.platform !== "win32") {
+      seedIndex(ws);
+      const out = await run(ws, "sh", ["-c", SNAPSHOT_SCRIPT, "flow-snapshot", ...ws.pathspec], undefined, {
+        FLOW_GIT: gitPath,
+        FLOW_REF: ref,
+        FLOW_MESSAGE: message,
+        FLOW_LAST_TREE: ws.last?.tree ?? "",
+        FLOW_LAST_COMMIT: ws.last?.commit ?? "",
+      });
+      const [tree, commit] = out.trim().split(" ") as [string, string];
+      ws.last = { tree, commit };
+      return commit;
+    }
+    const tree = await writeWorkingTree(ws);
+    const commit = ws.last?.tree === tree ? ws.last.commit : (await git(ws, ["commit-tree", tree, "-m", message])).trim();
+    ws.last = { tree, commit };
+    await git(ws, ["update-ref", ref, commit]);
+    return commit;
+  }
+
+  /** The working tree is still the commit of the last snapshot (the watch saw nothing since). */
+  async function isClean(ws: Workspace, settle: boolean): Promise<boolean> {
+    if (!ws.clean || !ws.watch?.trusted || ws.clean.generation !== ws.watch.generation) return false;
+    if (settle) await ws.watch.settle();
+    return ws.watch.trusted && ws.clean?.generation === ws.watch.generation;
   }
 
   function serialized<T>(ws: Workspace, fn: () => Promise<T>): Promise<T> {
@@ -167,26 +212,28 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
       return (await open(dir))?.top ?? null;
     },
 
+    async ignores(dir) {
+      return (await open(dir))?.ignored ?? false;
+    },
+
+    async unchangedSince(dir, pointer, opts) {
+      const ws = await open(dir);
+      return ws?.clean?.commit === pointer && isClean(ws, opts?.settle ?? false);
+    },
+
     async snapshot(dir, ref, message = "flow snapshot") {
       const ws = await required(dir);
+      if (ws.ignored) throw new FlowError("VCS_FAILED", `${ws.dir} is ignored by git (a .gitignore lists it, or it is inside a .flow folder): nothing there is snapshotted.`, { dir: ws.dir });
       return serialized(ws, async () => {
-        if (process.platform !== "win32") {
-          seedIndex(ws);
-          const out = await run(ws, "sh", ["-c", SNAPSHOT_SCRIPT, "flow-snapshot", ...ws.pathspec], undefined, {
-            FLOW_GIT: gitPath,
-            FLOW_REF: ref,
-            FLOW_MESSAGE: message,
-            FLOW_LAST_TREE: ws.last?.tree ?? "",
-            FLOW_LAST_COMMIT: ws.last?.commit ?? "",
-          });
-          const [tree, commit] = out.trim().split(" ") as [string, string];
-          ws.last = { tree, commit };
-          return commit;
+        // Watched before git reads the tree: a write during the snapshot is an event after `generation`.
+        const watch = (ws.watch ??= watchTree(ws.dir));
+        if (await isClean(ws, true)) {
+          await git(ws, ["update-ref", ref, ws.clean!.commit]);
+          return ws.clean!.commit;
         }
-        const tree = await writeWorkingTree(ws);
-        const commit = ws.last?.tree === tree ? ws.last.commit : (await git(ws, ["commit-tree", tree, "-m", message])).trim();
-        ws.last = { tree, commit };
-        await git(ws, ["update-ref", ref, commit]);
+        const generation = watch.generation;
+        const commit = await writeSnapshot(ws, ref, message);
+        ws.clean = watch.trusted ? { commit, generation } : undefined;
         return commit;
       });
     },
@@ -212,6 +259,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
           }
         }
         ws.last = undefined;
+        ws.clean = undefined;
         return { changed: written.length, deleted: deleted.length };
       });
     },

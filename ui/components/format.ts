@@ -70,3 +70,12 @@ export function formatUntil(atMs: number | null | undefined, now = Date.now()): 
 export function shortId(id: string): string {
   return id.length <= 12 ? id : id.slice(0, 8);
 }
+
+/**
+ * A count with its noun, singular for one ("1 input", "3 inputs").
+ * @example
+ * plural(1, "run"); // "1 run"
+ */
+export function plural(n: number, noun: string): string {
+  return `${n.toLocaleString()} ${noun}${n === 1 ? "" : "s"}`;
+}

@@ -85,7 +85,7 @@ function sentence(e: ErrorObject): string {
     case "maxItems":
       return `At most ${p.limit} items.`;
     case "type":
-      return `Must be ${p.type === "integer" ? "a whole number" : p.type === "array" ? "a list" : `a ${p.type}`}.`;
+      return `Must be ${p.type === "integer" ? "a whole number" : p.type === "array" ? "a list" : `${/^[aeiou]/.test(String(p.type)) ? "an" : "a"} ${p.type}`}.`;
     case "enum":
       return "Pick one of the options.";
     case "pattern":
@@ -93,7 +93,7 @@ function sentence(e: ErrorObject): string {
     case "additionalProperties":
       return `"${p.additionalProperty}" is not an input of this workflow.`;
     default:
-      return `${e.message ?? "Invalid"}.`;
+      return `${(e.message ?? "Invalid").replace(/\.+$/, "")}.`;
   }
 }
 

@@ -12,7 +12,9 @@ import { useLiveQuery } from "@tanstack/solid-db";
 import { createMemo, createSignal, For, Show, Suspense } from "solid-js";
 import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../../core/data/index.js";
 import { runBulk } from "../components/bulk-action.js";
+import { ConfirmDialog } from "../components/confirm-dialog.js";
 import { EmptyState } from "../components/empty-state.js";
+import { plural } from "../components/format.js";
 import { createNow } from "../components/now.js";
 import { useConnection, useFlow } from "../flow-context.js";
 import { ApprovalItem, createDraft, type ItemDraft, type Outcome } from "./approvals/approval-item.js";
@@ -41,6 +43,7 @@ export default function Approvals() {
   const [outcomes, setOutcomes] = createSignal<Array<Outcome & { id: number }>>([]);
   const [bulkNote, setBulkNote] = createSignal("");
   const [progress, setProgress] = createSignal<string>();
+  const [askingDeny, setAskingDeny] = createSignal(false);
   let nextOutcome = 0;
   let heading!: HTMLHeadingElement;
   const log = (o: Outcome) => {
@@ -144,9 +147,20 @@ export default function Approvals() {
               <button type="button" class="primary" data-testid="bulk-approve" disabled={!chosen().length || !!progress()} onClick={() => void decideAll("approve")}>
                 Approve selected
               </button>
-              <button type="button" class="danger" data-testid="bulk-deny" disabled={!chosen().length || !!progress()} onClick={() => void decideAll("deny")}>
+              <button type="button" class="danger" data-testid="bulk-deny" disabled={!chosen().length || !!progress()} onClick={() => setAskingDeny(true)}>
                 Deny selected
               </button>
+              <ConfirmDialog
+                open={askingDeny()}
+                title={`Deny ${plural(chosen().length, "item")}?`}
+                confirmLabel={`Deny ${plural(chosen().length, "item")}`}
+                tone="danger"
+                testId="bulk-deny-dialog"
+                onConfirm={async () => void decideAll("deny")}
+                onClose={() => setAskingDeny(false)}
+              >
+                <p>Each selected run gets a denial{bulkNote().trim() ? " with your note" : ""}, and goes on as its workflow handles a denial (often it fails or stops). A decision cannot be taken back.</p>
+              </ConfirmDialog>
               <Show when={progress()}>
                 <span class="muted" role="status">
                   {progress()}

@@ -13,6 +13,7 @@ import { createMemo, createResource, createSignal, For, Match, Show, Switch } fr
 import { createStore, reconcile } from "solid-js/store";
 import type { GatewayWorkflowRow } from "../../core/data/index.js";
 import { EmptyState } from "../components/empty-state.js";
+import { plural } from "../components/format.js";
 import { fieldInputId, SchemaFields } from "../launch/schema-fields.js";
 import { formModel, formToInput, type FormValues, inputToForm, leafFields } from "../launch/schema-form.js";
 import { type FieldProblems, inputChecker, serverProblems } from "../launch/validate-input.js";
@@ -199,7 +200,8 @@ function LaunchForm(props: { workflow: GatewayWorkflowRow }) {
     const first = leafFields(model.fields).find((f) => found[f.key] || Object.keys(found).some((k) => k.startsWith(`${f.key}.`)));
     if (first && !raw()) queueMicrotask(() => document.getElementById(fieldInputId(first.key))?.focus());
   };
-  const formProblem = () => problems()[""] ?? (raw() ? Object.entries(problems()).map(([k, v]) => (k ? `${k}: ${v}` : v)).join(" ") || undefined : undefined);
+  // In JSON mode every problem shows at once (the form marks its fields instead).
+  const formProblem = () => (raw() ? Object.entries(problems()).map(([k, v]) => (k ? `${k}: ${v}` : v)).join(" ") || undefined : problems()[""]);
 
   return (
     <>
@@ -227,7 +229,7 @@ function LaunchForm(props: { workflow: GatewayWorkflowRow }) {
       </Show>
       <form class="launch-form card" data-testid="launch-form" novalidate onSubmit={(e) => void submit(e)}>
         <div class="launch-mode">
-          <span class="muted">{model.fields.length ? `${leafFields(model.fields).length} inputs` : "This workflow takes no declared inputs."}</span>
+          <span class="muted">{model.fields.length ? plural(leafFields(model.fields).length, "input") : "This workflow takes no declared inputs."}</span>
           <Show when={!model.rawOnly && model.fields.length}>
             <button type="button" class="ghost" aria-pressed={raw()} onClick={toggleRaw} data-testid="raw-toggle">
               {raw() ? "Edit as form" : "Edit as JSON"}

@@ -90,7 +90,13 @@ export default function RunDetail() {
               <div class="run-detail-main">
                 <section class="card run-detail-tree" aria-label="Task tree">
                   <h2 class="run-detail-section-title">
-                    Tasks <span class="muted">{data.frameNo() > 0 ? `frame ${data.frameNo()}` : ""}</span>
+                    Tasks
+                    <Show when={data.frameNo() > 0}>
+                      <span class="run-detail-frame" title="The run's graph as of its latest frame (a frame is one render of the workflow)">
+                        {" "}
+                        · frame {data.frameNo()}
+                      </span>
+                    </Show>
                   </h2>
                   <Show when={!data.treeLoading()} fallback={<p class="muted pad">Loading tasks…</p>}>
                     <Show when={items().length > 0} fallback={<EmptyState title="No frame yet" hint="The run has not rendered its tasks yet; they show here as soon as it does." />}>

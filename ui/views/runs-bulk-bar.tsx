@@ -2,13 +2,16 @@
  * @module ui/views/runs-bulk-bar
  * The bar above the runs table while rows are selected: how many, "select all shown", and
  * bulk cancel / resume of the runs they apply to (the others are left alone, and the buttons
- * say how many will be acted on). While an action runs it shows progress (and can be
+ * say how many will be acted on). Cancel asks first, saying how many runs end and how many are
+ * left alone. While an action runs it shows progress (and can be
  * stopped); afterwards a summary of what succeeded and what was refused, and why.
  */
 import { A } from "@solidjs/router";
 import { type Accessor, createSignal, For, Match, onCleanup, Show, Switch } from "solid-js";
 import type { GatewayRunSummaryRow } from "../../core/data/index.js";
 import { type BulkProgress, type BulkSummary, runBulk } from "../components/bulk-action.js";
+import { ConfirmDialog } from "../components/confirm-dialog.js";
+import { plural } from "../components/format.js";
 import { type BulkKind, bulkApplies } from "./run-facts.js";
 import { EMPTY_SELECTION, type Selection } from "./run-selection.js";
 
@@ -31,14 +34,15 @@ export interface RunsBulkBarProps {
 export function RunsBulkBar(props: RunsBulkBarProps) {
   const [progress, setProgress] = createSignal<{ kind: BulkKind } & BulkProgress>();
   const [summary, setSummary] = createSignal<{ kind: BulkKind; result: BulkSummary }>();
+  /** The runs a confirmed cancel will act on (taken when the person asked). */
+  const [asking, setAsking] = createSignal<{ cancel: string[]; skipped: number }>();
   let stop: AbortController | undefined;
   onCleanup(() => stop?.abort());
   const selected = () => props.shown().filter((r) => props.selection().ids.has(r.runId));
   const applicable = (kind: BulkKind) => selected().filter((r) => bulkApplies(kind, r));
   const allShown = () => props.shown().length > 0 && selected().length === props.shown().length;
 
-  const run = async (kind: BulkKind) => {
-    const ids = applicable(kind).map((r) => r.runId);
+  const run = async (kind: BulkKind, ids = applicable(kind).map((r) => r.runId)) => {
     if (!ids.length) return;
     stop = new AbortController();
     setSummary(undefined);
@@ -74,7 +78,7 @@ export function RunsBulkBar(props: RunsBulkBarProps) {
               </button>
             </Show>
             <span class="runs-bulk-spacer" />
-            <button type="button" class="danger" disabled={!applicable("cancel").length} onClick={() => void run("cancel")} data-testid="bulk-cancel" title="Runs that have not ended stop; ended ones are left alone.">
+            <button type="button" class="danger" disabled={!applicable("cancel").length} onClick={() => setAsking({ cancel: applicable("cancel").map((r) => r.runId), skipped: selected().length - applicable("cancel").length })} data-testid="bulk-cancel" title="Runs that have not ended stop; ended ones are left alone.">
               Cancel {applicable("cancel").length.toLocaleString()}
             </button>
             <button type="button" disabled={!applicable("resume").length} onClick={() => void run("resume")} data-testid="bulk-resume" title="Paused and failed runs continue from where they stopped; the others are left alone.">
@@ -117,6 +121,21 @@ export function RunsBulkBar(props: RunsBulkBarProps) {
             )}
           </Match>
         </Switch>
+        <ConfirmDialog
+          open={!!asking()}
+          title={`Cancel ${plural(asking()?.cancel.length ?? 0, "run")}?`}
+          confirmLabel={`Cancel ${plural(asking()?.cancel.length ?? 0, "run")}`}
+          tone="danger"
+          testId="bulk-cancel-dialog"
+          onConfirm={async () => {
+            const ids = asking()?.cancel ?? [];
+            void run("cancel", ids);
+          }}
+          onClose={() => setAsking(undefined)}
+        >
+          <p>Their running tasks stop and they end as cancelled. This cannot be undone: a cancelled run can be re-run, not resumed.</p>
+          <Show when={asking()?.skipped}>{(n) => <p class="muted">{plural(n(), "other selected run")} already ended and {n() === 1 ? "is" : "are"} left alone.</p>}</Show>
+        </ConfirmDialog>
       </div>
     </Show>
   );

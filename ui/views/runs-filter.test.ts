@@ -59,6 +59,16 @@ describe("runs list filter (URL state)", () => {
     expect(ids({ statuses: [], workflow: null, q: "payments search" })).toEqual([]);
     expect(ids({ statuses: ["running"], workflow: "release", q: "search" })).toEqual([]);
   });
+
+  it("matches the search as a phrase inside one field, never words spread over the id and the input", () => {
+    const people = [row("run-2", "finished", "hello", { name: "Ada 0" }), row("run-7", "finished", "hello", { name: "Ada  2", note: "x" })];
+    const found = (q: string) => people.filter(runMatcher({ statuses: [], workflow: null, q })).map((r) => r.runId);
+    expect(found("Ada 2")).toEqual(["run-7"]);
+    expect(found("ada")).toEqual(["run-2", "run-7"]);
+    expect(found("name ada 0")).toEqual(["run-2"]);
+    expect(found("2 ada")).toEqual([]);
+    expect(found("ada 0 note")).toEqual([]);
+  });
 });
 
 describe("row selection", () => {

@@ -2,7 +2,7 @@
  * @module ui/views/runs-filter
  * The runs list's filter as URL state and as a predicate: which statuses (`?status=failed,waiting`,
  * where `waiting` means any `waiting-*`), which workflow (`?workflow=<key>`) and a search
- * (`?q=`) that matches run ids and the text of run inputs. Pure, so the list, links and tests
+ * (`?q=`), a phrase found in a run's id, workflow or one input value. Pure, so the list, links and tests
  * share one reading of the URL (docs/app-views-runs.md "Filters").
  */
 import type { GatewayRunSummaryRow } from "../../core/data/index.js";
@@ -83,52 +83,52 @@ const searchText = new Map<string, string>();
 const SEARCH_CACHE_MAX = 50_000;
 
 /**
- * The text a search looks in: the run id, the workflow, and every key and value of the input
- * (lowercase, computed once per run).
+ * The text a search looks in, one field a line: the run id, the workflow, and each value of
+ * the input with its key before it (`shards 4`), lowercase, computed once per run. A phrase
+ * matches inside one line, never across two (an id and an input value).
  * @example
- * runSearchText(row); // "r-42 release service api shards 4"
+ * runSearchText(row); // "r-42\nrelease\nrelease\nservice api\nshards 4"
  */
 export function runSearchText(row: GatewayRunSummaryRow): string {
   const key = `${row.runId}\u0000${row.createdAtMs}`;
   let text = searchText.get(key);
   if (text === undefined) {
-    const parts: string[] = [row.runId, row.workflowKey ?? "", row.workflowName ?? ""];
-    collectText(row.input, parts, 0);
-    text = parts.join(" ").toLowerCase();
+    const lines: string[] = [row.runId, row.workflowKey ?? "", row.workflowName ?? ""];
+    collectText(row.input, "", lines, 0);
+    text = lines.map((l) => l.replace(/\s+/g, " ")).join("\n").toLowerCase();
     if (searchText.size >= SEARCH_CACHE_MAX) searchText.clear();
     searchText.set(key, text);
   }
   return text;
 }
 
-function collectText(value: unknown, out: string[], depth: number): void {
+function collectText(value: unknown, key: string, out: string[], depth: number): void {
   if (value === null || value === undefined || depth > 8) return;
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
-    out.push(String(value));
+    out.push(key ? `${key} ${String(value)}` : String(value));
   } else if (Array.isArray(value)) {
-    for (const v of value) collectText(v, out, depth + 1);
+    for (const v of value) collectText(v, key, out, depth + 1);
   } else if (typeof value === "object") {
     for (const [k, v] of Object.entries(value)) {
       out.push(k);
-      collectText(v, out, depth + 1);
+      collectText(v, k, out, depth + 1);
     }
   }
 }
 
 /**
- * The predicate of a filter: every search word must occur in the run's id, workflow or input.
+ * The predicate of a filter: the search, as a phrase (spaces collapsed, any case), must occur
+ * in the run's id, its workflow, or one input value (with its key).
  * @example
  * const keep = runMatcher(readRunsFilter({ q: "ada" }));
  * rows.filter(keep);
  */
 export function runMatcher(filter: RunsFilter): (row: GatewayRunSummaryRow) => boolean {
   const statuses = new Set(filter.statuses);
-  const words = filter.q.toLowerCase().split(/\s+/).filter(Boolean);
+  const phrase = filter.q.trim().replace(/\s+/g, " ").toLowerCase();
   return (row) => {
     if (statuses.size && !statuses.has(statusChoiceOf(row.status) as StatusChoice)) return false;
     if (filter.workflow !== null && row.workflowKey !== filter.workflow && row.workflowName !== filter.workflow) return false;
-    if (!words.length) return true;
-    const text = runSearchText(row);
-    return words.every((w) => text.includes(w));
+    return !phrase || runSearchText(row).includes(phrase);
   };
 }

@@ -122,9 +122,9 @@ export default function RunsList() {
       <Switch>
         <Match when={runs.isError}>
           <div class="error-banner" role="alert">
-            Could not load the runs{cols.runs.utils.lastError ? `: ${String((cols.runs.utils.lastError as Error).message ?? cols.runs.utils.lastError)}` : ""}.{" "}
-            <button type="button" onClick={() => void cols.invalidate({ collection: "runs" })}>
-              Try again
+            Could not load the runs{cols.runs.utils.lastError ? `: ${String((cols.runs.utils.lastError as Error).message ?? cols.runs.utils.lastError).replace(/\.+$/, "")}` : ""}. They load by themselves as soon as the workspace answers.{" "}
+            <button type="button" class="ghost" onClick={() => void cols.invalidate({ collection: "runs" })}>
+              Retry now
             </button>
           </div>
         </Match>

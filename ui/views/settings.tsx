@@ -7,6 +7,7 @@
  */
 import { createSignal, For, onMount, Show } from "solid-js";
 import { loadBrowserKeys, saveBrowserKey } from "../../browser/keys.js";
+import { ConfirmDialog } from "../components/confirm-dialog.js";
 import { errorText } from "../components/error-text.js";
 import { useConnection } from "../flow-context.js";
 import "../components/view-layout.css";
@@ -104,6 +105,7 @@ function BrowserKeys() {
 
 function KeyRow(props: { name: string; help: string; secret: boolean; value: string | undefined; onSave: (name: string, value: string | null) => Promise<void> }) {
   const [draft, setDraft] = createSignal("");
+  const [forgetting, setForgetting] = createSignal(false);
   const id = () => `key-${props.name}`;
   return (
     <li class="key-row" data-testid="key-row" data-key={props.name} data-set={props.value === undefined ? "false" : "true"}>
@@ -130,11 +132,14 @@ function KeyRow(props: { name: string; help: string; secret: boolean; value: str
           {props.value === undefined ? "Set" : "Replace"}
         </button>
         <Show when={props.value !== undefined}>
-          <button type="button" class="ghost" data-testid="key-forget" onClick={() => void props.onSave(props.name, null)}>
+          <button type="button" class="ghost" data-testid="key-forget" onClick={() => setForgetting(true)}>
             Forget
           </button>
         </Show>
       </form>
+      <ConfirmDialog open={forgetting()} title={`Forget ${props.name}?`} confirmLabel="Forget the key" tone="danger" testId="key-forget-dialog" onConfirm={() => props.onSave(props.name, null)} onClose={() => setForgetting(false)}>
+        <p>It is removed from this browser; workflows that read it fail until you set it again. Flow keeps no other copy.</p>
+      </ConfirmDialog>
     </li>
   );
 }

@@ -10,6 +10,7 @@ import { createCollections, createDataClient, type FlowCollections } from "../..
 import { FlowError } from "../../core/errors.js";
 import { createTeamCollections } from "../../sync/index.js";
 import type { BrowserEngine } from "../../browser/client.js";
+import { createLastSeen, type LastSeen } from "./last-seen.js";
 import { findTeamWorkspaces, type TeamWorkspace } from "./team-rpc.js";
 import { saveWorkspace, type Workspace } from "./workspaces.js";
 
@@ -23,6 +24,8 @@ export interface WorkspaceConnection {
   team?: TeamWorkspace;
   /** The engine in this browser (browser workspaces only). */
   engine?: BrowserEngine;
+  /** The rows last seen, shown while a Gateway cannot be reached (Gateway workspaces). */
+  lastSeen?: LastSeen;
   close(): void;
 }
 
@@ -58,9 +61,20 @@ export async function connectWorkspace(workspace: Workspace, queryClient = new Q
   await assertTokenAccepted(workspace, url);
   const teams = await findTeamWorkspaces(url, workspace.token);
   if (teams) return openTeam(workspace, url, teams, queryClient);
-  const cols = createCollections({ kind: "local", apiBaseUrl: url, ...(workspace.token ? { token: workspace.token } : {}) }, queryClient);
+  const lastSeen = createLastSeen();
+  const cols = createCollections({ kind: "local", apiBaseUrl: url, ...(workspace.token ? { token: workspace.token } : {}) }, queryClient, { lastSeen });
+  const stopFollowing = lastSeen.follow(`flow:${url}:runs`, cols.runs);
   void cols.connect();
-  return { workspace, cols, capabilities: { shellTools: true, cliAgents: true }, close: () => cols.close() };
+  return {
+    workspace,
+    cols,
+    lastSeen,
+    capabilities: { shellTools: true, cliAgents: true },
+    close() {
+      stopFollowing();
+      cols.close();
+    },
+  };
 }
 
 /**

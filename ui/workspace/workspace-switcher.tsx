@@ -9,6 +9,7 @@
  */
 import { createEffect, createSignal, For, onCleanup, Show } from "solid-js";
 import type { BrowserEngine } from "../../browser/client.js";
+import { ConfirmDialog } from "../components/confirm-dialog.js";
 import { useFlow } from "../flow-context.js";
 import { checkGateway } from "./check-gateway.js";
 import { removeWorkspace, saveWorkspace, type Workspace } from "./workspaces.js";
@@ -183,6 +184,7 @@ function AddGateway(props: { onClose(): void }) {
 function ManageWorkspaces(props: { onClose(): void; onAdd(): void }) {
   const flow = useFlow();
   const saved = () => flow.workspaces().filter((w) => w.kind !== "browser" && !(flow.boot.gateway && w.url === flow.boot.gateway.url));
+  const [removing, setRemoving] = createSignal<Workspace>();
   const remove = (w: Workspace) => {
     removeWorkspace(w.id);
     flow.refreshWorkspaces();
@@ -202,7 +204,7 @@ function ManageWorkspaces(props: { onClose(): void; onAdd(): void }) {
                 </Show>
               </span>
               <Show when={saved().includes(w)} fallback={<span class="muted ws-fixed">always offered</span>}>
-                <button type="button" class="danger" onClick={() => remove(w)} aria-label={`Remove ${w.name}`}>
+                <button type="button" class="danger" onClick={() => setRemoving(w)} aria-label={`Remove ${w.name}`}>
                   Remove
                 </button>
               </Show>
@@ -210,6 +212,9 @@ function ManageWorkspaces(props: { onClose(): void; onAdd(): void }) {
           )}
         </For>
       </ul>
+      <ConfirmDialog open={!!removing()} title={`Remove ${removing()?.name ?? ""}?`} confirmLabel="Remove from this browser" tone="danger" testId="ws-remove-dialog" onConfirm={async () => remove(removing()!)} onClose={() => setRemoving(undefined)}>
+        <p>The switcher stops offering it and forgets its saved token. Its runs stay on the Gateway; add it again with its address{removing()?.token ? " and the token" : ""}.</p>
+      </ConfirmDialog>
       <div class="ws-buttons">
         <button type="button" onClick={() => props.onAdd()}>
           Add a Gateway…

@@ -4,10 +4,9 @@
  * AI SDK's OpenAI provider, or to any endpoint that speaks OpenAI's chat completions protocol
  * when `baseURL` is given (docs/agents.md).
  */
-import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModel } from "ai";
 import { FlowError } from "../../errors.js";
-import { ToolLoopSdkAgent } from "./tool-loop-sdk-agent.js";
+import { lazyModel, ToolLoopSdkAgent } from "./tool-loop-sdk-agent.js";
 import type { SdkAgentOptions } from "./tool-loop-sdk-agent.js";
 
 /**
@@ -44,8 +43,16 @@ export class HostedChatAgent extends ToolLoopSdkAgent {
       super(model, rest, true);
       return;
     }
-    const provider = createOpenAI({ ...(baseURL !== undefined ? { baseURL } : {}), ...(apiKey !== undefined ? { apiKey } : {}) });
+    const settings = { ...(baseURL !== undefined ? { baseURL } : {}), ...(apiKey !== undefined ? { apiKey } : {}) };
     const useChat = (api ?? (baseURL !== undefined ? "chat" : "responses")) === "chat";
-    super(useChat ? provider.chat(model) : provider.responses(model), rest, true);
+    // The provider package loads at the first call (docs/package.md "What loads when").
+    super(
+      lazyModel(async () => {
+        const provider = (await import("@ai-sdk/openai")).createOpenAI(settings);
+        return useChat ? provider.chat(model) : provider.responses(model);
+      }),
+      rest,
+      true,
+    );
   }
 }

@@ -4,9 +4,9 @@
  * Anthropic provider (docs/agents.md). The API key comes from `ANTHROPIC_API_KEY` (and the
  * endpoint from `ANTHROPIC_BASE_URL`) unless you pass a prebuilt model instance.
  */
-import { createAnthropic } from "@ai-sdk/anthropic";
 import type { LanguageModel } from "ai";
-import { ToolLoopSdkAgent } from "./tool-loop-sdk-agent.js";
+import { processEnv } from "./local-server-agent.js";
+import { lazyModel, ToolLoopSdkAgent } from "./tool-loop-sdk-agent.js";
 import type { SdkAgentOptions } from "./tool-loop-sdk-agent.js";
 
 /**
@@ -30,7 +30,10 @@ export interface HostedMessagesAgentOptions extends SdkAgentOptions {
 export class HostedMessagesAgent extends ToolLoopSdkAgent {
   constructor(options: HostedMessagesAgentOptions) {
     const { model, ...rest } = options;
-    // A provider per agent, so ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY are read when the agent is made.
-    super(typeof model === "string" ? createAnthropic()(model) : model, rest, true);
+    // A provider per agent, so ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY are read when the agent
+    // is made; the provider package loads at the first call.
+    const env = processEnv();
+    const settings = { ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}), ...(env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : {}) };
+    super(typeof model === "string" ? lazyModel(async () => (await import("@ai-sdk/anthropic")).createAnthropic(settings)(model)) : model, rest, true);
   }
 }

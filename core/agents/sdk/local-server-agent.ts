@@ -4,9 +4,8 @@
  * OpenAI-compatible server (llama.cpp, vLLM, Ollama, LM Studio...), through the AI SDK's
  * OpenAI-compatible provider. Defaults suit a local Hermes model (docs/agents.md).
  */
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { FlowError } from "../../errors.js";
-import { ToolLoopSdkAgent } from "./tool-loop-sdk-agent.js";
+import { lazyModel, ToolLoopSdkAgent } from "./tool-loop-sdk-agent.js";
 import type { SdkAgentOptions } from "./tool-loop-sdk-agent.js";
 
 /** Environment variable read when `baseURL` is not given. */
@@ -48,18 +47,20 @@ export class LocalServerAgent extends ToolLoopSdkAgent {
     if (!url) {
       throw new FlowError("AGENT_CONFIG_INVALID", `LocalServerAgent${rest.id ? ` ${rest.id}` : ""} needs the server's address: pass baseURL or set ${LOCAL_SERVER_BASE_URL_ENV}.`, { option: "baseURL" });
     }
-    const provider = createOpenAICompatible({
+    const settings = {
       name: "local-server",
       baseURL: url,
       apiKey: apiKey ?? vars[LOCAL_SERVER_API_KEY_ENV] ?? LOCAL_SERVER_DEFAULT_MODEL,
       supportsStructuredOutputs: rest.nativeStructuredOutput === true,
       includeUsage: true,
-    });
-    super(provider.chatModel(model ?? LOCAL_SERVER_DEFAULT_MODEL), rest, false);
+    };
+    // The provider package loads at the first call (docs/package.md "What loads when").
+    super(lazyModel(async () => (await import("@ai-sdk/openai-compatible")).createOpenAICompatible(settings).chatModel(model ?? LOCAL_SERVER_DEFAULT_MODEL)), rest, false);
     this.baseURL = url;
   }
 }
 
-function processEnv(): Record<string, string | undefined> {
+/** The process's environment where there is one (Node), else empty (a browser). */
+export function processEnv(): Record<string, string | undefined> {
   return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
 }

@@ -6,7 +6,6 @@
  * (stable idempotency key, rootDir, signal) and repeated side effects are recorded and warned
  * about (docs/tools.md, "Retries and resumes").
  */
-import { tool as sdkTool } from "ai";
 import type { Tool as SdkTool, ToolSet } from "ai";
 import { createToolContextFactory, getDefinedToolMetadata } from "../../tools/index.js";
 import type { AnyTool, ToolContextFactory } from "../../tools/index.js";
@@ -45,7 +44,9 @@ export function toSdkTools(tools: AgentToolSet, options: AgentGenerateOptions): 
       continue;
     }
     const flowTool = t as AnyTool;
-    out[name] = sdkTool({
+    // The AI SDK's `tool()` is the identity (it only types its argument), so the object is
+    // built as it would return it, and `ai` is not loaded for it.
+    out[name] = {
       description: flowTool.description,
       inputSchema: flowTool.schema,
       execute: async (args: unknown) => {
@@ -53,7 +54,7 @@ export function toSdkTools(tools: AgentToolSet, options: AgentGenerateOptions): 
         // The model must learn that a non-idempotent effect already happened in an earlier attempt.
         return warning ? { warning, output } : output;
       },
-    } as never) as SdkTool;
+    } as never as SdkTool;
   }
   return out;
 }

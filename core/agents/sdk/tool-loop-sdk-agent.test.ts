@@ -96,7 +96,7 @@ describe("ToolLoopSdkAgent", () => {
     const result = await agent.generate({ prompt: "go", onStdout: (t) => out.push(t), onEvent: (e) => events.push(e) });
     expect(out).toEqual(["Hel", "lo"]);
     expect(result.text).toBe("Hello");
-    expect(events.map((e) => (e.type === "action" ? `${e.phase}:${e.action.title}` : e.type))).toEqual(["started:echo", "completed:echo"]);
+    expect(events.map((e) => (e.type === "action" ? `${e.phase}:${e.action.title}` : e.type))).toEqual(["started:echo", "completed:echo", "text", "text"]);
     expect(result.usage?.totalTokens).toBe(10);
   });
 

@@ -7,15 +7,36 @@
  * `Output.object` when native structured output is on), streams when the caller listens
  * (`onStdout` gets text deltas, `onEvent` tool calls and results: both are heartbeats for the
  * engine) and generates otherwise, then returns an {@link AgentResult}.
+ *
+ * The AI SDK (`ai`) and a provider package load at the first call, not with Flow (issue 22,
+ * docs/package.md "What loads when"): a model made from a model id is built then
+ * ({@link lazyModel}).
  */
-import { Output, ToolLoopAgent } from "ai";
-import type { LanguageModel, ModelMessage, ToolSet } from "ai";
+import type { LanguageModel, ModelMessage, ToolLoopAgent, ToolSet } from "ai";
 import type { AgentGenerateOptions, AgentLike, AgentMessage, AgentResult, AgentTimeout } from "../types.js";
 import { normalizeUsage } from "../usage.js";
 import { toSdkTools } from "./sdk-tools.js";
 import type { AgentToolSet } from "./sdk-tools.js";
 
 type AgentSettings = ConstructorParameters<typeof ToolLoopAgent>[0];
+
+const LAZY_MODEL = Symbol("durable-flow/lazy-model");
+type LazyModel = { [LAZY_MODEL]: () => Promise<LanguageModel> };
+
+/**
+ * A model built on first use (the provider package loads then); the provider agents pass it to
+ * {@link ToolLoopSdkAgent} in place of the model.
+ * @example
+ * super(lazyModel(async () => (await import("@ai-sdk/anthropic")).createAnthropic()(id)), rest, true);
+ */
+export function lazyModel(load: () => Promise<LanguageModel>): LanguageModel {
+  let model: Promise<LanguageModel> | undefined;
+  return { [LAZY_MODEL]: () => (model ??= load()) } as LazyModel as unknown as LanguageModel;
+}
+
+function modelOf(model: LanguageModel): LanguageModel | Promise<LanguageModel> {
+  return typeof model === "object" && model !== null && LAZY_MODEL in model ? (model as unknown as LazyModel)[LAZY_MODEL]() : model;
+}
 
 /**
  * Settings shared by every SDK agent: the AI SDK agent settings SPEC.md names, plus `id`,
@@ -69,8 +90,9 @@ export class ToolLoopSdkAgent implements AgentLike {
     // The agent's own tools, plus any the task adds for this call (task memory's remember/recall).
     const own = { ...o.tools, ...(args.tools as AgentToolSet | undefined) };
     const tools: ToolSet | undefined = Object.keys(own).length ? toSdkTools(own, args) : undefined;
+    const [{ Output, ToolLoopAgent }, model] = await Promise.all([import("ai"), modelOf(this.model)]);
     const agent = new ToolLoopAgent({
-      model: this.model,
+      model,
       maxRetries: o.maxRetries ?? 0,
       ...(o.id !== undefined ? { id: o.id } : {}),
       ...(instructions !== undefined ? { instructions } : {}),
@@ -92,25 +114,36 @@ export class ToolLoopSdkAgent implements AgentLike {
 
     if (!args.onStdout && !args.onEvent) {
       const r = await agent.generate(params);
-      return toResult(r, native ? r.output : undefined);
+      return toResult(r, native ? r.output : undefined, providerOf(this.model));
     }
     const stream = await agent.stream(params);
     for await (const part of stream.fullStream) {
-      if (part.type === "text-delta") args.onStdout?.(part.text);
-      else if (part.type === "tool-call") args.onEvent?.({ type: "action", engine: "sdk", phase: "started", action: { id: part.toolCallId, kind: "tool", title: part.toolName, detail: part.input } });
-      else if (part.type === "tool-result" || part.type === "tool-error") {
-        const ok = part.type === "tool-result";
-        args.onEvent?.({ type: "action", engine: "sdk", phase: "completed", ok, action: { id: part.toolCallId, kind: "tool", title: part.toolName } });
+      if (part.type === "text-delta") {
+        args.onStdout?.(part.text);
+        args.onEvent?.({ type: "text", engine: "sdk", delta: part.text });
+      } else if (part.type === "tool-call") {
+        args.onEvent?.({ type: "action", engine: "sdk", phase: "started", action: { id: part.toolCallId, kind: "tool", title: part.toolName, detail: part.input }, input: part.input });
+      } else if (part.type === "tool-result") {
+        args.onEvent?.({ type: "action", engine: "sdk", phase: "completed", ok: true, action: { id: part.toolCallId, kind: "tool", title: part.toolName }, output: part.output });
+      } else if (part.type === "tool-error") {
+        args.onEvent?.({ type: "action", engine: "sdk", phase: "completed", ok: false, action: { id: part.toolCallId, kind: "tool", title: part.toolName }, error: toolError(part.error) });
       } else if (part.type === "error") throw part.error;
     }
     const [text, steps, totalUsage, finishReason, response] = await Promise.all([stream.text, stream.steps, stream.totalUsage, stream.finishReason, stream.response]);
-    return toResult({ text, steps, totalUsage, finishReason, response }, native ? await stream.output : undefined);
+    return toResult({ text, steps, totalUsage, finishReason, response }, native ? await stream.output : undefined, providerOf(this.model));
   }
 }
 
-function toResult(r: { text: string; steps: { text: string }[]; totalUsage: unknown; finishReason: string; response: { modelId: string } }, output: unknown): AgentResult {
+/** A failed or refused tool call as the transcript records it: the FlowError code when there is one. */
+function toolError(error: unknown): { code?: string; message: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return { ...(typeof code === "string" ? { code } : {}), message: error instanceof Error ? error.message : String(error) };
+}
+
+function toResult(r: { text: string; steps: { text: string }[]; totalUsage: unknown; finishReason: string; response: { modelId: string } }, output: unknown, provider: string | undefined): AgentResult {
   const usage = normalizeUsage(r.totalUsage);
   return {
+    ...(provider ? { provider } : {}),
     text: r.text,
     ...(output !== undefined ? { output } : {}),
     ...(usage ? { usage } : {}),
@@ -118,6 +151,10 @@ function toResult(r: { text: string; steps: { text: string }[]; totalUsage: unkn
     modelId: r.response.modelId,
     steps: r.steps.map((s) => ({ text: s.text })),
   };
+}
+
+function providerOf(model: LanguageModel): string | undefined {
+  return typeof model === "string" ? model.split("/")[0] : typeof model.provider === "string" ? model.provider : undefined;
 }
 
 /** AI SDK timeout from Flow's: the idle limit becomes the per-chunk limit of a stream. */

@@ -6,7 +6,7 @@
  * or poll). The Gateway's RPCs call these. See docs/waiting.md.
  *
  * A new delivery is refused when nothing can take it: the run does not exist (RUN_NOT_FOUND),
- * it has ended (RUN_NOT_WAITING), or the payload does not match the schema the waiting Signal
+ * it has ended (RUN_NOT_WAITING), it was cancelled, which closed its waits (WAIT_CLOSED), or the payload does not match the schema the waiting Signal
  * or WaitForEvent recorded (SIGNAL_PAYLOAD_INVALID). Repeating an earlier delivery stays a
  * no-op (`duplicate`) whatever the run's state.
  */
@@ -135,8 +135,8 @@ export function submitEvent(adapter: Adapter, input: SubmitSignalInput): Promise
 export async function listPendingApprovals(adapter: Adapter, filter: { runId?: string } = {}): Promise<PendingApproval[]> {
   const db = flowDbOf(adapter);
   const rows = filter.runId
-    ? await db.store.query<WaitRow & Record<string, unknown>>(`SELECT * FROM _flow_waits WHERE status = 'pending' AND kind IN ('approval', 'human') AND run_id = ? ORDER BY created_at_ms`, [filter.runId])
-    : await db.store.query<WaitRow & Record<string, unknown>>(`SELECT * FROM _flow_waits WHERE status = 'pending' AND kind IN ('approval', 'human') ORDER BY created_at_ms`);
+    ? await db.store.query<WaitRow & Record<string, unknown>>(`SELECT w.* FROM _flow_waits w JOIN _flow_runs r ON r.run_id = w.run_id WHERE w.status = 'pending' AND w.kind IN ('approval', 'human') AND r.status <> 'cancelled' AND w.run_id = ? ORDER BY w.created_at_ms`, [filter.runId])
+    : await db.store.query<WaitRow & Record<string, unknown>>(`SELECT w.* FROM _flow_waits w JOIN _flow_runs r ON r.run_id = w.run_id WHERE w.status = 'pending' AND w.kind IN ('approval', 'human') AND r.status <> 'cancelled' ORDER BY w.created_at_ms`);
   return rows.map((r) => ({
     runId: r.run_id,
     nodeId: r.node_id,
@@ -150,23 +150,23 @@ export async function listPendingApprovals(adapter: Adapter, filter: { runId?: s
 
 /**
  * Parked runs that can progress now: a delivery arrived, a deadline passed, or a signal for
- * them is waiting. A scheduler (the Gateway) resumes these.
+ * them is waiting. A scheduler (the Gateway) resumes these. `runId` asks about one run.
  * @example
  * for (const runId of await listRunsToWake(new FlowDb(api.db))) await runWorkflow(workflow, { runId, resume: true });
  */
-export async function listRunsToWake(adapter: Adapter): Promise<string[]> {
+export async function listRunsToWake(adapter: Adapter, filter: { runId?: string } = {}): Promise<string[]> {
   const db = flowDbOf(adapter);
   const now = db.binding.env.clock.now();
   const rows = await db.store.query<{ run_id: string }>(
     `SELECT DISTINCT w.run_id FROM _flow_waits w JOIN _flow_runs r ON r.run_id = w.run_id
-     WHERE r.status IN ('waiting-approval', 'waiting-event', 'waiting-timer') AND (
+     WHERE r.status IN ('waiting-approval', 'waiting-event', 'waiting-timer')${filter.runId ? " AND w.run_id = ?" : ""} AND (
        w.status = 'resolved'
        OR (w.status = 'pending' AND w.deadline_ms IS NOT NULL AND w.deadline_ms <= ?)
        OR (w.status = 'pending' AND w.kind IN ('signal', 'event') AND EXISTS (
          SELECT 1 FROM _flow_signals s WHERE s.kind = w.kind AND s.name = w.name AND s.consumed_run_id IS NULL
            AND (s.run_id = w.run_id OR (s.run_id IS NULL AND s.correlation_id = w.correlation_id))))
      ) ORDER BY w.run_id`,
-    [now],
+    filter.runId ? [filter.runId, now] : [now],
   );
   return rows.map((r) => r.run_id);
 }
@@ -228,16 +228,20 @@ function sameDecision(a: ApprovalResolution, b: ApprovalResolution): boolean {
 async function record(db: FlowDb, row: WaitRow, resolution: unknown, by: string | null, same: (a: unknown, b: unknown) => boolean): Promise<DeliveryResult> {
   const iteration = Number(row.iteration);
   const result = { runId: row.run_id, nodeId: row.node_id, iteration };
-  if (row.status === "pending") refuseEnded(await requireRun(db, row.run_id));
+  if (row.status === "pending" || row.status === "closed") refuseEnded(await requireRun(db, row.run_id), row.node_id);
+  if (row.status === "closed") throw closed(row.run_id, row.node_id);
   if (await waitSql.resolve(db.store, row.run_id, row.node_id, iteration, resolution, by, db.binding.env.clock.now())) {
     db.binding.wakers?.get(row.run_id)?.();
     return { ...result, status: "accepted" };
   }
   const current = await waitSql.get(db.store, row.run_id, row.node_id, iteration);
   const winning = current?.resolution_json ? (JSON.parse(current.resolution_json) as Record<string, unknown>) : null;
-  if (winning && same(winning, resolution)) return { ...result, status: "duplicate" };
+  // The same decision again is a retry when it comes from the one who decided, or from a
+  // caller with no identity (local use); another member learns who decided (docs/multiplayer.md).
+  if (winning && same(winning, resolution) && (by === null || (current?.resolved_by ?? null) === by)) return { ...result, status: "duplicate" };
   // Two people deciding at once: the first decision won (compare-and-set above); the second
-  // learns what it was and who made it, so a console can show it instead of its own.
+  // learns what it was and who made it, so a console can show it instead of its own, even
+  // when it decided the same.
   throw new FlowError("APPROVAL_ALREADY_DECIDED", `"${row.node_id}" of run ${row.run_id} was already decided${current?.resolved_by ? ` by ${current.resolved_by}` : ""}${winning ? ` (${describeResolution(winning)})` : ""}; that decision stands.`, {
     runId: row.run_id,
     nodeId: row.node_id,
@@ -287,11 +291,19 @@ async function requireRun(db: FlowDb, runId: string): Promise<RunRecord> {
   return run;
 }
 
-/** RUN_NOT_WAITING for a run that has ended: nothing would ever take a new delivery. */
-function refuseEnded(run: RunRecord): void {
+/**
+ * RUN_NOT_WAITING for a run that has ended, WAIT_CLOSED for a cancelled one: nothing would
+ * ever take a new delivery.
+ */
+function refuseEnded(run: RunRecord, nodeId?: string): void {
+  if (run.status === "cancelled") throw closed(run.runId, nodeId);
   if (!TERMINAL_STATUSES.has(run.status)) return;
   const next = run.status === "continued" && run.nextRunId ? ` Deliver to the run it continued as, ${run.nextRunId}.` : "";
   throw new FlowError("RUN_NOT_WAITING", `Run ${run.runId} is ${run.status}; it waits for nothing, so nothing was delivered.${next}`, { runId: run.runId, status: run.status });
+}
+
+function closed(runId: string, nodeId: string | undefined): FlowError {
+  return new FlowError("WAIT_CLOSED", `Run ${runId} was cancelled, which closed its waits${nodeId ? ` ("${nodeId}" included)` : ""}; nothing was delivered. Retry or rewind the run to ask again.`, { runId, ...(nodeId ? { nodeId } : {}) });
 }
 
 /** Pending waits a signal or event would reach now: of its run, or waiting on its correlation id. */

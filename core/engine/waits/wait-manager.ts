@@ -110,7 +110,9 @@ export class WaitManager {
     const { runId } = this.host;
     const now = this.host.clock.now();
     let row = await waitSql.get(this.host.store, runId, desc.nodeId, desc.iteration);
-    if (!row) {
+    // Closed by a cancel, and the run was resumed (retried) since: the node asks afresh.
+    if (row?.status === "closed") waitSql.remove(this.host.batch, runId, desc.nodeId, desc.iteration);
+    if (!row || row.status === "closed") {
       const request = requestOf(spec, desc, now, spec.kind === "signal" || spec.kind === "event" ? this.payloadSchema(spec, desc) : undefined);
       const deadlineMs = earliest(request.autoAtMs, request.timeoutAtMs, request.fireAtMs);
       const name = spec.kind === "signal" || spec.kind === "event" ? spec.name : null;

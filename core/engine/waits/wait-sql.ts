@@ -6,7 +6,8 @@ import type { SqlExecutor } from "../../store/port.js";
 import { json, type WriteBatch } from "../run-sql.js";
 import type { WaitKind } from "./spec.js";
 
-export type WaitStatus = "pending" | "resolved" | "settled";
+/** `closed`: its run was cancelled; nothing can be delivered to it (WAIT_CLOSED). */
+export type WaitStatus = "pending" | "resolved" | "settled" | "closed";
 
 export interface WaitRow {
   run_id: string;
@@ -51,6 +52,14 @@ export const waitSql = {
       `UPDATE _flow_waits SET status = 'settled', resolution_json = COALESCE(resolution_json, ?), resolved_by = COALESCE(resolved_by, ?), resolved_at_ms = COALESCE(resolved_at_ms, ?) WHERE run_id = ? AND node_id = ? AND iteration = ?`,
       [json(resolution), resolvedBy, now, runId, nodeId, iteration],
     );
+  },
+  /** Drops a wait: its node asks afresh when the run reaches it (a reset, a cancelled run resumed). */
+  remove(b: WriteBatch, runId: string, nodeId: string, iteration: number) {
+    b.push(`DELETE FROM _flow_waits WHERE run_id = ? AND node_id = ? AND iteration = ?`, [runId, nodeId, iteration]);
+  },
+  /** Closes the open waits of a cancelled run: deliveries to them are refused (WAIT_CLOSED). */
+  close(b: WriteBatch, runId: string, now: number) {
+    b.push(`UPDATE _flow_waits SET status = 'closed', resolved_at_ms = ? WHERE run_id = ? AND status IN ('pending', 'resolved')`, [now, runId]);
   },
   /** Reopens a wait whose delivery was rejected (an invalid human submission). */
   reopen(b: WriteBatch, runId: string, nodeId: string, iteration: number, request: unknown) {

@@ -14,13 +14,31 @@ import { jsonLine } from "./cli-types.js";
 
 type Emit = (event: AgentEvent) => void;
 
-const toolEvent = (engine: string, phase: "started" | "completed", id: string, title: string, ok?: boolean): AgentEvent => ({
+/** A tool call's start (with its arguments) or end (with its result), for the transcript. */
+const toolEvent = (engine: string, phase: "started" | "completed", id: string, title: string, ok?: boolean, payload?: unknown): AgentEvent => ({
   type: "action",
   engine,
   phase,
   action: { id, kind: "tool", title },
   ...(ok !== undefined ? { ok } : {}),
+  ...(payload === undefined ? {} : phase === "started" ? { input: payload } : ok === false ? { error: { message: textOf(payload) } } : { output: payload }),
 });
+
+function textOf(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.map((p) => (typeof p?.text === "string" ? p.text : JSON.stringify(p))).join("");
+  return JSON.stringify(value);
+}
+
+/** Arguments of an OpenAI-style tool call: JSON text, parsed when it parses. */
+function parsedArgs(text: unknown): unknown {
+  if (typeof text !== "string") return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
 
 /**
  * Claude-style stream-json. `answerFrom: "result"` takes `result.result` (falling back to the
@@ -40,10 +58,10 @@ export function claudeStreamInterpreter(engine: string, answerFrom: "result" | "
           if (part.type === "text" && typeof part.text === "string") {
             texts.push(part.text);
             emit({ type: "action", engine, phase: "updated", entryType: "message", action: { id: `msg-${texts.length}`, kind: "turn", title: "message" }, message: part.text });
-          } else if (part.type === "tool_use") emit(toolEvent(engine, "started", String(part.id), String(part.name)));
+          } else if (part.type === "tool_use") emit(toolEvent(engine, "started", String(part.id), String(part.name), undefined, part.input));
         }
       } else if (j.type === "user") {
-        for (const part of j.message?.content ?? []) if (part.type === "tool_result") emit(toolEvent(engine, "completed", String(part.tool_use_id), "tool result", part.is_error !== true));
+        for (const part of j.message?.content ?? []) if (part.type === "tool_result") emit(toolEvent(engine, "completed", String(part.tool_use_id), "tool result", part.is_error !== true, part.content));
       } else if (j.type === "result") {
         if (typeof j.result === "string") result = j.result;
         const usage = withCost(normalizeUsage(j.usage), j.total_cost_usd);
@@ -85,13 +103,16 @@ export function piEventsInterpreter(engine: string): CliInterpreter & { done(): 
           if (typeof (j.sessionId ?? j.sessionFile) === "string") out.sessionId = j.sessionId ?? j.sessionFile;
           break;
         case "message_update":
-          if (j.assistantMessageEvent?.type === "text_delta") streamed += j.assistantMessageEvent.delta ?? "";
+          if (j.assistantMessageEvent?.type === "text_delta") {
+            streamed += j.assistantMessageEvent.delta ?? "";
+            emit({ type: "text", engine, delta: String(j.assistantMessageEvent.delta ?? "") });
+          }
           break;
         case "tool_execution_start":
-          emit(toolEvent(engine, "started", String(j.toolCallId), String(j.toolName)));
+          emit(toolEvent(engine, "started", String(j.toolCallId), String(j.toolName), undefined, j.args));
           break;
         case "tool_execution_end":
-          emit(toolEvent(engine, "completed", String(j.toolCallId), String(j.toolName), j.isError !== true));
+          emit(toolEvent(engine, "completed", String(j.toolCallId), String(j.toolName), j.isError !== true, j.result?.content ?? j.result));
           break;
         case "turn_end":
           if (j.message?.role === "assistant") readAssistant(j.message);
@@ -143,9 +164,12 @@ export function roleLinesInterpreter(engine: string, answer: "last" | "join"): C
       if (!j) return;
       if (j.role === "meta" && j.type === "session.resume_hint" && typeof j.session_id === "string") out.sessionId = j.session_id;
       if (j.role === "assistant") {
-        if (typeof j.content === "string" && j.content) texts.push(j.content);
-        for (const c of j.tool_calls ?? []) emit(toolEvent(engine, "started", String(c.id), String(c.function?.name ?? "tool")));
-      } else if (j.role === "tool") emit(toolEvent(engine, "completed", String(j.tool_call_id), "tool result"));
+        if (typeof j.content === "string" && j.content) {
+          texts.push(j.content);
+          emit({ type: "text", engine, delta: answer === "last" && texts.length > 1 ? `\n\n${j.content}` : j.content });
+        }
+        for (const c of j.tool_calls ?? []) emit(toolEvent(engine, "started", String(c.id), String(c.function?.name ?? "tool"), undefined, parsedArgs(c.function?.arguments)));
+      } else if (j.role === "tool") emit(toolEvent(engine, "completed", String(j.tool_call_id), "tool result", true, j.content));
     },
     finish() {
       const text = answer === "last" ? texts.at(-1) : texts.join("");

@@ -13,7 +13,8 @@ import type { AddressInfo } from "node:net";
 
 /** One scripted model reply: text, tool calls, a JSON object (structured output) or an HTTP error. */
 export type ScriptedTurn =
-  | { text: string }
+  /** `everyMs`: stream the text word by word, one word every `everyMs` (a model at work). */
+  | { text: string; everyMs?: number }
   | { toolCalls: { id: string; name: string; args: unknown }[] }
   | { json: unknown }
   | { status: number; headers?: Record<string, string>; message?: string };
@@ -58,7 +59,7 @@ export async function startProviderServer(turns: ScriptedTurn[]): Promise<Provid
     if (!protocol) return send(res, 404, { error: { message: `no route ${path}` } });
     if ("status" in turn) return send(res, turn.status, protocol.error(turn.message ?? `HTTP ${turn.status}`, turn.status), turn.headers);
     const reply = normalizeTurn(turn, protocol === anthropic && usesJsonTool(body));
-    if (body.stream) return sse(res, protocol.events(reply, body.model));
+    if (body.stream) return sse(res, protocol.events(reply, body.model), "everyMs" in turn ? turn.everyMs : undefined);
     return send(res, 200, protocol.json(reply, body.model));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -72,6 +73,8 @@ export async function startProviderServer(turns: ScriptedTurn[]): Promise<Provid
 
 interface Reply {
   text?: string;
+  /** Word by word, paced (the SSE writer waits between events). */
+  words?: boolean;
   toolCalls: { id: string; name: string; args: unknown }[];
 }
 
@@ -83,7 +86,7 @@ interface Protocol {
 
 function normalizeTurn(turn: Exclude<ScriptedTurn, { status: number }>, jsonTool: boolean): Reply {
   if ("toolCalls" in turn) return { toolCalls: turn.toolCalls };
-  if ("text" in turn) return { text: turn.text, toolCalls: [] };
+  if ("text" in turn) return { text: turn.text, toolCalls: [], ...(turn.everyMs ? { words: true } : {}) };
   // Anthropic's provider asks for structured output through a forced `json` tool on models
   // without the native output format.
   return jsonTool ? { toolCalls: [{ id: "toolu_json", name: "json", args: turn.json }] } : { text: JSON.stringify(turn.json), toolCalls: [] };
@@ -115,7 +118,7 @@ const chat: Protocol = {
   events: (r, model) => {
     const chunk = (delta: unknown, finish: string | null = null) => ({ data: { id: "chatcmpl-1", object: "chat.completion.chunk", created: 1767225600, model, choices: [{ index: 0, delta, finish_reason: finish }] } });
     const out: Array<{ event?: string; data: unknown }> = [chunk({ role: "assistant", content: "" })];
-    for (const piece of split(r.text)) out.push(chunk({ content: piece }));
+    for (const piece of split(r.text, r.words)) out.push(chunk({ content: piece }));
     r.toolCalls.forEach((c, index) => {
       const args = JSON.stringify(c.args);
       out.push(chunk({ tool_calls: [{ index, id: c.id, type: "function", function: { name: c.name, arguments: "" } }] }));
@@ -152,7 +155,7 @@ const responses: Protocol = {
     let index = 0;
     if (r.text !== undefined) {
       push({ type: "response.output_item.added", output_index: index, item: { type: "message", id: "msg_1" } });
-      for (const piece of split(r.text)) push({ type: "response.output_text.delta", item_id: "msg_1", delta: piece });
+      for (const piece of split(r.text, r.words)) push({ type: "response.output_text.delta", item_id: "msg_1", delta: piece });
       push({ type: "response.output_item.done", output_index: index++, item: { type: "message", id: "msg_1" } });
     }
     for (const c of r.toolCalls) {
@@ -186,7 +189,7 @@ const anthropic: Protocol = {
     let index = 0;
     if (r.text !== undefined) {
       push({ type: "content_block_start", index, content_block: { type: "text", text: "" } });
-      for (const piece of split(r.text)) push({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } });
+      for (const piece of split(r.text, r.words)) push({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } });
       push({ type: "content_block_stop", index: index++ });
     }
     for (const c of r.toolCalls) {
@@ -201,9 +204,10 @@ const anthropic: Protocol = {
   error: (message, status) => ({ type: "error", error: { type: status === 429 ? "rate_limit_error" : status === 401 ? "authentication_error" : "api_error", message } }),
 };
 
-/** Splits a text into a few pieces, as a real stream would deliver it. */
-function split(text: string | undefined): string[] {
+/** Splits a text into a few pieces (or into words), as a real stream would deliver it. */
+function split(text: string | undefined, words = false): string[] {
   if (!text) return [];
+  if (words) return text.match(/\S+\s*/g) ?? [text];
   const size = Math.max(1, Math.ceil(text.length / 3));
   const out: string[] = [];
   for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
@@ -215,9 +219,13 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(JSON.stringify(body));
 }
 
-function sse(res: ServerResponse, events: Array<{ event?: string; data: unknown }>): void {
+async function sse(res: ServerResponse, events: Array<{ event?: string; data: unknown }>, everyMs?: number): Promise<void> {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-  for (const e of events) res.write(`${e.event ? `event: ${e.event}\n` : ""}data: ${typeof e.data === "string" ? e.data : JSON.stringify(e.data)}\n\n`);
+  for (const e of events) {
+    if (res.destroyed) return;
+    res.write(`${e.event ? `event: ${e.event}\n` : ""}data: ${typeof e.data === "string" ? e.data : JSON.stringify(e.data)}\n\n`);
+    if (everyMs) await new Promise((r) => setTimeout(r, everyMs));
+  }
   res.end();
 }
 

@@ -6,14 +6,15 @@
  */
 import { timeTravel } from "../../../core/time-travel/time-travel.js";
 import type { CliCommand } from "../command.js";
-import { ATTEMPT_OPTIONS, attemptArg, iterationArg, runAndNode, travelCommand } from "./time-travel-cli.js";
+import { ATTEMPT_OPTIONS, attemptArg, formatDecisions, iterationArg, runAndNode, travelCommand } from "./time-travel-cli.js";
 import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 
 const USAGE = `Usage: flow rewind <runId> <nodeId> [options]
 
 Rolls a run back to a task attempt: the workspace files go back to the tree the attempt
 started from (byte for byte), later attempts are cancelled and their rows deleted, and the
-task and everything after it become pending. Resume the run to run them again.
+task and everything after it become pending. Approvals, human tasks, signals and events
+among them are asked again. The run is paused: no Gateway picks it up until you resume it.
 
 Options:
   --iteration <n>        Loop iteration of the task (default 0)
@@ -22,6 +23,8 @@ Options:
   --no-files             Reset the rows only; leave the working tree as it is
   --force                Cross side effects that cannot be undone (the run is marked for attention)
   --no-revert            Do not undo revertible side effects (they then need --force)
+  --keep-decisions       Keep the decisions of reset approvals, human tasks, signals and
+                         events (default: they are asked again before what follows them runs)
 ${WORKFLOW_HELP}
 ${DB_HELP}
 
@@ -40,6 +43,7 @@ export const rewindCommand: CliCommand = {
       "no-files": { type: "boolean" },
       force: { type: "boolean" },
       "no-revert": { type: "boolean" },
+      "keep-decisions": { type: "boolean" },
     });
     const [runId, nodeId] = runAndNode(positionals);
     const iteration = iterationArg(values.iteration) ?? 0;
@@ -58,9 +62,10 @@ export const rewindCommand: CliCommand = {
             restoreVcs: values["no-files"] !== true,
             force: values.force === true,
             noRevert: values["no-revert"] === true,
+            keepDecisions: values["keep-decisions"] === true,
             onProgress,
           }),
-        (r) => `Run ${runId} is ready to resume (${r.resetNodes.join(", ")} pending): flow up ${values.workflow ?? "<workflow file>"} --run-id ${runId} --resume\n`,
+        (r) => `${formatDecisions(r.decisions ?? [])}Run ${runId} is paused until you resume it (${r.resetNodes.join(", ")} pending): flow up ${values.workflow ?? "<workflow file>"} --run-id ${runId} --resume\n`,
       ),
     );
   },

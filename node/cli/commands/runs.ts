@@ -8,14 +8,19 @@ import { RUN_STATUSES } from "../../../core/engine/status.js";
 import type { RunStatus } from "../../../core/engine/types.js";
 import { type CliCommand, type CliIO, UsageError, useColor } from "../command.js";
 import { formatDuration, formatEvent } from "../progress.js";
+import { formatTranscript, formatUsage } from "../transcript-print.js";
+import { quoteIdent } from "../../../core/store/dialect.js";
 import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 
 const USAGE = `Usage: flow runs [runId] [options]
 
 Without a run id, lists runs (newest first). With one, shows the run: its nodes in plan order
-(state, attempts, time spent), counts, and its most recent events.
+(state, attempts, time spent, tokens and cost), counts, and its most recent events.
 
 Options:
+  --node <id>            With a run id: the task's agent transcript (messages, tool calls,
+                         tokens, cost), attempt by attempt
+  --output               With --node: the task's output row(s) instead
   --status <status>      Only runs with this status, one of:
                          ${RUN_STATUSES.join(", ")}
   --limit <n>            How many runs (default 20)
@@ -28,7 +33,7 @@ export const runsCommand: CliCommand = {
   summary: "List runs, or show one run",
   usage: USAGE,
   async run(argv, io) {
-    const { values, positionals } = parseCli(argv, { ...STORE_OPTIONS, status: { type: "string" }, limit: { type: "string" }, events: { type: "string" } });
+    const { values, positionals } = parseCli(argv, { ...STORE_OPTIONS, status: { type: "string" }, limit: { type: "string" }, events: { type: "string" }, node: { type: "string" }, output: { type: "boolean" } });
     const [runId, extra] = positionals;
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"; give at most one run id.`);
     const limit = countArg(values.limit, "--limit", 20);
@@ -37,8 +42,11 @@ export const runsCommand: CliCommand = {
     if (status !== undefined && !RUN_STATUSES.includes(status as RunStatus)) {
       throw new UsageError(`--status must be one of ${RUN_STATUSES.join(", ")}, not "${status}".`);
     }
+    if (values.node !== undefined && !runId) throw new UsageError("--node needs a run id.");
+    if (values.output && values.node === undefined) throw new UsageError("--output goes with --node.");
     return withStore(io, values, async (db) => {
-      if (runId) await showRun(db, runId, { json: values.json === true, events: eventCount }, io);
+      if (runId && values.node !== undefined) await showNode(db, runId, values.node, { json: values.json === true, output: values.output === true }, io);
+      else if (runId) await showRun(db, runId, { json: values.json === true, events: eventCount }, io);
       else await listRuns(db, { limit, ...(status ? { status: status as RunStatus } : {}) }, values.json === true, io);
       return 0;
     });
@@ -56,7 +64,7 @@ function countArg(text: string | undefined, what: string, fallback: number): num
 async function listRuns(db: FlowDb, filter: { limit: number; status?: RunStatus }, json: boolean, io: CliIO): Promise<void> {
   const runs = await db.listRuns(filter);
   if (json) return io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
-  for (const r of runs) io.stdout(`${new Date(r.createdAtMs).toISOString()}  ${r.status.padEnd(16)} ${r.runId}  ${r.workflowName ?? ""}\n`);
+  for (const r of runs) io.stdout(`${new Date(r.createdAtMs).toISOString()}  ${r.status.padEnd(16)} ${r.runId}  ${r.workflowName ?? ""}${pauseNote(r) ? `  (${pauseNote(r)})` : ""}\n`);
   if (runs.length === 0) io.stdout(filter.status ? `No ${filter.status} runs.\n` : "No runs.\n");
 }
 
@@ -73,16 +81,32 @@ interface RunCounts {
   events: number;
 }
 
+/** `--node`: the task's transcript, or with `--output` its output rows. */
+async function showNode(db: FlowDb, runId: string, nodeId: string, opts: { json: boolean; output: boolean }, io: CliIO): Promise<void> {
+  await db.requireRun(runId);
+  if (opts.output) {
+    const nodes = (await db.listNodes(runId)).filter((n) => n.nodeId === nodeId);
+    const table = nodes.find((n) => n.outputTable)?.outputTable;
+    const rows = table ? await db.store.query(`SELECT * FROM ${quoteIdent(table)} WHERE run_id = ? AND node_id = ? ORDER BY iteration`, [runId, nodeId]) : [];
+    return io.stdout(`${JSON.stringify(rows.length === 1 ? rows[0] : rows, null, 2)}
+`);
+  }
+  const transcript = await db.getTranscript(runId, nodeId);
+  if (opts.json) return io.stdout(`${JSON.stringify(transcript, null, 2)}
+`);
+  io.stdout(formatTranscript(transcript, useColor(io)));
+}
+
 async function showRun(db: FlowDb, runId: string, opts: { json: boolean; events: number }, io: CliIO): Promise<void> {
   const run = await db.requireRun(runId);
-  const [stored, attempts, eventTotal, frame] = await Promise.all([db.listNodes(runId), db.listAttempts(runId), db.countEvents(runId), db.getFrame(runId)]);
+  const [stored, attempts, eventTotal, frame, usage] = await Promise.all([db.listNodes(runId), db.listAttempts(runId), db.countEvents(runId), db.getFrame(runId), db.getRunUsage(runId)]);
   const nodes = inPlanOrder(stored, frame?.tasks.map((t) => t.nodeId) ?? []);
   const events = await db.listEvents(runId, { afterSeq: Math.max(0, eventTotal - opts.events) });
   const now = Date.now();
   const lines = nodes.map((n): NodeLine => ({ ...n, durationMs: timeSpent(attempts, n, now) }));
   const counts: RunCounts = { nodes: {}, attempts: attempts.length, events: eventTotal };
   for (const n of nodes) counts.nodes[n.state] = (counts.nodes[n.state] ?? 0) + 1;
-  if (opts.json) return io.stdout(`${JSON.stringify({ run, nodes: lines, counts, recentEvents: events }, null, 2)}\n`);
+  if (opts.json) return io.stdout(`${JSON.stringify({ run, nodes: lines, counts, usage, recentEvents: events }, null, 2)}\n`);
 
   const color = useColor(io);
   io.stdout(`${header(run, now)}\n`);
@@ -92,10 +116,12 @@ async function showRun(db: FlowDb, runId: string, opts: { json: boolean; events:
   for (const n of lines) {
     const tries = `${n.attempts} attempt${n.attempts === 1 ? "" : "s"}`;
     const time = n.attempts ? formatDuration(n.durationMs) : "";
-    io.stdout(`  ${n.state.padEnd(16)} ${label(n).padEnd(width)}  ${tries.padEnd(11)} ${time.padStart(8)}${n.error ? `  ${n.error.code}: ${n.error.message}` : ""}\n`.replace(/ +\n$/, "\n"));
+    const spent = n.iteration === 0 || !usage.byNode[n.nodeId] ? formatUsage(usage.byNode[n.nodeId]) : "";
+    io.stdout(`  ${n.state.padEnd(16)} ${label(n).padEnd(width)}  ${tries.padEnd(11)} ${time.padStart(8)}${spent ? `  ${spent}` : ""}${n.error ? `  ${n.error.code}: ${n.error.message}` : ""}\n`.replace(/ +\n$/, "\n"));
   }
   const byState = Object.entries(counts.nodes).map(([state, count]) => `${count} ${state}`).join(", ");
   io.stdout(`\n${nodes.length} node${nodes.length === 1 ? "" : "s"}${byState ? ` (${byState})` : ""}, ${counts.attempts} attempt${counts.attempts === 1 ? "" : "s"}, ${eventTotal} event${eventTotal === 1 ? "" : "s"}\n`);
+  if (usage.total.attempts) io.stdout(`Agents: ${formatUsage(usage.total)} over ${usage.total.attempts} attempt${usage.total.attempts === 1 ? "" : "s"} (child runs included)\n`);
   if (events.length) {
     io.stdout(`\nRecent events (last ${events.length} of ${eventTotal}):\n`);
     for (const e of events) io.stdout(`  #${String(e.seq).padEnd(5)} ${new Date(e.timestampMs).toISOString().slice(11, 23)}  ${formatEvent(e, color) ?? e.type}\n`);
@@ -117,7 +143,7 @@ function inPlanOrder(nodes: NodeRecord[], plan: string[]): NodeRecord[] {
 
 function header(run: RunRecord, now: number): string {
   const end = run.finishedAtMs ?? (run.status === "running" ? now : run.updatedAtMs);
-  return `Run ${run.runId}  ${run.status}${run.workflowName ? `  (${run.workflowName})` : ""}\n  started ${new Date(run.createdAtMs).toISOString()}, ${run.finishedAtMs ? "ended" : "last change"} after ${formatDuration(end - run.createdAtMs)}`;
+  return `Run ${run.runId}  ${run.status}${run.workflowName ? `  (${run.workflowName})` : ""}${pauseNote(run) ? `: ${pauseNote(run)}` : ""}\n  started ${new Date(run.createdAtMs).toISOString()}, ${run.finishedAtMs ? "ended" : "last change"} after ${formatDuration(end - run.createdAtMs)}`;
 }
 
 function label(n: NodeRecord): string {
@@ -128,4 +154,12 @@ function timeSpent(attempts: AttemptRecord[], n: NodeRecord, now: number): numbe
   let total = 0;
   for (const a of attempts) if (a.nodeId === n.nodeId && a.iteration === n.iteration) total += (a.finishedAtMs ?? (a.state === "in-progress" ? now : a.startedAtMs)) - a.startedAtMs;
   return total;
+}
+
+/** Why a paused run is paused, in words (empty for other runs). */
+function pauseNote(run: RunRecord): string {
+  if (run.status !== "paused") return "";
+  if (run.pauseReason === "rewind") return "rewound, waits to be resumed: flow up <workflow file> --run-id <id> --resume";
+  if (run.pauseReason === "shutdown") return "its host stopped; resumes when a host serving its workflow starts";
+  return "paused by a person, waits to be resumed";
 }

@@ -11,6 +11,7 @@ import { basename, extname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { isFlowError } from "../../../core/errors.js";
 import { Gateway } from "../../server/gateway.js";
+import { untilStopSignal } from "../../server/stop-signals.js";
 import { type CliCommand, EXIT, UsageError } from "../command.js";
 import { loadWorkflow } from "../load-workflow.js";
 
@@ -68,15 +69,7 @@ export const serveCommand: CliCommand = {
     const address = server.address();
     const url = typeof address === "string" ? `ws+unix:${address}` : `http://${hostFor((address as AddressInfo).address)}:${(address as AddressInfo).port}`;
     io.stdout(`Flow gateway listening on ${url} (workflows: ${keys.join(", ")})\n`);
-    await new Promise<void>((done) => {
-      const stop = () => {
-        process.off("SIGINT", stop);
-        process.off("SIGTERM", stop);
-        void gateway.close({ runs: "pause" }).then(done);
-      };
-      process.on("SIGINT", stop);
-      process.on("SIGTERM", stop);
-    });
+    await untilStopSignal(() => gateway.close({ runs: "pause" }), () => io.stderr("flow serve: pausing runs, one moment...\n"));
     return EXIT.ok;
   },
 };

@@ -5,8 +5,7 @@
  * See docs/time-travel.md ("CLI").
  */
 import { attemptDiff } from "../../../core/time-travel/diff.js";
-import { removeRunSnapshots } from "../../../core/time-travel/history.js";
-import { parseAttemptRef, runRefPrefix } from "../../../core/time-travel/refs.js";
+import { listRunSnapshots, removeRunSnapshots } from "../../../core/time-travel/history.js";
 import { createGitVcs } from "../../vcs/git.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { ATTEMPT_OPTIONS, attemptArg, iterationArg, requireWorkspace } from "./time-travel-cli.js";
@@ -44,16 +43,14 @@ export const snapshotsCommand: CliCommand = {
       await db.requireRun(runId);
       const [row] = await db.store.query<{ workspace_dir: string | null }>(`SELECT workspace_dir FROM _flow_runs WHERE run_id = ?`, [runId]);
       const workspace = requireWorkspace(runId, row?.workspace_dir);
-      const vcs = createGitVcs();
-      const prefix = runRefPrefix(runId);
       if (values.gc) {
         const removed = await removeRunSnapshots(db, runId);
         print({ runId, workspace, removed }, `Deleted ${removed} snapshot ref(s) of run ${runId} in ${workspace}.\n`);
         return 0;
       }
-      const snapshots = (await vcs.list(workspace, prefix)).map((s) => ({ ...s, ...(parseAttemptRef(s.ref) ?? {}) }));
+      const snapshots = await listRunSnapshots(db, runId, createGitVcs(), workspace);
       if (values.diff === undefined) {
-        const text = snapshots.map((s) => `  ${s.pointer.slice(0, 12)}  ${"nodeId" in s ? `${s.nodeId}${s.iteration ? `@${s.iteration}` : ""} #${s.attempt} ${s.edge}` : s.ref}\n`).join("");
+        const text = snapshots.map((s) => `  ${s.pointer.slice(0, 12)}  ${s.nodeId !== undefined ? `${s.nodeId}${s.iteration ? `@${s.iteration}` : ""} #${s.attempt} ${s.edge}` : s.ref}\n`).join("");
         print({ runId, workspace, snapshots }, snapshots.length ? `Snapshots of run ${runId} in ${workspace}:\n${text}` : `Run ${runId} has no snapshots in ${workspace}.\n`);
         return 0;
       }

@@ -6,6 +6,7 @@
  */
 import type { FlowEvent } from "../../../core/engine/events.js";
 import type { RunResult } from "../../../core/engine/types.js";
+import type { ResetDecision } from "../../../core/engine/waits/reset-waits.js";
 import { FlowError, isFlowError } from "../../../core/errors.js";
 import type { CrossedEffect, EffectBoundaryReport } from "../../../core/time-travel/types.js";
 import { routeWarnings } from "../../engine/env.js";
@@ -102,6 +103,33 @@ export async function travelCommand<R extends { success: boolean; error?: string
     else io.stderr(`${formatReport(report)}${error.message}\nNothing changed. Add --force to cross them (the run is then marked for attention).\n`);
     return EXIT.failed;
   }
+}
+
+/**
+ * The decisions a rewind or retry met, one line each: asked again (the default) or kept
+ * (`--keep-decisions`); empty when none.
+ * @example
+ * io.stdout(formatDecisions(result.decisions ?? []));
+ * // Asked again: ship (approval, approved by ana); keep earlier decisions with --keep-decisions
+ */
+export function formatDecisions(decisions: readonly ResetDecision[]): string {
+  if (!decisions.length) return "";
+  const what = (d: ResetDecision) => `${d.nodeId}${d.iteration ? `@${d.iteration}` : ""} (${d.kind}, ${describeDecision(d)})`;
+  const again = decisions.filter((d) => d.action === "ask-again");
+  const kept = decisions.filter((d) => d.action === "keep");
+  return [
+    again.length ? `Asked again: ${again.map(what).join(", ")}; keep earlier decisions with --keep-decisions\n` : "",
+    kept.length ? `Decisions kept: ${kept.map(what).join(", ")}\n` : "",
+  ].join("");
+}
+
+function describeDecision(d: ResetDecision): string {
+  const v = d.decision ?? {};
+  const by = d.decidedBy ? ` by ${d.decidedBy}` : "";
+  if (typeof v.approved === "boolean") return `${v.approved ? "approved" : "denied"}${by}`;
+  if (typeof v.selected === "string") return `selected ${v.selected}${by}`;
+  if (d.kind === "signal" || d.kind === "event") return "delivered";
+  return `submitted${by}`;
 }
 
 /**

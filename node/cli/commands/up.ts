@@ -12,6 +12,7 @@ import { runWorkflow } from "../../../core/engine/run.js";
 import { type CliCommand, EXIT, UsageError, useColor } from "../command.js";
 import { loadWorkflow } from "../load-workflow.js";
 import { formatEvent, RunTally } from "../progress.js";
+import { formatToolEvent } from "../transcript-print.js";
 import { serveRun } from "./up-serve.js";
 import { parseCli } from "./wait-cli.js";
 
@@ -36,6 +37,7 @@ Options:
   --port <n>              With --serve: the port (default 7331; 0 picks a free one)
   --host <host>           With --serve: the interface (default 127.0.0.1)
   --token <token>         With --serve: require this bearer token (default FLOW_API_KEY)
+  --no-tools              Do not print agents' tool calls as they happen
   --json                  Print events as NDJSON instead of progress lines
   --quiet                 Print only the result
   --verbose               Print stack traces with errors`;
@@ -54,6 +56,7 @@ export const upCommand: CliCommand = {
       "max-concurrency": { type: "string" },
       "log-dir": { type: "string" },
       json: { type: "boolean" },
+      "no-tools": { type: "boolean" },
       quiet: { type: "boolean" },
       wait: { type: "boolean" },
       hot: { type: "boolean" },
@@ -93,7 +96,7 @@ export const upCommand: CliCommand = {
       if (values.json) return io.stdout(`${JSON.stringify(e)}\n`);
       // The engine's warning (printed once by the dispatcher, main.ts) says the workflow changed.
       if (e.type === "WorkflowChanged") return;
-      const line = formatEvent(e, color, { file });
+      const line = formatEvent(e, color, { file }) ?? (values["no-tools"] ? null : formatToolEvent(e, color));
       if (line) io.stdout(`${line}\n`);
     };
     if (!values.serve) process.on("SIGINT", onSigint);

@@ -54,6 +54,11 @@ export class WsEndpoint {
     return (this.opts.paths ?? ["/"]).includes(path);
   }
 
+  /** Re-reads every connected caller's identity (a team's membership changed): see WsSession.revalidate. */
+  async revalidate(): Promise<void> {
+    await Promise.all([...this.sessions].map((s) => s.revalidate()));
+  }
+
   start(): void {
     this.timer ??= setInterval(() => {
       const now = this.opts.host.now();

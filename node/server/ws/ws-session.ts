@@ -35,6 +35,15 @@ export interface WsSessionContext {
   onSubscriptionDropped?(code: string): void;
 }
 
+/** The close code of a socket whose caller's role or scopes changed (docs/hosting.md). */
+export const IDENTITY_CHANGED_CLOSE = 4001;
+
+/** True when two identities grant the same: same user, role and scopes. */
+function sameGrant(a: CallerIdentity | null, b: CallerIdentity | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.userId === b.userId && a.role === b.role && [...a.scopes].sort().join() === [...b.scopes].sort().join();
+}
+
 /** The methods a socket handles itself (besides extensions). */
 const SUBSCRIBE = "streamRunEvents";
 const UNSUBSCRIBE = "unsubscribeRunEvents";
@@ -133,9 +142,8 @@ export class WsSession implements FrameSink {
       if (frame.protocol !== this.ctx.protocol) {
         throw new FlowError("PROTOCOL_UNSUPPORTED", `This gateway speaks protocol ${this.ctx.protocol}, not ${frame.protocol}; use a client for protocol ${this.ctx.protocol}.`, { protocol: this.ctx.protocol });
       }
-      const headers = new Headers(this.upgradeHeaders);
-      if (frame.token !== undefined) headers.set("authorization", `Bearer ${frame.token}`);
-      this.identity = await this.ctx.authenticate(new Request("http://gateway/", { headers }));
+      if (frame.token !== undefined) this.upgradeHeaders.set("authorization", `Bearer ${frame.token}`);
+      this.identity = await this.authenticate();
     } catch (error) {
       this.send({ type: "error", error: errorEnvelope(error).error });
       this.ws.close(1008, FlowError.from(error).code);
@@ -148,7 +156,35 @@ export class WsSession implements FrameSink {
     }
   }
 
+  /** The caller as the Gateway's auth sees it now (a team Gateway reads the member's current role). */
+  private authenticate(): Promise<CallerIdentity | null> {
+    return this.ctx.authenticate(new Request("http://gateway/", { headers: this.upgradeHeaders }));
+  }
+
+  /**
+   * Re-reads the caller's identity (a role changed or a member was removed, docs/hosting.md
+   * "WebSocket protocol"): a socket whose caller's role or scopes changed is closed with 4001
+   * (`IDENTITY_CHANGED`), one that no longer authenticates with 1008 and the error's code;
+   * the client reconnects and gets its current identity. Runs before every request, and on
+   * every socket when a team's membership changes. True when the socket stays open.
+   */
+  async revalidate(): Promise<boolean> {
+    if (!this.connected) return false;
+    let next: CallerIdentity | null;
+    try {
+      next = await this.authenticate();
+    } catch (error) {
+      this.close(1008, FlowError.from(error).code);
+      return false;
+    }
+    if (sameGrant(this.identity, next)) return true;
+    this.close(IDENTITY_CHANGED_CLOSE, "IDENTITY_CHANGED");
+    return false;
+  }
+
   private async onRequest(frame: RequestFrame): Promise<void> {
+    // Every request is checked against the caller's identity as it is now, not at connect.
+    if (!(await this.revalidate())) return;
     try {
       const result = await this.dispatch(frame);
       this.send({ type: "res", id: frame.id, ok: true, result });
@@ -160,7 +196,6 @@ export class WsSession implements FrameSink {
   private async dispatch(frame: RequestFrame): Promise<unknown> {
     const params = frame.params ?? {};
     if (frame.method === SUBSCRIBE || frame.method === UNSUBSCRIBE) {
-      checkScope(this.identity, SUBSCRIBE);
       if (!isSubscription(params)) throw new FlowError("INVALID_ARGUMENT", `${frame.method} takes {runId, afterSeq?} (afterSeq a non-negative integer).`, { method: frame.method });
       if (frame.method === UNSUBSCRIBE) {
         this.streams.get(params.runId)?.stop();
@@ -181,7 +216,9 @@ export class WsSession implements FrameSink {
     return this.ctx.invoke(frame.method, params, this.identity);
   }
 
+  /** Every subscription, at connect or later, is checked the way the `streamRunEvents` RPC is. */
   private async subscribe(runId: string, afterSeq: number): Promise<{ runId: string; afterSeq: number; lastSeq: number }> {
+    checkScope(this.identity, SUBSCRIBE);
     this.streams.get(runId)?.stop();
     const stream = new RunStream(runId, afterSeq, this, (s, code) => {
       if (this.streams.get(runId) === s) this.streams.delete(runId);

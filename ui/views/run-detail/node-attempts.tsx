@@ -14,6 +14,7 @@ import { errorText } from "../../components/error-text.js";
 import { formatDuration } from "../../components/format.js";
 import { StatusBadge } from "../../components/status-badge.js";
 import { useConnection } from "../../flow-context.js";
+import { ResetDecisions } from "./reset-decisions.js";
 import { whyNotRewind } from "./run-status-rules.js";
 
 type Attempt = GatewayRunNode["attempts"][number];
@@ -41,8 +42,13 @@ export function NodeAttempts(props: { runId: string; runStatus: string; runStart
     () => diffOf(),
     (attempt) => cols.data.api.getNodeDiff(props.runId, props.node.nodeId, { iteration: props.node.iteration, attempt }),
   );
+  const [keep, setKeep] = createSignal(false);
+  const [decisions] = createResource(
+    () => rewinding(),
+    async (a) => (await cols.data.api.rewindRun({ runId: props.runId, nodeId: a.nodeId, iteration: a.iteration, attempt: a.attempt, preview: true })).decisions ?? [],
+  );
   const rewind = async (a: Attempt) => {
-    const result = await cols.data.api.rewindRun({ runId: props.runId, nodeId: a.nodeId, iteration: a.iteration, attempt: a.attempt, restoreVcs: a.vcsPointer !== null });
+    const result = await cols.data.api.rewindRun({ runId: props.runId, nodeId: a.nodeId, iteration: a.iteration, attempt: a.attempt, restoreVcs: a.vcsPointer !== null, ...(keep() ? { keepDecisions: true } : {}) });
     if (!result.success) throw new Error(result.error ?? `Run ${props.runId} could not be rewound to ${a.nodeId} attempt ${a.attempt}.`);
     void cols.invalidate({ runId: props.runId });
   };
@@ -123,13 +129,14 @@ export function NodeAttempts(props: { runId: string; runStatus: string; runStart
         confirmLabel="Rewind and resume"
         tone="danger"
         onConfirm={() => rewind(rewinding()!)}
-        onClose={() => setRewinding(undefined)}
+        onClose={() => (setRewinding(undefined), setKeep(false))}
         testId="rewind-dialog"
       >
         <p>
           The run goes back to the moment attempt {rewinding()?.attempt} of <code>{props.node.nodeId}</code> started, then resumes: this task and everything that ran after it
           run again. Their current output rows are cleared and written anew.
         </p>
+        <ResetDecisions decisions={decisions} keep={keep()} onKeep={setKeep} />
         <p>
           <strong>Nothing is erased from the record.</strong> Every attempt so far stays listed as evidence (later ones are marked cancelled) and the event log keeps every
           event.{" "}

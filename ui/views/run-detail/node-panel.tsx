@@ -13,6 +13,7 @@ import { JsonBlock } from "../../components/json-block.js";
 import { StatusBadge } from "../../components/status-badge.js";
 import { useConnection } from "../../flow-context.js";
 import { NodeAttempts } from "./node-attempts.js";
+import { ResetDecisions } from "./reset-decisions.js";
 import { whyNotRetry } from "./run-status-rules.js";
 import "./node-panel.css";
 
@@ -30,8 +31,13 @@ export function NodePanel(props: { run: GatewayRunRow; node: GatewayRunNode | un
     () => (props.node?.outputTable ? `${props.iteration}/${state()}/${props.node.updatedAtMs}/${props.run.runId}/${props.nodeId}` : undefined),
     () => cols.data.api.getNodeOutput(props.run.runId, props.nodeId, props.iteration),
   );
+  const [keep, setKeep] = createSignal(false);
+  const [decisions] = createResource(
+    () => (retrying() ? `${props.run.runId}/${props.nodeId}/${props.iteration}` : undefined),
+    async () => (await cols.data.api.retryNode(props.run.runId, props.nodeId, { iteration: props.iteration, preview: true })).decisions,
+  );
   const retry = async () => {
-    await cols.data.api.retryNode(props.run.runId, props.nodeId, { iteration: props.iteration });
+    await cols.data.api.retryNode(props.run.runId, props.nodeId, { iteration: props.iteration, ...(keep() ? { keepDecisions: true } : {}) });
     void cols.invalidate({ runId: props.run.runId });
   };
   return (
@@ -84,11 +90,12 @@ export function NodePanel(props: { run: GatewayRunRow; node: GatewayRunNode | un
       <Show when={props.node} fallback={<p class="muted">No attempt yet.</p>}>
         {(n) => <NodeAttempts runId={props.run.runId} runStatus={props.run.status} runStartMs={props.run.createdAtMs} node={n()} />}
       </Show>
-      <ConfirmDialog open={retrying()} title={`Retry ${props.nodeId}?`} confirmLabel="Retry and resume" onConfirm={retry} onClose={() => setRetrying(false)} testId="retry-dialog">
+      <ConfirmDialog open={retrying()} title={`Retry ${props.nodeId}?`} confirmLabel="Retry and resume" onConfirm={retry} onClose={() => (setRetrying(false), setKeep(false))} testId="retry-dialog">
         <p>
           <code>{props.nodeId}</code> (iteration {props.iteration}) and the tasks after it are set back to pending, and the run resumes: they run again. The failed attempts stay
           listed as evidence.
         </p>
+        <ResetDecisions decisions={decisions} keep={keep()} onKeep={setKeep} />
       </ConfirmDialog>
     </section>
   );

@@ -57,7 +57,10 @@ export function RunEvents(props: { events: GatewayRunEventRow[]; loading: boolea
   const types = createMemo(() => [...new Set(props.events.map((e) => e.type))].sort());
   const nodes = createMemo(() => [...new Set(props.events.map((e) => (e as AnyEvent).nodeId).filter((n): n is string => typeof n === "string"))].sort());
   const filtered = createMemo(() => props.events.filter((e) => (!params.evtype || e.type === params.evtype) && (!params.evnode || (e as AnyEvent).nodeId === params.evnode)));
-  let scroller!: HTMLDivElement;
+  // A signal, not a plain ref: the list mounts after the first events arrive (a deep link to
+  // `?tab=events`), and the virtualizer must see the element appear, once it is in the page
+  // (its size is read then), to lay the rows out.
+  const [scroller, setScroller] = createSignal<HTMLDivElement>();
   // Sizes are known, not measured (measuring thousands of rows while following the bottom
   // kept the list busy for seconds): a line is LINE_PX, an open event adds its JSON lines.
   const jsonOf = createMemo(() => new Map([...expanded()].map((seq) => [seq, JSON.stringify(props.events.find((e) => e.seq === seq), null, 2) ?? ""])));
@@ -69,7 +72,7 @@ export function RunEvents(props: { events: GatewayRunEventRow[]; loading: boolea
     get count() {
       return filtered().length;
     },
-    getScrollElement: () => scroller,
+    getScrollElement: () => scroller() ?? null,
     estimateSize: sizeOf,
     overscan: 12,
     getItemKey: (i: number) => filtered()[i]?.seq ?? i,
@@ -82,7 +85,8 @@ export function RunEvents(props: { events: GatewayRunEventRow[]; loading: boolea
   // Follow new events while the person is at the bottom.
   createEffect(on(() => filtered().length, () => following() && queueMicrotask(toLatest)));
   const onScroll = () => {
-    const atBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 40;
+    const el = scroller();
+    const atBottom = !el || el.scrollHeight - el.scrollTop - el.clientHeight < 40;
     setFollowing(atBottom);
   };
   const toggle = (seq: number) =>
@@ -120,7 +124,7 @@ export function RunEvents(props: { events: GatewayRunEventRow[]; loading: boolea
       </div>
       <Show when={!props.loading || props.events.length > 0} fallback={<p class="muted">Loading events…</p>}>
         <Show when={filtered().length > 0} fallback={<p class="muted run-events-empty">{props.events.length === 0 ? "No events yet." : "No event matches these filters."}</p>}>
-          <div class="run-events-scroll" ref={scroller} onScroll={onScroll} data-testid="event-log">
+          <div class="run-events-scroll" ref={(el) => queueMicrotask(() => setScroller(el))} onScroll={onScroll} data-testid="event-log">
             <div class="run-events-inner" style={{ height: `${virtualizer.getTotalSize()}px` }}>
               <For each={virtualizer.getVirtualItems()}>
                 {(item) => {

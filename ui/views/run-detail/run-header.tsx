@@ -12,15 +12,8 @@ import { CopyButton } from "../../components/copy-button.js";
 import { formatAgo, formatDuration } from "../../components/format.js";
 import { JsonBlock } from "../../components/json-block.js";
 import { StatusBadge } from "../../components/status-badge.js";
+import { startedByLabel } from "../run-facts.js";
 import "./run-header.css";
-
-/** Who started a run, in words (`ctx.auth.triggeredBy`, else `startedBy`'s harness). */
-function startedByText(run: GatewayRunRow): string {
-  const by = run.startedBy as { harness?: string; sessionId?: string } | null;
-  if (run.triggeredBy) return run.triggeredBy;
-  if (by?.harness) return `${by.harness}${by.sessionId ? ` (session ${by.sessionId})` : ""}`;
-  return "anonymous";
-}
 
 /**
  * The header of a run.
@@ -56,6 +49,7 @@ export function RunHeader(props: { run: GatewayRunRow; now: Accessor<number>; ch
           </Show>
           <span data-testid="run-status" data-status={run().status} class="run-header-status">
             <StatusBadge status={run().status} />
+            <Show when={pauseNote(run())}>{(note) => <span class="muted" data-testid="pause-note"> {note()}</span>}</Show>
           </span>
         </div>
       </div>
@@ -79,7 +73,7 @@ export function RunHeader(props: { run: GatewayRunRow; now: Accessor<number>; ch
         </div>
         <div>
           <dt>Triggered by</dt>
-          <dd>{startedByText(run())}</dd>
+          <dd title="Who or what started the run: the signed-in caller, a cron, or the harness that launched it">{startedByLabel(run()) ?? "—"}</dd>
         </div>
         <LinkedRun title="Parent run" runId={run().parentRunId} />
         <LinkedRun title="Continued as" runId={run().nextRunId} />
@@ -143,4 +137,12 @@ function LinkedRun(props: { title: string; runId: string | null }) {
       )}
     </Show>
   );
+}
+
+/** Why a paused run waits, in words: who or what continues it. */
+function pauseNote(run: { status: string; pauseReason?: string | null }): string | undefined {
+  if (run.status !== "paused") return undefined;
+  if (run.pauseReason === "rewind") return "Rewound: it waits for you to resume it.";
+  if (run.pauseReason === "shutdown") return "Its host stopped: it resumes when a host serving its workflow starts.";
+  return "Paused: it waits for you to resume it.";
 }

@@ -112,10 +112,23 @@ function execInterpreter(engine: string): CliInterpreter {
         const item = j.item;
         const phase = j.type === "item.started" ? "started" : j.type === "item.updated" ? "updated" : "completed";
         if (item.type === "agent_message" && typeof item.text === "string") {
-          if (phase === "completed") out.answer = item.text;
+          if (phase === "completed") {
+            out.answer = item.text;
+            emit({ type: "text", engine, delta: item.text });
+          }
         } else {
           const kind = item.type === "command_execution" ? "command" : item.type === "file_change" ? "file_change" : item.type === "web_search" ? "web_search" : item.type === "todo_list" ? "todo_list" : item.type === "reasoning" ? "reasoning" : "tool";
-          emit({ type: "action", engine, phase, action: { id: String(item.id), kind, title: String(item.command ?? item.type) }, ...(item.exit_code !== undefined ? { ok: item.exit_code === 0 } : {}) });
+          const ok = item.exit_code !== undefined && item.exit_code !== null ? item.exit_code === 0 : item.status === "failed" ? false : undefined;
+          const output = item.aggregated_output ?? item.changes;
+          emit({
+            type: "action",
+            engine,
+            phase,
+            action: { id: String(item.id), kind, title: String(item.command ?? item.type) },
+            ...(ok !== undefined ? { ok } : {}),
+            ...(item.command !== undefined ? { input: { command: item.command } } : {}),
+            ...(phase === "completed" && output !== undefined ? (ok === false ? { error: { message: String(output) } } : { output }) : {}),
+          });
         }
       } else if (j.type === "turn.completed") {
         const usage = normalizeUsage(j.usage);

@@ -77,9 +77,15 @@ function legacyInterpreter(engine: string): CliInterpreter {
       const j = jsonLine(line);
       if (!j) return;
       if (j.type === "init" && typeof j.session_id === "string") out.sessionId = j.session_id;
-      else if (j.type === "message" && j.role === "assistant" && typeof j.content === "string") streamed += j.content;
-      else if (j.type === "tool_use") emit({ type: "action", engine, phase: "started", action: { id: String(j.tool_id), kind: "tool", title: String(j.tool_name) } });
-      else if (j.type === "tool_result") emit({ type: "action", engine, phase: "completed", ok: j.status === "success", action: { id: String(j.tool_id), kind: "tool", title: "tool result" } });
+      else if (j.type === "message" && j.role === "assistant" && typeof j.content === "string") {
+        streamed += j.content;
+        emit({ type: "text", engine, delta: j.content });
+      } else if (j.type === "tool_use") emit({ type: "action", engine, phase: "started", action: { id: String(j.tool_id), kind: "tool", title: String(j.tool_name) }, ...(j.parameters !== undefined ? { input: j.parameters } : {}) });
+      else if (j.type === "tool_result") {
+        const ok = j.status === "success";
+        const payload = ok ? (j.output !== undefined ? { output: j.output } : {}) : { error: { message: String(j.error?.message ?? j.output ?? "tool failed") } };
+        emit({ type: "action", engine, phase: "completed", ok, action: { id: String(j.tool_id), kind: "tool", title: "tool result" }, ...payload });
+      }
       else if (j.type === "error" && j.severity !== "warning") {
         out.ok = false;
         out.error = String(j.message ?? "error");

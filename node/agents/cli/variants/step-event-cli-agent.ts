@@ -78,10 +78,21 @@ function stepEventInterpreter(engine: string): CliInterpreter {
       if (!j) return;
       if (typeof j.sessionID === "string") out.sessionId = j.sessionID;
       const part = j.part ?? {};
-      if (j.type === "text" && typeof part.text === "string") texts.push(part.text);
-      else if (j.type === "tool_use") {
-        const status = part.state?.status;
-        emit({ type: "action", engine, phase: status === "completed" || status === "error" ? "completed" : "started", action: { id: String(part.callID), kind: "tool", title: String(part.tool) }, ...(status === "error" ? { ok: false } : status === "completed" ? { ok: true } : {}) });
+      if (j.type === "text" && typeof part.text === "string") {
+        texts.push(part.text);
+        emit({ type: "text", engine, delta: part.text });
+      } else if (j.type === "tool_use") {
+        const state = part.state ?? {};
+        const status = state.status;
+        const done = status === "completed" || status === "error";
+        emit({
+          type: "action",
+          engine,
+          phase: done ? "completed" : "started",
+          action: { id: String(part.callID), kind: "tool", title: String(part.tool) },
+          ...(status === "error" ? { ok: false, error: { message: String(state.error ?? "tool failed") } } : status === "completed" ? { ok: true, output: state.output } : {}),
+          ...(state.input !== undefined ? { input: state.input } : {}),
+        });
       } else if (j.type === "error") {
         out.ok = false;
         out.error = String(j.error?.data?.message ?? j.error?.name ?? "error");

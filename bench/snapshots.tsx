@@ -1,0 +1,101 @@
+/**
+ * Snapshot-cost benchmark (issue #22, docs/performance.md "Time-travel snapshots"): what time
+ * travel costs on the hot path when the run's root is inside a git repository, as it is for
+ * people who run coding agents. Snapshots on (FLOW_SNAPSHOTS unset), one JSON line per case:
+ *
+ *   npx tsx bench/snapshots.tsx                       # 10,000 committed files, 1,000 tasks, 20 edits
+ *   npx tsx bench/snapshots.tsx --files 1000 --tasks 200 --edits 10
+ *
+ * - `compute`: a Sequence of `--tasks` compute tasks that touch no file, in a repository of
+ *   `--files` committed files vs the same run in a directory outside any repository
+ *   (`ratio` = repo / plain; the goal is <= 1.2).
+ * - `agent-edit`: a Sequence of `--edits` tasks, each editing one committed file with the
+ *   built-in `write` tool (what an agent's tool call does); `snapshotMs` = the extra time per
+ *   attempt in the repository (the goal is < 50 ms), `restored` = a rewind to the middle task
+ *   gave that file back byte for byte.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { createFlow, FlowDb, runWorkflow, timeTravel, write } from "durable-flow";
+
+const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, edits: { type: "string" } } });
+const FILES = Number(values.files ?? 10_000);
+const TASKS = Number(values.tasks ?? 1_000);
+const EDITS = Number(values.edits ?? 20);
+const round = (n: number) => Math.round(n * 10) / 10;
+const git = (dir: string, ...args: string[]) => execFileSync("git", ["-C", dir, ...args], { env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" } });
+delete process.env.FLOW_SNAPSHOTS;
+
+/** A directory of FILES files in folders of 100 (a repository with them committed when `repo`). */
+function workspace(repo: boolean): string {
+  const dir = mkdtempSync(join(tmpdir(), "flow-bench-snap-"));
+  for (let i = 0; i < FILES; i++) {
+    if (i % 100 === 0) mkdirSync(join(dir, `d${i / 100}`));
+    writeFileSync(join(dir, `d${Math.floor(i / 100)}`, `f${i}.txt`), `file ${i}\n${"x".repeat(900)}\n`);
+  }
+  if (repo) {
+    git(dir, "init", "-q");
+    writeFileSync(join(dir, ".gitignore"), ".flow/\n");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-q", "-m", "files");
+  }
+  return dir;
+}
+
+/** Runs a Sequence of `count` tasks in `dir` (its store in `dir/.flow`); `body(i)` is task i's work. */
+async function runIn(dir: string, count: number, body: (i: number) => Promise<void> | void) {
+  const { flow, Workflow, Task, Sequence, outputs, db } = createFlow({ step: z.object({ i: z.number() }) }, { dbPath: join(dir, ".flow", "flow.db") });
+  const wf = flow(() => (
+    <Workflow name="bench-snapshots">
+      <Sequence>
+        {Array.from({ length: count }, (_, i) => (
+          <Task key={i} id={`t${i}`} output={outputs.step}>
+            {async () => {
+              await body(i);
+              return { i };
+            }}
+          </Task>
+        ))}
+      </Sequence>
+    </Workflow>
+  ));
+  const started = performance.now();
+  const result = await runWorkflow(wf, { input: {}, rootDir: dir, logDir: null });
+  if (result.status !== "finished") throw new Error(`run ${result.status}`);
+  return { wallMs: performance.now() - started, runId: result.runId, db: new FlowDb(db) };
+}
+
+const plainDir = workspace(false);
+const repoDir = workspace(true);
+
+// Warm-up (module loading, JIT) on a small run outside the repository.
+await runIn(mkdtempSync(join(tmpdir(), "flow-bench-snap-warm-")), 50, () => undefined);
+
+const plain = await runIn(plainDir, TASKS, () => undefined);
+const inRepo = await runIn(repoDir, TASKS, () => undefined);
+console.log(JSON.stringify({ case: "compute", files: FILES, tasks: TASKS, wallMsPlain: round(plain.wallMs), wallMsRepo: round(inRepo.wallMs), ratio: round((inRepo.wallMs / plain.wallMs) * 100) / 100 }));
+
+const edit = (dir: string) => (i: number) => write.execute({ path: `d${Math.floor(i / 100)}/f${i}.txt`, content: `edited by t${i}\n` }, { rootDir: dir }).then(() => undefined);
+const editsPlain = await runIn(plainDir, EDITS, edit(plainDir));
+const editsRepo = await runIn(repoDir, EDITS, edit(repoDir));
+const middle = Math.floor(EDITS / 2);
+const path = join(repoDir, `d${Math.floor(middle / 100)}`, `f${middle}.txt`);
+writeFileSync(path, "changed after the run\n");
+const r = await timeTravel(editsRepo.db, { runId: editsRepo.runId, nodeId: `t${middle}` });
+if (!r.success) throw new Error(r.error);
+const restored = readFileSync(path, "utf8") === `file ${middle}\n${"x".repeat(900)}\n`;
+console.log(
+  JSON.stringify({
+    case: "agent-edit",
+    files: FILES,
+    edits: EDITS,
+    wallMsPlain: round(editsPlain.wallMs),
+    wallMsRepo: round(editsRepo.wallMs),
+    snapshotMs: round((editsRepo.wallMs - editsPlain.wallMs) / EDITS),
+    restored,
+  }),
+);

@@ -1,0 +1,182 @@
+/**
+ * Issue #27: the app keeps its promises when the network, the Gateway or the page does not.
+ * A real app Gateway (seeded, e2e/support/seed.ts) in Debian's Chromium:
+ * - a plain load of every view logs no console error and makes no failed request (no
+ *   `ext.workspace.list` on a plain Gateway, no `favicon.ico`); the guard that fails every e2e
+ *   on such a line (e2e/support/console-guard.ts) is checked to notice one;
+ * - a deep link to a run's Events tab shows its events;
+ * - bulk Cancel asks first, says what it will do, and does nothing when kept as is;
+ * - the search matches a phrase, not words spread over the workflow and the input;
+ * - the connection pill reads offline within 2 s of the network dropping; a view opened while
+ *   offline and a run started meanwhile come back by themselves once the network returns;
+ * - the workspace reopened with no network shows the runs it saw, says as of when and that the
+ *   Gateway cannot be reached, then catches up when the network returns;
+ * - switching workspace on a run page shows no gateway error and fails no live query.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium, takeConsoleProblems } from "./support/chromium.js";
+import { type AppGateway, startAppGateway } from "./support/gateway.js";
+import { shootThemes } from "./support/screens.js";
+import { rpc, type SeededRuns, seedAppData, waitForStatus } from "./support/seed.js";
+
+describe("the app at the edges (issue #27)", () => {
+  let gw: AppGateway;
+  let browser: Browser;
+  let runs: SeededRuns;
+  let page: Page;
+
+  beforeAll(async () => {
+    [gw, browser] = await Promise.all([startAppGateway(), launchChromium()]);
+    runs = await seedAppData(gw);
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.setDefaultTimeout(20_000);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await gw?.close();
+  });
+
+  it("loads every view with a clean console and no failed request", async () => {
+    // The guard notices a failed request (a file the Gateway does not have).
+    await page.goto(`${gw.url}/runs`);
+    await page.evaluate(() => fetch("/no-such-file.png").catch(() => undefined));
+    await expect.poll(() => takeConsoleProblems(browser).join("\n")).toMatch(/HTTP 404 GET .*no-such-file\.png/);
+    await page.waitForTimeout(300);
+    takeConsoleProblems(browser);
+
+    const asked: string[] = [];
+    page.on("request", (r) => asked.push(new URL(r.url()).pathname));
+    const views: Array<[string, () => Promise<unknown>]> = [
+      ["/runs", () => page.locator(`[data-testid="run-row"][data-run-id="${runs.waiting}"]`).waitFor()],
+      [`/runs/${runs.waiting}`, () => page.locator('[data-testid="run-status"][data-status="waiting-approval"]').waitFor()],
+      [`/runs/${runs.pipeline}?tab=events`, () => page.locator('[data-testid="event"]').first().waitFor()],
+      ["/launch", () => page.locator('[data-testid="launch-workflow"]').first().waitFor()],
+      ["/launch/release", () => page.locator('[data-testid="launch-form"] [name="service"]').waitFor()],
+      ["/approvals", () => page.locator(`[data-testid="approval"][data-run-id="${runs.waiting}"]`).waitFor()],
+      ["/memory", () => page.getByText("timezone").filter({ visible: true }).first().waitFor()],
+      ["/scores", () => page.getByText("Greeting length").filter({ visible: true }).first().waitFor()],
+      ["/crons", () => page.getByText("nightly-release").filter({ visible: true }).first().waitFor()],
+      ["/settings", () => page.locator(".settings-view").waitFor()],
+    ];
+    const problems: string[] = [];
+    for (const [path, ready] of views) {
+      await page.goto(`${gw.url}${path}`);
+      await ready();
+      await expect.poll(() => page.getByTestId("connection-status").getAttribute("data-status")).toBe("online");
+      await page.waitForTimeout(300);
+      problems.push(...takeConsoleProblems(browser).map((p) => `${path}: ${p}`));
+    }
+    expect(problems).toEqual([]);
+    expect(asked.filter((p) => p.includes("ext.workspace") || p.endsWith("favicon.ico"))).toEqual([]);
+  }, 120_000);
+
+  it("opens a run's Events tab from a deep link with its events", async () => {
+    await page.goto(`${gw.url}/runs/${runs.pipeline}?tab=events`);
+    await page.locator('[data-testid="tab-events"], #tab-events').waitFor();
+    expect(await page.locator("#tab-events").getAttribute("aria-selected")).toBe("true");
+    // The log follows the latest events (the first ones are scrolled out of the virtual list).
+    await page.locator('[data-testid="event"][data-type="RunFinished"]').waitFor({ timeout: 15_000 });
+    expect(await page.locator('[data-testid="event"]').count()).toBeGreaterThan(5);
+    // A reload keeps the tab and its rows.
+    await page.reload();
+    await page.locator('[data-testid="event"][data-type="RunFinished"]').waitFor({ timeout: 15_000 });
+  });
+
+  it("asks before a bulk cancel, says how many runs end, and does nothing when kept as is", async () => {
+    const long = await Promise.all([0, 1].map(async () => (await rpc<{ runId: string }>(gw.url, "launchRun", { workflow: "release", input: { service: "slow", workMs: 60_000 } })).runId));
+    await page.goto(`${gw.url}/runs`);
+    for (const id of [...long, runs.finished[0]!]) await page.locator(`[data-testid="run-row"][data-run-id="${id}"] input[type="checkbox"]`).check();
+    await page.getByTestId("bulk-cancel").click();
+    const dialog = page.getByTestId("bulk-cancel-dialog");
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toMatch(/Cancel 2 runs\?.*cannot be undone.*1 other selected run already ended/s);
+    await shootThemes(page, "view-runs-bulk-cancel");
+    await page.waitForTimeout(500);
+    for (const id of long) expect((await rpc<{ status: string }>(gw.url, "getRun", { runId: id })).status).not.toBe("cancelled");
+    await dialog.getByRole("button", { name: "Keep as is" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    for (const id of long) expect((await rpc<{ status: string }>(gw.url, "getRun", { runId: id })).status).not.toBe("cancelled");
+
+    await page.getByTestId("bulk-cancel").click();
+    await dialog.getByTestId("confirm").click();
+    await Promise.all(long.map((id) => waitForStatus(gw.url, id, ["cancelled"])));
+    await page.getByTestId("bulk-summary").filter({ hasText: "Cancelled 2 runs" }).waitFor();
+  });
+
+  it("searches for a phrase, not for words spread over the workflow and the input", async () => {
+    const shown = async (q: string) => {
+      await page.goto(`${gw.url}/runs?q=${encodeURIComponent(q)}`);
+      await page.getByTestId("runs-count").waitFor();
+      await page.waitForTimeout(300);
+      return page.locator('[data-testid="run-row"]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.runId));
+    };
+    expect(await shown("Grace")).toEqual([runs.finished[1]]);
+    expect(await shown("name grace")).toEqual([runs.finished[1]]);
+    // "hello" is the workflow, "Grace" the input: no field holds the phrase.
+    expect(await shown("hello Grace")).toEqual([]);
+  });
+
+  it("reads offline within 2 s of the network dropping, and catches up by itself when it returns", async () => {
+    const context = page.context();
+    await page.goto(`${gw.url}/runs`);
+    const pill = page.getByTestId("connection-status");
+    await expect.poll(() => pill.getAttribute("data-status")).toBe("online");
+    const dropped = Date.now();
+    await context.setOffline(true);
+    await expect.poll(() => pill.getAttribute("data-status"), { timeout: 2_000, interval: 50 }).toBe("offline");
+    expect(Date.now() - dropped).toBeLessThan(2_000);
+
+    // Offline: a view whose data never loaded (client-side navigation), and a run started elsewhere.
+    await page.getByRole("link", { name: "Crons" }).click();
+    await page.waitForTimeout(1500);
+    const started = (await rpc<{ runId: string }>(gw.url, "launchRun", { workflow: "hello", input: { name: "while offline" } })).runId;
+
+    await context.setOffline(false);
+    await page.getByText("nightly-release").filter({ visible: true }).first().waitFor({ timeout: 15_000 });
+    expect(await page.getByRole("button", { name: "Try again" }).count()).toBe(0);
+    await expect.poll(() => pill.getAttribute("data-status"), { timeout: 15_000 }).toBe("online");
+    await page.getByRole("link", { name: "Runs" }).first().click();
+    await page.locator(`[data-testid="run-row"][data-run-id="${started}"]`).waitFor({ timeout: 15_000 });
+  }, 60_000);
+
+  it("reopened offline, shows the runs it saw and says so, then catches up", async () => {
+    // A context of its own: the network switched off once, as a person's would be.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(`${gw.url}/runs`);
+    await page.locator(`[data-testid="run-row"][data-run-id="${runs.waiting}"]`).waitFor();
+    // The service worker (it serves the page without network) controls the page once installed.
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 60_000 });
+    await page.waitForTimeout(1500);
+    await context.setOffline(true);
+    await page.reload();
+    // Waits on what matters (the app saying it), not on navigator.onLine right after the reload.
+    const banner = page.getByTestId("last-seen");
+    await banner.waitFor({ timeout: 20_000 });
+    expect(await banner.textContent()).toMatch(/cannot be reached.*saw .*ago|cannot be reached.*saw just now/s);
+    await page.locator(`[data-testid="run-row"][data-run-id="${runs.waiting}"]`).waitFor();
+    expect(await page.getByText("No runs yet").count()).toBe(0);
+    await shootThemes(page, "view-runs-last-seen");
+    expect(await page.getByTestId("connection-status").getAttribute("data-status")).toBe("offline");
+    await context.setOffline(false);
+    await banner.waitFor({ state: "detached", timeout: 15_000 });
+    await expect.poll(() => page.getByTestId("connection-status").getAttribute("data-status"), { timeout: 15_000 }).toBe("online");
+    await context.close();
+  }, 120_000);
+
+  it("switches workspace on a run page without a gateway error or a failed live query", async () => {
+    await page.goto(`${gw.url}/runs/${runs.released}`);
+    await page.locator('[data-testid="run-status"][data-status="finished"]').waitFor();
+    await page.getByTestId("workspace-switcher").selectOption("browser");
+    // The run is not in this browser's workspace: the page says so (the engine starts first).
+    await page.getByTestId("run-not-found").waitFor({ timeout: 90_000 });
+    expect(await page.locator("main").textContent()).not.toMatch(/GATEWAY_UNAVAILABLE|does not answer|Live Query/);
+    // Back to the Gateway: the run shows again.
+    await page.getByTestId("workspace-switcher").selectOption({ index: 0 }); // the Gateway that served the page comes first
+    await page.locator('[data-testid="run-status"][data-status="finished"]').waitFor({ timeout: 30_000 });
+    expect(takeConsoleProblems(browser)).toEqual([]);
+  }, 150_000);
+});

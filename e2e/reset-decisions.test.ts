@@ -1,0 +1,105 @@
+/**
+ * Decisions in the app against a real Gateway (in this process, over a temp SQLite file,
+ * serving the built app) in Debian's Chromium (issue 23): "Rewind here" on a task before an
+ * approved `ship` lists `ship` as asked again, and after the rewind the inbox asks for it and
+ * `deploy` waits; "Keep earlier decisions" keeps it; cancelling a waiting run drops its
+ * approval from the open inbox at once. Screenshots of the dialog: docs/app/rewind-decisions-*.png.
+ */
+import { mkdtempSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import type { Gateway } from "durable-flow";
+import { createAppGateway } from "../scripts/app-gateway.js";
+import { ensureAppBuilt } from "./support/app.js";
+import { launchChromium } from "./support/chromium.js";
+import { shootThemes } from "./support/screens.js";
+
+describe("decisions when a run is rewound or cancelled, in the app", () => {
+  let gateway: Gateway;
+  let url = "";
+  let browser: Browser;
+
+  async function call<T = any>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${url}${path}`, { method, headers: { "content-type": "application/json" }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const envelope = (await res.json()) as { ok: boolean; result?: T; error?: { code: string; message: string } };
+    if (!envelope.ok) throw new Error(`${method} ${path}: ${envelope.error?.code} ${envelope.error?.message}`);
+    return envelope.result as T;
+  }
+  async function reach(runId: string, want: string): Promise<void> {
+    for (let i = 0; i < 400; i++) {
+      if ((await call<{ status: string }>("GET", `/v1/api/runs/${runId}?view=summary`)).status === want) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error(`run ${runId} did not reach ${want}`);
+  }
+  const release = async (runId: string) => {
+    await call("POST", "/v1/api/runs", { workflow: "release", input: { service: runId, shards: 1, workMs: 0 }, runId });
+    await reach(runId, "waiting-approval");
+  };
+  const approved = async (runId: string) => {
+    await release(runId);
+    await call("POST", "/v1/api/approvals", { runId, nodeId: "ship", decision: "approve", note: "green" });
+    await reach(runId, "finished");
+  };
+  const openRewind = async (page: Page, runId: string) => {
+    await page.goto(`${url}/runs/${runId}?node=build`);
+    await page.locator('[data-testid="rewind"]').first().click();
+    await page.locator('[data-testid="reset-decision"][data-node-id="ship"]').waitFor();
+  };
+
+  beforeAll(async () => {
+    await ensureAppBuilt();
+    gateway = createAppGateway({ dbPath: join(mkdtempSync(join(tmpdir(), "flow-decisions-")), "flow.db") });
+    const server = await gateway.listen({ port: 0, host: "127.0.0.1" });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  }, 240_000);
+  afterAll(async () => {
+    await browser?.close();
+    await gateway?.close();
+  });
+
+  it("rewinding before an approved approval lists it as asked again, and the inbox asks for it", async () => {
+    await approved("rw-1");
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openRewind(page, "rw-1");
+    const dialog = page.locator('[data-testid="rewind-dialog"]');
+    expect(await dialog.locator('[data-testid="reset-decisions"]').textContent()).toContain("Asked again");
+    expect(await dialog.locator('[data-testid="reset-decision"][data-node-id="ship"]').textContent()).toContain("approval, approved");
+    await shootThemes(page, "rewind-decisions");
+    await dialog.getByRole("button", { name: "Rewind and resume" }).click();
+    await reach("rw-1", "waiting-approval");
+    await page.goto(`${url}/approvals`);
+    await page.locator('[data-testid="approval"][data-run-id="rw-1"]').waitFor();
+    const tree = await call<{ nodes: Array<{ nodeId: string; state: string }> }>("GET", "/v1/api/runs/rw-1");
+    expect(tree.nodes.find((n) => n.nodeId === "deploy")?.state).toBe("pending");
+    await page.close();
+  });
+
+  it("keeps the earlier decision when the box is checked: the run finishes again without asking", async () => {
+    await approved("rw-2");
+    const page = await browser.newPage();
+    await openRewind(page, "rw-2");
+    const dialog = page.locator('[data-testid="rewind-dialog"]');
+    await dialog.locator('[data-testid="keep-decisions"]').check();
+    expect(await dialog.locator('[data-testid="reset-decisions"]').textContent()).toContain("Decisions kept");
+    await dialog.getByRole("button", { name: "Rewind and resume" }).click();
+    await reach("rw-2", "finished");
+    expect(await call<unknown[]>("GET", "/v1/api/approvals?runId=rw-2")).toEqual([]);
+    await page.close();
+  });
+
+  it("drops a cancelled run's approval from the open inbox at once", async () => {
+    await release("cx-1");
+    const page = await browser.newPage();
+    await page.goto(`${url}/approvals`);
+    const item = page.locator('[data-testid="approval"][data-run-id="cx-1"]');
+    await item.waitFor();
+    await call("POST", "/v1/api/runs/cx-1/cancel", {});
+    await item.waitFor({ state: "detached", timeout: 5000 });
+    await page.close();
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * A process killed with SIGKILL mid-generation: the transcript streamed so far is in the
+ * events log, and the resumed run marks that attempt interrupted and records the next one.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { createFlow, FlowDb } from "durable-flow";
+import { tempDir } from "../testing/backends.js";
+import { startProviderServer } from "./testing/provider-server.js";
+import type { ProviderServer } from "./testing/provider-server.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const FIXTURE = join(ROOT, "node/agents/fixtures/agent-crash-workflow.tsx");
+const servers: ProviderServer[] = [];
+afterAll(async () => void (await Promise.all(servers.map((s) => s.close()))));
+
+function flowUp(args: string[], env: Record<string, string>): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }> } {
+  const child = spawn(process.execPath, [join(ROOT, "node/cli/bin.mjs"), "up", FIXTURE, "--log-dir", "none", ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  return { child, done: new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal, out }))) };
+}
+
+describe("a generation killed with SIGKILL", () => {
+  it("keeps its partial transcript, marked interrupted on resume", { timeout: 120_000 }, async () => {
+    const words = Array.from({ length: 300 }, (_, i) => `word${i}`).join(" ");
+    const s = await startProviderServer([{ text: words, everyMs: 30 }, { text: '{"city":"Oslo","tempC":21}' }]);
+    servers.push(s);
+    const dir = tempDir();
+    const env = { FLOW_TEST_DB: join(dir, "flow.db"), FLOW_TEST_MODEL_URL: s.url };
+    const first = flowUp(["--run-id", "gen-crash", "--input", "{}"], env);
+    const db = new FlowDb(createFlow({}, { dbPath: env.FLOW_TEST_DB }).db);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const deltas = (await db.listEvents("gen-crash").catch(() => [])).filter((e) => e.type === "AgentTextDelta");
+      if (deltas.length >= 2) break;
+      if (Date.now() > deadline) throw new Error(`no streamed text recorded: ${(await Promise.race([first.done, Promise.resolve({ out: "(running)" })])).out}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    first.child.kill("SIGKILL");
+    expect((await first.done).signal).toBe("SIGKILL");
+
+    const [partial] = await db.getTranscript("gen-crash", "ask");
+    expect(partial!.generations[0]!.status).toBe("running");
+    const text = partial!.generations[0]!.parts.map((p) => (p.kind === "text" ? p.text : "")).join("");
+    expect(text.length).toBeGreaterThan(0);
+    expect(words.startsWith(text)).toBe(true);
+    expect(text.length).toBeLessThan(words.length);
+
+    const second = flowUp(["--run-id", "gen-crash", "--resume"], env);
+    const resumed = await second.done;
+    expect(resumed.code, resumed.out).toBe(0);
+    const [a1, a2] = await db.getTranscript("gen-crash", "ask");
+    expect(a1).toMatchObject({ attempt: 1, interrupted: true });
+    expect(a1!.generations[0]!.status).toBe("interrupted");
+    expect(a1!.generations[0]!.parts).toEqual(partial!.generations[0]!.parts);
+    expect(a2).toMatchObject({ attempt: 2, interrupted: false });
+    expect(a2!.generations[0]).toMatchObject({ status: "finished", model: "gpt-4o-mini" });
+    expect(a2!.costUsd).toBeGreaterThan(0);
+  });
+});

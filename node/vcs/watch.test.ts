@@ -1,0 +1,65 @@
+import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../testing/backends.js";
+import { watchTree } from "./watch.js";
+
+describe.runIf(process.platform === "linux")("watchTree", () => {
+  /** Whether something happened under the watch since `before`, once this process's writes are seen. */
+  async function movedSince(w: ReturnType<typeof watchTree>, before: number): Promise<boolean> {
+    await w.settle();
+    return w.generation !== before;
+  }
+
+  it("counts writes made just before settle, in directories made after the watch started, and chmods", async () => {
+    const root = tempDir("flow-watch-");
+    const w = watchTree(root);
+    expect(w.trusted).toBe(true);
+    let g = w.generation;
+    expect(await movedSince(w, g)).toBe(false);
+
+    mkdirSync(join(root, "a/b/c"), { recursive: true });
+    expect(await movedSince(w, g)).toBe(true);
+    g = w.generation;
+    // The new directories are watched: a write deep inside counts.
+    writeFileSync(join(root, "a/b/c/f.txt"), "x");
+    expect(await movedSince(w, g)).toBe(true);
+    g = w.generation;
+    chmodSync(join(root, "a/b/c/f.txt"), 0o755);
+    expect(await movedSince(w, g)).toBe(true);
+    g = w.generation;
+    // A directory moved away and another made in its place: both still watched.
+    renameSync(join(root, "a/b"), join(root, "moved"));
+    mkdirSync(join(root, "a/b"));
+    await w.settle();
+    g = w.generation;
+    writeFileSync(join(root, "moved/c/g.txt"), "y");
+    expect(await movedSince(w, g)).toBe(true);
+    g = w.generation;
+    writeFileSync(join(root, "a/b/h.txt"), "z");
+    expect(await movedSince(w, g)).toBe(true);
+    g = w.generation;
+    rmSync(join(root, "moved"), { recursive: true });
+    expect(await movedSince(w, g)).toBe(true);
+    expect(w.trusted).toBe(true);
+  });
+
+  it("ignores Flow's store folder at the root and git's directory", async () => {
+    const root = tempDir("flow-watch-");
+    mkdirSync(join(root, ".git"));
+    const w = watchTree(root);
+    const g = w.generation;
+    mkdirSync(join(root, ".flow/app"), { recursive: true });
+    writeFileSync(join(root, ".flow/app/flow.db"), "store");
+    writeFileSync(join(root, ".git/index"), "index");
+    expect(await movedSince(w, g)).toBe(false);
+    // A `.flow` deeper down is a user's folder like any other.
+    mkdirSync(join(root, "sub/.flow"), { recursive: true });
+    expect(await movedSince(w, g)).toBe(true);
+  });
+
+  it("is one watch per directory, shared in the process", () => {
+    const root = tempDir("flow-watch-");
+    expect(watchTree(root)).toBe(watchTree(root));
+  });
+});

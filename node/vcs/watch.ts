@@ -1,0 +1,155 @@
+/**
+ * @module node/vcs/watch
+ * Knowing that a workspace did not change without looking at it (docs/time-travel.md "When a
+ * snapshot is taken"): one watch per directory under the root (inotify on Linux), each file
+ * event bumps a generation counter. A snapshot remembers the generation it saw; while the
+ * counter has not moved, the working tree is the snapshot's and an attempt needs no git work.
+ *
+ * Why per directory, not `fs.watch(root, { recursive: true })`: on Linux, Node 20 emulates the
+ * recursive watch with one watcher and one `stat` per file (10,000 files, 10,000 watches); a
+ * directory watch reports every change to the files in it, so a tree of 10,000 files in 100
+ * folders needs 101. The root's `.flow/` (Flow's own store) and `.git` directories are not
+ * watched: their writes are no change to the workspace.
+ *
+ * Where it cannot be trusted it says so (`trusted` false) and snapshots are taken as before:
+ * not Linux (FSEvents and ReadDirectoryChangesW deliver late, so `settle` could not promise
+ * that a write already made was seen), a watch that failed (no inotify watches left, see
+ * `fs.inotify.max_user_watches`), more than MAX_DIRS directories. A burst of events large
+ * enough to overflow the kernel's queue, or an event without a name, re-walks the tree at the
+ * next `settle` to watch the directories it may have missed.
+ */
+import { type Dirent, type FSWatcher, lstatSync, readdirSync, watch } from "node:fs";
+import { join } from "node:path";
+
+/** Directories watched at most; a larger tree is snapshotted on every attempt, as without a watch. */
+const MAX_DIRS = 20_000;
+/** Events between two settles after which some may have been lost (the kernel queues 16,384 by default). */
+const BURST = 8_192;
+
+/**
+ * What changed under a root since a moment, as a number to compare.
+ * @example
+ * const w = watchTree("/repo");
+ * const seen = w.generation;
+ * await w.settle();
+ * const unchanged = w.trusted && w.generation === seen;
+ */
+export interface TreeWatch {
+  /** Bumped by every file event under the root; never decreases. */
+  readonly generation: number;
+  /** False when a change may go unseen: the caller must look at the tree itself. */
+  readonly trusted: boolean;
+  /**
+   * Resolves once the events of every write made before the call have been counted: two turns
+   * of the event loop, so that libuv reads the inotify queue in between.
+   */
+  settle(): Promise<void>;
+}
+
+const watches = new Map<string, TreeWatch>();
+
+/**
+ * The watch of `root` (an absolute directory), shared by everyone in the process who asks;
+ * it never keeps the process alive.
+ * @example
+ * const w = watchTree(process.cwd());
+ */
+export function watchTree(root: string): TreeWatch {
+  let w = watches.get(root);
+  if (!w) {
+    w = process.platform === "linux" ? new DirectoryWatch(root) : UNTRUSTED;
+    watches.set(root, w);
+  }
+  return w;
+}
+
+const UNTRUSTED: TreeWatch = { generation: 0, trusted: false, settle: () => Promise.resolve() };
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+class DirectoryWatch implements TreeWatch {
+  generation = 0;
+  trusted = true;
+  private readonly dirs = new Map<string, { watcher: FSWatcher; ino: number }>();
+  private burst = 0;
+  private rewalk = false;
+
+  constructor(private readonly root: string) {
+    this.watchDir(root);
+  }
+
+  async settle(): Promise<void> {
+    await turn();
+    await turn();
+    this.burst = 0;
+    if (this.rewalk && this.trusted) {
+      this.rewalk = false;
+      this.watchDir(this.root);
+    }
+  }
+
+  /** Watches `dir` (before listing it, so an entry made in between is listed or reported) and its sub-directories. */
+  private watchDir(dir: string): void {
+    if (!this.trusted) return;
+    let ino: number;
+    try {
+      ino = lstatSync(dir).ino;
+    } catch {
+      return; // gone already: its parent reported it
+    }
+    const seen = this.dirs.get(dir);
+    if (!seen || seen.ino !== ino) {
+      if (seen) this.unwatch(dir);
+      if (this.dirs.size >= MAX_DIRS) return this.distrust();
+      let watcher: FSWatcher;
+      try {
+        watcher = watch(dir, { persistent: false }, (type, name) => this.onEvent(dir, type, name));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return;
+        return this.distrust();
+      }
+      // A watched directory that is removed or replaced: its parent reports it.
+      watcher.on("error", () => (dir === this.root ? this.distrust() : this.unwatch(dir)));
+      this.dirs.set(dir, { watcher, ino });
+    }
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) if (entry.isDirectory() && !this.skipped(dir, entry.name)) this.watchDir(join(dir, entry.name));
+  }
+
+  private onEvent(dir: string, type: string, name: string | Buffer | null): void {
+    if (name !== null && this.skipped(dir, String(name))) return;
+    this.generation++;
+    if (++this.burst > BURST || name === null) this.rewalk = true;
+    if (type !== "rename" || name === null) return;
+    // Created, deleted or renamed: a new directory is watched, a removed one let go.
+    const path = join(dir, String(name));
+    let isDir = false;
+    try {
+      isDir = lstatSync(path).isDirectory();
+    } catch {
+      // removed
+    }
+    if (isDir) this.watchDir(path);
+    else if (this.dirs.has(path)) for (const watched of [...this.dirs.keys()]) if (watched === path || watched.startsWith(`${path}/`)) this.unwatch(watched);
+  }
+
+  /** Flow's own store (`.flow/` at the root) and git's directories are not the workspace. */
+  private skipped(dir: string, name: string): boolean {
+    return name === ".git" || (name === ".flow" && dir === this.root);
+  }
+
+  private unwatch(dir: string): void {
+    this.dirs.get(dir)?.watcher.close();
+    this.dirs.delete(dir);
+  }
+
+  private distrust(): void {
+    this.trusted = false;
+    for (const dir of [...this.dirs.keys()]) this.unwatch(dir);
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * @module ui/workspace/last-seen
+ * The last rows each collection of a Gateway workspace loaded, kept in this browser
+ * (IndexedDB `flow-last-seen`), so a workspace opened while its Gateway cannot be reached shows
+ * what was seen and says as of when (core/data/last-seen.ts serves them). The runs list, which
+ * the change stream updates row by row, is saved again a moment after it changes.
+ */
+import { type Accessor, createSignal } from "solid-js";
+import type { LastSeenStore, LiveCollection } from "../../core/data/index.js";
+
+const DB = "flow-last-seen";
+const STORE = "loads";
+
+interface Saved {
+  id: string;
+  value: unknown;
+  atMs: number;
+}
+
+let opening: Promise<IDBDatabase | undefined> | undefined;
+
+function db(): Promise<IDBDatabase | undefined> {
+  opening ??= new Promise((resolve) => {
+    if (typeof indexedDB === "undefined") return resolve(undefined);
+    const req = indexedDB.open(DB, 1);
+    req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: "id" });
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => resolve(undefined);
+  });
+  return opening;
+}
+
+async function tx<T>(mode: IDBTransactionMode, run: (store: IDBObjectStore) => IDBRequest<T>): Promise<T | undefined> {
+  const d = await db();
+  if (!d) return undefined;
+  return new Promise((resolve) => {
+    const req = run(d.transaction(STORE, mode).objectStore(STORE));
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => resolve(undefined);
+  });
+}
+
+/** A workspace's store of last loads, and when the oldest row shown from it was seen. */
+export interface LastSeen extends LastSeenStore {
+  /** When the rows shown instead of a live load were saved (undefined: every load was live). */
+  shownFrom: Accessor<number | undefined>;
+  /** Saves a collection's rows a second after each change (the runs list). */
+  follow(id: string, collection: LiveCollection<any, any>): () => void;
+}
+
+/**
+ * The store of one workspace's collections.
+ * @example
+ * const lastSeen = createLastSeen();
+ * createCollections(mode, queryClient, { lastSeen });
+ */
+export function createLastSeen(): LastSeen {
+  const [shownFrom, setShownFrom] = createSignal<number>();
+  const save = async (id: string, value: unknown) => {
+    await tx("readwrite", (s) => s.put({ id, value: JSON.parse(JSON.stringify(value ?? null)), atMs: Date.now() } satisfies Saved));
+  };
+  return {
+    shownFrom,
+    async save(id, value) {
+      setShownFrom(undefined);
+      await save(id, value);
+    },
+    async load(id) {
+      const saved = (await tx<Saved>("readonly", (s) => s.get(id) as IDBRequest<Saved>)) ?? undefined;
+      if (saved) setShownFrom((at) => Math.min(at ?? saved.atMs, saved.atMs));
+      return saved?.value;
+    },
+    follow(id, collection) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const sub = collection.subscribeChanges(() => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          // Rows served from here are not saved again as if seen now.
+          if (collection.status === "ready" && shownFrom() === undefined) void save(id, collection.toArray);
+        }, 1000);
+      });
+      return () => {
+        clearTimeout(timer);
+        sub.unsubscribe();
+      };
+    },
+  };
+}

@@ -141,6 +141,9 @@ export type { AttemptRecord, NodeRecord, RunRecord } from "./engine/flow-db.js";
 export { retryTask } from "./engine/retry-task.js";
 export * from "./time-travel/index.js";
 export { runWorkflow } from "./engine/run.js";
+export { ownerStateOf, stopRun } from "./engine/run-control.js";
+export type { RunOwnerState, StopRunOptions, StopRunResult } from "./engine/run-control.js";
+export { workflowNameOf } from "./engine/workflow-identity.js";
 export { TERMINAL_STATUSES } from "./engine/status.js";
 export type {
   AttemptState,

@@ -31,6 +31,10 @@ export interface RunRecord {
   annotations: Record<string, string | number | boolean> | null;
   ownerId: string | null;
   heartbeatAtMs: number | null;
+  /** The directory the run works in (recorded when it started; every resume uses it). */
+  rootDir: string | null;
+  /** The workflow file the run was started from, when known (CLI commands load it by run id). */
+  workflowPath: string | null;
   nextRunId: string | null;
   /** Why a `paused` run is paused (null otherwise, and for runs paused before it was recorded). */
   pauseReason: PauseReason | null;
@@ -222,6 +226,8 @@ export function toRun(r: RunRow & Record<string, unknown>): RunRecord {
     annotations: parse(r.annotations_json),
     ownerId: r.owner_id,
     heartbeatAtMs: num(r.heartbeat_at_ms),
+    rootDir: r.workspace_dir ?? null,
+    workflowPath: r.workflow_path ?? null,
     nextRunId: r.next_run_id,
     pauseReason: r.status === "paused" ? ((r.pause_reason as PauseReason | null | undefined) ?? null) : null,
     createdAtMs: Number(r.created_at_ms),

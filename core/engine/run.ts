@@ -4,13 +4,13 @@
  * then hands it to a RunSession. See docs/engine.md.
  */
 import type { SchemaMap } from "../components/types.js";
-import { sha256Hex } from "../util/hash.js";
-import { bindingOf, type StoreBinding } from "./binding.js";
+import { bindingOf } from "./binding.js";
 import type { InputOf } from "./ctx.js";
 import { checkRunOptions } from "./run-options.js";
 import { RunSession } from "./session.js";
 import { openRun } from "./session-open.js";
 import type { FlowWorkflow, RunOptions, RunResult } from "./types.js";
+import { workflowHashOf, workflowNameOf } from "./workflow-identity.js";
 
 /**
  * Runs a workflow to completion (or to a pause, cancellation or failure), durably: every step
@@ -23,7 +23,7 @@ export async function runWorkflow<S extends SchemaMap>(workflow: FlowWorkflow<S>
   const binding = bindingOf(workflow);
   const options = opts as RunOptions;
   checkRunOptions(options);
-  const opened = await openRun({ binding, opts: options, workflowName: workflow.readableName ?? null, workflowHash: workflowHashOf(workflow, binding, options) });
+  const opened = await openRun({ binding, opts: options, workflowName: workflowNameOf(workflow, binding, options.input ?? {}), workflowHash: workflowHashOf(workflow, binding, options), workflowPath: options.workflowPath ?? workflow.sourcePath ?? null });
   if (opened.kind === "done") return opened.result;
   const { runId } = opened.start;
   binding.activeRuns.add(runId);
@@ -34,12 +34,3 @@ export async function runWorkflow<S extends SchemaMap>(workflow: FlowWorkflow<S>
   }
 }
 
-/**
- * The hash recorded with a run: `WorkflowOptions.workflowHash`, else the workflow file's hash
- * (when the host can read `workflowPath`), else the build function's source and the schemas.
- */
-export function workflowHashOf(workflow: FlowWorkflow, binding: StoreBinding, opts: RunOptions): string {
-  if (workflow.opts.workflowHash) return workflow.opts.workflowHash;
-  const fromFile = opts.workflowPath ? binding.env.hashWorkflowFile?.(opts.workflowPath) : undefined;
-  return fromFile ?? sha256Hex(`${workflow.build.toString()}\n${binding.registry.signature()}`);
-}

@@ -48,7 +48,7 @@ export function RunHeader(props: { run: GatewayRunRow; now: Accessor<number>; ch
             )}
           </Show>
           <span data-testid="run-status" data-status={run().status} class="run-header-status">
-            <StatusBadge status={run().status} />
+            <StatusBadge status={run().status} owner={run().owner} />
             <Show when={pauseNote(run())}>{(note) => <span class="muted" data-testid="pause-note"> {note()}</span>}</Show>
           </span>
         </div>

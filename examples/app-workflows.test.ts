@@ -97,7 +97,7 @@ async function newsletterScenario(call: Call): Promise<void> {
 
 describe("the app's workflows", () => {
   it("fill the child-run, score, human-task and signal views in the Gateway of npm start", async () => {
-    const gateway = createAppGateway({ dbPath: join(mkdtempSync(join(tmpdir(), "flow-app-workflows-")), "flow.db"), options: { ui: false } });
+    const gateway = createAppGateway({ dbPath: join(mkdtempSync(join(tmpdir(), "flow-app-workflows-")), "flow.db") });
     try {
       const server = await gateway.listen({ port: 0, host: "127.0.0.1" });
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

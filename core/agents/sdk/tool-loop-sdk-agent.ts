@@ -114,7 +114,7 @@ export class ToolLoopSdkAgent implements AgentLike {
 
     if (!args.onStdout && !args.onEvent) {
       const r = await agent.generate(params);
-      return toResult(r, native ? r.output : undefined, providerOf(this.model));
+      return toResult(r, native ? r.output : undefined, providerOf(model));
     }
     const stream = await agent.stream(params);
     for await (const part of stream.fullStream) {
@@ -130,7 +130,7 @@ export class ToolLoopSdkAgent implements AgentLike {
       } else if (part.type === "error") throw part.error;
     }
     const [text, steps, totalUsage, finishReason, response] = await Promise.all([stream.text, stream.steps, stream.totalUsage, stream.finishReason, stream.response]);
-    return toResult({ text, steps, totalUsage, finishReason, response }, native ? await stream.output : undefined, providerOf(this.model));
+    return toResult({ text, steps, totalUsage, finishReason, response }, native ? await stream.output : undefined, providerOf(model));
   }
 }
 

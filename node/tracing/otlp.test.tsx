@@ -4,10 +4,12 @@
  * to a real loopback receiver, which decodes the JSON it gets; the span tree, names, parent
  * links and `gen_ai.*` attributes are checked against the published semantic conventions.
  */
+import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as semconv from "@opentelemetry/semantic-conventions/incubating";
@@ -44,6 +46,7 @@ function attrs(span: OtlpSpan): Record<string, unknown> {
   return Object.fromEntries(span.attributes.map((a) => [a.key, value(a.value)]));
 }
 
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const closers: (() => Promise<void>)[] = [];
 afterAll(async () => void (await Promise.all(closers.map((c) => c()))));
 
@@ -121,4 +124,25 @@ describe("OpenTelemetry over OTLP/HTTP", () => {
     });
     expect(tool!.status?.code ?? 0).not.toBe(2);
   });
+
+  it("exports a flow up run's spans to OTEL_EXPORTER_OTLP_ENDPOINT, named by OTEL_SERVICE_NAME, before the process exits", async () => {
+    const receiver = await startReceiver();
+    closers.push(receiver.close);
+    const dir = mkdtempSync(join(tmpdir(), "flow-otel-env-"));
+    const child = spawn(process.execPath, [join(ROOT, "node/cli/bin.mjs"), "up", join(ROOT, "node/tracing/fixtures/traced-workflow.tsx"), "--input", "{}", "--log-dir", "none", "--quiet"], {
+      cwd: dir,
+      env: { ...process.env, FLOW_TEST_DB: join(dir, "flow.db"), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url.replace("/v1/traces", ""), OTEL_SERVICE_NAME: "flow-env" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr!.on("data", (d) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code, stderr).toBe(0);
+    const spans = receiver.received.flatMap((r) => r.spans);
+    expect(spans.map((s) => s.name).sort()).toEqual(["run traced", "task step"]);
+    expect(receiver.received[0]).toMatchObject({ path: "/v1/traces", serviceName: "flow-env" });
+    const run = spans.find((s) => s.name === "run traced")!;
+    expect(spans.find((s) => s.name === "task step")!.parentSpanId).toBe(run.spanId);
+    expect(attrs(run)["flow.run.status"]).toBe("finished");
+  }, 60_000);
 });

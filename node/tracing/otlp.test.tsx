@@ -128,15 +128,7 @@ describe("OpenTelemetry over OTLP/HTTP", () => {
   it("exports a flow up run's spans to OTEL_EXPORTER_OTLP_ENDPOINT, named by OTEL_SERVICE_NAME, before the process exits", async () => {
     const receiver = await startReceiver();
     closers.push(receiver.close);
-    const dir = mkdtempSync(join(tmpdir(), "flow-otel-env-"));
-    const child = spawn(process.execPath, [join(ROOT, "node/cli/bin.mjs"), "up", join(ROOT, "node/tracing/fixtures/traced-workflow.tsx"), "--input", "{}", "--log-dir", "none", "--quiet"], {
-      cwd: dir,
-      env: { ...process.env, FLOW_TEST_DB: join(dir, "flow.db"), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url.replace("/v1/traces", ""), OTEL_SERVICE_NAME: "flow-env" },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr!.on("data", (d) => (stderr += d));
-    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const { code, stderr } = await flowUp({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url.replace("/v1/traces", ""), OTEL_SERVICE_NAME: "flow-env" });
     expect(code, stderr).toBe(0);
     const spans = receiver.received.flatMap((r) => r.spans);
     expect(spans.map((s) => s.name).sort()).toEqual(["run traced", "task step"]);
@@ -145,4 +137,28 @@ describe("OpenTelemetry over OTLP/HTTP", () => {
     expect(spans.find((s) => s.name === "task step")!.parentSpanId).toBe(run.spanId);
     expect(attrs(run)["flow.run.status"]).toBe("finished");
   }, 60_000);
+
+  it("loads no OpenTelemetry package when tracing is off (and the refusing hook bites when it is on)", async () => {
+    const refuse = ["--import", join(ROOT, "node/tracing/fixtures/refuse-otel.mjs")];
+    const off = await flowUp({}, refuse);
+    expect(off.code, off.stderr).toBe(0);
+    const on = await flowUp({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" }, refuse);
+    expect(on.code).not.toBe(0);
+    expect(on.stderr).toContain("OpenTelemetry loaded: @opentelemetry/");
+  }, 90_000);
 });
+
+/** `flow up` of the one-task fixture in a scratch directory, OTEL_* variables cleared unless given. */
+async function flowUp(env: Record<string, string>, nodeArgs: string[] = []): Promise<{ code: number | null; stderr: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "flow-otel-env-"));
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("OTEL_")));
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, "node/cli/bin.mjs"), "up", join(ROOT, "node/tracing/fixtures/traced-workflow.tsx"), "--input", "{}", "--log-dir", "none", "--quiet"], {
+    cwd: dir,
+    env: { ...inherited, FLOW_TEST_DB: join(dir, "flow.db"), ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  return { code, stderr };
+}

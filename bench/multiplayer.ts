@@ -13,11 +13,20 @@
  * launched runs share the process too. Fields: members, writes, p50Ms/p99Ms/maxMs (write start
  * to a watcher having the row, over every write × watcher), allP50Ms/allP99Ms (to the last
  * watcher having it), launchP50Ms (until `launch` resolved: the writer's own row synced).
+ *
+ *   npx tsx bench/multiplayer.ts --tasks 20         # task changes, run on another Gateway
+ *
+ * `--tasks N` (issue #25): N `release` runs executed by the fixture's Gateway A, watched by a
+ * member whose collections read a second Gateway B of the workspace (`nodes(runId)`); the time
+ * is from a task's `TaskFinished` (its event's timestamp, same process clock) to the task's
+ * row turning `finished` in the member's collection. Fields: runs, tasks, p50Ms/p99Ms/maxMs.
  */
 import { parseArgs } from "node:util";
-import { startTeamFixture, type TeamFixture } from "../e2e/electric/team-fixture.js";
+import { QueryClient } from "@tanstack/query-core";
+import { startTeamFixture, startTeamGateway, type TeamFixture } from "../e2e/electric/team-fixture.js";
+import { createTeamCollections } from "../sync/index.js";
 
-const { values } = parseArgs({ options: { members: { type: "string" }, writes: { type: "string", default: "200" } } });
+const { values } = parseArgs({ options: { members: { type: "string" }, writes: { type: "string", default: "200" }, tasks: { type: "string" } } });
 const writes = Number(values.writes);
 const cases = values.members ? [Number(values.members)] : [1, 20];
 
@@ -63,9 +72,40 @@ async function runCase(t: TeamFixture, watchers: number): Promise<Record<string,
   return { bench: "multiplayer", members: watchers + 1, watchers, writes, p50Ms: pct(perWatcher, 50), p99Ms: pct(perWatcher, 99), maxMs: pct(perWatcher, 100), allP50Ms: pct(toAll, 50), allP99Ms: pct(toAll, 99), launchP50Ms: pct(launch, 50) };
 }
 
+async function tasksCase(t: TeamFixture, runs: number): Promise<Record<string, unknown>> {
+  const b = await startTeamGateway(t.storeUrl, t.electric.url);
+  const watcher = createTeamCollections({ kind: "multiplayer", apiBaseUrl: b.url, electricBaseUrl: `${b.url}/sync`, workspaceId: "acme", token: "bea" }, new QueryClient());
+  const lat: number[] = [];
+  try {
+    await Promise.all([watcher.connect(), watcher.runs.preload()]);
+    for (let r = 0; r < runs; r++) {
+      const res = await t.call("ana", "POST", "/v1/api/runs", { workflow: "release", input: { service: "bench", shards: 2, workMs: 300 } });
+      const runId = res.body.result.runId as string;
+      const nodes = watcher.nodes(runId);
+      await nodes.preload();
+      const loadedAt = Date.now();
+      const finishedAt = new Map<string, number>();
+      const sub = nodes.subscribeChanges((changes) => {
+        const now = Date.now();
+        for (const ch of changes) if (ch.value.state === "finished" && !finishedAt.has(ch.value.nodeId)) finishedAt.set(ch.value.nodeId, now);
+      });
+      while (!["build", "test-0", "test-1"].every((n) => finishedAt.has(n))) await new Promise((w) => setTimeout(w, 2));
+      sub.unsubscribe();
+      const { events } = (await t.call("ana", "GET", `/v1/api/runs/${runId}/events`)).body.result as { events: Array<{ type: string; nodeId?: string; timestampMs: number }> };
+      for (const e of events) if (e.type === "TaskFinished" && e.timestampMs > loadedAt && finishedAt.has(e.nodeId!)) lat.push(finishedAt.get(e.nodeId!)! - e.timestampMs);
+      await t.call("ana", "POST", `/v1/api/runs/${runId}/cancel`);
+    }
+  } finally {
+    watcher.close();
+    await b.gateway.close();
+  }
+  return { bench: "multiplayer-tasks", runs, tasks: lat.length, p50Ms: pct(lat, 50), p99Ms: pct(lat, 99), maxMs: pct(lat, 100) };
+}
+
 const t = await startTeamFixture();
 try {
-  for (const watchers of cases) console.log(JSON.stringify(await runCase(t, watchers)));
+  if (values.tasks) console.log(JSON.stringify(await tasksCase(t, Number(values.tasks))));
+  else for (const watchers of cases) console.log(JSON.stringify(await runCase(t, watchers)));
 } finally {
   await t.close();
 }

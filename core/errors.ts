@@ -64,6 +64,8 @@ export const ERROR_CODES = {
   RUN_ALREADY_RUNNING: 409,
   /** Another process took this run over (its claim heartbeat was seen as stale). */
   RUN_CLAIM_LOST: 409,
+  /** The directory a run works in (recorded when it started) is gone; details.rootDir names it. */
+  RUN_WORKSPACE_MISSING: 409,
   /** The workflow changed since the run started and the caller asked to refuse. */
   WORKFLOW_CHANGED: 409,
   /** A resume named a run of another `<Workflow name>` (pass `force` / `--force` to run it anyway). */

@@ -125,7 +125,7 @@ export type {
 } from "./components/index.js";
 export { attachBinding, bindingOf } from "./engine/binding.js";
 export type { StoreBinding } from "./engine/binding.js";
-export type { FlowCtx, InputOf, OutputsAccessor } from "./engine/ctx.js";
+export type { FlowCtx, InputOf, OutputsAccessor, RunOutputOf } from "./engine/ctx.js";
 export type {
   AgentGenerationFinishedEvent,
   AgentGenerationStartedEvent,
@@ -137,10 +137,13 @@ export type {
   FlowEventType,
 } from "./engine/events.js";
 export { FlowDb } from "./engine/flow-db.js";
-export type { AttemptRecord, NodeRecord, RunRecord } from "./engine/flow-db.js";
+export type { AttemptRecord, NodeRecord, RunRecord, RunUsage } from "./engine/flow-db.js";
 export { retryTask } from "./engine/retry-task.js";
 export * from "./time-travel/index.js";
 export { runWorkflow } from "./engine/run.js";
+export { ownerStateOf, stopRun } from "./engine/run-control.js";
+export type { RunOwnerState, StopRunOptions, StopRunResult } from "./engine/run-control.js";
+export { workflowNameOf } from "./engine/workflow-identity.js";
 export { TERMINAL_STATUSES } from "./engine/status.js";
 export type {
   AttemptState,

@@ -62,7 +62,7 @@ describe("decisions when a run is rewound or cancelled, in the app", () => {
     await gateway?.close();
   });
 
-  it("rewinding before an approved approval lists it as asked again, and the inbox asks for it", async () => {
+  it("rewinding before an approved approval lists it as asked again, and the inbox asks for it", { timeout: 120_000 }, async () => {
     await approved("rw-1");
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await openRewind(page, "rw-1");
@@ -79,7 +79,7 @@ describe("decisions when a run is rewound or cancelled, in the app", () => {
     await page.close();
   });
 
-  it("keeps the earlier decision when the box is checked: the run finishes again without asking", async () => {
+  it("keeps the earlier decision when the box is checked: the run finishes again without asking", { timeout: 90_000 }, async () => {
     await approved("rw-2");
     const page = await browser.newPage();
     await openRewind(page, "rw-2");
@@ -92,7 +92,7 @@ describe("decisions when a run is rewound or cancelled, in the app", () => {
     await page.close();
   });
 
-  it("drops a cancelled run's approval from the open inbox at once", async () => {
+  it("drops a cancelled run's approval from the open inbox at once", { timeout: 60_000 }, async () => {
     await release("cx-1");
     const page = await browser.newPage();
     await page.goto(`${url}/approvals`);

@@ -6,9 +6,7 @@
  * widen the user tables, then build the api over a Drizzle database of the same connection.
  * See docs/backends.md.
  */
-import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT, PgTable } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import type pg from "pg";
 import { createFlowApi, type CreateFlowOptions, type FlowApi } from "../core/api/create-api.js";
 import type { SchemaMap } from "../core/components/types.js";
@@ -114,7 +112,8 @@ export async function bindPostgresStore<S extends SchemaMap>(
     if (isFlowError(cause)) throw cause;
     throw new FlowError("STORE_OPEN_FAILED", `Could not prepare the store at ${target}: ${(cause as Error).message}`, { target }, { cause });
   }
-  const db = ("pool" in store ? drizzleNodePg({ client: store.pool }) : drizzlePglite({ client: store.pglite })) as unknown as PostgresFlowDb;
+  // Each driver's Drizzle adapter loads with its store (docs/package.md "What loads when").
+  const db = ("pool" in store ? (await import("drizzle-orm/node-postgres")).drizzle({ client: store.pool }) : (await import("drizzle-orm/pglite")).drizzle({ client: store.pglite })) as unknown as PostgresFlowDb;
   const api = createFlowApi<S, PostgresFlowDb>({ store, registry, env, activeRuns: new Set() }, db, opts);
   return Object.assign(api as Omit<typeof api, "tables"> & { tables: PostgresFlow<S>["tables"] }, { close: () => store.close() });
 }

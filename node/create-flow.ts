@@ -3,7 +3,7 @@
  * `createFlow`: the synchronous factory over a SQLite file (SPEC.md "Factories").
  */
 import { resolve } from "node:path";
-import { drizzle } from "drizzle-orm/better-sqlite3";
+import type { drizzle } from "drizzle-orm/better-sqlite3";
 import { createFlowApi, type CreateFlowOptions, type FlowApi } from "../core/api/create-api.js";
 import type { SchemaMap } from "../core/components/types.js";
 import type { RuntimeEnv } from "../core/engine/world.js";
@@ -11,11 +11,15 @@ import { FlowError, isFlowError } from "../core/errors.js";
 import { ensureUserTablesSync } from "../core/schema/ensure-tables.js";
 import { registryOptions, SchemaRegistry } from "../core/schema/registry.js";
 import { migrateStoreSync } from "../core/store/migrations.js";
+import { lazyPackage } from "../core/util/lazy-package.js";
 import { createNodeEnv } from "./engine/env.js";
 import { openSqliteStore } from "./store/sqlite.js";
 
 /** The Drizzle database `createFlow` returns as `db`. */
 export type SqliteFlowDb = ReturnType<typeof drizzle>;
+
+/** Drizzle's better-sqlite3 driver, loaded by the first `createFlow` (docs/package.md "What loads when"). */
+const drizzleSqlite = lazyPackage<typeof import("drizzle-orm/better-sqlite3")>(import.meta, "drizzle-orm/better-sqlite3", () => import("drizzle-orm/better-sqlite3"));
 
 /** Default database file, relative to the working directory. */
 export const DEFAULT_DB_PATH = ".flow/flow.db";
@@ -44,5 +48,5 @@ export function createFlow<S extends SchemaMap>(schemas: S, opts: CreateFlowOpti
     if (isFlowError(cause)) throw cause;
     throw new FlowError("STORE_OPEN_FAILED", `Could not prepare the SQLite store at ${path}: ${(cause as Error).message}`, { path }, { cause });
   }
-  return createFlowApi<S, SqliteFlowDb>({ store, registry, env, activeRuns: new Set() }, drizzle(store.raw), opts);
+  return createFlowApi<S, SqliteFlowDb>({ store, registry, env, activeRuns: new Set() }, drizzleSqlite().drizzle(store.raw), opts);
 }

@@ -38,6 +38,8 @@ export function runFromShape(row: ShapeRow): Partial<GatewayRunSummaryRow> {
   if (has("run_id")) out.runId = row.run_id as string;
   if (has("workflow_name")) out.workflowName = (row.workflow_name as string | null) ?? null;
   if (has("status")) out.status = row.status as GatewayRunSummaryRow["status"];
+  // The column is written with every status change (null unless paused), as the API reads it.
+  if (has("pause_reason")) out.pauseReason = (row.pause_reason as GatewayRunSummaryRow["pauseReason"]) ?? null;
   if (has("parent_run_id")) out.parentRunId = (row.parent_run_id as string | null) ?? null;
   if (has("next_run_id")) out.nextRunId = (row.next_run_id as string | null) ?? null;
   if (has("error_json")) out.error = json(row.error_json) as GatewayRunSummaryRow["error"];

@@ -4,7 +4,10 @@
  * collections every member of a team workspace shares change live for all of them because
  * they read Electric shapes through the Gateway's proxy — `runs` and `approvals` — with the
  * same ids, row types and keys as `local` mode. The per-run and other collections (nodes,
- * events, run tree, workflows, crons, ...) read the domain API as in `local` mode.
+ * events, run tree, workflows, crons, ...) read the domain API as in `local` mode; the
+ * per-run ones follow the workspace's `nodes` shape, so a task that changes on any Gateway of
+ * the workspace (not only the member's own, whose change stream knows its own runs alone)
+ * refetches the open run's collections at once (docs/multiplayer.md "Following a run").
  *
  * Writes go through the same domain API. A team Gateway answers each with the txids of the
  * transactions that changed each shape (node/sync/sync-txids.ts); the write settles once
@@ -25,7 +28,7 @@ import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../core/data/rows
 import { type CollectionSource, type CollectionsOptions, localSource } from "../core/data/source.js";
 import { FlowError } from "../core/errors.js";
 import { ShapeHealth, shapeCollection, type ShapeCollectionUtils } from "./shape-collection.js";
-import { approvalFromShape, runFromShape } from "./shape-rows.js";
+import { approvalFromShape, runFromShape, type ShapeRow } from "./shape-rows.js";
 import type { TeamShapeName } from "./team-shapes.js";
 
 /** What a team Gateway adds to a write's answer: `{ <shape>: txid[] }`, in commit order. */
@@ -59,8 +62,15 @@ export function multiplayerSource(data: DataClient, queryClient: QueryClient, op
   const runs = shapeCollection<GatewayRunSummaryRow>({ id: id("runs"), url: shapeUrl("runs"), headers, health, toRow: runFromShape, getKey: (r) => r.runId });
   const approvals = shapeCollection<GatewayApprovalRow>({ id: id("approvals"), url: shapeUrl("approvals"), headers, health, toRow: approvalFromShape, getKey: (a) => a.key });
   const api = confirmingApi(data.api, { runs, approvals }, health, mode.workspaceId, opts.confirmTimeoutMs ?? 10_000);
+  const tasks = shapeCollection<ShapeRow>({ id: id("nodes"), url: shapeUrl("nodes"), headers, health, toRow: (r) => r, getKey: (r) => `${String(r.run_id)}/${String(r.node_id)}#${String(r.iteration)}` });
+  const follow = followTasks(tasks, base);
   return {
     ...base,
+    run: (runId) => follow(base.run(runId)),
+    nodes: (runId) => follow(base.nodes(runId)),
+    runEvents: (runId) => follow(base.runEvents(runId)),
+    runTree: (runId) => follow(base.runTree(runId)),
+    tickets: (runId) => follow(base.tickets(runId)),
     runs,
     approvals,
     confirmsWrites: true,
@@ -74,7 +84,30 @@ export function multiplayerSource(data: DataClient, queryClient: QueryClient, op
       },
       close: () => data.close(),
     },
-    all: () => [runs, approvals, ...base.all().filter((c) => c !== base.runs && c !== base.approvals)],
+    all: () => [runs, approvals, tasks, ...base.all().filter((c) => c !== base.runs && c !== base.approvals)],
+  };
+}
+
+/**
+ * Follows the workspace's tasks: from the first per-run collection on, every change of the
+ * `nodes` shape (a task started, finished, failed... on any Gateway) refetches the per-run
+ * collections built for that run. Returns the wrapper of those collections.
+ * @example
+ * const follow = followTasks(nodesShape, base);
+ * const nodes = follow(base.nodes(runId));
+ */
+function followTasks(nodes: LiveCollection<ShapeRow>, base: CollectionSource): <C>(collection: C) => C {
+  let following = false;
+  return (collection) => {
+    if (!following) {
+      following = true;
+      nodes.subscribeChanges((changes) => {
+        const runIds = new Set(changes.map((c) => String(c.value.run_id)));
+        for (const runId of runIds) for (const c of base.perRun(runId).values()) void c.utils.refetch().catch(() => undefined);
+      });
+      void nodes.preload().catch(() => undefined);
+    }
+    return collection;
   };
 }
 

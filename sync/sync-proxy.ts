@@ -16,10 +16,10 @@
  *    body), plus `vary: authorization, cookie` so no cache hands one member's answer to a
  *    non-member, and the expose-headers a cross-origin client needs.
  */
-import { ELECTRIC_PROTOCOL_QUERY_PARAMS } from "@electric-sql/client";
 import type { CallerIdentity } from "../core/api/identity.js";
 import { requireScope } from "../core/api/scopes.js";
 import { FlowError } from "../core/errors.js";
+import { lazyPackage } from "../core/util/lazy-package.js";
 import { isTeamShape, shapeWhere, TEAM_SHAPES } from "./team-shapes.js";
 import { NOT_A_MEMBER } from "./membership.js";
 
@@ -42,7 +42,10 @@ export const SYNC_PREFIX = "/sync/";
 
 /** Parameters that define a shape: only the proxy sets them. */
 const SHAPE_DEFINING = new Set(["table", "where", "columns", "replica", "secret", "api_secret", "source_id", "queryable_columns"]);
-const FORWARDED = new Set(ELECTRIC_PROTOCOL_QUERY_PARAMS);
+// The Electric client loads at the first shape request (docs/package.md "What loads when").
+const electric = lazyPackage<typeof import("@electric-sql/client")>(import.meta, "@electric-sql/client", () => import("@electric-sql/client"));
+let forwarded: Set<string> | undefined;
+const forwardedParams = () => (forwarded ??= new Set(electric().ELECTRIC_PROTOCOL_QUERY_PARAMS));
 const DROPPED_HEADERS = new Set(["content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"]);
 const EXPOSED = "electric-cursor, electric-handle, electric-has-data, electric-offset, electric-schema, electric-up-to-date, electric-internal-known-error, electric-snapshot, retry-after, etag";
 
@@ -68,7 +71,7 @@ export function upstreamUrl(ctx: SyncProxyContext, shapeName: string, incoming: 
         param: key,
       });
     }
-    if (FORWARDED.has(key)) url.searchParams.append(key, value);
+    if (forwardedParams().has(key)) url.searchParams.append(key, value);
   }
   url.searchParams.set("table", `${quoteIdent(ctx.schema)}.${quoteIdent(shape.table)}`);
   url.searchParams.set("where", shapeWhere(shape));

@@ -40,6 +40,7 @@ export const TEAM_SHAPES = {
       "parent_run_id",
       "workflow_name",
       "status",
+      "pause_reason",
       "input_json",
       "error_json",
       "annotations_json",

@@ -58,8 +58,9 @@ export function FlowProvider(props: ParentProps) {
 
   const [opened] = createResource(workspace, async (ws) => {
     stopStatus?.();
-    // The views of the previous workspace stay mounted until this one opens: its collections
-    // are closed once they are gone (closing them under live queries fails those queries).
+    // The views of the previous workspace stay mounted until this one opens; then it is closed,
+    // its collections left to the garbage collector (the live queries of those views still
+    // hold them for a while, and cleaning them up under a live query fails it).
     const previous = current;
     current = undefined;
     setStatus("connecting");
@@ -68,13 +69,13 @@ export function FlowProvider(props: ParentProps) {
       // Not "connecting" forever: the gate says why (a token prompt, an error). A workspace that
       // answered but refused this sign-in is reachable, so it is not "offline".
       setStatus(REFUSALS.has((error as { code?: string } | undefined)?.code ?? "") ? "denied" : "offline");
-      setTimeout(() => previous?.close());
+      setTimeout(() => previous?.close({ leaveCollections: true }));
       throw error;
     });
     current = conn;
     setStatus(conn.cols.status);
     stopStatus = conn.cols.onStatus(setStatus);
-    setTimeout(() => previous?.close());
+    setTimeout(() => previous?.close({ leaveCollections: true }));
     return conn;
   });
   // The network back: reconnect now rather than after the backoff (the collections catch up

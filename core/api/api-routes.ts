@@ -71,6 +71,8 @@ export function mountApiRoutes(app: Hono<DomainEnv>, deps: ApiRouteDeps): void {
     app.post(`/v1/api/runs/:runId/${action}`, async (c) => call(`${action}Run`, { ...(await object(c.req.raw, `POST /v1/api/runs/:runId/${action}`)), runId: c.req.param("runId") }, c.get("caller")));
   }
   app.get("/v1/api/runs/:runId/what-happened", (c) => call("whatHappened", { runId: c.req.param("runId") }, c.get("caller")));
+  app.get("/v1/api/runs/:runId/usage", (c) => call("getRunUsage", { runId: c.req.param("runId") }, c.get("caller")));
+  app.get("/v1/api/runs/:runId/nodes/:nodeId/transcript", (c) => call("getTranscript", { runId: c.req.param("runId"), nodeId: c.req.param("nodeId") }, c.get("caller")));
   app.get("/v1/api/runs/:runId/nodes/:nodeId/output", (c) =>
     call("getNodeOutput", defined({ runId: c.req.param("runId"), nodeId: c.req.param("nodeId"), iteration: intParam(c.req.query("iteration"), "iteration") }), c.get("caller")),
   );

@@ -47,6 +47,11 @@ export const workflow = flow((ctx) => {
 export async function run() {
   const result = await runWorkflow(workflow, { input: { topic: "types" } });
   const status: "running" | "finished" | "failed" | string = result.status;
+  // The output is the "output" schema's row.
+  const best: string | undefined = result.output?.best;
+  // @ts-expect-error: the output row has no field "score"
+  void result.output?.score;
+  void best;
   // @ts-expect-error: the input must fit the input schema
   await runWorkflow(workflow, { input: { topic: 3 } });
   return status;

@@ -6,7 +6,7 @@
  * `GET /v1/api/stream`. Every answer is an envelope (core/api/envelope.ts); the body limit,
  * the Origin check and authentication run before routing. See docs/hosting.md.
  */
-import { Hono } from "hono";
+import type { Hono } from "hono";
 import { systemClock } from "../engine/world.js";
 import { FlowError } from "../errors.js";
 import { mountApiRoutes } from "./api-routes.js";
@@ -101,31 +101,38 @@ export function createDomainHandler(opts: DomainHandlerOptions): DomainHandler {
       { clock: clock() ?? systemClock, heartbeatMs },
     );
 
-  const app = new Hono<DomainEnv>();
-  app.onError((err) => errorResponse(err));
-  app.notFound((c) => errorResponse(new FlowError("ROUTE_NOT_FOUND", `No route ${c.req.method} ${new URL(c.req.url).pathname}; see docs/hosting.md for the routes.`, { method: c.req.method, path: new URL(c.req.url).pathname })));
-  app.get("/health", () => jsonResponse({ ok: true, status: "ok", protocol: opts.protocol ?? 1, features: opts.features ?? ["streaming", "runs"] }));
-  app.use("*", async (c, next) => {
-    c.set("caller", await authenticate(c.req.raw));
-    await next();
-  });
-  app.get("/workflows", async (c) => answer(await invoke("listWorkflows", {}, c.get("caller"))));
-  app.post("/v1/rpc/:method", async (c) => answer(await invoke(c.req.param("method"), await readJsonBody(c.req.raw, maxBodyBytes), c.get("caller"))));
-  app.post("/rpc", async (c) => {
-    const body = await readJsonBody(c.req.raw, maxBodyBytes);
-    if (typeof body !== "object" || body === null || typeof (body as { method?: unknown }).method !== "string") {
-      throw new FlowError("INVALID_ARGUMENT", 'POST /rpc takes { "method": "<name>", "params": { ... } }.');
-    }
-    const { method, params } = body as { method: string; params?: unknown };
-    return answer(await invoke(method, params ?? {}, c.get("caller")));
-  });
-  mountApiRoutes(app, { host, invoke, answer, maxBodyBytes, heartbeatMs, clock: () => clock() ?? systemClock });
+  // The routes are a Hono app, made (and hono loaded) at the first request: hosting code is
+  // not paid for by a process that never serves (docs/package.md "What loads when").
+  let routes: Promise<Hono<DomainEnv>> | undefined;
+  const makeRoutes = async (): Promise<Hono<DomainEnv>> => {
+    const { Hono } = await import("hono");
+    const app = new Hono<DomainEnv>();
+    app.onError((err) => errorResponse(err));
+    app.notFound((c) => errorResponse(new FlowError("ROUTE_NOT_FOUND", `No route ${c.req.method} ${new URL(c.req.url).pathname}; see docs/hosting.md for the routes.`, { method: c.req.method, path: new URL(c.req.url).pathname })));
+    app.get("/health", () => jsonResponse({ ok: true, status: "ok", protocol: opts.protocol ?? 1, features: opts.features ?? ["streaming", "runs"] }));
+    app.use("*", async (c, next) => {
+      c.set("caller", await authenticate(c.req.raw));
+      await next();
+    });
+    app.get("/workflows", async (c) => answer(await invoke("listWorkflows", {}, c.get("caller"))));
+    app.post("/v1/rpc/:method", async (c) => answer(await invoke(c.req.param("method"), await readJsonBody(c.req.raw, maxBodyBytes), c.get("caller"))));
+    app.post("/rpc", async (c) => {
+      const body = await readJsonBody(c.req.raw, maxBodyBytes);
+      if (typeof body !== "object" || body === null || typeof (body as { method?: unknown }).method !== "string") {
+        throw new FlowError("INVALID_ARGUMENT", 'POST /rpc takes { "method": "<name>", "params": { ... } }.');
+      }
+      const { method, params } = body as { method: string; params?: unknown };
+      return answer(await invoke(method, params ?? {}, c.get("caller")));
+    });
+    mountApiRoutes(app, { host, invoke, answer, maxBodyBytes, heartbeatMs, clock: () => clock() ?? systemClock });
+    return app;
+  };
 
   return {
     async fetch(req) {
       try {
         assertDeclaredSize(req, maxBodyBytes);
-        return await app.fetch(req);
+        return await (await (routes ??= makeRoutes())).fetch(req);
       } catch (error) {
         return errorResponse(error);
       }

@@ -4,11 +4,13 @@
  * over the store of its workflows. It runs anywhere the engine runs (Node, a Web Worker over
  * PGlite): the Node server, the serve app and the Gateway build on it. See docs/hosting.md.
  */
+import { bindingOf } from "../engine/binding.js";
 import type { FlowEvent } from "../engine/events.js";
 import { FlowDb, type RunRecord } from "../engine/flow-db.js";
 import { runWorkflow } from "../engine/run.js";
 import type { FlowWorkflow, RunOptions, RunResult, RunStatus } from "../engine/types.js";
 import { listRunsToWake } from "../engine/waits/deliver.js";
+import { workflowNameOf } from "../engine/workflow-identity.js";
 import { systemClock } from "../engine/world.js";
 import { errorToJson, FlowError } from "../errors.js";
 import { ChangeFeed, type DomainChange } from "./change-feed.js";
@@ -104,7 +106,9 @@ export class LocalGatewayHost implements GatewayHost {
     const annotated = run.annotations?.[WORKFLOW_ANNOTATION];
     if (typeof annotated === "string" && this.registry.has(annotated)) return annotated;
     if (typeof annotated === "string" && this.opts.loadWorkflow) return annotated;
-    for (const { key, workflow } of this.registry.values()) if (run.workflowName !== null && (workflow.readableName ?? null) === run.workflowName) return key;
+    // A run another process started (flow up, another Gateway) is known by its workflow's name.
+    if (run.workflowName === null) return undefined;
+    for (const { key, workflow } of this.registry.values()) if (workflowNameOf(workflow, bindingOf(workflow), run.input) === run.workflowName) return key;
     return undefined;
   }
 
@@ -216,8 +220,10 @@ export class LocalGatewayHost implements GatewayHost {
     // A `signal` in runDefaults (the serve app's shared controller) cancels every run it hosts.
     if (defaults.signal?.aborted) cancel.abort();
     else defaults.signal?.addEventListener("abort", () => cancel.abort(), { once: true });
+    // A resumed run works in the directory it recorded, not in this host's default rootDir.
+    const { rootDir: _rootDir, ...resumeDefaults } = defaults;
     const done: Promise<RunResult> = runWorkflow(workflow, {
-      ...defaults,
+      ...(options.resume ? resumeDefaults : defaults),
       ...options,
       signal: cancel.signal,
       pauseSignal: pause.signal,

@@ -4,9 +4,12 @@
  * console: a run list with cursor paging, a run with its nodes, attempts and latest frame.
  * The fields are documented in docs/hosting.md "Rows".
  */
+import { bindingOf } from "../engine/binding.js";
 import { type AttemptRecord, type NodeRecord, type RunRecord, toRun } from "../engine/flow-db.js";
+import { ownerStateOf, type RunOwnerState } from "../engine/run-control.js";
 import type { RunRow } from "../engine/run-sql.js";
 import type { FlowWorkflow, NodeState, PauseReason, RunAuthContext, RunStatus } from "../engine/types.js";
+import { workflowNameOf } from "../engine/workflow-identity.js";
 import type { FlowErrorJson } from "../errors.js";
 import { FlowError } from "../errors.js";
 import { z } from "zod";
@@ -20,6 +23,12 @@ export interface GatewayRunSummaryRow {
   workflowKey: string | null;
   workflowName: string | null;
   status: RunStatus;
+  /**
+   * For a `running` run, whether the process executing it is still there: `gone` when it
+   * crashed or was killed (heartbeat stale, pid dead); such a run can be cancelled or resumed.
+   * Null for runs no process owns.
+   */
+  owner: RunOwnerState;
   parentRunId: string | null;
   nextRunId: string | null;
   error: FlowErrorJson | null;
@@ -106,6 +115,7 @@ export function summaryRow(host: GatewayHost, run: RunRecord, auth?: RunAuthCont
     workflowKey: host.workflowKeyOf(run) ?? null,
     workflowName: run.workflowName,
     status: run.status,
+    owner: ownerStateOf(host.db.binding.env, run),
     parentRunId: run.parentRunId,
     nextRunId: run.nextRunId,
     error: run.error,
@@ -134,7 +144,8 @@ export async function listRunRows(host: GatewayHost, filter: RunFilter = {}): Pr
     params.push(filter.status);
   }
   if (filter.workflow) {
-    const name = host.listWorkflows().find((w) => w.key === filter.workflow)?.workflow.readableName;
+    const served = host.listWorkflows().find((w) => w.key === filter.workflow)?.workflow;
+    const name = served ? workflowNameOf(served, bindingOf(served)) : null;
     const escaped = JSON.stringify({ [WORKFLOW_ANNOTATION]: filter.workflow }).slice(1, -1).replace(/[\\%_]/g, (c) => `\\${c}`);
     where.push(`(annotations_json LIKE ? ESCAPE '\\' OR workflow_name = ?)`);
     params.push(`%${escaped}%`, name ?? filter.workflow);
@@ -206,7 +217,7 @@ export function workflowRow(key: string, workflow: FlowWorkflow): GatewayWorkflo
   const input = registry.input?.schema;
   return {
     key,
-    name: workflow.readableName ?? null,
+    name: workflowNameOf(workflow, bindingOf(workflow)),
     description: workflow.description ?? null,
     inputSchema: input ? (z.toJSONSchema(input as z.ZodType, { unrepresentable: "any" }) as Record<string, unknown>) : null,
     outputs: Object.keys(registry).filter((k) => k !== "input"),

@@ -2,10 +2,11 @@
  * @module core/api/rpc-reads
  * Read RPC methods: getRun, listRuns, listWorkflows, getNodeOutput, getNodeDiff and getRunDiff
  * (what an attempt or a run changed in its workspace, from time travel's snapshots),
- * whatHappened, listPrompts. Rows are those of core/api/read-model.ts.
+ * whatHappened, listPrompts, getRunUsage and getTranscript (agents' tokens, cost and transcripts). Rows are those of core/api/read-model.ts.
  */
 import { z } from "zod";
-import { FlowDb } from "../engine/flow-db.js";
+import type { TranscriptAttempt } from "../agents/transcript-view.js";
+import { FlowDb, type RunUsage } from "../engine/flow-db.js";
 import { FlowError } from "../errors.js";
 import { quoteIdent } from "../store/dialect.js";
 import { attemptDiff, runDiff, type WorkspaceDiff } from "../time-travel/index.js";
@@ -96,6 +97,18 @@ export const READ_METHODS = {
     handler: async (p, _c, host) => runDiff(host.db, { runId: (await host.db.requireRun(p.runId)).runId, ...(p.toWorkingTree ? { toWorkingTree: true } : {}) }),
   } as RpcMethod<{ runId: string; toWorkingTree?: boolean | undefined }, WorkspaceDiff>,
   whatHappened: { scope: "run:read", params: runIdParams, handler: (p, _c, host) => whatHappened(host.db, p.runId) } as RpcMethod<{ runId: string }, WhatHappened>,
+  /** Tokens and cost of a run's agents, its child runs included, in total and per task (docs/agents.md, "Cost"). */
+  getRunUsage: {
+    scope: "run:read",
+    params: runIdParams,
+    handler: async (p, _c, host) => host.db.getRunUsage((await host.db.requireRun(p.runId)).runId),
+  } as RpcMethod<{ runId: string }, RunUsage>,
+  /** A task's agent transcript so far, per attempt (docs/agents.md, "Transcripts"). */
+  getTranscript: {
+    scope: "run:read",
+    params: z.object({ runId: z.string().min(1), nodeId: z.string().min(1) }),
+    handler: async (p, _c, host) => host.db.getTranscript((await host.db.requireRun(p.runId)).runId, p.nodeId),
+  } as RpcMethod<{ runId: string; nodeId: string }, TranscriptAttempt[]>,
   listPrompts: {
     scope: "run:read",
     params: z.object({ runId: z.string().min(1).optional(), limit: z.number().int().min(1).max(200).optional() }),

@@ -6,6 +6,8 @@
  * See docs/hosting.md "RPC methods".
  */
 import { z } from "zod";
+import { ownerStateOf, stopRun } from "../engine/run-control.js";
+import { runSql } from "../engine/run-sql.js";
 import type { RunStatus } from "../engine/types.js";
 import { previewDecisions } from "../engine/waits/reset-waits.js";
 import { FlowError } from "../errors.js";
@@ -72,6 +74,11 @@ const pauseRun: RpcMethod<{ runId: string }, { runId: string; status: "pausing" 
     const active = host.activeRun(p.runId);
     if (!active) {
       const run = await host.db.requireRun(p.runId);
+      // Another live process executes it (flow up, another Gateway): ask it through the store.
+      if (ownerStateOf(host.db.binding.env, run) === "live") {
+        await runSql.requestStop(host.db.store, p.runId, "pause", host.now());
+        return { runId: p.runId, status: "pausing" };
+      }
       throw new FlowError("INVALID_TRANSITION", `Run ${p.runId} is not running in this host (status ${run.status}); only a running run can be paused.`, { runId: p.runId, status: run.status });
     }
     active.pause();
@@ -95,8 +102,10 @@ async function cancel(host: GatewayHost, runId: string): Promise<RunStatusResult
     if (run.status === "finished" || run.status === "failed" || run.status === "continued") {
       throw new FlowError("INVALID_TRANSITION", `Run ${runId} already ended (status ${run.status}); there is nothing to cancel.`, { runId, status: run.status });
     }
-    // A parked run (waiting, paused) has no session: resume it already cancelled, so the
-    // engine records the cancellation with its events like any other.
+    // Another live process executes it (flow up, another Gateway): ask it and wait.
+    if (ownerStateOf(host.db.binding.env, run) === "live") return { runId, status: (await stopRun(host.db, runId, "cancel")).status };
+    // A parked run (waiting, paused), or one whose process is gone, has no session: resume it
+    // already cancelled, so the engine records the cancellation with its events like any other.
     await host.resumeRun(runId, { cancel: true, force: run.status === "running" });
     active = host.activeRun(runId);
   }

@@ -38,6 +38,8 @@ export const METHOD_SCOPES = {
   getNodeDiff: "run:read",
   getRunDiff: "run:read",
   whatHappened: "run:read",
+  getRunUsage: "run:read",
+  getTranscript: "run:read",
   listPrompts: "run:read",
   cronList: "cron:read",
   cronCreate: "cron:write",

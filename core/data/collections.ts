@@ -86,8 +86,14 @@ export interface FlowCollections extends DataWrites {
   connect(): Promise<ConnectionStatus>;
   /** Refetches a collection, a run's rows, or (no argument) everything. */
   invalidate(target?: { collection?: CollectionName; runId?: string }): Promise<void>;
-  /** Stops the stream, cleans the collections up and removes their queries; idempotent. */
-  close(): void;
+  /**
+   * Stops the stream, cleans the collections up and removes their queries; idempotent. With
+   * `leaveCollections`, the collections and queries are left to TanStack DB's garbage collector
+   * instead: live queries of views that just unmounted still hold them (for their `gcTime`), and
+   * cleaning a source up under a live query fails that query ("[Live Query Error] ... manually
+   * cleaned up"). The app closes a workspace it switched away from this way.
+   */
+  close(options?: { leaveCollections?: boolean }): void;
 }
 
 /** The factory of `mode`'s collections: the caller's, else `local`'s. */
@@ -152,12 +158,14 @@ export function createCollections(source: WorkspaceMode | DataClient, queryClien
     connect: () => sync.connect(),
     invalidate: (target) => sync.invalidate(target),
     ...writes,
-    close() {
+    close(options = {}) {
       if (closed) return;
       closed = true;
       sync.stop();
-      for (const c of cols.all()) void c.cleanup();
-      queryClient.removeQueries({ queryKey: [...cols.queryKey] });
+      if (!options.leaveCollections) {
+        for (const c of cols.all()) void c.cleanup();
+        queryClient.removeQueries({ queryKey: [...cols.queryKey] });
+      }
       if (owned) data.close();
     },
   };

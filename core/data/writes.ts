@@ -100,6 +100,7 @@ export function createWrites(data: DataClient, cols: CollectionSource, sync: Liv
         workflowKey: params.workflow,
         workflowName: (cols.workflows.status === "ready" ? cols.workflows.get(params.workflow)?.name : null) ?? null,
         status: "running",
+        owner: "live",
         parentRunId: null,
         nextRunId: null,
         error: null,

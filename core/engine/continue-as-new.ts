@@ -32,8 +32,9 @@ export interface Continuation {
 export function writeContinuation(c: Continuation): void {
   const { batch, nextRunId, now } = c;
   batch.push(
-    `INSERT INTO _flow_runs (run_id, parent_run_id, workflow_name, workflow_hash, status, input_json, iterations_json, auth_json, config_json, created_at_ms, updated_at_ms) VALUES (?, NULL, ?, ?, 'running', ?, ?, ?, ?, ?, ?)`,
-    [nextRunId, c.workflowName, c.workflowHash, json(c.input), json(c.iterations), json(c.auth ?? undefined), json({ continuedFrom: c.runId }), now, now],
+    // The next run works where this one did (its workspace and workflow file carry over).
+    `INSERT INTO _flow_runs (run_id, parent_run_id, workflow_name, workflow_hash, status, input_json, iterations_json, auth_json, config_json, created_at_ms, updated_at_ms, workspace_dir, workflow_path) SELECT ?, NULL, ?, ?, 'running', ?, ?, ?, ?, ?, ?, workspace_dir, workflow_path FROM _flow_runs WHERE run_id = ?`,
+    [nextRunId, c.workflowName, c.workflowHash, json(c.input), json(c.iterations), json(c.auth ?? undefined), json({ continuedFrom: c.runId }), now, now, c.runId],
   );
   const inputTable = c.registry.input;
   if (inputTable) outputSql.insertInput(batch, c.dialect, inputTable, nextRunId, c.input as Record<string, unknown>);

@@ -14,6 +14,13 @@ import type { OutputKey, RunAuthContext, SafeParser } from "./types.js";
 /** The run input as passed (not parsed by zod). */
 export type InputOf<S extends SchemaMap> = S extends { input: infer I extends AnyObjectSchema } ? z.input<I> : Record<string, any>;
 
+/**
+ * The output of a finished run (`RunResult.output`): the last row of the schema map's `output`
+ * table, without its keys; `unknown` when the map has none (then `WorkflowOptions.output` or
+ * nothing names it).
+ */
+export type RunOutputOf<S extends SchemaMap> = S extends { output: infer O extends AnyObjectSchema } ? z.output<O> : unknown;
+
 /** `ctx.outputs`: callable (`ctx.outputs("review")`) and property (`ctx.outputs.review`) forms. */
 export type OutputsAccessor<S extends SchemaMap> = (<K extends OutputKeyName<S>>(key: K) => RowOf<S, K>[]) & {
   readonly [K in OutputKeyName<S>]: RowOf<S, K>[];

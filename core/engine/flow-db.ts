@@ -31,12 +31,23 @@ export interface RunRecord {
   annotations: Record<string, string | number | boolean> | null;
   ownerId: string | null;
   heartbeatAtMs: number | null;
+  /** The directory the run works in (recorded when it started; every resume uses it). */
+  rootDir: string | null;
+  /** The workflow file the run was started from, when known (CLI commands load it by run id). */
+  workflowPath: string | null;
   nextRunId: string | null;
   /** Why a `paused` run is paused (null otherwise, and for runs paused before it was recorded). */
   pauseReason: PauseReason | null;
   createdAtMs: number;
   updatedAtMs: number;
   finishedAtMs: number | null;
+}
+
+/** Tokens and cost of a run's agent attempts (`FlowDb.getRunUsage`): `attempts` counts those with usage. */
+export interface RunUsage {
+  total: AgentUsage & { attempts: number };
+  /** By task id; a child run's tasks as `<nodeId>@<iteration>/<child nodeId>`. */
+  byNode: Record<string, AgentUsage & { attempts: number }>;
 }
 
 export interface NodeRecord {
@@ -152,7 +163,7 @@ export class FlowDb {
    * @example
    * const { total, byNode } = await db.getRunUsage(runId); // total.costUsd, byNode.fix.outputTokens
    */
-  async getRunUsage(runId: string): Promise<{ total: AgentUsage & { attempts: number }; byNode: Record<string, AgentUsage & { attempts: number }> }> {
+  async getRunUsage(runId: string): Promise<RunUsage> {
     const prefix = `${runId}/`;
     const rows = await this.store.query<{ run_id: string; node_id: string; meta_json: string | null }>(
       `SELECT run_id, node_id, meta_json FROM _flow_attempts WHERE (run_id = ? OR substr(run_id, 1, ?) = ?) AND meta_json IS NOT NULL`,
@@ -222,6 +233,8 @@ export function toRun(r: RunRow & Record<string, unknown>): RunRecord {
     annotations: parse(r.annotations_json),
     ownerId: r.owner_id,
     heartbeatAtMs: num(r.heartbeat_at_ms),
+    rootDir: r.workspace_dir ?? null,
+    workflowPath: r.workflow_path ?? null,
     nextRunId: r.next_run_id,
     pauseReason: r.status === "paused" ? ((r.pause_reason as PauseReason | null | undefined) ?? null) : null,
     createdAtMs: Number(r.created_at_ms),

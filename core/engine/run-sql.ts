@@ -50,6 +50,9 @@ export interface RunRow {
   config_json: string | null;
   flags_json: string | null;
   scopes_json?: string | null;
+  workspace_dir?: string | null;
+  workflow_path?: string | null;
+  requested_state?: string | null;
   owner_id: string | null;
   heartbeat_at_ms: number | string | null;
   next_run_id: string | null;
@@ -77,19 +80,22 @@ export interface ClaimedFrom {
   updatedAtMs: number;
 }
 
+/** What another process may ask of a running run. */
+export type RunStopRequest = "cancel" | "pause";
+
 export const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
 
 export const runSql = {
-  insert(b: WriteBatch, r: { runId: string; parentRunId: string | null; workflowName: string | null; workflowHash: string; input: unknown; iterations: Record<string, number>; annotations?: unknown; auth?: unknown; config?: unknown; ownerId: string; now: number }) {
+  insert(b: WriteBatch, r: { runId: string; parentRunId: string | null; workflowName: string | null; workflowHash: string; input: unknown; iterations: Record<string, number>; annotations?: unknown; auth?: unknown; config?: unknown; ownerId: string; now: number; workspaceDir: string | null; workflowPath: string | null }) {
     b.push(
-      `INSERT INTO _flow_runs (run_id, parent_run_id, workflow_name, workflow_hash, status, input_json, iterations_json, annotations_json, auth_json, config_json, owner_id, heartbeat_at_ms, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [r.runId, r.parentRunId, r.workflowName, r.workflowHash, json(r.input), json(r.iterations), json(r.annotations), json(r.auth), json(r.config), r.ownerId, r.now, r.now, r.now],
+      `INSERT INTO _flow_runs (run_id, parent_run_id, workflow_name, workflow_hash, status, input_json, iterations_json, annotations_json, auth_json, config_json, owner_id, heartbeat_at_ms, created_at_ms, updated_at_ms, workspace_dir, workflow_path) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [r.runId, r.parentRunId, r.workflowName, r.workflowHash, json(r.input), json(r.iterations), json(r.annotations), json(r.auth), json(r.config), r.ownerId, r.now, r.now, r.now, r.workspaceDir, r.workflowPath],
     );
   },
   /** Writes a status; `pauseReason` is kept with `paused` only (any other status clears it). */
   status(b: WriteBatch, runId: string, status: RunStatus, now: number, extra: { output?: unknown; error?: unknown; finished?: boolean; releaseOwner?: boolean; pauseReason?: PauseReason } = {}) {
     b.push(
-      `UPDATE _flow_runs SET status = ?, updated_at_ms = ?, output_json = COALESCE(?, output_json), error_json = ?, finished_at_ms = COALESCE(?, finished_at_ms), pause_reason = ?${extra.releaseOwner ? ", owner_id = NULL, heartbeat_at_ms = NULL" : ""} WHERE run_id = ?`,
+      `UPDATE _flow_runs SET status = ?, updated_at_ms = ?, output_json = COALESCE(?, output_json), error_json = ?, finished_at_ms = COALESCE(?, finished_at_ms), pause_reason = ?${extra.releaseOwner ? ", owner_id = NULL, heartbeat_at_ms = NULL, requested_state = NULL" : ""} WHERE run_id = ?`,
       [status, now, json(extra.output), json(extra.error) ?? null, extra.finished ? now : null, status === "paused" ? (extra.pauseReason ?? "person") : null, runId],
     );
   },
@@ -105,7 +111,7 @@ export const runSql = {
   /** Takes a claim if it is still what the caller saw (compare-and-set). */
   async claim(db: SqlExecutor, runId: string, expect: { ownerId: string | null; heartbeatAtMs: number | null }, ownerId: string, now: number): Promise<boolean> {
     const n = await db.execute(
-      `UPDATE _flow_runs SET owner_id = ?, heartbeat_at_ms = ?, status = 'running', updated_at_ms = ? WHERE run_id = ? AND COALESCE(owner_id, '') = ? AND COALESCE(heartbeat_at_ms, 0) = ?`,
+      `UPDATE _flow_runs SET owner_id = ?, heartbeat_at_ms = ?, status = 'running', requested_state = NULL, updated_at_ms = ? WHERE run_id = ? AND COALESCE(owner_id, '') = ? AND COALESCE(heartbeat_at_ms, 0) = ?`,
       [ownerId, now, now, runId, expect.ownerId ?? "", expect.heartbeatAtMs ?? 0],
     );
     return n === 1;
@@ -121,8 +127,19 @@ export const runSql = {
       ownerId,
     ]);
   },
-  async heartbeat(db: SqlExecutor, runId: string, ownerId: string, now: number): Promise<boolean> {
-    return (await db.execute(`UPDATE _flow_runs SET heartbeat_at_ms = ? WHERE run_id = ? AND owner_id = ?`, [now, runId, ownerId])) === 1;
+  /**
+   * Renews the claim; answers false when another process took it, else what another process
+   * asked of the run meanwhile (`requested_state`: cancel, pause) or null.
+   */
+  async heartbeat(db: SqlExecutor, runId: string, ownerId: string, now: number): Promise<false | { requested: RunStopRequest | null }> {
+    if ((await db.execute(`UPDATE _flow_runs SET heartbeat_at_ms = ? WHERE run_id = ? AND owner_id = ?`, [now, runId, ownerId])) !== 1) return false;
+    const [row] = await db.query<{ requested_state: string | null }>(`SELECT requested_state FROM _flow_runs WHERE run_id = ?`, [runId]);
+    const requested = row?.requested_state;
+    return { requested: requested === "cancel" || requested === "pause" ? requested : null };
+  },
+  /** Asks the process that owns a running run to cancel or pause it (read by its heartbeat). */
+  async requestStop(db: SqlExecutor, runId: string, request: RunStopRequest, now: number): Promise<boolean> {
+    return (await db.execute(`UPDATE _flow_runs SET requested_state = ?, updated_at_ms = ? WHERE run_id = ? AND status = 'running'`, [request, now, runId])) === 1;
   },
 };
 

@@ -4,15 +4,14 @@
  * then hands it to a RunSession. See docs/engine.md.
  */
 import type { SchemaMap } from "../components/types.js";
-import { sha256Hex } from "../util/hash.js";
 import { bindingOf, type StoreBinding } from "./binding.js";
-import type { InputOf } from "./ctx.js";
+import type { InputOf, RunOutputOf } from "./ctx.js";
 import { checkRunOptions } from "./run-options.js";
-import { runSql } from "./run-sql.js";
 import { RunSession, type SessionStart, type WorkflowParts } from "./session.js";
 import type { RunTracing } from "../tracing/run-tracer.js";
 import { openRun } from "./session-open.js";
 import type { FlowWorkflow, RunOptions, RunResult } from "./types.js";
+import { workflowHashOf, workflowNameOf } from "./workflow-identity.js";
 
 /**
  * Runs a workflow to completion (or to a pause, cancellation or failure), durably: every step
@@ -21,19 +20,20 @@ import type { FlowWorkflow, RunOptions, RunResult } from "./types.js";
  * const result = await runWorkflow(workflow, { input: { topic: "durable agents" } });
  * if (result.status === "finished") console.log(result.output);
  */
-export async function runWorkflow<S extends SchemaMap>(workflow: FlowWorkflow<S>, opts: RunOptions<InputOf<S>>): Promise<RunResult> {
+export async function runWorkflow<S extends SchemaMap>(workflow: FlowWorkflow<S>, opts: RunOptions<InputOf<S>>): Promise<RunResult<RunOutputOf<S>>> {
   const binding = bindingOf(workflow);
   const options = opts as RunOptions;
   checkRunOptions(options);
-  const opened = await openRun({ binding, opts: options, workflowName: workflow.readableName ?? null, workflowHash: workflowHashOf(workflow, binding, options) });
-  if (opened.kind === "done") return opened.result;
+  const opened = await openRun({ binding, opts: options, workflowName: workflowNameOf(workflow, binding, options.input ?? {}), workflowHash: workflowHashOf(workflow, binding, options), workflowPath: options.workflowPath ?? workflow.sourcePath ?? null });
+  // The stored row was validated by the output schema when it was written.
+  if (opened.kind === "done") return opened.result as RunResult<RunOutputOf<S>>;
   const { runId } = opened.start;
   binding.activeRuns.add(runId);
   try {
     const tracing = await tracingOf(options, binding);
     const parts = { build: workflow.build, opts: workflow.opts, workflow };
-    if (!tracing) return await new RunSession(binding, parts, options, opened.start).execute();
-    return await tracedSession(tracing, binding, parts, options, opened.start);
+    const result = tracing ? await tracedSession(tracing, binding, parts, options, opened.start) : await new RunSession(binding, parts, options, opened.start).execute();
+    return result as RunResult<RunOutputOf<S>>;
   } finally {
     binding.activeRuns.delete(runId);
   }
@@ -61,24 +61,13 @@ async function tracedSession(tracing: RunTracing, binding: StoreBinding, parts: 
       onProgress?.(e);
     },
   };
-  const workflowName = async () => (await runSql.get(binding.store, start.runId))?.workflow_name ?? null;
   let result: RunResult;
   try {
     result = await new RunSession(binding, parts, traced, start).execute();
   } catch (error) {
-    await tracer.end({ error, workflowName: await workflowName().catch(() => null) });
+    await tracer.end({ error });
     throw error;
   }
-  await tracer.end({ result, workflowName: await workflowName() });
+  await tracer.end({ result });
   return result;
-}
-
-/**
- * The hash recorded with a run: `WorkflowOptions.workflowHash`, else the workflow file's hash
- * (when the host can read `workflowPath`), else the build function's source and the schemas.
- */
-export function workflowHashOf(workflow: FlowWorkflow, binding: StoreBinding, opts: RunOptions): string {
-  if (workflow.opts.workflowHash) return workflow.opts.workflowHash;
-  const fromFile = opts.workflowPath ? binding.env.hashWorkflowFile?.(opts.workflowPath) : undefined;
-  return fromFile ?? sha256Hex(`${workflow.build.toString()}\n${binding.registry.signature()}`);
 }

@@ -7,6 +7,7 @@
  */
 import { FlowError } from "../errors.js";
 import { recoverTimeTravel } from "../time-travel/intent.js";
+import { absoluteDir } from "../time-travel/snapshots.js";
 import { decodeRow } from "../schema/columns.js";
 import type { StoreBinding } from "./binding.js";
 import type { EventInit, FlowEvent } from "./events.js";
@@ -26,6 +27,13 @@ export interface OpenInput {
   opts: RunOptions;
   workflowName: string | null;
   workflowHash: string;
+  /** The file the workflow was loaded from (recorded, so commands find it by the run id). */
+  workflowPath: string | null;
+}
+
+/** The directory a new run works in (`RunOptions.rootDir`, else the process's), absolute. */
+function rootDirOf(opts: RunOptions, cwd: string | undefined): string {
+  return absoluteDir(opts.rootDir ?? cwd ?? ".", cwd);
 }
 
 /** Opens a new run or claims and loads an existing one. */
@@ -73,6 +81,8 @@ async function createRun(input: OpenInput, runId: string): Promise<Opened> {
     config: opts.config,
     ownerId: env.ownerId,
     now,
+    workspaceDir: rootDirOf(opts, env.cwd),
+    workflowPath: input.workflowPath,
   });
   if (registry.input) outputSql.insertInput(batch, store.dialect, registry.input, runId, opts.input as Record<string, unknown>);
   emit({ type: "RunStarted", workflowName: input.workflowName, workflowHash: input.workflowHash, parentRunId: opts.parentRunId ?? null });
@@ -81,7 +91,7 @@ async function createRun(input: OpenInput, runId: string): Promise<Opened> {
   seedOutputs(input, runId, batch, index, nodes, now);
   return {
     kind: "session",
-    start: { runId, workflowName: input.workflowName, input: opts.input, auth: opts.auth, iterations, nodes, index, seq: seq.n, frameNo: 0, frames: new FrameEncoder(), batch, events, checkRemoved: false, workflowHash: input.workflowHash, scopes: {} },
+    start: { runId, workflowName: input.workflowName, input: opts.input, auth: opts.auth, iterations, nodes, index, seq: seq.n, frameNo: 0, frames: new FrameEncoder(), batch, events, checkRemoved: false, workflowHash: input.workflowHash, scopes: {}, rootDir: rootDirOf(opts, env.cwd) },
   };
 }
 
@@ -131,6 +141,12 @@ async function resumeRun(input: OpenInput, row: RunRow): Promise<Opened> {
       workflowHash: input.workflowHash,
     });
   }
+  // The run works where it started, whoever resumes it from wherever; an explicit `rootDir`
+  // moves it there (`flow up --resume --root-dir <dir>`).
+  const rootDir = opts.rootDir !== undefined || !row.workspace_dir ? rootDirOf(opts, env.cwd) : row.workspace_dir;
+  if (env.directoryExists?.(rootDir) === false) {
+    throw new FlowError("RUN_WORKSPACE_MISSING", `Run ${runId} works in ${rootDir}, which no longer exists. Restore the directory, or resume with rootDir (flow up --resume --root-dir <dir>) to move the run to another one.`, { runId, rootDir });
+  }
   const previousOwner = row.owner_id;
   const takeover = await claim(input, row);
 
@@ -140,6 +156,8 @@ async function resumeRun(input: OpenInput, row: RunRow): Promise<Opened> {
   const emit = eventWriter(runId, batch, () => env.clock.now(), seq, events);
   const now = env.clock.now();
   emit({ type: "RunResumed", previousStatus: status, takeover, previousOwnerId: previousOwner });
+  if (rootDir !== row.workspace_dir) batch.push(`UPDATE _flow_runs SET workspace_dir = ? WHERE run_id = ?`, [rootDir, runId]);
+  if (input.workflowPath && input.workflowPath !== row.workflow_path) batch.push(`UPDATE _flow_runs SET workflow_path = ? WHERE run_id = ?`, [input.workflowPath, runId]);
 
   if (workflowChanged) {
     env.warn(`Run ${runId}: the workflow changed since the run started; resuming with the new code. Finished tasks keep their outputs; tasks the new tree no longer has are cancelled.`, {
@@ -208,6 +226,7 @@ async function resumeRun(input: OpenInput, row: RunRow): Promise<Opened> {
       },
       workflowHash: input.workflowHash,
       scopes: row.scopes_json ? JSON.parse(row.scopes_json) : {},
+      rootDir,
     },
   };
 }

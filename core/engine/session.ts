@@ -32,7 +32,7 @@ import { OutputIndex, type OutputRow } from "./output-index.js";
 import { nodeKey, type PlanTask } from "./plan.js";
 import { isRetryable, retryDelayMs } from "./retry.js";
 import { type SettledUnit, SettledUnits } from "./refused-outputs.js";
-import { attemptSql, cacheSql, type ClaimedFrom, eventSql, frameSql, nodeSql, outputSql, runSql, WriteBatch } from "./run-sql.js";
+import { attemptSql, cacheSql, type ClaimedFrom, eventSql, frameSql, nodeSql, outputSql, type RunStopRequest, runSql, WriteBatch } from "./run-sql.js";
 import { Scheduler } from "./scheduler.js";
 import { type Alert, alertEvent, AlertWatcher, deliverAlert, openAlertApproval } from "./alerts.js";
 import { hotOptionsOf, watchWorkflowFile } from "./hot-reload.js";
@@ -70,6 +70,8 @@ export interface NodeInfo {
 /** What opening the run (session-open.ts) hands to the loop. */
 export interface SessionStart {
   runId: string;
+  /** The directory the run works in (absolute): recorded when it started, used by every resume. */
+  rootDir: string;
   workflowName: string | null;
   input: unknown;
   auth: RunOptions["auth"];
@@ -185,6 +187,7 @@ export class RunSession {
   private readonly alerts: AlertWatcher;
   private readonly renderView: RenderView;
   private readonly workflowHash: string;
+  private readonly rootDir: string;
   private build: WorkflowParts["build"];
   /** The build before the last hot reload: restored if the new one cannot render. */
   private previousBuild: WorkflowParts["build"] | undefined;
@@ -192,6 +195,8 @@ export class RunSession {
   private continuation: { input?: Record<string, unknown>; carryOutputs: boolean; task?: PlanTask } | null = null;
   /** Set by an alert reaction: pause or cancel as if the caller had asked. */
   private alertStop: "pause" | "cancel" | null = null;
+  /** A pause or cancel another process asked for (`requested_state`, read by the heartbeat). */
+  private requestedStop: RunStopRequest | null = null;
   private stopHot: (() => void) | undefined;
   /** Approval gates of Tasks (`needsApproval`) that were approved: the task itself may run. */
   private readonly gatesPassed = new Set<string>();
@@ -232,7 +237,8 @@ export class RunSession {
     this.scopes = new ScopeFailures(start.scopes);
     this.transcripts = new TranscriptBatch(this.env.clock, () => this.wake());
     this.services = new AttemptServices(binding, opts, this.transcripts);
-    this.snapshots = attemptSnapshotsFor(binding, this.runId, opts.rootDir ?? this.env.cwd ?? ".");
+    this.rootDir = start.rootDir;
+    this.snapshots = attemptSnapshotsFor(binding, this.runId, this.rootDir);
     this.workflowHash = start.workflowHash;
     this.build = workflow.build;
     this.alerts = new AlertWatcher(workflow.opts.alertPolicy, this.env.clock, (alert) => this.onAlert(alert));
@@ -297,7 +303,7 @@ export class RunSession {
       if (this.transcripts.size) this.transcripts.drain((e) => this.emit(e));
       this.drainCompletions();
       if (this.claimLost) return this.abandon();
-      if (this.opts.signal?.aborted || this.alertStop === "cancel") return this.finishStopped("cancelled");
+      if (this.cancelAsked()) return this.finishStopped("cancelled");
       if (this.fatal) return this.finishStopped("failed", this.fatal);
       if (this.needsRender) {
         try {
@@ -353,7 +359,11 @@ export class RunSession {
   }
 
   private paused(): boolean {
-    return this.opts.pauseSignal?.aborted === true || this.alertStop === "pause";
+    return this.opts.pauseSignal?.aborted === true || this.alertStop === "pause" || this.requestedStop === "pause";
+  }
+
+  private cancelAsked(): boolean {
+    return this.opts.signal?.aborted === true || this.alertStop === "cancel" || this.requestedStop === "cancel";
   }
 
   // ---- rendering ----
@@ -693,7 +703,7 @@ export class RunSession {
         clock: this.env.clock,
         signal,
         preflighted: this.preflighted,
-        rootDir: this.opts.rootDir ?? this.env.cwd ?? ".",
+        rootDir: this.rootDir,
         ...(this.env.workspaces ? { workspaces: this.env.workspaces } : {}),
         runSubflow: (spec, childRunId) => runSubflow(spec, childRunId, this.runId, this.opts.signal, this.auth),
         services: this.services,
@@ -770,7 +780,7 @@ export class RunSession {
       return;
     }
     const error = outcome.error;
-    const cancelled = isFlowError(error, "TASK_CANCELLED") && (this.opts.signal?.aborted || this.fatal !== null || this.alertStop === "cancel" || r.removed === true);
+    const cancelled = isFlowError(error, "TASK_CANCELLED") && (this.cancelAsked() || this.fatal !== null || r.removed === true);
     if (cancelled) {
       attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, r.attempt, "cancelled", now, { error: errorToJson(error) });
       this.setNode(n, "cancelled");
@@ -1066,7 +1076,7 @@ export class RunSession {
         const n = this.nodes.get(c.key)!;
         attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, r.attempt, "cancelled", this.now());
         this.setNode(n, "cancelled");
-        const reason = this.opts.signal?.aborted || this.alertStop === "cancel" ? "run-cancelled" : this.continuation ? "run-continued" : "run-failed";
+        const reason = this.cancelAsked() ? "run-cancelled" : this.continuation ? "run-continued" : "run-failed";
         this.emit({ type: "TaskCancelled", nodeId: d.nodeId, iteration: d.iteration, attempt: r.attempt, reason });
       }
     }
@@ -1140,11 +1150,16 @@ export class RunSession {
     const tick = async () => {
       if (this.stopped) return;
       try {
-        const ok = await runSql.heartbeat(this.store, this.runId, this.env.ownerId, this.now());
-        if (!ok) {
+        const beat = await runSql.heartbeat(this.store, this.runId, this.env.ownerId, this.now());
+        if (!beat) {
           this.claimLost = true;
           this.wake();
           return;
+        }
+        // A cancel or pause asked by another process (flow cancel, a Gateway): acted on like a signal.
+        if (beat.requested && !this.requestedStop) {
+          this.requestedStop = beat.requested;
+          this.wake();
         }
       } catch (error) {
         this.env.warn(`Claim heartbeat of run ${this.runId} failed; retrying.`, { error: String(error) });

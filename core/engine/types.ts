@@ -110,6 +110,11 @@ export interface WorkflowViewDefinition {
 export interface FlowWorkflow<S extends SchemaMap = SchemaMap> {
   readableName?: string;
   description?: string;
+  /**
+   * The file that defined the workflow (set by `flow(build)` from the stack, or by the loader
+   * that imported it, e.g. `flow up`): the run's hash is the hash of its text.
+   */
+  sourcePath?: string;
   ui?: WorkflowViewDefinition;
   tui?: WorkflowViewDefinition;
   db?: unknown;

@@ -48,6 +48,8 @@ export interface RuntimeEnv {
   recordSnapshots?: boolean;
   /** The process's working directory: the default `rootDir` of runs. */
   cwd?: string;
+  /** Whether a directory exists (Node): a run whose recorded workspace is gone is not resumed. */
+  directoryExists?(path: string): boolean;
   /** Hash of a workflow file's source (so editing the file is noticed on resume). */
   hashWorkflowFile?(path: string): string | undefined;
   /**

@@ -6,12 +6,11 @@
  * docs/memory.md ("Effect twins").
  *
  * `effect` loads when a twin is first called or `MemoryService` first touched, not when Flow is
- * imported (issue 22, docs/package.md "What loads when"): in Node, which `require`s ES modules
- * synchronously (>= 20.19), at that moment; elsewhere (a browser bundle) it is fetched as soon as
- * this module loads, so it is there by the time a program runs.
+ * imported (core/util/lazy-package.ts).
  */
 import type { Context, Effect, Layer } from "effect";
 import { FlowError } from "../errors.js";
+import { lazyPackage } from "../util/lazy-package.js";
 import type { MemoryStore } from "./store.js";
 import type { MemoryStoreApi } from "./types.js";
 
@@ -28,18 +27,8 @@ export type AsEffects<T> = {
   [K in keyof T & string as T[K] extends AnyAsync ? K : never]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => Effect.Effect<R, FlowError> : never;
 };
 
-type EffectLib = typeof import("effect");
-let lib: EffectLib | undefined;
-type NodeProcess = { getBuiltinModule?: (id: string) => { createRequire(url: string): (id: string) => unknown } | undefined };
-const nodeRequire = (globalThis as { process?: NodeProcess }).process?.getBuiltinModule?.("module")?.createRequire(import.meta.url);
-if (!nodeRequire) void import("effect").then((m) => (lib = m));
-
 /** The `effect` library, loaded on first use. */
-function effectLib(): EffectLib {
-  lib ??= nodeRequire?.("effect") as EffectLib | undefined;
-  if (!lib) throw new FlowError("PACKAGE_MISSING", "The effect library is still loading: run Effect programs after Flow's modules have loaded.", { package: "effect" });
-  return lib;
-}
+const effectLib = lazyPackage<typeof import("effect")>(import.meta, "effect", () => import("effect"));
 
 /** Lifts a Promise function into an Effect that fails with its FlowError (anything else is wrapped). */
 export function effectOf<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Effect.Effect<R, FlowError> {

@@ -2,13 +2,19 @@
  * @module core/schema/tables
  * Drizzle table objects for user schemas (the `tables` users query), and the DDL that creates
  * them. Both come from `columnsOf`, so the engine's SQL and the Drizzle view always agree.
+ * Each dialect's Drizzle module loads when a store of that dialect first makes its tables
+ * (core/util/lazy-package.ts), so a SQLite process never loads `drizzle-orm/pg-core`.
  */
-import { getTableName } from "drizzle-orm";
-import { bigint, boolean, doublePrecision, integer as pgInteger, jsonb, pgTable, primaryKey as pgPrimaryKey, text as pgText } from "drizzle-orm/pg-core";
-import { integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { pgTable, text as pgText } from "drizzle-orm/pg-core";
+import type { sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { lazyPackage } from "../util/lazy-package.js";
 import { quoteIdent, sqlType } from "../store/dialect.js";
 import type { Dialect } from "../store/port.js";
 import type { ColumnSpec } from "./columns.js";
+
+const drizzleCore = lazyPackage<typeof import("drizzle-orm")>(import.meta, "drizzle-orm", () => import("drizzle-orm"));
+const sqliteCore = lazyPackage<typeof import("drizzle-orm/sqlite-core")>(import.meta, "drizzle-orm/sqlite-core", () => import("drizzle-orm/sqlite-core"));
+const pgCore = lazyPackage<typeof import("drizzle-orm/pg-core")>(import.meta, "drizzle-orm/pg-core", () => import("drizzle-orm/pg-core"));
 
 /** A Drizzle table of either dialect. */
 export type FlowTable = ReturnType<typeof sqliteTable> | ReturnType<typeof pgTable>;
@@ -19,6 +25,7 @@ export function drizzleTableOf(dialect: Dialect, tableName: string, columns: rea
 }
 
 function sqliteTableOf(name: string, columns: readonly ColumnSpec[], isInput: boolean) {
+  const { integer, primaryKey, real, sqliteTable, text } = sqliteCore();
   const cols: Record<string, unknown> = { runId: text("run_id").notNull() };
   if (!isInput) {
     cols.nodeId = text("node_id").notNull();
@@ -41,6 +48,7 @@ function sqliteTableOf(name: string, columns: readonly ColumnSpec[], isInput: bo
 }
 
 function pgTableOf(name: string, columns: readonly ColumnSpec[], isInput: boolean) {
+  const { bigint, boolean, doublePrecision, integer: pgInteger, jsonb, pgTable, primaryKey: pgPrimaryKey, text: pgText } = pgCore();
   const cols: Record<string, unknown> = { runId: pgText("run_id").notNull() };
   if (!isInput) {
     cols.nodeId = pgText("node_id").notNull();
@@ -63,7 +71,7 @@ function pgTableOf(name: string, columns: readonly ColumnSpec[], isInput: boolea
 
 /** The SQL name of a Drizzle table. */
 export function tableNameOf(table: FlowTable): string {
-  return getTableName(table);
+  return drizzleCore().getTableName(table);
 }
 
 /**

@@ -204,6 +204,15 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
   },
   {
+    id: 5,
+    name: "run-control",
+    // `workflow_path`: the file a run's workflow was loaded from (CLI commands find it by the
+    // run id). `requested_state`: a cancel or pause asked by another process (`flow cancel`,
+    // a Gateway), read by the owner's claim heartbeat. (`workspace_dir`, migration 15, is now
+    // written when the run starts: every resume works in it.)
+    up: () => [`ALTER TABLE _flow_runs ADD COLUMN workflow_path TEXT`, `ALTER TABLE _flow_runs ADD COLUMN requested_state TEXT`],
+  },
+  {
     id: 15,
     name: "time-travel",
     // Time travel (docs/time-travel.md): the tree each attempt started from, the workspace a

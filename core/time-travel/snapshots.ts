@@ -93,8 +93,12 @@ export function attemptSnapshotsFor(binding: StoreBinding, runId: string, rootDi
   return vcs && recordSnapshots !== false ? new AttemptSnapshots(binding, vcs, runId, absoluteDir(rootDir, cwd)) : undefined;
 }
 
-/** `dir` made absolute against the process's working directory (the run records where its files are). */
-function absoluteDir(dir: string, cwd: string | undefined): string {
+/**
+ * `dir` made absolute against the process's working directory (the run records where its files are).
+ * @example
+ * absoluteDir("./repo", "/home/me"); // "/home/me/repo"
+ */
+export function absoluteDir(dir: string, cwd: string | undefined): string {
   const absolute = dir.startsWith("/") || dir.startsWith("\\") || /^[A-Za-z]:[\\/]/.test(dir);
   if (absolute || !cwd) return dir;
   const rel = dir.replace(/^\.(?:[\\/]|$)/, "");

@@ -7,12 +7,15 @@
  * files or URLs are bundled into the document by json-schema-ref-parser in the async forms; the
  * sync forms refuse them; local ones only inside the description's directory (and `rootDir`),
  * openapi-ref-scope.ts. Internal references stay `$ref`s and are resolved during conversion.
+ * yaml and json-schema-ref-parser load when a description first needs them (docs/package.md).
  */
-import $RefParser, { type FileInfo } from "@apidevtools/json-schema-ref-parser";
-import { parse as parseYaml } from "yaml";
+import type { FileInfo } from "@apidevtools/json-schema-ref-parser";
 import { FlowError } from "../errors.js";
+import { lazyPackage } from "../util/lazy-package.js";
 import { assertRefInScope, isWithin } from "./openapi-ref-scope.js";
 import type { OpenApiInput, OpenApiReadOptions, OpenApiSpec } from "./openapi-types.js";
+
+const yaml = lazyPackage<typeof import("yaml")>(import.meta, "yaml", () => import("yaml"));
 
 type Source = { kind: "object"; spec: Record<string, unknown> } | { kind: "text"; text: string } | { kind: "path"; path: string } | { kind: "url"; url: string };
 
@@ -126,6 +129,7 @@ async function bundleExternal(spec: OpenApiSpec, base: string | undefined, read:
         flow: { order: 1, canParse: true, parse: (file: FileInfo) => parseText(typeof file.data === "string" ? file.data : new TextDecoder().decode(file.data as Uint8Array), file.url) },
       },
     };
+    const { default: $RefParser } = await import("@apidevtools/json-schema-ref-parser");
     const bundled = base === undefined ? await $RefParser.bundle(spec, options as never) : await $RefParser.bundle(base, spec, options as never);
     return bundled as unknown as OpenApiSpec;
   } catch (cause) {
@@ -147,7 +151,7 @@ function classify(input: OpenApiInput): Source {
 
 function parseText(text: string, where: string): unknown {
   try {
-    return text.trimStart().startsWith("{") ? JSON.parse(text) : parseYaml(text, { maxAliasCount: -1 });
+    return text.trimStart().startsWith("{") ? JSON.parse(text) : yaml().parse(text, { maxAliasCount: -1 });
   } catch (cause) {
     throw new FlowError("OPENAPI_INVALID", `Could not parse the OpenAPI description (${where}) as JSON or YAML: ${(cause as Error).message}`, { source: where }, { cause });
   }

@@ -55,11 +55,8 @@ export interface RunTracing {
 /** The spans of one execution of a run, fed its events in `seq` order. */
 export interface RunTracer {
   onEvent(event: FlowEvent): void;
-  /**
-   * Ends what is still open, then the run span, with the execution's result (or the error it
-   * threw) and the workflow's name as rendered (`<Workflow name>`, known only after a render).
-   */
-  end(outcome: { result?: RunResult; error?: unknown; workflowName?: string | null }): Promise<void>;
+  /** Ends what is still open, then the run span, with the execution's result (or the error it threw). */
+  end(outcome: { result?: RunResult; error?: unknown }): Promise<void>;
 }
 
 /**
@@ -146,12 +143,8 @@ export function startRunTracer(tracing: RunTracing, run: { runId: string; workfl
           return;
       }
     },
-    async end({ result, error, workflowName }) {
+    async end({ result, error }) {
       const at = Date.now();
-      if (workflowName && workflowName !== run.workflowName) {
-        runSpan.updateName(`run ${workflowName}`);
-        runSpan.setAttribute(TRACE_ATTRS.workflow, workflowName);
-      }
       // Spans left open (a throw, a pause that stopped an attempt) end with the execution.
       for (const key of [...open.keys()].reverse()) close(key, at, error ? { message: String(error) } : undefined);
       if (result) runSpan.setAttribute(TRACE_ATTRS.runStatus, result.status);

@@ -40,7 +40,8 @@ function watchPage(state: GuardState, page: Page): void {
     const at = m.location().url;
     record(`console error on ${page.url()}: ${m.text()}${at ? ` (at ${at})` : ""}`);
   });
-  page.on("pageerror", (e) => record(`uncaught error on ${page.url()}: ${e.message}`));
+  // A test's init script also runs on a new page's about:blank (where localStorage is denied): not the app.
+  page.on("pageerror", (e) => page.url() !== "about:blank" && record(`uncaught error on ${page.url()}: ${e.message}`));
   page.on("response", (r) => {
     if (r.status() >= 400) record(`HTTP ${r.status()} ${r.request().method()} ${r.url()} (page ${page.url()})`);
   });

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// The `flow` command. Workflows are TypeScript/JSX files, so the CLI runs under tsx's loader.
-// A project's own tsconfig.json decides how they compile; without one, Flow's defaults apply
-// (JSX from durable-flow), so `flow up workflow.tsx` works in a bare directory.
+// The `flow` command. Workflows are TypeScript/JSX files, so commands that load one run under
+// tsx's loader. A project's own tsconfig.json decides how they compile; without one, Flow's
+// defaults apply (JSX from durable-flow), so `flow up workflow.tsx` works in a bare directory.
+// Commands that only read the store (`flow runs`, `flow --version`, ...) start without the
+// loader, unless given `--workflow <file>` (docs/package.md "What loads when").
 //
 // The same file runs in two places (docs/package.md): in the built package (`dist/node/cli/`,
 // beside the compiled `main.js`) and in Flow's repository (beside `main.ts`), where the
@@ -10,7 +12,9 @@ import { existsSync } from "node:fs";
 import { register as registerHooks } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { register } from "tsx/esm/api";
+
+/** Commands that import no workflow file (unless `--workflow` names one). */
+const WITHOUT_LOADER = new Set([undefined, "--version", "-v", "--help", "-h", "help", "runs", "memory", "approvals", "approve", "submit", "signal", "wake", "init", "timeline", "snapshots", "openapi"]);
 
 function projectTsconfig(dir) {
   for (let d = dir; ; d = dirname(d)) {
@@ -19,8 +23,13 @@ function projectTsconfig(dir) {
   }
 }
 
-register({ tsconfig: projectTsconfig(process.cwd()) ?? fileURLToPath(new URL("./tsconfig.workflows.json", import.meta.url)) });
+const argv = process.argv.slice(2);
+const command = argv.find((a) => a !== "--verbose");
 const fromSources = existsSync(fileURLToPath(new URL("./main.ts", import.meta.url)));
+if (fromSources || !WITHOUT_LOADER.has(command) || argv.some((a) => a === "--workflow" || a.startsWith("--workflow="))) {
+  const { register } = await import("tsx/esm/api");
+  register({ tsconfig: projectTsconfig(process.cwd()) ?? fileURLToPath(new URL("./tsconfig.workflows.json", import.meta.url)) });
+}
 if (fromSources) {
   const addSourceCondition = `export function resolve(specifier, context, next) {
     return next(specifier, { ...context, conditions: [...context.conditions, "durable-flow-source"] });
@@ -28,7 +37,7 @@ if (fromSources) {
   registerHooks(`data:text/javascript,${encodeURIComponent(addSourceCondition)}`);
 }
 const { main } = await import(fromSources ? "./main.ts" : "./main.js");
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await main(argv);
 // Every command closes what it opened, but PGlite's wasm keeps internal timers (up to 10 s)
 // after close(): once the output is flushed, nothing is left worth waiting for (issue 18).
 for (const stream of [process.stdout, process.stderr]) {

@@ -38,6 +38,8 @@ export async function loadWorkflow(file: string, cwd: string): Promise<{ workflo
   if (!workflow || typeof workflow !== "object" || typeof workflow.build !== "function") {
     throw new FlowError("INVALID_ARGUMENT", `${path} must export default a workflow made with flow(...) (from createFlow), or export one named \`workflow\`.`, { path });
   }
+  // A bundled file (esbuild) was defined in a bundle that is gone now: the file is its source.
+  if (!workflow.sourcePath || !existsSync(workflow.sourcePath)) workflow.sourcePath = path;
   return { workflow, path };
 }
 

@@ -12,6 +12,10 @@ import { type CliCommand, type CliIO, EXIT, useColor } from "./command.js";
 /** Every command: name, one-line summary, loader. Issues add theirs here. */
 const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<CliCommand> }> = [
   { name: "up", summary: "Run a workflow file (or resume a run), showing progress", load: async () => (await import("./commands/up.js")).upCommand },
+  { name: "cancel", summary: "Cancel a run, whichever process executes it", load: async () => (await import("./commands/cancel.js")).cancelCommand },
+  { name: "pause", summary: "Pause a running run, whichever process executes it", load: async () => (await import("./commands/pause.js")).pauseCommand },
+  { name: "resume", summary: "Continue a run in this terminal (paused, parked, failed, or orphaned)", load: async () => (await import("./commands/resume.js")).resumeCommand },
+  { name: "retry", summary: "Give a task of a run another try", load: async () => (await import("./commands/retry.js")).retryCommand },
   { name: "runs", summary: "List runs, or show one run's nodes and events", load: async () => (await import("./commands/runs.js")).runsCommand },
   { name: "memory", summary: "List, get, set and search memory facts and notes", load: async () => (await import("./commands/memory.js")).memoryCommand },
   { name: "approvals", summary: "List pending approvals and human tasks", load: async () => (await import("./commands/approvals.js")).approvalsCommand },

@@ -8,7 +8,7 @@
  * stops them), and OTLP tracing when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (docs/tracing.md).
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { createDefaultEnv, type RuntimeEnv } from "../../core/engine/world.js";
@@ -42,6 +42,7 @@ export function createNodeEnv(overrides: Partial<RuntimeEnv> = {}): RuntimeEnv {
     ownerId: `${HOST}:${process.pid}:${globalThis.crypto.randomUUID().slice(0, 8)}`,
     isOwnerAlive,
     openRunLog: (logDir, runId) => openFileRunLog(logDir, runId, (message, details) => env.warn(message, details)),
+    directoryExists: (path) => statSync(path, { throwIfNoEntry: false })?.isDirectory() === true,
     hashWorkflowFile(path) {
       try {
         return createHash("sha256").update(readFileSync(path)).digest("hex");

@@ -159,4 +159,36 @@ describe.each(testBackends)("reset and cancelled waits on $name", (backend) => {
     expect(await runWorkflow(wf, { runId, resume: true })).toMatchObject({ status: "finished" });
     expect(ran).toEqual(["test", "deploy"]);
   });
+
+  it("closes the waits of a cancelled run's child runs too", async () => {
+    const { api } = await backend.open(schemas);
+    const child = api.flow(() => (
+      <api.Workflow name="child">
+        <api.Approval id="ok" output={api.outputs.decision} request={{ title: "OK?" }} />
+      </api.Workflow>
+    ));
+    const parent = api.flow(() => (
+      <api.Workflow name="parent">
+        <api.Subflow id="sub" workflow={child} input={{}} output={api.outputs.decision} retries={0} />
+      </api.Workflow>
+    ));
+    const db = new FlowDb(api.db);
+    const cancel = new AbortController();
+    const runId = "parent-run";
+    const running = runWorkflow(parent, { runId, input: {}, signal: cancel.signal });
+    for (let i = 0; (await listPendingApprovals(db)).length === 0; i++) {
+      if (i > 400) throw new Error("the child's approval never came");
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    cancel.abort();
+    expect(await running).toMatchObject({ status: "cancelled" });
+    const childId = `${runId}/sub@0`;
+    // The child's session ends on its own abort, a moment after the parent's.
+    for (let i = 0; (await db.requireRun(childId)).status !== "cancelled"; i++) {
+      if (i > 200) throw new Error(`child run is ${(await db.requireRun(childId)).status}, not cancelled`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(await listPendingApprovals(db)).toEqual([]);
+    await expect(submitApproval(db, { runId: childId, nodeId: "ok", decision: "approve" })).rejects.toMatchObject({ code: "WAIT_CLOSED" });
+  });
 });

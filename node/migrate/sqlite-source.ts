@@ -4,11 +4,15 @@
  * change it, whatever happens), read inside one read transaction (so every table is copied from
  * the same moment), integers read exactly (as BigInt). See docs/backends.md, "Migrating a store".
  */
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { FlowError } from "../../core/errors.js";
 import { quoteIdent } from "../../core/store/dialect.js";
 import { MIGRATIONS } from "../../core/store/migrations.js";
 import { isOwnerAlive } from "../engine/env.js";
+import { lazyPackage } from "../../core/util/lazy-package.js";
+
+/** better-sqlite3 (a native addon), loaded by the first SQLite store (docs/package.md "What loads when"). */
+const sqlite = lazyPackage<typeof Database>(import.meta, "better-sqlite3", () => import("better-sqlite3").then((m) => m.default));
 
 /** One column of a source table, as `PRAGMA table_info` gives it. */
 export interface SourceColumn {
@@ -38,7 +42,7 @@ export class SqliteSource {
 
   constructor(readonly path: string) {
     try {
-      this.db = new Database(path, { readonly: true, fileMustExist: true });
+      this.db = new (sqlite())(path, { readonly: true, fileMustExist: true });
     } catch (cause) {
       throw new FlowError("STORE_OPEN_FAILED", `Could not open the SQLite store ${path} to migrate it: ${(cause as Error).message}`, { dbPath: path }, { cause });
     }

@@ -13,11 +13,12 @@
  * resolves the same installed versions from it, instead of a second install.
  */
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadedModules, packagesOf } from "./loaded-modules.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const repoPkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
@@ -89,6 +90,39 @@ describe.concurrent("the packed durable-flow package, installed in a fresh proje
     expect(files.filter((f) => /\.test(-d)?\.|\/testing\//.test(f))).toEqual([]);
     expect(files).toContain("package/dist/node/cli/bin.mjs");
   });
+
+  it("packs under 3 MB, without the PGlite files the app would carry twice", async () => {
+    const tarball = join(host, "pack", `durable-flow-${repoPkg.version}.tgz`);
+    expect(statSync(tarball).size).toBeLessThan(3 * 1024 * 1024);
+    const files = (await ok("tar", ["-tzf", tarball], host)).split("\n");
+    expect(files.filter((f) => /\.(wasm|data)$|seed\.tar/.test(f))).toEqual([]);
+    expect(files).toContain("package/dist/app/index.html");
+  });
+
+  it("loads no agent, hosting, PGlite, PostgreSQL, OpenAPI or Effect package when the entry is imported", () => {
+    const { esm, cjs } = loadedModules(`await import("durable-flow");`, host);
+    const loaded = packagesOf([...esm, ...cjs]);
+    const lazy = ["ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible", "@opentelemetry/api", "hono", "@hono/node-server", "ws", "jose", "prom-client", "esbuild", "@electric-sql/client", "@electric-sql/pglite", "pg", "effect", "yaml", "@apidevtools/json-schema-ref-parser", "diff", "drizzle-orm", "better-sqlite3"];
+    expect(loaded.filter((name) => lazy.includes(name))).toEqual([]);
+    expect(esm.filter((url) => url.includes("/durable-flow/dist/node/server/"))).toEqual([]);
+  });
+
+  it("answers PACKAGE_MISSING with the install command when a pglite store opens without @electric-sql/pglite", async () => {
+    writeFileSync(
+      join(host, "pglite.mjs"),
+      `import { openPgliteStore } from "durable-flow";
+try {
+  await openPgliteStore({ dataDir: ".flow/pglite" });
+  console.log("opened");
+} catch (error) {
+  console.log(JSON.stringify({ code: error.code, message: error.message }));
+}
+`,
+    );
+    const out = JSON.parse((await ok(process.execPath, ["pglite.mjs"], host)).trim().split("\n").at(-1)!) as { code: string; message: string };
+    expect(out.code).toBe("PACKAGE_MISSING");
+    expect(out.message).toContain(`npm install @electric-sql/pglite@${versionOf("@electric-sql/pglite")}`);
+  }, 60_000);
 
   it("runs the API under plain node, with no TypeScript loader", async () => {
     writeFileSync(

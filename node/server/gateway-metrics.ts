@@ -5,8 +5,8 @@
  * WebSocket connections and frames, webhook deliveries and cron firings. See docs/hosting.md
  * "Metrics".
  */
-import { Counter, Gauge } from "prom-client";
-import { createFlowMetrics, type FlowMetrics, type MetricsSource } from "./metrics.js";
+import type { Counter } from "prom-client";
+import { createFlowMetrics, type FlowMetrics, type MetricsSource, promClient } from "./metrics.js";
 
 /**
  * The gateway's metrics.
@@ -22,6 +22,7 @@ export class GatewayMetrics {
   readonly droppedSubscriptions: Counter<"code">;
 
   constructor(source: MetricsSource, wsConnections: () => number) {
+    const { Counter, Gauge } = promClient();
     this.base = createFlowMetrics(source);
     const registers = [this.base.registry];
     this.wsFrames = new Counter({ name: "flow_gateway_ws_frames_total", help: "WebSocket frames, by direction and type.", labelNames: ["direction", "kind"], registers });

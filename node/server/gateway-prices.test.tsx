@@ -1,5 +1,6 @@
 /**
- * The Gateway's `prices` option prices the agent generations of the runs it hosts.
+ * The Gateway's `prices` option prices the agent generations of the runs it hosts; the domain
+ * API serves a run's tokens and cost and a task's transcript.
  */
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
@@ -14,7 +15,7 @@ import { until } from "./gateway-testing.js";
 const servers: ProviderServer[] = [];
 afterAll(async () => void (await Promise.all(servers.map((s) => s.close()))));
 
-describe("Gateway prices", () => {
+describe("Gateway prices and the usage and transcript routes", () => {
   it("costs a hosted run's agent generations with the Gateway's price table", async () => {
     const s = await startProviderServer([{ text: '{"answer":"yes"}' }]);
     servers.push(s);
@@ -38,6 +39,13 @@ describe("Gateway prices", () => {
       const { total } = await fdb.getRunUsage("p1");
       // One model call: 11 input tokens × $1000 + 7 output × $2000 per million.
       expect(total).toMatchObject({ inputTokens: 11, outputTokens: 7, costUsd: 0.025, attempts: 1 });
+      const usage = await (await fetch(`${url}/v1/api/runs/p1/usage`)).json();
+      expect(usage.result).toEqual({ total, byNode: { ask: total } });
+      const transcript = await (await fetch(`${url}/v1/api/runs/p1/nodes/ask/transcript`)).json();
+      expect(transcript.result).toEqual([expect.objectContaining({ attempt: 1, interrupted: false, costUsd: 0.025 })]);
+      expect(transcript.result[0].generations[0]).toMatchObject({ status: "finished", model: "house-model", prompt: expect.stringContaining("Yes?"), parts: [{ kind: "text", text: '{"answer":"yes"}' }] });
+      const rpc = await fetch(`${url}/v1/rpc/getTranscript`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ runId: "nope", nodeId: "ask" }) });
+      expect(rpc.status).toBe(404);
     } finally {
       await gateway.close();
     }

@@ -9,7 +9,6 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { getRequestListener } from "@hono/node-server";
 import { nextFireOf } from "../../core/api/cron-store.js";
 import { createDomainHandler, type DomainHandler } from "../../core/api/handler.js";
 import { assertInputFits } from "../../core/engine/input.js";
@@ -198,6 +197,8 @@ export class Gateway {
     if (o.outOfProcessEventBridge) this.host.bridge = this.bridge = new EventBridge(this.host, o.outOfProcessEventBridgePollMs);
     await this.host.pickUpRuns();
 
+    // @hono/node-server loads when a gateway listens (docs/package.md "What loads when").
+    const { getRequestListener } = await import("@hono/node-server");
     const server = createServer({ headersTimeout: o.headersTimeout, requestTimeout: o.requestTimeout }, getRequestListener(this.fetch));
     server.on("upgrade", (req, socket, head) => {
       if (this.ws.accepts(req)) this.ws.handleUpgrade(req, socket, head);

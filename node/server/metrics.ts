@@ -4,8 +4,12 @@
  * and status, run events by type, active runs and live event subscriptions, plus Node's
  * process metrics. One registry per server, so several servers in a process do not collide.
  */
-import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
+import type { Registry } from "prom-client";
 import type { ChangeFeed } from "../../core/api/change-feed.js";
+import { lazyPackage } from "../../core/util/lazy-package.js";
+
+/** prom-client, loaded when a server makes its metrics (docs/package.md "What loads when"). */
+export const promClient = lazyPackage<typeof import("prom-client")>(import.meta, "prom-client", () => import("prom-client"));
 
 /** What the metrics read from their host. */
 export interface MetricsSource {
@@ -34,6 +38,7 @@ export interface FlowMetrics {
  * app.get("/metrics", () => metrics.respond());
  */
 export function createFlowMetrics(source: MetricsSource): FlowMetrics {
+  const { collectDefaultMetrics, Counter, Gauge, Registry } = promClient();
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "flow_process_" });
   const requests = new Counter({ name: "flow_http_requests_total", help: "HTTP requests answered, by method and status.", labelNames: ["method", "status"], registers: [registry] });

@@ -5,7 +5,7 @@
  * through the shared `abort` controller, and `/metrics`. Mount it on any server that takes a
  * fetch handler. Routes in docs/hosting.md "createServeApp".
  */
-import { Hono } from "hono";
+import type { Hono as HonoClass } from "hono";
 import { readJsonBody } from "../../core/api/body.js";
 import { errorResponse, okResponse } from "../../core/api/envelope.js";
 import { createDomainHandler, DEFAULT_MAX_BODY_BYTES, type DomainEnv } from "../../core/api/handler.js";
@@ -14,10 +14,14 @@ import { LocalGatewayHost } from "../../core/api/local-host.js";
 import { FlowDb } from "../../core/engine/flow-db.js";
 import type { FlowWorkflow } from "../../core/engine/types.js";
 import { FlowError } from "../../core/errors.js";
+import { lazyPackage } from "../../core/util/lazy-package.js";
 import { createFlowMetrics } from "./metrics.js";
 import { authenticateRoutes, forwardGet, surfaceFetch } from "./surface.js";
 import { workflowUiMount } from "./ui/ui-config.js";
 import { UiMounts } from "./ui/ui-mounts.js";
+
+// Loaded when an app is made, not with the package (docs/package.md "What loads when").
+const hono = lazyPackage<{ Hono: typeof HonoClass }>(import.meta, "hono", () => import("hono"));
 
 /** SPEC.md `ServeOptions`. */
 export interface ServeOptions {
@@ -62,7 +66,7 @@ export function createServeApp(opts: ServeOptions): ServeApp {
   const maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
   const runPath = `/v1/api/runs/${encodeURIComponent(runId)}`;
 
-  const app = new Hono<DomainEnv>();
+  const app = new (hono().Hono)<DomainEnv>();
   app.get("/health", (c) => domain.fetch(c.req.raw));
   authenticateRoutes(app, domain);
   if (metrics) app.get("/metrics", () => metrics.respond());

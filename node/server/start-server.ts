@@ -6,17 +6,22 @@
  * Routes are listed in docs/hosting.md "startServer".
  */
 import type { Server } from "node:http";
-import { serve } from "@hono/node-server";
-import { Hono } from "hono";
+import type { serve as Serve } from "@hono/node-server";
+import type { Hono as HonoClass } from "hono";
 import { readJsonBody } from "../../core/api/body.js";
 import { okResponse } from "../../core/api/envelope.js";
 import { createDomainHandler, DEFAULT_MAX_BODY_BYTES, type DomainEnv } from "../../core/api/handler.js";
 import { bearerAuthenticate } from "../../core/api/identity.js";
 import { LocalGatewayHost } from "../../core/api/local-host.js";
 import { FlowError } from "../../core/errors.js";
+import { lazyPackage } from "../../core/util/lazy-package.js";
 import { createFlowMetrics } from "./metrics.js";
 import { authenticateRoutes, forwardGet, surfaceFetch } from "./surface.js";
 import { workflowKeyOfPath, workflowPathLoader } from "./workflow-paths.js";
+
+// Loaded when a server starts, not with the package (docs/package.md "What loads when").
+const hono = lazyPackage<{ Hono: typeof HonoClass }>(import.meta, "hono", () => import("hono"));
+const nodeServer = lazyPackage<{ serve: typeof Serve }>(import.meta, "@hono/node-server", () => import("@hono/node-server"));
 
 /** SPEC.md `ServerOptions`. */
 export interface ServerOptions {
@@ -67,7 +72,7 @@ export function startServer(opts: ServerOptions = {}): FlowServer {
     if (!host.hasDb) throw new FlowError("NOT_AVAILABLE", `${route} needs the server's db option (startServer({ db })).`, { route });
   };
 
-  const app = new Hono<DomainEnv>();
+  const app = new (hono().Hono)<DomainEnv>();
   // The domain API authenticates on its own (and leaves /health open).
   for (const path of ["/health", "/workflows", "/rpc", "/v1/rpc/*", "/v1/api/*"]) app.all(path, (c) => domain.fetch(c.req.raw));
   authenticateRoutes(app, domain);
@@ -108,7 +113,7 @@ export function startServer(opts: ServerOptions = {}): FlowServer {
   app.post("/v1/runs/:runId/signals/:name", async (c) => invoke("submitSignal", { ...(await body(c.req.raw)), runId: c.req.param("runId"), name: c.req.param("name") }, c.get("caller")));
   app.all("*", (c) => domain.fetch(c.req.raw));
 
-  const server = serve({
+  const server = nodeServer().serve({
     fetch: surfaceFetch(app, { maxBodyBytes, metrics }),
     port: opts.port ?? 7331,
     ...(opts.hostname ? { hostname: opts.hostname } : {}),

@@ -8,8 +8,7 @@
  */
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { pgliteTemplateDir } from "./pglite-template.js";
+import { loadPglite, pgliteTemplateDir } from "./pglite-template.js";
 
 /**
  * The seed tarball's path, made when missing (atomically: written aside, then renamed).
@@ -19,6 +18,7 @@ import { pgliteTemplateDir } from "./pglite-template.js";
 export async function ensurePgliteSeed(env: Record<string, string | undefined> = process.env): Promise<string> {
   const file = `${pgliteTemplateDir(env)}.seed.tar.gz`;
   if (existsSync(file)) return file;
+  const { PGlite } = await loadPglite();
   const pglite = new PGlite();
   try {
     await pglite.waitReady;

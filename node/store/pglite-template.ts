@@ -7,19 +7,47 @@
  * of one); every later new data dir starts as a copy of it. The template is an empty cluster
  * exactly as initdb leaves it. Where no cache dir can be written, PGlite runs initdb as usual.
  * See docs/store.md.
+ *
+ * PGlite itself is an optional peer dependency (docs/package.md): {@link loadPglite} loads it
+ * when a pglite store first opens, or says how to install it.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import { FlowError } from "../../core/errors.js";
 
-// The package does not export its package.json; read it next to its entry (dist/index.*).
-const pgliteEntry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
-const pgliteVersion = (JSON.parse(readFileSync(join(dirname(pgliteEntry), "..", "package.json"), "utf8")) as { version: string }).version;
+/** The PGlite version Flow is tested with (package.json `peerDependencies`), named by the install hint. */
+export const PGLITE_VERSION = "0.5.16";
+
+let pglitePackage: Promise<typeof import("@electric-sql/pglite")> | undefined;
+
+/**
+ * The `@electric-sql/pglite` package, loaded on first use; a PACKAGE_MISSING FlowError naming
+ * the install command when it is not installed.
+ * @example
+ * const { PGlite } = await loadPglite();
+ */
+export function loadPglite(): Promise<typeof import("@electric-sql/pglite")> {
+  pglitePackage ??= import("@electric-sql/pglite").catch((cause: unknown) => {
+    pglitePackage = undefined;
+    if ((cause as { code?: string }).code !== "ERR_MODULE_NOT_FOUND" || !String((cause as Error).message).includes("@electric-sql/pglite")) throw cause;
+    throw new FlowError(
+      "PACKAGE_MISSING",
+      `The pglite backend needs the @electric-sql/pglite package, which durable-flow leaves optional (it is 25 MB of wasm and data that SQLite and PostgreSQL users do not need): run npm install @electric-sql/pglite@${PGLITE_VERSION}.`,
+      { package: "@electric-sql/pglite", version: PGLITE_VERSION },
+      { cause },
+    );
+  });
+  return pglitePackage;
+}
+
+let pgliteVersion: string | undefined;
 
 /** Where the template of this PGlite version lives: `$XDG_CACHE_HOME` or `~/.cache`, then `durable-flow/`. */
 export function pgliteTemplateDir(env: Record<string, string | undefined> = process.env): string {
+  // The package does not export its package.json; read it next to its entry (dist/index.*).
+  pgliteVersion ??= (JSON.parse(readFileSync(join(dirname(createRequire(import.meta.url).resolve("@electric-sql/pglite")), "..", "package.json"), "utf8")) as { version: string }).version;
   const cache = env.XDG_CACHE_HOME || join(homedir(), ".cache");
   return join(cache, "durable-flow", `pglite-template-${pgliteVersion}`);
 }
@@ -34,6 +62,7 @@ async function buildTemplate(dir: string): Promise<string> {
   mkdirSync(dirname(dir), { recursive: true });
   const building = mkdtempSync(`${dir}.building-`);
   try {
+    const { PGlite } = await loadPglite();
     const pglite = new PGlite({ dataDir: building });
     await pglite.waitReady;
     await pglite.close();
@@ -67,6 +96,7 @@ export async function seedDataDir(dir: string): Promise<void> {
   try {
     if (template) cpSync(template, seeding, { recursive: true });
     else {
+      const { PGlite } = await loadPglite();
       const pglite = new PGlite({ dataDir: seeding });
       await pglite.waitReady;
       await pglite.close();

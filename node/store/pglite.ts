@@ -14,13 +14,13 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, resolve } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { FlowError } from "../../core/errors.js";
 import { PGLITE_PARSERS, pgliteStatements } from "../../core/store/pglite-statements.js";
 import type { StorePort } from "../../core/store/port.js";
 import { withStoreFaults } from "./store-faults.js";
 import { isOwnerAlive } from "../engine/env.js";
-import { isInitializedDataDir, seedDataDir } from "./pglite-template.js";
+import { isInitializedDataDir, loadPglite, seedDataDir } from "./pglite-template.js";
 
 export interface PgliteStoreOptions {
   /** Data directory (created when missing). Omitted: an in-memory database, gone on close. */
@@ -114,6 +114,7 @@ process.once("exit", () => {
 });
 
 async function startPglite(opts: PgliteStoreOptions, dir: string | null): Promise<PGlite> {
+  const { PGlite } = await loadPglite();
   const pglite = new PGlite({
     ...(dir ? { dataDir: dir } : {}),
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
@@ -187,6 +188,7 @@ function damaged(dir: string, cause: unknown): FlowError {
  */
 export async function openPgliteStore(opts: PgliteStoreOptions = {}): Promise<PgliteStore> {
   const dir = opts.dataDir === undefined ? null : resolve(opts.dataDir);
+  await loadPglite(); // an optional package: missing, it fails here (PACKAGE_MISSING), before any lock is taken
   let shared: Shared;
   try {
     shared = dir ? await acquire(opts, dir) : { pglite: await startPglite(opts, null), refs: 1 };

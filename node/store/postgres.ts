@@ -5,8 +5,9 @@
  * never interleave with it. Many processes may share one database: that is how Flow scales past
  * one machine (DESIGN.md). See docs/store.md.
  */
-import pg from "pg";
+import type pg from "pg";
 import { FlowError } from "../../core/errors.js";
+import { lazyPackage } from "../../core/util/lazy-package.js";
 import { inlinePostgresParams, toPositionalParams } from "../../core/store/dialect.js";
 import type { SqlExecutor, SqlRow, SqlValue, StorePort } from "../../core/store/port.js";
 import { closableExecutor } from "../../core/store/closable.js";
@@ -35,10 +36,13 @@ const NUMERIC_OID = 1700;
  * are BIGINT; pg's default returns strings). Set per pool, never on pg's global `types`, so
  * other users of `pg` in the process keep their parsers.
  */
+/** pg, loaded by the first PostgreSQL store (docs/package.md "What loads when"). */
+const pgPackage = lazyPackage<typeof pg>(import.meta, "pg", () => import("pg").then((m) => m.default));
+
 const flowTypes: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: "text" | "binary") => {
     if ((oid === INT8_OID || oid === NUMERIC_OID) && format !== "binary") return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format as "text");
+    return pgPackage().types.getTypeParser(oid, format as "text");
   }) as pg.CustomTypesConfig["getTypeParser"],
 };
 
@@ -110,7 +114,7 @@ async function onClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise
  */
 export function openPostgresStore(opts: PostgresStoreOptions): PostgresStore {
   const target = describePostgresTarget(opts);
-  const pool = new pg.Pool({
+  const pool = new (pgPackage().Pool)({
     ...(opts.connectionString ? { connectionString: opts.connectionString } : {}),
     ...opts.connection,
     types: flowTypes,

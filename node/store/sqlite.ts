@@ -6,10 +6,14 @@
  */
 import { accessSync, constants, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { FlowError } from "../../core/errors.js";
 import type { SqlExecutor, SqlRow, SqlValue, StorePort, SyncScriptRunner } from "../../core/store/port.js";
 import { storeFault, withStoreFaults } from "./store-faults.js";
+import { lazyPackage } from "../../core/util/lazy-package.js";
+
+/** better-sqlite3 (a native addon), loaded by the first SQLite store (docs/package.md "What loads when"). */
+const sqlite = lazyPackage<typeof Database>(import.meta, "better-sqlite3", () => import("better-sqlite3").then((m) => m.default));
 
 export interface SqliteStoreOptions {
   /** Database file path, or `:memory:`. Parent directories are created. */
@@ -25,7 +29,7 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
   let db: Database.Database;
   try {
     if (opts.path !== ":memory:") mkdirSync(dirname(opts.path), { recursive: true });
-    db = new Database(opts.path);
+    db = new (sqlite())(opts.path);
     db.pragma(`journal_mode = ${opts.journalMode ?? "WAL"}`);
     // WAL + NORMAL is durable against process crashes (the SIGKILL case); only an OS crash can
     // lose the last commits. busy_timeout lets several processes share one file.

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { CliIO } from "../cli/command.js";
 import { main } from "../cli/main.js";
+import { createFlow, FlowDb } from "../index.js";
 import { tempDir } from "../testing/backends.js";
 import { tempRepo } from "../vcs/testing.js";
 
@@ -54,17 +55,25 @@ describe("time-travel CLI", () => {
     expect(diff.out).toContain("A b.txt");
     expect(JSON.parse((await flow(repo, "snapshots", runId, "--db", db, "--json")).out).snapshots).toHaveLength(4);
 
-    // A store opened without the workflow's tables cannot delete rows: refused, nothing moves.
+    // The run recorded its workflow file. Without it, a store opened without the workflow's
+    // tables cannot delete rows: refused, nothing moves.
+    const store = createFlow({}, { dbPath: db }).db;
+    const recorded = (await new FlowDb(store).requireRun(runId)).workflowPath;
+    expect(recorded).toBe(FIXTURE);
+    await new FlowDb(store).store.execute(`UPDATE _flow_runs SET workflow_path = NULL WHERE run_id = ?`, [runId]);
     const blind = await flow(repo, "rewind", runId, "b", "--db", db);
     expect(blind.code).toBe(1);
     expect(blind.out).toContain("--workflow");
     expect(existsSync(join(repo, "b.txt"))).toBe(true);
+    await new FlowDb(store).store.execute(`UPDATE _flow_runs SET workflow_path = ? WHERE run_id = ?`, [recorded, runId]);
+    await new FlowDb(store).store.close();
 
-    // The real CLI in its own process (it closes the workflow's store when done).
-    const rewind = spawnSync(process.execPath, [join(ROOT, "node/cli/bin.mjs"), "rewind", runId, "b", "--workflow", FIXTURE], { cwd: repo, encoding: "utf8", env: { ...process.env, FLOW_SNAPSHOTS: "on" } });
-    expect(rewind.status, rewind.stderr).toBe(0);
+    // The real CLI in its own process (it closes the workflow's store when done), with no
+    // --workflow: the run's recorded workflow file is loaded (issue 23).
+    const rewind = spawnSync(process.execPath, [join(ROOT, "node/cli/bin.mjs"), "rewind", runId, "b", "--db", db], { cwd: repo, encoding: "utf8", env: { ...process.env, FLOW_SNAPSHOTS: "on" } });
+    expect(rewind.status, rewind.stderr + rewind.stdout).toBe(0);
     expect(rewind.stdout).toContain("rewinding to b attempt 1");
-    expect(rewind.stdout).toContain("--resume");
+    expect(rewind.stdout).toContain(`flow resume ${runId}`);
     expect(existsSync(join(repo, "b.txt"))).toBe(false);
     expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("one a\n");
 
@@ -85,5 +94,5 @@ describe("time-travel CLI", () => {
     const gc = await flow(repo, "snapshots", runId, "--db", db, "--gc");
     expect(gc.out).toMatch(/Deleted [1-9]\d* snapshot ref/);
     expect((await flow(repo, "snapshots", runId, "--db", db)).out).toContain("has no snapshots");
-  });
+  }, 120_000);
 });

@@ -6,7 +6,7 @@
  * says which file. A patch over `maxOutputBytes` is refused (TOOL_PATCH_TOO_LARGE). The result
  * replaces the file as `write` does (never written through a hard link).
  */
-import { applyPatch, parsePatch, type StructuredPatch } from "diff";
+import type { StructuredPatch } from "diff";
 import { z } from "zod";
 import { FlowError } from "../../core/errors.js";
 import { defineTool } from "../../core/tools/define-tool.js";
@@ -40,7 +40,9 @@ export const edit = defineTool({
     const target = { toolName: "edit", rootDir: ctx.rootDir, path };
     const { handle } = await openSandboxedFile(target);
     const source = await handle.readFile("utf8").finally(() => handle.close());
-    const result = applyPatch(source, singleFilePatch(path, patch));
+    // diff loads at the first edit, not with the package (docs/package.md "What loads when").
+    const { applyPatch, parsePatch } = await import("diff");
+    const result = applyPatch(source, singleFilePatch(path, patch, parsePatch));
     if (result === false) {
       throw new FlowError("TOOL_PATCH_FAILED", `Tool "edit": the patch does not match "${path}" (its context lines differ from the file). Read the file again and make a patch against its current content.`, {
         toolName: "edit",
@@ -52,7 +54,7 @@ export const edit = defineTool({
   },
 });
 
-function singleFilePatch(path: string, patch: string): StructuredPatch {
+function singleFilePatch(path: string, patch: string, parsePatch: typeof import("diff").parsePatch): StructuredPatch {
   let parsed: StructuredPatch[];
   try {
     parsed = parsePatch(patch);

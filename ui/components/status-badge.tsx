@@ -33,10 +33,16 @@ export function toneOf(status: string): string {
 }
 
 /**
- * A status badge.
+ * A status badge. A `running` run whose process is gone (`owner: "gone"`) says so: it runs
+ * nowhere until it is resumed or cancelled.
  * @example
- * <StatusBadge status={run.status} />
+ * <StatusBadge status={run.status} owner={run.owner} />
  */
-export function StatusBadge(props: { status: string }) {
-  return <span class={`badge ${toneOf(props.status)}`} data-status={props.status}>{props.status}</span>;
+export function StatusBadge(props: { status: string; owner?: string | null }) {
+  const gone = () => props.status === "running" && props.owner === "gone";
+  return (
+    <span class={`badge ${gone() ? "tone-bad" : toneOf(props.status)}`} data-status={props.status} data-owner={props.owner ?? undefined} title={gone() ? "The process running it is gone: resume or cancel it" : undefined}>
+      {gone() ? "running · owner gone" : props.status}
+    </span>
+  );
 }

@@ -10,6 +10,7 @@ const row = (runId: string, status: GatewayRunSummaryRow["status"], workflowKey:
   runId,
   workflowKey,
   workflowName: workflowKey,
+  owner: null,
   status,
   parentRunId: null,
   nextRunId: null,

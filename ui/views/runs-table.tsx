@@ -145,7 +145,7 @@ export function RunsTable(props: RunsTableProps) {
                       />
                     </span>
                     <span role="cell">
-                      <StatusBadge status={r().status} />
+                      <StatusBadge status={r().status} owner={r().owner} />
                     </span>
                     <span role="cell" class="runs-id">
                       <a class="run-id mono" href={runHref(r().runId)} onFocus={() => setActive(item.index)}>

@@ -25,7 +25,8 @@ export interface WorkspaceConnection {
   engine?: BrowserEngine;
   /** The rows last seen, shown while a Gateway cannot be reached (Gateway workspaces). */
   lastSeen?: LastSeen;
-  close(): void;
+  /** Closes it (`leaveCollections`: see FlowCollections.close). */
+  close(options?: { leaveCollections?: boolean }): void;
 }
 
 /** The origin the worker's `fetch` answers for (any origin works; this one reads clearly in logs). */
@@ -49,8 +50,8 @@ export async function connectWorkspace(workspace: Workspace, queryClient = new Q
       cols,
       engine,
       capabilities: { shellTools: false, cliAgents: false },
-      close() {
-        cols.close();
+      close(options) {
+        cols.close(options);
         data.close();
         engine.close();
       },
@@ -69,9 +70,9 @@ export async function connectWorkspace(workspace: Workspace, queryClient = new Q
     cols,
     lastSeen,
     capabilities: { shellTools: true, cliAgents: true },
-    close() {
+    close(options) {
       stopFollowing();
-      cols.close();
+      cols.close(options);
     },
   };
 }
@@ -115,6 +116,6 @@ export function openTeam(workspace: Workspace, url: string, teams: TeamWorkspace
     team,
     cols,
     capabilities: { shellTools: true, cliAgents: true },
-    close: () => cols.close(),
+    close: (options) => cols.close(options),
   };
 }

@@ -7,7 +7,8 @@
 import { timeTravel } from "../../../core/time-travel/time-travel.js";
 import type { CliCommand } from "../command.js";
 import { ATTEMPT_OPTIONS, attemptArg, formatDecisions, iterationArg, runAndNode, travelCommand } from "./time-travel-cli.js";
-import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
+import { withRun } from "./run-cli.js";
+import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP } from "./wait-cli.js";
 
 const USAGE = `Usage: flow rewind <runId> <nodeId> [options]
 
@@ -28,8 +29,10 @@ Options:
 ${WORKFLOW_HELP}
 ${DB_HELP}
 
+The workflow is the file the run recorded when it started (flow up), else --workflow.
+
 Example:
-  flow rewind 7f3a review --workflow review.tsx && flow up review.tsx --run-id 7f3a --resume`;
+  flow rewind 7f3a review && flow resume 7f3a`;
 
 export const rewindCommand: CliCommand = {
   name: "rewind",
@@ -48,7 +51,8 @@ export const rewindCommand: CliCommand = {
     const [runId, nodeId] = runAndNode(positionals);
     const iteration = iterationArg(values.iteration) ?? 0;
     const attempt = attemptArg(values.attempt);
-    return withStore(io, values, (db) =>
+    // The run's workflow (--workflow, else the file the run recorded) knows its output tables.
+    return withRun(io, values, runId, ({ db }) =>
       travelCommand(
         io,
         values.json,
@@ -65,7 +69,7 @@ export const rewindCommand: CliCommand = {
             keepDecisions: values["keep-decisions"] === true,
             onProgress,
           }),
-        (r) => `${formatDecisions(r.decisions ?? [])}Run ${runId} is paused until you resume it (${r.resetNodes.join(", ")} pending): flow up ${values.workflow ?? "<workflow file>"} --run-id ${runId} --resume\n`,
+        (r) => `${formatDecisions(r.decisions ?? [])}Run ${runId} is paused until you resume it (${r.resetNodes.join(", ")} pending): flow resume ${runId}\n`,
       ),
     );
   },

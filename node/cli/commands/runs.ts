@@ -4,6 +4,7 @@
  * state, attempts and time spent, counts, and its most recent events. See docs/cli.md.
  */
 import type { AttemptRecord, FlowDb, NodeRecord, RunRecord } from "../../../core/engine/flow-db.js";
+import { ownerStateOf, type RunOwnerState } from "../../../core/engine/run-control.js";
 import { RUN_STATUSES } from "../../../core/engine/status.js";
 import type { RunStatus } from "../../../core/engine/types.js";
 import { type CliCommand, type CliIO, UsageError, useColor } from "../command.js";
@@ -64,7 +65,9 @@ function countArg(text: string | undefined, what: string, fallback: number): num
 async function listRuns(db: FlowDb, filter: { limit: number; status?: RunStatus }, json: boolean, io: CliIO): Promise<void> {
   const runs = await db.listRuns(filter);
   if (json) return io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
-  for (const r of runs) io.stdout(`${new Date(r.createdAtMs).toISOString()}  ${r.status.padEnd(16)} ${r.runId}  ${r.workflowName ?? ""}${pauseNote(r) ? `  (${pauseNote(r)})` : ""}\n`);
+  // A run left `running` by a process that is gone says so (it can be cancelled or resumed).
+  const shown = (r: RunRecord) => (ownerStateOf(db.binding.env, r) === "gone" ? "running (owner gone)" : r.status);
+  for (const r of runs) io.stdout(`${new Date(r.createdAtMs).toISOString()}  ${shown(r).padEnd(16)} ${r.runId}  ${r.workflowName ?? ""}${pauseNote(r) ? `  (${pauseNote(r)})` : ""}\n`);
   if (runs.length === 0) io.stdout(filter.status ? `No ${filter.status} runs.\n` : "No runs.\n");
 }
 
@@ -109,7 +112,7 @@ async function showRun(db: FlowDb, runId: string, opts: { json: boolean; events:
   if (opts.json) return io.stdout(`${JSON.stringify({ run, nodes: lines, counts, usage, recentEvents: events }, null, 2)}\n`);
 
   const color = useColor(io);
-  io.stdout(`${header(run, now)}\n`);
+  io.stdout(`${header(run, now, ownerStateOf(db.binding.env, run))}\n`);
   if (run.error) io.stdout(`  error: ${run.error.code}: ${run.error.message}\n`);
   io.stdout(lines.length ? "\nNodes (plan order):\n" : "\nNo nodes yet.\n");
   const width = Math.min(40, Math.max(4, ...lines.map((n) => label(n).length)));
@@ -141,9 +144,9 @@ function inPlanOrder(nodes: NodeRecord[], plan: string[]): NodeRecord[] {
   return [...nodes].sort((a, b) => key(a) - key(b) || (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0) || a.iteration - b.iteration);
 }
 
-function header(run: RunRecord, now: number): string {
+function header(run: RunRecord, now: number, owner: RunOwnerState): string {
   const end = run.finishedAtMs ?? (run.status === "running" ? now : run.updatedAtMs);
-  return `Run ${run.runId}  ${run.status}${run.workflowName ? `  (${run.workflowName})` : ""}${pauseNote(run) ? `: ${pauseNote(run)}` : ""}\n  started ${new Date(run.createdAtMs).toISOString()}, ${run.finishedAtMs ? "ended" : "last change"} after ${formatDuration(end - run.createdAtMs)}`;
+  return `Run ${run.runId}  ${run.status}${owner === "gone" ? " (owner gone: flow cancel or flow resume it)" : ""}${run.workflowName ? `  (${run.workflowName})` : ""}${pauseNote(run) ? `: ${pauseNote(run)}` : ""}\n  started ${new Date(run.createdAtMs).toISOString()}, ${run.finishedAtMs ? "ended" : "last change"} after ${formatDuration(end - run.createdAtMs)}`;
 }
 
 function label(n: NodeRecord): string {

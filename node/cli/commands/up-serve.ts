@@ -24,6 +24,8 @@ export interface ServedRunOptions {
   input: Record<string, unknown>;
   runId?: string;
   resume?: boolean;
+  /** The directory a new run works in. */
+  rootDir?: string;
   force?: boolean;
   maxConcurrency?: number;
   logDir: string | null;
@@ -50,6 +52,7 @@ export async function serveRun(opts: ServedRunOptions, io: CliIO): Promise<RunRe
     const host = address.address.includes(":") ? `[${address.address}]` : address.address;
     const runOptions = {
       workflowPath: opts.workflowPath,
+      ...(opts.rootDir !== undefined ? { rootDir: opts.rootDir } : {}),
       logDir: opts.logDir,
       ...(opts.maxConcurrency ? { maxConcurrency: opts.maxConcurrency } : {}),
     };

@@ -26,6 +26,8 @@ Options:
   --run-id <id>           Id for the new run, or the run to resume
   --resume                Resume the run given by --run-id
   --force                 Resume even if another live process owns the run
+  --root-dir <dir>        The directory the run works in (default: this one). A resumed run
+                          works in the directory it recorded; --root-dir moves it
   --max-concurrency <n>   Tasks running at once (default 4)
   --log-dir <dir>         Where the run's NDJSON event log goes (default .flow/logs; "none" disables)
   --wait                  When only approvals, signals or timers are left, stay and wait for
@@ -53,6 +55,7 @@ export const upCommand: CliCommand = {
       "run-id": { type: "string" },
       resume: { type: "boolean" },
       force: { type: "boolean" },
+      "root-dir": { type: "string" },
       "max-concurrency": { type: "string" },
       "log-dir": { type: "string" },
       json: { type: "boolean" },
@@ -77,6 +80,8 @@ export const upCommand: CliCommand = {
     if (!(Number.isInteger(port) && port >= 0 && port < 65536)) throw new UsageError("--port must be a port number (0 picks a free one).");
     if (!values.serve && (values.port !== undefined || values.host !== undefined || values.token !== undefined)) throw new UsageError("--port, --host and --token go with --serve.");
     if (values.serve && (values.wait || values.hot)) throw new UsageError("--serve stays while the run waits already; it does not combine with --wait or --hot.");
+    const rootDir = values["root-dir"] === undefined ? undefined : resolve(io.cwd, values["root-dir"]);
+    if (values.serve && values.resume && rootDir !== undefined) throw new UsageError("--serve --resume continues the run where it recorded; move it with flow up --resume --root-dir first.");
     const { workflow, path } = await loadWorkflow(file, io.cwd);
     const color = useColor(io);
     const tally = new RunTally();
@@ -116,6 +121,7 @@ export const upCommand: CliCommand = {
               ...(values.resume ? { resume: true } : {}),
               ...(values.force ? { force: true } : {}),
               ...(maxConcurrency ? { maxConcurrency } : {}),
+              ...(rootDir !== undefined ? { rootDir } : {}),
               ...((values.token ?? io.env.FLOW_API_KEY) ? { token: values.token ?? io.env.FLOW_API_KEY } : {}),
             },
             io,
@@ -130,6 +136,7 @@ export const upCommand: CliCommand = {
         ...(values.resume ? { resume: true } : {}),
         ...(values.force ? { force: true } : {}),
         ...(maxConcurrency ? { maxConcurrency } : {}),
+        ...(rootDir !== undefined ? { rootDir } : {}),
         ...(values.wait ? { stayWhileWaiting: true } : {}),
         ...(values.hot ? { hot: true } : {}),
         onProgress,

@@ -5,7 +5,7 @@
  * array), `exp` and `nbf` are checked with `clockSkewSeconds` of tolerance (default 60,
  * negative counts as 0). Scopes come from `scopesClaim` (array, or space/comma string).
  */
-import { errors, jwtVerify, type JWTPayload } from "jose";
+import type { errors as JoseErrors, JWTPayload } from "jose";
 import { bearerTokenOf, type Authenticate, type CallerIdentity } from "../../../core/api/identity.js";
 import { FlowError } from "../../../core/errors.js";
 import { parseScopeList } from "./scope-list.js";
@@ -23,6 +23,8 @@ export function jwtAuthenticate(config: JwtAuthConfig, clock: AuthClock = Date):
   return async (req) => {
     const token = bearerTokenOf(req);
     if (token === null) throw new FlowError("UNAUTHORIZED", `This gateway requires a JWT: send "authorization: Bearer <jwt>" (or the token of the WebSocket connect frame).`, { reason: "missing" });
+    // jose loads at the first token, not with the package (docs/package.md "What loads when").
+    const { errors, jwtVerify } = await import("jose");
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, key, {
@@ -33,7 +35,7 @@ export function jwtAuthenticate(config: JwtAuthConfig, clock: AuthClock = Date):
         currentDate: new Date(clock.now()),
       }));
     } catch (cause) {
-      throw refusal(cause);
+      throw refusal(cause, errors);
     }
     return identityOf(payload, config, claims);
   };
@@ -53,7 +55,7 @@ function identityOf(payload: JWTPayload, config: JwtAuthConfig, claims: { scopes
 }
 
 /** The UNAUTHORIZED error for a token jose refused, with a `reason` a client can act on. */
-function refusal(cause: unknown): FlowError {
+function refusal(cause: unknown, errors: typeof JoseErrors): FlowError {
   if (cause instanceof errors.JWTExpired) {
     return new FlowError("UNAUTHORIZED", "The JWT has expired; refresh it.", { reason: "expired", refresh: true }, { cause });
   }

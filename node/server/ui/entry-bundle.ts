@@ -9,7 +9,7 @@
 import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, relative } from "node:path";
-import { build, type Metafile } from "esbuild";
+import type { Metafile } from "esbuild";
 import { escapeHtml } from "./index-page.js";
 import { bundleErrorPage } from "./missing-app-page.js";
 import type { UiFile, UiSource } from "./ui-source.js";
@@ -57,6 +57,7 @@ export function entryBundleSource(entry: string): UiSource {
 }
 
 async function bundle(entry: string): Promise<Bundle> {
+  const { build } = await import("esbuild");
   const result = await build({
     entryPoints: [entry],
     bundle: true,

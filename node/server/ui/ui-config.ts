@@ -12,6 +12,7 @@ import { builtAppDir } from "./app-dir.js";
 import { entryBundleSource } from "./entry-bundle.js";
 import { missingAppPage } from "./missing-app-page.js";
 import { type UiMount, UiMounts } from "./ui-mounts.js";
+import { withPgliteAssets } from "./pglite-assets.js";
 import { staticDirSource } from "./ui-source.js";
 
 /** Where a UI goes when its options do not say. */
@@ -27,7 +28,7 @@ export interface UiDefaults {
  * new UiMounts().add(builtInAppMount({ path: "/console", title: "Flow console" }));
  */
 export function builtInAppMount(at: UiDefaults, dir = builtAppDir()): UiMount {
-  return { ...at, source: staticDirSource(dir, () => missingAppPage(dir)) };
+  return { ...at, source: withPgliteAssets(staticDirSource(dir, () => missingAppPage(dir))) };
 }
 
 /**

@@ -8,11 +8,15 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { WebSocketServer } from "ws";
+import type { WebSocketServer } from "ws";
 import { errorEnvelope } from "../../../core/api/envelope.js";
 import { FlowError, httpStatusOf } from "../../../core/errors.js";
+import { lazyPackage } from "../../../core/util/lazy-package.js";
 import { assertOriginAllowed } from "../auth/origin.js";
 import { WsSession, type WsSessionContext } from "./ws-session.js";
+
+/** ws, loaded when a Gateway is made (docs/package.md "What loads when"). */
+const ws = lazyPackage<typeof import("ws")>(import.meta, "ws", () => import("ws"));
 
 export interface WsEndpointOptions extends WsSessionContext {
   maxConnections: number;
@@ -35,7 +39,7 @@ export class WsEndpoint {
   private drained: (() => void) | undefined;
 
   constructor(private readonly opts: WsEndpointOptions) {
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayload, clientTracking: false });
+    this.wss = new (ws().WebSocketServer)({ noServer: true, maxPayload: opts.maxPayload, clientTracking: false });
   }
 
   get connectionCount(): number {

@@ -48,7 +48,7 @@ export function RunHeader(props: { run: GatewayRunRow; now: Accessor<number>; ch
             )}
           </Show>
           <span data-testid="run-status" data-status={run().status} class="run-header-status">
-            <StatusBadge status={run().status} />
+            <StatusBadge status={run().status} owner={run().owner} />
             <Show when={pauseNote(run())}>{(note) => <span class="muted" data-testid="pause-note"> {note()}</span>}</Show>
           </span>
         </div>
@@ -72,7 +72,7 @@ export function RunHeader(props: { run: GatewayRunRow; now: Accessor<number>; ch
           </dd>
         </div>
         <div>
-          <dt>Triggered by</dt>
+          <dt>Started by</dt>
           <dd title="Who or what started the run: the signed-in caller, a cron, or the harness that launched it">{startedByLabel(run()) ?? "—"}</dd>
         </div>
         <LinkedRun title="Parent run" runId={run().parentRunId} />

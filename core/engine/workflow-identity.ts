@@ -1,0 +1,77 @@
+/**
+ * @module core/engine/workflow-identity
+ * How a run knows its workflow whatever loaded it: the file that defined a workflow (taken
+ * from the stack when `flow(build)` is called, or set by the loader that imported it), which
+ * the run's hash is computed from, so tsx, vitest and esbuild agree on an untouched file;
+ * and the name its root `<Workflow name>` declares, by which any host serving the workflow
+ * recognises runs another process started.
+ */
+import { Workflow } from "../components/control-flow.js";
+import { isFlowElement } from "../jsx/element.js";
+import { TAGS } from "../protocol.js";
+import { sha256Hex } from "../util/hash.js";
+import type { StoreBinding } from "./binding.js";
+import { createCtx } from "./ctx.js";
+import { OutputIndex } from "./output-index.js";
+import type { FlowWorkflow, RunOptions } from "./types.js";
+
+/** A source location in a stack line: `file:///a/b.tsx:3:7`, `/a/b.ts:3:7`, `C:\a\b.ts:3:7`. */
+const FRAME = /(?:file:\/\/)?((?:\/|[A-Za-z]:[\\/])[^\s()]*?):\d+:\d+/;
+
+/** Frames of Flow's own modules that lie between `flow(build)` and the file calling it. */
+const OWN_FRAME = /[\\/](?:create-api|workflow-identity)\.[cm]?[jt]sx?$/;
+
+/**
+ * The file whose code called `flow(build)`, read from `stack` (`new Error().stack` taken in
+ * `flow`); undefined when the runtime gives no file paths.
+ * @example
+ * workflow.sourcePath = definingFile(new Error().stack); // "/repo/review.tsx"
+ */
+export function definingFile(stack: string | undefined): string | undefined {
+  for (const line of (stack ?? "").split("\n").slice(1)) {
+    const match = FRAME.exec(line);
+    if (!match) continue;
+    const file = decodeURIComponent(match[1]!.replace(/\?.*$/, ""));
+    if (!OWN_FRAME.test(file)) return file;
+  }
+  return undefined;
+}
+
+/**
+ * The hash recorded with a run: `WorkflowOptions.workflowHash`, else the hash of the workflow
+ * file's text (`RunOptions.workflowPath`, else the file that defined the workflow) when the
+ * host can read files, else the build function's source and the schemas (a browser).
+ * @example
+ * const hash = workflowHashOf(workflow, bindingOf(workflow), { workflowPath: "review.tsx" });
+ */
+export function workflowHashOf(workflow: FlowWorkflow, binding: StoreBinding, opts: RunOptions): string {
+  if (workflow.opts.workflowHash) return workflow.opts.workflowHash;
+  const path = opts.workflowPath ?? workflow.sourcePath;
+  const fromFile = path ? binding.env.hashWorkflowFile?.(path) : undefined;
+  return fromFile ?? sha256Hex(`${workflow.build.toString()}\n${binding.registry.signature()}`);
+}
+
+const declared = new WeakMap<FlowWorkflow, string | null>();
+
+/**
+ * The name of a workflow: `readableName`, else the `name` of the `<Workflow>` its build
+ * function returns (built with `input`, default `{}`); null when neither says one. A build that
+ * throws on the input it is given names nothing.
+ * @example
+ * workflowNameOf(workflow); // "review" for () => <Workflow name="review">...</Workflow>
+ */
+export function workflowNameOf(workflow: FlowWorkflow, binding: StoreBinding, input: unknown = {}): string | null {
+  if (workflow.readableName) return workflow.readableName;
+  const known = declared.get(workflow);
+  if (known !== undefined) return known;
+  let element: unknown;
+  try {
+    const index = new OutputIndex();
+    element = workflow.build(createCtx({ runId: "", iteration: 0, iterations: {}, input, auth: null, registry: binding.registry, index, nodeIteration: () => undefined }));
+  } catch {
+    return null;
+  }
+  const name = isFlowElement(element) && (element.type === Workflow || element.type === TAGS.workflow) && typeof element.props?.name === "string" ? (element.props.name as string) : null;
+  declared.set(workflow, name);
+  return name;
+}

@@ -1,0 +1,50 @@
+/**
+ * @module node/cli/commands/run-cli
+ * What the commands acting on one run (`cancel`, `pause`, `resume`, `retry`, `rewind`) share:
+ * the run's store and, when known, its workflow. `--workflow <file>` names it; otherwise the
+ * store the project resolves is opened and the workflow file the run recorded when it started
+ * is loaded from there (so `flow rewind <run> <node>` needs no `--workflow`). See docs/cli.md
+ * ("Controlling runs").
+ */
+import { existsSync } from "node:fs";
+import { FlowDb } from "../../../core/engine/flow-db.js";
+import type { FlowWorkflow } from "../../../core/engine/types.js";
+import { type CliIO, UsageError } from "../command.js";
+import { loadWorkflow } from "../load-workflow.js";
+import { withStore } from "./wait-cli.js";
+
+/** A run's store and the workflow it runs (undefined when neither given nor recorded). */
+export interface RunHandle {
+  db: FlowDb;
+  workflow: FlowWorkflow | undefined;
+  /** The workflow file, as given or recorded. */
+  workflowPath: string | undefined;
+}
+
+/**
+ * Runs `fn` on the run's store and workflow, then closes what it opened.
+ * @example
+ * await withRun(io, values, runId, ({ db, workflow }) => stopRun(db, runId, "cancel", { workflow }));
+ */
+export async function withRun<T>(io: CliIO, where: { db?: string | undefined; workflow?: string | undefined }, runId: string, fn: (run: RunHandle) => Promise<T>): Promise<T> {
+  if (where.workflow !== undefined) {
+    if (where.db !== undefined) throw new UsageError("give --db or --workflow, not both.");
+    const { workflow, path } = await loadWorkflow(where.workflow, io.cwd);
+    return withWorkflowDb(workflow, path, fn);
+  }
+  return withStore(io, where, async (db) => {
+    const recorded = (await db.requireRun(runId)).workflowPath;
+    if (!recorded || !existsSync(recorded)) return fn({ db, workflow: undefined, workflowPath: undefined });
+    const { workflow } = await loadWorkflow(recorded, io.cwd);
+    return withWorkflowDb(workflow, recorded, fn);
+  });
+}
+
+async function withWorkflowDb<T>(workflow: FlowWorkflow, workflowPath: string, fn: (run: RunHandle) => Promise<T>): Promise<T> {
+  const db = new FlowDb(workflow);
+  try {
+    return await fn({ db, workflow, workflowPath });
+  } finally {
+    await db.store.close();
+  }
+}

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as semconv from "@opentelemetry/semantic-conventions/incubating";
-import { createFlow, createOtlpTracing, defineTool, HostedChatAgent, runWorkflow } from "durable-flow";
+import { createFlow, createOtlpTracing, defineTool, HostedChatAgent, read, runWorkflow } from "durable-flow";
 import { startProviderServer } from "../agents/testing/provider-server.js";
 import type { ProviderServer } from "../agents/testing/provider-server.js";
 
@@ -58,7 +58,7 @@ describe("OpenTelemetry over OTLP/HTTP", () => {
     const receiver = await startReceiver();
     closers.push(receiver.close);
     const provider: ProviderServer = await startProviderServer([
-      { toolCalls: [{ id: "call_1", name: "lookup", args: { city: "Oslo" } }] },
+      { toolCalls: [{ id: "call_1", name: "lookup", args: { city: "Oslo" } }, { id: "call_2", name: "read", args: { path: "../../../etc/passwd" } }] },
       { text: '{"city":"Oslo","tempC":21}' },
     ]);
     closers.push(provider.close);
@@ -66,7 +66,7 @@ describe("OpenTelemetry over OTLP/HTTP", () => {
     const { flow, Workflow, Task, outputs } = createFlow(schemas, { dbPath: join(dir, "flow.db") });
     const wf = flow(() => (
       <Workflow name="weather">
-        <Task id="ask" output={outputs.weather} agent={new HostedChatAgent({ id: "forecaster", model: "gpt-4o-mini", baseURL: provider.url, apiKey: "k", api: "chat", tools: { lookup } })} retries={0}>
+        <Task id="ask" output={outputs.weather} agent={new HostedChatAgent({ id: "forecaster", model: "gpt-4o-mini", baseURL: provider.url, apiKey: "k", api: "chat", tools: { lookup, read } })} retries={0}>
           Weather in Oslo?
         </Task>
       </Workflow>
@@ -80,7 +80,7 @@ describe("OpenTelemetry over OTLP/HTTP", () => {
     expect(receiver.received[0]).toMatchObject({ path: "/v1/traces", contentType: "application/json", serviceName: "flow-test" });
     const spans = receiver.received.flatMap((r) => r.spans);
     const byName = (name: string) => spans.filter((s) => s.name === name);
-    expect(spans.map((s) => s.name).sort()).toEqual(["execute_tool lookup", "invoke_agent forecaster", "run weather", "task ask"]);
+    expect(spans.map((s) => s.name).sort()).toEqual(["execute_tool lookup", "execute_tool read", "invoke_agent forecaster", "run weather", "task ask"]);
     const [run] = byName("run weather");
     const [task] = byName("task ask");
     const [gen] = byName("invoke_agent forecaster");
@@ -123,6 +123,11 @@ describe("OpenTelemetry over OTLP/HTTP", () => {
       "flow.run.id": result.runId,
     });
     expect(tool!.status?.code ?? 0).not.toBe(2);
+    // The refused sandbox escape is an error span carrying the refusal's FlowError code.
+    const [refused] = byName("execute_tool read");
+    expect(refused!.parentSpanId).toBe(gen!.spanId);
+    expect(refused!.status?.code).toBe(2); // STATUS_CODE_ERROR
+    expect(String(attrs(refused!)["error.type"])).toMatch(/^TOOL_/);
   });
 
   it("exports a flow up run's spans to OTEL_EXPORTER_OTLP_ENDPOINT, named by OTEL_SERVICE_NAME, before the process exits", async () => {

@@ -6,6 +6,7 @@
  * database share one engine; see docs/app-browser.md.
  */
 import * as Comlink from "comlink";
+import { rpcPath } from "../core/api/contract.js";
 import type { SqlRow, SqlValue } from "../core/store/port.js";
 import { saveBrowserKey } from "./keys.js";
 import type { BrowserStorage } from "./store/pglite-browser.js";
@@ -132,7 +133,7 @@ export async function connectBrowserEngine(opts: BrowserEngineOptions = {}): Pro
       return () => listeners.delete(listener);
     },
     async ready() {
-      const res = await engineFetch("http://flow.worker/v1/rpc/listWorkflows", { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+      const res = await engineFetch(`http://flow.worker${rpcPath("listWorkflows")}`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
       await res.body?.cancel();
       await noteStorage();
     },

@@ -29,9 +29,14 @@ export const TAGS = {
   aspects: "flow:aspects",
 } as const;
 
-/** Internal tables (created by core/store/migrations.ts). */
+/**
+ * Internal tables (created by core/store/migrations.ts, the one other module that spells
+ * them; core/static-analysis.test.ts keeps new `_flow_*` literals out of the rest). Memory's
+ * tables are `MEMORY_TABLES` (core/memory/context.ts).
+ */
 export const TABLES = {
   meta: "_flow_meta",
+  migrations: "_flow_migrations",
   runs: "_flow_runs",
   nodes: "_flow_nodes",
   attempts: "_flow_attempts",
@@ -40,4 +45,10 @@ export const TABLES = {
   cache: "_flow_cache",
   waits: "_flow_waits",
   signals: "_flow_signals",
+  scores: "_flow_scores",
+  toolCalls: "_flow_tool_calls",
+  timeTravel: "_flow_time_travel",
+  crons: "_flow_crons",
+  webhookDeliveries: "_flow_webhook_deliveries",
+  members: "_flow_members",
 } as const;

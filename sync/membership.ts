@@ -18,6 +18,7 @@ import type { Authenticate, CallerIdentity } from "../core/api/identity.js";
 import { hasScope, SCOPES } from "../core/api/scopes.js";
 import { FlowError } from "../core/errors.js";
 import type { StorePort } from "../core/store/port.js";
+import { TABLES } from "../core/protocol.js";
 
 /**
  * A member's role in a team workspace.
@@ -105,17 +106,17 @@ export class Membership {
   /** The role of `userId` (owners are admins), or null for a non-member. */
   async roleOf(userId: string): Promise<WorkspaceRole | null> {
     if (this.owners.includes(userId)) return "admin";
-    const [row] = await this.store.query<{ role: string }>("SELECT role FROM _flow_members WHERE workspace_id = ? AND user_id = ?", [this.workspaceId, userId]);
+    const [row] = await this.store.query<{ role: string }>(`SELECT role FROM ${TABLES.members} WHERE workspace_id = ? AND user_id = ?`, [this.workspaceId, userId]);
     return (row?.role as WorkspaceRole | undefined) ?? null;
   }
 
   async list(): Promise<WorkspaceMember[]> {
-    return (await this.store.query<MemberRow>("SELECT * FROM _flow_members WHERE workspace_id = ? ORDER BY added_at_ms, user_id", [this.workspaceId])).map(toMember);
+    return (await this.store.query<MemberRow>(`SELECT * FROM ${TABLES.members} WHERE workspace_id = ? ORDER BY added_at_ms, user_id`, [this.workspaceId])).map(toMember);
   }
 
   /** Who holds which role, as one string that changes whenever a member is added, removed or changes role. */
   async fingerprint(): Promise<string> {
-    const rows = await this.store.query<{ user_id: string; role: string }>("SELECT user_id, role FROM _flow_members WHERE workspace_id = ? ORDER BY user_id", [this.workspaceId]);
+    const rows = await this.store.query<{ user_id: string; role: string }>(`SELECT user_id, role FROM ${TABLES.members} WHERE workspace_id = ? ORDER BY user_id`, [this.workspaceId]);
     return rows.map((r) => `${r.user_id}:${r.role}`).join("\n");
   }
 
@@ -124,7 +125,7 @@ export class Membership {
     if (!userId) throw new FlowError("INVALID_ARGUMENT", "A member needs a userId (the id the Gateway's auth gives the user).");
     assertRole(role);
     await this.store.execute(
-      `INSERT INTO _flow_members (workspace_id, user_id, role, added_by, added_at_ms) VALUES (?, ?, ?, ?, ?)
+      `INSERT INTO ${TABLES.members} (workspace_id, user_id, role, added_by, added_at_ms) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = excluded.role`,
       [this.workspaceId, userId, role, addedBy, Math.trunc(nowMs)],
     );
@@ -133,7 +134,7 @@ export class Membership {
 
   /** Removes a member; true when there was one. */
   async remove(userId: string): Promise<boolean> {
-    return (await this.store.execute("DELETE FROM _flow_members WHERE workspace_id = ? AND user_id = ?", [this.workspaceId, userId])) > 0;
+    return (await this.store.execute(`DELETE FROM ${TABLES.members} WHERE workspace_id = ? AND user_id = ?`, [this.workspaceId, userId])) > 0;
   }
 }
 

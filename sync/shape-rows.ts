@@ -9,6 +9,7 @@
  */
 import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../core/data/rows.js";
 import { runNodeKey } from "../core/data/rows.js";
+import { ANNOTATIONS } from "../core/api/contract.js";
 
 /** A row as a shape stream delivers it (after `SHAPE_PARSER`). */
 export type ShapeRow = Record<string, unknown>;
@@ -24,8 +25,8 @@ export const SHAPE_PARSER = { int8: (value: string) => Number(value) };
 const json = (v: unknown): unknown => (typeof v === "string" ? JSON.parse(v) : (v ?? null));
 
 /** Annotations the host records, kept out of `annotations` (core/api/read-model.ts HOST_ANNOTATIONS). */
-const WORKFLOW_ANNOTATION = "flow:workflow";
-const STARTED_BY_ANNOTATION = "flow:startedBy";
+const WORKFLOW_ANNOTATION = ANNOTATIONS.workflow;
+const STARTED_BY_ANNOTATION = ANNOTATIONS.startedBy;
 
 /**
  * A `_flow_runs` shape row (whole or partial) as a `GatewayRunSummaryRow` (whole or partial).

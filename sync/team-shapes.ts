@@ -8,6 +8,7 @@
  * Runtime-agnostic: the browser's multiplayer collections (sync/source-multiplayer.ts)
  * name the same shapes.
  */
+import { TABLES } from "../core/protocol.js";
 
 /**
  * A shape a team workspace serves.
@@ -33,7 +34,7 @@ export const WORKSPACE_COLUMN = "workspace_id";
  */
 export const TEAM_SHAPES = {
   runs: {
-    table: "_flow_runs",
+    table: TABLES.runs,
     columns: [
       "run_id",
       WORKSPACE_COLUMN,
@@ -52,16 +53,16 @@ export const TEAM_SHAPES = {
     ],
   },
   nodes: {
-    table: "_flow_nodes",
+    table: TABLES.nodes,
     columns: ["run_id", "node_id", "iteration", WORKSPACE_COLUMN, "state", "label", "output_table", "attempts", "error_json", "updated_at_ms"],
   },
   approvals: {
-    table: "_flow_waits",
+    table: TABLES.waits,
     filter: "status = 'pending' AND kind IN ('approval', 'human')",
     columns: ["run_id", "node_id", "iteration", WORKSPACE_COLUMN, "kind", "status", "request_json", "deadline_ms", "created_at_ms"],
   },
   members: {
-    table: "_flow_members",
+    table: TABLES.members,
     columns: [WORKSPACE_COLUMN, "user_id", "role", "added_by", "added_at_ms"],
   },
 } as const satisfies Record<string, ShapeDefinition>;

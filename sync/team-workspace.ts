@@ -15,6 +15,7 @@
  */
 import { FlowError } from "../core/errors.js";
 import type { StorePort } from "../core/store/port.js";
+import { TABLES } from "../core/protocol.js";
 import { TEAM_SHAPES, WORKSPACE_COLUMN } from "./team-shapes.js";
 
 /**
@@ -49,7 +50,7 @@ export function assertWorkspaceId(id: string): void {
 }
 
 /** The tables the team shapes read. */
-const SYNCED_TABLES = [...new Set(Object.values(TEAM_SHAPES).map((s) => s.table))].filter((t) => t !== "_flow_members");
+const SYNCED_TABLES = [...new Set(Object.values(TEAM_SHAPES).map((s) => s.table))].filter((t) => t !== TABLES.members);
 
 /**
  * Prepares `store` (PostgreSQL, migrated) to serve team workspace `workspaceId`; answers the
@@ -65,7 +66,7 @@ export async function prepareTeamWorkspace(store: StorePort, workspaceId: string
   return store.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(7331014)");
     const [{ schema } = { schema: "public" }] = await tx.query<{ schema: string }>("SELECT current_schema() AS schema");
-    const [recorded] = await tx.query<{ value: string }>("SELECT value FROM _flow_meta WHERE key = 'workspaceId'");
+    const [recorded] = await tx.query<{ value: string }>(`SELECT value FROM ${TABLES.meta} WHERE key = 'workspaceId'`);
     if (recorded && recorded.value !== workspaceId) {
       throw new FlowError("INVALID_ARGUMENT", `This database already holds team workspace "${recorded.value}"; start the Gateway with team.workspaceId "${recorded.value}", or give workspace "${workspaceId}" a database of its own.`, {
         workspaceId,
@@ -86,8 +87,8 @@ export async function prepareTeamWorkspace(store: StorePort, workspaceId: string
       await tx.execute(`ALTER TABLE ${table} ALTER COLUMN ${WORKSPACE_COLUMN} SET DEFAULT '${workspaceId}'`);
       await tx.execute(`ALTER TABLE ${table} REPLICA IDENTITY FULL`);
     }
-    await tx.execute(`ALTER TABLE _flow_members REPLICA IDENTITY FULL`);
-    if (!recorded) await tx.execute("INSERT INTO _flow_meta (key, value) VALUES ('workspaceId', ?)", [workspaceId]);
+    await tx.execute(`ALTER TABLE ${TABLES.members} REPLICA IDENTITY FULL`);
+    if (!recorded) await tx.execute(`INSERT INTO ${TABLES.meta} (key, value) VALUES ('workspaceId', ?)`, [workspaceId]);
     return { schema };
   });
 }

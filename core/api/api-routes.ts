@@ -1,27 +1,29 @@
 /**
  * @module core/api/api-routes
- * The `/v1/api/*` routes the data client and the console use: REST-shaped reads and writes
- * over the RPC methods (same scopes, params and rows), plus what has no RPC method (frames,
- * events pages, scores, memory facts) and the change stream `GET /v1/api/stream`.
- * docs/hosting.md "Domain API" lists every route with its rows.
+ * Mounts the `/v1/api/*` routes of the contract (core/api/contract.ts `API_ROUTES`) on the
+ * domain handler's app: a route that names an RPC method calls it with its path parameters,
+ * query and body merged (same scopes, params and rows); the others have a handler here or in
+ * wait-routes.ts and memory-routes.ts, and their scope is checked before it runs. The change
+ * stream `GET /v1/api/stream` is one of them. docs/hosting.md "Domain API" lists every route.
  */
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { attachBinding } from "../engine/binding.js";
 import type { ClockPort } from "../engine/world.js";
 import { FlowError } from "../errors.js";
 import { memoryStoreOf } from "../memory/index.js";
 import { listScores } from "../scorers/index.js";
 import { readJsonBody, readJsonObject } from "./body.js";
+import { API_ROUTES, type ApiRoute, type ApiRouteName, HEADERS, routeLabel, routeScope } from "./contract.js";
 import { okResponse } from "./envelope.js";
 import { runSummary } from "./read-model.js";
 import { retryNode, retryNodeBody } from "./retry-node.js";
 import type { DomainEnv } from "./handler.js";
 import type { GatewayHost } from "./host.js";
 import type { CallerIdentity } from "./identity.js";
-import { mountMemoryRoutes } from "./memory-routes.js";
+import { memoryRouteHandlers } from "./memory-routes.js";
 import { requireScope } from "./scopes.js";
 import { sseResponse } from "./sse.js";
-import { mountWaitRoutes } from "./wait-routes.js";
+import { waitRouteHandlers } from "./wait-routes.js";
 
 /** What the routes need from the handler. */
 export interface ApiRouteDeps {
@@ -46,125 +48,122 @@ function defined(values: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== ""));
 }
 
+/** The routes with no RPC method: each has a handler. */
+export type CustomRouteName = { [K in ApiRouteName]: (typeof API_ROUTES)[K] extends { rpc: string } ? never : K }[ApiRouteName];
+
+/**
+ * The handler of a route with no RPC method (its scope is checked before it runs).
+ * @example
+ * const handler: RouteHandler = async (c) => okResponse(await host.db.listRuns({ limit: 1 }));
+ */
+export type RouteHandler = (c: Context<DomainEnv>) => Promise<Response> | Response;
+
+/**
+ * The params of an RPC route: the body as given when there is nothing else, else the body (a
+ * JSON object, INVALID_ARGUMENT otherwise) with its path parameters and set query parameters.
+ */
+async function rpcParams(c: Context<DomainEnv>, route: ApiRoute, maxBodyBytes: number): Promise<unknown> {
+  const query = defined(Object.fromEntries(Object.entries(route.query ?? {}).map(([name, kind]) => [name, kind === "int" ? intParam(c.req.query(name), name) : c.req.query(name)])));
+  const extra = { ...c.req.param(), ...query };
+  if (!route.body) return extra;
+  if (Object.keys(extra).length === 0) return readJsonBody(c.req.raw, maxBodyBytes);
+  return { ...(await readJsonObject(c.req.raw, maxBodyBytes, routeLabel(route))), ...extra };
+}
+
 /**
  * Mounts `/v1/api/*` on the domain handler's app.
  * @example
  * mountApiRoutes(app, { host, invoke, answer, maxBodyBytes, heartbeatMs: 15000, clock: () => systemClock });
  */
 export function mountApiRoutes(app: Hono<DomainEnv>, deps: ApiRouteDeps): void {
-  const { host, invoke, answer } = deps;
-  const body = (req: Request) => readJsonBody(req, deps.maxBodyBytes);
-  const object = (req: Request, route: string) => readJsonObject(req, deps.maxBodyBytes, route);
-  const call = async (method: string, params: unknown, caller: CallerIdentity | null) => answer(await invoke(method, params, caller));
-
-  // ---- runs ----
-  app.get("/v1/api/runs", (c) =>
-    call("listRuns", defined({ status: c.req.query("status"), workflow: c.req.query("workflow"), limit: intParam(c.req.query("limit"), "limit"), cursor: c.req.query("cursor") }), c.get("caller")),
-  );
-  app.post("/v1/api/runs", async (c) => call("launchRun", await body(c.req.raw), c.get("caller")));
-  app.get("/v1/api/runs/:runId", async (c) => {
-    if (c.req.query("view") !== "summary") return call("getRun", { runId: c.req.param("runId") }, c.get("caller"));
-    requireScope(c.get("caller"), "run:read", "GET /v1/api/runs/:runId?view=summary");
-    return okResponse(await runSummary(host, c.req.param("runId")));
-  });
-  for (const action of ["resume", "pause", "cancel"] as const) {
-    app.post(`/v1/api/runs/:runId/${action}`, async (c) => call(`${action}Run`, { ...(await object(c.req.raw, `POST /v1/api/runs/:runId/${action}`)), runId: c.req.param("runId") }, c.get("caller")));
+  const handlers: Record<CustomRouteName, RouteHandler> = { ...customHandlers(deps), ...waitRouteHandlers(deps.host, deps.maxBodyBytes), ...memoryRouteHandlers(deps.host) };
+  // Routes of one verb and path (`GET /v1/api/runs/:runId` and its `?view=summary`) share a mount.
+  const byPath = new Map<string, Array<[ApiRouteName, ApiRoute]>>();
+  for (const [name, route] of Object.entries(API_ROUTES) as Array<[ApiRouteName, ApiRoute]>) {
+    const key = `${route.verb} ${route.path}`;
+    byPath.set(key, [...(byPath.get(key) ?? []), [name, route]]);
   }
-  app.get("/v1/api/runs/:runId/what-happened", (c) => call("whatHappened", { runId: c.req.param("runId") }, c.get("caller")));
-  app.get("/v1/api/runs/:runId/usage", (c) => call("getRunUsage", { runId: c.req.param("runId") }, c.get("caller")));
-  app.get("/v1/api/runs/:runId/nodes/:nodeId/transcript", (c) => call("getTranscript", { runId: c.req.param("runId"), nodeId: c.req.param("nodeId") }, c.get("caller")));
-  app.get("/v1/api/runs/:runId/nodes/:nodeId/output", (c) =>
-    call("getNodeOutput", defined({ runId: c.req.param("runId"), nodeId: c.req.param("nodeId"), iteration: intParam(c.req.query("iteration"), "iteration") }), c.get("caller")),
-  );
-  app.post("/v1/api/runs/:runId/rewind", async (c) => call("rewindRun", { ...(await object(c.req.raw, "POST /v1/api/runs/:runId/rewind")), runId: c.req.param("runId") }, c.get("caller")));
-  app.post("/v1/api/runs/:runId/nodes/:nodeId/retry", async (c) => {
-    requireScope(c.get("caller"), "run:write", "POST /v1/api/runs/:runId/nodes/:nodeId/retry");
-    const parsed = retryNodeBody.safeParse(await body(c.req.raw));
-    if (!parsed.success) throw new FlowError("INVALID_ARGUMENT", `POST /v1/api/runs/:runId/nodes/:nodeId/retry takes { iteration?, resetDependents?, resume? }: ${parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ")}.`);
-    return okResponse(await retryNode(host, { ...parsed.data, runId: c.req.param("runId"), nodeId: c.req.param("nodeId") }));
-  });
-  app.get("/v1/api/runs/:runId/nodes/:nodeId/diff", (c) =>
-    call("getNodeDiff", defined({ runId: c.req.param("runId"), nodeId: c.req.param("nodeId"), iteration: intParam(c.req.query("iteration"), "iteration"), attempt: intParam(c.req.query("attempt"), "attempt") }), c.get("caller")),
-  );
-  app.get("/v1/api/runs/:runId/diff", (c) => call("getRunDiff", { runId: c.req.param("runId") }, c.get("caller")));
-  app.get("/v1/api/runs/:runId/events", async (c) => {
-    requireScope(c.get("caller"), "run:read", "GET /v1/api/runs/:runId/events");
-    const runId = c.req.param("runId");
-    await host.db.requireRun(runId);
-    const events = await host.db.listEvents(runId, { afterSeq: intParam(c.req.query("afterSeq"), "afterSeq") ?? 0, limit: Math.min(intParam(c.req.query("limit"), "limit") ?? 1000, 10_000) });
-    return okResponse({ runId, events, lastSeq: events.at(-1)?.seq ?? intParam(c.req.query("afterSeq"), "afterSeq") ?? 0 });
-  });
-  app.get("/v1/api/runs/:runId/events/stream", async (c) => {
-    const afterSeq = intParam(c.req.header("last-event-id") ?? c.req.query("afterSeq"), "afterSeq") ?? 0;
-    return call("streamRunEvents", { runId: c.req.param("runId"), afterSeq }, c.get("caller"));
-  });
-  app.get("/v1/api/runs/:runId/frames", async (c) => {
-    requireScope(c.get("caller"), "run:read", "GET /v1/api/runs/:runId/frames");
-    const runId = c.req.param("runId");
-    await host.db.requireRun(runId);
-    const frameNo = intParam(c.req.query("frameNo"), "frameNo");
-    const frame = await host.db.getFrame(runId, frameNo);
-    if (!frame) throw new FlowError("NOT_AVAILABLE", `Run ${runId} has no frame${frameNo === undefined ? " yet" : ` ${frameNo}`}.`, { runId, frameNo });
-    return okResponse(frame);
-  });
+  for (const routes of byPath.values()) {
+    const [, first] = routes[0]!;
+    app.on(first.verb, first.path, async (c) => {
+      const selected = ([, r]: [ApiRouteName, ApiRoute]) => r.fixed !== undefined && Object.entries(r.fixed).every(([k, v]) => c.req.query(k) === v);
+      const [name, route] = routes.find(selected) ?? routes.find(([, r]) => !r.fixed)!;
+      if (route.rpc) return deps.answer(await deps.invoke(route.rpc, await rpcParams(c, route, deps.maxBodyBytes), c.get("caller")));
+      requireScope(c.get("caller"), routeScope(route), routeLabel(route));
+      return handlers[name as CustomRouteName](c);
+    });
+  }
+}
 
-  // ---- people and signals ----
-  app.get("/v1/api/approvals", (c) => call("listApprovals", defined({ runId: c.req.query("runId") }), c.get("caller")));
-  app.post("/v1/api/approvals", async (c) => call("submitApproval", await body(c.req.raw), c.get("caller")));
-  app.post("/v1/api/signals", async (c) => call("submitSignal", await body(c.req.raw), c.get("caller")));
-  mountWaitRoutes(app, host, deps.maxBodyBytes);
-
-  // ---- workflows, prompts, scores, memory ----
-  app.get("/v1/api/workflows", (c) => call("listWorkflows", {}, c.get("caller")));
-  app.get("/v1/api/prompts", (c) => call("listPrompts", defined({ runId: c.req.query("runId"), limit: intParam(c.req.query("limit"), "limit") }), c.get("caller")));
-  app.get("/v1/api/scores", async (c) => {
-    requireScope(c.get("caller"), "run:read", "GET /v1/api/scores");
-    const filter = defined({ runId: c.req.query("runId"), nodeId: c.req.query("nodeId"), scorerId: c.req.query("scorerId") });
-    return okResponse(await listScores(attachBinding({}, host.db.binding), filter));
-  });
-  app.get("/v1/api/memory/facts", async (c) => {
-    requireScope(c.get("caller"), "memory:read", "GET /v1/api/memory/facts");
+/** The handlers of the routes with no RPC method that live here. */
+function customHandlers(deps: ApiRouteDeps): Omit<Record<CustomRouteName, RouteHandler>, keyof ReturnType<typeof waitRouteHandlers> | keyof ReturnType<typeof memoryRouteHandlers>> {
+  const { host, invoke, answer } = deps;
+  const memory = () => {
     const { store, env } = host.db.binding;
-    const memory = memoryStoreOf({ store, clock: env.clock, newId: () => env.newId() });
-    const namespace = c.req.query("namespace");
-    const facts = namespace ? await memory.listFacts(namespace) : await memory.listAllFacts();
-    return okResponse(facts.map((f) => ({ ...f, value: JSON.parse(f.valueJson) as unknown })));
-  });
-  app.get("/v1/api/memory/notes", async (c) => {
-    requireScope(c.get("caller"), "memory:read", "GET /v1/api/memory/notes");
-    const namespace = c.req.query("namespace");
-    if (!namespace) throw new FlowError("INVALID_ARGUMENT", "GET /v1/api/memory/notes needs ?namespace=<kind>:<id> (for example workflow:review).");
-    const { store, env } = host.db.binding;
-    return okResponse(await memoryStoreOf({ store, clock: env.clock, newId: () => env.newId() }).listNotes(namespace));
-  });
-  mountMemoryRoutes(app, host);
+    return memoryStoreOf({ store, clock: env.clock, newId: () => env.newId() });
+  };
+  return {
+    getRunSummary: async (c) => okResponse(await runSummary(host, c.req.param("runId")!)),
+    retryNode: async (c) => {
+      const parsed = retryNodeBody.safeParse(await readJsonBody(c.req.raw, deps.maxBodyBytes));
+      if (!parsed.success) throw new FlowError("INVALID_ARGUMENT", `${routeLabel(API_ROUTES.retryNode)} takes { iteration?, resetDependents?, resume? }: ${parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ")}.`);
+      return okResponse(await retryNode(host, { ...parsed.data, runId: c.req.param("runId")!, nodeId: c.req.param("nodeId")! }));
+    },
+    listRunEvents: async (c) => {
+      const runId = c.req.param("runId")!;
+      await host.db.requireRun(runId);
+      const events = await host.db.listEvents(runId, { afterSeq: intParam(c.req.query("afterSeq"), "afterSeq") ?? 0, limit: Math.min(intParam(c.req.query("limit"), "limit") ?? 1000, 10_000) });
+      return okResponse({ runId, events, lastSeq: events.at(-1)?.seq ?? intParam(c.req.query("afterSeq"), "afterSeq") ?? 0 });
+    },
+    streamRunEvents: async (c) => {
+      const afterSeq = intParam(c.req.header(HEADERS.lastEventId) ?? c.req.query("afterSeq"), "afterSeq") ?? 0;
+      return answer(await invoke("streamRunEvents", { runId: c.req.param("runId"), afterSeq }, c.get("caller")));
+    },
+    getFrame: async (c) => {
+      const runId = c.req.param("runId")!;
+      await host.db.requireRun(runId);
+      const frameNo = intParam(c.req.query("frameNo"), "frameNo");
+      const frame = await host.db.getFrame(runId, frameNo);
+      if (!frame) throw new FlowError("NOT_AVAILABLE", `Run ${runId} has no frame${frameNo === undefined ? " yet" : ` ${frameNo}`}.`, { runId, frameNo });
+      return okResponse(frame);
+    },
+    listScores: async (c) => {
+      const filter = defined({ runId: c.req.query("runId"), nodeId: c.req.query("nodeId"), scorerId: c.req.query("scorerId") });
+      return okResponse(await listScores(attachBinding({}, host.db.binding), filter));
+    },
+    listMemoryFacts: async (c) => {
+      const namespace = c.req.query("namespace");
+      const facts = namespace ? await memory().listFacts(namespace) : await memory().listAllFacts();
+      return okResponse(facts.map((f) => ({ ...f, value: JSON.parse(f.valueJson) as unknown })));
+    },
+    listMemoryNotes: async (c) => {
+      const namespace = c.req.query("namespace");
+      if (!namespace) throw new FlowError("INVALID_ARGUMENT", `${routeLabel(API_ROUTES.listMemoryNotes)} needs ?namespace=<kind>:<id> (for example workflow:review).`);
+      return okResponse(await memory().listNotes(namespace));
+    },
+    changeStream: (c) => changeStream(c, deps),
+  };
+}
 
-  // ---- crons ----
-  app.get("/v1/api/crons", (c) => call("cronList", {}, c.get("caller")));
-  app.post("/v1/api/crons", async (c) => call("cronCreate", await body(c.req.raw), c.get("caller")));
-  app.delete("/v1/api/crons/:cronId", (c) => call("cronDelete", { cronId: c.req.param("cronId") }, c.get("caller")));
-  app.post("/v1/api/crons/:cronId/run", (c) => call("cronRun", { cronId: c.req.param("cronId") }, c.get("caller")));
-
-  // ---- change stream ----
-  app.get("/v1/api/stream", (c) => {
-    requireScope(c.get("caller"), "run:read", "GET /v1/api/stream");
-    const lastEventId = c.req.header("last-event-id") ?? c.req.query("lastEventId");
-    return sseResponse(
-      async (out) => {
-        const feed = host.changes;
-        if (!lastEventId) {
-          // A fresh client has just fetched: it only needs an id to resume from later.
-          out.send({ event: "heartbeat", id: feed.lastId, data: { atMs: host.now() } });
-        } else {
-          // A reconnect resumes after its id, or gets `reset` (refetch everything) when the
-          // changes since are gone: the host restarted or the client is too far behind.
-          const backlog = feed.since(lastEventId);
-          if (backlog.kind === "reset") out.send({ event: "reset", id: feed.lastId, data: { lastEventId } });
-          else for (const change of backlog.changes) out.send({ event: "change", id: change.id, data: change });
-        }
-        return feed.subscribe((change) => out.send({ event: "change", id: change.id, data: change }));
-      },
-      { clock: deps.clock(), heartbeatMs: deps.heartbeatMs },
-    );
-  });
+/** `GET /v1/api/stream`: invalidations as SSE, resumed from `Last-Event-ID`. */
+function changeStream(c: Context<DomainEnv>, deps: ApiRouteDeps): Response {
+  const { host } = deps;
+  const lastEventId = c.req.header(HEADERS.lastEventId) ?? c.req.query("lastEventId");
+  return sseResponse(
+    async (out) => {
+      const feed = host.changes;
+      if (!lastEventId) {
+        // A fresh client has just fetched: it only needs an id to resume from later.
+        out.send({ event: "heartbeat", id: feed.lastId, data: { atMs: host.now() } });
+      } else {
+        // A reconnect resumes after its id, or gets `reset` (refetch everything) when the
+        // changes since are gone: the host restarted or the client is too far behind.
+        const backlog = feed.since(lastEventId);
+        if (backlog.kind === "reset") out.send({ event: "reset", id: feed.lastId, data: { lastEventId } });
+        else for (const change of backlog.changes) out.send({ event: "change", id: change.id, data: change });
+      }
+      return feed.subscribe((change) => out.send({ event: "change", id: change.id, data: change }));
+    },
+    { clock: deps.clock(), heartbeatMs: deps.heartbeatMs },
+  );
 }

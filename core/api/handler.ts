@@ -2,8 +2,10 @@
  * @module core/api/handler
  * `createDomainHandler`: the domain API as one web-standard `fetch` handler (a Hono app), the
  * same in Node, a Web Worker and a service worker (DESIGN.md seam 2). Routes: `GET /health`,
- * `GET /workflows`, `POST /v1/rpc/<method>`, `POST /rpc`, `/v1/api/*` and the change stream
- * `GET /v1/api/stream`. Every answer is an envelope (core/api/envelope.ts); the body limit,
+ * `GET /workflows`, `POST /v1/rpc/<method>` (extension methods `ext.*` too), `POST /rpc`,
+ * `/v1/api/*` with the change stream `GET /v1/api/stream`, and extension streams
+ * `GET /v1/ext/<namespace>/<key>/stream`: one router for every path of the contract
+ * (core/api/contract.ts). Every answer is an envelope (core/api/envelope.ts); the body limit,
  * the Origin check and authentication run before routing. See docs/hosting.md.
  */
 import type { Hono } from "hono";
@@ -11,7 +13,9 @@ import { systemClock } from "../engine/world.js";
 import { FlowError } from "../errors.js";
 import { mountApiRoutes } from "./api-routes.js";
 import { assertDeclaredSize, readJsonBody } from "./body.js";
+import { PATHS } from "./contract.js";
 import { errorResponse, jsonResponse, okResponse } from "./envelope.js";
+import { type DomainExtensions, EXTENSION_PREFIX, mountExtensionStreams } from "./ext-routes.js";
 import type { GatewayHost } from "./host.js";
 import type { Authenticate, CallerIdentity } from "./identity.js";
 import { invokeRpc, RPC_METHODS } from "./rpc-methods.js";
@@ -41,6 +45,8 @@ export interface DomainHandlerOptions {
   features?: string[];
   /** Heartbeat interval of SSE streams (default 15000 ms). */
   heartbeatMs?: number;
+  /** Extension methods and streams (`ext.<namespace>.<key>`; the Gateway's `extend`). */
+  extensions?: DomainExtensions;
 }
 
 /** The domain API. */
@@ -109,14 +115,19 @@ export function createDomainHandler(opts: DomainHandlerOptions): DomainHandler {
     const app = new Hono<DomainEnv>();
     app.onError((err) => errorResponse(err));
     app.notFound((c) => errorResponse(new FlowError("ROUTE_NOT_FOUND", `No route ${c.req.method} ${new URL(c.req.url).pathname}; see docs/hosting.md for the routes.`, { method: c.req.method, path: new URL(c.req.url).pathname })));
-    app.get("/health", () => jsonResponse({ ok: true, status: "ok", protocol: opts.protocol ?? 1, features: opts.features ?? ["streaming", "runs"] }));
+    app.get(PATHS.health, () => jsonResponse({ ok: true, status: "ok", protocol: opts.protocol ?? 1, features: opts.features ?? ["streaming", "runs"] }));
     app.use("*", async (c, next) => {
       c.set("caller", await authenticate(c.req.raw));
       await next();
     });
-    app.get("/workflows", async (c) => answer(await invoke("listWorkflows", {}, c.get("caller"))));
-    app.post("/v1/rpc/:method", async (c) => answer(await invoke(c.req.param("method"), await readJsonBody(c.req.raw, maxBodyBytes), c.get("caller"))));
-    app.post("/rpc", async (c) => {
+    app.get(PATHS.workflows, async (c) => answer(await invoke("listWorkflows", {}, c.get("caller"))));
+    app.post(`${PATHS.rpc}:method`, async (c) => {
+      const method = c.req.param("method");
+      const params = await readJsonBody(c.req.raw, maxBodyBytes);
+      if (opts.extensions && method.startsWith(EXTENSION_PREFIX)) return okResponse(await opts.extensions.call(method, params, { caller: c.get("caller"), signal: c.req.raw.signal, host }));
+      return answer(await invoke(method, params, c.get("caller")));
+    });
+    app.post(PATHS.rpcEnvelope, async (c) => {
       const body = await readJsonBody(c.req.raw, maxBodyBytes);
       if (typeof body !== "object" || body === null || typeof (body as { method?: unknown }).method !== "string") {
         throw new FlowError("INVALID_ARGUMENT", 'POST /rpc takes { "method": "<name>", "params": { ... } }.');
@@ -125,6 +136,7 @@ export function createDomainHandler(opts: DomainHandlerOptions): DomainHandler {
       return answer(await invoke(method, params ?? {}, c.get("caller")));
     });
     mountApiRoutes(app, { host, invoke, answer, maxBodyBytes, heartbeatMs, clock: () => clock() ?? systemClock });
+    mountExtensionStreams(app, { host, extensions: opts.extensions, heartbeatMs, clock: () => clock() ?? systemClock });
     return app;
   };
 

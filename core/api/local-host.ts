@@ -4,6 +4,7 @@
  * over the store of its workflows. It runs anywhere the engine runs (Node, a Web Worker over
  * PGlite): the Node server, the serve app and the Gateway build on it. See docs/hosting.md.
  */
+import { ANNOTATIONS } from "./contract.js";
 import { bindingOf } from "../engine/binding.js";
 import type { FlowEvent } from "../engine/events.js";
 import { FlowDb, type RunRecord } from "../engine/flow-db.js";
@@ -22,7 +23,7 @@ import { RunEventHub } from "./run-event-hub.js";
  * @example
  * (await new FlowDb(api.db).requireRun(runId)).annotations?.[WORKFLOW_ANNOTATION]; // "review"
  */
-export const WORKFLOW_ANNOTATION = "flow:workflow";
+export const WORKFLOW_ANNOTATION = ANNOTATIONS.workflow;
 
 /** Options of `LocalGatewayHost`. */
 export interface LocalGatewayHostOptions {

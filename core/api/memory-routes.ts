@@ -5,14 +5,13 @@
  * and `GET /v1/api/memory/notes/search` (full-text note search of a namespace, core/memory's
  * `searchNotes`). docs/hosting.md "Domain API" documents both.
  */
-import type { Hono } from "hono";
 import { FlowError } from "../errors.js";
 import { MEMORY_TABLES } from "../memory/context.js";
 import { memoryStoreOf, namespaceKey, parseNamespace } from "../memory/index.js";
+import type { RouteHandler } from "./api-routes.js";
+import { API_ROUTES, routeLabel } from "./contract.js";
 import { okResponse } from "./envelope.js";
-import type { DomainEnv } from "./handler.js";
 import type { GatewayHost } from "./host.js";
-import { requireScope } from "./scopes.js";
 
 /**
  * A memory namespace with what it holds (`GET /v1/api/memory/namespaces`).
@@ -33,13 +32,12 @@ export interface MemoryNamespaceInfo {
 const MAX_SEARCH_LIMIT = 100;
 
 /**
- * Mounts `GET /v1/api/memory/namespaces` and `GET /v1/api/memory/notes/search`.
+ * The handlers of `listMemoryNamespaces` and `searchMemoryNotes` (core/api/contract.ts; api-routes.ts mounts them).
  * @example
- * mountMemoryRoutes(app, host);
+ * const { searchMemoryNotes } = memoryRouteHandlers(host);
  */
-export function mountMemoryRoutes(app: Hono<DomainEnv>, host: GatewayHost): void {
-  app.get("/v1/api/memory/namespaces", async (c) => {
-    requireScope(c.get("caller"), "memory:read", "GET /v1/api/memory/namespaces");
+export function memoryRouteHandlers(host: GatewayHost): { listMemoryNamespaces: RouteHandler; searchMemoryNotes: RouteHandler } {
+  const listMemoryNamespaces: RouteHandler = async (c) => {
     const { store, env } = host.db.binding;
     const [facts, notes] = await Promise.all([
       store.query<{ namespace: string; n: number | string }>(
@@ -53,13 +51,12 @@ export function mountMemoryRoutes(app: Hono<DomainEnv>, host: GatewayHost): void
     for (const r of facts) entry(r.namespace).facts = Number(r.n);
     for (const r of notes) entry(r.namespace).notes = Number(r.n);
     return okResponse([...byName.values()].sort((a, b) => a.namespace.localeCompare(b.namespace)));
-  });
+  };
 
-  app.get("/v1/api/memory/notes/search", async (c) => {
-    requireScope(c.get("caller"), "memory:read", "GET /v1/api/memory/notes/search");
+  const searchMemoryNotes: RouteHandler = async (c) => {
     const namespace = c.req.query("namespace");
     const q = c.req.query("q") ?? "";
-    if (!namespace || !q.trim()) throw new FlowError("INVALID_ARGUMENT", "GET /v1/api/memory/notes/search needs ?namespace=<kind>:<id>&q=<words> (for example namespace=workflow:review&q=refund).", { namespace, q });
+    if (!namespace || !q.trim()) throw new FlowError("INVALID_ARGUMENT", `${routeLabel(API_ROUTES.searchMemoryNotes)} needs ?namespace=<kind>:<id>&q=<words> (for example namespace=workflow:review&q=refund).`, { namespace, q });
     const limitText = c.req.query("limit");
     const limit = limitText === undefined ? undefined : Number(limitText);
     if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= MAX_SEARCH_LIMIT)) {
@@ -69,5 +66,6 @@ export function mountMemoryRoutes(app: Hono<DomainEnv>, host: GatewayHost): void
     const memory = memoryStoreOf({ store, clock: env.clock, newId: () => env.newId() });
     const key = namespaceKey(namespace);
     return okResponse(await memory.searchNotes(parseNamespace(key).kind, q, limit, { namespace: key }));
-  });
+  };
+  return { listMemoryNamespaces, searchMemoryNotes };
 }

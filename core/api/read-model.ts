@@ -15,6 +15,7 @@ import { FlowError } from "../errors.js";
 import { z } from "zod";
 import type { GatewayHost } from "./host.js";
 import { WORKFLOW_ANNOTATION } from "./local-host.js";
+import { ANNOTATIONS } from "./contract.js";
 
 /** A run in a list. */
 export interface GatewayRunSummaryRow {
@@ -98,7 +99,7 @@ export interface RunFilter {
   cursor?: string;
 }
 
-const STARTED_BY_ANNOTATION = "flow:startedBy";
+const STARTED_BY_ANNOTATION = ANNOTATIONS.startedBy;
 
 /** Annotations the host records, hidden from `annotations` in rows. */
 export const HOST_ANNOTATIONS = { workflow: WORKFLOW_ANNOTATION, startedBy: STARTED_BY_ANNOTATION } as const;

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { assertInputFits } from "../engine/input.js";
+import { ANNOTATIONS } from "./contract.js";
 import { type CronRow, cronStore, nextFireOf } from "./cron-store.js";
 import type { GatewayHost } from "./host.js";
 import { type CallerIdentity, runAuthOf } from "./identity.js";
@@ -36,7 +37,7 @@ const cronCreateParams = z.object({
  * const { runId } = await fireCron(host, await cronStore.require(host.db.store, "gateway:nightly"));
  */
 export async function fireCron(host: GatewayHost, cron: CronRow): Promise<{ cronId: string; runId: string }> {
-  const { runId } = await host.startRun({ workflowKey: cron.workflowKey, input: cron.input, auth: runAuthOf(CRON_IDENTITY, host.now()), annotations: { "flow:cron": cron.cronId } });
+  const { runId } = await host.startRun({ workflowKey: cron.workflowKey, input: cron.input, auth: runAuthOf(CRON_IDENTITY, host.now()), annotations: { [ANNOTATIONS.cron]: cron.cronId } });
   return { cronId: cron.cronId, runId };
 }
 

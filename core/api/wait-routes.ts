@@ -5,17 +5,17 @@
  * decided, the decision and who made it) and `POST /v1/api/human-tasks` (submits the row a
  * `HumanTask` waits for). docs/hosting.md "Domain API" documents both.
  */
-import type { Hono } from "hono";
 import { z } from "zod";
 import { submitHumanTask } from "../engine/waits/deliver.js";
 import type { WaitKind } from "../engine/waits/spec.js";
 import type { WaitRow, WaitStatus } from "../engine/waits/wait-sql.js";
 import { FlowError } from "../errors.js";
+import { TABLES } from "../protocol.js";
 import { readJsonBody } from "./body.js";
+import type { RouteHandler } from "./api-routes.js";
+import { API_ROUTES, routeLabel } from "./contract.js";
 import { okResponse } from "./envelope.js";
-import type { DomainEnv } from "./handler.js";
 import type { GatewayHost } from "./host.js";
-import { requireScope } from "./scopes.js";
 
 /**
  * A wait of a run, as `GET /v1/api/waits` answers it.
@@ -87,13 +87,12 @@ function oneOf<T extends string>(value: string | undefined, allowed: readonly T[
 }
 
 /**
- * Mounts `GET /v1/api/waits` and `POST /v1/api/human-tasks`.
+ * The handlers of `listWaits` and `submitHumanTask` (core/api/contract.ts; api-routes.ts mounts them).
  * @example
- * mountWaitRoutes(app, host, 1_048_576);
+ * const { listWaits } = waitRouteHandlers(host, 1_048_576);
  */
-export function mountWaitRoutes(app: Hono<DomainEnv>, host: GatewayHost, maxBodyBytes: number): void {
-  app.get("/v1/api/waits", async (c) => {
-    requireScope(c.get("caller"), "run:read", "GET /v1/api/waits");
+export function waitRouteHandlers(host: GatewayHost, maxBodyBytes: number): { listWaits: RouteHandler; submitHumanTask: RouteHandler } {
+  const listWaits: RouteHandler = async (c) => {
     const status = c.req.query("status") === "any" ? undefined : (oneOf(c.req.query("status"), STATUSES, "status") ?? "pending");
     const filters: Array<[string, string | undefined]> = [
       ["run_id", c.req.query("runId") || undefined],
@@ -103,19 +102,18 @@ export function mountWaitRoutes(app: Hono<DomainEnv>, host: GatewayHost, maxBody
     ];
     const set = filters.filter((f): f is [string, string] => f[1] !== undefined);
     const where = set.length ? `WHERE ${set.map(([col]) => `${col} = ?`).join(" AND ")}` : "";
-    const rows = await host.db.store.query<WaitRow & Record<string, unknown>>(`SELECT * FROM _flow_waits ${where} ORDER BY created_at_ms DESC, run_id, node_id, iteration LIMIT 1000`, set.map(([, v]) => v));
+    const rows = await host.db.store.query<WaitRow & Record<string, unknown>>(`SELECT * FROM ${TABLES.waits} ${where} ORDER BY created_at_ms DESC, run_id, node_id, iteration LIMIT 1000`, set.map(([, v]) => v));
     const waits = rows.map(toWait);
     for (const w of waits) if (w.kind === "human" && w.status === "pending" && !w.request.schema) Object.assign(w.request, await humanTaskSchema(host, w));
     return okResponse(waits);
-  });
+  };
 
-  app.post("/v1/api/human-tasks", async (c) => {
+  const submit: RouteHandler = async (c) => {
     const caller = c.get("caller");
-    requireScope(caller, "approval:submit", "POST /v1/api/human-tasks");
     const body = (await readJsonBody(c.req.raw, maxBodyBytes)) as { runId?: unknown; nodeId?: unknown; iteration?: unknown; value?: unknown };
     const { runId, nodeId, iteration, value } = body ?? {};
     if (typeof runId !== "string" || !runId || typeof nodeId !== "string" || !nodeId || typeof value !== "object" || value === null || Array.isArray(value)) {
-      throw new FlowError("INVALID_ARGUMENT", 'POST /v1/api/human-tasks needs { runId, nodeId, value } with value the row as a JSON object (e.g. { "label": "bug" }).', { runId, nodeId });
+      throw new FlowError("INVALID_ARGUMENT", `${routeLabel(API_ROUTES.submitHumanTask)} needs { runId, nodeId, value } with value the row as a JSON object (e.g. { "label": "bug" }).`, { runId, nodeId });
     }
     if (iteration !== undefined && !(Number.isInteger(iteration) && (iteration as number) >= 0)) {
       throw new FlowError("INVALID_ARGUMENT", `iteration must be a non-negative integer, not ${JSON.stringify(iteration)}.`, { runId, nodeId });
@@ -135,5 +133,6 @@ export function mountWaitRoutes(app: Hono<DomainEnv>, host: GatewayHost, maxBody
       await host.wakeRuns(runId).catch(() => []);
     }
     return okResponse(result);
-  });
+  };
+  return { listWaits, submitHumanTask: submit };
 }

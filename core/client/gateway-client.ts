@@ -9,6 +9,7 @@
  * sockets it opened; it never aborts a signal a caller passed in (calls listen to both).
  * After `close()` every call throws GATEWAY_CLIENT_CLOSED. See docs/client.md.
  */
+import { extStreamPath, rpcPath } from "../api/contract.js";
 import type { RpcEnvelope } from "../api/envelope.js";
 import { TERMINAL_EVENT_TYPES } from "../api/host.js";
 import { METHOD_SCOPES, type RpcMethodName } from "../api/scopes.js";
@@ -158,7 +159,7 @@ export class GatewayClient {
   async *streamExtension(namespace: string, key: string, params: unknown = {}, options: CallOptions = {}): AsyncGenerator<unknown> {
     const method = `ext.${namespace}.${key}`;
     this.assertOpen(method);
-    const path = `/v1/ext/${encodeURIComponent(namespace)}/${encodeURIComponent(key)}/stream?params=${encodeURIComponent(JSON.stringify(params))}`;
+    const path = extStreamPath(namespace, key, params);
     for await (const m of this.sse(method, path, undefined, options.signal)) {
       if (m.event === "data") yield m.payload;
       else if (m.event === "end") return;
@@ -237,7 +238,7 @@ export class GatewayClient {
   async *streamDevTools(params: RpcParams<"streamDevTools">, options: CallOptions = {}): AsyncGenerator<GatewayEventFrame> {
     this.assertOpen("streamDevTools");
     if (this.isUnix) throw new FlowError("NOT_AVAILABLE", "streamDevTools is served over HTTP only; use an http(s) base URL for it.", { baseUrl: this.baseUrl });
-    for await (const m of this.sse("streamDevTools", "/v1/rpc/streamDevTools", params, options.signal)) {
+    for await (const m of this.sse("streamDevTools", rpcPath("streamDevTools"), params, options.signal)) {
       if (m.event === "end") return;
       if (m.event === "devtools.frame") yield { type: "event", event: m.event, runId: params.runId, ...(m.seq !== undefined ? { seq: m.seq } : {}), payload: m.payload };
     }
@@ -298,7 +299,7 @@ export class GatewayClient {
       const conn = await this.unixConnection(options.signal);
       return { envelope: await this.guard(method, options.signal, conn.requestRaw(method, params ?? {})) };
     }
-    const res = await this.post(method, `/v1/rpc/${method}`, params ?? {}, options.signal);
+    const res = await this.post(method, rpcPath(method), params ?? {}, options.signal);
     return { envelope: await readEnvelope(method, res), status: res.status };
   }
 
@@ -373,7 +374,7 @@ export class GatewayClient {
       yield* this.runEventsOverSocket(params, signal, onBytes);
       return;
     }
-    for await (const m of this.sse("streamRunEvents", "/v1/rpc/streamRunEvents", params, signal, onBytes)) {
+    for await (const m of this.sse("streamRunEvents", rpcPath("streamRunEvents"), params, signal, onBytes)) {
       if (m.event === "end") return;
       if (m.event === "run.event" && m.seq !== undefined) yield { type: "event", event: m.event, runId: params.runId, seq: m.seq, payload: m.payload };
     }

@@ -18,6 +18,7 @@
  * notice is emitted (SPEC.md "Data layer").
  */
 import type { DomainChange } from "../api/change-feed.js";
+import { API_ROUTES, HEADERS, routeLabel, routeUrl } from "../api/contract.js";
 import { type GatewayBackoffOptions, gatewayBackoffDelay } from "../client/backoff.js";
 import { isEventStream, readSse, type SseMessage } from "../client/sse-reader.js";
 import { mergeHeaders, type WorkspaceMode } from "./mode.js";
@@ -197,18 +198,17 @@ export class ChangeStream {
   }
 
   private url(): string {
-    const base = `${this.opts.mode.apiBaseUrl.replace(/\/+$/, "")}/v1/api/stream`;
-    return this.lastEventId ? `${base}?lastEventId=${encodeURIComponent(this.lastEventId)}` : base;
+    return `${this.opts.mode.apiBaseUrl.replace(/\/+$/, "")}${routeUrl(API_ROUTES.changeStream, {}, { lastEventId: this.lastEventId || undefined })}`;
   }
 
   private async *viaFetch(signal: AbortSignal, touch: () => void): AsyncGenerator<SseMessage> {
     const headers = mergeHeaders(this.opts.mode, this.opts.headers);
     headers.set("accept", "text/event-stream");
-    if (this.lastEventId) headers.set("last-event-id", this.lastEventId);
+    if (this.lastEventId) headers.set(HEADERS.lastEventId, this.lastEventId);
     const res = await this.opts.fetch(this.url(), { headers, signal });
     if (!res.ok || !isEventStream(res) || !res.body) {
       await res.body?.cancel().catch(() => {});
-      throw new Error(`GET /v1/api/stream answered ${res.status} ${res.headers.get("content-type") ?? ""}, not an event stream`);
+      throw new Error(`${routeLabel(API_ROUTES.changeStream)} answered ${res.status} ${res.headers.get("content-type") ?? ""}, not an event stream`);
     }
     yield* readSse(res.body, touch);
     throw new Error("the change stream ended");

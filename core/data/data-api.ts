@@ -2,6 +2,9 @@
  * @module core/data/data-api
  * The data client's `api`: typed calls of the domain API's `/v1/api/*` routes (docs/hosting.md
  * "Domain API"), through the data client's `fetch` (a Gateway's, or the browser worker's).
+ * One method per route of the contract (core/api/contract.ts `API_ROUTES`, but the change
+ * stream and the event stream, which change-stream.ts and the gateway client read), named as
+ * the route and built from it: no path is spelled here.
  * When nothing speaking the protocol answers (a refused connection, an HTML page) a call
  * throws GATEWAY_UNAVAILABLE; gateway errors keep their code (GatewayRpcError).
  */
@@ -15,6 +18,7 @@ import type { MemoryFact, MemoryNote } from "../memory/types.js";
 import type { ScoreRow } from "../scorers/types.js";
 import type { MemoryNamespaceInfo } from "../api/memory-routes.js";
 import type { WaitInfo } from "../api/wait-routes.js";
+import { API_ROUTES, type ApiRouteName, routeUrl } from "../api/contract.js";
 import { mergeHeaders, type WorkspaceMode } from "./mode.js";
 
 /**
@@ -67,6 +71,10 @@ export interface DataApi {
   getFrame(runId: string, frameNo?: number): Promise<GraphSnapshot>;
   getNodeOutput(runId: string, nodeId: string, iteration?: number): Promise<RpcResult<"getNodeOutput">>;
   whatHappened(runId: string): Promise<RpcResult<"whatHappened">>;
+  /** Agents' tokens and cost of a run, per task and in total, child runs included. */
+  getRunUsage(runId: string): Promise<RpcResult<"getRunUsage">>;
+  /** A task's agent transcript so far, per attempt. */
+  getTranscript(runId: string, nodeId: string): Promise<RpcResult<"getTranscript">>;
   listApprovals(runId?: string): Promise<RpcResult<"listApprovals">>;
   submitApproval(params: RpcParams<"submitApproval">): Promise<RpcResult<"submitApproval">>;
   submitSignal(params: RpcParams<"submitSignal">): Promise<RpcResult<"submitSignal">>;
@@ -78,6 +86,8 @@ export interface DataApi {
   listPrompts(runId?: string): Promise<RpcResult<"listPrompts">>;
   listScores(filter?: { runId?: string; nodeId?: string; scorerId?: string }): Promise<ScoreRow[]>;
   listMemoryFacts(namespace?: string): Promise<Array<MemoryFact & { value: unknown }>>;
+  /** The live notes of a namespace (`<kind>:<id>`). */
+  listMemoryNotes(namespace: string): Promise<MemoryNote[]>;
   /** Every namespace with live facts or notes, with counts (`GET /v1/api/memory/namespaces`). */
   listMemoryNamespaces(): Promise<MemoryNamespaceInfo[]>;
   /** Full-text search of a namespace's notes (`GET /v1/api/memory/notes/search`; NOTE_SEARCH_NOT_ENABLED until its kind is enabled). */
@@ -90,11 +100,9 @@ export interface DataApi {
   request<T = unknown>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<T>;
 }
 
-const query = (values: Record<string, string | number | boolean | undefined>): string => {
-  const entries = Object.entries(values).filter(([, v]) => v !== undefined) as Array<[string, string | number | boolean]>;
-  return entries.length ? `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString()}` : "";
-};
-const seg = encodeURIComponent;
+/** The routes the data api calls: every route but the streams. */
+type DataRouteName = Exclude<ApiRouteName, "changeStream" | "streamRunEvents">;
+type Query = Record<string, string | number | boolean | undefined>;
 
 /**
  * Builds the api of a transport.
@@ -123,37 +131,49 @@ export function createDataApi(t: DataTransport): DataApi {
     if (envelope.ok) return envelope.result as T;
     throw envelopeError(what, envelope.error, res.status);
   }
+  /** Calls route `name` with its path parameters, query and body. */
+  const call = <T>(name: DataRouteName, params: Record<string, string> = {}, query: Query = {}, body?: unknown): Promise<T> => {
+    const route = API_ROUTES[name];
+    // A POST always sends a JSON body (`{}` when the route takes none).
+    return request<T>(route.verb, routeUrl(route, params, query), route.verb === "POST" ? (body ?? {}) : undefined);
+  };
+  const api: Omit<DataApi, "request"> & Record<DataRouteName, unknown> = {
+    listRuns: (f = {}) => call("listRuns", {}, f),
+    getRun: (runId) => call("getRun", { runId }),
+    getRunSummary: (runId) => call("getRunSummary", { runId }),
+    launchRun: (p) => call("launchRun", {}, {}, p),
+    resumeRun: (runId, opts = {}) => call("resumeRun", { runId }, {}, opts),
+    pauseRun: (runId) => call("pauseRun", { runId }),
+    cancelRun: (runId) => call("cancelRun", { runId }),
+    retryNode: (runId, nodeId, opts = {}) => call("retryNode", { runId, nodeId }, {}, opts),
+    rewindRun: ({ runId, ...rest }) => call("rewindRun", { runId }, {}, rest),
+    getNodeDiff: (runId, nodeId, o = {}) => call("getNodeDiff", { runId, nodeId }, o),
+    getRunDiff: (runId) => call("getRunDiff", { runId }),
+    listRunEvents: (runId, o = {}) => call("listRunEvents", { runId }, o),
+    getFrame: (runId, frameNo) => call("getFrame", { runId }, { frameNo }),
+    getNodeOutput: (runId, nodeId, iteration) => call("getNodeOutput", { runId, nodeId }, { iteration }),
+    whatHappened: (runId) => call("whatHappened", { runId }),
+    getRunUsage: (runId) => call("getRunUsage", { runId }),
+    getTranscript: (runId, nodeId) => call("getTranscript", { runId, nodeId }),
+    listApprovals: (runId) => call("listApprovals", {}, { runId }),
+    submitApproval: (p) => call("submitApproval", {}, {}, p),
+    submitSignal: (p) => call("submitSignal", {}, {}, p),
+    listWaits: (f = {}) => call("listWaits", {}, f),
+    submitHumanTask: (p) => call("submitHumanTask", {}, {}, p),
+    listWorkflows: () => call("listWorkflows"),
+    listPrompts: (runId) => call("listPrompts", {}, { runId }),
+    listScores: (f = {}) => call("listScores", {}, f),
+    listMemoryFacts: (namespace) => call("listMemoryFacts", {}, { namespace }),
+    listMemoryNotes: (namespace) => call("listMemoryNotes", {}, { namespace }),
+    listMemoryNamespaces: () => call("listMemoryNamespaces"),
+    searchMemoryNotes: (namespace, q, limit) => call("searchMemoryNotes", {}, { namespace, q, limit }),
+    listCrons: () => call("listCrons"),
+    createCron: (p) => call("createCron", {}, {}, p),
+    deleteCron: (cronId) => call("deleteCron", { cronId }),
+    runCron: (cronId) => call("runCron", { cronId }),
+  };
   return {
-    listRuns: (f = {}) => request("GET", `/v1/api/runs${query(f)}`),
-    getRun: (runId) => request("GET", `/v1/api/runs/${seg(runId)}`),
-    getRunSummary: (runId) => request("GET", `/v1/api/runs/${seg(runId)}?view=summary`),
-    launchRun: (p) => request("POST", "/v1/api/runs", p),
-    resumeRun: (runId, opts = {}) => request("POST", `/v1/api/runs/${seg(runId)}/resume`, opts),
-    pauseRun: (runId) => request("POST", `/v1/api/runs/${seg(runId)}/pause`, {}),
-    cancelRun: (runId) => request("POST", `/v1/api/runs/${seg(runId)}/cancel`, {}),
-    retryNode: (runId, nodeId, opts = {}) => request("POST", `/v1/api/runs/${seg(runId)}/nodes/${seg(nodeId)}/retry`, opts),
-    rewindRun: ({ runId, ...rest }) => request("POST", `/v1/api/runs/${seg(runId)}/rewind`, rest),
-    getNodeDiff: (runId, nodeId, o = {}) => request("GET", `/v1/api/runs/${seg(runId)}/nodes/${seg(nodeId)}/diff${query(o)}`),
-    getRunDiff: (runId) => request("GET", `/v1/api/runs/${seg(runId)}/diff`),
-    listRunEvents: (runId, o = {}) => request("GET", `/v1/api/runs/${seg(runId)}/events${query(o)}`),
-    getFrame: (runId, frameNo) => request("GET", `/v1/api/runs/${seg(runId)}/frames${query({ frameNo })}`),
-    getNodeOutput: (runId, nodeId, iteration) => request("GET", `/v1/api/runs/${seg(runId)}/nodes/${seg(nodeId)}/output${query({ iteration })}`),
-    whatHappened: (runId) => request("GET", `/v1/api/runs/${seg(runId)}/what-happened`),
-    listApprovals: (runId) => request("GET", `/v1/api/approvals${query({ runId })}`),
-    submitApproval: (p) => request("POST", "/v1/api/approvals", p),
-    submitSignal: (p) => request("POST", "/v1/api/signals", p),
-    listWaits: (f = {}) => request("GET", `/v1/api/waits${query(f)}`),
-    submitHumanTask: (p) => request("POST", "/v1/api/human-tasks", p),
-    listWorkflows: () => request("GET", "/v1/api/workflows"),
-    listPrompts: (runId) => request("GET", `/v1/api/prompts${query({ runId })}`),
-    listScores: (f = {}) => request("GET", `/v1/api/scores${query(f)}`),
-    listMemoryFacts: (namespace) => request("GET", `/v1/api/memory/facts${query({ namespace })}`),
-    listMemoryNamespaces: () => request("GET", "/v1/api/memory/namespaces"),
-    searchMemoryNotes: (namespace, q, limit) => request("GET", `/v1/api/memory/notes/search${query({ namespace, q, limit })}`),
-    listCrons: () => request("GET", "/v1/api/crons"),
-    createCron: (p) => request("POST", "/v1/api/crons", p),
-    deleteCron: (cronId) => request("DELETE", `/v1/api/crons/${seg(cronId)}`),
-    runCron: (cronId) => request("POST", `/v1/api/crons/${seg(cronId)}/run`, {}),
+    ...(api as Omit<DataApi, "request">),
     request,
   };
 }

@@ -173,7 +173,7 @@ export function localSource(data: DataClient, queryClient: QueryClient, opts: Co
       ),
     docs: (namespace) => {
       let c = docs.get(namespace);
-      if (!c) docs.set(namespace, (c = make<GatewayDocRow>(`docs:${namespace}`, ["docs", namespace], () => api.request("GET", `/v1/api/memory/notes?namespace=${encodeURIComponent(namespace)}`), (d) => d.id)));
+      if (!c) docs.set(namespace, (c = make<GatewayDocRow>(`docs:${namespace}`, ["docs", namespace], () => api.listMemoryNotes(namespace), (d) => d.id)));
       return c;
     },
     perRun: (runId) => perRun.get(runId) ?? new Map(),

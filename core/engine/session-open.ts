@@ -5,6 +5,7 @@
  * database alone: nodes, output rows, loop iterations, event seq and the last frame.
  * Attempts left in progress by a dead process are recorded as interrupted and run again.
  */
+import { TABLES } from "../protocol.js";
 import { FlowError } from "../errors.js";
 import { recoverTimeTravel } from "../time-travel/intent.js";
 import { absoluteDir } from "../time-travel/snapshots.js";
@@ -156,8 +157,8 @@ async function resumeRun(input: OpenInput, row: RunRow): Promise<Opened> {
   const emit = eventWriter(runId, batch, () => env.clock.now(), seq, events);
   const now = env.clock.now();
   emit({ type: "RunResumed", previousStatus: status, takeover, previousOwnerId: previousOwner });
-  if (rootDir !== row.workspace_dir) batch.push(`UPDATE _flow_runs SET workspace_dir = ? WHERE run_id = ?`, [rootDir, runId]);
-  if (input.workflowPath && input.workflowPath !== row.workflow_path) batch.push(`UPDATE _flow_runs SET workflow_path = ? WHERE run_id = ?`, [input.workflowPath, runId]);
+  if (rootDir !== row.workspace_dir) batch.push(`UPDATE ${TABLES.runs} SET workspace_dir = ? WHERE run_id = ?`, [rootDir, runId]);
+  if (input.workflowPath && input.workflowPath !== row.workflow_path) batch.push(`UPDATE ${TABLES.runs} SET workflow_path = ? WHERE run_id = ?`, [input.workflowPath, runId]);
 
   if (workflowChanged) {
     env.warn(`Run ${runId}: the workflow changed since the run started; resuming with the new code. Finished tasks keep their outputs; tasks the new tree no longer has are cancelled.`, {

@@ -401,6 +401,12 @@ export const MIGRATIONS: readonly Migration[] = [
       ),
     ],
   },
+  {
+    id: 31,
+    name: "cron-created-by",
+    // Who created a cron (the caller's triggeredBy, or `gateway` for registered schedules).
+    up: () => [`ALTER TABLE _flow_crons ADD COLUMN created_by TEXT`],
+  },
   // ---- waits, rewinds and stops (issue 23; docs/engine.md "Pausing") ----
   {
     id: 35,
@@ -409,12 +415,6 @@ export const MIGRATIONS: readonly Migration[] = [
     // stopped: a host serving its workflow resumes it when it starts) or `rewind` (time travel
     // not asked to resume: it waits for a person). Null for runs that are not paused.
     up: () => [`ALTER TABLE _flow_runs ADD COLUMN pause_reason TEXT`],
-  },
-  {
-    id: 31,
-    name: "cron-created-by",
-    // Who created a cron (the caller's triggeredBy, or `gateway` for registered schedules).
-    up: () => [`ALTER TABLE _flow_crons ADD COLUMN created_by TEXT`],
   },
   // ---- team workspaces (docs/multiplayer.md; sync/) ----
   {

@@ -9,6 +9,7 @@
 import type { GatewayHost } from "../../core/api/host.js";
 import type { CallerIdentity } from "../../core/api/identity.js";
 import { requireScope } from "../../core/api/scopes.js";
+import { EXTENSION_PREFIX } from "../../core/api/ext-routes.js";
 import { FlowError } from "../../core/errors.js";
 
 /**
@@ -40,8 +41,7 @@ export interface GatewayExtension {
   streams?: Record<string, (params: unknown, ctx: ExtensionContext) => AsyncIterable<unknown>>;
 }
 
-/** The prefix of extension method names. */
-export const EXTENSION_PREFIX = "ext.";
+export { EXTENSION_PREFIX };
 
 /** Extension namespaces of a gateway. */
 export class ExtensionRegistry {

@@ -1,23 +1,22 @@
 /**
  * @module node/server/gateway-routes
  * The Gateway's HTTP front: the routes only a Node gateway has (`/metrics`,
- * `POST /webhooks/<key>`, extension RPC and streams), in front of the domain API
- * (core/api/handler.ts) that answers everything else. The Origin check runs first, for every
+ * `POST /webhooks/<key>`, a team's shape proxy `/sync/`), in front of the domain API
+ * (core/api/handler.ts) that answers everything else, `/v1/` included (extension methods
+ * and streams too: one router for the contract's paths). The Origin check runs first, for every
  * route (listed origins get CORS headers and their preflights answered: node/server/auth/cors.ts);
  * a closing gateway answers 503. After the Gateway's own routes, the mounted UIs
  * (node/server/ui/) answer GETs of their paths, no token needed (API paths are never theirs).
  * See docs/hosting.md "Gateway".
  */
-import { readBodyBytes, readJsonBody } from "../../core/api/body.js";
+import { readBodyBytes } from "../../core/api/body.js";
 import { errorResponse, okResponse } from "../../core/api/envelope.js";
 import type { DomainHandler } from "../../core/api/handler.js";
 import type { GatewayHost } from "../../core/api/host.js";
 import { hasScope, requireScope } from "../../core/api/scopes.js";
-import { sseResponse } from "../../core/api/sse.js";
-import { FlowError, httpStatusOf } from "../../core/errors.js";
+import { FlowError } from "../../core/errors.js";
 import { corsPreflight, withCors } from "./auth/cors.js";
 import { assertOriginAllowed } from "./auth/origin.js";
-import { EXTENSION_PREFIX, type ExtensionRegistry } from "./extensions.js";
 import type { GatewayWebhookConfig } from "./gateway-options.js";
 import type { GatewayMetrics } from "./gateway-metrics.js";
 import { handleWebhook } from "./webhooks/webhook-handler.js";
@@ -27,12 +26,10 @@ export interface GatewayRoutesContext {
   api: DomainHandler;
   /** Answers GET/HEAD of a mounted UI (node/server/ui/); undefined for anything else. */
   ui?: (req: Request) => Promise<Response | undefined>;
-  extensions: ExtensionRegistry;
   metrics: GatewayMetrics;
   webhooks: ReadonlyMap<string, GatewayWebhookConfig>;
   allowedOrigins: string[] | undefined;
   maxBodyBytes: number;
-  heartbeatMs: number;
   isClosing(): boolean;
   /** A team Gateway's shape proxy (`/sync/`, docs/multiplayer.md). */
   sync?: { serves(path: string): boolean; answer(req: Request): Promise<Response> };
@@ -40,8 +37,6 @@ export interface GatewayRoutesContext {
 
 /** The scope of a token that may scrape `/metrics` and nothing else (a reader's `run:read` may too). */
 export const METRICS_SCOPE = "metrics:read";
-
-const EXT_STREAM = /^\/v1\/ext\/([^/]+)\/([^/]+)\/stream$/;
 
 /**
  * The Gateway's `fetch`.
@@ -83,50 +78,9 @@ async function answer(ctx: GatewayRoutesContext, req: Request, path: string): Pr
     ctx.metrics.webhookDeliveries.inc({ webhook: key, result: result.duplicate ? "duplicate" : "accepted" });
     return okResponse(result);
   }
-  if (path.startsWith(`/v1/rpc/${EXTENSION_PREFIX}`) && req.method === "POST") {
-    const caller = await ctx.api.authenticate(req);
-    const params = await readJsonBody(req, ctx.maxBodyBytes);
-    const method = decodeURIComponent(path.slice("/v1/rpc/".length));
-    return okResponse(await ctx.extensions.call(method, params, { caller, signal: req.signal, host: ctx.host }));
-  }
   if (ctx.sync?.serves(path)) return ctx.sync.answer(req);
-  const stream = EXT_STREAM.exec(path);
-  if (stream && req.method === "GET") return extensionStream(ctx, req, `${EXTENSION_PREFIX}${decodeURIComponent(stream[1]!)}.${decodeURIComponent(stream[2]!)}`);
   // Last but the domain API, whose paths (`/v1/`, `/rpc`, `/health`, `/workflows`) a UI never answers.
   const page = await ctx.ui?.(req);
   if (page) return page;
   return ctx.api.fetch(req);
-}
-
-/** An extension stream as server-sent events: `data` per item, then `end` (or `error`). */
-async function extensionStream(ctx: GatewayRoutesContext, req: Request, method: string): Promise<Response> {
-  const caller = await ctx.api.authenticate(req);
-  const raw = new URL(req.url).searchParams.get("params");
-  let params: unknown = {};
-  try {
-    params = raw === null ? {} : JSON.parse(raw);
-  } catch {
-    throw new FlowError("INVALID_ARGUMENT", `The params query of ${method} is not JSON.`, { method });
-  }
-  const controller = new AbortController();
-  const iterable = ctx.extensions.stream(method, params, { caller, signal: controller.signal, host: ctx.host });
-  return sseResponse(
-    async (out) => {
-      void (async () => {
-        try {
-          for await (const item of iterable) {
-            if (controller.signal.aborted) return;
-            out.send({ event: "data", data: item });
-          }
-          out.send({ event: "end", data: {} });
-        } catch (error) {
-          const e = FlowError.from(error);
-          out.send({ event: "error", data: { code: e.code, message: e.message, status: httpStatusOf(e.code) } });
-        }
-        out.close();
-      })();
-      return () => controller.abort();
-    },
-    { clock: ctx.host.db.binding.env.clock, heartbeatMs: ctx.heartbeatMs },
-  );
 }

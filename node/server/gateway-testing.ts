@@ -7,6 +7,7 @@
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { onTestFinished } from "vitest";
+import { rpcPath } from "../../core/api/contract.js";
 import WebSocket from "ws";
 import { tempDir } from "../testing/backends.js";
 import { type GatewayFixture, gatewayWorkflows } from "./fixtures/gateway-workflows.js";
@@ -50,7 +51,7 @@ export async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean
 
 /** POST /v1/rpc/<method> with a JSON body; resolves to status and parsed envelope. */
 export async function rpc(url: string, method: string, params: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${url}/v1/rpc/${method}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(params) });
+  const res = await fetch(`${url}${rpcPath(method)}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(params) });
   return { status: res.status, body: await res.json() };
 }
 

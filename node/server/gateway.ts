@@ -11,6 +11,7 @@ import { existsSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { nextFireOf } from "../../core/api/cron-store.js";
 import { createDomainHandler, type DomainHandler } from "../../core/api/handler.js";
+import { ANNOTATIONS } from "../../core/api/contract.js";
 import { assertInputFits } from "../../core/engine/input.js";
 import type { FlowWorkflow } from "../../core/engine/types.js";
 import { FlowError } from "../../core/errors.js";
@@ -95,7 +96,7 @@ export class Gateway {
     const authenticate = this.team ? this.team.authenticate(baseAuthenticate) : baseAuthenticate;
     // `/health` says whether team workspaces are served, so a console asks `ext.workspace.list` only then.
     const features = this.team && !o.features.includes("team") ? [...o.features, "team"] : o.features;
-    this.api = createDomainHandler({ host: this.host, authenticate, maxBodyBytes: o.maxBodyBytes, protocol: o.protocol, features, heartbeatMs: o.heartbeatMs });
+    this.api = createDomainHandler({ host: this.host, authenticate, maxBodyBytes: o.maxBodyBytes, protocol: o.protocol, features, heartbeatMs: o.heartbeatMs, extensions: this.extensions });
     this.ws = new WsEndpoint({
       host: this.host,
       authenticate: this.api.authenticate,
@@ -123,12 +124,10 @@ export class Gateway {
       host: this.host,
       ui: this.ui.serve,
       api: this.api,
-      extensions: this.extensions,
       metrics: this.metrics,
       webhooks: this.webhooks,
       allowedOrigins: o.auth?.allowedOrigins,
       maxBodyBytes: o.maxBodyBytes,
-      heartbeatMs: o.heartbeatMs,
       isClosing: () => this.closing,
       ...(team ? { sync: { serves: (path: string) => team.serves(path), answer: (req: Request) => team.sync(req, authenticate) } } : {}),
     });
@@ -182,7 +181,7 @@ export class Gateway {
       serves: (key) => this.host.listWorkflows().some((w) => w.key === key),
       launch: async ({ workflowKey, runId, input, auth, cronId }) => {
         try {
-          await this.host.startRun({ workflowKey, runId, input, auth, annotations: { "flow:cron": cronId } });
+          await this.host.startRun({ workflowKey, runId, input, auth, annotations: { [ANNOTATIONS.cron]: cronId } });
           this.metrics.cronFirings.inc({ cron: cronId, result: "started" });
         } catch (error) {
           this.metrics.cronFirings.inc({ cron: cronId, result: "failed" });

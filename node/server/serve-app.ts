@@ -7,6 +7,7 @@
  */
 import type { Hono as HonoClass } from "hono";
 import { readJsonBody } from "../../core/api/body.js";
+import { API_ROUTES, routeUrl } from "../../core/api/contract.js";
 import { errorResponse, okResponse } from "../../core/api/envelope.js";
 import { createDomainHandler, DEFAULT_MAX_BODY_BYTES, type DomainEnv } from "../../core/api/handler.js";
 import { bearerAuthenticate } from "../../core/api/identity.js";
@@ -64,7 +65,7 @@ export function createServeApp(opts: ServeOptions): ServeApp {
   const domain = createDomainHandler({ host, authenticate });
   const metrics = opts.metrics === false ? undefined : createFlowMetrics({ changes: host.changes, activeRunCount: () => host.activeRuns().length, subscriptionCount: () => host.subscriptionCount });
   const maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
-  const runPath = `/v1/api/runs/${encodeURIComponent(runId)}`;
+  const runPath = routeUrl(API_ROUTES.getRun, { runId });
 
   const app = new (hono().Hono)<DomainEnv>();
   app.get("/health", (c) => domain.fetch(c.req.raw));

@@ -9,6 +9,7 @@ import type { Server } from "node:http";
 import type { serve as Serve } from "@hono/node-server";
 import type { Hono as HonoClass } from "hono";
 import { readJsonBody } from "../../core/api/body.js";
+import { API_ROUTES, PATHS, routeUrl } from "../../core/api/contract.js";
 import { okResponse } from "../../core/api/envelope.js";
 import { createDomainHandler, DEFAULT_MAX_BODY_BYTES, type DomainEnv } from "../../core/api/handler.js";
 import { bearerAuthenticate } from "../../core/api/identity.js";
@@ -74,18 +75,18 @@ export function startServer(opts: ServerOptions = {}): FlowServer {
 
   const app = new (hono().Hono)<DomainEnv>();
   // The domain API authenticates on its own (and leaves /health open).
-  for (const path of ["/health", "/workflows", "/rpc", "/v1/rpc/*", "/v1/api/*"]) app.all(path, (c) => domain.fetch(c.req.raw));
+  for (const path of [PATHS.health, PATHS.workflows, PATHS.rpcEnvelope, `${PATHS.rpc}*`, `${PATHS.api}*`]) app.all(path, (c) => domain.fetch(c.req.raw));
   authenticateRoutes(app, domain);
   app.get("/metrics", () => metrics.respond());
 
   const invoke = async (method: string, params: unknown, caller: DomainEnv["Variables"]["caller"]) => okResponse(await domain.invoke(method, params, caller));
   const body = async (req: Request) => (await readJsonBody(req, maxBodyBytes)) as Record<string, unknown>;
 
-  app.post("/v1/runs", async (c) => {
+  app.post(`${PATHS.served}`, async (c) => {
     const b = await body(c.req.raw);
     const paths = Array.isArray(b.workflowPaths) ? (b.workflowPaths as unknown[]) : [b.workflowPath];
     if (paths.length === 0 || paths.some((p) => typeof p !== "string" || p === "")) {
-      throw new FlowError("INVALID_ARGUMENT", 'POST /v1/runs takes { "workflowPath": "<file under rootDir>", "input": {...} } (or "workflowPaths": [...] to start several).');
+      throw new FlowError("INVALID_ARGUMENT", `POST ${PATHS.served} takes { "workflowPath": "<file under rootDir>", "input": {...} } (or "workflowPaths": [...] to start several).`);
     }
     const started: unknown[] = [];
     for (const path of paths as string[]) {
@@ -95,22 +96,22 @@ export function startServer(opts: ServerOptions = {}): FlowServer {
     }
     return okResponse(paths.length === 1 && !Array.isArray(b.workflowPaths) ? started[0] : started, 202);
   });
-  app.get("/v1/runs", (c) => {
-    requireDb("GET /v1/runs");
+  app.get(`${PATHS.served}`, (c) => {
+    requireDb(`GET ${PATHS.served}`);
     const limit = c.req.query("limit");
     return invoke("listRuns", { ...(c.req.query("status") ? { status: c.req.query("status") } : {}), ...(limit ? { limit: Number(limit) } : {}), ...(c.req.query("cursor") ? { cursor: c.req.query("cursor") } : {}) }, c.get("caller"));
   });
-  app.get("/v1/runs/:runId", (c) => invoke("getRun", { runId: c.req.param("runId") }, c.get("caller")));
-  app.post("/v1/runs/:runId/resume", async (c) => invoke("resumeRun", { ...(await body(c.req.raw)), runId: c.req.param("runId") }, c.get("caller")));
-  app.post("/v1/runs/:runId/cancel", (c) => invoke("cancelRun", { runId: c.req.param("runId") }, c.get("caller")));
-  app.get("/v1/runs/:runId/events", (c) => forwardGet(domain, c.req.raw, `/v1/api/runs/${encodeURIComponent(c.req.param("runId"))}/events/stream`));
-  app.get("/v1/runs/:runId/frames", (c) => forwardGet(domain, c.req.raw, `/v1/api/runs/${encodeURIComponent(c.req.param("runId"))}/frames`));
-  app.get("/v1/approvals", (c) => {
-    requireDb("GET /v1/approvals");
+  app.get(`${PATHS.served}/:runId`, (c) => invoke("getRun", { runId: c.req.param("runId") }, c.get("caller")));
+  app.post(`${PATHS.served}/:runId/resume`, async (c) => invoke("resumeRun", { ...(await body(c.req.raw)), runId: c.req.param("runId") }, c.get("caller")));
+  app.post(`${PATHS.served}/:runId/cancel`, (c) => invoke("cancelRun", { runId: c.req.param("runId") }, c.get("caller")));
+  app.get(`${PATHS.served}/:runId/events`, (c) => forwardGet(domain, c.req.raw, routeUrl(API_ROUTES.streamRunEvents, { runId: c.req.param("runId") })));
+  app.get(`${PATHS.served}/:runId/frames`, (c) => forwardGet(domain, c.req.raw, routeUrl(API_ROUTES.getFrame, { runId: c.req.param("runId") })));
+  app.get(`${PATHS.servedApprovals}`, (c) => {
+    requireDb(`GET ${PATHS.servedApprovals}`);
     return invoke("listApprovals", c.req.query("runId") ? { runId: c.req.query("runId") } : {}, c.get("caller"));
   });
-  app.post("/v1/runs/:runId/approvals/:nodeId", async (c) => invoke("submitApproval", { ...(await body(c.req.raw)), runId: c.req.param("runId"), nodeId: c.req.param("nodeId") }, c.get("caller")));
-  app.post("/v1/runs/:runId/signals/:name", async (c) => invoke("submitSignal", { ...(await body(c.req.raw)), runId: c.req.param("runId"), name: c.req.param("name") }, c.get("caller")));
+  app.post(`${PATHS.served}/:runId/approvals/:nodeId`, async (c) => invoke("submitApproval", { ...(await body(c.req.raw)), runId: c.req.param("runId"), nodeId: c.req.param("nodeId") }, c.get("caller")));
+  app.post(`${PATHS.served}/:runId/signals/:name`, async (c) => invoke("submitSignal", { ...(await body(c.req.raw)), runId: c.req.param("runId"), name: c.req.param("name") }, c.get("caller")));
   app.all("*", (c) => domain.fetch(c.req.raw));
 
   const server = nodeServer().serve({

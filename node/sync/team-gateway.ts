@@ -7,6 +7,7 @@
  * concern lives in its own module.
  */
 import type pg from "pg";
+import { PATHS } from "../../core/api/contract.js";
 import type { Authenticate } from "../../core/api/identity.js";
 import type { StorePort } from "../../core/store/port.js";
 import type { GatewayExtension } from "../server/extensions.js";
@@ -114,7 +115,7 @@ export class TeamGateway {
    */
   withTxids(inner: (req: Request) => Promise<Response>): (req: Request) => Promise<Response> {
     return async (req) => {
-      if (READS.has(req.method) || !new URL(req.url).pathname.startsWith("/v1/")) return inner(req);
+      if (READS.has(req.method) || !new URL(req.url).pathname.startsWith(PATHS.v1)) return inner(req);
       const { capture } = await this.ready();
       const { result: res, txids } = await capture.run(() => inner(req));
       if (Object.keys(txids).length === 0 || !res.ok || !res.headers.get("content-type")?.includes("application/json")) return res;

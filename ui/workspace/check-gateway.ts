@@ -6,6 +6,7 @@
  * does not allow this page's origin (CORS) or a wrong token is said at once, not after saving.
  */
 import type { Workspace } from "./workspaces.js";
+import { API_ROUTES, routeUrl } from "../../core/api/contract.js";
 
 /** What the check found. */
 export type GatewayCheck = { ok: true; workspace: Workspace } | { ok: false; field: "url" | "token"; message: string };
@@ -49,7 +50,7 @@ export async function checkGateway(given: { url: string; token?: string; name?: 
   if (!health.ok || !body || (body.ok !== true && body.status !== "ok")) {
     return { ok: false, field: "url", message: `${url} answered, but not as a Flow Gateway (GET /health gave HTTP ${health.status}). Check the address.` };
   }
-  const read = await fetchFn(`${url}/v1/api/runs?limit=1`, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: AbortSignal.timeout(8000) }).catch(() => null);
+  const read = await fetchFn(`${url}${routeUrl(API_ROUTES.listRuns, {}, { limit: 1 })}`, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: AbortSignal.timeout(8000) }).catch(() => null);
   if (read && (read.status === 401 || read.status === 403)) {
     return { ok: false, field: "token", message: token ? `The Gateway refused this token (HTTP ${read.status}). Check it, or ask its owner for one that may read runs.` : "This Gateway needs a token: paste one its owner gave you." };
   }

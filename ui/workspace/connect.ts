@@ -5,6 +5,7 @@
  * API, DESIGN.md seam 2), so every view is the same code in every mode.
  */
 import { QueryClient } from "@tanstack/query-core";
+import { API_ROUTES, routeUrl } from "../../core/api/contract.js";
 import { createCollections, createDataClient, type FlowCollections } from "../../core/data/index.js";
 import { FlowError } from "../../core/errors.js";
 import { createTeamCollections } from "../../sync/index.js";
@@ -87,7 +88,7 @@ export async function connectWorkspace(workspace: Workspace, queryClient = new Q
  */
 export async function assertTokenAccepted(workspace: Workspace, url: string): Promise<void> {
   const headers: Record<string, string> = workspace.token ? { authorization: `Bearer ${workspace.token}` } : {};
-  const res = await fetch(`${url}/v1/api/runs?limit=1`, { headers }).catch(() => undefined);
+  const res = await fetch(`${url}${routeUrl(API_ROUTES.listRuns, {}, { limit: 1 })}`, { headers }).catch(() => undefined);
   if (res?.status === 401) {
     throw new FlowError("UNAUTHORIZED", workspace.token ? `${workspace.name} refused the saved token; paste a valid one.` : `${workspace.name} needs a token: paste one its owner gave you.`, { workspace: workspace.id });
   }

@@ -6,6 +6,7 @@
  * workspace's bearer token; a refused call throws a `FlowError` with the Gateway's code.
  */
 import { FlowError } from "../../core/errors.js";
+import { rpcPath } from "../../core/api/contract.js";
 
 /** A team workspace the user belongs to (`ext.workspace.list`). */
 export interface TeamWorkspace {
@@ -35,7 +36,7 @@ export const TEAM_ROLES = ["read", "launch", "approve", "admin"] as const;
  * const mine = await teamRpc<TeamWorkspace[]>("http://127.0.0.1:7331", "s3cret", "list");
  */
 export async function teamRpc<T>(url: string, token: string | undefined, method: "list" | "members" | "addMember" | "removeMember", params: Record<string, unknown> = {}): Promise<T> {
-  const res = await fetch(`${url}/v1/rpc/ext.workspace.${method}`, {
+  const res = await fetch(`${url}${rpcPath(`ext.workspace.${method}`)}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify(params),

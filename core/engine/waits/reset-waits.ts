@@ -8,6 +8,7 @@
  * only a new delivery settles it. Timers are not decisions: a fired timer stays fired.
  * See docs/time-travel.md "Decisions" and docs/waiting.md.
  */
+import { TABLES } from "../../protocol.js";
 import type { SqlExecutor } from "../../store/port.js";
 import { dependentsOf } from "../../time-travel/dependents.js";
 import type { FlowDb, NodeRecord } from "../flow-db.js";
@@ -62,7 +63,7 @@ export async function resetWaits(db: SqlExecutor, batch: WriteBatch, runId: stri
     waitSql.remove(batch, runId, w.node_id, Number(w.iteration));
     if (w.kind === "signal" || w.kind === "event") {
       // Spent, not reopened: the delivery stays consumed by the run but no node owns it now.
-      batch.push(`UPDATE _flow_signals SET consumed_node_id = NULL WHERE consumed_run_id = ? AND consumed_node_id = ? AND consumed_iteration = ?`, [runId, w.node_id, w.iteration]);
+      batch.push(`UPDATE ${TABLES.signals} SET consumed_node_id = NULL WHERE consumed_run_id = ? AND consumed_node_id = ? AND consumed_iteration = ?`, [runId, w.node_id, w.iteration]);
     }
   }
   return decisions;
@@ -81,6 +82,6 @@ export async function previewDecisions(db: FlowDb, runId: string, target: NodeRe
 
 async function waitsOf(db: SqlExecutor, runId: string, nodes: ReadonlyArray<{ nodeId: string; iteration: number }>): Promise<WaitRow[]> {
   const keys = new Set(nodes.map((n) => `${n.nodeId}@${n.iteration}`));
-  const rows = await db.query<WaitRow & Record<string, unknown>>(`SELECT * FROM _flow_waits WHERE run_id = ? AND kind <> 'timer' ORDER BY created_at_ms, node_id, iteration`, [runId]);
+  const rows = await db.query<WaitRow & Record<string, unknown>>(`SELECT * FROM ${TABLES.waits} WHERE run_id = ? AND kind <> 'timer' ORDER BY created_at_ms, node_id, iteration`, [runId]);
   return rows.filter((w) => keys.has(`${w.node_id}@${Number(w.iteration)}`));
 }

@@ -4,6 +4,7 @@
  * `npm run build:app`), and while a UI entry fails to bundle: a plain page that says what
  * happened and what to do, never a crash.
  */
+import { PATHS } from "../../../core/api/contract.js";
 import { escapeHtml } from "./index-page.js";
 
 /**
@@ -15,7 +16,7 @@ export function missingAppPage(dir: string): Response {
   return notice(503, "The Flow app is not built yet", [
     `This Gateway serves the app from <code>${escapeHtml(dir)}</code>, which has no <code>index.html</code>.`,
     "Build it in the durable-flow checkout with <code>npm run build:app</code> (or start everything with <code>npm start</code>, which builds it when needed), then reload this page.",
-    "The API answers meanwhile: <code>/health</code>, <code>/v1/rpc/&lt;method&gt;</code>, <code>/v1/api/*</code>.",
+    `The API answers meanwhile: <code>${PATHS.health}</code>, <code>${PATHS.rpc}&lt;method&gt;</code>, <code>${PATHS.api}*</code>.`,
   ]);
 }
 

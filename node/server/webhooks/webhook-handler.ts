@@ -10,6 +10,7 @@
  * redelivery gets back with `duplicate: true`. See docs/hosting.md "Webhooks".
  */
 import { createHash } from "node:crypto";
+import { ANNOTATIONS } from "../../../core/api/contract.js";
 import type { GatewayHost } from "../../../core/api/host.js";
 import type { RunAuthContext } from "../../../core/engine/types.js";
 import { submitSignal } from "../../../core/engine/waits/deliver.js";
@@ -105,7 +106,7 @@ async function startRun(host: GatewayHost, key: string, inputPath: string | unde
   const runId = `webhook-${key}-${sha256(deliveryId).slice(0, 20)}`;
   const auth: RunAuthContext = { triggeredBy: `webhook:${key}`, role: "system", scopes: ["*"], createdAt: new Date(host.now()).toISOString() };
   try {
-    await host.startRun({ workflowKey: key, runId, input: input as Record<string, unknown>, auth, annotations: { "flow:webhook": deliveryId } });
+    await host.startRun({ workflowKey: key, runId, input: input as Record<string, unknown>, auth, annotations: { [ANNOTATIONS.webhook]: deliveryId } });
   } catch (error) {
     // The same delivery raced in (or an earlier attempt failed after starting it): the run exists.
     if (!isFlowError(error, "RUN_EXISTS")) throw error;

@@ -5,7 +5,8 @@
  * word by word (`everyMs`). The run page's node panel shows the tool call with its arguments
  * and result, then the streamed text while the task is still running; once it finishes, the
  * tokens and cost show in the run header, the attempt and the runs list; a reload shows the
- * same transcript. Screenshots of the node panel in both themes go to docs/app/.
+ * same transcript. Screenshots of the run page (mid-generation and after) and the runs list, in
+ * both themes, go to docs/app/.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -77,6 +78,7 @@ describe("a browser watches an agent's generation live (issue #26)", () => {
     expect(nodeState, `the text so far: ${partial}`).not.toBe("finished");
     expect(partial).not.toContain("platform two");
     expect(await panel.locator('[data-testid="generation"][data-status="running"]').count()).toBe(1);
+    await shootThemes(page, "view-run-transcript-live");
 
     // Then the whole answer, and the run finishes.
     await expect.poll(() => text.textContent(), { timeout: 30_000 }).toContain("platform two");

@@ -5,7 +5,7 @@
  * linked to — the parent (Subflow), the next run (ContinueAsNew) and its child runs — and a
  * link that launches the workflow again with this run's input (`/launch/<key>?from=<runId>`),
  * and the tokens and cost its agents spent, child runs included (`getRunUsage`, read again
- * when an event that can change them arrives: a generation or a task ending).
+ * when an agent's generation or attempt ends, a child run ends, or the run's status changes).
  */
 import { A } from "@solidjs/router";
 import { type Accessor, createResource, For, Show } from "solid-js";
@@ -26,12 +26,13 @@ import "./run-header.css";
 export function RunHeader(props: { run: GatewayRunRow; events: readonly GatewayRunEventRow[]; now: Accessor<number>; childRuns: GatewayRunSummaryRow[] }) {
   const { cols } = useConnection();
   const run = () => props.run;
-  // Usage changes when a generation or an attempt ends (a child run's ends its Subflow task):
-  // keyed by the last such event, so streamed text deltas fetch nothing.
+  // Usage is written when an agent's attempt ends, and a child run's when it ends: keyed by
+  // those (and the run's status), so streamed text and compute tasks fetch nothing.
   const [usage] = createResource(
-    () => `${lastUsageSeq(props.events)}\u0000${run().status}\u0000${run().runId}`,
-    async (key) => (await cols.data.api.getRunUsage(key.split("\u0000")[2]!)).total,
+    () => `${lastUsageSeq(props.events)}\u0000${props.childRuns.filter((c) => c.finishedAtMs !== null).length}\u0000${run().status}\u0000${run().runId}`,
+    async (key) => (await cols.data.api.getRunUsage(key.split("\u0000")[3]!)).total,
   );
+
   const duration = () => (run().finishedAtMs ?? props.now()) - run().createdAtMs;
   /** Child runs the attempts name (Subflow) that the runs list has not loaded. */
   const childIds = () => {
@@ -159,10 +160,15 @@ function LinkedRun(props: { title: string; runId: string | null }) {
   );
 }
 
-/** Seq of the run's last event that can change its usage (a generation or task ending). */
+/** Seq of the run's last event after which its agents' usage can have changed: a generation's end, or the end of an attempt of a task that ran an agent. */
 function lastUsageSeq(events: readonly GatewayRunEventRow[]): number {
-  for (let i = events.length - 1; i >= 0; i--) if (!events[i]!.type.startsWith("Agent") || events[i]!.type === "AgentGenerationFinished") return events[i]!.seq;
-  return 0;
+  const agentNodes = new Set<string>();
+  let seq = 0;
+  for (const e of events) {
+    if (e.type === "AgentGenerationStarted") agentNodes.add(e.nodeId);
+    else if (e.type === "AgentGenerationFinished" || ((e.type === "TaskFinished" || e.type === "TaskFailed" || e.type === "TaskCancelled") && agentNodes.has(e.nodeId))) seq = e.seq;
+  }
+  return seq;
 }
 
 /** Why a paused run waits, in words: who or what continues it. */

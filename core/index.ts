@@ -198,6 +198,8 @@ export { buildTranscripts } from "./agents/transcript-view.js";
 export type { TranscriptAttempt, TranscriptGeneration, TranscriptToolCall } from "./agents/transcript-view.js";
 export { costOf, DEFAULT_PRICES, priceOf } from "./agents/prices.js";
 export type { ModelPrice, PriceTable } from "./agents/prices.js";
+// Types only: the tracer module (and @opentelemetry/api) loads when a run is traced (docs/tracing.md).
+export type { RunTracing } from "./tracing/run-tracer.js";
 export { createToolContextFactory, defineTool, getDefinedToolMetadata, TOOL_DEFAULTS, TOOL_METADATA, toolIdempotencyKey } from "./tools/index.js";
 export type {
   AnyTool,

@@ -76,6 +76,9 @@ export { createFlowMetrics } from "./server/metrics.js";
 export type { FlowMetrics, MetricsSource } from "./server/metrics.js";
 export { createServeApp } from "./server/serve-app.js";
 export type { ServeApp, ServeOptions } from "./server/serve-app.js";
+// ---- tracing: OpenTelemetry over OTLP/HTTP (docs/tracing.md) ----
+export { createOtlpTracing, otlpTracingFromEnv } from "./tracing/otlp.js";
+export type { OtlpTracing, OtlpTracingOptions } from "./tracing/otlp.js";
 // ---- hosting: the Gateway (docs/hosting.md) ----
 export { Gateway } from "./server/gateway.js";
 export type { GatewayCloseOptions, GatewayListenOptions } from "./server/gateway.js";

@@ -4,10 +4,11 @@
  * then hands it to a RunSession. See docs/engine.md.
  */
 import type { SchemaMap } from "../components/types.js";
-import { bindingOf } from "./binding.js";
+import { bindingOf, type StoreBinding } from "./binding.js";
 import type { InputOf, RunOutputOf } from "./ctx.js";
 import { checkRunOptions } from "./run-options.js";
-import { RunSession } from "./session.js";
+import { RunSession, type SessionStart, type WorkflowParts } from "./session.js";
+import type { RunTracing } from "../tracing/run-tracer.js";
 import { openRun } from "./session-open.js";
 import type { FlowWorkflow, RunOptions, RunResult } from "./types.js";
 import { workflowHashOf, workflowNameOf } from "./workflow-identity.js";
@@ -29,9 +30,44 @@ export async function runWorkflow<S extends SchemaMap>(workflow: FlowWorkflow<S>
   const { runId } = opened.start;
   binding.activeRuns.add(runId);
   try {
-    return (await new RunSession(binding, { build: workflow.build, opts: workflow.opts, workflow }, options, opened.start).execute()) as RunResult<RunOutputOf<S>>;
+    const tracing = await tracingOf(options, binding);
+    const parts = { build: workflow.build, opts: workflow.opts, workflow };
+    const result = tracing ? await tracedSession(tracing, binding, parts, options, opened.start) : await new RunSession(binding, parts, options, opened.start).execute();
+    return result as RunResult<RunOutputOf<S>>;
   } finally {
     binding.activeRuns.delete(runId);
   }
 }
 
+/** The run's tracing (docs/tracing.md): its option, else the host's; `undefined` when off. */
+async function tracingOf(opts: RunOptions, binding: StoreBinding): Promise<RunTracing | undefined> {
+  if (opts.tracing === false) return undefined;
+  if (typeof opts.tracing === "object") return opts.tracing;
+  const host = await binding.env.tracing?.();
+  if (host || !opts.tracing) return host;
+  const { trace } = await import("@opentelemetry/api");
+  return { tracer: trace.getTracer("durable-flow") };
+}
+
+/** A session whose events also feed the run's spans; the tracer module loads only here. */
+async function tracedSession(tracing: RunTracing, binding: StoreBinding, parts: WorkflowParts, options: RunOptions, start: SessionStart): Promise<RunResult> {
+  const { startRunTracer } = await import("../tracing/run-tracer.js");
+  const tracer = startRunTracer(tracing, { runId: start.runId, workflowName: start.workflowName }, binding.env.clock.now());
+  const onProgress = options.onProgress;
+  const traced: RunOptions = {
+    ...options,
+    onProgress: (e) => {
+      tracer.onEvent(e);
+      onProgress?.(e);
+    },
+  };
+  let result: RunResult;
+  try {
+    result = await new RunSession(binding, parts, traced, start).execute();
+  } catch (error) {
+    await tracer.end({ error });
+    throw error;
+  }
+  await tracer.end({ result });
+  return result;
+}

@@ -12,6 +12,7 @@ import type { TaskMemoryConfig } from "../memory/task-memory.js";
 import type { AnyObjectSchema } from "../schema/columns.js";
 import type { ScorersMap } from "../scorers/types.js";
 import type { FlowTable } from "../schema/tables.js";
+import type { RunTracing } from "../tracing/run-tracer.js";
 import type { FlowEvent } from "./events.js";
 import type { ResetDecision } from "./waits/reset-waits.js";
 
@@ -184,6 +185,12 @@ export interface RunOptions<Input = Record<string, unknown>> {
    * generations (docs/agents.md, "Cost").
    */
   prices?: PriceTable;
+  /**
+   * OpenTelemetry spans for this run (docs/tracing.md): `{ tracer }` uses yours, `true` the
+   * host's (Node: OTLP/HTTP from `OTEL_EXPORTER_OTLP_ENDPOINT`) or else the global provider's,
+   * `false` none. Unset: the host decides (Node traces when that variable is set).
+   */
+  tracing?: boolean | RunTracing;
   /** Seeds prior outputs: table key (or name) to rows with `nodeId` and `iteration`. */
   initialOutputs?: Record<string, Array<Record<string, unknown>>>;
   initialIteration?: number;

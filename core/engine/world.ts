@@ -6,6 +6,7 @@
  */
 
 import type { VcsPort } from "../time-travel/port.js";
+import type { RunTracing } from "../tracing/run-tracer.js";
 import type { HotReloadPort, WorkspacePort } from "./workspace-port.js";
 
 /** Time and timers. */
@@ -51,6 +52,11 @@ export interface RuntimeEnv {
   directoryExists?(path: string): boolean;
   /** Hash of a workflow file's source (so editing the file is noticed on resume). */
   hashWorkflowFile?(path: string): string | undefined;
+  /**
+   * The host's tracing, when it has one configured (Node: OTLP/HTTP when
+   * `OTEL_EXPORTER_OTLP_ENDPOINT` is set); used by runs whose `tracing` is unset or `true`.
+   */
+  tracing?(): Promise<RunTracing | undefined>;
   /** Non-fatal warnings (workflow changed, ...). */
   warn(message: string, details?: Record<string, unknown>): void;
   /**

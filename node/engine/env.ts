@@ -5,7 +5,7 @@
  * NDJSON run logs, workflow file hashes, git worktrees and sandboxes for `<Worktree>` /
  * `<Sandbox>` (docs/workspaces.md), hot reload of workflow files (docs/hot-reload.md), and git
  * snapshots of the run's workspace for time travel (docs/time-travel.md; `FLOW_SNAPSHOTS=off`
- * stops them).
+ * stops them), and OTLP tracing when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (docs/tracing.md).
  */
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
@@ -16,6 +16,7 @@ import { createNodeHotReload } from "../hot/index.js";
 import { openFileRunLog } from "./run-log.js";
 import { createGitVcs } from "../vcs/git.js";
 import { createNodeWorkspaces } from "../workspace/index.js";
+import { otlpTracingFromEnv } from "../tracing/otlp.js";
 
 const HOST = hostname();
 
@@ -54,6 +55,7 @@ export function createNodeEnv(overrides: Partial<RuntimeEnv> = {}): RuntimeEnv {
     vcs: createGitVcs(),
     recordSnapshots: !/^(off|0|false|no)$/i.test(process.env.FLOW_SNAPSHOTS ?? ""),
     cwd: process.cwd(),
+    tracing: () => otlpTracingFromEnv(),
     yieldToHost: () => new Promise<void>((resolve) => setImmediate(resolve)),
     warn: (message, details) => (warningSink ? warningSink(message, details) : process.emitWarning(message, { code: "FLOW_WARNING", detail: details ? JSON.stringify(details) : undefined })),
     ...overrides,

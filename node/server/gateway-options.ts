@@ -4,6 +4,7 @@
  * options `register` takes. See docs/hosting.md "Gateway".
  */
 import type { PriceTable } from "../../core/agents/prices.js";
+import type { RunTracing } from "../../core/tracing/run-tracer.js";
 import type { WorkflowViewDefinition } from "../../core/engine/types.js";
 import { FlowError } from "../../core/errors.js";
 import type { GatewayAuthConfig } from "./auth/types.js";
@@ -82,6 +83,12 @@ export interface GatewayOptions {
    * cost of every agent generation of the runs this Gateway hosts (docs/agents.md, "Cost").
    */
   prices?: PriceTable;
+  /**
+   * Flow's addition: OpenTelemetry spans for the runs this Gateway hosts (docs/tracing.md):
+   * `{ tracer }` (e.g. `await createOtlpTracing()`), `true` or `false`; unset, runs trace when
+   * `OTEL_EXPORTER_OTLP_ENDPOINT` is set.
+   */
+  tracing?: boolean | RunTracing;
   /** Used when the top-level options are unset. */
   defaults?: { cliAgentTools?: "all" | "explicit-only"; outOfProcessEventBridge?: boolean; outOfProcessEventBridgePollMs?: number };
   /** Max body of `POST /rpc` and every other route (default 1048576). */
@@ -128,6 +135,7 @@ export interface ResolvedGatewayOptions {
   operatorUi: { path: string; title?: string; props?: Record<string, unknown> } | false;
   cliAgentTools: "all" | "explicit-only" | undefined;
   prices: PriceTable | undefined;
+  tracing: boolean | RunTracing | undefined;
   maxBodyBytes: number;
   maxPayload: number;
   maxConnections: number;
@@ -178,6 +186,7 @@ export function resolveGatewayOptions(o: GatewayOptions, cwd: string): ResolvedG
     operatorUi,
     cliAgentTools: o.defaults?.cliAgentTools,
     prices: o.prices,
+    tracing: o.tracing,
     maxBodyBytes: positive(o.maxBodyBytes, d.maxBodyBytes, "maxBodyBytes"),
     maxPayload: positive(o.maxPayload, d.maxPayload, "maxPayload"),
     maxConnections: positive(o.maxConnections, d.maxConnections, "maxConnections"),

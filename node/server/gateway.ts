@@ -89,7 +89,7 @@ export class Gateway {
     this.options = resolveGatewayOptions(options, process.cwd());
     const o = this.options;
     this.host = new GatewayRunHost({
-      runDefaults: { rootDir: o.workspaceRoot, ...(o.cliAgentTools ? { cliAgentToolsDefault: o.cliAgentTools } : {}), ...(o.prices ? { prices: o.prices } : {}) },
+      runDefaults: { rootDir: o.workspaceRoot, ...(o.cliAgentTools ? { cliAgentToolsDefault: o.cliAgentTools } : {}), ...(o.prices ? { prices: o.prices } : {}), ...(o.tracing !== undefined ? { tracing: o.tracing } : {}) },
     });
     this.team = o.team ? new TeamGateway(o.team, () => this.host.db.store, () => this.host.now()) : undefined;
     const baseAuthenticate = gatewayAuthenticate(o.auth, { now: () => this.host.now() });

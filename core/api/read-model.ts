@@ -4,6 +4,7 @@
  * console: a run list with cursor paging, a run with its nodes, attempts and latest frame.
  * The fields are documented in docs/hosting.md "Rows".
  */
+import { rollUpUsage } from "../agents/usage.js";
 import { bindingOf } from "../engine/binding.js";
 import { type AttemptRecord, type NodeRecord, type RunRecord, toRun } from "../engine/flow-db.js";
 import { ownerStateOf, type RunOwnerState } from "../engine/run-control.js";
@@ -45,6 +46,22 @@ export interface GatewayRunSummaryRow {
   finishedAtMs: number | null;
   /** Why a `paused` run is paused: `rewind` and `person` wait for a Resume, `shutdown` for a host to start (absent: not known). */
   pauseReason?: PauseReason | null;
+  /**
+   * Tokens and cost of the run's agent attempts, its child runs included (docs/agents.md
+   * "Cost"); null when no agent attempt recorded usage. Absent from rows a replicated list
+   * (multiplayer) holds.
+   */
+  usage?: RunUsageSummary | null;
+}
+
+/** A run's agents' tokens and cost in a run row (`getRunUsage` has them per task). */
+export interface RunUsageSummary {
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+  costUsd?: number;
+  /** Attempts that recorded usage. */
+  attempts: number;
 }
 
 /** A node of a run, with its attempts. */
@@ -162,6 +179,8 @@ export async function listRunRows(host: GatewayHost, filter: RunFilter = {}): Pr
     [...params, limit + 1],
   );
   const runs = rows.slice(0, limit).map((r) => summaryRow(host, toRun(r), parseAuth(r.auth_json)));
+  const usage = await runUsages(host, runs.map((r) => r.runId));
+  for (const r of runs) r.usage = usage.get(r.runId) ?? null;
   const last = runs[runs.length - 1];
   return { runs, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAtMs, last.runId) : null };
 }
@@ -175,14 +194,16 @@ export async function listRunRows(host: GatewayHost, filter: RunFilter = {}): Pr
 export async function runRow(host: GatewayHost, runId: string): Promise<GatewayRunRow> {
   const db = host.db;
   const { run, auth } = await storedRun(host, runId);
-  const [nodes, attempts, frame, seq] = await Promise.all([
+  const [nodes, attempts, frame, seq, usage] = await Promise.all([
     db.listNodes(runId),
     db.listAttempts(runId),
     db.store.query(`SELECT MAX(frame_no) AS n FROM _flow_frames WHERE run_id = ?`, [runId]),
     db.store.query(`SELECT MAX(seq) AS n FROM _flow_events WHERE run_id = ?`, [runId]),
+    runUsages(host, [runId]),
   ]);
   return {
     ...summaryRow(host, run, auth),
+    usage: usage.get(runId) ?? null,
     output: run.output,
     auth,
     nodes: nodes.map((n) => nodeRow(n, attempts)),
@@ -198,8 +219,37 @@ export async function runRow(host: GatewayHost, runId: string): Promise<GatewayR
  * const row = await runSummary(host, "r1"); // { runId, status, workflowKey, ... }
  */
 export async function runSummary(host: GatewayHost, runId: string): Promise<GatewayRunSummaryRow> {
-  const { run, auth } = await storedRun(host, runId);
-  return summaryRow(host, run, auth);
+  const [{ run, auth }, usage] = await Promise.all([storedRun(host, runId), runUsages(host, [runId])]);
+  return { ...summaryRow(host, run, auth), usage: usage.get(runId) ?? null };
+}
+
+/**
+ * Tokens and cost of runs' agent attempts, each run's child runs (`<runId>/...`) included, in
+ * one query over `_flow_attempts` (a range of its primary key per run); runs without usage
+ * are absent.
+ */
+async function runUsages(host: GatewayHost, runIds: readonly string[]): Promise<Map<string, RunUsageSummary>> {
+  const out = new Map<string, RunUsageSummary>();
+  if (runIds.length === 0) return out;
+  // `<id>/` up to `<id>0` ("0" sorts right after "/") holds exactly the ids under `<id>/`.
+  const rows = await host.db.store.query<{ run_id: string; meta_json: string }>(
+    `SELECT run_id, meta_json FROM _flow_attempts WHERE meta_json IS NOT NULL AND (${runIds.map(() => "run_id = ? OR (run_id > ? AND run_id < ?)").join(" OR ")})`,
+    runIds.flatMap((id) => [id, `${id}/`, `${id}0`]),
+  );
+  const wanted = new Set(runIds);
+  const metas = new Map<string, unknown[]>();
+  for (const r of rows) {
+    const parts = r.run_id.split("/");
+    for (let i = 1; i <= parts.length; i++) {
+      const id = parts.slice(0, i).join("/");
+      if (wanted.has(id)) metas.set(id, [...(metas.get(id) ?? []), JSON.parse(r.meta_json)]);
+    }
+  }
+  for (const [id, list] of metas) {
+    const { inputTokens, outputTokens, totalTokens, costUsd, attempts } = rollUpUsage(list);
+    if (attempts) out.set(id, { attempts, ...(inputTokens !== undefined ? { inputTokens } : {}), ...(outputTokens !== undefined ? { outputTokens } : {}), ...(totalTokens !== undefined ? { totalTokens } : {}), ...(costUsd !== undefined ? { costUsd } : {}) });
+  }
+  return out;
 }
 
 async function storedRun(host: GatewayHost, runId: string): Promise<{ run: RunRecord; auth: RunAuthContext | null }> {

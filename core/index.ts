@@ -353,7 +353,7 @@ export { CRON_IDENTITY, fireCron } from "./api/rpc-cron.js";
 export { cronStore, nextFireOf } from "./api/cron-store.js";
 export type { CronInit, CronRow } from "./api/cron-store.js";
 export { listRunRows, runRow, summaryRow, workflowRow } from "./api/read-model.js";
-export type { GatewayRunNode, GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow, RunFilter, RunPage } from "./api/read-model.js";
+export type { GatewayRunNode, GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow, RunFilter, RunPage, RunUsageSummary } from "./api/read-model.js";
 export type { GatewayPromptRow, NodeOutputResult } from "./api/rpc-reads.js";
 export type { RewindRunResult, RunStatusResult } from "./api/rpc-runs.js";
 export { whatHappened } from "./api/what-happened.js";

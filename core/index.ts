@@ -200,9 +200,11 @@ export { costOf, DEFAULT_PRICES, priceOf } from "./agents/prices.js";
 export type { ModelPrice, PriceTable } from "./agents/prices.js";
 // Types only: the tracer module (and @opentelemetry/api) loads when a run is traced (docs/tracing.md).
 export type { RunTracing } from "./tracing/run-tracer.js";
-export { createToolContextFactory, defineTool, getDefinedToolMetadata, TOOL_DEFAULTS, TOOL_METADATA, toolIdempotencyKey } from "./tools/index.js";
+export { createToolContextFactory, defineTool, getDefinedToolMetadata, installAttemptContext, TOOL_DEFAULTS, TOOL_METADATA, toolIdempotencyKey } from "./tools/index.js";
 export type {
   AnyTool,
+  AttemptContextPort,
+  CurrentAttempt,
   DefineToolOptions,
   JsonSchema,
   Tool,

@@ -15,7 +15,7 @@ import type { DepsSpec, OutputKey, OutputTarget, SchemaMap, TaskProps } from "..
 import { attachBinding, type StoreBinding } from "../engine/binding.js";
 import type { FlowCtx } from "../engine/ctx.js";
 import type { FlowAlertPolicy, FlowWorkflow, WorkflowOptions } from "../engine/types.js";
-import { definingFile } from "../engine/workflow-identity.js";
+import { recordDefiningSite } from "../engine/workflow-identity.js";
 import type { FlowElement, FlowNode } from "../jsx/element.js";
 import { useRenderCtx } from "../jsx/render.js";
 import type { AnyObjectSchema } from "../schema/columns.js";
@@ -107,8 +107,7 @@ export function createFlowApi<S extends SchemaMap, Db extends object>(binding: S
         schemaRegistry,
         zodToKeyName,
       };
-      const sourcePath = definingFile(new Error().stack);
-      if (sourcePath) workflow.sourcePath = sourcePath;
+      recordDefiningSite(workflow, new Error().stack);
       if (opts.readableName) workflow.readableName = opts.readableName;
       if (opts.description) workflow.description = opts.description;
       return attachBinding(workflow, binding);

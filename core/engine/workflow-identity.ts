@@ -15,32 +15,44 @@ import { createCtx } from "./ctx.js";
 import { OutputIndex } from "./output-index.js";
 import type { FlowWorkflow, RunOptions } from "./types.js";
 
-/** A source location in a stack line: `file:///a/b.tsx:3:7`, `/a/b.ts:3:7`, `C:\a\b.ts:3:7`. */
-const FRAME = /(?:file:\/\/)?((?:\/|[A-Za-z]:[\\/])[^\s()]*?):\d+:\d+/;
+/** A source location in a stack line: `file:///a/b.tsx:3:7`, `/a/b.ts:3:7`, `C:\\a\\b.ts:3:7`. */
+const FRAME = /(?:file:\/\/)?((?:\/|[A-Za-z]:[\\/])[^\s()]*?):(\d+):\d+/;
 
 /** Frames of Flow's own modules that lie between `flow(build)` and the file calling it. */
 const OWN_FRAME = /[\\/](?:create-api|workflow-identity)\.[cm]?[jt]sx?$/;
 
+/** Per file, the lines `flow(build)` was called from in this process. */
+const sitesByFile = new Map<string, Set<number>>();
+
 /**
- * The file whose code called `flow(build)`, read from `stack` (`new Error().stack` taken in
- * `flow`); undefined when the runtime gives no file paths.
+ * Records where `flow(build)` was called, read from `stack` (`new Error().stack` taken in
+ * `flow`): sets `workflow.sourcePath` (and the line, which tells apart workflows defined in
+ * one file). Does nothing when the runtime gives no file paths.
  * @example
- * workflow.sourcePath = definingFile(new Error().stack); // "/repo/review.tsx"
+ * recordDefiningSite(workflow, new Error().stack); // workflow.sourcePath === "/repo/review.tsx"
  */
-export function definingFile(stack: string | undefined): string | undefined {
+export function recordDefiningSite(workflow: FlowWorkflow, stack: string | undefined): void {
   for (const line of (stack ?? "").split("\n").slice(1)) {
     const match = FRAME.exec(line);
     if (!match) continue;
     const file = decodeURIComponent(match[1]!.replace(/\?.*$/, ""));
-    if (!OWN_FRAME.test(file)) return file;
+    if (OWN_FRAME.test(file)) continue;
+    const at = Number(match[2]);
+    workflow.sourcePath = file;
+    sourceLines.set(workflow, at);
+    sitesByFile.set(file, (sitesByFile.get(file) ?? new Set()).add(at));
+    return;
   }
-  return undefined;
 }
+
+const sourceLines = new WeakMap<FlowWorkflow, number>();
 
 /**
  * The hash recorded with a run: `WorkflowOptions.workflowHash`, else the hash of the workflow
  * file's text (`RunOptions.workflowPath`, else the file that defined the workflow) when the
- * host can read files, else the build function's source and the schemas (a browser).
+ * host can read files, else the build function's source and the schemas (a browser). A file
+ * that defines several workflows adds the line each is defined on (stack lines are
+ * source-mapped by tsx and vitest alike), so they do not share a hash.
  * @example
  * const hash = workflowHashOf(workflow, bindingOf(workflow), { workflowPath: "review.tsx" });
  */
@@ -48,7 +60,10 @@ export function workflowHashOf(workflow: FlowWorkflow, binding: StoreBinding, op
   if (workflow.opts.workflowHash) return workflow.opts.workflowHash;
   const path = opts.workflowPath ?? workflow.sourcePath;
   const fromFile = path ? binding.env.hashWorkflowFile?.(path) : undefined;
-  return fromFile ?? sha256Hex(`${workflow.build.toString()}\n${binding.registry.signature()}`);
+  if (fromFile === undefined) return sha256Hex(`${workflow.build.toString()}\n${binding.registry.signature()}`);
+  const line = sourceLines.get(workflow);
+  const shared = path !== undefined && workflow.sourcePath === path && line !== undefined && (sitesByFile.get(path)?.size ?? 0) > 1;
+  return shared ? sha256Hex(`${fromFile}:${line}`) : fromFile;
 }
 
 const declared = new WeakMap<FlowWorkflow, string | null>();

@@ -153,7 +153,7 @@ describe.each(testBackends)("resume on $name", (backend) => {
     broken = false;
     const events: FlowEvent[] = [];
     const reset = await retryTask(db, { runId: failed.runId, nodeId: "b", onProgress: (e) => events.push(e) });
-    expect(reset).toEqual({ success: true, resetNodes: ["b"] });
+    expect(reset).toEqual({ success: true, resetNodes: ["b"], decisions: [] });
     expect(events).toEqual([expect.objectContaining({ type: "TaskReset", nodeId: "b", reason: "retry-task" })]);
     ran.length = 0;
     const r = await runWorkflow(wf, { runId: failed.runId, resume: true });

@@ -26,7 +26,7 @@ describe("bindBrowserWorkflows", () => {
   it("runs the app's workflows, and a run another owner left running is taken over at once", async () => {
     const s = await open();
     const first = await bindBrowserWorkflows(appWorkflows, s, createBrowserEnv("flow"));
-    expect(Object.keys(first.workflows).sort()).toEqual(["assistant", "hello", "pipeline", "release"]);
+    expect(Object.keys(first.workflows).sort()).toEqual(["assistant", "draft", "hello", "newsletter", "pipeline", "release"]);
     const leader = new LocalGatewayHost({ workflows: first.workflows });
     const { runId: helloId } = await leader.startRun({ workflowKey: "hello", input: { name: "Ada" } });
     expect((await leader.activeRun(helloId)!.done).status).toBe("finished");

@@ -2,13 +2,16 @@
  * The workflows of the app (docs/app.md "Your workflows in the app"): bundled into the browser
  * app, where the engine runs them in a Web Worker over PGlite, and registered by `npm start` in
  * the Gateway over SQLite. Written once with `defineWorkflows`, so each host binds them to its
- * own store. Only portable parts here: compute tasks, approvals, signals, timers, an SDK agent
- * with the HTTP tool and memory (no shell tools or CLI agents, which need a Gateway).
+ * own store. Only portable parts here: compute tasks, approvals, human tasks, signals, child
+ * runs, scorers, an SDK agent with the HTTP tool and memory (no shell tools or CLI agents,
+ * which need a Gateway). Together they fill every view of the app: `release` the approvals
+ * inbox, `newsletter` the Human tasks tab, "Send a signal" and the links between a run and its
+ * child run (`draft`), whose scorer fills Scores, and `assistant` memory.
  *
  * To add yours: write a `defineWorkflows(...)` set like these and add it to `appWorkflows`.
  */
 import { z } from "zod";
-import { approvalDecisionSchema, createHttpTool, createMemoryStore, defineWorkflows, FlowError, LocalServerAgent, type AgentLike, type FlowWorkflow, type WorkflowSet } from "durable-flow/core";
+import { approvalDecisionSchema, createHttpTool, createMemoryStore, createScorer, defineWorkflows, FlowError, LocalServerAgent, type AgentLike, type FlowWorkflow, type WorkflowSet } from "durable-flow/core";
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -114,6 +117,95 @@ export const pipelineWorkflows = defineWorkflows(
   }),
 );
 
+/** What the `newsletter` waits for before it sends: the signal `send`, with the list to send to. */
+const sendSignal = z.object({ list: z.string().min(1).describe("The mailing list to send to, such as weekly") });
+
+/** Sentences a draft is made of, taken in turn until it has the words asked for. */
+const draftSentences = (topic: string) => [
+  `This month is about ${topic}.`,
+  `Here is what changed, what it means for you, and what comes next.`,
+  `The team shipped the parts you asked for most.`,
+  `Try it today and tell us what you think.`,
+];
+const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+/** Grades a draft live (the Scores view): 1 when it has exactly the words asked for, less the longer it runs. */
+const onLengthScorer = createScorer({
+  id: "on-length",
+  name: "On length",
+  description: "1 when the draft has the words asked for, less the more it runs over",
+  score: ({ output }) => {
+    const { words, asked } = output as { words: number; asked: number };
+    return { score: Math.min(1, asked / words), reason: `${words} words for ${asked} asked` };
+  },
+});
+
+/**
+ * `draft` and `newsletter`: a child run, a scorer, a human task and a signal. `draft` writes a
+ * short text about a topic, graded by the `on-length` scorer; `newsletter` runs `draft` as a
+ * child run (`Subflow`), asks a person for a headline (`HumanTask`), then waits for the signal
+ * `send` (`Signal`) before it sends.
+ */
+export const newsletterWorkflows = defineWorkflows(
+  {
+    input: z.object({
+      topic: z.string().min(1).describe("What the text is about"),
+      words: z.number().int().min(5).max(400).optional().describe("How long the draft is, in words (default 60)"),
+    }),
+    article: z.object({ text: z.string(), words: z.number(), asked: z.number() }),
+    edit: z.object({ headline: z.string().min(1).max(80).describe("The headline readers see") }),
+    sent: z.object({ list: z.string(), headline: z.string(), words: z.number() }),
+  },
+  ({ flow, Workflow, Task, Sequence, Subflow, HumanTask, Signal, outputs }) => {
+    const draft = described(
+      flow(
+        (ctx) => (
+          <Workflow name="draft">
+            <Task id="write" output={outputs.article} scorers={{ "on-length": { scorer: onLengthScorer } }}>
+              {() => {
+                const sentences = draftSentences(ctx.input.topic);
+                const asked = ctx.input.words ?? 60;
+                const text: string[] = [];
+                while (wordCount(text.join(" ")) < asked) text.push(sentences[text.length % sentences.length]!);
+                return { text: text.join(" "), words: wordCount(text.join(" ")), asked };
+              }}
+            </Task>
+          </Workflow>
+        ),
+        { output: outputs.article },
+      ),
+      "Writes a short text about a topic; the on-length scorer grades it (see Scores).",
+    );
+    const newsletter = described(
+      flow(
+        (ctx) => {
+          const article = ctx.outputMaybe(outputs.article, { nodeId: "draft" });
+          const edit = ctx.outputMaybe(outputs.edit, { nodeId: "edit" });
+          const input = { topic: ctx.input.topic, ...(ctx.input.words !== undefined ? { words: ctx.input.words } : {}) };
+          return (
+            <Workflow name="newsletter">
+              <Sequence>
+                <Subflow id="draft" label="Draft it in a child run" workflow={draft} input={input} output={outputs.article} retries={0} />
+                <HumanTask id="edit" output={outputs.edit} prompt={`Give this draft about ${ctx.input.topic} a headline:\n\n${article?.text ?? ""}`} />
+                <Signal id="send" label="Wait for the signal send" schema={sendSignal}>
+                  {(go) => (
+                    <Task id="deliver" output={outputs.sent}>
+                      {{ list: go.list, headline: edit?.headline ?? "", words: article?.words ?? 0 }}
+                    </Task>
+                  )}
+                </Signal>
+              </Sequence>
+            </Workflow>
+          );
+        },
+        { output: outputs.sent },
+      ),
+      "Drafts a text in a child run (draft), asks a person for its headline, then sends it when the signal send arrives.",
+    );
+    return { draft, newsletter };
+  },
+);
+
 /** An environment variable: the Gateway's, or in the browser a key saved in Settings (browser/keys.ts). */
 const envVar = (name: string): string | undefined => (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] || undefined;
 /** True in the browser's engine worker (keys come from Settings there, not from the environment). */
@@ -192,4 +284,4 @@ export const assistantWorkflows = defineWorkflows(
 );
 
 /** Every workflow set of the app, in the order the app lists them. */
-export const appWorkflows: WorkflowSet[] = [helloWorkflows, releaseWorkflows, pipelineWorkflows, assistantWorkflows] as unknown as WorkflowSet[];
+export const appWorkflows: WorkflowSet[] = [helloWorkflows, releaseWorkflows, pipelineWorkflows, newsletterWorkflows, assistantWorkflows] as unknown as WorkflowSet[];

@@ -154,7 +154,8 @@ console.log(JSON.stringify({ status: result.status, output: result.output, flowE
 
     const tests = await run("npm", ["test"], app);
     expect(tests.code, `${tests.stdout}\n${tests.stderr}`).toBe(0);
-    expect(tests.stdout).toMatch(/Tests\s+1 passed/);
+    // The greeting and the agent example, its model scripted with durable-flow/testing.
+    expect(tests.stdout).toMatch(/Tests\s+2 passed/);
 
     const up = await ok("npx", ["flow", "up", "workflow.tsx", "--input", '{"name":"Grace Hopper"}', "--json", "--log-dir", "none"], app);
     const result = up.trim().split("\n").map((line) => JSON.parse(line) as { type: string; status?: string; output?: unknown }).find((e) => e.type === "result");
@@ -197,7 +198,7 @@ console.log(JSON.stringify({ status: result.status, output: result.output, flowE
         child.on("close", (code) => resolve({ code, out }));
       });
       expect(result.code, result.out).toBe(0);
-      expect(result.out).toMatch(/Tests\s+1 passed/);
+      expect(result.out).toMatch(/Tests\s+2 passed/);
       expect(result.out.trim().split("\n").at(-1)).toBe('finished {"approved":true,"rounds":2}');
       const pkg = JSON.parse(readFileSync(join(root, "my-flow", "package.json"), "utf8")) as { type: string; dependencies: Record<string, string> };
       expect(pkg.type).toBe("module");

@@ -87,7 +87,10 @@ describe.concurrent("the packed durable-flow package, installed in a fresh proje
     }
     const files = (await ok("tar", ["-tzf", join(host, "pack", `durable-flow-${repoPkg.version}.tgz`)], host)).split("\n").filter(Boolean);
     expect(files.filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".d.ts"))).toEqual([]);
-    expect(files.filter((f) => /\.test(-d)?\.|\/testing\//.test(f))).toEqual([]);
+    // Tests and test helpers stay out, but for the testing kit, which ships as durable-flow/testing.
+    const kit = /^package\/dist\/node\/(agents\/)?testing\//;
+    expect(files.filter((f) => /\.test(-d)?\.|\/testing\//.test(f) && !kit.test(f))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(["package/dist/node/testing/index.js", "package/dist/node/testing/index.d.ts", "package/dist/node/agents/testing/fake-cli.mjs"]));
     expect(files).toContain("package/dist/node/cli/bin.mjs");
   });
 

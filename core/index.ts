@@ -200,9 +200,11 @@ export { costOf, DEFAULT_PRICES, priceOf } from "./agents/prices.js";
 export type { ModelPrice, PriceTable } from "./agents/prices.js";
 // Types only: the tracer module (and @opentelemetry/api) loads when a run is traced (docs/tracing.md).
 export type { RunTracing } from "./tracing/run-tracer.js";
-export { createToolContextFactory, defineTool, getDefinedToolMetadata, TOOL_DEFAULTS, TOOL_METADATA, toolIdempotencyKey } from "./tools/index.js";
+export { createToolContextFactory, defineTool, getDefinedToolMetadata, installAttemptContext, TOOL_DEFAULTS, TOOL_METADATA, toolIdempotencyKey } from "./tools/index.js";
 export type {
   AnyTool,
+  AttemptContextPort,
+  CurrentAttempt,
   DefineToolOptions,
   JsonSchema,
   Tool,
@@ -351,7 +353,7 @@ export { CRON_IDENTITY, fireCron } from "./api/rpc-cron.js";
 export { cronStore, nextFireOf } from "./api/cron-store.js";
 export type { CronInit, CronRow } from "./api/cron-store.js";
 export { listRunRows, runRow, summaryRow, workflowRow } from "./api/read-model.js";
-export type { GatewayRunNode, GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow, RunFilter, RunPage } from "./api/read-model.js";
+export type { GatewayRunNode, GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow, RunFilter, RunPage, RunUsageSummary } from "./api/read-model.js";
 export type { GatewayPromptRow, NodeOutputResult } from "./api/rpc-reads.js";
 export type { RewindRunResult, RunStatusResult } from "./api/rpc-runs.js";
 export { whatHappened } from "./api/what-happened.js";

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createFlow, FlowDb, listPendingApprovals, runWorkflow, submitApproval, submitHumanTask } from "durable-flow";
+import type { OutputTarget } from "durable-flow";
 
 const TMP = mkdtempSync(join(tmpdir(), "flow-library-"));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
@@ -15,7 +16,7 @@ process.env.FLOW_EXAMPLE_DB = join(TMP, "default.db");
 let stores = 0;
 const freshDb = () => join(TMP, `library-${++stores}.db`);
 
-const rowsOf = async (db: FlowDb, runId: string, table: unknown) =>
+const rowsOf = async (db: FlowDb, runId: string, table: OutputTarget) =>
   (await db.listOutputs(runId, table)).map(({ runId: _r, ...row }) => row as Record<string, unknown>);
 
 describe("examples/library-iterate.tsx", () => {

@@ -8,8 +8,9 @@
  * - `preflight` runs once per agent per run, before its first generation; a rejection fails the
  *   task without retry (`AGENT_PREFLIGHT_FAILED`);
  * - structured output: the task schema goes to agents with native structured output; the others
- *   get the REQUIRED OUTPUT prompt, and their reply is extracted and validated here, with up to
- *   `maxSchemaRetries` correction calls (resuming the agent's session when it has one);
+ *   get the REQUIRED OUTPUT prompt. Every reply (a native one that missed the schema included)
+ *   is extracted and validated here, with up to `maxSchemaRetries` correction calls naming the
+ *   fields (resuming the agent's session when it has one);
  * - when every agent of the chain hit a quota, the attempt fails with `AGENT_QUOTA_EXCEEDED`
  *   and `details.retryAtMs`, the earliest reset time, so the run can park in `waiting-quota`;
  * - usage (summed over every call), latency, the agent id and its native session id are

@@ -4,10 +4,10 @@
  * console: a run list with cursor paging, a run with its nodes, attempts and latest frame.
  * The fields are documented in docs/hosting.md "Rows".
  */
+import { rollUpUsage } from "../agents/usage.js";
 import { bindingOf } from "../engine/binding.js";
 import { type AttemptRecord, type NodeRecord, type RunRecord, toRun } from "../engine/flow-db.js";
-import { ownerStateOf, type RunOwnerState } from "../engine/run-control.js";
-import type { RunRow } from "../engine/run-sql.js";
+import type { RunOwnerState } from "../engine/run-control.js";
 import type { FlowWorkflow, NodeState, PauseReason, RunAuthContext, RunStatus } from "../engine/types.js";
 import { workflowNameOf } from "../engine/workflow-identity.js";
 import type { FlowErrorJson } from "../errors.js";
@@ -16,6 +16,7 @@ import { z } from "zod";
 import type { GatewayHost } from "./host.js";
 import { WORKFLOW_ANNOTATION } from "./local-host.js";
 import { ANNOTATIONS } from "./contract.js";
+import { nodeKey, runAuthOf, type RunColumns, type RunRowContext, runRowOf, runSummaryOf } from "./run-rows.js";
 
 /** A run in a list. */
 export interface GatewayRunSummaryRow {
@@ -45,10 +46,27 @@ export interface GatewayRunSummaryRow {
   finishedAtMs: number | null;
   /** Why a `paused` run is paused: `rewind` and `person` wait for a Resume, `shutdown` for a host to start (absent: not known). */
   pauseReason?: PauseReason | null;
+  /**
+   * Tokens and cost of the run's agent attempts, its child runs included (docs/agents.md
+   * "Cost"); null when no agent attempt recorded usage. Absent from rows a replicated list
+   * (multiplayer) holds.
+   */
+  usage?: RunUsageSummary | null;
 }
 
-/** A node of a run, with its attempts. */
+/** A run's agents' tokens and cost in a run row (`getRunUsage` has them per task). */
+export interface RunUsageSummary {
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+  costUsd?: number;
+  /** Attempts that recorded usage. */
+  attempts: number;
+}
+
+/** A node of a run, with its attempts, keyed `<nodeId>#<iteration>` (`nodeKey`). */
 export interface GatewayRunNode {
+  key: string;
   nodeId: string;
   iteration: number;
   state: NodeState;
@@ -99,36 +117,21 @@ export interface RunFilter {
   cursor?: string;
 }
 
-const STARTED_BY_ANNOTATION = ANNOTATIONS.startedBy;
-
 /** Annotations the host records, hidden from `annotations` in rows. */
-export const HOST_ANNOTATIONS = { workflow: WORKFLOW_ANNOTATION, startedBy: STARTED_BY_ANNOTATION } as const;
+export const HOST_ANNOTATIONS = { workflow: WORKFLOW_ANNOTATION, startedBy: ANNOTATIONS.startedBy } as const;
 
 /**
- * The summary row of a stored run.
+ * The summary row of a stored run, as this host reads it (core/api/run-rows.ts maps it).
  * @example
  * const row = summaryRow(host, await host.db.requireRun("r1"));
  */
 export function summaryRow(host: GatewayHost, run: RunRecord, auth?: RunAuthContext | null): GatewayRunSummaryRow {
-  const { [WORKFLOW_ANNOTATION]: _w, [STARTED_BY_ANNOTATION]: startedBy, ...annotations } = run.annotations ?? {};
-  return {
-    runId: run.runId,
-    workflowKey: host.workflowKeyOf(run) ?? null,
-    workflowName: run.workflowName,
-    status: run.status,
-    owner: ownerStateOf(host.db.binding.env, run),
-    parentRunId: run.parentRunId,
-    nextRunId: run.nextRunId,
-    error: run.error,
-    triggeredBy: auth?.triggeredBy ?? null,
-    startedBy: typeof startedBy === "string" ? (JSON.parse(startedBy) as Record<string, unknown>) : null,
-    annotations,
-    input: run.input,
-    createdAtMs: run.createdAtMs,
-    updatedAtMs: run.updatedAtMs,
-    finishedAtMs: run.finishedAtMs,
-    pauseReason: run.pauseReason,
-  };
+  return runSummaryOf(run, auth ?? null, hostRowContext(host));
+}
+
+/** Where a host reads rows: its own workflows, its clock and claim settings. */
+function hostRowContext(host: GatewayHost): RunRowContext {
+  return { workflowKeyOf: (run) => host.workflowKeyOf(run), env: host.db.binding.env };
 }
 
 /**
@@ -157,11 +160,14 @@ export async function listRunRows(host: GatewayHost, filter: RunFilter = {}): Pr
     params.push(ms, ms, runId);
   }
   // One query for the page (10,000 runs load in 20 pages: docs/performance.md "Live collections").
-  const rows = await host.db.store.query<RunRow & Record<string, unknown>>(
+  const rows = await host.db.store.query<RunColumns>(
     `SELECT * FROM _flow_runs ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at_ms DESC, run_id DESC LIMIT ?`,
     [...params, limit + 1],
   );
-  const runs = rows.slice(0, limit).map((r) => summaryRow(host, toRun(r), parseAuth(r.auth_json)));
+  const ctx = hostRowContext(host);
+  const runs = rows.slice(0, limit).map((r) => runRowOf(r, ctx));
+  const usage = await runUsages(host, runs.map((r) => r.runId));
+  for (const r of runs) r.usage = usage.get(r.runId) ?? null;
   const last = runs[runs.length - 1];
   return { runs, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAtMs, last.runId) : null };
 }
@@ -175,14 +181,16 @@ export async function listRunRows(host: GatewayHost, filter: RunFilter = {}): Pr
 export async function runRow(host: GatewayHost, runId: string): Promise<GatewayRunRow> {
   const db = host.db;
   const { run, auth } = await storedRun(host, runId);
-  const [nodes, attempts, frame, seq] = await Promise.all([
+  const [nodes, attempts, frame, seq, usage] = await Promise.all([
     db.listNodes(runId),
     db.listAttempts(runId),
     db.store.query(`SELECT MAX(frame_no) AS n FROM _flow_frames WHERE run_id = ?`, [runId]),
     db.store.query(`SELECT MAX(seq) AS n FROM _flow_events WHERE run_id = ?`, [runId]),
+    runUsages(host, [runId]),
   ]);
   return {
     ...summaryRow(host, run, auth),
+    usage: usage.get(runId) ?? null,
     output: run.output,
     auth,
     nodes: nodes.map((n) => nodeRow(n, attempts)),
@@ -198,14 +206,43 @@ export async function runRow(host: GatewayHost, runId: string): Promise<GatewayR
  * const row = await runSummary(host, "r1"); // { runId, status, workflowKey, ... }
  */
 export async function runSummary(host: GatewayHost, runId: string): Promise<GatewayRunSummaryRow> {
-  const { run, auth } = await storedRun(host, runId);
-  return summaryRow(host, run, auth);
+  const [{ run, auth }, usage] = await Promise.all([storedRun(host, runId), runUsages(host, [runId])]);
+  return { ...summaryRow(host, run, auth), usage: usage.get(runId) ?? null };
+}
+
+/**
+ * Tokens and cost of runs' agent attempts, each run's child runs (`<runId>/...`) included, in
+ * one query over `_flow_attempts` (a range of its primary key per run); runs without usage
+ * are absent.
+ */
+async function runUsages(host: GatewayHost, runIds: readonly string[]): Promise<Map<string, RunUsageSummary>> {
+  const out = new Map<string, RunUsageSummary>();
+  if (runIds.length === 0) return out;
+  // `<id>/` up to `<id>0` ("0" sorts right after "/") holds exactly the ids under `<id>/`.
+  const rows = await host.db.store.query<{ run_id: string; meta_json: string }>(
+    `SELECT run_id, meta_json FROM _flow_attempts WHERE meta_json IS NOT NULL AND (${runIds.map(() => "run_id = ? OR (run_id > ? AND run_id < ?)").join(" OR ")})`,
+    runIds.flatMap((id) => [id, `${id}/`, `${id}0`]),
+  );
+  const wanted = new Set(runIds);
+  const metas = new Map<string, unknown[]>();
+  for (const r of rows) {
+    const parts = r.run_id.split("/");
+    for (let i = 1; i <= parts.length; i++) {
+      const id = parts.slice(0, i).join("/");
+      if (wanted.has(id)) metas.set(id, [...(metas.get(id) ?? []), JSON.parse(r.meta_json)]);
+    }
+  }
+  for (const [id, list] of metas) {
+    const { inputTokens, outputTokens, totalTokens, costUsd, attempts } = rollUpUsage(list);
+    if (attempts) out.set(id, { attempts, ...(inputTokens !== undefined ? { inputTokens } : {}), ...(outputTokens !== undefined ? { outputTokens } : {}), ...(totalTokens !== undefined ? { totalTokens } : {}), ...(costUsd !== undefined ? { costUsd } : {}) });
+  }
+  return out;
 }
 
 async function storedRun(host: GatewayHost, runId: string): Promise<{ run: RunRecord; auth: RunAuthContext | null }> {
-  const [row] = await host.db.store.query<RunRow & Record<string, unknown>>(`SELECT * FROM _flow_runs WHERE run_id = ?`, [runId]);
+  const [row] = await host.db.store.query<RunColumns>(`SELECT * FROM _flow_runs WHERE run_id = ?`, [runId]);
   if (!row) throw new FlowError("RUN_NOT_FOUND", `Run ${runId} does not exist.`, { runId });
-  return { run: toRun(row), auth: parseAuth(row.auth_json) };
+  return { run: toRun(row), auth: runAuthOf(row) };
 }
 
 /**
@@ -227,6 +264,7 @@ export function workflowRow(key: string, workflow: FlowWorkflow): GatewayWorkflo
 
 function nodeRow(n: NodeRecord, attempts: AttemptRecord[]): GatewayRunNode {
   return {
+    key: nodeKey(n),
     nodeId: n.nodeId,
     iteration: n.iteration,
     state: n.state,
@@ -236,10 +274,6 @@ function nodeRow(n: NodeRecord, attempts: AttemptRecord[]): GatewayRunNode {
     updatedAtMs: n.updatedAtMs,
     attempts: attempts.filter((a) => a.nodeId === n.nodeId && a.iteration === n.iteration),
   };
-}
-
-function parseAuth(v: unknown): RunAuthContext | null {
-  return v === null || v === undefined ? null : (JSON.parse(String(v)) as RunAuthContext | null);
 }
 
 function encodeCursor(ms: number, runId: string): string {

@@ -1,7 +1,8 @@
 /**
  * @module core/engine/attempt-services
- * What an agent task gets from its run, beyond its prompt: the tool-context factory (with the
- * side-effecting calls earlier attempts recorded, for the retry warning), the agent session of
+ * What a task attempt gets from its run: the tool-context factory (with the side-effecting
+ * calls of earlier attempts still in place, for the retry warning), current around the task's
+ * own code so the tools it calls are bound to the attempt; and for agents the session of
  * earlier attempts (retries and `fork` resume it), task memory (recalled into the prompt,
  * retained on completion) and live scoring after each finished attempt. Everything here is
  * best-effort around the task except recording tool calls, which is durable before the tool
@@ -11,7 +12,9 @@ import type { AgentSessionRef, AgentTaskInput } from "../agents/run-agent.js";
 import { AttemptTranscript, type TranscriptSink } from "../agents/transcript.js";
 import { memoryEngineOf, prepareTaskMemory, retainTaskMemory } from "../memory/task-memory.js";
 import { scoreAttempt } from "../scorers/run-scorers.js";
-import { createToolContextFactory, type ToolCallRecord } from "../tools/tool-calls.js";
+import { effectKey, settledEffectKeys } from "../time-travel/intent.js";
+import type { CurrentAttempt } from "../tools/current-attempt.js";
+import { createToolContextFactory, type ToolCallRecord, type ToolContextFactory } from "../tools/tool-calls.js";
 import type { StoreBinding } from "./binding.js";
 import type { RunOptions, TaskDescriptor } from "./types.js";
 
@@ -32,40 +35,26 @@ export class AttemptServices {
     private readonly transcripts?: TranscriptSink,
   ) {}
 
+  /**
+   * The attempt as tools see it: its tool-context factory, made on the first call (a task that
+   * calls no tool costs nothing) and shared by the task's code and its agent.
+   */
+  attemptOf(scope: AttemptScope): CurrentAttempt {
+    let made: Promise<ToolContextFactory> | undefined;
+    return { toolCalls: () => (made ??= this.toolCallsOf(scope)) };
+  }
+
+  /** Runs a task's own code with its attempt current, so the tools it calls are bound to it. */
+  runTaskCode<T>(attempt: CurrentAttempt, code: () => T): T {
+    const port = this.binding.env.attemptContext;
+    return port ? port.run(attempt, code) : code();
+  }
+
   /** The extra inputs of `runAgentTask` for one attempt, and the prompt with memory and the retry notice. */
-  async forAgent(scope: AttemptScope, prompt: string): Promise<{ extras: Partial<AgentTaskInput>; prompt: string }> {
-    const { store, env } = this.binding;
+  async forAgent(scope: AttemptScope, current: CurrentAttempt, prompt: string): Promise<{ extras: Partial<AgentTaskInput>; prompt: string }> {
+    const { env } = this.binding;
     const { runId, desc, attempt } = scope;
-    const prior = await store.query<Record<string, unknown>>(
-      `SELECT attempt, seq, tool_name, idempotency_key, side_effect, idempotent FROM _flow_tool_calls WHERE run_id = ? AND node_id = ? AND iteration = ? AND attempt < ?`,
-      [runId, desc.nodeId, desc.iteration, attempt],
-    );
-    const toolCalls = createToolContextFactory({
-      runId,
-      nodeId: desc.nodeId,
-      iteration: desc.iteration,
-      attempt,
-      rootDir: scope.rootDir,
-      allowNetwork: this.opts.allowNetwork ?? false,
-      maxOutputBytes: this.opts.maxOutputBytes ?? 200_000,
-      timeoutMs: this.opts.toolTimeoutMs ?? 60_000,
-      signal: scope.signal,
-      warn: env.warn,
-      priorCalls: prior.map((r) => ({
-        attempt: Number(r.attempt),
-        seq: Number(r.seq),
-        toolName: String(r.tool_name),
-        idempotencyKey: String(r.idempotency_key),
-        sideEffect: r.side_effect === true || r.side_effect === 1,
-        idempotent: r.idempotent === true || r.idempotent === 1,
-      })),
-      recordCall: async (c: ToolCallRecord) => {
-        await store.execute(
-          `INSERT INTO _flow_tool_calls (run_id, node_id, iteration, attempt, seq, tool_name, idempotency_key, side_effect, idempotent, called_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-          [runId, desc.nodeId, desc.iteration, c.attempt, c.seq, c.toolName, c.idempotencyKey, c.sideEffect, c.idempotent, env.clock.now()],
-        );
-      },
-    });
+    const toolCalls = await current.toolCalls();
     let full = toolCalls.retryNotice ? `${toolCalls.retryNotice}\n\n${prompt}` : prompt;
     let memoryTools: Record<string, unknown> = {};
     if (desc.memoryConfig) {
@@ -99,6 +88,57 @@ export class AttemptServices {
           : {}),
       },
     };
+  }
+
+  /**
+   * The tool-context factory of one attempt: the side-effecting calls of earlier attempts (for
+   * the retry warning) without those a time travel reverted, since their effects are gone; each
+   * call journaled in `_flow_tool_calls` before it runs.
+   */
+  private async toolCallsOf(scope: AttemptScope): Promise<ToolContextFactory> {
+    const { store, env } = this.binding;
+    const { runId, desc, attempt } = scope;
+    const prior = attempt > 1 ? await this.priorCalls(runId, desc, attempt) : [];
+    return createToolContextFactory({
+      runId,
+      nodeId: desc.nodeId,
+      iteration: desc.iteration,
+      attempt,
+      rootDir: scope.rootDir,
+      allowNetwork: this.opts.allowNetwork ?? false,
+      maxOutputBytes: this.opts.maxOutputBytes ?? 200_000,
+      timeoutMs: this.opts.toolTimeoutMs ?? 60_000,
+      signal: scope.signal,
+      warn: env.warn,
+      priorCalls: prior,
+      recordCall: async (c: ToolCallRecord) => {
+        await store.execute(
+          `INSERT INTO _flow_tool_calls (run_id, node_id, iteration, attempt, seq, tool_name, idempotency_key, side_effect, idempotent, called_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+          [runId, desc.nodeId, desc.iteration, c.attempt, c.seq, c.toolName, c.idempotencyKey, c.sideEffect, c.idempotent, env.clock.now()],
+        );
+      },
+    });
+  }
+
+  /** Calls of earlier attempts of the task iteration whose effects are still in place. */
+  private async priorCalls(runId: string, desc: TaskDescriptor, attempt: number): Promise<ToolCallRecord[]> {
+    const [rows, reverted] = await Promise.all([
+      this.binding.store.query<Record<string, unknown>>(
+        `SELECT attempt, seq, tool_name, idempotency_key, side_effect, idempotent FROM _flow_tool_calls WHERE run_id = ? AND node_id = ? AND iteration = ? AND attempt < ?`,
+        [runId, desc.nodeId, desc.iteration, attempt],
+      ),
+      settledEffectKeys(this.binding, runId, ["reverted"]),
+    ]);
+    return rows
+      .map((r) => ({
+        attempt: Number(r.attempt),
+        seq: Number(r.seq),
+        toolName: String(r.tool_name),
+        idempotencyKey: String(r.idempotency_key),
+        sideEffect: r.side_effect === true || r.side_effect === 1,
+        idempotent: r.idempotent === true || r.idempotent === 1,
+      }))
+      .filter((c) => !reverted.has(effectKey({ nodeId: desc.nodeId, iteration: desc.iteration, attempt: c.attempt, seq: c.seq })));
   }
 
   /** After a finished attempt: retain task memory and grade it (never fails the task). */

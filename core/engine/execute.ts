@@ -2,7 +2,9 @@
  * @module core/engine/execute
  * Runs one task attempt: a static row, a compute function, a deps-aware function or an agent
  * prompt; enforces `timeoutMs` and `heartbeatTimeoutMs`; validates the row against the output
- * schema. Never throws: the outcome says what happened.
+ * schema. A compute function runs with its attempt current (core/tools/current-attempt.ts), so
+ * the tools its code calls work in the task's directory and are journaled with the attempt.
+ * Never throws: the outcome says what happened.
  */
 import { runAgentTask } from "../agents/run-agent.js";
 import type { AgentLike } from "../agents/types.js";
@@ -137,13 +139,18 @@ async function produce(input: AttemptInput, runtime: TaskRuntime): Promise<{ raw
   if (desc.workspace) runtime.rootDir = await prepareWorkspace(input, desc);
   if (desc.subflow) return runChild(input, desc.subflow);
   if (desc.staticPayload !== undefined && !desc.agent) return { raw: desc.staticPayload, input: desc.staticPayload };
+  const { services } = input;
+  const scope = { runId: input.runId, desc, attempt: input.attempt, rootDir: runtime.rootDir ?? input.rootDir, signal: runtime.signal };
+  const attempt = services?.attemptOf(scope);
   let value: unknown = desc.prompt;
-  if (desc.computeFn) value = desc.depsAware ? await desc.computeFn(input.deps, runtime) : await desc.computeFn(runtime);
+  if (desc.computeFn) {
+    const fn = desc.computeFn;
+    const code = () => (desc.depsAware ? fn(input.deps, runtime) : fn(runtime));
+    value = await (attempt ? services!.runTaskCode(attempt, code) : code());
+  }
   if (!desc.agent) return { raw: value, input: desc.depsAware ? input.deps : undefined };
   const prompt = typeof value === "string" ? value : isFlowElement(value) ? textOf(renderNodes(value, undefined)) : JSON.stringify(value);
-  const prepared = input.services
-    ? await input.services.forAgent({ runId: input.runId, desc, attempt: input.attempt, rootDir: runtime.rootDir ?? input.rootDir, signal: runtime.signal }, prompt)
-    : { prompt, extras: {} };
+  const prepared = attempt ? await services!.forAgent(scope, attempt, prompt) : { prompt, extras: {} };
   const result = await runAgentTask({ runId: input.runId, desc, attempt: input.attempt, prompt: prepared.prompt, runtime, preflighted: input.preflighted, ...prepared.extras });
   return { ...result, input: prompt };
 }

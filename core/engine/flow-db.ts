@@ -6,6 +6,7 @@
 import { buildTranscripts, type TranscriptAttempt } from "../agents/transcript-view.js";
 import { rollUpUsage } from "../agents/usage.js";
 import type { AgentUsage } from "../agents/types.js";
+import type { OutputTarget, RowOf, SchemaMap } from "../components/types.js";
 import { FlowError, type FlowErrorJson } from "../errors.js";
 import { decodeRow } from "../schema/columns.js";
 import type { SchemaRegistry } from "../schema/registry.js";
@@ -78,12 +79,12 @@ const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 const parse = <T>(v: unknown): T => (v === null || v === undefined ? (null as T) : (JSON.parse(String(v)) as T));
 
 /**
- * Reads a workflow's store.
+ * Reads a workflow's store. `S`, the workflow's schema map, types `listOutputs` by key.
  * @example
  * const db = new FlowDb(api.db);
  * for (const run of await db.listRuns({ limit: 10 })) console.log(run.runId, run.status);
  */
-export class FlowDb {
+export class FlowDb<S extends SchemaMap = SchemaMap> {
   readonly store: StorePort;
   readonly registry: SchemaRegistry;
   /** @internal */
@@ -111,17 +112,7 @@ export class FlowDb {
 
   async listNodes(runId: string): Promise<NodeRecord[]> {
     const rows = await this.store.query(`SELECT * FROM _flow_nodes WHERE run_id = ? ORDER BY iteration, ordinal`, [runId]);
-    return rows.map((r) => ({
-      nodeId: String(r.node_id),
-      iteration: Number(r.iteration),
-      state: r.state as NodeState,
-      ordinal: num(r.ordinal),
-      label: (r.label as string | null) ?? null,
-      outputTable: (r.output_table as string | null) ?? null,
-      attempts: Number(r.attempts),
-      error: parse(r.error_json),
-      updatedAtMs: Number(r.updated_at_ms),
-    }));
+    return rows.map(toNode);
   }
 
   async listAttempts(runId: string, nodeId?: string): Promise<AttemptRecord[]> {
@@ -199,11 +190,16 @@ export class FlowDb {
     return { runId, frameNo: target, xml: v.xml, tasks: v.tasks };
   }
 
-  /** Output rows of a table for a run (decoded, with runId/nodeId/iteration). */
-  async listOutputs(runId: string, table: unknown): Promise<Record<string, unknown>[]> {
+  /**
+   * Output rows of a table for a run (decoded, with runId/nodeId/iteration), typed by the
+   * table's schema: pass the schema (`outputs.review`), or its key on a `FlowDb<typeof schemas>`.
+   * @example
+   * const rows = await new FlowDb(api.db).listOutputs(runId, outputs.review); // { score: number, ... }[]
+   */
+  async listOutputs<O extends OutputTarget<S>>(runId: string, table: O): Promise<RowOf<S, O>[]> {
     const entry = this.registry.resolve(table, "listOutputs");
     const rows = await this.store.query(`SELECT * FROM ${quoteIdent(entry.tableName)} WHERE run_id = ? ORDER BY iteration, node_id`, [runId]);
-    return rows.map((r) => ({ ...decodeRow(entry.columns, r), runId, nodeId: String(r.node_id), iteration: Number(r.iteration) }));
+    return rows.map((r) => ({ ...decodeRow(entry.columns, r), runId, nodeId: String(r.node_id), iteration: Number(r.iteration) }) as RowOf<S, O>);
   }
 
   /** Throws RUN_NOT_FOUND when the run does not exist. */
@@ -240,5 +236,24 @@ export function toRun(r: RunRow & Record<string, unknown>): RunRecord {
     createdAtMs: Number(r.created_at_ms),
     updatedAtMs: Number(r.updated_at_ms),
     finishedAtMs: num(r.finished_at_ms),
+  };
+}
+
+/**
+ * The NodeRecord of a `_flow_nodes` row (`SELECT *`, or a team workspace's `nodes` shape row).
+ * @example
+ * const nodes = (await store.query(`SELECT * FROM _flow_nodes WHERE run_id = ?`, ["r1"])).map(toNode);
+ */
+export function toNode(r: Record<string, unknown>): NodeRecord {
+  return {
+    nodeId: String(r.node_id),
+    iteration: Number(r.iteration),
+    state: r.state as NodeState,
+    ordinal: num(r.ordinal),
+    label: (r.label as string | null) ?? null,
+    outputTable: (r.output_table as string | null) ?? null,
+    attempts: Number(r.attempts),
+    error: parse(r.error_json),
+    updatedAtMs: Number(r.updated_at_ms),
   };
 }

@@ -24,7 +24,7 @@ export async function runWorkflow<S extends SchemaMap>(workflow: FlowWorkflow<S>
   const binding = bindingOf(workflow);
   const options = opts as RunOptions;
   checkRunOptions(options);
-  const opened = await openRun({ binding, opts: options, workflowName: workflowNameOf(workflow, binding, options.input ?? {}), workflowHash: workflowHashOf(workflow, binding, options), workflowPath: options.workflowPath ?? workflow.sourcePath ?? null });
+  const opened = await openRun({ binding, opts: options, workflowName: workflowNameOf(workflow, binding, options.input ?? {}, options.auth), workflowHash: workflowHashOf(workflow, binding, options), workflowPath: options.workflowPath ?? workflow.sourcePath ?? null });
   // The stored row was validated by the output schema when it was written.
   if (opened.kind === "done") return opened.result as RunResult<RunOutputOf<S>>;
   const { runId } = opened.start;

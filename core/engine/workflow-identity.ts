@@ -55,19 +55,20 @@ const declared = new WeakMap<FlowWorkflow, string | null>();
 
 /**
  * The name of a workflow: `readableName`, else the `name` of the `<Workflow>` its build
- * function returns (built with `input`, default `{}`); null when neither says one. A build that
- * throws on the input it is given names nothing.
+ * function returns (built with `input`, default `{}`, and the run's `auth`, so a build that reads
+ * them sees what the run will give it); null when neither says one. A build that throws on the
+ * input it is given names nothing.
  * @example
  * workflowNameOf(workflow); // "review" for () => <Workflow name="review">...</Workflow>
  */
-export function workflowNameOf(workflow: FlowWorkflow, binding: StoreBinding, input: unknown = {}): string | null {
+export function workflowNameOf(workflow: FlowWorkflow, binding: StoreBinding, input: unknown = {}, auth: RunOptions["auth"] = null): string | null {
   if (workflow.readableName) return workflow.readableName;
   const known = declared.get(workflow);
   if (known !== undefined) return known;
   let element: unknown;
   try {
     const index = new OutputIndex();
-    element = workflow.build(createCtx({ runId: "", iteration: 0, iterations: {}, input, auth: null, registry: binding.registry, index, nodeIteration: () => undefined }));
+    element = workflow.build(createCtx({ runId: "", iteration: 0, iterations: {}, input, auth: auth ?? null, registry: binding.registry, index, nodeIteration: () => undefined }));
   } catch {
     return null;
   }

@@ -6,6 +6,7 @@
  */
 
 import type { VcsPort } from "../time-travel/port.js";
+import type { AttemptContextPort } from "../tools/current-attempt.js";
 import type { RunTracing } from "../tracing/run-tracer.js";
 import type { HotReloadPort, WorkspacePort } from "./workspace-port.js";
 
@@ -46,6 +47,12 @@ export interface RuntimeEnv {
   vcs?: VcsPort;
   /** `false` stops snapshotting attempts (Node: `FLOW_SNAPSHOTS=off`); time travel still restores. */
   recordSnapshots?: boolean;
+  /**
+   * Carries the current task attempt through a compute function's awaits, so a tool its code
+   * calls is bound to the attempt (Node: an `AsyncLocalStorage`; absent in a browser). Use the
+   * port `installAttemptContext` returns: tools read that one.
+   */
+  attemptContext?: AttemptContextPort;
   /** The process's working directory: the default `rootDir` of runs. */
   cwd?: string;
   /** Whether a directory exists (Node): a run whose recorded workspace is gone is not resumed. */

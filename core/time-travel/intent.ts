@@ -72,16 +72,18 @@ export async function writeIntent(binding: StoreBinding, intent: Intent): Promis
 
 /**
  * Keys (`node@iteration#attempt.seq`) of effects an earlier, finished time travel of the run
- * already forced or reverted: they are not crossed again.
+ * already forced or reverted: they are not crossed again. With `which: ["reverted"]`, only the
+ * effects undone (so no longer in place: a retry is not warned about them).
  * @example
  * const settled = await settledEffectKeys(store, runId);
+ * const undone = await settledEffectKeys(store, runId, ["reverted"]);
  */
-export async function settledEffectKeys(binding: StoreBinding, runId: string): Promise<Set<string>> {
+export async function settledEffectKeys(binding: StoreBinding, runId: string, which: readonly (keyof Intent["crossed"])[] = ["forced", "reverted"]): Promise<Set<string>> {
   const rows = await binding.store.query<{ crossed_json: string | null }>(`SELECT crossed_json FROM _flow_time_travel WHERE run_id = ? AND status = 'done'`, [runId]);
   const keys = new Set<string>();
   for (const r of rows) {
     const crossed = r.crossed_json ? (JSON.parse(r.crossed_json) as Intent["crossed"]) : { forced: [], reverted: [] };
-    for (const e of [...crossed.forced, ...crossed.reverted]) keys.add(effectKey(e));
+    for (const list of which) for (const e of crossed[list]) keys.add(effectKey(e));
   }
   return keys;
 }

@@ -2,12 +2,14 @@
  * @module core/tools/define-tool
  * `defineTool` and `getDefinedToolMetadata` (SPEC.md "Tools"; docs/tools.md). Every tool Flow
  * ships (built-ins, HTTP, OpenAPI) is made by `createTool` here, so validation, context
- * defaults and metadata work the same for all of them.
+ * defaults, metadata and the binding of a task code's calls to its attempt
+ * (core/tools/current-attempt.ts) work the same for all of them.
  */
 import { z } from "zod";
 import { FlowError } from "../errors.js";
-import { completeToolContext } from "./tool-context.js";
-import { TOOL_METADATA, type DefineToolOptions, type JsonSchema, type Tool, type ToolContext, type ToolMetadata } from "./types.js";
+import { currentAttempt } from "./current-attempt.js";
+import { completeToolContext, isCompleteContext } from "./tool-context.js";
+import { type AnyTool, TOOL_METADATA, type DefineToolOptions, type JsonSchema, type Tool, type ToolContext, type ToolMetadata } from "./types.js";
 
 /** What `createTool` needs; `schema` and `jsonSchema` may be computed lazily (large specs). */
 export interface ToolParts<In, Out> {
@@ -45,6 +47,9 @@ export function createTool<In, Out>(parts: ToolParts<In, Out>): Tool<In, Out> {
           issues: parsed.error.issues as unknown as Record<string, unknown>[],
         });
       }
+      // Called from a task's own code: the call belongs to the attempt (its rootDir, key, journal).
+      const attempt = ctx !== undefined && isCompleteContext(ctx, meta) ? undefined : currentAttempt();
+      if (attempt) return (await (await attempt.toolCalls()).callTool<Out>(tool as unknown as AnyTool, args, ctx)).output;
       return await parts.run(parsed.data, completeToolContext(meta, ctx));
     },
   };

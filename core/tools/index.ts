@@ -6,6 +6,8 @@
  */
 export { defineTool, getDefinedToolMetadata } from "./define-tool.js";
 export { createToolContextFactory } from "./tool-calls.js";
+export { currentAttempt, installAttemptContext } from "./current-attempt.js";
+export type { AttemptContextPort, CurrentAttempt } from "./current-attempt.js";
 export type { ToolCallRecord, ToolCallResult, ToolContextFactory, ToolContextFactoryOptions } from "./tool-calls.js";
 export { toolIdempotencyKey } from "./tool-context.js";
 export type { ToolAttemptScope, ToolDurabilityHandle, ToolSnapshotRequest } from "./tool-context.js";

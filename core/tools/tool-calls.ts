@@ -61,8 +61,12 @@ export interface ToolCallResult<O = unknown> {
 export interface ToolContextFactory {
   /** The context for the next call of `tool` (advances `seq` and the tool's call count). */
   next(tool: ToolMetadata): ToolContext;
-  /** Records (when `sideEffect`), warns on a repeated non-idempotent call, and runs the tool. */
-  callTool<O>(tool: AnyTool, args: unknown): Promise<ToolCallResult<O>>;
+  /**
+   * Records (when `sideEffect`), warns on a repeated non-idempotent call, and runs the tool.
+   * Fields set in `given` (a partial context a task's code passed to `execute`) win over the
+   * attempt's.
+   */
+  callTool<O>(tool: AnyTool, args: unknown, given?: Partial<ToolContext>): Promise<ToolCallResult<O>>;
   /** The calls recorded by this attempt so far. */
   readonly calls: readonly ToolCallRecord[];
   /**
@@ -97,8 +101,8 @@ export function createToolContextFactory(options: ToolContextFactoryOptions): To
     next,
     calls,
     retryNotice: retryNoticeOf(prior, options.attempt),
-    async callTool<O>(tool: AnyTool, args: unknown): Promise<ToolCallResult<O>> {
-      const ctx = next(tool);
+    async callTool<O>(tool: AnyTool, args: unknown, given?: Partial<ToolContext>): Promise<ToolCallResult<O>> {
+      const ctx = given ? withGiven(next(tool), given) : next(tool);
       let warning: string | undefined;
       if (tool.sideEffect && !tool.idempotent && priorKeys.has(ctx.idempotencyKey)) {
         warning = `Tool "${tool.name}" was already called by an earlier attempt of task "${ctx.nodeId}" (run ${ctx.runId}, idempotency key ${ctx.idempotencyKey}); its effect may already have happened. Check before repeating it.`;
@@ -117,6 +121,13 @@ export function createToolContextFactory(options: ToolContextFactoryOptions): To
       return warning === undefined ? { output } : { output, warning };
     },
   };
+}
+
+/** The attempt's context with the fields a caller set (undefined ones keep the attempt's). */
+function withGiven(ctx: ToolContext, given: Partial<ToolContext>): ToolContext {
+  const out: Record<string, unknown> = { ...ctx };
+  for (const [key, value] of Object.entries(given)) if (value !== undefined) out[key] = value;
+  return out as unknown as ToolContext;
 }
 
 /** The prompt note listing the non-idempotent side effects of earlier attempts. */

@@ -131,7 +131,8 @@ export function completeToolContext(tool: ToolMetadata, partial: Partial<ToolCon
   return ctx;
 }
 
-function isCompleteContext(ctx: Partial<ToolContext>, tool: ToolMetadata): ctx is ToolContext {
+/** Whether `ctx` is a context made for `tool` (by a factory or `completeToolContext`), used as it is. */
+export function isCompleteContext(ctx: Partial<ToolContext>, tool: ToolMetadata): ctx is ToolContext {
   return (
     ctx.toolName === tool.name &&
     typeof ctx.idempotencyKey === "string" &&

@@ -130,6 +130,47 @@ describe("LocalServerAgent (OpenAI-compatible local server)", () => {
   });
 });
 
+describe("native structured output: correction rounds", () => {
+  it("re-asks a native agent with the field-level problems after a wrong answer (streamed, chat completions)", async () => {
+    const s = await server([{ json: { city: "Oslo" } }, { json: { city: "Oslo", tempC: 21 } }]);
+    const agent = new HostedChatAgent({ model: "gpt-test", baseURL: s.url, apiKey: "sk" });
+    const { raw, meta } = await runAgentTask(agentTask(agent));
+    expect(raw).toEqual({ city: "Oslo", tempC: 21 });
+    expect(s.requests).toHaveLength(2);
+    expect(s.requests[0]!.body.response_format).toMatchObject({ type: "json_schema" });
+    const retry = s.requests[1]!.body;
+    expect(retry.response_format).toMatchObject({ type: "json_schema" });
+    expect(retry.messages.map((m: any) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(retry.messages[1].content).toBe('{"city":"Oslo"}');
+    expect(retry.messages[2].content).toMatch(/- tempC: /);
+    expect(meta).toMatchObject({ calls: 2, schemaRetries: 1 });
+  });
+
+  it("re-asks after a wrong type over the Responses API, non-streamed", async () => {
+    const s = await server([{ json: { city: "Oslo", tempC: "warm" } }, { json: { city: "Oslo", tempC: 21 } }]);
+    const agent = new HostedChatAgent({ model: "gpt-test", baseURL: s.url, apiKey: "sk", api: "responses" });
+    const first = await agent.generate({ prompt: "Weather?", outputSchema: schema });
+    expect(first.output).toBeUndefined();
+    expect(first.text).toBe('{"city":"Oslo","tempC":"warm"}');
+    expect(first.usage).toMatchObject({ inputTokens: 11, outputTokens: 7 });
+    const { raw } = await runAgentTask(agentTask(agent));
+    expect(raw).toEqual({ city: "Oslo", tempC: 21 });
+  });
+
+  it("fails with TASK_OUTPUT_INVALID naming the field after the last correction", async () => {
+    const wrong = { json: { city: "Oslo", tempC: "warm" } };
+    const s = await server([wrong, wrong, wrong]);
+    const agent = new HostedChatAgent({ id: "gpt", model: "gpt-test", baseURL: s.url, apiKey: "sk" });
+    const err = await runAgentTask({ ...agentTask(agent), maxSchemaRetries: 2 }).catch((e) => e);
+    expect(isFlowError(err, "TASK_OUTPUT_INVALID")).toBe(true);
+    expect(err.message).toMatch(/after 2 correction\(s\): tempC: /);
+    expect(err.message).not.toMatch(/No object generated/);
+    expect(err.details.problems).toEqual([expect.stringMatching(/^tempC: /)]);
+    expect(s.requests).toHaveLength(3);
+    expect(s.requests[2]!.body.messages.at(-1).content).toMatch(/- tempC: /);
+  });
+});
+
 describe("failover across providers", () => {
   it("fails over from a provider error to the next agent of the chain", async () => {
     const down = await server([{ status: 503, message: "overloaded" }]);

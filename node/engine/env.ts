@@ -5,13 +5,16 @@
  * NDJSON run logs, workflow file hashes, git worktrees and sandboxes for `<Worktree>` /
  * `<Sandbox>` (docs/workspaces.md), hot reload of workflow files (docs/hot-reload.md), and git
  * snapshots of the run's workspace for time travel (docs/time-travel.md; `FLOW_SNAPSHOTS=off`
- * stops them), and OTLP tracing when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (docs/tracing.md).
+ * stops them), the async context that binds a task code's tool calls to its attempt
+ * (docs/tools.md), and OTLP tracing when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (docs/tracing.md).
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { createDefaultEnv, type RuntimeEnv } from "../../core/engine/world.js";
+import { type CurrentAttempt, installAttemptContext } from "../../core/tools/index.js";
 import { createNodeHotReload } from "../hot/index.js";
 import { openFileRunLog } from "./run-log.js";
 import { createGitVcs } from "../vcs/git.js";
@@ -19,6 +22,9 @@ import { createNodeWorkspaces } from "../workspace/index.js";
 import { otlpTracingFromEnv } from "../tracing/otlp.js";
 
 const HOST = hostname();
+
+/** The attempt a task's code runs in, for the tools it calls (core/tools/current-attempt.ts). */
+const attemptContext = installAttemptContext(new AsyncLocalStorage<CurrentAttempt>());
 
 let warningSink: RuntimeEnv["warn"] | undefined;
 
@@ -55,6 +61,7 @@ export function createNodeEnv(overrides: Partial<RuntimeEnv> = {}): RuntimeEnv {
     vcs: createGitVcs(),
     recordSnapshots: !/^(off|0|false|no)$/i.test(process.env.FLOW_SNAPSHOTS ?? ""),
     cwd: process.cwd(),
+    attemptContext,
     tracing: () => otlpTracingFromEnv(),
     yieldToHost: () => new Promise<void>((resolve) => setImmediate(resolve)),
     warn: (message, details) => (warningSink ? warningSink(message, details) : process.emitWarning(message, { code: "FLOW_WARNING", detail: details ? JSON.stringify(details) : undefined })),

@@ -1,11 +1,11 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { type AgentLike, type CrossedEffect, defineTool, FlowDb, getRunAttention, isFlowError, listTimeTravels, runWorkflow, timeTravel, write } from "durable-flow";
+import { type AgentLike, type CrossedEffect, defineTool, edit, FlowDb, getRunAttention, isFlowError, listTimeTravels, runWorkflow, timeTravel, write } from "durable-flow";
 import type { ToolContextFactory } from "../../core/tools/tool-calls.js";
 import { sqliteBackend } from "../testing/backends.js";
-import { tempRepo } from "../vcs/testing.js";
+import { gitIn, tempRepo } from "../vcs/testing.js";
 
 const sent: string[] = [];
 const sendEmail = defineTool({ name: "sendEmail", description: "send", schema: z.object({ to: z.string() }), sideEffect: true, execute: async ({ to }, ctx) => void sent.push(`${to}:${ctx.idempotencyKey}`) });
@@ -80,5 +80,60 @@ describe("time travel across side effects", () => {
     expect(again.success).toBe(true);
     expect(again.effectBoundary.blocking).toEqual([]);
     expect(refunds.length).toBe(1);
+  });
+
+  it("warns a retry after a rewind only of the effects still in place, not of an edit the rewind undid", async () => {
+    const dir = tempRepo();
+    writeFileSync(join(dir, "app.txt"), "old\n");
+    gitIn(dir, "add", "app.txt");
+    gitIn(dir, "commit", "-q", "-m", "app");
+    const warnings: Array<[string, string | undefined]> = [];
+    const prompts: string[] = [];
+    const fixer: AgentLike = {
+      id: "fixer",
+      async generate(options) {
+        const { toolCalls: calls, prompt } = options as { toolCalls: ToolContextFactory; prompt: string };
+        prompts.push(prompt);
+        const edited = await calls.callTool(edit, { path: "app.txt", patch: "--- a/app.txt\n+++ b/app.txt\n@@ -1 +1 @@\n-old\n+new\n" });
+        const mailed = await calls.callTool(sendEmail, { to: "dev@example.com" });
+        warnings.push(["edit", edited.warning], ["sendEmail", mailed.warning]);
+        return { output: { n: prompts.length } };
+      },
+    };
+    const { api } = await sqliteBackend.open({ step: z.object({ n: z.number() }) }, { env: { recordSnapshots: true } });
+    const { flow, Workflow, Task, Sequence, outputs } = api;
+    const wf = flow(() => (
+      <Workflow name="rewound-edit">
+        <Sequence>
+          <Task id="prep" output={outputs.step}>{() => ({ n: 0 })}</Task>
+          <Task id="fix" output={outputs.step} agent={fixer} retries={0}>fix app.txt</Task>
+        </Sequence>
+      </Workflow>
+    ));
+    const { runId, status } = await runWorkflow(wf, { input: {}, rootDir: dir });
+    expect(status).toBe("finished");
+    expect(readFileSync(join(dir, "app.txt"), "utf8")).toBe("new\n");
+
+    // The rewind restores app.txt (the edit is undone) and crosses the email (it stays sent).
+    const db = new FlowDb(api.db);
+    const rewound = await timeTravel(db, { runId, nodeId: "fix", force: true });
+    expect(rewound.success).toBe(true);
+    expect(tools(rewound.effectBoundary.revertible)).toEqual(["edit"]);
+    expect(tools(rewound.effectBoundary.blocking)).toEqual(["sendEmail"]);
+    expect(readFileSync(join(dir, "app.txt"), "utf8")).toBe("old\n");
+
+    expect((await runWorkflow(wf, { runId, resume: true, rootDir: dir })).status).toBe("finished");
+    expect(readFileSync(join(dir, "app.txt"), "utf8")).toBe("new\n");
+    expect((await db.listAttempts(runId, "fix")).map((a) => [a.attempt, a.state])).toEqual([
+      [1, "finished"],
+      [2, "finished"],
+    ]);
+    // Attempt 2: no word of the undone edit; the email is still worth a warning.
+    expect(warnings.slice(2)).toEqual([
+      ["edit", undefined],
+      ["sendEmail", expect.stringContaining('Tool "sendEmail" was already called by an earlier attempt of task "fix"')],
+    ]);
+    expect(prompts[1]).toContain('"sendEmail" (1 call)');
+    expect(prompts[1]).not.toContain('"edit"');
   });
 });

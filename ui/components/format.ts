@@ -79,3 +79,28 @@ export function shortId(id: string): string {
 export function plural(n: number, noun: string): string {
   return `${n.toLocaleString()} ${noun}${n === 1 ? "" : "s"}`;
 }
+
+/**
+ * Tokens and cost of agent work in a few words ("1,904 tokens · $0.0031"); undefined when
+ * there is neither (no agent ran).
+ * @example
+ * formatUsage({ totalTokens: 1904, costUsd: 0.0031 }); // "1,904 tokens · $0.0031"
+ */
+export function formatUsage(u: { inputTokens?: number; outputTokens?: number; totalTokens?: number; costUsd?: number } | null | undefined): string | undefined {
+  if (!u) return undefined;
+  const tokens = u.totalTokens ?? (u.inputTokens !== undefined || u.outputTokens !== undefined ? (u.inputTokens ?? 0) + (u.outputTokens ?? 0) : undefined);
+  const parts = [tokens !== undefined ? plural(tokens, "token") : undefined, u.costUsd !== undefined ? formatCost(u.costUsd) : undefined].filter(Boolean);
+  return parts.length ? parts.join(" · ") : undefined;
+}
+
+/**
+ * US dollars with enough digits for a fraction of a cent ("$0.0031", "$1.24").
+ * @example
+ * formatCost(0.000125); // "$0.00013"
+ */
+export function formatCost(usd: number): string {
+  if (usd === 0) return "$0";
+  if (usd >= 1) return `$${usd.toFixed(2)}`;
+  if (usd < 0.00001) return "< $0.00001";
+  return `$${usd.toPrecision(2)}`;
+}

@@ -84,7 +84,7 @@ export default function RunDetail() {
         <Match when={data.run()}>
           {(run) => (
             <>
-              <RunHeader run={run()} now={now} childRuns={data.children()} />
+              <RunHeader run={run()} events={data.events()} now={now} childRuns={data.children()} />
               <RunActions run={run()} />
               <RunApprovals approvals={data.approvals()} />
               <div class="run-detail-main">
@@ -109,6 +109,7 @@ export default function RunDetail() {
                     {(s) => (
                       <NodePanel
                         run={run()}
+                        events={data.events()}
                         nodeId={s().nodeId}
                         iteration={s().iteration}
                         node={data.nodes().find((n) => n.nodeId === s().nodeId && n.iteration === s().iteration)}

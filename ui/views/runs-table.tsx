@@ -2,7 +2,8 @@
  * @module ui/views/runs-table
  * The runs list's table: only the rows in view are in the page (@tanstack/solid-virtual), so
  * 10,000 runs scroll like 10. Each row: a checkbox, status, run id (with its parent or next
- * run linked), workflow, who started it, when, and its duration (ticking while it runs).
+ * run linked), workflow, who started it, when, its duration (ticking while it runs) and its
+ * agents' cost, child runs included (the row's `usage`; tokens when no price is known).
  * Keyboard: `j`/`k` or arrows move the active row, Enter opens it, `x` selects it
  * (shift+x a range).
  */
@@ -11,7 +12,7 @@ import { createVirtualizer } from "@tanstack/solid-virtual";
 import { type Accessor, createEffect, createMemo, createSignal, For, on, onCleanup, Show, untrack } from "solid-js";
 import type { GatewayRunSummaryRow } from "../../core/data/index.js";
 import { readBoot } from "../boot.js";
-import { formatAgo, formatDateTime, formatDuration } from "../components/format.js";
+import { formatAgo, formatCost, formatDateTime, formatDuration, formatUsage } from "../components/format.js";
 import { StatusBadge } from "../components/status-badge.js";
 import { hasEnded, runDurationMs, startedByLabel } from "./run-facts.js";
 import { type Selection, toggleAll, toggleSelection } from "./run-selection.js";
@@ -109,6 +110,9 @@ export function RunsTable(props: RunsTableProps) {
         <span role="columnheader" class="runs-num">
           Duration
         </span>
+        <span role="columnheader" class="runs-num" title="Agents' cost, child runs included">
+          Cost
+        </span>
       </div>
       <div class="runs-scroll" ref={scroller} data-testid="runs-scroll">
         <div class="runs-space" style={{ height: `${virtualizer.getTotalSize()}px` }}>
@@ -177,6 +181,9 @@ export function RunsTable(props: RunsTableProps) {
                     </span>
                     <span role="cell" class="runs-num mono" classList={{ live: !hasEnded(r()) }}>
                       {formatDuration(runDurationMs(r(), now()))}
+                    </span>
+                    <span role="cell" class="runs-num mono" data-testid="run-cost" title={formatUsage(r().usage)}>
+                      {r().usage?.costUsd !== undefined ? formatCost(r().usage!.costUsd!) : r().usage ? `${(r().usage!.totalTokens ?? 0).toLocaleString()} tok` : "—"}
                     </span>
                   </div>
                 )}

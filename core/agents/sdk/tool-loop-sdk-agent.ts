@@ -6,7 +6,8 @@
  * Per call it builds a `ToolLoopAgent` from the settings (the task's output schema becomes
  * `Output.object` when native structured output is on), streams when the caller listens
  * (`onStdout` gets text deltas, `onEvent` tool calls and results: both are heartbeats for the
- * engine) and generates otherwise, then returns an {@link AgentResult}.
+ * engine) and generates otherwise, then returns an {@link AgentResult}. A native answer that
+ * fails the schema is returned without `output`, so run-agent's correction rounds name the fields.
  *
  * The AI SDK (`ai`) and a provider package load at the first call, not with Flow (issue 22,
  * docs/package.md "What loads when"): a model made from a model id is built then
@@ -90,7 +91,8 @@ export class ToolLoopSdkAgent implements AgentLike {
     // The agent's own tools, plus any the task adds for this call (task memory's remember/recall).
     const own = { ...o.tools, ...(args.tools as AgentToolSet | undefined) };
     const tools: ToolSet | undefined = Object.keys(own).length ? toSdkTools(own, args) : undefined;
-    const [{ Output, ToolLoopAgent }, model] = await Promise.all([import("ai"), modelOf(this.model)]);
+    const [{ NoObjectGeneratedError, Output, ToolLoopAgent }, model] = await Promise.all([import("ai"), modelOf(this.model)]);
+    let finished: SdkFinish | undefined;
     const agent = new ToolLoopAgent({
       model,
       maxRetries: o.maxRetries ?? 0,
@@ -105,6 +107,8 @@ export class ToolLoopSdkAgent implements AgentLike {
       ...(native ? { output: Output.object({ schema: args.outputSchema as never }) } : {}),
       // Settings reach streamText as they are: stream errors are rethrown below, not logged.
       onError: () => undefined,
+      // Kept for a native answer that fails the schema (generate then throws, with no result).
+      onFinish: (e: SdkFinish) => void (finished = e),
     } as AgentSettings);
     const params = {
       ...call,
@@ -112,9 +116,17 @@ export class ToolLoopSdkAgent implements AgentLike {
       ...(args.timeout !== undefined ? { timeout: sdkTimeout(args.timeout) } : {}),
     } as Parameters<typeof agent.generate>[0];
 
+    // A native answer that fails the schema comes back without `output`: run-agent validates its
+    // text, names the fields and asks again (the same correction rounds as prompt-based output).
+    const unparsed = (error: unknown) => native && NoObjectGeneratedError.isInstance(error);
     if (!args.onStdout && !args.onEvent) {
-      const r = await agent.generate(params);
-      return toResult(r, native ? r.output : undefined, providerOf(model));
+      try {
+        const r = await agent.generate(params);
+        return toResult(r, native ? r.output : undefined, providerOf(model));
+      } catch (error) {
+        if (finished && unparsed(error)) return toResult(finished, undefined, providerOf(model));
+        throw error;
+      }
     }
     const stream = await agent.stream(params);
     for await (const part of stream.fullStream) {
@@ -130,7 +142,8 @@ export class ToolLoopSdkAgent implements AgentLike {
       } else if (part.type === "error") throw part.error;
     }
     const [text, steps, totalUsage, finishReason, response] = await Promise.all([stream.text, stream.steps, stream.totalUsage, stream.finishReason, stream.response]);
-    return toResult({ text, steps, totalUsage, finishReason, response }, native ? await stream.output : undefined, providerOf(model));
+    const output = native ? await Promise.resolve(stream.output).catch((error: unknown) => (unparsed(error) ? undefined : Promise.reject(error))) : undefined;
+    return toResult({ text, steps, totalUsage, finishReason, response }, output, providerOf(model));
   }
 }
 
@@ -140,7 +153,16 @@ function toolError(error: unknown): { code?: string; message: string } {
   return { ...(typeof code === "string" ? { code } : {}), message: error instanceof Error ? error.message : String(error) };
 }
 
-function toResult(r: { text: string; steps: { text: string }[]; totalUsage: unknown; finishReason: string; response: { modelId: string } }, output: unknown, provider: string | undefined): AgentResult {
+/** What `toResult` reads of a generation: the AI SDK result, or its `onFinish` event. */
+interface SdkFinish {
+  text: string;
+  steps: { text: string }[];
+  totalUsage: unknown;
+  finishReason: string;
+  response: { modelId: string };
+}
+
+function toResult(r: SdkFinish, output: unknown, provider: string | undefined): AgentResult {
   const usage = normalizeUsage(r.totalUsage);
   return {
     ...(provider ? { provider } : {}),

@@ -11,7 +11,7 @@ import type { GatewayRunNode } from "../../../core/data/index.js";
 import { ActionButton } from "../../components/action-button.js";
 import { ConfirmDialog } from "../../components/confirm-dialog.js";
 import { errorText } from "../../components/error-text.js";
-import { formatDuration } from "../../components/format.js";
+import { formatDuration, formatUsage } from "../../components/format.js";
 import { StatusBadge } from "../../components/status-badge.js";
 import { useConnection } from "../../flow-context.js";
 import { ResetDecisions } from "./reset-decisions.js";
@@ -19,12 +19,12 @@ import { whyNotRewind } from "./run-status-rules.js";
 
 type Attempt = GatewayRunNode["attempts"][number];
 
-/** Tokens of an agent attempt (`meta.usage`), in words. */
+/** Tokens and cost of an agent attempt (`meta.usage`, `meta.costUsd`), in words. */
 function usageText(meta: Attempt["meta"]): string | undefined {
-  const u = (meta as { usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number } } | null)?.usage;
-  if (!u) return undefined;
-  const total = u.totalTokens ?? (u.inputTokens ?? 0) + (u.outputTokens ?? 0);
-  return `${total} tokens${u.inputTokens !== undefined ? ` (${u.inputTokens} in, ${u.outputTokens ?? 0} out)` : ""}`;
+  const m = meta as { usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number }; costUsd?: number } | null;
+  if (!m?.usage && m?.costUsd === undefined) return undefined;
+  const inOut = m.usage?.inputTokens !== undefined ? ` (${m.usage.inputTokens} in, ${m.usage.outputTokens ?? 0} out)` : "";
+  return `${formatUsage({ ...m.usage, ...(m.costUsd !== undefined ? { costUsd: m.costUsd } : {}) })}${inOut}`;
 }
 
 /**
@@ -84,7 +84,7 @@ export function NodeAttempts(props: { runId: string; runStatus: string; runStart
                   <td>
                     <div class="node-attempt-details">
                       <Show when={a.error}>{(e) => <span class="node-attempt-error">{`${e().code}: ${e().message}`}</span>}</Show>
-                      <Show when={usageText(a.meta)}>{(u) => <span class="muted">{u()}</span>}</Show>
+                      <Show when={usageText(a.meta)}>{(u) => <span class="muted" data-testid="attempt-cost">{u()}</span>}</Show>
                       <Show when={typeof child() === "string"}>
                         <A href={`/runs/${encodeURIComponent(child() as string)}`}>child run {String(child()).slice(0, 12)}</A>
                       </Show>

@@ -2,10 +2,11 @@
  * @module ui/views/run-detail/node-panel
  * The selected node: its state and iterations, retry (a failed or cancelled task, behind a
  * confirmation), its error, its output row (`getNodeOutput`, read again when the node
- * changes), the prompt it gives its agent, and every attempt (node-attempts.tsx).
+ * changes), the prompt it gives its agent, every attempt (node-attempts.tsx) and its agent's
+ * transcript, live from the run's events (node-transcript.tsx).
  */
 import { createResource, createSignal, For, Show } from "solid-js";
-import type { GatewayRunNode, GatewayRunRow, GatewayRunTreeRow } from "../../../core/data/index.js";
+import type { GatewayRunEventRow, GatewayRunNode, GatewayRunRow, GatewayRunTreeRow } from "../../../core/data/index.js";
 import { ActionButton } from "../../components/action-button.js";
 import { ConfirmDialog } from "../../components/confirm-dialog.js";
 import { errorText } from "../../components/error-text.js";
@@ -13,6 +14,7 @@ import { JsonBlock } from "../../components/json-block.js";
 import { StatusBadge } from "../../components/status-badge.js";
 import { useConnection } from "../../flow-context.js";
 import { NodeAttempts } from "./node-attempts.js";
+import { NodeTranscript } from "./node-transcript.js";
 import { ResetDecisions } from "./reset-decisions.js";
 import { whyNotRetry } from "./run-status-rules.js";
 import "./node-panel.css";
@@ -20,9 +22,9 @@ import "./node-panel.css";
 /**
  * The panel of one node iteration.
  * @example
- * <NodePanel run={run()} nodeId="deploy" iteration={0} iterations={rows} task={treeRow} onIteration={(i) => select("deploy", i)} />
+ * <NodePanel run={run()} events={data.events()} nodeId="deploy" iteration={0} iterations={rows} task={treeRow} onIteration={(i) => select("deploy", i)} />
  */
-export function NodePanel(props: { run: GatewayRunRow; node: GatewayRunNode | undefined; nodeId: string; iteration: number; iterations: number[]; task: GatewayRunTreeRow | undefined; onIteration(i: number): void }) {
+export function NodePanel(props: { run: GatewayRunRow; events: readonly GatewayRunEventRow[]; node: GatewayRunNode | undefined; nodeId: string; iteration: number; iterations: number[]; task: GatewayRunTreeRow | undefined; onIteration(i: number): void }) {
   const { cols } = useConnection();
   const [retrying, setRetrying] = createSignal(false);
   const state = () => props.node?.state ?? "pending";
@@ -90,6 +92,7 @@ export function NodePanel(props: { run: GatewayRunRow; node: GatewayRunNode | un
       <Show when={props.node} fallback={<p class="muted">No attempt yet.</p>}>
         {(n) => <NodeAttempts runId={props.run.runId} runStatus={props.run.status} runStartMs={props.run.createdAtMs} node={n()} />}
       </Show>
+      <NodeTranscript events={props.events} nodeId={props.nodeId} iteration={props.iteration} />
       <ConfirmDialog open={retrying()} title={`Retry ${props.nodeId}?`} confirmLabel="Retry and resume" onConfirm={retry} onClose={() => (setRetrying(false), setKeep(false))} testId="retry-dialog">
         <p>
           <code>{props.nodeId}</code> (iteration {props.iteration}) and the tasks after it are set back to pending, and the run resumes: they run again. The failed attempts stay

@@ -3,25 +3,36 @@
  * The run's header: id (with copy), workflow, status, started / finished / duration (live
  * while the run is), who triggered it, its input and output or error, and the runs it is
  * linked to — the parent (Subflow), the next run (ContinueAsNew) and its child runs — and a
- * link that launches the workflow again with this run's input (`/launch/<key>?from=<runId>`).
+ * link that launches the workflow again with this run's input (`/launch/<key>?from=<runId>`),
+ * and the tokens and cost its agents spent, child runs included (`getRunUsage`, read again
+ * when an agent's generation or attempt ends, a child run ends, or the run's status changes).
  */
 import { A } from "@solidjs/router";
-import { type Accessor, For, Show } from "solid-js";
-import type { GatewayRunRow, GatewayRunSummaryRow } from "../../../core/data/index.js";
+import { type Accessor, createResource, For, Show } from "solid-js";
+import type { GatewayRunEventRow, GatewayRunRow, GatewayRunSummaryRow } from "../../../core/data/index.js";
 import { CopyButton } from "../../components/copy-button.js";
-import { formatAgo, formatDuration } from "../../components/format.js";
+import { formatAgo, formatDuration, formatUsage } from "../../components/format.js";
 import { JsonBlock } from "../../components/json-block.js";
 import { StatusBadge } from "../../components/status-badge.js";
+import { useConnection } from "../../flow-context.js";
 import { startedByLabel } from "../run-facts.js";
 import "./run-header.css";
 
 /**
  * The header of a run.
  * @example
- * <RunHeader run={run()} now={now} children={data.children()} />
+ * <RunHeader run={run()} events={data.events()} now={now} childRuns={data.children()} />
  */
-export function RunHeader(props: { run: GatewayRunRow; now: Accessor<number>; childRuns: GatewayRunSummaryRow[] }) {
+export function RunHeader(props: { run: GatewayRunRow; events: readonly GatewayRunEventRow[]; now: Accessor<number>; childRuns: GatewayRunSummaryRow[] }) {
+  const { cols } = useConnection();
   const run = () => props.run;
+  // Usage is written when an agent's attempt ends, and a child run's when it ends: keyed by
+  // those (and the run's status), so streamed text and compute tasks fetch nothing.
+  const [usage] = createResource(
+    () => `${lastUsageSeq(props.events)}\u0000${props.childRuns.filter((c) => c.finishedAtMs !== null).length}\u0000${run().status}\u0000${run().runId}`,
+    async (key) => (await cols.data.api.getRunUsage(key.split("\u0000")[3]!)).total,
+  );
+
   const duration = () => (run().finishedAtMs ?? props.now()) - run().createdAtMs;
   /** Child runs the attempts name (Subflow) that the runs list has not loaded. */
   const childIds = () => {
@@ -75,6 +86,16 @@ export function RunHeader(props: { run: GatewayRunRow; now: Accessor<number>; ch
           <dt>Started by</dt>
           <dd title="Who or what started the run: the signed-in caller, a cron, or the harness that launched it">{startedByLabel(run()) ?? "—"}</dd>
         </div>
+        <Show when={usage.state !== "errored" && formatUsage(usage.latest)}>
+          {(u) => (
+            <div>
+              <dt>Agents</dt>
+              <dd data-testid="run-cost" title="Tokens and cost of this run's agents, child runs included">
+                {u()}
+              </dd>
+            </div>
+          )}
+        </Show>
         <LinkedRun title="Parent run" runId={run().parentRunId} />
         <LinkedRun title="Continued as" runId={run().nextRunId} />
       </dl>
@@ -137,6 +158,17 @@ function LinkedRun(props: { title: string; runId: string | null }) {
       )}
     </Show>
   );
+}
+
+/** Seq of the run's last event after which its agents' usage can have changed: a generation's end, or the end of an attempt of a task that ran an agent. */
+function lastUsageSeq(events: readonly GatewayRunEventRow[]): number {
+  const agentNodes = new Set<string>();
+  let seq = 0;
+  for (const e of events) {
+    if (e.type === "AgentGenerationStarted") agentNodes.add(e.nodeId);
+    else if (e.type === "AgentGenerationFinished" || ((e.type === "TaskFinished" || e.type === "TaskFailed" || e.type === "TaskCancelled") && agentNodes.has(e.nodeId))) seq = e.seq;
+  }
+  return seq;
 }
 
 /** Why a paused run waits, in words: who or what continues it. */

@@ -1,0 +1,24 @@
+/** Tokens and cost in words: the run header, the node panel and the runs list's Cost column. */
+import { describe, expect, it } from "vitest";
+import { formatCost, formatUsage } from "./format.js";
+
+describe("formatCost", () => {
+  it("keeps two significant digits under a dollar, cents above, and says when it rounds to nothing", () => {
+    expect(formatCost(0.000125)).toBe("$0.00013");
+    expect(formatCost(0.0031)).toBe("$0.0031");
+    expect(formatCost(1.234)).toBe("$1.23");
+    expect(formatCost(0)).toBe("$0");
+    expect(formatCost(0.0000001)).toBe("< $0.00001");
+  });
+});
+
+describe("formatUsage", () => {
+  it("says tokens and cost, sums input and output without a total, and nothing without either", () => {
+    expect(formatUsage({ totalTokens: 1904, costUsd: 0.0031 })).toBe(`${(1904).toLocaleString()} tokens · $0.0031`);
+    expect(formatUsage({ inputTokens: 22, outputTokens: 14 })).toBe("36 tokens");
+    expect(formatUsage({ costUsd: 0.5 })).toBe("$0.50");
+    expect(formatUsage({ totalTokens: 1 })).toBe("1 token");
+    expect(formatUsage({})).toBeUndefined();
+    expect(formatUsage(null)).toBeUndefined();
+  });
+});

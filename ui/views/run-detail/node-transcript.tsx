@@ -1,0 +1,133 @@
+/**
+ * @module ui/views/run-detail/node-transcript
+ * The selected task's agent transcript (docs/agents.md, "Transcripts"), per attempt: each
+ * generation with its model, provider, tokens and cost, the text it streamed and every tool
+ * call with its arguments and result (or refusal code). Built with `buildTranscripts` from the
+ * run's events collection the page already holds, so it grows live as `Agent*` events arrive
+ * (no polling) and a reload shows the transcript so far.
+ */
+import { createMemo, For, Show } from "solid-js";
+import { buildTranscripts, type TranscriptAttempt, type TranscriptGeneration, type TranscriptToolCall } from "../../../core/agents/transcript-view.js";
+import type { GatewayRunEventRow } from "../../../core/data/index.js";
+import { formatDuration, formatUsage } from "../../components/format.js";
+import { JsonBlock } from "../../components/json-block.js";
+import { StatusBadge } from "../../components/status-badge.js";
+
+/**
+ * The attempts of one node iteration that ran an agent (the events of other tasks and
+ * iterations are skipped); nothing when no agent ran.
+ * @example
+ * <NodeTranscript events={data.events()} nodeId="fix" iteration={0} />
+ */
+export function NodeTranscript(props: { events: readonly GatewayRunEventRow[]; nodeId: string; iteration: number }) {
+  const attempts = createMemo(() => buildTranscripts(props.events, props.nodeId).filter((a) => a.iteration === props.iteration && a.generations.length > 0));
+  return (
+    <Show when={attempts().length > 0}>
+      <h3>Transcript</h3>
+      <div class="node-transcript" data-testid="transcript" aria-live="polite">
+        <For each={attempts()}>{(a) => <AttemptTranscript attempt={a} open={a === attempts()[attempts().length - 1]} />}</For>
+      </div>
+    </Show>
+  );
+}
+
+function AttemptTranscript(props: { attempt: TranscriptAttempt; open: boolean }) {
+  const usage = () => formatUsage(props.attempt.costUsd !== undefined ? { ...props.attempt.usage, costUsd: props.attempt.costUsd } : props.attempt.usage);
+  return (
+    <details class="transcript-attempt" open={props.open} data-testid="transcript-attempt" data-attempt={props.attempt.attempt}>
+      <summary>
+        <strong>Attempt {props.attempt.attempt}</strong>
+        <span class="muted"> · {props.attempt.generations.length === 1 ? "1 generation" : `${props.attempt.generations.length} generations`}</span>
+        <Show when={usage()}>{(u) => <span class="mono" data-testid="attempt-usage"> · {u()}</span>}</Show>
+        <Show when={props.attempt.interrupted}>
+          <span class="badge tone-warn"> interrupted</span>
+        </Show>
+      </summary>
+      <For each={props.attempt.generations}>{(g) => <Generation gen={g} />}</For>
+    </details>
+  );
+}
+
+function Generation(props: { gen: TranscriptGeneration }) {
+  const g = () => props.gen;
+  const usage = () => formatUsage(g().costUsd !== undefined ? { ...g().usage, costUsd: g().costUsd } : g().usage);
+  return (
+    <section class="transcript-generation" data-testid="generation" data-status={g().status} aria-label={`Generation ${g().generation}`}>
+      <header class="transcript-generation-head">
+        <StatusBadge status={g().status} />
+        <span class="mono">{[g().model, g().provider].filter(Boolean).join(" · ") || g().engine || g().agentId || `generation ${g().generation}`}</span>
+        <Show when={g().schemaRetry}>{(n) => <span class="muted">schema correction {n()}</span>}</Show>
+        <Show when={usage()}>{(u) => <span class="mono muted" data-testid="generation-usage">{u()}</span>}</Show>
+        <Show when={g().durationMs !== undefined}>
+          <span class="muted">{formatDuration(g().durationMs)}</span>
+        </Show>
+      </header>
+      <Show when={g().prompt}>
+        {(p) => (
+          <details class="transcript-prompt">
+            <summary>Prompt</summary>
+            <pre tabIndex={0}>{p()}</pre>
+          </details>
+        )}
+      </Show>
+      <For each={g().parts}>
+        {(part) =>
+          part.kind === "text" ? (
+            <pre class="transcript-text" data-testid="transcript-text" tabIndex={0}>
+              {part.text}
+            </pre>
+          ) : (
+            <ToolCall call={part.call} />
+          )
+        }
+      </For>
+      <Show when={g().status === "running"}>
+        <p class="muted transcript-working">The agent is working…</p>
+      </Show>
+      <Show when={g().error}>
+        {(e) => (
+          <p class="node-attempt-error">
+            <strong>{e().code ?? "error"}</strong> {e().message}
+          </p>
+        )}
+      </Show>
+      <Show when={g().truncated}>
+        <p class="muted">Cut at maxOutputBytes: the transcript holds the start of this generation.</p>
+      </Show>
+    </section>
+  );
+}
+
+function ToolCall(props: { call: TranscriptToolCall }) {
+  const c = () => props.call;
+  const state = () => (c().ok === undefined ? "running" : c().ok ? "ok" : "refused");
+  return (
+    <div class="transcript-tool" data-testid="tool-call" data-tool={c().toolName} data-state={state()}>
+      <div class="transcript-tool-head">
+        <span class="badge tone-info mono">{c().toolName}</span>
+        <Show when={state() === "running"}>
+          <span class="muted">running…</span>
+        </Show>
+        <Show when={c().error}>
+          {(e) => (
+            <span class="node-attempt-error" data-testid="tool-error">
+              <strong>{e().code ?? "error"}</strong> {e().message}
+            </span>
+          )}
+        </Show>
+        <Show when={c().sideEffect}>
+          <span class="badge tone-warn">side effect</span>
+        </Show>
+        <Show when={c().durationMs !== undefined && c().durationMs !== null}>
+          <span class="muted">{formatDuration(c().durationMs)}</span>
+        </Show>
+      </div>
+      <Show when={c().input !== undefined}>
+        <JsonBlock title="Arguments" value={c().input} />
+      </Show>
+      <Show when={c().output !== undefined}>
+        <JsonBlock title="Result" value={c().output} />
+      </Show>
+    </div>
+  );
+}

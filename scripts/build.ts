@@ -26,9 +26,11 @@ import { ensureAppBuilt } from "./app-build.js";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = join(ROOT, "dist");
 
-/** Files the CLI's bin loads without a static import, and files it reads at run time. */
+/** Files the CLI's bin loads without a static import. */
 const CLI_ENTRIES = ["node/cli/main.ts"];
-const CLI_COPIES = ["node/cli/bin.mjs", "node/cli/tsconfig.workflows.json"];
+/** Files copied as they are: the CLI's bin and what it reads at run time, and the script the
+ * testing kit's fake CLIs run (`durable-flow/testing`, node/agents/testing/fake-cli.ts). */
+const COPIES = ["node/cli/bin.mjs", "node/cli/tsconfig.workflows.json", "node/agents/testing/fake-cli.mjs"];
 
 interface PackageJson {
   exports: Record<string, unknown>;
@@ -109,7 +111,7 @@ export async function buildPackage(): Promise<string[]> {
     logLevel: "error",
   });
   emitDeclarations(entries.filter((e) => !CLI_ENTRIES.includes(e)));
-  for (const file of CLI_COPIES) {
+  for (const file of COPIES) {
     mkdirSync(dirname(join(DIST, file)), { recursive: true });
     copyFileSync(join(ROOT, file), join(DIST, file));
   }
@@ -118,7 +120,7 @@ export async function buildPackage(): Promise<string[]> {
 
   const missing = targets.filter((t) => !existsSync(join(ROOT, t)));
   if (missing.length) throw new Error(`The build did not produce ${missing.join(", ")}, which package.json names.`);
-  return [...Object.keys(metafile.outputs), ...CLI_COPIES.map((f) => `dist/${f}`)].map((f) => relative(ROOT, join(ROOT, f)));
+  return [...Object.keys(metafile.outputs), ...COPIES.map((f) => `dist/${f}`)].map((f) => relative(ROOT, join(ROOT, f)));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -87,7 +87,10 @@ describe.concurrent("the packed durable-flow package, installed in a fresh proje
     }
     const files = (await ok("tar", ["-tzf", join(host, "pack", `durable-flow-${repoPkg.version}.tgz`)], host)).split("\n").filter(Boolean);
     expect(files.filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".d.ts"))).toEqual([]);
-    expect(files.filter((f) => /\.test(-d)?\.|\/testing\//.test(f))).toEqual([]);
+    // Tests and test helpers stay out, but for the testing kit, which ships as durable-flow/testing.
+    const kit = /^package\/dist\/node\/(agents\/)?testing\//;
+    expect(files.filter((f) => /\.test(-d)?\.|\/testing\//.test(f) && !kit.test(f))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(["package/dist/node/testing/index.js", "package/dist/node/testing/index.d.ts", "package/dist/node/agents/testing/fake-cli.mjs"]));
     expect(files).toContain("package/dist/node/cli/bin.mjs");
   });
 
@@ -105,6 +108,8 @@ describe.concurrent("the packed durable-flow package, installed in a fresh proje
     const lazy = ["ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible", "@opentelemetry/api", "hono", "@hono/node-server", "ws", "jose", "prom-client", "esbuild", "@electric-sql/client", "@electric-sql/pglite", "pg", "effect", "yaml", "@apidevtools/json-schema-ref-parser", "diff", "drizzle-orm", "better-sqlite3"];
     expect(loaded.filter((name) => lazy.includes(name))).toEqual([]);
     expect(esm.filter((url) => url.includes("/durable-flow/dist/node/server/"))).toEqual([]);
+    // The testing kit (durable-flow/testing) is a subpath of its own, never loaded by the entry.
+    expect(esm.filter((url) => /\/durable-flow\/dist\/node\/(agents\/)?testing\//.test(url))).toEqual([]);
   });
 
   it("answers PACKAGE_MISSING with the install command when a pglite store opens without @electric-sql/pglite", async () => {
@@ -154,7 +159,8 @@ console.log(JSON.stringify({ status: result.status, output: result.output, flowE
 
     const tests = await run("npm", ["test"], app);
     expect(tests.code, `${tests.stdout}\n${tests.stderr}`).toBe(0);
-    expect(tests.stdout).toMatch(/Tests\s+1 passed/);
+    // The greeting and the agent example, its model scripted with durable-flow/testing.
+    expect(tests.stdout).toMatch(/Tests\s+2 passed/);
 
     const up = await ok("npx", ["flow", "up", "workflow.tsx", "--input", '{"name":"Grace Hopper"}', "--json", "--log-dir", "none"], app);
     const result = up.trim().split("\n").map((line) => JSON.parse(line) as { type: string; status?: string; output?: unknown }).find((e) => e.type === "result");
@@ -197,7 +203,7 @@ console.log(JSON.stringify({ status: result.status, output: result.output, flowE
         child.on("close", (code) => resolve({ code, out }));
       });
       expect(result.code, result.out).toBe(0);
-      expect(result.out).toMatch(/Tests\s+1 passed/);
+      expect(result.out).toMatch(/Tests\s+2 passed/);
       expect(result.out.trim().split("\n").at(-1)).toBe('finished {"approved":true,"rounds":2}');
       const pkg = JSON.parse(readFileSync(join(root, "my-flow", "package.json"), "utf8")) as { type: string; dependencies: Record<string, string> };
       expect(pkg.type).toBe("module");

@@ -4,17 +4,33 @@
  * shell wrapper that runs `fake-cli.mjs` with its own name: it records argv, cwd, stdin and the
  * relevant environment variables to a JSON-lines file and prints that CLI's real output format
  * (or what the test's scenario asks for: other lines, stderr, an exit code, a delay, a hang,
- * output in a trickle or in bulk, a grandchild process). Test-only: excluded from the exports.
+ * output in a trickle or in bulk, a grandchild process). Published as `durable-flow/testing`
+ * (node/testing/index.ts); `fake-cli.mjs` ships beside it (scripts/build.ts copies it).
  */
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The executables of the thirteen variants. */
+/**
+ * The executables of the thirteen variants.
+ * @example
+ * for (const name of FAKE_CLI_NAMES) expect(existsSync(join(fakes.binDir, name))).toBe(true);
+ */
 export const FAKE_CLI_NAMES = ["claude", "codex", "agy", "gemini", "pi", "omp", "kimi", "forge", "amp", "vibe", "opencode", "openclaw", "hermes"] as const;
 
-/** What a fake may be told to do (all optional; the default prints the CLI's fixture). */
+/**
+ * One fake executable's name.
+ * @example
+ * const name: FakeCliName = "claude";
+ */
+export type FakeCliName = (typeof FAKE_CLI_NAMES)[number];
+
+/**
+ * What a fake may be told to do (all optional; the default prints the CLI's fixture).
+ * @example
+ * const agent = new SessionCliAgent({ env: fakes.env({ stdout: [{ type: "result", result: "done" }], exitCode: 0 }) });
+ */
 export interface FakeCliScenario {
   /** Lines to print instead of the fixture (objects are JSON-encoded). */
   stdout?: unknown[];
@@ -37,9 +53,13 @@ export interface FakeCliScenario {
   uiRequest?: string;
 }
 
-/** One recorded invocation. */
+/**
+ * One recorded invocation.
+ * @example
+ * expect(fakes.records()[0]).toMatchObject({ name: "claude", args: expect.arrayContaining(["-p"]) });
+ */
 export interface FakeCliRecord {
-  name: string;
+  name: FakeCliName;
   args: string[];
   cwd: string;
   env: Record<string, string>;
@@ -48,8 +68,16 @@ export interface FakeCliRecord {
   rpcReceived?: Record<string, unknown>;
 }
 
+/**
+ * Installed fakes.
+ * @example
+ * const fakes = installFakeClis();
+ * const env = fakes.env({ sleepMs: 50 });
+ */
 export interface FakeClis {
+  /** The temporary directory holding the thirteen executables. */
   binDir: string;
+  /** The JSON-lines file each invocation appends its {@link FakeCliRecord} to. */
   recordFile: string;
   /** Agent `env` that puts the fakes first on PATH, with an optional scenario. */
   env(scenario?: FakeCliScenario): Record<string, string>;

@@ -5,38 +5,81 @@
  * (`POST …/responses`) and Anthropic Messages (`POST …/messages`), each as a JSON reply or as
  * server-sent events when the request asks to stream. Replies come from a script of turns, so
  * tests drive the real AI SDK providers through tool loops, structured output and errors.
- * Test-only: excluded from the package exports.
+ * Published as `durable-flow/testing` (node/testing/index.ts).
  */
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-/** One scripted model reply: text, tool calls, a JSON object (structured output) or an HTTP error. */
+/**
+ * One tool call the scripted model makes; the agent runs the tool named `name` with `args` and
+ * sends its result back in the next request.
+ * @example
+ * const call: ScriptedToolCall = { id: "call_1", name: "lookup", args: { city: "Oslo" } };
+ */
+export interface ScriptedToolCall {
+  /** The provider's call id (`call_…`, `toolu_…`); it comes back with the tool's result. */
+  id: string;
+  /** The tool's name as the agent registered it. */
+  name: string;
+  /** The arguments, JSON-encoded on the wire (streamed in pieces when the request streams). */
+  args: unknown;
+}
+
+/**
+ * One scripted model reply, consumed by one request in order: text (paced word by word with
+ * `everyMs`), tool calls, a JSON object (structured output; Anthropic's forced `json` tool
+ * when the request asks for it) or an HTTP error with the protocol's error body.
+ * @example
+ * const turns: ScriptedTurn[] = [
+ *   { toolCalls: [{ id: "call_1", name: "lookup", args: { city: "Oslo" } }] },
+ *   { text: "It is 21 °C in Oslo.", everyMs: 20 },
+ *   { json: { city: "Oslo", tempC: 21 } },
+ *   { status: 429, headers: { "retry-after": "1" }, message: "slow down" },
+ * ];
+ */
 export type ScriptedTurn =
   /** `everyMs`: stream the text word by word, one word every `everyMs` (a model at work). */
   | { text: string; everyMs?: number }
-  | { toolCalls: { id: string; name: string; args: unknown }[] }
+  | { toolCalls: ScriptedToolCall[] }
   | { json: unknown }
   | { status: number; headers?: Record<string, string>; message?: string };
 
-/** A request the server received. */
+/**
+ * A request the server received, in arrival order.
+ * @example
+ * expect(server.requests[1]!.body.messages.at(-1)).toMatchObject({ role: "tool" });
+ */
 export interface RecordedRequest {
+  /** The request path, e.g. `/v1/chat/completions`. */
   path: string;
   headers: Record<string, string | string[] | undefined>;
+  /** The parsed JSON body (its shape is the protocol's: `messages`, `input`, `tools`, `stream`...). */
   body: any;
 }
 
+/**
+ * A running provider server.
+ * @example
+ * const server = await startProviderServer([{ text: "hi" }]);
+ * new HostedChatAgent({ model: "m", baseURL: server.url, apiKey: "k" });
+ * await server.close();
+ */
 export interface ProviderServer {
-  /** Base URL ending in `/v1`. */
+  /** Base URL ending in `/v1` (`http://127.0.0.1:<port>/v1`), for the providers' `baseURL`. */
   url: string;
+  /** Every request so far, oldest first. */
   requests: RecordedRequest[];
+  /** Stops listening; resolves when the server has closed. */
   close(): Promise<void>;
 }
 
 const USAGE = { input: 11, output: 7 };
 
 /**
- * Starts the server on 127.0.0.1 (random port); each request consumes the next turn.
+ * Starts the server on 127.0.0.1 (random port); each request consumes the next turn (a request
+ * past the script's end gets HTTP 500). Paths ending in `/chat/completions`, `/responses` and
+ * `/messages` speak those protocols; a request with `stream: true` gets server-sent events.
  * @example
  * const server = await startProviderServer([{ text: "hello" }]);
  * const agent = new HostedChatAgent({ model: "m", baseURL: server.url, apiKey: "k" });
@@ -75,7 +118,7 @@ interface Reply {
   text?: string;
   /** Word by word, paced (the SSE writer waits between events). */
   words?: boolean;
-  toolCalls: { id: string; name: string; args: unknown }[];
+  toolCalls: ScriptedToolCall[];
 }
 
 interface Protocol {

@@ -27,6 +27,9 @@ describe("flow init", () => {
     expect(pkg.devDependencies.typescript).toBe(flowPkg.devDependencies.typescript);
     expect(JSON.parse(readFileSync(join(cwd, "My Flow!", "tsconfig.json"), "utf8")).compilerOptions.jsxImportSource).toBe("durable-flow");
     expect(readFileSync(join(cwd, "My Flow!", "workflow.tsx"), "utf8")).toContain('from "durable-flow"');
+    // An agent-backed example whose test scripts the model with the testing kit.
+    expect(readFileSync(join(cwd, "My Flow!", "agent.tsx"), "utf8")).toContain("HostedChatAgent");
+    expect(readFileSync(join(cwd, "My Flow!", "workflow.test.ts"), "utf8")).toContain('from "durable-flow/testing"');
     expect(out.out).toContain('cd My Flow!');
   });
 

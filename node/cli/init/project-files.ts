@@ -1,7 +1,8 @@
 /**
  * @module node/cli/init/project-files
  * The files `flow init` writes (docs/package.md): a package.json whose scripts run, test and
- * type-check the workflow, a tsconfig.json for Flow's JSX, a first workflow, its test, a
+ * type-check the workflow, a tsconfig.json for Flow's JSX, a first workflow, an agent-backed
+ * one, their test (the agent's model answers scripted with `durable-flow/testing`), a
  * `.gitignore` for the local store and a README. Versions come from the durable-flow package
  * doing the scaffolding, so a new project starts on the set Flow itself was tested with.
  */
@@ -27,6 +28,7 @@ export function projectFiles(input: ProjectTemplateInput): Record<string, string
     "package.json": packageJson(input),
     "tsconfig.json": `${JSON.stringify(TSCONFIG, null, 2)}\n`,
     "workflow.tsx": WORKFLOW,
+    "agent.tsx": AGENT_WORKFLOW,
     "workflow.test.ts": WORKFLOW_TEST,
     ".gitignore": "node_modules/\n.flow/\n",
     "README.md": readme(input.name),
@@ -134,15 +136,75 @@ export default flow((ctx) => (
 ));
 `;
 
-const WORKFLOW_TEST = `import { describe, expect, it } from "vitest";
-import { runWorkflow } from "durable-flow";
+const AGENT_WORKFLOW = `/**
+ * An agent-backed workflow: a model answers in a Task's output schema, calling a tool on the
+ * way. \`weatherWorkflow(agent)\` takes the agent, so the test can point one at a scripted
+ * local model (workflow.test.ts); run the default with a real model:
+ * \`OPENAI_API_KEY=... npx flow up agent.tsx --input '{"city":"Oslo"}'\`.
+ */
+import { z } from "zod";
+import { createFlow, defineTool, HostedChatAgent } from "durable-flow";
+import type { AgentLike } from "durable-flow";
+
+/** A tool the model may call; a real one would ask a weather service. */
+export const lookup = defineTool({
+  name: "lookup",
+  description: "Current temperature of a city, in degrees Celsius",
+  schema: z.object({ city: z.string() }),
+  execute: ({ city }) => ({ city, tempC: city === "Oslo" ? 21 : 15 }),
+});
+
+export function weatherWorkflow(agent: AgentLike) {
+  const { flow, Workflow, Task, outputs } = createFlow({
+    input: z.object({ city: z.string() }),
+    output: z.object({ city: z.string(), tempC: z.number(), advice: z.string() }),
+  });
+  return flow((ctx) => (
+    <Workflow name="weather">
+      <Task id="forecast" output={outputs.output} agent={agent}>
+        {\`What is the weather in \${ctx.input.city}? Use the lookup tool, then give one line of advice.\`}
+      </Task>
+    </Workflow>
+  ));
+}
+
+export default weatherWorkflow(new HostedChatAgent({ model: "gpt-5-mini", tools: { lookup } }));
+`;
+
+const WORKFLOW_TEST = `import { afterAll, describe, expect, it } from "vitest";
+import { HostedChatAgent, runWorkflow } from "durable-flow";
+import { startProviderServer } from "durable-flow/testing";
+import type { ProviderServer } from "durable-flow/testing";
 import workflow from "./workflow.js";
+import { lookup, weatherWorkflow } from "./agent.js";
 
 describe("workflow.tsx", () => {
   it("greets by name and counts the words", async () => {
     const result = await runWorkflow(workflow, { input: { name: "Ada Lovelace" } });
     expect(result.status).toBe("finished");
     expect(result.output).toEqual({ text: "Hello, Ada Lovelace!", words: 3 });
+  });
+});
+
+describe("agent.tsx", () => {
+  const servers: ProviderServer[] = [];
+  afterAll(() => Promise.all(servers.map((s) => s.close())));
+
+  it("answers from a scripted model that calls the lookup tool", async () => {
+    // A local server speaking OpenAI's API, answering from a script: first a tool call, then
+    // the final answer (the agent sends the tool's result in between).
+    const server = await startProviderServer([
+      { toolCalls: [{ id: "call_1", name: "lookup", args: { city: "Oslo" } }] },
+      { text: JSON.stringify({ city: "Oslo", tempC: 21, advice: "No coat needed." }) },
+    ]);
+    servers.push(server);
+    const agent = new HostedChatAgent({ model: "gpt-5-mini", baseURL: server.url, apiKey: "test", tools: { lookup } });
+    const result = await runWorkflow(weatherWorkflow(agent), { input: { city: "Oslo" } });
+    expect(result.status).toBe("finished");
+    expect(result.output).toEqual({ city: "Oslo", tempC: 21, advice: "No coat needed." });
+    // The model got the tool's result in its second request.
+    const toolMessage = server.requests[1]!.body.messages.find((m: { role: string }) => m.role === "tool");
+    expect(toolMessage.content).toContain('"tempC":21');
   });
 });
 `;
@@ -153,7 +215,8 @@ function readme(name: string): string {
 A durable workflow made with Flow (\`durable-flow\`).
 
 - \`npm start\`: runs \`workflow.tsx\` (\`flow up\`), storing the run in \`.flow/flow.db\`
-- \`npm test\`: type-checks and runs \`workflow.test.ts\`
+- \`npm test\`: type-checks and runs \`workflow.test.ts\` (the agent's model scripted with \`durable-flow/testing\`)
+- \`agent.tsx\`: an agent-backed workflow with a tool; \`OPENAI_API_KEY=... npx flow up agent.tsx --input '{"city":"Oslo"}'\`
 - \`npx flow runs\`: lists the runs; \`npx flow --help\` shows every command
 `;
 }

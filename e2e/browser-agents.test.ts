@@ -82,7 +82,7 @@ describe("model keys in the browser app", () => {
     expect(state).not.toContain("sk-local");
     expect(await page.locator(".settings-view").textContent()).not.toContain("sk-openai-secret");
     await row("OPENAI_API_KEY").getByTestId("key-forget").click();
-    await page.getByTestId("key-forget-dialog").getByTestId("confirm").click();
+    await page.getByTestId("key-forget-dialog").filter({ visible: true }).getByTestId("confirm").click();
     await until(() => row("OPENAI_API_KEY").getAttribute("data-set"), (v) => v === "false", "OPENAI_API_KEY forgotten");
 
     // The engine's worker sees the replaced key as an environment variable.
@@ -106,7 +106,7 @@ describe("model keys in the browser app", () => {
     // No endpoint: the task fails and says where to set one.
     await page.goto(`${app.server.url}settings`);
     await row(page, "FLOW_LOCAL_BASE_URL").getByTestId("key-forget").click();
-    await page.getByTestId("key-forget-dialog").getByTestId("confirm").click();
+    await page.getByTestId("key-forget-dialog").filter({ visible: true }).getByTestId("confirm").click();
     await until(() => row(page, "FLOW_LOCAL_BASE_URL").getAttribute("data-set"), (v) => v === "false", "FLOW_LOCAL_BASE_URL forgotten");
     const failed = await launchAssistant(page);
     await page.locator('[data-testid="run-status"][data-status="failed"]').waitFor({ timeout: 30_000 });

@@ -6,8 +6,8 @@
  * 1. The caller is authenticated with the Gateway's auth mode and must be a member of the
  *    workspace the Gateway serves (any role reads).
  * 2. The shape is one of the workspace's named shapes (sync/team-shapes.ts); the proxy sets
- *    `table`, `where = workspace_id = $1 [AND filter]`, `params[1]`, `columns`,
- *    `replica=full` and Electric's `secret` itself. A request that tries to set any of them is refused, not silently fixed:
+ *    `table`, `where = workspace_id = $1 [AND filter]`, `params[1]`, `columns` and Electric's
+ *    `secret` itself. A request that tries to set any of them is refused, not silently fixed:
  *    a client asking for another table or where has a bug or is probing.
  * 3. Only Electric's protocol parameters (`ELECTRIC_PROTOCOL_QUERY_PARAMS`: offset, handle,
  *    live, cursor, subsets, ...) are forwarded; subsets can only narrow (Electric ANDs them).
@@ -77,8 +77,6 @@ export function upstreamUrl(ctx: SyncProxyContext, shapeName: string, incoming: 
   url.searchParams.set("where", shapeWhere(shape));
   url.searchParams.set("params[1]", ctx.workspaceId);
   url.searchParams.set("columns", shape.columns.map(quoteIdent).join(","));
-  // Whole rows in every message: the row mappers (sync/shape-rows.ts) map whole rows.
-  url.searchParams.set("replica", "full");
   if (ctx.electricSecret !== undefined) url.searchParams.set("secret", ctx.electricSecret);
   return url;
 }

@@ -2,11 +2,8 @@
  * @module sync/team-shapes
  * The Electric shapes a team workspace serves (docs/multiplayer.md "Shapes"): one shape per
  * table a browser reads, filtered by `workspace_id = $1` (Electric's fast path), with the
- * columns the data layer's row mappers read and nothing else: no run configuration, scopes,
- * flags, output or working directory. A run's claim owner (`host:pid:...`) and heartbeat are
- * served because a run row says whether its owner is alive (`owner`, core/api/run-rows.ts);
- * the proxy asks for whole rows (`replica=full`), so each heartbeat sends the run's row
- * again (docs/multiplayer.md "Shapes"). The Gateway's proxy (sync/sync-proxy.ts) sets exactly these
+ * columns a console needs and nothing else (no run configuration, no claim owner, no
+ * heartbeats). The Gateway's proxy (sync/sync-proxy.ts) sets exactly these
  * definitions server-side; a client names a shape, never a table, a where or columns.
  * Runtime-agnostic: the browser's multiplayer collections (sync/source-multiplayer.ts)
  * name the same shapes.
@@ -49,8 +46,6 @@ export const TEAM_SHAPES = {
       "error_json",
       "annotations_json",
       "auth_json",
-      "owner_id",
-      "heartbeat_at_ms",
       "next_run_id",
       "created_at_ms",
       "updated_at_ms",

@@ -7,7 +7,8 @@
 import { rollUpUsage } from "../agents/usage.js";
 import { bindingOf } from "../engine/binding.js";
 import { type AttemptRecord, type NodeRecord, type RunRecord, toRun } from "../engine/flow-db.js";
-import type { RunOwnerState } from "../engine/run-control.js";
+import { ownerStateOf, type RunOwnerState } from "../engine/run-control.js";
+import type { RunRow } from "../engine/run-sql.js";
 import type { FlowWorkflow, NodeState, PauseReason, RunAuthContext, RunStatus } from "../engine/types.js";
 import { workflowNameOf } from "../engine/workflow-identity.js";
 import type { FlowErrorJson } from "../errors.js";
@@ -16,7 +17,6 @@ import { z } from "zod";
 import type { GatewayHost } from "./host.js";
 import { WORKFLOW_ANNOTATION } from "./local-host.js";
 import { ANNOTATIONS } from "./contract.js";
-import { nodeKey, runAuthOf, type RunColumns, type RunRowContext, runRowOf, runSummaryOf } from "./run-rows.js";
 
 /** A run in a list. */
 export interface GatewayRunSummaryRow {
@@ -64,9 +64,8 @@ export interface RunUsageSummary {
   attempts: number;
 }
 
-/** A node of a run, with its attempts, keyed `<nodeId>#<iteration>` (`nodeKey`). */
+/** A node of a run, with its attempts. */
 export interface GatewayRunNode {
-  key: string;
   nodeId: string;
   iteration: number;
   state: NodeState;
@@ -117,21 +116,36 @@ export interface RunFilter {
   cursor?: string;
 }
 
+const STARTED_BY_ANNOTATION = ANNOTATIONS.startedBy;
+
 /** Annotations the host records, hidden from `annotations` in rows. */
-export const HOST_ANNOTATIONS = { workflow: WORKFLOW_ANNOTATION, startedBy: ANNOTATIONS.startedBy } as const;
+export const HOST_ANNOTATIONS = { workflow: WORKFLOW_ANNOTATION, startedBy: STARTED_BY_ANNOTATION } as const;
 
 /**
- * The summary row of a stored run, as this host reads it (core/api/run-rows.ts maps it).
+ * The summary row of a stored run.
  * @example
  * const row = summaryRow(host, await host.db.requireRun("r1"));
  */
 export function summaryRow(host: GatewayHost, run: RunRecord, auth?: RunAuthContext | null): GatewayRunSummaryRow {
-  return runSummaryOf(run, auth ?? null, hostRowContext(host));
-}
-
-/** Where a host reads rows: its own workflows, its clock and claim settings. */
-function hostRowContext(host: GatewayHost): RunRowContext {
-  return { workflowKeyOf: (run) => host.workflowKeyOf(run), env: host.db.binding.env };
+  const { [WORKFLOW_ANNOTATION]: _w, [STARTED_BY_ANNOTATION]: startedBy, ...annotations } = run.annotations ?? {};
+  return {
+    runId: run.runId,
+    workflowKey: host.workflowKeyOf(run) ?? null,
+    workflowName: run.workflowName,
+    status: run.status,
+    owner: ownerStateOf(host.db.binding.env, run),
+    parentRunId: run.parentRunId,
+    nextRunId: run.nextRunId,
+    error: run.error,
+    triggeredBy: auth?.triggeredBy ?? null,
+    startedBy: typeof startedBy === "string" ? (JSON.parse(startedBy) as Record<string, unknown>) : null,
+    annotations,
+    input: run.input,
+    createdAtMs: run.createdAtMs,
+    updatedAtMs: run.updatedAtMs,
+    finishedAtMs: run.finishedAtMs,
+    pauseReason: run.pauseReason,
+  };
 }
 
 /**
@@ -160,12 +174,11 @@ export async function listRunRows(host: GatewayHost, filter: RunFilter = {}): Pr
     params.push(ms, ms, runId);
   }
   // One query for the page (10,000 runs load in 20 pages: docs/performance.md "Live collections").
-  const rows = await host.db.store.query<RunColumns>(
+  const rows = await host.db.store.query<RunRow & Record<string, unknown>>(
     `SELECT * FROM _flow_runs ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at_ms DESC, run_id DESC LIMIT ?`,
     [...params, limit + 1],
   );
-  const ctx = hostRowContext(host);
-  const runs = rows.slice(0, limit).map((r) => runRowOf(r, ctx));
+  const runs = rows.slice(0, limit).map((r) => summaryRow(host, toRun(r), parseAuth(r.auth_json)));
   const usage = await runUsages(host, runs.map((r) => r.runId));
   for (const r of runs) r.usage = usage.get(r.runId) ?? null;
   const last = runs[runs.length - 1];
@@ -240,9 +253,9 @@ async function runUsages(host: GatewayHost, runIds: readonly string[]): Promise<
 }
 
 async function storedRun(host: GatewayHost, runId: string): Promise<{ run: RunRecord; auth: RunAuthContext | null }> {
-  const [row] = await host.db.store.query<RunColumns>(`SELECT * FROM _flow_runs WHERE run_id = ?`, [runId]);
+  const [row] = await host.db.store.query<RunRow & Record<string, unknown>>(`SELECT * FROM _flow_runs WHERE run_id = ?`, [runId]);
   if (!row) throw new FlowError("RUN_NOT_FOUND", `Run ${runId} does not exist.`, { runId });
-  return { run: toRun(row), auth: runAuthOf(row) };
+  return { run: toRun(row), auth: parseAuth(row.auth_json) };
 }
 
 /**
@@ -264,7 +277,6 @@ export function workflowRow(key: string, workflow: FlowWorkflow): GatewayWorkflo
 
 function nodeRow(n: NodeRecord, attempts: AttemptRecord[]): GatewayRunNode {
   return {
-    key: nodeKey(n),
     nodeId: n.nodeId,
     iteration: n.iteration,
     state: n.state,
@@ -274,6 +286,10 @@ function nodeRow(n: NodeRecord, attempts: AttemptRecord[]): GatewayRunNode {
     updatedAtMs: n.updatedAtMs,
     attempts: attempts.filter((a) => a.nodeId === n.nodeId && a.iteration === n.iteration),
   };
+}
+
+function parseAuth(v: unknown): RunAuthContext | null {
+  return v === null || v === undefined ? null : (JSON.parse(String(v)) as RunAuthContext | null);
 }
 
 function encodeCursor(ms: number, runId: string): string {

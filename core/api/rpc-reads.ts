@@ -35,15 +35,8 @@ export interface NodeOutputResult {
   row: Record<string, unknown> | null;
 }
 
-/**
- * A prompt a task gives its agent in a run's latest frame, keyed `<runId>/<nodeId>#<iteration>`
- * (`runNodeKey`) in the data layer's `prompts` collection. `listPrompts` answers the row
- * without its `key` (the collection adds it).
- * @example
- * cols.prompts.toArray.filter((p: GatewayPromptRow) => p.runId === runId).map((p) => p.prompt);
- */
+/** A prompt a task of a run gives its agent (`GatewayPromptRow`). */
 export interface GatewayPromptRow {
-  key: string;
   runId: string;
   nodeId: string;
   iteration: number;
@@ -68,9 +61,9 @@ async function nodeOutput(host: GatewayHost, p: { runId: string; nodeId: string;
   return { ...base, row: raw ?? null };
 }
 
-async function prompts(host: GatewayHost, p: { runId?: string | undefined; limit?: number | undefined }): Promise<Array<Omit<GatewayPromptRow, "key">>> {
+async function prompts(host: GatewayHost, p: { runId?: string | undefined; limit?: number | undefined }): Promise<GatewayPromptRow[]> {
   const runIds = p.runId ? [(await host.db.requireRun(p.runId)).runId] : (await host.db.listRuns({ limit: p.limit ?? 20 })).map((r) => r.runId);
-  const rows: Array<Omit<GatewayPromptRow, "key">> = [];
+  const rows: GatewayPromptRow[] = [];
   for (const runId of runIds) {
     const frame = await host.db.getFrame(runId);
     for (const t of frame?.tasks ?? []) {
@@ -120,5 +113,5 @@ export const READ_METHODS = {
     scope: "run:read",
     params: z.object({ runId: z.string().min(1).optional(), limit: z.number().int().min(1).max(200).optional() }),
     handler: (p, _c, host) => prompts(host, p),
-  } as RpcMethod<{ runId?: string | undefined; limit?: number | undefined }, Array<Omit<GatewayPromptRow, "key">>>,
+  } as RpcMethod<{ runId?: string | undefined; limit?: number | undefined }, GatewayPromptRow[]>,
 } satisfies Record<string, RpcMethod<any, any>>;

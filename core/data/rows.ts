@@ -5,17 +5,23 @@
  * the others are defined here with a stable `key` where the API's row has no single id.
  * Fields are documented in docs/client.md "Rows".
  */
-import type { GatewayRunNode, GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow } from "../api/read-model.js";
+import type { GatewayRunNode as ApiRunNode, GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow } from "../api/read-model.js";
 import type { CronRow } from "../api/cron-store.js";
-import type { GatewayPromptRow } from "../api/rpc-reads.js";
+import type { GatewayPromptRow as ApiPromptRow } from "../api/rpc-reads.js";
 import type { FlowEvent } from "../engine/events.js";
 import type { GraphSnapshot } from "../engine/types.js";
 import type { PendingApproval } from "../engine/waits/deliver.js";
 import type { MemoryFact, MemoryNote } from "../memory/types.js";
 import type { ScoreRow } from "../scorers/types.js";
 
-export type { GatewayPromptRow, GatewayRunNode, GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow };
-export { nodeKey, runNodeKey } from "../api/run-rows.js";
+export type { GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow };
+
+/**
+ * A node of a run (`nodeId`, `iteration`, `state`, `label`, `outputTable`, `error`, `updatedAtMs`, `attempts`), keyed `<nodeId>#<iteration>`.
+ * @example
+ * cols.nodes(runId).toArray.filter((n: GatewayRunNode) => n.state === "failed");
+ */
+export type GatewayRunNode = ApiRunNode & { key: string };
 
 /**
  * One event of a run's log: the `FlowEvent` (`type`, `runId`, `timestampMs`, fields of its type) with its `seq` (the key).
@@ -53,6 +59,13 @@ export type GatewayMemoryFactRow = MemoryFact & { value: unknown; id: string };
 export type GatewayScoreRow = ScoreRow;
 
 /**
+ * A prompt a task gives its agent in a run's latest frame (`runId`, `nodeId`, `iteration`, `label`, `prompt`), keyed `<runId>/<nodeId>#<iteration>`.
+ * @example
+ * cols.prompts.toArray.filter((p: GatewayPromptRow) => p.runId === runId).map((p) => p.prompt);
+ */
+export type GatewayPromptRow = ApiPromptRow & { key: string };
+
+/**
  * A memory note of a namespace (a doc a person or agent wrote: `body`, `kind`, `status`, provenance), keyed by `id`.
  * @example
  * cols.docs("workflow:review").toArray.map((d: GatewayDocRow) => d.body);
@@ -82,6 +95,24 @@ export interface GatewayTicketRow {
   ticket: string;
   /** The column of this task. */
   column: string;
-  state: GatewayRunNode["state"];
+  state: ApiRunNode["state"];
   updatedAtMs: number;
+}
+
+/**
+ * The key of a row that is one iteration of a node.
+ * @example
+ * nodeKey({ nodeId: "ship", iteration: 0 }); // "ship#0"
+ */
+export function nodeKey(row: { nodeId: string; iteration: number }): string {
+  return `${row.nodeId}#${row.iteration}`;
+}
+
+/**
+ * The key of a row of a node iteration of a run.
+ * @example
+ * runNodeKey({ runId: "r1", nodeId: "ship", iteration: 0 }); // "r1/ship#0"
+ */
+export function runNodeKey(row: { runId: string; nodeId: string; iteration: number }): string {
+  return `${row.runId}/${nodeKey(row)}`;
 }

@@ -29,6 +29,7 @@ import {
   type GatewayScoreRow,
   type GatewayTicketRow,
   type GatewayWorkflowRow,
+  nodeKey,
   runNodeKey,
 } from "./rows.js";
 import { runTreeRows, ticketRows } from "./run-tree.js";
@@ -159,7 +160,7 @@ export function localSource(data: DataClient, queryClient: QueryClient, opts: Co
     queryKey: prefix,
     // `run` and `nodes` share one query (one fetch of the run feeds both).
     run: (runId) => memo(runId, "run", () => make<GatewayRunRow, string, GatewayRunRow>(`run:${runId}`, ["run", runId], () => api.getRun(runId), (r) => r.runId, (r) => [r])),
-    nodes: (runId) => memo(runId, "nodes", () => make<GatewayRunNode, string, GatewayRunRow>(`nodes:${runId}`, ["run", runId], () => api.getRun(runId), (n) => n.key, (r) => r.nodes)),
+    nodes: (runId) => memo(runId, "nodes", () => make<GatewayRunNode, string, GatewayRunRow>(`nodes:${runId}`, ["run", runId], () => api.getRun(runId), (n) => n.key, (r) => r.nodes.map((n) => ({ ...n, key: nodeKey(n) })))),
     runEvents: (runId) =>
       memo(runId, "runEvents", () => streamCollection<GatewayRunEventRow, number>({ id: `flow:${data.mode.apiBaseUrl}:runEvents:${runId}`, fetch: rememberLast(opts.lastSeen, `flow:${data.mode.apiBaseUrl}:runEvents:${runId}`, async () => (await listAllRunEvents(api, runId, 0)) as GatewayRunEventRow[]), getKey: (e) => e.seq })),
     runTree: (runId) => memo(runId, "runTree", () => make<GatewayRunTreeRow>(`runTree:${runId}`, ["runTree", runId], async () => runTreeRows(await frameOf(api, runId)), (t) => t.key)),

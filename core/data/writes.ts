@@ -111,7 +111,6 @@ export function createWrites(data: DataClient, cols: CollectionSource, sync: Liv
         createdAtMs: now,
         updatedAtMs: now,
         finishedAtMs: null,
-        pauseReason: null,
       };
       return optimistic(show ? () => cols.runs.insert(row) : undefined, () => confirmed(() => api.launchRun({ ...params, runId }), runShows(runId, () => true), { runId }));
     },

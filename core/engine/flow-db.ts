@@ -112,7 +112,17 @@ export class FlowDb<S extends SchemaMap = SchemaMap> {
 
   async listNodes(runId: string): Promise<NodeRecord[]> {
     const rows = await this.store.query(`SELECT * FROM _flow_nodes WHERE run_id = ? ORDER BY iteration, ordinal`, [runId]);
-    return rows.map(toNode);
+    return rows.map((r) => ({
+      nodeId: String(r.node_id),
+      iteration: Number(r.iteration),
+      state: r.state as NodeState,
+      ordinal: num(r.ordinal),
+      label: (r.label as string | null) ?? null,
+      outputTable: (r.output_table as string | null) ?? null,
+      attempts: Number(r.attempts),
+      error: parse(r.error_json),
+      updatedAtMs: Number(r.updated_at_ms),
+    }));
   }
 
   async listAttempts(runId: string, nodeId?: string): Promise<AttemptRecord[]> {
@@ -236,24 +246,5 @@ export function toRun(r: RunRow & Record<string, unknown>): RunRecord {
     createdAtMs: Number(r.created_at_ms),
     updatedAtMs: Number(r.updated_at_ms),
     finishedAtMs: num(r.finished_at_ms),
-  };
-}
-
-/**
- * The NodeRecord of a `_flow_nodes` row (`SELECT *`, or a team workspace's `nodes` shape row).
- * @example
- * const nodes = (await store.query(`SELECT * FROM _flow_nodes WHERE run_id = ?`, ["r1"])).map(toNode);
- */
-export function toNode(r: Record<string, unknown>): NodeRecord {
-  return {
-    nodeId: String(r.node_id),
-    iteration: Number(r.iteration),
-    state: r.state as NodeState,
-    ordinal: num(r.ordinal),
-    label: (r.label as string | null) ?? null,
-    outputTable: (r.output_table as string | null) ?? null,
-    attempts: Number(r.attempts),
-    error: parse(r.error_json),
-    updatedAtMs: Number(r.updated_at_ms),
   };
 }

@@ -137,7 +137,15 @@ export async function listPendingApprovals(adapter: Adapter, filter: { runId?: s
   const rows = filter.runId
     ? await db.store.query<WaitRow & Record<string, unknown>>(`SELECT w.* FROM _flow_waits w JOIN _flow_runs r ON r.run_id = w.run_id WHERE w.status = 'pending' AND w.kind IN ('approval', 'human') AND r.status <> 'cancelled' AND w.run_id = ? ORDER BY w.created_at_ms`, [filter.runId])
     : await db.store.query<WaitRow & Record<string, unknown>>(`SELECT w.* FROM _flow_waits w JOIN _flow_runs r ON r.run_id = w.run_id WHERE w.status = 'pending' AND w.kind IN ('approval', 'human') AND r.status <> 'cancelled' ORDER BY w.created_at_ms`);
-  return rows.map(pendingApprovalOf);
+  return rows.map((r) => ({
+    runId: r.run_id,
+    nodeId: r.node_id,
+    iteration: Number(r.iteration),
+    kind: r.kind as "approval" | "human",
+    request: JSON.parse(r.request_json ?? "{}") as Record<string, unknown>,
+    createdAtMs: Number(r.created_at_ms),
+    deadlineMs: r.deadline_ms === null ? null : Number(r.deadline_ms),
+  }));
 }
 
 /**
@@ -303,23 +311,4 @@ async function pendingWaitsFor(db: FlowDb, kind: "signal" | "event", input: Subm
   return input.runId
     ? db.store.query<WaitRow & Record<string, unknown>>(`SELECT * FROM _flow_waits WHERE status = 'pending' AND kind = ? AND name = ? AND run_id = ?`, [kind, input.name, input.runId])
     : db.store.query<WaitRow & Record<string, unknown>>(`SELECT * FROM _flow_waits WHERE status = 'pending' AND kind = ? AND name = ? AND correlation_id = ?`, [kind, input.name, input.correlationId ?? ""]);
-}
-
-/**
- * The one mapping of a pending `_flow_waits` row (an approval or a human task) to a
- * `PendingApproval`: the domain API's approvals and a team workspace's `approvals` shape
- * (sync/shape-rows.ts) both read rows through it.
- * @example
- * pendingApprovalOf({ run_id: "r1", node_id: "ship", iteration: 0, kind: "approval", request_json: "{}", created_at_ms: 1, deadline_ms: null });
- */
-export function pendingApprovalOf(r: Pick<WaitRow, "run_id" | "node_id" | "iteration" | "kind" | "request_json" | "created_at_ms" | "deadline_ms">): PendingApproval {
-  return {
-    runId: r.run_id,
-    nodeId: r.node_id,
-    iteration: Number(r.iteration),
-    kind: r.kind as "approval" | "human",
-    request: JSON.parse(r.request_json ?? "{}") as Record<string, unknown>,
-    createdAtMs: Number(r.created_at_ms),
-    deadlineMs: r.deadline_ms === null || r.deadline_ms === undefined ? null : Number(r.deadline_ms),
-  };
 }

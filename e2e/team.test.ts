@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { spawnTeamGateway, type TeamFixture } from "./electric/team-fixture.js";
-import { launchChromium } from "./support/chromium.js";
+import { allowConsole, launchChromium } from "./support/chromium.js";
 import { criticalA11y, shootThemes } from "./support/screens.js";
 import { signIn, type SignedIn, startTeamApp } from "./support/team-app.js";
 
@@ -25,6 +25,9 @@ describe("a team workspace in three browsers (issue #14)", () => {
 
   beforeAll(async () => {
     [team, browser] = await Promise.all([startTeamApp(), launchChromium()]);
+    // What these tests provoke on purpose: the sign-in probe before a token is set (401), dan's
+    // refused launch and cy's refused reads (403), cy's crafted shape requests (400, 404).
+    allowConsole(browser, /(status of|HTTP) 401 .*\/v1\/api\/runs\?limit=1/, /(status of|HTTP) 403 /, /(status of|HTTP) 40[04] .*\/sync\//, /HTTP 40[04] GET .*\/sync\//);
     [ana, bea] = await Promise.all([signIn(browser, team.url, "ana", "/launch/release"), signIn(browser, team.url, "bea", "/runs")]);
   }, 180_000);
   afterAll(async () => {

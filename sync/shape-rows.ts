@@ -36,7 +36,13 @@ const STARTED_BY_ANNOTATION = ANNOTATIONS.startedBy;
 export function runFromShape(row: ShapeRow): Partial<GatewayRunSummaryRow> {
   const out: Partial<GatewayRunSummaryRow> & Record<string, unknown> = {};
   const has = (c: string) => Object.hasOwn(row, c);
-  if (has("run_id")) out.runId = row.run_id as string;
+  if (has("run_id")) {
+    out.runId = row.run_id as string;
+    // The shape serves neither claims nor attempts: a replicated row knows no owner and no usage
+    // (docs/multiplayer.md "Rows"); the run page reads both from the member's Gateway.
+    out.owner = null;
+    out.usage = null;
+  }
   if (has("workflow_name")) out.workflowName = (row.workflow_name as string | null) ?? null;
   if (has("status")) out.status = row.status as GatewayRunSummaryRow["status"];
   // The column is written with every status change (null unless paused), as the API reads it.

@@ -89,7 +89,13 @@ describe("library examples killed mid-component", () => {
     const dbPath = join(dir, "flow.db");
     const env = { FLOW_EXAMPLE_DB: dbPath, FLOW_TEST_EXAMPLE: example, FLOW_TEST_TASK_MS: TASK_MS };
     const runId = `crash-${example}`;
-    let proc = flowUp(["--run-id", runId, "--input", JSON.stringify(INPUTS[example])], env, dir);
+    const points = POINTS[example]!;
+    // Each process holds the next step the test kills in (see the fixture).
+    const holding = (from: number) => {
+      const next = points.slice(from).find((p) => "kill" in p && p.state === "in-progress");
+      return { ...env, ...(next && "kill" in next ? { FLOW_TEST_HOLD: next.kill } : {}) };
+    };
+    let proc = flowUp(["--run-id", runId, "--input", JSON.stringify(INPUTS[example])], holding(0), dir);
     let reader: Database.Database | undefined;
     const db = () => (reader ??= new Database(dbPath, { readonly: true, fileMustExist: true }));
     const state = (key: string) => {
@@ -107,7 +113,7 @@ describe("library examples killed mid-component", () => {
     const settledAtKills: Array<{ component: string; finished: Map<string, number> }> = [];
     const api = createFlow({}, { dbPath });
 
-    for (const point of POINTS[example]!) {
+    for (const [index, point] of points.entries()) {
       if ("approve" in point) {
         await until(() => state(`${point.approve}@0`) === "waiting-approval", `${point.approve} to wait`, proc);
         await submitApproval(api, { runId, nodeId: point.approve, decision: "approve", decidedBy: "test" });
@@ -119,7 +125,7 @@ describe("library examples killed mid-component", () => {
       const finished = new Map([...attempts()].filter(([, r]) => r.f > 0).map(([k, r]) => [k, r.n]));
       expect(finished.size, `steps finished before the kill in ${point.component}`).toBeGreaterThan(0);
       settledAtKills.push({ component: point.component, finished });
-      proc = flowUp(["--run-id", runId, "--resume"], env, dir);
+      proc = flowUp(["--run-id", runId, "--resume"], holding(index + 1), dir);
     }
     expect(await proc.exited).toBe(0);
     const run = db().prepare(`SELECT status FROM _flow_runs WHERE run_id = ?`).get(runId) as { status: string };

@@ -40,6 +40,11 @@ export const HEADERS = {
   contentType: "content-type",
   /** SSE resume point (run events, the change stream). */
   lastEventId: "last-event-id",
+  /**
+   * An id the browser makes for a write it may send more than once (a write queued offline):
+   * the Gateway applies each id once and answers a resend with the first answer.
+   */
+  writeId: "flow-write-id",
 } as const;
 
 /** Annotation keys the host writes on runs (hidden from a run's own `annotations`). */

@@ -134,6 +134,13 @@ function WorkspaceGate(props: ParentProps) {
             </p>
           )}
         </Show>
+        <Show when={conn.engineReady && !conn.engineReady() && conn.lastSeen?.shownFrom()}>
+          {(at) => (
+            <p class="last-seen-banner" role="status" data-testid="engine-starting">
+              <strong>Opening this browser's database.</strong> Showing what it saw {formatAgo(at())}; it catches up in a moment.
+            </p>
+          )}
+        </Show>
         <ErrorBoundary
           fallback={(err, reset) => <Recovering error={err} reset={reset} />}
         >

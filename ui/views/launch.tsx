@@ -9,7 +9,7 @@
  */
 import { A, useNavigate, useParams, useSearchParams } from "@solidjs/router";
 import { useLiveQuery } from "@tanstack/solid-db";
-import { createMemo, createResource, createSignal, For, Match, Show, Switch } from "solid-js";
+import { createMemo, createResource, createSignal, For, Match, onMount, Show, Switch } from "solid-js";
 import { createStore, reconcile } from "solid-js/store";
 import type { GatewayWorkflowRow } from "../../core/data/index.js";
 import { EmptyState } from "../components/empty-state.js";
@@ -26,6 +26,8 @@ export default function Launch() {
   const { cols } = useConnection();
   const workflows = useLiveQuery((q) => q.from({ w: cols.workflows }));
   const list = createMemo(() => (workflows.isReady ? (workflows() as GatewayWorkflowRow[]) : []));
+  // A launched run's page comes next: its code is loaded meanwhile, not after the launch.
+  onMount(() => void import("./run-detail.js"));
   return (
     <section class="launch-view">
       <Switch>
@@ -183,7 +185,10 @@ function LaunchForm(props: { workflow: GatewayWorkflowRow }) {
     if (Object.keys(found).length) return focusFirstProblem(found);
     setBusy(true);
     try {
-      const { runId } = await cols.launch({ workflow: props.workflow.key, input: (input ?? {}) as Record<string, unknown> });
+      // The run's page opens as soon as the run exists, not once the change stream has
+      // confirmed it to the runs list: a run of fast tasks (in this browser's engine, which
+      // shares its worker with every request) would otherwise show only when it has ended.
+      const { runId } = await cols.data.api.launchRun({ workflow: props.workflow.key, input: (input ?? {}) as Record<string, unknown> });
       navigate(`/runs/${encodeURIComponent(runId)}`);
     } catch (error) {
       const fromServer = serverProblems(error);

@@ -3,7 +3,8 @@
  * The last rows each collection of a Gateway workspace loaded, kept in this browser
  * (IndexedDB `flow-last-seen`), so a workspace opened while its Gateway cannot be reached shows
  * what was seen and says as of when (core/data/last-seen.ts serves them). The runs list, which
- * the change stream updates row by row, is saved again a moment after it changes.
+ * the change stream updates row by row, is saved again a moment after it changes. This
+ * browser's workspace keeps them too: they are shown while its engine opens the database.
  */
 import { type Accessor, createSignal } from "solid-js";
 import type { LastSeenStore, LiveCollection } from "../../core/data/index.js";
@@ -44,8 +45,21 @@ async function tx<T>(mode: IDBTransactionMode, run: (store: IDBObjectStore) => I
 export interface LastSeen extends LastSeenStore {
   /** When the rows shown instead of a live load were saved (undefined: every load was live). */
   shownFrom: Accessor<number | undefined>;
+  /** Whether any load so far was answered from here rather than live (saved rows, or an unseen collection read as empty). */
+  fromStore(): boolean;
   /** Saves a collection's rows a second after each change (the runs list). */
   follow(id: string, collection: LiveCollection<any, any>): () => void;
+}
+
+/** Options of `createLastSeen`. */
+export interface LastSeenOptions {
+  /** True while the workspace's source is starting: loads answer saved rows without waiting (core/data/last-seen.ts). */
+  warming?: () => boolean;
+  /**
+   * Collections that read as empty while warming when nothing was saved for them: this
+   * browser's runs on a first visit (a database that never answered a load here holds no runs).
+   */
+  emptyWhenUnseen?: readonly string[];
 }
 
 /**
@@ -54,29 +68,41 @@ export interface LastSeen extends LastSeenStore {
  * const lastSeen = createLastSeen();
  * createCollections(mode, queryClient, { lastSeen });
  */
-export function createLastSeen(): LastSeen {
+export function createLastSeen(options: LastSeenOptions = {}): LastSeen {
   const [shownFrom, setShownFrom] = createSignal<number>();
+  const [servedEmpty, setServedEmpty] = createSignal(false);
+  let served = false;
   const save = async (id: string, value: unknown) => {
     await tx("readwrite", (s) => s.put({ id, value: JSON.parse(JSON.stringify(value ?? null)), atMs: Date.now() } satisfies Saved));
   };
   return {
     shownFrom,
+    fromStore: () => served,
     async save(id, value) {
       setShownFrom(undefined);
+      setServedEmpty(false);
       await save(id, value);
     },
     async load(id) {
       const saved = (await tx<Saved>("readonly", (s) => s.get(id) as IDBRequest<Saved>)) ?? undefined;
-      if (saved) setShownFrom((at) => Math.min(at ?? saved.atMs, saved.atMs));
+      if (saved) {
+        served = true;
+        setShownFrom((at) => Math.min(at ?? saved.atMs, saved.atMs));
+      } else if (options.warming?.() && options.emptyWhenUnseen?.includes(id)) {
+        served = true;
+        setServedEmpty(true);
+        return [];
+      }
       return saved?.value;
     },
+    ...(options.warming ? { warming: options.warming } : {}),
     follow(id, collection) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const sub = collection.subscribeChanges(() => {
         clearTimeout(timer);
         timer = setTimeout(() => {
           // Rows served from here are not saved again as if seen now.
-          if (collection.status === "ready" && shownFrom() === undefined) void save(id, collection.toArray);
+          if (collection.status === "ready" && shownFrom() === undefined && !servedEmpty()) void save(id, collection.toArray);
         }, 1000);
       });
       return () => {

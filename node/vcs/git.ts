@@ -85,11 +85,14 @@ const SNAPSHOT_SCRIPT = `set -e
 "$FLOW_GIT" add -A -- "$@"
 ${COMMIT_SCRIPT}`;
 /**
- * A snapshot that gives git only the paths that changed (the watch named them): those gone from
- * the disk leave the private index (`rm --cached`, paths on stdin), the others are added as `add
- * -A` of the workspace would add them. `add` exits 1 (having added the rest) when a path it was
- * given is ignored, which is no error here: the full form leaves that path out too. Any other
- * failure falls back to the full form. Arguments: the present paths, literal (no pathspec magic).
+ * A snapshot that gives git only the paths that changed (the watch named them), as pathspecs of
+ * one `add -A`: a path on disk literally (a directory with what is under it); a file gone from
+ * the disk through its directory's entries, `:(glob)<dir>/*` (not recursive; it drops the file
+ * from the private index when it was there, and is no error when it never was, as the write
+ * tools' temporary files); a directory that is gone leaves the private index first (`rm
+ * --cached`, paths on stdin). `add` exits 1 (having added the rest) when a path it was given is
+ * ignored, which is no error here: the full form leaves that path out too. Any other failure
+ * (a directory holding nothing git would add) falls back to the full form. Arguments: the pathspecs.
  */
 const CHANGED_SCRIPT = `set -e
 if [ "$FLOW_GONE" = 1 ]; then "$FLOW_GIT" rm -r -q -f --cached --ignore-unmatch --pathspec-from-file=- --pathspec-file-nul; fi
@@ -97,8 +100,8 @@ if [ $# -gt 0 ]; then "$FLOW_GIT" add -A -- "$@" || [ $? -eq 1 ]; fi
 ${COMMIT_SCRIPT}`;
 /** Changed paths above which a snapshot adds the whole workspace (one stat pass beats a long argument list). */
 const MAX_CHANGED = 2_000;
-/** The short form's environment: literal paths, and no threads to stat a few paths in parallel. */
-const CHANGED_ENV = { ...configEnv({ ...CONFIG, "core.preloadIndex": "false" }), GIT_LITERAL_PATHSPECS: "1" };
+/** The short form's environment: no threads to stat a few paths in parallel. */
+const CHANGED_ENV = configEnv({ ...CONFIG, "core.preloadIndex": "false" });
 const NULL_SHA = "0000000000000000000000000000000000000000";
 
 /**
@@ -173,13 +176,11 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
       const env = { FLOW_GIT: gitPath, FLOW_REF: ref, FLOW_MESSAGE: message, FLOW_LAST_TREE: ws.last?.tree ?? "", FLOW_LAST_COMMIT: ws.last?.commit ?? "" };
       let out: string | undefined;
       if (changed && existsSync(ws.indexFile)) {
-        const gone: string[] = [];
-        const present: string[] = [];
-        for (const rel of changed) (exists(join(ws.dir, rel)) ? present : gone).push(`${ws.prefix}${rel}`);
-        out = await run(ws, "sh", ["-c", CHANGED_SCRIPT, "flow-snapshot", ...present], gone.length ? `${gone.join("\0")}\0` : "", {
+        const { pathspecs, goneDirs } = changedPathspecs(ws, changed);
+        out = await run(ws, "sh", ["-c", CHANGED_SCRIPT, "flow-snapshot", ...pathspecs], goneDirs.length ? `${goneDirs.join("\0")}\0` : "", {
           ...env,
           ...CHANGED_ENV,
-          FLOW_GONE: gone.length ? "1" : "0",
+          FLOW_GONE: goneDirs.length ? "1" : "0",
         }).catch(() => undefined); // a path git will not take this way (in a submodule, beyond a symlink): the whole workspace
       }
       if (out === undefined) {
@@ -348,6 +349,29 @@ function configEnv(config: Record<string, string>): Record<string, string> {
       [`GIT_CONFIG_VALUE_${i}`, value],
     ]),
   ]);
+}
+
+/**
+ * The `add` pathspecs for paths the watch named under the workspace (CHANGED_SCRIPT), and the
+ * directories gone from the disk (repository-relative, literal, for `rm --cached`).
+ */
+function changedPathspecs(ws: Workspace, changed: string[]): { pathspecs: string[]; goneDirs: string[] } {
+  const pathspecs = new Set<string>();
+  const goneDirs: string[] = [];
+  const named = new Set(changed);
+  for (const rel of changed) {
+    const path = `${ws.prefix}${rel}`;
+    if (rel.endsWith("/")) goneDirs.push(path.slice(0, -1));
+    else if (exists(join(ws.dir, rel))) pathspecs.add(`:(literal)${path}`);
+    else if (!named.has(`${rel}/`)) {
+      // A file gone (a directory that is gone is named with its `/`, above).
+      const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/") + 1) : "";
+      // Its directory gone too (the watch saw the file go first): what was under it goes.
+      if (dir && !exists(join(ws.top, dir))) goneDirs.push(dir.slice(0, -1));
+      else pathspecs.add(`:(glob)${dir.replace(/[\\*?[]/g, "\\$&")}*`);
+    }
+  }
+  return { pathspecs: [...pathspecs], goneDirs };
 }
 
 /** Whether `path` is on disk (a dangling symlink is; a path under a file is not). Unknown counts as there: git decides. */

@@ -14,7 +14,8 @@
  * It also remembers which paths the events named (`changedSince`), so a snapshot can hand git
  * only those instead of a stat of every file (node/vcs/git.ts). A path is what an event named:
  * a file or directory created, written, chmodded, deleted or renamed (both names of a rename).
- * Where a path may have changed without an event naming it (a burst that may have overflowed
+ * A directory the watch knew that is gone is named with a trailing `/`. Where a path may have
+ * changed without an event naming it (a burst that may have overflowed
  * the kernel's queue, an event without a name, more than MAX_PATHS paths remembered), it
  * cannot vouch for the interval and says so (undefined).
  *
@@ -54,7 +55,7 @@ export interface TreeWatch {
    */
   settle(): Promise<void>;
   /**
-   * The paths (relative to the root, `/`-separated) named by events counted after `generation`,
+   * The paths (relative to the root, `/`-separated; a watched directory that is gone ends with `/`) named by events counted after `generation`,
    * at most `limit` of them; undefined when some change of that interval may not be named
    * (untrusted, lost events, forgotten paths) or there are more than `limit`.
    */
@@ -140,7 +141,7 @@ class DirectoryWatch implements TreeWatch {
         return this.distrust();
       }
       // A watched directory that is removed or replaced: its parent reports it.
-      watcher.on("error", () => (dir === this.root ? this.distrust() : this.unwatch(dir)));
+      watcher.on("error", () => (dir === this.root ? this.distrust() : this.lostDir(dir)));
       this.dirs.set(dir, { watcher, ino });
     }
     let entries: Dirent[];
@@ -172,12 +173,18 @@ class DirectoryWatch implements TreeWatch {
       // removed
     }
     if (isDir) this.watchDir(path);
-    else if (this.dirs.has(path)) for (const watched of [...this.dirs.keys()]) if (watched === path || watched.startsWith(`${path}/`)) this.unwatch(watched);
+    else if (this.dirs.has(path)) this.lostDir(path);
   }
 
   /** Flow's own store (`.flow/` at the root) and git's directories are not the workspace. */
   private skipped(dir: string, name: string): boolean {
     return name === ".git" || (name === ".flow" && dir === this.root);
+  }
+
+  /** A watched directory is gone (removed or moved away): named with a trailing `/`, so a snapshot drops what was under it. */
+  private lostDir(dir: string): void {
+    for (const watched of [...this.dirs.keys()]) if (watched === dir || watched.startsWith(`${dir}/`)) this.unwatch(watched);
+    this.changed.set(`${dir.slice(this.root.length + 1)}/`, this.generation);
   }
 
   private unwatch(dir: string): void {

@@ -254,6 +254,8 @@ export const ERROR_CODES = {
   SYNC_UPSTREAM_UNAVAILABLE: 503,
   /** A write in a multiplayer workspace while its shapes are offline: refused, never queued, so nothing is silently lost. */
   WORKSPACE_OFFLINE: 503,
+  /** A `flow-write-id` sent before by someone else, or for another request or body: nothing applied; a write id names one write (details.reason). */
+  WRITE_ID_CONFLICT: 409,
 } as const;
 
 export type FlowErrorCode = keyof typeof ERROR_CODES;

@@ -51,4 +51,5 @@ export const TABLES = {
   crons: "_flow_crons",
   webhookDeliveries: "_flow_webhook_deliveries",
   members: "_flow_members",
+  writeIds: "_flow_write_ids",
 } as const;

@@ -206,6 +206,8 @@ export const ERROR_CODES = {
   RUN_NOT_WAITING: 409,
   /** A decision or delivery for a wait its run's cancellation closed (or for a cancelled run): nothing is stored. */
   WAIT_CLOSED: 409,
+  /** A decision for a wait (named by `askedAtMs`) that a rewind or retry reset: it asks again (details.askedAgainAt) or not yet; nothing is stored. */
+  WAIT_RESET: 409,
   /** A signal's or event's payload does not match the schema recorded for the wait it is addressed to. */
   SIGNAL_PAYLOAD_INVALID: 422,
 

@@ -63,6 +63,8 @@ export interface DataApi {
   retryNode(runId: string, nodeId: string, opts?: { iteration?: number; resetDependents?: boolean; keepDecisions?: boolean; resume?: boolean; preview?: boolean }): Promise<RetryNodeResult>;
   /** Time travel to a task attempt (`rewindRun`): later attempts are kept as `cancelled` history; resumes by default. */
   rewindRun(params: RpcParams<"rewindRun">): Promise<RpcResult<"rewindRun">>;
+  /** A new run from a task attempt, on the same or an edited input (`forkRun`); the original run is only read. */
+  forkRun(params: RpcParams<"forkRun">): Promise<RpcResult<"forkRun">>;
   /** What an attempt changed in the run's workspace (`getNodeDiff`; VCS_FAILED when it has no snapshots). */
   getNodeDiff(runId: string, nodeId: string, opts?: { iteration?: number; attempt?: number }): Promise<RpcResult<"getNodeDiff">>;
   /** What the whole run changed in its workspace (`getRunDiff`). */
@@ -147,6 +149,7 @@ export function createDataApi(t: DataTransport): DataApi {
     cancelRun: (runId) => call("cancelRun", { runId }),
     retryNode: (runId, nodeId, opts = {}) => call("retryNode", { runId, nodeId }, {}, opts),
     rewindRun: ({ runId, ...rest }) => call("rewindRun", { runId }, {}, rest),
+    forkRun: ({ runId, ...rest }) => call("forkRun", { runId }, {}, rest),
     getNodeDiff: (runId, nodeId, o = {}) => call("getNodeDiff", { runId, nodeId }, o),
     getRunDiff: (runId) => call("getRunDiff", { runId }),
     listRunEvents: (runId, o = {}) => call("listRunEvents", { runId }, o),

@@ -9,7 +9,7 @@
  */
 import { useNavigate } from "@solidjs/router";
 import { useLiveQuery } from "@tanstack/solid-db";
-import { createEffect, createMemo, createSignal, Show, untrack } from "solid-js";
+import { createEffect, createMemo, createSignal, on, Show } from "solid-js";
 import { createStore, reconcile } from "solid-js/store";
 import type { GatewayRunRow, GatewayWorkflowRow } from "../../../core/data/index.js";
 import { ConfirmDialog } from "../../components/confirm-dialog.js";
@@ -34,15 +34,15 @@ export function ForkDialog(props: { open: boolean; run: GatewayRunRow; nodeId: s
   const [json, setJson] = createSignal("{}");
   const [problems, setProblems] = createSignal<FieldProblems>({});
   const raw = () => model().rawOnly || model().fields.length === 0;
-  // Filled with the run's input each time the dialog opens.
+  // Filled with the run's input each time the dialog opens (once its workflow is known); a
+  // refresh of the workflows list while it is open keeps what was typed.
   const reset = () => {
     setValues(reconcile(inputToForm(model(), props.run.input)));
     setJson(JSON.stringify(props.run.input ?? {}, null, 2));
     setProblems({});
   };
-  createEffect(() => {
-    if (props.open && workflow()) untrack(reset);
-  });
+  const ready = createMemo(() => props.open && workflow() !== undefined);
+  createEffect(on(ready, (isReady) => isReady && reset()));
 
   const read = (): { input?: Record<string, unknown>; found: FieldProblems } => {
     if (raw()) {

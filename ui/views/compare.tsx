@@ -138,10 +138,16 @@ function useSide(id: () => string | undefined) {
     return r ? `${r.runId}\u0000${r.status}\u0000${r.nodes.map((n) => `${n.nodeId}#${n.iteration}:${n.updatedAtMs}`).join(",")}` : undefined;
   };
   const [usage] = createResource(version, () => cols.data.api.getRunUsage(run()!.runId));
+  // Each output row is read once per change of its node (keyed by its `updatedAtMs`), so a live
+  // run that settles a task fetches that task's row only, not every row again.
+  const read = new Map<string, { at: number; row: Record<string, unknown> | null }>();
   const [outputs] = createResource(version, async () => {
     const r = run()!;
-    const rows = await Promise.all(r.nodes.filter((n) => n.outputTable).map(async (n) => [`${n.nodeId}#${n.iteration}`, (await cols.data.api.getNodeOutput(r.runId, n.nodeId, n.iteration)).row] as const));
-    return new Map<string, Record<string, unknown> | null>(rows);
+    const nodes = r.nodes.filter((n) => n.outputTable);
+    const key = (n: (typeof nodes)[number]) => `${n.nodeId}#${n.iteration}`;
+    const stale = nodes.filter((n) => read.get(`${r.runId}\u0000${key(n)}`)?.at !== n.updatedAtMs);
+    await Promise.all(stale.map(async (n) => read.set(`${r.runId}\u0000${key(n)}`, { at: n.updatedAtMs, row: (await cols.data.api.getNodeOutput(r.runId, n.nodeId, n.iteration)).row })));
+    return new Map(nodes.map((n) => [key(n), read.get(`${r.runId}\u0000${key(n)}`)?.row ?? null]));
   });
   return {
     run,

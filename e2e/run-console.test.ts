@@ -12,6 +12,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
+import { startProviderServer } from "../node/agents/testing/provider-server.js";
 import { launchChromium } from "./support/chromium.js";
 import { type AppGateway, startAppGateway } from "./support/gateway.js";
 import { shootThemes } from "./support/screens.js";
@@ -89,6 +90,35 @@ describe("the run console: compare, fork, export, parent and child (issue #27)",
     // Same input, same output: nothing marked.
     await expect.poll(() => page.locator('[data-testid="compare-task"][data-node-id="greet"]').getAttribute("data-differs")).toBe("false");
     expect(await page.getByTestId("input-differs").count()).toBe(0);
+  }, 120_000);
+
+  it("compares the tokens and cost of two runs' agents, per run and per task", async () => {
+    // The assistant's SDK agent against a local scripted OpenAI-compatible server (11 + 7 tokens a reply).
+    const model = await startProviderServer([{ text: JSON.stringify({ answer: "Thursdays." }) }, { text: JSON.stringify({ answer: "On Thursday, at ten." }) }]);
+    const saved = { base: process.env.FLOW_LOCAL_BASE_URL, model: process.env.FLOW_LOCAL_MODEL };
+    process.env.FLOW_LOCAL_BASE_URL = model.url;
+    process.env.FLOW_LOCAL_MODEL = "gpt-4o";
+    try {
+      const first = await launch("assistant", { question: "When does the train leave?" });
+      await waitForStatus(gw.url, first, ["finished"]);
+      const second = await launch("assistant", { question: "When does the train leave, exactly?" });
+      await waitForStatus(gw.url, second, ["finished"]);
+      await page.goto(`${gw.url}/compare?a=${encodeURIComponent(first)}&b=${encodeURIComponent(second)}`);
+      await page.getByTestId("compare-summary").waitFor();
+      const usage = page.locator('[data-testid="compare-usage"] td');
+      await expect.poll(() => usage.allTextContents()).toEqual([expect.stringMatching(/^18 tokens · \$/), expect.stringMatching(/^18 tokens · \$/)]);
+      const answer = page.locator('[data-testid="compare-task"][data-node-id="answer"]');
+      await expect.poll(() => answer.getAttribute("data-differs")).toBe("true");
+      for (const side of ["a", "b"]) expect(await answer.locator(`[data-side="${side}"]`).textContent()).toMatch(/18 tokens/);
+      expect(await answer.locator('[data-side="b"] [data-testid="task-output"]').textContent()).toContain("On Thursday, at ten.");
+      await shootThemes(page, "view-compare-agents");
+    } finally {
+      for (const [k, v] of [["FLOW_LOCAL_BASE_URL", saved.base], ["FLOW_LOCAL_MODEL", saved.model]] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      await model.close();
+    }
   }, 120_000);
 
   it("forks from a task with an edited input, refusing an input the schema refuses beside its field", async () => {

@@ -6,10 +6,8 @@
  * See docs/hosting.md "RPC methods".
  */
 import { z } from "zod";
-import { ownerStateOf, stopRun } from "../engine/index.js";
-import { runSql } from "../engine/index.js";
+import { ownerStateOf, previewDecisions, runSql, stopRun } from "../engine/index.js";
 import type { RunStatus } from "../engine/index.js";
-import { previewDecisions } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { timeTravel, type TimeTravelResult } from "../time-travel/index.js";
 import type { GatewayHost, HijackPlanSummary } from "./host.js";

@@ -53,7 +53,7 @@ export function runFromShape(row: ShapeRow): Partial<GatewayRunSummaryRow> {
   if (has("input_json")) out.input = json(row.input_json);
   if (has("auth_json")) out.triggeredBy = ((json(row.auth_json) as { triggeredBy?: string } | null)?.triggeredBy as string | undefined) ?? null;
   if (has("annotations_json")) {
-    const { [WORKFLOW_ANNOTATION]: workflow, [STARTED_BY_ANNOTATION]: startedBy, ...annotations } = (json(row.annotations_json) ?? {}) as Record<string, string | number | boolean>;
+    const { [WORKFLOW_ANNOTATION]: workflow, [STARTED_BY_ANNOTATION]: startedBy, [ANNOTATIONS.cancelledBy]: _cancelledBy, ...annotations } = (json(row.annotations_json) ?? {}) as Record<string, string | number | boolean>;
     out.workflowKey = typeof workflow === "string" ? workflow : null;
     out.startedBy = typeof startedBy === "string" ? (JSON.parse(startedBy) as Record<string, unknown>) : null;
     out.annotations = annotations;

@@ -83,3 +83,12 @@ export type { SseEvent, SseWriter } from "./sse.js";
 export type { WaitInfo } from "./wait-routes.js";
 export { whatHappened } from "./what-happened.js";
 export type { WhatHappened } from "./what-happened.js";
+export {
+  bodyHashOf,
+  isWriteIdTaken,
+  recordInTransaction,
+  senderOf,
+  WriteIdLedger,
+  writeIdOf,
+} from "./write-ids.js";
+export type { RecordedWrite, WriteRequest } from "./write-ids.js";

@@ -131,7 +131,7 @@ export interface RunFilter {
 const STARTED_BY_ANNOTATION = ANNOTATIONS.startedBy;
 
 /** Annotations the host records, hidden from `annotations` in rows. */
-export const HOST_ANNOTATIONS = { workflow: WORKFLOW_ANNOTATION, startedBy: STARTED_BY_ANNOTATION } as const;
+export const HOST_ANNOTATIONS = { workflow: WORKFLOW_ANNOTATION, startedBy: STARTED_BY_ANNOTATION, cancelledBy: ANNOTATIONS.cancelledBy } as const;
 
 /**
  * The summary row of a stored run.
@@ -139,7 +139,7 @@ export const HOST_ANNOTATIONS = { workflow: WORKFLOW_ANNOTATION, startedBy: STAR
  * const row = summaryRow(host, await host.db.requireRun("r1"));
  */
 export function summaryRow(host: GatewayHost, run: RunRecord, auth?: RunAuthContext | null): GatewayRunSummaryRow {
-  const { [WORKFLOW_ANNOTATION]: _w, [STARTED_BY_ANNOTATION]: startedBy, ...annotations } = run.annotations ?? {};
+  const { [WORKFLOW_ANNOTATION]: _w, [STARTED_BY_ANNOTATION]: startedBy, [ANNOTATIONS.cancelledBy]: _c, ...annotations } = run.annotations ?? {};
   return {
     runId: run.runId,
     workflowKey: host.workflowKeyOf(run) ?? null,

@@ -7,10 +7,8 @@
  * See docs/hosting.md "RPC methods".
  */
 import { z } from "zod";
-import { ownerStateOf, stopRun } from "../engine/index.js";
-import { runSql } from "../engine/index.js";
+import { ownerStateOf, previewDecisions, runSql, stopRun } from "../engine/index.js";
 import type { RunStatus } from "../engine/index.js";
-import { previewDecisions } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
 import { planFork, timeTravel, type TimeTravelResult } from "../time-travel/index.js";

@@ -8,16 +8,18 @@
  * When nothing speaking the protocol answers (a refused connection, an HTML page) a call
  * throws GATEWAY_UNAVAILABLE; gateway errors keep their code (GatewayRpcError).
  */
-import type { GatewayRunSummaryRow, RunPage } from "../api/index.js";
-import type { RetryNodeResult } from "../api/index.js";
+import type {
+  GatewayRunSummaryRow,
+  MemoryNamespaceInfo,
+  RetryNodeResult,
+  RunPage,
+  WaitInfo,
+} from "../api/index.js";
 import { envelopeError, GatewayRpcError, isGatewayUnavailableError, readEnvelope } from "../client/index.js";
 import type { RpcParams, RpcResult } from "../client/index.js";
-import type { GraphSnapshot } from "../engine/index.js";
-import type { FlowEvent } from "../engine/index.js";
+import type { FlowEvent, GraphSnapshot } from "../engine/index.js";
 import type { MemoryFact, MemoryNote } from "../memory/index.js";
 import type { ScoreRow } from "../scorers/index.js";
-import type { MemoryNamespaceInfo } from "../api/index.js";
-import type { WaitInfo } from "../api/index.js";
 import { API_ROUTES, type ApiRouteName, routeUrl } from "../api/index.js";
 import { mergeHeaders, type WorkspaceMode } from "./mode.js";
 

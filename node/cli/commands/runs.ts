@@ -4,10 +4,8 @@
  * state, attempts and time spent, counts, and its most recent events; `--export` prints its
  * whole event log as JSON lines. See docs/cli.md.
  */
-import type { AttemptRecord, FlowDb, NodeRecord, RunRecord } from "../../../core/engine/index.js";
-import { ownerStateOf, type RunOwnerState } from "../../../core/engine/index.js";
-import { RUN_STATUSES } from "../../../core/engine/index.js";
-import type { RunStatus } from "../../../core/engine/index.js";
+import type { AttemptRecord, FlowDb, NodeRecord, RunRecord, RunStatus } from "../../../core/engine/index.js";
+import { ownerStateOf, RUN_STATUSES, type RunOwnerState } from "../../../core/engine/index.js";
 import { type CliCommand, type CliIO, UsageError, useColor } from "../command.js";
 import { formatDuration, formatEvent } from "../progress.js";
 import { formatTranscript, formatUsage } from "../transcript-print.js";

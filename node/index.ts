@@ -90,10 +90,10 @@ export { assertOriginAllowed, gatewayAuthenticate } from "./server/index.js";
 export type { AuthClock, GatewayAuthConfig, JwtAuthConfig, TokenAuthConfig, TokenGrant, TrustedProxyAuthConfig } from "./server/index.js";
 export type { ExtensionContext, GatewayExtension } from "./server/index.js";
 // ---- team workspaces (docs/multiplayer.md) ----
-export type { GatewayTeamOptions } from "../sync/index.js";
-export { prepareTeamWorkspace } from "../sync/index.js";
-export { Membership, ROLE_SCOPES, WORKSPACE_ROLES } from "../sync/index.js";
-export type { WorkspaceMember, WorkspaceRole } from "../sync/index.js";
+export type { GatewayTeamOptions } from "../sync/server.js";
+export { prepareTeamWorkspace } from "../sync/server.js";
+export { Membership, ROLE_SCOPES, WORKSPACE_ROLES } from "../sync/server.js";
+export type { WorkspaceMember, WorkspaceRole } from "../sync/server.js";
 export type { TeamWorkspaceRow } from "./sync/index.js";
 export { signWebhookBody, verifyWebhookSignature } from "./server/index.js";
 export type { WebhookResult } from "./server/index.js";

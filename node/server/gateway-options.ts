@@ -8,7 +8,7 @@ import type { RunTracing } from "../../core/tracing/index.js";
 import type { WorkflowViewDefinition } from "../../core/engine/index.js";
 import { FlowError } from "../../core/errors.js";
 import type { GatewayAuthConfig } from "./auth/types.js";
-import type { GatewayTeamOptions } from "../../sync/index.js";
+import type { GatewayTeamOptions } from "../../sync/server.js";
 
 /**
  * SPEC.md `GatewayUiConfig`: `true` (the built-in UI) or a browser entry module to bundle and serve.

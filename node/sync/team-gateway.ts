@@ -21,7 +21,7 @@ import {
   prepareTeamWorkspace,
   SYNC_PREFIX,
   teamAuthenticate,
-} from "../../sync/index.js";
+} from "../../sync/server.js";
 import { TxidCapture } from "./sync-txids.js";
 import { workspaceExtension } from "./workspace-rpc.js";
 

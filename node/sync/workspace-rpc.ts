@@ -11,7 +11,7 @@ import { z } from "zod";
 import { MAX_ID_LENGTH, requireScope } from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
 import type { GatewayExtension } from "../server/index.js";
-import { type Membership, NOT_A_MEMBER, WORKSPACE_ADMIN_SCOPE, WORKSPACE_LIST_SCOPE, WORKSPACE_ROLES, type WorkspaceRole } from "../../sync/index.js";
+import { type Membership, NOT_A_MEMBER, WORKSPACE_ADMIN_SCOPE, WORKSPACE_LIST_SCOPE, WORKSPACE_ROLES, type WorkspaceRole } from "../../sync/server.js";
 
 /**
  * A workspace as the switcher lists it.

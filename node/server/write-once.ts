@@ -28,7 +28,7 @@ import { bodyHashOf, isWriteIdTaken, type RecordedWrite, recordInTransaction, se
 import { FlowError } from "../../core/errors.js";
 import type { SqlExecutor, StorePort } from "../../core/store/port.js";
 
-/** How long a resend waits for the first answer of a write another request is still applying. */
+/** How long after a write applied a resend waits for its first answer (the request applying it is still at it). */
 export const FIRST_ANSWER_WAIT_MS = 5_000;
 
 interface WriteScope {
@@ -157,10 +157,11 @@ export class WriteOnce {
     }
   }
 
+  /** Waits for the answer of a write applied less than FIRST_ANSWER_WAIT_MS ago (an older one's request is gone). */
   private async waitForAnswer(write: WriteRequest, first: RecordedWrite): Promise<RecordedWrite> {
-    const deadline = Date.now() + FIRST_ANSWER_WAIT_MS;
+    const deadline = first.appliedAtMs + FIRST_ANSWER_WAIT_MS;
     let now = first;
-    while (now.answer === null && Date.now() < deadline) {
+    while (now.answer === null && this.opts.now() < deadline) {
       await sleep(25);
       now = (await this.ledger().find(write.workspaceId, write.writeId)) ?? now;
     }

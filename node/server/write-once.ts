@@ -17,6 +17,10 @@
  * and not the engine: writes come from many places (launch, deliveries, cancellation,
  * membership) and none of them should know about write ids, as with txids (node/sync/sync-txids.ts).
  * The request's async context (AsyncLocalStorage) tells the store whose write it is.
+ *
+ * The ledger lives in the host's store (`host.db`). A write that goes to another store (a local
+ * Gateway serving workflows of several stores; a team Gateway has one) is recorded after it
+ * answers, not in its transaction.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { readJsonBody } from "../../core/api/body.js";

@@ -7,9 +7,9 @@
  * the fields whose columns are present, and TanStack DB merges them into the stored row.
  * `int8` columns arrive as numbers (the shape parser below), JSON text columns are parsed.
  */
-import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../core/data/rows.js";
-import { runNodeKey } from "../core/data/rows.js";
-import { ANNOTATIONS } from "../core/api/contract.js";
+import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../core/data/index.js";
+import { runNodeKey } from "../core/data/index.js";
+import { ANNOTATIONS } from "../core/api/index.js";
 
 /** A row as a shape stream delivers it (after `SHAPE_PARSER`). */
 export type ShapeRow = Record<string, unknown>;

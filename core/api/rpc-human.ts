@@ -5,7 +5,7 @@
  * the run (resumes it when it was parked). See docs/hosting.md and docs/waiting.md.
  */
 import { z } from "zod";
-import { type DeliveryResult, listPendingApprovals, type PendingApproval, submitApproval, submitEvent, submitSignal } from "../engine/waits/deliver.js";
+import { type DeliveryResult, listPendingApprovals, type PendingApproval, submitApproval, submitEvent, submitSignal } from "../engine/index.js";
 import type { GatewayHost } from "./host.js";
 import type { RpcMethod } from "./rpc-types.js";
 

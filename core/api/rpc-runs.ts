@@ -6,10 +6,10 @@
  * See docs/hosting.md "RPC methods".
  */
 import { z } from "zod";
-import { ownerStateOf, stopRun } from "../engine/run-control.js";
-import { runSql } from "../engine/run-sql.js";
-import type { RunStatus } from "../engine/types.js";
-import { previewDecisions } from "../engine/waits/reset-waits.js";
+import { ownerStateOf, stopRun } from "../engine/index.js";
+import { runSql } from "../engine/index.js";
+import type { RunStatus } from "../engine/index.js";
+import { previewDecisions } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
 import { timeTravel, type TimeTravelResult } from "../time-travel/index.js";

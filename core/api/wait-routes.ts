@@ -6,9 +6,9 @@
  * `HumanTask` waits for). docs/hosting.md "Domain API" documents both.
  */
 import { z } from "zod";
-import { submitHumanTask } from "../engine/waits/deliver.js";
-import type { WaitKind } from "../engine/waits/spec.js";
-import type { WaitRow, WaitStatus } from "../engine/waits/wait-sql.js";
+import { submitHumanTask } from "../engine/index.js";
+import type { WaitKind } from "../engine/index.js";
+import type { WaitRow, WaitStatus } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
 import { readJsonBody } from "./body.js";

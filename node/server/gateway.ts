@@ -9,12 +9,12 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { nextFireOf } from "../../core/api/cron-store.js";
-import { createDomainHandler, type DomainHandler } from "../../core/api/handler.js";
-import { ANNOTATIONS } from "../../core/api/contract.js";
-import { assertInputFits } from "../../core/engine/input.js";
-import type { FlowWorkflow } from "../../core/engine/types.js";
-import type { Authenticate, CallerIdentity } from "../../core/api/identity.js";
+import { nextFireOf } from "../../core/api/index.js";
+import { createDomainHandler, type DomainHandler } from "../../core/api/index.js";
+import { ANNOTATIONS } from "../../core/api/index.js";
+import { assertInputFits } from "../../core/engine/index.js";
+import type { FlowWorkflow } from "../../core/engine/index.js";
+import type { Authenticate, CallerIdentity } from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
 import { gatewayAuthenticate } from "./auth/index.js";
 import { CronScheduler, gatewayCronId } from "./cron/cron-scheduler.js";
@@ -24,7 +24,7 @@ import { GatewayMetrics } from "./gateway-metrics.js";
 import { GatewayRunHost } from "./gateway-host.js";
 import { cronPollMs, GATEWAY_DEFAULTS, type GatewayOptions, type GatewayRegisterOptions, type GatewayWebhookConfig, type ResolvedGatewayOptions, resolveGatewayOptions } from "./gateway-options.js";
 import { gatewayFetch } from "./gateway-routes.js";
-import { TeamGateway } from "../sync/team-gateway.js";
+import { TeamGateway } from "../sync/index.js";
 import { gatewayUiMounts, workflowUiMount } from "./ui/ui-config.js";
 import type { UiMounts } from "./ui/ui-mounts.js";
 import { WsEndpoint } from "./ws/ws-endpoint.js";

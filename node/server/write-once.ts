@@ -23,14 +23,11 @@
  * answers, not in its transaction.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { readJsonBody } from "../../core/api/body.js";
-import { PATHS } from "../../core/api/contract.js";
-import { errorResponse, jsonResponse } from "../../core/api/envelope.js";
-import type { CallerIdentity } from "../../core/api/identity.js";
-import { METHOD_SCOPES } from "../../core/api/scopes.js";
-import { bodyHashOf, isWriteIdTaken, type RecordedWrite, recordInTransaction, senderOf, WriteIdLedger, type WriteRequest, writeIdOf } from "../../core/api/write-ids.js";
+import { errorResponse, jsonResponse, METHOD_SCOPES, PATHS, readJsonBody } from "../../core/api/index.js";
+import type { CallerIdentity } from "../../core/api/index.js";
+import { bodyHashOf, isWriteIdTaken, type RecordedWrite, recordInTransaction, senderOf, WriteIdLedger, type WriteRequest, writeIdOf } from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
-import type { SqlExecutor, StorePort } from "../../core/store/port.js";
+import type { SqlExecutor, StorePort } from "../../core/store/index.js";
 
 /** How long after a write applied a resend waits for its first answer (the request applying it is still at it). */
 export const FIRST_ANSWER_WAIT_MS = 5_000;

@@ -7,16 +7,15 @@
  * concern lives in its own module.
  */
 import type pg from "pg";
-import { PATHS, rpcPath } from "../../core/api/contract.js";
-import { errorResponse } from "../../core/api/envelope.js";
+import { errorResponse, PATHS, rpcPath } from "../../core/api/index.js";
+import type { Authenticate } from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
-import type { Authenticate } from "../../core/api/identity.js";
-import type { StorePort } from "../../core/store/port.js";
-import type { GatewayExtension } from "../server/extensions.js";
-import { Membership, NOT_A_MEMBER, teamAuthenticate } from "../../sync/membership.js";
-import { answerSync, SYNC_PREFIX } from "../../sync/sync-proxy.js";
+import type { StorePort } from "../../core/store/index.js";
+import type { GatewayExtension } from "../server/index.js";
+import { Membership, NOT_A_MEMBER, teamAuthenticate } from "../../sync/index.js";
+import { answerSync, SYNC_PREFIX } from "../../sync/index.js";
 import { TxidCapture } from "./sync-txids.js";
-import { assertWorkspaceId, type GatewayTeamOptions, prepareTeamWorkspace } from "../../sync/team-workspace.js";
+import { assertWorkspaceId, type GatewayTeamOptions, prepareTeamWorkspace } from "../../sync/index.js";
 import { workspaceExtension } from "./workspace-rpc.js";
 
 interface Prepared {

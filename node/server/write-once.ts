@@ -11,7 +11,8 @@
  *                                          └─ no ─▶ 409 WRITE_ID_CONFLICT
  *   id new ──▶ apply ──▶ committed with the id ──▶ store the answer, send it
  *                   ├─▶ lost the id to a concurrent resend (primary key) ──▶ rolled back; replay theirs
- *                   └─▶ changed nothing ──▶ 2xx: record id + answer; else: answer, record nothing
+ *                   └─▶ changed nothing ──▶ 2xx: record id + answer; refused: the id applied meanwhile
+ *                                              by a concurrent request? replay theirs; else answer, record nothing
  *
  * A refusal that applied nothing is not recorded: a resend is judged again. Why a store hook
  * and not the engine: writes come from many places (launch, deliveries, cancellation,
@@ -121,6 +122,11 @@ export class WriteOnce {
       await ledger.answer(write, res.status, text);
     } else if (res.ok) {
       if (!(await ledger.recordAnswered(write, res.status, text, this.opts.now()))) return this.replay(write, await this.waitForRecord(write));
+    } else {
+      // Refused because a concurrent request with the id changed the state first (its claim of
+      // the run won, the decision was taken): that request applied the id; answer what it answered.
+      const applied = await ledger.find(write.workspaceId, write.writeId);
+      if (applied) return this.replay(write, applied);
     }
     await ledger.prune(this.opts.now()).catch(() => {});
     return answered;

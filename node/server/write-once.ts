@@ -24,9 +24,22 @@
  * answers, not in its transaction.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { errorResponse, jsonResponse, METHOD_SCOPES, PATHS, readJsonBody } from "../../core/api/index.js";
+import {
+  bodyHashOf,
+  errorResponse,
+  isWriteIdTaken,
+  jsonResponse,
+  METHOD_SCOPES,
+  PATHS,
+  readJsonBody,
+  type RecordedWrite,
+  recordInTransaction,
+  senderOf,
+  WriteIdLedger,
+  writeIdOf,
+  type WriteRequest,
+} from "../../core/api/index.js";
 import type { CallerIdentity } from "../../core/api/index.js";
-import { bodyHashOf, isWriteIdTaken, type RecordedWrite, recordInTransaction, senderOf, WriteIdLedger, type WriteRequest, writeIdOf } from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
 import type { SqlExecutor, StorePort } from "../../core/store/index.js";
 

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bodyHashOf } from "../../core/api/index.js";
 import { startTestGateway, type TestGateway } from "./gateway-testing.js";
 
 let t: TestGateway;
@@ -79,6 +80,22 @@ describe("write ids in a local Gateway", () => {
       expect([bad, r.status, r.body.error.code, r.body.error.details.header]).toEqual([bad, 400, "INVALID_ARGUMENT", "flow-write-id"]);
     }
     expect(await greets()).toBe(before + 1);
+  });
+
+  it("answers a resend of a write applied but never answered (its Gateway stopped) with what is known: applied", async () => {
+    const id = randomUUID();
+    const body = { workflow: "greet", input: { name: "orphan" } };
+    // The state a Gateway leaves when it stops between the write's commit and its answer: the
+    // ledger row its transaction wrote, with no answer (a minute ago: that request is gone).
+    await t.gateway.host.db.store.execute(`INSERT INTO _flow_write_ids (workspace_id, write_id, sent_by, request, body_hash, txid, status, answer_json, applied_at_ms) VALUES ('', ?, 'anonymous', 'POST /v1/api/runs', ?, NULL, NULL, NULL, ?)`, [
+      id,
+      await bodyHashOf(body),
+      Date.now() - 60_000,
+    ]);
+    const before = await greets();
+    const resent = await send("/v1/api/runs", body, id);
+    expect(resent).toEqual({ status: 200, body: { ok: true, result: { writeId: id, status: "applied", txid: null } } });
+    expect(await greets()).toBe(before);
   });
 
   it("judges a refused write again on a resend: a refusal is not recorded", async () => {

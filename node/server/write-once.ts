@@ -11,12 +11,17 @@
  *                                          └─ no ─▶ 409 WRITE_ID_CONFLICT
  *   id new ──▶ apply ──▶ committed with the id ──▶ store the answer, send it
  *                   ├─▶ lost the id to a concurrent resend (primary key) ──▶ rolled back; replay theirs
- *                   └─▶ changed nothing ──▶ 2xx: record id + answer; else: answer, record nothing
+ *                   └─▶ changed nothing ──▶ 2xx: record id + answer; refused: the id applied meanwhile
+ *                                              by a concurrent request? replay theirs; else answer, record nothing
  *
  * A refusal that applied nothing is not recorded: a resend is judged again. Why a store hook
  * and not the engine: writes come from many places (launch, deliveries, cancellation,
  * membership) and none of them should know about write ids, as with txids (node/sync/sync-txids.ts).
  * The request's async context (AsyncLocalStorage) tells the store whose write it is.
+ *
+ * The ledger lives in the host's store (`host.db`). A write that goes to another store (a local
+ * Gateway serving workflows of several stores; a team Gateway has one) is recorded after it
+ * answers, not in its transaction.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import {
@@ -38,7 +43,7 @@ import type { CallerIdentity } from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
 import type { SqlExecutor, StorePort } from "../../core/store/index.js";
 
-/** How long a resend waits for the first answer of a write another request is still applying. */
+/** How long after a write applied a resend waits for its first answer (the request applying it is still at it). */
 export const FIRST_ANSWER_WAIT_MS = 5_000;
 
 interface WriteScope {
@@ -130,6 +135,11 @@ export class WriteOnce {
       await ledger.answer(write, res.status, text);
     } else if (res.ok) {
       if (!(await ledger.recordAnswered(write, res.status, text, this.opts.now()))) return this.replay(write, await this.waitForRecord(write));
+    } else {
+      // Refused because a concurrent request with the id changed the state first (its claim of
+      // the run won, the decision was taken): that request applied the id; answer what it answered.
+      const applied = await ledger.find(write.workspaceId, write.writeId);
+      if (applied) return this.replay(write, applied);
     }
     await ledger.prune(this.opts.now()).catch(() => {});
     return answered;
@@ -167,10 +177,11 @@ export class WriteOnce {
     }
   }
 
+  /** Waits for the answer of a write applied less than FIRST_ANSWER_WAIT_MS ago (an older one's request is gone). */
   private async waitForAnswer(write: WriteRequest, first: RecordedWrite): Promise<RecordedWrite> {
-    const deadline = Date.now() + FIRST_ANSWER_WAIT_MS;
+    const deadline = first.appliedAtMs + FIRST_ANSWER_WAIT_MS;
     let now = first;
-    while (now.answer === null && Date.now() < deadline) {
+    while (now.answer === null && this.opts.now() < deadline) {
       await sleep(25);
       now = (await this.ledger().find(write.workspaceId, write.writeId)) ?? now;
     }

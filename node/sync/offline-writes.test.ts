@@ -100,7 +100,7 @@ describe("write ids on two Gateways of a team workspace", () => {
     }
   });
 
-  it("applies concurrent resends across both Gateways once, and answers each with the same answer", async () => {
+  it("applies concurrent resends (launch, decision, cancel) across both Gateways once, and answers each with the same answer", async () => {
     const before = await count("_flow_runs");
     const launchId = randomUUID();
     const launches = await Promise.all(Array.from({ length: 8 }, (_, i) => send(i % 2 ? other.url : t.url, "bea", "/v1/rpc/launchRun", RELEASE, launchId)));
@@ -114,6 +114,14 @@ describe("write ids on two Gateways of a team workspace", () => {
     expect(new Set(decisions.map((a) => JSON.stringify(a))).size).toBe(1);
     expect(decisions[0]!.body.result).toMatchObject({ runId, nodeId: "ship", status: "accepted", txids: { approvals: expect.arrayContaining([expect.any(Number)]) } });
     expect(await count("_flow_write_ids WHERE write_id = ?", [decisionId])).toBe(1);
+
+    const parked = await parkedRun();
+    const cancelId = randomUUID();
+    const cancels = await Promise.all(Array.from({ length: 6 }, (_, i) => send(i % 2 ? other.url : t.url, "bea", `/v1/api/runs/${parked}/cancel`, {}, cancelId)));
+    expect(new Set(cancels.map((a) => JSON.stringify(a))).size, JSON.stringify(cancels)).toBe(1);
+    expect(cancels[0]!.body.result).toMatchObject({ runId: parked, status: "cancelled" });
+    // Neither Gateway is left holding the run.
+    expect([t.gateway.host.activeRun(parked), other.gateway.host.activeRun(parked)]).toEqual([undefined, undefined]);
   });
 
   it("refuses an id another member sent, or sent for another request or body, and applies nothing", async () => {

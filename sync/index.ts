@@ -12,6 +12,11 @@
  * `durable-flow/data` never bundles it.
  */
 export { createTeamCollections, multiplayerSource } from "./source-multiplayer.js";
+export type { TeamOfflineOptions } from "./source-multiplayer.js";
+export { isQueued } from "./team-writes.js";
+export type { QueuedAnswer } from "./team-writes.js";
+export { assertRoleAllows, describeRefusal, WriteQueue } from "./write-queue.js";
+export type { QueuedWrite, QueuedWriteKind, WriteQueueStore } from "./write-queue.js";
 export { isTeamShape, shapesOfTable, shapeWhere, TEAM_SHAPES, WORKSPACE_COLUMN } from "./team-shapes.js";
 export type { ShapeDefinition, TeamShapeName } from "./team-shapes.js";
 export { Membership, NOT_A_MEMBER, ROLE_SCOPES, teamAuthenticate, WORKSPACE_ADMIN_SCOPE, WORKSPACE_LIST_SCOPE, WORKSPACE_ROLES } from "./membership.js";

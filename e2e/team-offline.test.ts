@@ -83,6 +83,8 @@ describe("a team workspace offline (issue #28)", () => {
     await bea.page.close();
     const page = await bea.context.newPage();
     page.setDefaultTimeout(20_000);
+    const shapeRequests: URL[] = [];
+    page.on("request", (r) => void (r.url().includes("/sync/acme/") && shapeRequests.push(new URL(r.url()))));
     const opening = Date.now();
     await page.goto(`${team.url}/approvals`);
     await item(page, approveId).locator('[data-testid="approval-queued"]').waitFor();
@@ -109,6 +111,13 @@ describe("a team workspace offline (issue #28)", () => {
     expect(await refused.getAttribute("data-code")).toBe("APPROVAL_ALREADY_DECIDED");
     expect(await refused.getByTestId("refusal-reason").textContent()).toMatch(/^ana approved this .*before your denial arrived\.$/);
     expect(await page.getByTestId("changes-waiting").count()).toBe(0);
+    // The shapes resumed from the offset and handle they had kept, and brought what changed
+    // meanwhile: both approvals decided, neither in the inbox any more.
+    await item(page, denyId).waitFor({ state: "detached" });
+    await item(page, approveId).waitFor({ state: "detached" });
+    const resumed = shapeRequests.filter((u) => u.pathname.endsWith("/approvals") || u.pathname.endsWith("/runs"));
+    expect(resumed.length).toBeGreaterThan(0);
+    expect(resumed.filter((u) => u.searchParams.get("offset") === "-1" || !u.searchParams.get("handle")).map(String)).toEqual([]);
     await shootThemes(page, "view-team-offline-refused");
 
     // In PostgreSQL: bea's approval and her launch, once each; ana's decision on the other stands.

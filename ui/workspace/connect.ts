@@ -121,7 +121,7 @@ export function openTeam(workspace: Workspace, url: string, teams: TeamWorkspace
   // Shapes, the other collections' last loads and the writes made offline stay in this browser.
   const lastSeen = createLastSeen();
   const queue = new WriteQueue(createWriteStore(), `${url}#${team.workspaceId}`);
-  const cols = createTeamCollections({ kind: "multiplayer", apiBaseUrl: url, electricBaseUrl: `${url}/sync`, workspaceId: team.workspaceId, ...token }, queryClient, { lastSeen }, { shapes: lastSeen, queue, role: () => team.role });
+  const cols = createTeamCollections({ kind: "multiplayer", apiBaseUrl: url, electricBaseUrl: `${url}/sync`, workspaceId: team.workspaceId, ...token }, queryClient, { lastSeen }, { shapes: lastSeen.shapes, queue, role: () => team.role });
   void cols.connect();
   return {
     workspace: opened,

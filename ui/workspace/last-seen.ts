@@ -81,6 +81,12 @@ export interface LastSeen extends LastSeenStore {
   shownFrom: Accessor<number | undefined>;
   /** Saves a collection's rows a second after each change (the runs list). */
   follow(id: string, collection: LiveCollection<any, any>): () => void;
+  /**
+   * The store a team workspace's shapes are kept in: saving does not say the workspace answers
+   * (a shape response the browser's HTTP cache serves offline is saved too), so it leaves
+   * `shownFrom` alone; the change stream says whether the workspace answers.
+   */
+  shapes: LastSeenStore;
 }
 
 /**
@@ -94,17 +100,19 @@ export function createLastSeen(): LastSeen {
   const save = async (id: string, value: unknown) => {
     await tx("readwrite", (s) => s.put({ id, value: JSON.parse(JSON.stringify(value ?? null)), atMs: Date.now() } satisfies Saved));
   };
+  const load = async (id: string) => {
+    const saved = (await tx<Saved>("readonly", (s) => s.get(id) as IDBRequest<Saved>)) ?? undefined;
+    if (saved) setShownFrom((at) => Math.min(at ?? saved.atMs, saved.atMs));
+    return saved?.value;
+  };
   return {
     shownFrom,
     async save(id, value) {
       setShownFrom(undefined);
       await save(id, value);
     },
-    async load(id) {
-      const saved = (await tx<Saved>("readonly", (s) => s.get(id) as IDBRequest<Saved>)) ?? undefined;
-      if (saved) setShownFrom((at) => Math.min(at ?? saved.atMs, saved.atMs));
-      return saved?.value;
-    },
+    load,
+    shapes: { save, load },
     follow(id, collection) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const sub = collection.subscribeChanges(() => {

@@ -190,11 +190,13 @@ export function describeRefusal(write: QueuedWrite): string {
   if (!r) return "";
   const d = r.details ?? {};
   if (r.code === "APPROVAL_ALREADY_DECIDED") {
-    const decision = d.decision as { approved?: unknown } | string | null | undefined;
+    const decision = d.decision as { approved?: unknown; decidedAt?: unknown } | string | null | undefined;
     const verb = typeof decision === "string" ? decision : typeof decision?.approved === "boolean" ? (decision.approved ? "approved" : "denied") : "decided";
     const who = typeof d.decidedBy === "string" ? d.decidedBy : "Someone";
     const mine = write.kind === "approve" ? (write.params.decision === "deny" ? "denial" : write.params.decision === "approve" ? "approval" : "decision") : "answer";
-    const at = typeof d.decidedAt === "number" ? d.decidedAt : typeof d.decidedAt === "string" ? Date.parse(d.decidedAt) : NaN;
+    // When the winner decided: `details.decidedAt`, else the recorded resolution's.
+    const decidedAt = d.decidedAt ?? (typeof decision === "object" ? decision?.decidedAt : undefined);
+    const at = typeof decidedAt === "number" ? decidedAt : typeof decidedAt === "string" ? Date.parse(decidedAt) : NaN;
     const when = Number.isFinite(at) ? ` ${gap(r.atMs - at)} before your ${mine} arrived` : ` before your ${mine} arrived`;
     return `${who} ${verb} this${when}.`;
   }

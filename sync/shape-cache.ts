@@ -10,7 +10,7 @@
  * stream resumes from the saved offset (only the changes since; a handle Electric no longer
  * knows answers `409 must-refetch`, and the collection truncates and reloads the shape).
  */
-import type { LastSeenStore } from "../core/data/last-seen.js";
+import type { LastSeenStore } from "../core/data/index.js";
 
 /** What is saved per shape collection: its synced rows (never optimistic ones) and the resume point. */
 export interface SavedShape {

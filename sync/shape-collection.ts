@@ -13,8 +13,7 @@
  */
 import { createCollection } from "@tanstack/db";
 import { electricCollectionOptions } from "@tanstack/electric-db-collection";
-import type { LastSeenStore } from "../core/data/last-seen.js";
-import type { LiveCollection } from "../core/data/query-collection.js";
+import type { LastSeenStore, LiveCollection } from "../core/data/index.js";
 import { persistShape } from "./shape-cache.js";
 import { SHAPE_PARSER, type ShapeRow } from "./shape-rows.js";
 

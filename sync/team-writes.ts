@@ -14,11 +14,8 @@
  * Without a queue, a write made offline is refused with WORKSPACE_OFFLINE before anything is sent.
  */
 import { safeRandomUUID } from "@tanstack/db";
-import { HEADERS } from "../core/api/contract.js";
-import { createDataApi, type DataApi } from "../core/data/data-api.js";
-import type { MultiplayerWorkspaceMode } from "../core/data/mode.js";
-import type { LiveCollection } from "../core/data/query-collection.js";
-import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../core/data/rows.js";
+import { HEADERS } from "../core/api/index.js";
+import { createDataApi, type DataApi, type GatewayApprovalRow, type GatewayRunSummaryRow, type LiveCollection, type MultiplayerWorkspaceMode } from "../core/data/index.js";
 import { FlowError } from "../core/errors.js";
 import type { ShapeCollectionUtils, ShapeHealth } from "./shape-collection.js";
 import type { TeamShapeName } from "./team-shapes.js";

@@ -8,7 +8,7 @@
  * States: connecting -> open -> closed. A failed handshake rejects `open`; `close()` (or the
  * socket closing) rejects every pending request and ends `events()`.
  */
-import type { RpcEnvelope } from "../api/envelope.js";
+import type { RpcEnvelope } from "../api/index.js";
 import { FlowError } from "../errors.js";
 import { envelopeError, GatewayRpcError } from "./errors.js";
 

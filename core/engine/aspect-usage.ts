@@ -5,7 +5,7 @@
  * attempts' meta (agents report `usage`; latency is the attempt's duration), loaded from
  * `_flow_attempts` when a run resumes, so budgets hold across restarts.
  */
-import type { StorePort } from "../store/port.js";
+import type { StorePort } from "../store/index.js";
 import type { PlanTask } from "./plan.js";
 
 /** Totals of the tasks of one Aspects block. */

@@ -9,7 +9,7 @@
  */
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HEADERS } from "../../core/api/contract.js";
+import { HEADERS } from "../../core/api/index.js";
 import type { LastSeenStore } from "../../core/data/index.js";
 import { describeRefusal, isQueued, type QueuedWrite, WriteQueue } from "../../sync/index.js";
 import { until } from "../server/gateway-testing.js";

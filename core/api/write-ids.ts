@@ -9,7 +9,7 @@
  */
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
-import type { Dialect, SqlExecutor, SqlValue, StorePort } from "../store/port.js";
+import type { Dialect, SqlExecutor, SqlValue, StorePort } from "../store/index.js";
 import { HEADERS } from "./contract.js";
 import type { CallerIdentity } from "./identity.js";
 

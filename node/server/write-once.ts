@@ -19,14 +19,11 @@
  * The request's async context (AsyncLocalStorage) tells the store whose write it is.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { readJsonBody } from "../../core/api/body.js";
-import { PATHS } from "../../core/api/contract.js";
-import { errorResponse, jsonResponse } from "../../core/api/envelope.js";
-import type { CallerIdentity } from "../../core/api/identity.js";
-import { METHOD_SCOPES } from "../../core/api/scopes.js";
-import { bodyHashOf, isWriteIdTaken, type RecordedWrite, recordInTransaction, senderOf, WriteIdLedger, type WriteRequest, writeIdOf } from "../../core/api/write-ids.js";
+import { errorResponse, jsonResponse, METHOD_SCOPES, PATHS, readJsonBody } from "../../core/api/index.js";
+import type { CallerIdentity } from "../../core/api/index.js";
+import { bodyHashOf, isWriteIdTaken, type RecordedWrite, recordInTransaction, senderOf, WriteIdLedger, type WriteRequest, writeIdOf } from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
-import type { SqlExecutor, StorePort } from "../../core/store/port.js";
+import type { SqlExecutor, StorePort } from "../../core/store/index.js";
 
 /** How long a resend waits for the first answer of a write another request is still applying. */
 export const FIRST_ANSWER_WAIT_MS = 5_000;

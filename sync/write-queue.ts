@@ -10,6 +10,7 @@
  * refusal for the person to read and dismiss; it is never sent again.
  */
 import { safeRandomUUID } from "@tanstack/db";
+import { WRITE_ID_RETENTION_MS } from "../core/api/index.js";
 import { FlowError } from "../core/errors.js";
 import { ROLE_SCOPES, type WorkspaceRole } from "./membership.js";
 
@@ -155,6 +156,8 @@ export class WriteQueue {
           const next = this.items.find((w) => w.state === "waiting");
           if (!next) return;
           try {
+            // The Gateway keeps write ids 30 days: an older write could apply twice, so it is not sent.
+            if (Date.now() - next.madeAtMs > WRITE_ID_RETENTION_MS) throw new FlowError("INVALID_ARGUMENT", `It waited more than ${WRITE_ID_RETENTION_MS / 86_400_000} days in this browser, longer than the workspace remembers write ids, so it was not sent; make it again if it still applies.`, { expired: true });
             await send(next);
             await this.store.delete(next.writeId);
             this.items = this.items.filter((w) => w.writeId !== next.writeId);
@@ -200,6 +203,10 @@ export function describeRefusal(write: QueuedWrite): string {
     const when = Number.isFinite(at) ? ` ${gap(r.atMs - at)} before your ${mine} arrived` : ` before your ${mine} arrived`;
     return `${who} ${verb} this${when}.`;
   }
+  if (d.expired === true) return r.message;
+  if (r.code === "WAIT_CLOSED") return `The run was cancelled${typeof d.cancelledBy === "string" ? ` by ${d.cancelledBy}` : ""} before it arrived.`;
+  if (r.code === "WAIT_RESET") return "The run asked again (rewound or retried) before it arrived; decide on the new request.";
+  if (r.code === "RUN_NOT_WAITING") return `The run no longer waits (${typeof d.status === "string" ? d.status : "ended"}).`;
   if (r.code === "WORKSPACE_NOT_MEMBER") return `You are no longer a member of this workspace, so it was not applied. ${r.message}`;
   if (r.code === "FORBIDDEN") {
     const role = typeof d.role === "string" ? d.role : undefined;

@@ -7,7 +7,6 @@
  * with its reason. The browser's IndexedDB store is e2e/team-offline.test.ts; here the stores
  * are maps.
  */
-import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HEADERS } from "../../core/api/index.js";
 import type { LastSeenStore } from "../../core/data/index.js";
@@ -116,11 +115,7 @@ describe("team collections offline", () => {
     expect(runs.filter((r) => r.input.service === "queued").map((r) => r.runId)).toEqual([(l as { runId: string }).runId]);
   });
 
-  // The Gateway applies a write id once from engineer offgw's branch on (node/server/write-once.ts);
-  // before it is merged a resent launch is refused as a second launch of the same run id.
-  // Checked with that branch merged: it passes.
-  const writeIdsApplyOnce = existsSync(new URL("../server/write-once.ts", import.meta.url));
-  it.skipIf(!writeIdsApplyOnce)("sends a write whose answer was lost again under the same write id, and the Gateway applies it once", async () => {
+  it("sends a write whose answer was lost again under the same write id, and the Gateway applies it once", async () => {
     const queue = new WriteQueue(mapQueueStore(), "acme-lost");
     const bea = member("bea", { queue, role: () => "approve" });
     await bea.cols.runs.preload();
@@ -132,5 +127,18 @@ describe("team collections offline", () => {
     expect(sent).toEqual([(launched as unknown as { writeId: string }).writeId, (launched as unknown as { writeId: string }).writeId]);
     const runs = (await t.call("ana", "GET", "/v1/api/runs?limit=100")).body.result.runs as Array<{ runId: string; input: { service: string } }>;
     expect(runs.filter((r) => r.input.service === "lost-answer").map((r) => r.runId)).toEqual([(launched as { runId: string }).runId]);
+  });
+
+  it("does not send a write older than the Gateway keeps write ids, and says why", async () => {
+    const store = mapQueueStore();
+    const queue = new WriteQueue(store, "acme-old");
+    const old = await queue.add("cancel", { runId: "r-old" }, "Cancelling run r-old");
+    await store.put({ ...old, madeAtMs: Date.now() - 31 * 86_400_000 });
+    const fresh = new WriteQueue(store, "acme-old");
+    const sent: string[] = [];
+    await fresh.deliver(async (w) => void sent.push(w.writeId));
+    expect(sent).toEqual([]);
+    expect(fresh.all.map((w) => w.state)).toEqual(["refused"]);
+    expect(describeRefusal(fresh.all[0]!)).toMatch(/more than 30 days .* not sent/);
   });
 });

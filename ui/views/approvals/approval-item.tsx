@@ -98,7 +98,8 @@ export function ApprovalItem(props: {
     const { runId, nodeId, iteration } = props.row;
     const title = text().title;
     try {
-      const result = await cols.approve({ runId, nodeId, iteration, decision, ...(note().trim() ? { note: note().trim() } : {}) });
+      // askedAtMs names the request decided: a decision queued offline for a wait that asked again meanwhile is refused (WAIT_RESET).
+      const result = await cols.approve({ runId, nodeId, iteration, decision, askedAtMs: props.row.createdAtMs, ...(note().trim() ? { note: note().trim() } : {}) });
       props.onOutcome(isQueued(result) ? { tone: "warn", text: `${verb} “${title}”: waits in this browser, sent once the workspace answers`, runId } : { tone: "ok", text: `${verb} “${title}”`, runId });
     } catch (e) {
       if (errorCode(e) === "APPROVAL_ALREADY_DECIDED") {

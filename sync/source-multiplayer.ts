@@ -22,13 +22,21 @@
  * WORKSPACE_OFFLINE before anything is sent — never lost silently.
  */
 import type { QueryClient } from "@tanstack/query-core";
-import { createCollections, type FlowCollections } from "../core/data/index.js";
-import type { DataClient } from "../core/data/index.js";
-import { assertMultiplayerMode, mergeHeaders, type MultiplayerWorkspaceMode } from "../core/data/index.js";
-import type { LiveCollection } from "../core/data/index.js";
-import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../core/data/index.js";
-import { type CollectionSource, type CollectionsOptions, localSource } from "../core/data/index.js";
-import type { LastSeenStore } from "../core/data/index.js";
+import {
+  assertMultiplayerMode,
+  type CollectionSource,
+  type CollectionsOptions,
+  createCollections,
+  type DataClient,
+  type FlowCollections,
+  type GatewayApprovalRow,
+  type GatewayRunSummaryRow,
+  type LastSeenStore,
+  type LiveCollection,
+  localSource,
+  mergeHeaders,
+  type MultiplayerWorkspaceMode,
+} from "../core/data/index.js";
 import { ShapeHealth, shapeCollection } from "./shape-collection.js";
 import { approvalFromShape, runFromShape, type ShapeRow } from "./shape-rows.js";
 import type { TeamShapeName } from "./team-shapes.js";

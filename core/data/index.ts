@@ -36,6 +36,7 @@ export type { CollectionName, CollectionsOptions } from "./source.js";
 export type { DataWrites } from "./writes.js";
 
 // For Flow's other areas (not part of the documented entry).
+export { createDataApi } from "./data-api.js";
 export { assertMultiplayerMode, mergeHeaders } from "./mode.js";
 export { runNodeKey } from "./rows.js";
 export { localSource } from "./source.js";

@@ -22,6 +22,6 @@
  * ```
  */
 export { startProviderServer } from "../agents/testing/provider-server.js";
-export type { ProviderServer, RecordedRequest, ScriptedToolCall, ScriptedTurn } from "../agents/testing/provider-server.js";
+export type { ProviderServer, ProviderServerOptions, RecordedRequest, ScriptedToolCall, ScriptedTurn, SentEvent } from "../agents/testing/provider-server.js";
 export { FAKE_CLI_NAMES, installFakeClis } from "../agents/testing/fake-cli.js";
 export type { FakeCliName, FakeCliRecord, FakeClis, FakeCliScenario } from "../agents/testing/fake-cli.js";

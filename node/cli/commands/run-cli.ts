@@ -22,6 +22,17 @@ export interface RunHandle {
 }
 
 /**
+ * The one run id a command acting on a run was given.
+ * @example
+ * const runId = oneRunId(positionals); // UsageError unless exactly one
+ */
+export function oneRunId(positionals: string[]): string {
+  const [runId, extra] = positionals;
+  if (!runId || extra !== undefined) throw new UsageError("give one run id.");
+  return runId;
+}
+
+/**
  * Runs `fn` on the run's store and workflow, then closes what it opened.
  * @example
  * await withRun(io, values, runId, ({ db, workflow }) => stopRun(db, runId, "cancel", { workflow }));

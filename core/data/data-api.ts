@@ -18,6 +18,7 @@ import type { MemoryFact, MemoryNote } from "../memory/types.js";
 import type { ScoreRow } from "../scorers/types.js";
 import type { MemoryNamespaceInfo } from "../api/memory-routes.js";
 import type { WaitInfo } from "../api/wait-routes.js";
+import type { WorkflowUsage } from "../api/workflow-usage.js";
 import { API_ROUTES, type ApiRouteName, routeUrl } from "../api/contract.js";
 import { mergeHeaders, type WorkspaceMode } from "./mode.js";
 
@@ -75,6 +76,8 @@ export interface DataApi {
   getRunUsage(runId: string): Promise<RpcResult<"getRunUsage">>;
   /** A task's agent transcript so far, per attempt. */
   getTranscript(runId: string, nodeId: string): Promise<RpcResult<"getTranscript">>;
+  /** Agents' tokens and cost of a workflow's runs per day, the last `days` days (default 30). */
+  getWorkflowUsage(workflow: string, opts?: { days?: number }): Promise<WorkflowUsage>;
   listApprovals(runId?: string): Promise<RpcResult<"listApprovals">>;
   submitApproval(params: RpcParams<"submitApproval">): Promise<RpcResult<"submitApproval">>;
   submitSignal(params: RpcParams<"submitSignal">): Promise<RpcResult<"submitSignal">>;
@@ -155,6 +158,7 @@ export function createDataApi(t: DataTransport): DataApi {
     whatHappened: (runId) => call("whatHappened", { runId }),
     getRunUsage: (runId) => call("getRunUsage", { runId }),
     getTranscript: (runId, nodeId) => call("getTranscript", { runId, nodeId }),
+    getWorkflowUsage: (workflow, o = {}) => call("getWorkflowUsage", { workflow }, o),
     listApprovals: (runId) => call("listApprovals", {}, { runId }),
     submitApproval: (p) => call("submitApproval", {}, {}, p),
     submitSignal: (p) => call("submitSignal", {}, {}, p),

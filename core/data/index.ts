@@ -11,6 +11,7 @@ export type { FlowCollections } from "./collections.js";
 export type { DataApi, RunEventsPage } from "./data-api.js";
 export type { MemoryNamespaceInfo } from "../api/memory-routes.js";
 export type { WaitInfo } from "../api/wait-routes.js";
+export type { WorkflowUsage, WorkflowUsageDay } from "../api/workflow-usage.js";
 export { createDataClient } from "./data-client.js";
 export type { DataClient, DataClientOptions } from "./data-client.js";
 export type { LastSeenStore } from "./last-seen.js";

@@ -13,7 +13,7 @@
  */
 import { createCollection } from "@tanstack/db";
 import { electricCollectionOptions } from "@tanstack/electric-db-collection";
-import type { LiveCollection } from "../core/data/query-collection.js";
+import type { LiveCollection } from "../core/data/index.js";
 import { SHAPE_PARSER, type ShapeRow } from "./shape-rows.js";
 
 /**

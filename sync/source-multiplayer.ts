@@ -19,13 +19,13 @@
  * refused with WORKSPACE_OFFLINE before anything is sent — never queued, never lost silently.
  */
 import type { QueryClient } from "@tanstack/query-core";
-import { createCollections, type FlowCollections } from "../core/data/collections.js";
-import type { DataApi } from "../core/data/data-api.js";
-import type { DataClient } from "../core/data/data-client.js";
-import { assertMultiplayerMode, mergeHeaders, type MultiplayerWorkspaceMode } from "../core/data/mode.js";
-import type { LiveCollection } from "../core/data/query-collection.js";
-import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../core/data/rows.js";
-import { type CollectionSource, type CollectionsOptions, localSource } from "../core/data/source.js";
+import { createCollections, type FlowCollections } from "../core/data/index.js";
+import type { DataApi } from "../core/data/index.js";
+import type { DataClient } from "../core/data/index.js";
+import { assertMultiplayerMode, mergeHeaders, type MultiplayerWorkspaceMode } from "../core/data/index.js";
+import type { LiveCollection } from "../core/data/index.js";
+import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../core/data/index.js";
+import { type CollectionSource, type CollectionsOptions, localSource } from "../core/data/index.js";
 import { FlowError } from "../core/errors.js";
 import { ShapeHealth, shapeCollection, type ShapeCollectionUtils } from "./shape-collection.js";
 import { approvalFromShape, runFromShape, type ShapeRow } from "./shape-rows.js";

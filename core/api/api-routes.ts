@@ -7,8 +7,8 @@
  * stream `GET /v1/api/stream` is one of them. docs/hosting.md "Domain API" lists every route.
  */
 import type { Context, Hono } from "hono";
-import { attachBinding } from "../engine/binding.js";
-import type { ClockPort } from "../engine/world.js";
+import { attachBinding } from "../engine/index.js";
+import type { ClockPort } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { memoryStoreOf } from "../memory/index.js";
 import { listScores } from "../scorers/index.js";

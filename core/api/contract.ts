@@ -13,6 +13,7 @@
  * core/client/rpc-map.ts derives their types); a route that calls one names it (`rpc`) and
  * takes its scope, params and result from it.
  */
+import { CANCELLED_BY_ANNOTATION } from "../protocol.js";
 import { METHOD_SCOPES, type RpcMethodName, type Scope } from "./scopes.js";
 
 /** The fixed paths of the protocol. */
@@ -57,6 +58,8 @@ export const ANNOTATIONS = {
   cron: "flow:cron",
   /** The webhook delivery that started the run. */
   webhook: "flow:webhook",
+  /** Who cancelled the run (`cancelRun`): named by WAIT_CLOSED. */
+  cancelledBy: CANCELLED_BY_ANNOTATION,
 } as const;
 
 /** How a query parameter is read: as given, or a non-negative integer (INVALID_ARGUMENT otherwise). */

@@ -4,13 +4,13 @@
  * console: a run list with cursor paging, a run with its nodes, attempts and latest frame.
  * The fields are documented in docs/hosting.md "Rows".
  */
-import { rollUpUsage } from "../agents/usage.js";
-import { bindingOf } from "../engine/binding.js";
-import { type AttemptRecord, type NodeRecord, type RunRecord, toRun } from "../engine/flow-db.js";
-import { ownerStateOf, type RunOwnerState } from "../engine/run-control.js";
-import type { RunRow } from "../engine/run-sql.js";
-import type { FlowWorkflow, NodeState, PauseReason, RunAuthContext, RunStatus } from "../engine/types.js";
-import { workflowNameOf } from "../engine/workflow-identity.js";
+import { rollUpUsage } from "../agents/index.js";
+import { bindingOf } from "../engine/index.js";
+import { type AttemptRecord, type NodeRecord, type RunRecord, toRun } from "../engine/index.js";
+import { ownerStateOf, type RunOwnerState } from "../engine/index.js";
+import type { RunRow } from "../engine/index.js";
+import type { FlowWorkflow, NodeState, PauseReason, RunAuthContext, RunStatus } from "../engine/index.js";
+import { workflowNameOf } from "../engine/index.js";
 import type { FlowErrorJson } from "../errors.js";
 import { FlowError } from "../errors.js";
 import { z } from "zod";
@@ -119,7 +119,7 @@ export interface RunFilter {
 const STARTED_BY_ANNOTATION = ANNOTATIONS.startedBy;
 
 /** Annotations the host records, hidden from `annotations` in rows. */
-export const HOST_ANNOTATIONS = { workflow: WORKFLOW_ANNOTATION, startedBy: STARTED_BY_ANNOTATION } as const;
+export const HOST_ANNOTATIONS = { workflow: WORKFLOW_ANNOTATION, startedBy: STARTED_BY_ANNOTATION, cancelledBy: ANNOTATIONS.cancelledBy } as const;
 
 /**
  * The summary row of a stored run.
@@ -127,7 +127,7 @@ export const HOST_ANNOTATIONS = { workflow: WORKFLOW_ANNOTATION, startedBy: STAR
  * const row = summaryRow(host, await host.db.requireRun("r1"));
  */
 export function summaryRow(host: GatewayHost, run: RunRecord, auth?: RunAuthContext | null): GatewayRunSummaryRow {
-  const { [WORKFLOW_ANNOTATION]: _w, [STARTED_BY_ANNOTATION]: startedBy, ...annotations } = run.annotations ?? {};
+  const { [WORKFLOW_ANNOTATION]: _w, [STARTED_BY_ANNOTATION]: startedBy, [ANNOTATIONS.cancelledBy]: _c, ...annotations } = run.annotations ?? {};
   return {
     runId: run.runId,
     workflowKey: host.workflowKeyOf(run) ?? null,

@@ -6,12 +6,14 @@
  * See docs/hosting.md "RPC methods".
  */
 import { z } from "zod";
-import { ownerStateOf, stopRun } from "../engine/run-control.js";
-import { runSql } from "../engine/run-sql.js";
-import type { RunStatus } from "../engine/types.js";
-import { previewDecisions } from "../engine/waits/reset-waits.js";
+import { ownerStateOf, stopRun } from "../engine/index.js";
+import { runSql } from "../engine/index.js";
+import type { RunStatus } from "../engine/index.js";
+import { previewDecisions } from "../engine/index.js";
 import { FlowError } from "../errors.js";
+import { TABLES } from "../protocol.js";
 import { timeTravel, type TimeTravelResult } from "../time-travel/index.js";
+import { ANNOTATIONS } from "./contract.js";
 import type { GatewayHost, HijackPlanSummary } from "./host.js";
 import { runAuthOf } from "./identity.js";
 import { HOST_ANNOTATIONS } from "./read-model.js";
@@ -89,10 +91,20 @@ const pauseRun: RpcMethod<{ runId: string }, { runId: string; status: "pausing" 
 const cancelRun: RpcMethod<{ runId: string }, RunStatusResult> = {
   scope: "run:write",
   params: runIdParams,
-  async handler(p, _caller, host) {
-    return cancel(host, p.runId);
+  async handler(p, caller, host) {
+    const result = await cancel(host, p.runId);
+    if (result.status === "cancelled" && caller) await recordCancelledBy(host, p.runId, caller.userId ?? caller.triggeredBy);
+    return result;
   },
 };
+
+/** Notes who cancelled the run (the first canceller stays), so a decision sent later learns it (WAIT_CLOSED). */
+async function recordCancelledBy(host: GatewayHost, runId: string, who: string): Promise<void> {
+  const run = await host.db.requireRun(runId);
+  if (run.annotations?.[ANNOTATIONS.cancelledBy] !== undefined) return;
+  const annotations = JSON.stringify({ ...run.annotations, [ANNOTATIONS.cancelledBy]: who });
+  await host.db.store.execute(`UPDATE ${TABLES.runs} SET annotations_json = ? WHERE run_id = ? AND status = 'cancelled'`, [annotations, runId]);
+}
 
 async function cancel(host: GatewayHost, runId: string): Promise<RunStatusResult> {
   let active = host.activeRun(runId);

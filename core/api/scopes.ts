@@ -73,6 +73,7 @@ export function requireScope(caller: CallerIdentity | null, scope: string, what:
   throw new FlowError("FORBIDDEN", `${what} needs the scope "${scope}", which ${who} (role ${caller?.role}) does not have; ask for a token or role that grants it.`, {
     requiredScope: scope,
     method: what,
+    role: caller?.role ?? null,
   });
 }
 

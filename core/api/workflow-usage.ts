@@ -7,8 +7,8 @@
  * workflow, never as runs of their own. Numbers are those of `rollUpUsage`, which the run
  * header, the runs list and `<Aspects tokenBudget>` read too.
  */
-import { rollUpUsage } from "../agents/usage.js";
-import type { AgentUsage } from "../agents/types.js";
+import { type AgentUsage, rollUpUsage } from "../agents/index.js";
+import { TABLES } from "../protocol.js";
 import type { GatewayHost } from "./host.js";
 import { workflowRunFilter } from "./read-model.js";
 
@@ -56,7 +56,7 @@ export async function workflowUsage(host: GatewayHost, workflow: string, opts: {
   const firstDay = Math.floor(opts.nowMs / DAY_MS) * DAY_MS - (days - 1) * DAY_MS;
   const filter = workflowRunFilter(host, workflow);
   const runs = await host.db.store.query<{ run_id: string; created_at_ms: unknown }>(
-    `SELECT run_id, created_at_ms FROM _flow_runs WHERE parent_run_id IS NULL AND created_at_ms >= ? AND ${filter.sql}`,
+    `SELECT run_id, created_at_ms FROM ${TABLES.runs} WHERE parent_run_id IS NULL AND created_at_ms >= ? AND ${filter.sql}`,
     [firstDay, ...filter.params],
   );
   const dayOf = new Map(runs.map((r) => [r.run_id, Math.floor((Number(r.created_at_ms) - firstDay) / DAY_MS)]));
@@ -67,7 +67,7 @@ export async function workflowUsage(host: GatewayHost, workflow: string, opts: {
   for (let i = 0; i < ids.length; i += 200) {
     const chunk = ids.slice(i, i + 200);
     const rows = await host.db.store.query<{ run_id: string; meta_json: string }>(
-      `SELECT run_id, meta_json FROM _flow_attempts WHERE meta_json IS NOT NULL AND (${chunk.map(() => "run_id = ? OR (run_id > ? AND run_id < ?)").join(" OR ")})`,
+      `SELECT run_id, meta_json FROM ${TABLES.attempts} WHERE meta_json IS NOT NULL AND (${chunk.map(() => "run_id = ? OR (run_id > ? AND run_id < ?)").join(" OR ")})`,
       chunk.flatMap((id) => [id, `${id}/`, `${id}0`]),
     );
     for (const r of rows) {

@@ -8,9 +8,8 @@
  * States: connecting -> open -> closed. A failed handshake rejects `open`; `close()` (or the
  * socket closing) rejects every pending request and ends `events()`.
  */
-import type { EnvelopeError, RpcEnvelope } from "../api/envelope.js";
-import type { FlowEvent } from "../engine/events.js";
-import type { GraphSnapshot } from "../engine/types.js";
+import type { EnvelopeError, RpcEnvelope } from "../api/index.js";
+import type { FlowEvent, GraphSnapshot } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { envelopeError, GatewayRpcError } from "./errors.js";
 import type { RpcParams, RpcResult, UnaryRpcMethodName } from "./rpc-map.js";

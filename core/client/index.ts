@@ -14,4 +14,9 @@ export type { GatewayRpcErrorInit } from "./errors.js";
 export { GatewayClient } from "./gateway-client.js";
 export type { CallOptions, GatewayClientIdentity, GatewayClientOptions, ResilientStreamOptions } from "./gateway-client.js";
 export type { GatewayRpcMethods, GatewayWorkflows, RpcParams, RpcResult, UnaryRpcMethodName, WorkflowInputOf } from "./rpc-map.js";
-export type { EnvelopeError, RpcEnvelope } from "../api/envelope.js";
+export type { EnvelopeError, RpcEnvelope } from "../api/index.js";
+
+// For Flow's other areas (not part of the documented entry).
+export { envelopeError, readEnvelope } from "./errors.js";
+export { isEventStream, readSse } from "./sse-reader.js";
+export type { SseMessage } from "./sse-reader.js";

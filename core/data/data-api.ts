@@ -8,18 +8,18 @@
  * When nothing speaking the protocol answers (a refused connection, an HTML page) a call
  * throws GATEWAY_UNAVAILABLE; gateway errors keep their code (GatewayRpcError).
  */
-import type { GatewayRunSummaryRow, RunPage } from "../api/read-model.js";
-import type { RetryNodeResult } from "../api/retry-node.js";
-import { envelopeError, GatewayRpcError, isGatewayUnavailableError, readEnvelope } from "../client/errors.js";
-import type { RpcParams, RpcResult } from "../client/rpc-map.js";
-import type { GraphSnapshot } from "../engine/types.js";
-import type { FlowEvent } from "../engine/events.js";
-import type { MemoryFact, MemoryNote } from "../memory/types.js";
-import type { ScoreRow } from "../scorers/types.js";
-import type { MemoryNamespaceInfo } from "../api/memory-routes.js";
-import type { WaitInfo } from "../api/wait-routes.js";
-import type { WorkflowUsage } from "../api/workflow-usage.js";
-import { API_ROUTES, type ApiRouteName, routeUrl } from "../api/contract.js";
+import type { GatewayRunSummaryRow, RunPage } from "../api/index.js";
+import type { RetryNodeResult } from "../api/index.js";
+import { envelopeError, GatewayRpcError, isGatewayUnavailableError, readEnvelope } from "../client/index.js";
+import type { RpcParams, RpcResult } from "../client/index.js";
+import type { GraphSnapshot } from "../engine/index.js";
+import type { FlowEvent } from "../engine/index.js";
+import type { MemoryFact, MemoryNote } from "../memory/index.js";
+import type { ScoreRow } from "../scorers/index.js";
+import type { MemoryNamespaceInfo } from "../api/index.js";
+import type { WaitInfo } from "../api/index.js";
+import type { WorkflowUsage } from "../api/index.js";
+import { API_ROUTES, type ApiRouteName, routeUrl } from "../api/index.js";
 import { mergeHeaders, type WorkspaceMode } from "./mode.js";
 
 /**

@@ -23,7 +23,7 @@
  * change stream confirmed them (core/data/writes.ts).
  */
 import type { QueryClient } from "@tanstack/query-core";
-import type { DomainChange } from "../api/change-feed.js";
+import type { DomainChange } from "../api/index.js";
 import { isFlowError } from "../errors.js";
 import type { ConnectionStatus } from "./change-stream.js";
 import { listAllRunEvents } from "./data-api.js";

@@ -9,7 +9,7 @@
  * `confirmTimeoutMs` (the stream is down), the rows are refetched directly instead.
  */
 import { createTransaction, safeRandomUUID } from "@tanstack/db";
-import type { RpcParams, RpcResult } from "../client/rpc-map.js";
+import type { RpcParams, RpcResult } from "../client/index.js";
 import type { DataClient } from "./data-client.js";
 import type { AppliedRefresh, LiveSync } from "./live-sync.js";
 import { type GatewayRunSummaryRow, runNodeKey } from "./rows.js";

@@ -8,8 +8,8 @@
  * recorded usage, the ones time travel set aside included, as `getRunUsage` and the run's
  * cost sum them (`attemptTokens`): a budget reads the numbers the app and the CLI show.
  */
-import { attemptTokens } from "../agents/usage.js";
-import type { StorePort } from "../store/port.js";
+import { attemptTokens } from "../agents/index.js";
+import type { StorePort } from "../store/index.js";
 import type { PlanTask } from "./plan.js";
 
 /** Totals of the tasks of one Aspects block. */

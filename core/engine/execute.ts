@@ -6,15 +6,15 @@
  * the tools its code calls work in the task's directory and are journaled with the attempt.
  * Never throws: the outcome says what happened.
  */
-import { runAgentTask } from "../agents/run-agent.js";
-import type { AgentLike } from "../agents/types.js";
-import type { TaskRuntime } from "../components/types.js";
+import { runAgentTask } from "../agents/index.js";
+import type { AgentLike } from "../agents/index.js";
+import type { TaskRuntime } from "../components/index.js";
 import { FlowError, isFlowError } from "../errors.js";
-import { isFlowElement } from "../jsx/element.js";
-import { textOf } from "../jsx/host.js";
-import { renderNodes } from "../jsx/render.js";
-import type { AnyObjectSchema } from "../schema/columns.js";
-import type { AttemptSnapshots } from "../time-travel/snapshots.js";
+import { isFlowElement } from "../jsx/index.js";
+import { textOf } from "../jsx/index.js";
+import { renderNodes } from "../jsx/index.js";
+import type { AnyObjectSchema } from "../schema/index.js";
+import type { AttemptSnapshots } from "../time-travel/index.js";
 import type { AttemptServices } from "./attempt-services.js";
 import type { NodeDescriptor, SubflowSpec } from "./describe-node.js";
 import type { SubflowOutcome } from "./subflow.js";

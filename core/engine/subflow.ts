@@ -7,9 +7,7 @@
  * Subflow attempt's meta as `childUsage`, which `<Aspects tokenBudget>` counts; the run's
  * rolled-up usage reaches the same attempts through the child run's id instead.
  */
-import type { PriceTable } from "../agents/prices.js";
-import type { AgentUsage } from "../agents/types.js";
-import { addUsage } from "../agents/usage.js";
+import { addUsage, type AgentUsage, type PriceTable } from "../agents/index.js";
 import { bindingOf } from "./binding.js";
 import { FlowDb } from "./flow-db.js";
 import type { SubflowSpec } from "./describe-node.js";

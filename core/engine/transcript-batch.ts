@@ -12,7 +12,7 @@
  * never one transaction per token. Nothing here runs, and no timer exists, until an agent
  * pushes.
  */
-import type { TranscriptSink } from "../agents/transcript.js";
+import type { TranscriptSink } from "../agents/index.js";
 import type { EventInit } from "./events.js";
 import type { ClockPort } from "./world.js";
 

@@ -24,7 +24,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { FlowError } from "../../core/errors.js";
-import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/port.js";
+import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/index.js";
 import { type TreeWatch, watchTree } from "./watch.js";
 
 interface Workspace {

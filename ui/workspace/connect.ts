@@ -5,7 +5,7 @@
  * API, DESIGN.md seam 2), so every view is the same code in every mode.
  */
 import { QueryClient } from "@tanstack/query-core";
-import { API_ROUTES, routeUrl } from "../../core/api/contract.js";
+import { API_ROUTES, routeUrl } from "../../core/api/index.js";
 import { createCollections, createDataClient, type FlowCollections } from "../../core/data/index.js";
 import { FlowError } from "../../core/errors.js";
 import { createTeamCollections } from "../../sync/index.js";

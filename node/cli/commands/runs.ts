@@ -3,14 +3,14 @@
  * `flow runs [runId]`: lists runs of a store, or shows one run: its nodes in plan order with
  * state, attempts and time spent, counts, and its most recent events. See docs/cli.md.
  */
-import type { AttemptRecord, FlowDb, NodeRecord, RunRecord } from "../../../core/engine/flow-db.js";
-import { ownerStateOf, type RunOwnerState } from "../../../core/engine/run-control.js";
-import { RUN_STATUSES } from "../../../core/engine/status.js";
-import type { RunStatus } from "../../../core/engine/types.js";
+import type { AttemptRecord, FlowDb, NodeRecord, RunRecord } from "../../../core/engine/index.js";
+import { ownerStateOf, type RunOwnerState } from "../../../core/engine/index.js";
+import { RUN_STATUSES } from "../../../core/engine/index.js";
+import type { RunStatus } from "../../../core/engine/index.js";
 import { type CliCommand, type CliIO, UsageError, useColor } from "../command.js";
 import { formatDuration, formatEvent } from "../progress.js";
 import { formatTranscript, formatUsage } from "../transcript-print.js";
-import { quoteIdent } from "../../../core/store/dialect.js";
+import { quoteIdent } from "../../../core/store/index.js";
 import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 
 const USAGE = `Usage: flow runs [runId] [options]

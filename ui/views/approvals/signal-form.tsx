@@ -7,9 +7,9 @@
  */
 import { A, useSearchParams } from "@solidjs/router";
 import { createEffect, createMemo, createResource, createSignal, For, on, Show } from "solid-js";
-import type { WaitInfo } from "../../../core/api/wait-routes.js";
+import type { WaitInfo } from "../../../core/api/index.js";
 import type { GatewayRunSummaryRow } from "../../../core/data/index.js";
-import { runNodeKey } from "../../../core/data/rows.js";
+import { runNodeKey } from "../../../core/data/index.js";
 import { errorText } from "../../components/error-text.js";
 import { formatAgo, shortId } from "../../components/format.js";
 import { checkJson, skeletonOf } from "../../components/json-check.js";

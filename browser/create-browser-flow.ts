@@ -11,8 +11,7 @@ import type { WorkflowSet } from "../core/api/index.js";
 import type { SchemaMap } from "../core/components/index.js";
 import type { FlowWorkflow } from "../core/engine/index.js";
 import { createDefaultEnv, type RuntimeEnv } from "../core/engine/index.js";
-import { ensureUserTables } from "../core/schema/index.js";
-import { registryOptions, SchemaRegistry } from "../core/schema/index.js";
+import { ensureUserTables, registryOptions, SchemaRegistry } from "../core/schema/index.js";
 import { migrateStore } from "../core/store/index.js";
 import type { BrowserPgliteStore } from "./store/index.js";
 

@@ -12,15 +12,13 @@ import { createFlowApi, type CreateFlowOptions, type FlowApi } from "../core/api
 import type { SchemaMap } from "../core/components/index.js";
 import type { RuntimeEnv } from "../core/engine/index.js";
 import { FlowError, isFlowError } from "../core/errors.js";
-import { ensureUserTables } from "../core/schema/index.js";
-import { registryOptions, SchemaRegistry } from "../core/schema/index.js";
+import { ensureUserTables, registryOptions, SchemaRegistry } from "../core/schema/index.js";
 import type { FlowTable } from "../core/schema/index.js";
 import { migrateStore } from "../core/store/index.js";
 import type { StorePort } from "../core/store/index.js";
 import { createNodeEnv } from "./engine/index.js";
 import { reconcileMigratedColumns } from "./migrate/index.js";
-import { openPgliteStore, type PgliteStore } from "./store/index.js";
-import { openPostgresStore, type PostgresStore } from "./store/index.js";
+import { openPgliteStore, openPostgresStore, type PgliteStore, type PostgresStore } from "./store/index.js";
 
 /**
  * Default PGlite data dir, relative to the working directory.

@@ -8,8 +8,7 @@ import { createFlowApi, type CreateFlowOptions, type FlowApi } from "../core/api
 import type { SchemaMap } from "../core/components/index.js";
 import type { RuntimeEnv } from "../core/engine/index.js";
 import { FlowError, isFlowError } from "../core/errors.js";
-import { ensureUserTablesSync } from "../core/schema/index.js";
-import { registryOptions, SchemaRegistry } from "../core/schema/index.js";
+import { ensureUserTablesSync, registryOptions, SchemaRegistry } from "../core/schema/index.js";
 import { migrateStoreSync } from "../core/store/index.js";
 import { lazyPackage } from "../core/util/index.js";
 import { createNodeEnv } from "./engine/index.js";

@@ -9,19 +9,33 @@
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import type { EnvMap } from "./config/index.js";
-import { newMarker, writeMarker } from "./config/index.js";
-import { resolveBackend, type ResolvedBackend } from "./config/index.js";
+import { newMarker, resolveBackend, type ResolvedBackend, writeMarker } from "./config/index.js";
 import { FlowError, isFlowError } from "../core/errors.js";
 import { systemClock } from "../core/engine/index.js";
 import { memoryStoreOf } from "../core/memory/index.js";
 import type { MemoryNamespaceKind } from "../core/memory/index.js";
 import { MIGRATIONS, migrationLedger, pendingMigrations } from "../core/store/index.js";
 import type { SqlExecutor } from "../core/store/index.js";
-import { type InferredColumns, writeInferredColumns } from "./migrate/index.js";
-import { assertTargetEmpty, countRows, insertRows, rowsPerInsert, storeInTransaction, targetColumns, userTableDdl } from "./migrate/index.js";
-import { SqliteSource, type SourceTable } from "./migrate/index.js";
-import { openPgliteStore, type PgliteStore } from "./store/index.js";
-import { openPostgresStore, type PostgresStore, redactUrl } from "./store/index.js";
+import {
+  assertTargetEmpty,
+  countRows,
+  type InferredColumns,
+  insertRows,
+  rowsPerInsert,
+  type SourceTable,
+  SqliteSource,
+  storeInTransaction,
+  targetColumns,
+  userTableDdl,
+  writeInferredColumns,
+} from "./migrate/index.js";
+import {
+  openPgliteStore,
+  openPostgresStore,
+  type PgliteStore,
+  type PostgresStore,
+  redactUrl,
+} from "./store/index.js";
 
 /**
  * SPEC.md `MigrateStoreOptions`.

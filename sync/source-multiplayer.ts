@@ -19,13 +19,23 @@
  * refused with WORKSPACE_OFFLINE before anything is sent — never queued, never lost silently.
  */
 import type { QueryClient } from "@tanstack/query-core";
-import { createCollections, type FlowCollections } from "../core/data/index.js";
-import type { DataApi } from "../core/data/index.js";
-import type { DataClient } from "../core/data/index.js";
-import { assertMultiplayerMode, mergeHeaders, type MultiplayerWorkspaceMode } from "../core/data/index.js";
-import type { LiveCollection } from "../core/data/index.js";
-import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../core/data/index.js";
-import { type CollectionSource, type CollectionsOptions, localSource } from "../core/data/index.js";
+import {
+  assertMultiplayerMode,
+  type CollectionsOptions,
+  type CollectionSource,
+  createCollections,
+  type FlowCollections,
+  localSource,
+  mergeHeaders,
+  type MultiplayerWorkspaceMode,
+} from "../core/data/index.js";
+import type {
+  DataApi,
+  DataClient,
+  GatewayApprovalRow,
+  GatewayRunSummaryRow,
+  LiveCollection,
+} from "../core/data/index.js";
 import { FlowError } from "../core/errors.js";
 import { ShapeHealth, shapeCollection, type ShapeCollectionUtils } from "./shape-collection.js";
 import { approvalFromShape, runFromShape, type ShapeRow } from "./shape-rows.js";

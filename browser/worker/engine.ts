@@ -7,9 +7,12 @@
  * that can continue (a due timer). See docs/app-browser.md.
  */
 import type { WorkflowSet } from "../../core/api/index.js";
-import { createDomainHandler, type DomainHandler } from "../../core/api/index.js";
-import { LocalGatewayHost } from "../../core/api/index.js";
-import { pickUpRuns } from "../../core/api/index.js";
+import {
+  createDomainHandler,
+  type DomainHandler,
+  LocalGatewayHost,
+  pickUpRuns,
+} from "../../core/api/index.js";
 import { bindBrowserWorkflows, createBrowserEnv } from "../create-browser-flow.js";
 import { type BrowserPgliteStoreOptions, type BrowserPgliteStore, openBrowserPgliteStore } from "../store/index.js";
 

@@ -125,6 +125,7 @@ export const API_ROUTES = {
     doc: "body `{ iteration?, resetDependents?, keepDecisions?, resume?, preview? }` (defaults: the latest iteration, `true`, `false`, `true`): resets a `failed` or `cancelled` task and what depends on it (`retryTask`; earlier attempts stay as history; a denied approval is asked again unless `keepDecisions`), then resumes the run; answers `{ runId, status, resetNodes, decisions }` (`preview: true` changes nothing and answers the decisions it would ask again or keep). INVALID_TRANSITION (409) when the run executes in this host (pause or cancel it first) or the task is not failed/cancelled (rewind to run a finished task again); NODE_NOT_FOUND, RUN_NOT_FOUND (404)",
   },
   rewindRun: { verb: "POST", path: `${run}/rewind`, rpc: "rewindRun", body: true, doc: "`rewindRun` (body = its params without `runId`): time travel to a task attempt ([time travel](time-travel.md))" },
+  forkRun: { verb: "POST", path: `${run}/fork`, rpc: "forkRun", body: true, doc: "`forkRun` (body = its params without `runId`): a new run from a task attempt, on the same or an edited input ([time travel](time-travel.md#fork-and-replay))" },
   getNodeDiff: { verb: "GET", path: `${run}/nodes/:nodeId/diff`, rpc: "getNodeDiff", query: { iteration: "int", attempt: "int" }, doc: "`getNodeDiff` (`{ runId, from, to, files }`; VCS_FAILED when the run has no workspace snapshots)" },
   getRunDiff: { verb: "GET", path: `${run}/diff`, rpc: "getRunDiff", doc: "`getRunDiff` (as `getNodeDiff`, for the whole run)" },
   // ---- people and signals ----

@@ -5,12 +5,24 @@
  * The fields are documented in docs/hosting.md "Rows".
  */
 import { rollUpUsage } from "../agents/index.js";
-import { bindingOf } from "../engine/index.js";
-import { type AttemptRecord, type NodeRecord, type RunRecord, toRun } from "../engine/index.js";
-import { ownerStateOf, type RunOwnerState } from "../engine/index.js";
-import type { RunRow } from "../engine/index.js";
-import type { FlowWorkflow, NodeState, PauseReason, RunAuthContext, RunStatus } from "../engine/index.js";
-import { workflowNameOf } from "../engine/index.js";
+import {
+  type AttemptRecord,
+  bindingOf,
+  type NodeRecord,
+  ownerStateOf,
+  type RunOwnerState,
+  type RunRecord,
+  toRun,
+  workflowNameOf,
+} from "../engine/index.js";
+import type {
+  FlowWorkflow,
+  NodeState,
+  PauseReason,
+  RunAuthContext,
+  RunRow,
+  RunStatus,
+} from "../engine/index.js";
 import type { FlowErrorJson } from "../errors.js";
 import { FlowError } from "../errors.js";
 import { z } from "zod";

@@ -28,6 +28,7 @@ export const METHOD_SCOPES = {
   cancelRun: "run:write",
   hijackRun: "run:admin",
   rewindRun: "run:admin",
+  forkRun: "run:write",
   submitApproval: "approval:submit",
   submitSignal: "signal:submit",
   listApprovals: "run:read",

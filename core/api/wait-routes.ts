@@ -7,8 +7,7 @@
  */
 import { z } from "zod";
 import { submitHumanTask } from "../engine/index.js";
-import type { WaitKind } from "../engine/index.js";
-import type { WaitRow, WaitStatus } from "../engine/index.js";
+import type { WaitKind, WaitRow, WaitStatus } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
 import { readJsonBody } from "./body.js";

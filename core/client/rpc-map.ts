@@ -4,13 +4,15 @@
  * definitions (core/api/rpc-*.ts), so the client's typed methods cannot drift from the server.
  * Types only: nothing of the server is bundled into the client.
  */
-import type { RpcMethod } from "../api/index.js";
-import type { CRON_METHODS } from "../api/index.js";
-import type { HUMAN_METHODS } from "../api/index.js";
-import type { READ_METHODS } from "../api/index.js";
-import type { RUN_METHODS } from "../api/index.js";
-import type { STREAM_METHODS } from "../api/index.js";
-import type { RpcMethodName } from "../api/index.js";
+import type {
+  CRON_METHODS,
+  HUMAN_METHODS,
+  READ_METHODS,
+  RpcMethod,
+  RpcMethodName,
+  RUN_METHODS,
+  STREAM_METHODS,
+} from "../api/index.js";
 import type { FlowWorkflow, InputOf } from "../engine/index.js";
 
 type Definitions = typeof RUN_METHODS & typeof HUMAN_METHODS & typeof READ_METHODS & typeof CRON_METHODS & typeof STREAM_METHODS;

@@ -7,8 +7,7 @@
  */
 import { renderViewOf } from "../engine/index.js";
 import type { FlowErrorJson } from "../errors.js";
-import { createElement, type FlowElement, type FlowNode, isFlowElement } from "../jsx/index.js";
-import { useRenderCtx } from "../jsx/index.js";
+import { createElement, type FlowElement, type FlowNode, isFlowElement, useRenderCtx } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";
 
 /** One step of a saga: an action, and what undoes it. */

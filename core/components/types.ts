@@ -7,9 +7,8 @@ import type { z } from "zod";
 import type { AgentLike } from "../agents/index.js";
 import type { FlowNode } from "../jsx/index.js";
 import type { TaskMemoryConfig } from "../memory/index.js";
-import type { AnyObjectSchema } from "../schema/index.js";
+import type { AnyObjectSchema, FlowTable } from "../schema/index.js";
 import type { ScorersMap } from "../scorers/index.js";
-import type { FlowTable } from "../schema/index.js";
 
 /** A workflow's schema map: name to z.object(...). The key `input` types the run input. */
 export type SchemaMap = Record<string, AnyObjectSchema>;

@@ -6,8 +6,7 @@
  */
 import { z } from "zod";
 import { renderViewOf } from "../engine/index.js";
-import { createElement, type FlowElement, type FlowNode } from "../jsx/index.js";
-import { useRenderCtx } from "../jsx/index.js";
+import { createElement, type FlowElement, type FlowNode, useRenderCtx } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";
 import type { AnyObjectSchema } from "../schema/index.js";
 import type { OutputTarget, SchemaMap } from "./types.js";

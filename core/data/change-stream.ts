@@ -19,8 +19,13 @@
  */
 import type { DomainChange } from "../api/index.js";
 import { API_ROUTES, HEADERS, routeLabel, routeUrl } from "../api/index.js";
-import { type GatewayBackoffOptions, gatewayBackoffDelay } from "../client/index.js";
-import { isEventStream, readSse, type SseMessage } from "../client/index.js";
+import {
+  gatewayBackoffDelay,
+  type GatewayBackoffOptions,
+  isEventStream,
+  readSse,
+  type SseMessage,
+} from "../client/index.js";
 import { mergeHeaders, type WorkspaceMode } from "./mode.js";
 
 /**

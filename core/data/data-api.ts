@@ -8,17 +8,19 @@
  * When nothing speaking the protocol answers (a refused connection, an HTML page) a call
  * throws GATEWAY_UNAVAILABLE; gateway errors keep their code (GatewayRpcError).
  */
-import type { GatewayRunSummaryRow, RunPage } from "../api/index.js";
-import type { RetryNodeResult } from "../api/index.js";
+import type {
+  GatewayRunSummaryRow,
+  MemoryNamespaceInfo,
+  RetryNodeResult,
+  RunPage,
+  WaitInfo,
+  WorkflowUsage,
+} from "../api/index.js";
 import { envelopeError, GatewayRpcError, isGatewayUnavailableError, readEnvelope } from "../client/index.js";
 import type { RpcParams, RpcResult } from "../client/index.js";
-import type { GraphSnapshot } from "../engine/index.js";
-import type { FlowEvent } from "../engine/index.js";
+import type { FlowEvent, GraphSnapshot } from "../engine/index.js";
 import type { MemoryFact, MemoryNote } from "../memory/index.js";
 import type { ScoreRow } from "../scorers/index.js";
-import type { MemoryNamespaceInfo } from "../api/index.js";
-import type { WaitInfo } from "../api/index.js";
-import type { WorkflowUsage } from "../api/index.js";
 import { API_ROUTES, type ApiRouteName, routeUrl } from "../api/index.js";
 import { mergeHeaders, type WorkspaceMode } from "./mode.js";
 
@@ -64,6 +66,8 @@ export interface DataApi {
   retryNode(runId: string, nodeId: string, opts?: { iteration?: number; resetDependents?: boolean; keepDecisions?: boolean; resume?: boolean; preview?: boolean }): Promise<RetryNodeResult>;
   /** Time travel to a task attempt (`rewindRun`): later attempts are kept as `cancelled` history; resumes by default. */
   rewindRun(params: RpcParams<"rewindRun">): Promise<RpcResult<"rewindRun">>;
+  /** A new run from a task attempt, on the same or an edited input (`forkRun`); the original run is only read. */
+  forkRun(params: RpcParams<"forkRun">): Promise<RpcResult<"forkRun">>;
   /** What an attempt changed in the run's workspace (`getNodeDiff`; VCS_FAILED when it has no snapshots). */
   getNodeDiff(runId: string, nodeId: string, opts?: { iteration?: number; attempt?: number }): Promise<RpcResult<"getNodeDiff">>;
   /** What the whole run changed in its workspace (`getRunDiff`). */
@@ -150,6 +154,7 @@ export function createDataApi(t: DataTransport): DataApi {
     cancelRun: (runId) => call("cancelRun", { runId }),
     retryNode: (runId, nodeId, opts = {}) => call("retryNode", { runId, nodeId }, {}, opts),
     rewindRun: ({ runId, ...rest }) => call("rewindRun", { runId }, {}, rest),
+    forkRun: ({ runId, ...rest }) => call("forkRun", { runId }, {}, rest),
     getNodeDiff: (runId, nodeId, o = {}) => call("getNodeDiff", { runId, nodeId }, o),
     getRunDiff: (runId) => call("getRunDiff", { runId }),
     listRunEvents: (runId, o = {}) => call("listRunEvents", { runId }, o),

@@ -9,6 +9,7 @@ export type { ChangeStream, ChangeStreamEvent, ConnectionStatus, DataNotice, Eve
 export { createCollections } from "./collections.js";
 export type { FlowCollections } from "./collections.js";
 export type { DataApi, RunEventsPage } from "./data-api.js";
+export { listAllRunEvents } from "./data-api.js";
 export type { MemoryNamespaceInfo } from "../api/index.js";
 export type { WaitInfo } from "../api/index.js";
 export type { WorkflowUsage, WorkflowUsageDay } from "../api/index.js";

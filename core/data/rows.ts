@@ -5,12 +5,15 @@
  * the others are defined here with a stable `key` where the API's row has no single id.
  * Fields are documented in docs/client.md "Rows".
  */
-import type { GatewayRunNode as ApiRunNode, GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow } from "../api/index.js";
-import type { CronRow } from "../api/index.js";
-import type { GatewayPromptRow as ApiPromptRow } from "../api/index.js";
-import type { FlowEvent } from "../engine/index.js";
-import type { GraphSnapshot } from "../engine/index.js";
-import type { PendingApproval } from "../engine/index.js";
+import type {
+  CronRow,
+  GatewayPromptRow as ApiPromptRow,
+  GatewayRunNode as ApiRunNode,
+  GatewayRunRow,
+  GatewayRunSummaryRow,
+  GatewayWorkflowRow,
+} from "../api/index.js";
+import type { FlowEvent, GraphSnapshot, PendingApproval } from "../engine/index.js";
 import type { MemoryFact, MemoryNote } from "../memory/index.js";
 import type { ScoreRow } from "../scorers/index.js";
 

@@ -6,8 +6,7 @@
 import type { z } from "zod";
 import type { OutputKey as OutputKeyName, OutputTarget, RowOf, SchemaMap } from "../components/index.js";
 import { FlowError } from "../errors.js";
-import type { AnyObjectSchema } from "../schema/index.js";
-import type { SchemaRegistry } from "../schema/index.js";
+import type { AnyObjectSchema, SchemaRegistry } from "../schema/index.js";
 import type { OutputIndex } from "./output-index.js";
 import type { OutputKey, RunAuthContext, SafeParser } from "./types.js";
 

@@ -7,8 +7,7 @@
 import { isAgentLike } from "../agents/index.js";
 import type { CachePolicy } from "../components/index.js";
 import { FlowError, type FlowErrorJson } from "../errors.js";
-import { isFlowElement } from "../jsx/index.js";
-import { type HostElement, textOf } from "../jsx/index.js";
+import { type HostElement, isFlowElement, textOf } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";
 import type { SchemaRegistry, TableEntry } from "../schema/index.js";
 import type { TaskDescriptor } from "./types.js";

@@ -3,8 +3,7 @@
  * `FlowDb`: the read side of a workflow's store (runs, nodes, attempts, events, frames), built
  * from a workflow's `db` handle. Hosting surfaces, the CLI and time travel read through it.
  */
-import { buildTranscripts, type TranscriptAttempt } from "../agents/index.js";
-import { rollUpUsage } from "../agents/index.js";
+import { buildTranscripts, rollUpUsage, type TranscriptAttempt } from "../agents/index.js";
 import type { AgentUsage } from "../agents/index.js";
 import type { OutputTarget, RowOf, SchemaMap } from "../components/index.js";
 import { FlowError, type FlowErrorJson } from "../errors.js";

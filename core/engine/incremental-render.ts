@@ -10,8 +10,7 @@
  * would have: same tree, same plan, same frame.
  */
 import type { HostElement, HostNode, XmlNode } from "../jsx/index.js";
-import { toXml } from "../jsx/index.js";
-import { renderNodes } from "../jsx/index.js";
+import { renderNodes, toXml } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";
 import type { SchemaRegistry } from "../schema/index.js";
 import { adoptDescriptor, type Extracted, redescribeTask } from "./extract.js";

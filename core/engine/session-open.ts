@@ -7,8 +7,7 @@
  */
 import { TABLES } from "../protocol.js";
 import { FlowError } from "../errors.js";
-import { recoverTimeTravel } from "../time-travel/index.js";
-import { absoluteDir } from "../time-travel/index.js";
+import { absoluteDir, recoverTimeTravel } from "../time-travel/index.js";
 import { decodeRow } from "../schema/index.js";
 import type { StoreBinding } from "./binding.js";
 import type { EventInit, FlowEvent } from "./events.js";

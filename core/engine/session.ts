@@ -14,8 +14,7 @@
  */
 import type { AgentLike } from "../agents/index.js";
 import { errorToJson, FlowError, isFlowError } from "../errors.js";
-import type { FlowNode } from "../jsx/index.js";
-import type { HostNode, XmlNode } from "../jsx/index.js";
+import type { FlowNode, HostNode, XmlNode } from "../jsx/index.js";
 import { renderNodes } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";
 import type { TableEntry } from "../schema/index.js";

@@ -3,15 +3,12 @@
  * Public types of workflows and runs (SPEC.md "Workflow and run types", "Task descriptor",
  * "Graph snapshot"). Node and attempt states are documented in docs/engine.md.
  */
-import type { AgentLike } from "../agents/index.js";
-import type { PriceTable } from "../agents/index.js";
+import type { AgentLike, PriceTable } from "../agents/index.js";
 import type { CachePolicy, RetryPolicy, SchemaMap } from "../components/index.js";
-import type { FlowNode } from "../jsx/index.js";
-import type { XmlNode } from "../jsx/index.js";
+import type { FlowNode, XmlNode } from "../jsx/index.js";
 import type { TaskMemoryConfig } from "../memory/index.js";
-import type { AnyObjectSchema } from "../schema/index.js";
+import type { AnyObjectSchema, FlowTable } from "../schema/index.js";
 import type { ScorersMap } from "../scorers/index.js";
-import type { FlowTable } from "../schema/index.js";
 import type { RunTracing } from "../tracing/index.js";
 import type { FlowEvent } from "./events.js";
 import type { ResetDecision } from "./waits/reset-waits.js";

@@ -7,9 +7,7 @@
  * keeps it.
  */
 import type { SchemaMap } from "../components/index.js";
-import { bindingOf, attachBinding } from "../engine/index.js";
-import { FlowDb } from "../engine/index.js";
-import { runWorkflow } from "../engine/index.js";
+import { attachBinding, bindingOf, FlowDb, runWorkflow } from "../engine/index.js";
 import type { FlowWorkflow, RunOptions, RunResult } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { type FlowDbLike, flowDbOf } from "./adapter.js";

@@ -9,12 +9,22 @@
  * back to `before` and marks the intent `failed`. Files of one point never stay with rows of
  * another.
  */
-import { attachBinding, type StoreBinding } from "../engine/index.js";
+import {
+  assertTransition,
+  attachBinding,
+  type AttemptRecord,
+  eventSql,
+  FlowDb,
+  json,
+  type NodeRecord,
+  nodeSql,
+  outputSql,
+  type ResetDecision,
+  resetWaits,
+  type StoreBinding,
+  WriteBatch,
+} from "../engine/index.js";
 import type { FlowEvent } from "../engine/index.js";
-import { type AttemptRecord, FlowDb, type NodeRecord } from "../engine/index.js";
-import { eventSql, json, nodeSql, outputSql, WriteBatch } from "../engine/index.js";
-import { type ResetDecision, resetWaits } from "../engine/index.js";
-import { assertTransition } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { dependentsOf } from "./dependents.js";
 import type { CrossedEffect, TimeTravelStep } from "./types.js";

@@ -3,8 +3,7 @@
  * A task's agent transcript for people (`flow runs <run> --node <id>`), tool-call lines for
  * `flow up`, and token/cost figures for both. See docs/cli.md.
  */
-import type { TranscriptAttempt } from "../../core/agents/index.js";
-import type { AgentUsage } from "../../core/agents/index.js";
+import type { AgentUsage, TranscriptAttempt } from "../../core/agents/index.js";
 import type { FlowEvent } from "../../core/engine/index.js";
 
 type Paint = (code: number, s: string) => string;

@@ -6,8 +6,7 @@
  * output directory) in a process shares one watcher (./reload-hub.ts). See docs/hot-reload.md.
  */
 import { resolve } from "node:path";
-import type { FlowWorkflow, HotReloadOptions } from "../../core/engine/index.js";
-import type { HotReloadPort } from "../../core/engine/index.js";
+import type { FlowWorkflow, HotReloadOptions, HotReloadPort } from "../../core/engine/index.js";
 import { bindingOf } from "../../core/engine/index.js";
 import { FlowError } from "../../core/errors.js";
 import { type NodeHotBuild, ReloadHub } from "./reload-hub.js";

@@ -9,8 +9,7 @@
  * the workflow's schemas converts each recorded column whose schema wants another type
  * (BIGINT 0/1 -> BOOLEAN, TEXT -> JSONB) and drops it from the record. See docs/backends.md.
  */
-import { sqlType } from "../../core/store/index.js";
-import { quoteIdent } from "../../core/store/index.js";
+import { quoteIdent, sqlType } from "../../core/store/index.js";
 import type { SchemaRegistry } from "../../core/schema/index.js";
 import type { SqlExecutor, StorePort } from "../../core/store/index.js";
 

@@ -6,8 +6,7 @@
  */
 import type Database from "better-sqlite3";
 import { FlowError } from "../../core/errors.js";
-import { quoteIdent } from "../../core/store/index.js";
-import { MIGRATIONS } from "../../core/store/index.js";
+import { MIGRATIONS, quoteIdent } from "../../core/store/index.js";
 import { isOwnerAlive } from "../engine/index.js";
 import { lazyPackage } from "../../core/util/index.js";
 

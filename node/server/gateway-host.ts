@@ -5,9 +5,8 @@
  * subscriptions, and the restart pick-up of orphaned runs. See docs/hosting.md "Gateway".
  */
 import type { HijackPlanSummary, HijackRequest, Unsubscribe } from "../../core/api/index.js";
-import { LocalGatewayHost, type LocalGatewayHostOptions } from "../../core/api/index.js";
+import { LocalGatewayHost, type LocalGatewayHostOptions, pickUpRuns } from "../../core/api/index.js";
 import type { FlowEvent } from "../../core/engine/index.js";
-import { pickUpRuns } from "../../core/api/index.js";
 import { planHijack } from "../agents/index.js";
 import type { EventBridge } from "./event-bridge.js";
 

@@ -9,9 +9,7 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { nextFireOf } from "../../core/api/index.js";
-import { createDomainHandler, type DomainHandler } from "../../core/api/index.js";
-import { ANNOTATIONS } from "../../core/api/index.js";
+import { ANNOTATIONS, createDomainHandler, type DomainHandler, nextFireOf } from "../../core/api/index.js";
 import { assertInputFits } from "../../core/engine/index.js";
 import type { FlowWorkflow } from "../../core/engine/index.js";
 import type { Authenticate, CallerIdentity } from "../../core/api/index.js";

@@ -6,12 +6,18 @@
  * fetch handler. Routes in docs/hosting.md "createServeApp".
  */
 import type { Hono as HonoClass } from "hono";
-import { readJsonBody } from "../../core/api/index.js";
-import { API_ROUTES, routeUrl } from "../../core/api/index.js";
-import { errorResponse, okResponse } from "../../core/api/index.js";
-import { createDomainHandler, DEFAULT_MAX_BODY_BYTES, type DomainEnv } from "../../core/api/index.js";
-import { bearerAuthenticate } from "../../core/api/index.js";
-import { LocalGatewayHost } from "../../core/api/index.js";
+import {
+  API_ROUTES,
+  bearerAuthenticate,
+  createDomainHandler,
+  DEFAULT_MAX_BODY_BYTES,
+  type DomainEnv,
+  errorResponse,
+  LocalGatewayHost,
+  okResponse,
+  readJsonBody,
+  routeUrl,
+} from "../../core/api/index.js";
 import { FlowDb } from "../../core/engine/index.js";
 import type { FlowWorkflow } from "../../core/engine/index.js";
 import { FlowError } from "../../core/errors.js";

@@ -8,12 +8,18 @@
 import type { Server } from "node:http";
 import type { serve as Serve } from "@hono/node-server";
 import type { Hono as HonoClass } from "hono";
-import { readJsonBody } from "../../core/api/index.js";
-import { API_ROUTES, PATHS, routeUrl } from "../../core/api/index.js";
-import { okResponse } from "../../core/api/index.js";
-import { createDomainHandler, DEFAULT_MAX_BODY_BYTES, type DomainEnv } from "../../core/api/index.js";
-import { bearerAuthenticate } from "../../core/api/index.js";
-import { LocalGatewayHost } from "../../core/api/index.js";
+import {
+  API_ROUTES,
+  bearerAuthenticate,
+  createDomainHandler,
+  DEFAULT_MAX_BODY_BYTES,
+  type DomainEnv,
+  LocalGatewayHost,
+  okResponse,
+  PATHS,
+  readJsonBody,
+  routeUrl,
+} from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
 import { lazyPackage } from "../../core/util/index.js";
 import { createFlowMetrics } from "./metrics.js";

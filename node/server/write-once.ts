@@ -19,9 +19,22 @@
  * The request's async context (AsyncLocalStorage) tells the store whose write it is.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { errorResponse, jsonResponse, METHOD_SCOPES, PATHS, readJsonBody } from "../../core/api/index.js";
+import {
+  bodyHashOf,
+  errorResponse,
+  isWriteIdTaken,
+  jsonResponse,
+  METHOD_SCOPES,
+  PATHS,
+  readJsonBody,
+  type RecordedWrite,
+  recordInTransaction,
+  senderOf,
+  WriteIdLedger,
+  writeIdOf,
+  type WriteRequest,
+} from "../../core/api/index.js";
 import type { CallerIdentity } from "../../core/api/index.js";
-import { bodyHashOf, isWriteIdTaken, type RecordedWrite, recordInTransaction, senderOf, WriteIdLedger, type WriteRequest, writeIdOf } from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
 import type { SqlExecutor, StorePort } from "../../core/store/index.js";
 

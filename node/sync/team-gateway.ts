@@ -12,10 +12,17 @@ import type { Authenticate } from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
 import type { StorePort } from "../../core/store/index.js";
 import type { GatewayExtension } from "../server/index.js";
-import { Membership, NOT_A_MEMBER, teamAuthenticate } from "../../sync/index.js";
-import { answerSync, SYNC_PREFIX } from "../../sync/index.js";
+import {
+  answerSync,
+  assertWorkspaceId,
+  type GatewayTeamOptions,
+  Membership,
+  NOT_A_MEMBER,
+  prepareTeamWorkspace,
+  SYNC_PREFIX,
+  teamAuthenticate,
+} from "../../sync/index.js";
 import { TxidCapture } from "./sync-txids.js";
-import { assertWorkspaceId, type GatewayTeamOptions, prepareTeamWorkspace } from "../../sync/index.js";
 import { workspaceExtension } from "./workspace-rpc.js";
 
 interface Prepared {

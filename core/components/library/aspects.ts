@@ -6,8 +6,7 @@
  */
 import type { AspectTotals } from "../../engine/index.js";
 import { renderViewOf } from "../../engine/index.js";
-import { createElement, type FlowNode } from "../../jsx/index.js";
-import { useRenderCtx } from "../../jsx/index.js";
+import { createElement, type FlowNode, useRenderCtx } from "../../jsx/index.js";
 import { TAGS } from "../../protocol.js";
 import { failStep } from "./common.js";
 

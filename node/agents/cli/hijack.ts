@@ -8,8 +8,7 @@
  * `hijackRun` call).
  */
 import { spawn } from "node:child_process";
-import { FlowDb } from "../../../core/engine/index.js";
-import { retryTask } from "../../../core/engine/index.js";
+import { FlowDb, retryTask } from "../../../core/engine/index.js";
 import type { HijackPlanSummary } from "../../../core/api/index.js";
 import { FlowError } from "../../../core/errors.js";
 

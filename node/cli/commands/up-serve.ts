@@ -8,9 +8,8 @@
  */
 import type { AddressInfo } from "node:net";
 import { basename, extname } from "node:path";
-import type { FlowEvent } from "../../../core/engine/index.js";
+import type { FlowEvent, FlowWorkflow, RunResult } from "../../../core/engine/index.js";
 import { FlowDb } from "../../../core/engine/index.js";
-import type { FlowWorkflow, RunResult } from "../../../core/engine/index.js";
 import { TERMINAL_EVENT_TYPES } from "../../../core/api/index.js";
 import { Gateway } from "../../server/index.js";
 import type { CliIO } from "../command.js";

@@ -12,8 +12,7 @@
  * ran, one catch-up run starts (docs/hosting.md "Cron").
  */
 import { type CronRow, cronStore, nextFireOf } from "../../../core/api/index.js";
-import type { RunAuthContext } from "../../../core/engine/index.js";
-import type { ClockPort } from "../../../core/engine/index.js";
+import type { ClockPort, RunAuthContext } from "../../../core/engine/index.js";
 import type { StorePort } from "../../../core/store/index.js";
 
 /** The identity of cron-fired runs. */

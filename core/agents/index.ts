@@ -61,4 +61,4 @@ export type {
   AgentTimeout,
   AgentUsage,
 } from "./types.js";
-export { addUsage, normalizeUsage, rollUpUsage } from "./usage.js";
+export { addUsage, attemptTokens, normalizeUsage, rollUpUsage } from "./usage.js";

@@ -148,6 +148,13 @@ export const API_ROUTES = {
   },
   // ---- workflows, prompts, scores, memory ----
   listWorkflows: { verb: "GET", path: "/v1/api/workflows", rpc: "listWorkflows", doc: "`GatewayWorkflowRow[]`" },
+  getWorkflowUsage: {
+    verb: "GET",
+    path: "/v1/api/workflows/:workflow/usage",
+    scope: "run:read",
+    query: { days: "int" },
+    doc: "`WorkflowUsage`: agents' tokens and cost of the workflow's runs (child runs rolled into their parent) per UTC day of the run's start, the last `days` days (default 30, at most 366), and in total ([agents.md](agents.md#cost))",
+  },
   listPrompts: { verb: "GET", path: "/v1/api/prompts", rpc: "listPrompts", query: { runId: "string", limit: "int" }, doc: "`GatewayPromptRow[]`" },
   listScores: { verb: "GET", path: "/v1/api/scores", scope: "run:read", query: { runId: "string", nodeId: "string", scorerId: "string" }, doc: "`ScoreRow[]` (docs/scorers.md)" },
   listMemoryFacts: { verb: "GET", path: "/v1/api/memory/facts", scope: "memory:read", query: { namespace: "string" }, doc: "live facts `{ namespace, key, value, valueJson, ... }`" },

@@ -81,6 +81,7 @@ export type { RpcMethodName, Scope } from "./scopes.js";
 export { sseResponse } from "./sse.js";
 export type { SseEvent, SseWriter } from "./sse.js";
 export type { WaitInfo } from "./wait-routes.js";
+export type { WorkflowUsage, WorkflowUsageDay } from "./workflow-usage.js";
 export { whatHappened } from "./what-happened.js";
 export { bodyHashOf, isWriteIdTaken, recordInTransaction, senderOf, WRITE_ID_RETENTION_MS, WriteIdLedger, writeIdOf } from "./write-ids.js";
 export type { RecordedWrite, WriteRequest } from "./write-ids.js";

@@ -174,11 +174,9 @@ export async function listRunRows(host: GatewayHost, filter: RunFilter = {}): Pr
     params.push(filter.status);
   }
   if (filter.workflow) {
-    const served = host.listWorkflows().find((w) => w.key === filter.workflow)?.workflow;
-    const name = served ? workflowNameOf(served, bindingOf(served)) : null;
-    const escaped = JSON.stringify({ [WORKFLOW_ANNOTATION]: filter.workflow }).slice(1, -1).replace(/[\\%_]/g, (c) => `\\${c}`);
-    where.push(`(annotations_json LIKE ? ESCAPE '\\' OR workflow_name = ?)`);
-    params.push(`%${escaped}%`, name ?? filter.workflow);
+    const w = workflowRunFilter(host, filter.workflow);
+    where.push(w.sql);
+    params.push(...w.params);
   }
   if (filter.cursor) {
     const [ms, runId] = decodeCursor(filter.cursor);
@@ -195,6 +193,20 @@ export async function listRunRows(host: GatewayHost, filter: RunFilter = {}): Pr
   for (const r of runs) r.usage = usage.get(r.runId) ?? null;
   const last = runs[runs.length - 1];
   return { runs, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAtMs, last.runId) : null };
+}
+
+/**
+ * The SQL condition on `_flow_runs` that selects the runs of a workflow key: annotated with the
+ * key by the host that launched them, or of the served workflow's name (runs `flow up` started).
+ * @example
+ * const w = workflowRunFilter(host, "assistant");
+ * await host.db.store.query(`SELECT run_id FROM _flow_runs WHERE ${w.sql}`, w.params);
+ */
+export function workflowRunFilter(host: GatewayHost, workflow: string): { sql: string; params: string[] } {
+  const served = host.listWorkflows().find((w) => w.key === workflow)?.workflow;
+  const name = served ? workflowNameOf(served, bindingOf(served)) : null;
+  const escaped = JSON.stringify({ [WORKFLOW_ANNOTATION]: workflow }).slice(1, -1).replace(/[\\%_]/g, (c) => `\\${c}`);
+  return { sql: `(annotations_json LIKE ? ESCAPE '\\' OR workflow_name = ?)`, params: [`%${escaped}%`, name ?? workflow] };
 }
 
 /**

@@ -14,6 +14,7 @@ import type {
   RetryNodeResult,
   RunPage,
   WaitInfo,
+  WorkflowUsage,
 } from "../api/index.js";
 import { envelopeError, GatewayRpcError, isGatewayUnavailableError, readEnvelope } from "../client/index.js";
 import type { RpcParams, RpcResult } from "../client/index.js";
@@ -79,6 +80,8 @@ export interface DataApi {
   getRunUsage(runId: string): Promise<RpcResult<"getRunUsage">>;
   /** A task's agent transcript so far, per attempt. */
   getTranscript(runId: string, nodeId: string): Promise<RpcResult<"getTranscript">>;
+  /** Agents' tokens and cost of a workflow's runs per day, the last `days` days (default 30). */
+  getWorkflowUsage(workflow: string, opts?: { days?: number }): Promise<WorkflowUsage>;
   listApprovals(runId?: string): Promise<RpcResult<"listApprovals">>;
   submitApproval(params: RpcParams<"submitApproval">): Promise<RpcResult<"submitApproval">>;
   submitSignal(params: RpcParams<"submitSignal">): Promise<RpcResult<"submitSignal">>;
@@ -160,6 +163,7 @@ export function createDataApi(t: DataTransport): DataApi {
     whatHappened: (runId) => call("whatHappened", { runId }),
     getRunUsage: (runId) => call("getRunUsage", { runId }),
     getTranscript: (runId, nodeId) => call("getTranscript", { runId, nodeId }),
+    getWorkflowUsage: (workflow, o = {}) => call("getWorkflowUsage", { workflow }, o),
     listApprovals: (runId) => call("listApprovals", {}, { runId }),
     submitApproval: (p) => call("submitApproval", {}, {}, p),
     submitSignal: (p) => call("submitSignal", {}, {}, p),

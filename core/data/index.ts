@@ -12,6 +12,7 @@ export type { DataApi, RunEventsPage } from "./data-api.js";
 export { listAllRunEvents } from "./data-api.js";
 export type { MemoryNamespaceInfo } from "../api/index.js";
 export type { WaitInfo } from "../api/index.js";
+export type { WorkflowUsage, WorkflowUsageDay } from "../api/index.js";
 export { createDataClient } from "./data-client.js";
 export type { DataClient, DataClientOptions } from "./data-client.js";
 export type { LastSeenStore } from "./last-seen.js";

@@ -704,7 +704,7 @@ export class RunSession {
         preflighted: this.preflighted,
         rootDir: this.rootDir,
         ...(this.env.workspaces ? { workspaces: this.env.workspaces } : {}),
-        runSubflow: (spec, childRunId) => runSubflow(spec, childRunId, this.runId, this.opts.signal, this.auth),
+        runSubflow: (spec, childRunId) => runSubflow(spec, childRunId, this.runId, this.opts.signal, this.auth, this.opts.prices),
         services: this.services,
         ...(this.snapshots ? { snapshots: this.snapshots } : {}),
       })

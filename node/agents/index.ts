@@ -45,7 +45,9 @@ export type { FakeCliName, FakeCliRecord, FakeClis, FakeCliScenario } from "./te
 export { startProviderServer } from "./testing/provider-server.js";
 export type {
   ProviderServer,
+  ProviderServerOptions,
   RecordedRequest,
   ScriptedToolCall,
   ScriptedTurn,
+  SentEvent,
 } from "./testing/provider-server.js";

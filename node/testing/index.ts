@@ -22,7 +22,7 @@
  * ```
  */
 export { startProviderServer } from "../agents/index.js";
-export type { ProviderServer, RecordedRequest, ScriptedToolCall, ScriptedTurn } from "../agents/index.js";
+export type { ProviderServer, ProviderServerOptions, RecordedRequest, ScriptedToolCall, ScriptedTurn, SentEvent } from "../agents/index.js";
 export { FAKE_CLI_NAMES, installFakeClis } from "../agents/index.js";
 export type { FakeCliName, FakeCliRecord, FakeClis, FakeCliScenario } from "../agents/index.js";
 

@@ -4,7 +4,8 @@
  * `/launch/:workflow` is a form generated from the workflow's input JSON Schema
  * (ui/launch/schema-form.ts), checked in the browser (Ajv) and by the server (its
  * INPUT_INVALID problems shown per field), with a raw JSON mode; a launch opens `/runs/<id>`.
- * `?from=<runId>` fills the form from a run ("re-run with this input").
+ * `?from=<runId>` fills the form from a run ("re-run with this input"). Below the form, the
+ * workflow's agent cost per day (workflow-cost.tsx).
  * See docs/app-views-runs.md "Launch".
  */
 import { A, useNavigate, useParams, useSearchParams } from "@solidjs/router";
@@ -19,6 +20,7 @@ import { formModel, formToInput, type FormValues, inputToForm, leafFields } from
 import { type FieldProblems, inputChecker, serverProblems } from "../launch/validate-input.js";
 import { useConnection } from "../flow-context.js";
 import { isQueued } from "../../sync/index.js";
+import { WorkflowCost } from "./workflow-cost.js";
 import "./launch.css";
 
 /** The launch view: the workflow list, or one workflow's form. */
@@ -283,6 +285,7 @@ function LaunchForm(props: { workflow: GatewayWorkflowRow }) {
           </button>
         </div>
       </form>
+      <WorkflowCost workflow={props.workflow.key} />
     </>
   );
 }

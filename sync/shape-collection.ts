@@ -13,7 +13,8 @@
  */
 import { createCollection } from "@tanstack/db";
 import { electricCollectionOptions } from "@tanstack/electric-db-collection";
-import type { LiveCollection } from "../core/data/query-collection.js";
+import type { LastSeenStore, LiveCollection } from "../core/data/index.js";
+import { persistShape } from "./shape-cache.js";
 import { SHAPE_PARSER, type ShapeRow } from "./shape-rows.js";
 
 /**
@@ -78,6 +79,8 @@ export interface ShapeCollectionSpec<T extends object> {
   /** Maps a (possibly partial) shape row to a (possibly partial) row of the collection. */
   toRow(row: ShapeRow): Partial<T>;
   getKey(row: T): string;
+  /** Keeps the shape's rows and resume point in the browser (sync/shape-cache.ts): the collection opens offline. */
+  cache?: LastSeenStore;
 }
 
 /**
@@ -95,7 +98,7 @@ export interface ShapeCollectionUtils {
  * const runs = shapeCollection<GatewayRunSummaryRow>({ id, url: `${base}/acme/runs`, headers, health, toRow: runFromShape, getKey: (r) => r.runId });
  */
 export function shapeCollection<T extends object>(spec: ShapeCollectionSpec<T>): LiveCollection<T> {
-  const options = electricCollectionOptions<ShapeRow>({
+  const electric = electricCollectionOptions<ShapeRow>({
     id: spec.id,
     syncMode: "eager",
     getKey: (row) => spec.getKey(row as T),
@@ -115,6 +118,7 @@ export function shapeCollection<T extends object>(spec: ShapeCollectionSpec<T>):
       },
     },
   });
+  const options = spec.cache ? persistShape(electric, spec.cache, `${spec.id}:shape`, (row) => spec.getKey(row as T)) : electric;
   const electricUtils = options.utils;
   const utils = {
     awaitTxId: (txid: number, timeoutMs?: number) => electricUtils.awaitTxId(txid, timeoutMs),

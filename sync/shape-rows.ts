@@ -7,9 +7,9 @@
  * the fields whose columns are present, and TanStack DB merges them into the stored row.
  * `int8` columns arrive as numbers (the shape parser below), JSON text columns are parsed.
  */
-import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../core/data/rows.js";
-import { runNodeKey } from "../core/data/rows.js";
-import { ANNOTATIONS } from "../core/api/contract.js";
+import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../core/data/index.js";
+import { runNodeKey } from "../core/data/index.js";
+import { ANNOTATIONS } from "../core/api/index.js";
 
 /** A row as a shape stream delivers it (after `SHAPE_PARSER`). */
 export type ShapeRow = Record<string, unknown>;
@@ -53,7 +53,7 @@ export function runFromShape(row: ShapeRow): Partial<GatewayRunSummaryRow> {
   if (has("input_json")) out.input = json(row.input_json);
   if (has("auth_json")) out.triggeredBy = ((json(row.auth_json) as { triggeredBy?: string } | null)?.triggeredBy as string | undefined) ?? null;
   if (has("annotations_json")) {
-    const { [WORKFLOW_ANNOTATION]: workflow, [STARTED_BY_ANNOTATION]: startedBy, ...annotations } = (json(row.annotations_json) ?? {}) as Record<string, string | number | boolean>;
+    const { [WORKFLOW_ANNOTATION]: workflow, [STARTED_BY_ANNOTATION]: startedBy, [ANNOTATIONS.cancelledBy]: _cancelledBy, ...annotations } = (json(row.annotations_json) ?? {}) as Record<string, string | number | boolean>;
     out.workflowKey = typeof workflow === "string" ? workflow : null;
     out.startedBy = typeof startedBy === "string" ? (JSON.parse(startedBy) as Record<string, unknown>) : null;
     out.annotations = annotations;

@@ -3,7 +3,7 @@
  * `flow cancel <runId>`: cancels a run wherever it executes, through `stopRun`
  * (core/engine/run-control.ts). See docs/cli.md ("Controlling runs").
  */
-import { stopRun } from "../../../core/engine/run-control.js";
+import { stopRun } from "../../../core/engine/index.js";
 import type { CliCommand } from "../command.js";
 import { oneRunId, withRun } from "./run-cli.js";
 import { DB_HELP, parseCli, printer, STORE_OPTIONS, WORKFLOW_HELP } from "./wait-cli.js";

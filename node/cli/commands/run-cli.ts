@@ -7,8 +7,8 @@
  * ("Controlling runs").
  */
 import { existsSync } from "node:fs";
-import { FlowDb } from "../../../core/engine/flow-db.js";
-import type { FlowWorkflow } from "../../../core/engine/types.js";
+import { FlowDb } from "../../../core/engine/index.js";
+import type { FlowWorkflow } from "../../../core/engine/index.js";
 import { type CliIO, UsageError } from "../command.js";
 import { loadWorkflow } from "../load-workflow.js";
 import { withStore } from "./wait-cli.js";

@@ -28,7 +28,7 @@ import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../core/data/rows
 import { type CollectionSource, type CollectionsOptions, localSource } from "../core/data/source.js";
 import { FlowError } from "../core/errors.js";
 import { ShapeHealth, shapeCollection, type ShapeCollectionUtils } from "./shape-collection.js";
-import { approvalFromShape, runFromShape, type ShapeRow } from "./shape-rows.js";
+import { approvalFromShape, runFromShape, type ShapeRow, shapeRowContext } from "./shape-rows.js";
 import type { TeamShapeName } from "./team-shapes.js";
 
 /** What a team Gateway adds to a write's answer: `{ <shape>: txid[] }`, in commit order. */
@@ -59,7 +59,11 @@ export function multiplayerSource(data: DataClient, queryClient: QueryClient, op
   const headers = Object.fromEntries(mergeHeaders(mode, opts.headers).entries());
   const shapeUrl = (shape: TeamShapeName) => `${mode.electricBaseUrl.replace(/\/$/, "")}/${encodeURIComponent(mode.workspaceId)}/${shape}`;
   const id = (name: string) => `flow:${mode.apiBaseUrl}:${name}`;
-  const runs = shapeCollection<GatewayRunSummaryRow>({ id: id("runs"), url: shapeUrl("runs"), headers, health, toRow: runFromShape, getKey: (r) => r.runId });
+  // A run no Gateway annotated is known by its workflow's name, as a Gateway knows it
+  // (core/api/run-rows.ts); the runs shape starts once the workspace's workflows are read.
+  const workflowKeyOfName = (name: string) => (base.workflows.status === "ready" ? base.workflows.toArray.find((w) => w.name === name)?.key : undefined);
+  const rowContext = shapeRowContext(workflowKeyOfName);
+  const runs = shapeCollection<GatewayRunSummaryRow>({ id: id("runs"), url: shapeUrl("runs"), headers, health, toRow: (row) => runFromShape(row, rowContext), getKey: (r) => r.runId, before: () => base.workflows.preload().catch(() => undefined) });
   const approvals = shapeCollection<GatewayApprovalRow>({ id: id("approvals"), url: shapeUrl("approvals"), headers, health, toRow: approvalFromShape, getKey: (a) => a.key });
   const api = confirmingApi(data.api, { runs, approvals }, health, mode.workspaceId, opts.confirmTimeoutMs ?? 10_000);
   const tasks = shapeCollection<ShapeRow>({ id: id("nodes"), url: shapeUrl("nodes"), headers, health, toRow: (r) => r, getKey: (r) => `${String(r.run_id)}/${String(r.node_id)}#${String(r.iteration)}` });

@@ -6,12 +6,12 @@
  * database share one engine; see docs/app-browser.md.
  */
 import * as Comlink from "comlink";
-import { rpcPath } from "../core/api/contract.js";
-import type { SqlRow, SqlValue } from "../core/store/port.js";
+import { rpcPath } from "../core/api/index.js";
+import type { SqlRow, SqlValue } from "../core/store/index.js";
 import { saveBrowserKey } from "./keys.js";
-import type { BrowserStorage } from "./store/pglite-browser.js";
+import type { BrowserStorage } from "./store/index.js";
 import { responseOf, toWireRequest } from "./wire.js";
-import type { EngineRole, EngineWorkerApi } from "./worker/engine-worker.js";
+import type { EngineRole, EngineWorkerApi } from "./worker/index.js";
 
 /** What the page holds of the engine in this browser. */
 export interface BrowserEngine {

@@ -6,15 +6,14 @@
  * env, so the engine of a tab has one claim owner id. See docs/app-browser.md.
  */
 import { drizzle } from "drizzle-orm/pglite";
-import { createFlowApi, type FlowApi } from "../core/api/create-api.js";
-import type { WorkflowSet } from "../core/api/define-workflows.js";
-import type { SchemaMap } from "../core/components/types.js";
-import type { FlowWorkflow } from "../core/engine/types.js";
-import { createDefaultEnv, type RuntimeEnv } from "../core/engine/world.js";
-import { ensureUserTables } from "../core/schema/ensure-tables.js";
-import { registryOptions, SchemaRegistry } from "../core/schema/registry.js";
-import { migrateStore } from "../core/store/migrations.js";
-import type { BrowserPgliteStore } from "./store/pglite-browser.js";
+import { createFlowApi, type FlowApi } from "../core/api/index.js";
+import type { WorkflowSet } from "../core/api/index.js";
+import type { SchemaMap } from "../core/components/index.js";
+import type { FlowWorkflow } from "../core/engine/index.js";
+import { createDefaultEnv, type RuntimeEnv } from "../core/engine/index.js";
+import { ensureUserTables, registryOptions, SchemaRegistry } from "../core/schema/index.js";
+import { migrateStore } from "../core/store/index.js";
+import type { BrowserPgliteStore } from "./store/index.js";
 
 /** The Drizzle database of a browser flow. */
 export type BrowserFlowDb = ReturnType<typeof drizzle>;

@@ -7,9 +7,9 @@
  * to run the workflow in a Gateway workspace. See docs/app-browser.md "What needs a Gateway".
  */
 import { z } from "zod";
-import type { AgentGenerateOptions, AgentLike } from "../core/agents/types.js";
+import type { AgentGenerateOptions, AgentLike } from "../core/agents/index.js";
 import { FlowError } from "../core/errors.js";
-import { defineTool } from "../core/tools/define-tool.js";
+import { defineTool } from "../core/tools/index.js";
 
 /**
  * The error of a Gateway-only tool or agent used in the browser.

@@ -206,6 +206,8 @@ export const ERROR_CODES = {
   RUN_NOT_WAITING: 409,
   /** A decision or delivery for a wait its run's cancellation closed (or for a cancelled run): nothing is stored. */
   WAIT_CLOSED: 409,
+  /** A decision for a wait (named by `askedAtMs`) that a rewind or retry reset: it asks again (details.askedAgainAt) or not yet; nothing is stored. */
+  WAIT_RESET: 409,
   /** A signal's or event's payload does not match the schema recorded for the wait it is addressed to. */
   SIGNAL_PAYLOAD_INVALID: 422,
 
@@ -254,6 +256,8 @@ export const ERROR_CODES = {
   SYNC_UPSTREAM_UNAVAILABLE: 503,
   /** A write in a multiplayer workspace while its shapes are offline: refused, never queued, so nothing is silently lost. */
   WORKSPACE_OFFLINE: 503,
+  /** A `flow-write-id` sent before by someone else, or for another request or body: nothing applied; a write id names one write (details.reason). */
+  WRITE_ID_CONFLICT: 409,
 } as const;
 
 export type FlowErrorCode = keyof typeof ERROR_CODES;

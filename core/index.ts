@@ -3,15 +3,15 @@
  * The runtime-agnostic subset of Flow: JSX runtime, components, the engine, the store port and
  * its SQL, errors. Nothing here imports Node built-ins (DESIGN.md seam 1).
  */
-export { isAgentLike } from "./agents/types.js";
-export { createFlowApi } from "./api/create-api.js";
-export { defineWorkflows } from "./api/define-workflows.js";
-export type { WorkflowSet } from "./api/define-workflows.js";
-export type { CreateFlowOptions, FlowApi, TypedTask, TypedWaits } from "./api/create-api.js";
-export { externalBuild } from "./api/external.js";
-export type { ExternalConfig, SerializedCtx } from "./api/external.js";
+export { isAgentLike } from "./agents/index.js";
+export { createFlowApi } from "./api/index.js";
+export { defineWorkflows } from "./api/index.js";
+export type { WorkflowSet } from "./api/index.js";
+export type { CreateFlowOptions, FlowApi, TypedTask, TypedWaits } from "./api/index.js";
+export { externalBuild } from "./api/index.js";
+export type { ExternalConfig, SerializedCtx } from "./api/index.js";
 export { Branch, Loop, Parallel, Ralph, Sequence, Task, Workflow } from "./components/index.js";
-export { Approval, ApprovalGate, approvalDecisionSchema, approvalRankingSchema, approvalSelectionSchema, HumanTask, Signal, Timer, WaitForEvent } from "./components/waits.js";
+export { Approval, ApprovalGate, approvalDecisionSchema, approvalRankingSchema, approvalSelectionSchema, HumanTask, Signal, Timer, WaitForEvent } from "./components/index.js";
 export type {
   ApprovalGateProps,
   ApprovalOption,
@@ -22,14 +22,14 @@ export type {
   SignalProps,
   TimerProps,
   WaitForEventProps,
-} from "./components/wait-types.js";
-export { listPendingApprovals, listRunsToWake, submitApproval, submitEvent, submitHumanTask, submitSignal } from "./engine/waits/deliver.js";
-export type { DeliveryActor, DeliveryResult, PendingApproval, SubmitApprovalInput, SubmitHumanTaskInput, SubmitSignalInput } from "./engine/waits/deliver.js";
-export { parseDuration } from "./engine/waits/spec.js";
-export { MergeQueue, Sandbox, Worktree } from "./components/control-flow.js";
-export type { MergeQueueProps, SandboxProps, WorktreeProps } from "./components/control-flow.js";
-export { ContinueAsNew, continueAsNew, Subflow } from "./components/runs.js";
-export type { ContinueAsNewProps, SubflowProps } from "./components/runs.js";
+} from "./components/index.js";
+export { listPendingApprovals, listRunsToWake, submitApproval, submitEvent, submitHumanTask, submitSignal } from "./engine/index.js";
+export type { DeliveryActor, DeliveryResult, PendingApproval, SubmitApprovalInput, SubmitHumanTaskInput, SubmitSignalInput } from "./engine/index.js";
+export { parseDuration } from "./engine/index.js";
+export { MergeQueue, Sandbox, Worktree } from "./components/index.js";
+export type { MergeQueueProps, SandboxProps, WorktreeProps } from "./components/index.js";
+export { ContinueAsNew, continueAsNew, Subflow } from "./components/index.js";
+export type { ContinueAsNewProps, SubflowProps } from "./components/index.js";
 export {
   Aspects,
   CheckSuite,
@@ -64,7 +64,7 @@ export {
   suitePasses,
   tallyVotes,
   verifyResultSchema,
-} from "./components/library/index.js";
+} from "./components/index.js";
 export type {
   AgentOrChain,
   AgentOrFunction,
@@ -99,9 +99,9 @@ export type {
   ScanFixVerifyProps,
   SidecarProps,
   StepTaskProps,
-} from "./components/library/index.js";
-export { Saga, SagaStep, TryCatchFinally } from "./components/scopes.js";
-export type { SagaProps, SagaStepProps, SagaStepSpec, TryCatchFinallyProps } from "./components/scopes.js";
+} from "./components/index.js";
+export { Saga, SagaStep, TryCatchFinally } from "./components/index.js";
+export type { SagaProps, SagaStepProps, SagaStepSpec, TryCatchFinallyProps } from "./components/index.js";
 export type {
   BranchProps,
   CachePolicy,
@@ -123,9 +123,9 @@ export type {
   TaskRuntime,
   WorkflowProps,
 } from "./components/index.js";
-export { attachBinding, bindingOf } from "./engine/binding.js";
-export type { StoreBinding } from "./engine/binding.js";
-export type { FlowCtx, InputOf, OutputsAccessor, RunOutputOf } from "./engine/ctx.js";
+export { attachBinding, bindingOf } from "./engine/index.js";
+export type { StoreBinding } from "./engine/index.js";
+export type { FlowCtx, InputOf, OutputsAccessor, RunOutputOf } from "./engine/index.js";
 export type {
   AgentGenerationFinishedEvent,
   AgentGenerationStartedEvent,
@@ -135,16 +135,16 @@ export type {
   EventInit,
   FlowEvent,
   FlowEventType,
-} from "./engine/events.js";
-export { FlowDb } from "./engine/flow-db.js";
-export type { AttemptRecord, NodeRecord, RunRecord, RunUsage } from "./engine/flow-db.js";
-export { retryTask } from "./engine/retry-task.js";
+} from "./engine/index.js";
+export { FlowDb } from "./engine/index.js";
+export type { AttemptRecord, NodeRecord, RunRecord, RunUsage } from "./engine/index.js";
+export { retryTask } from "./engine/index.js";
 export * from "./time-travel/index.js";
-export { runWorkflow } from "./engine/run.js";
-export { ownerStateOf, stopRun } from "./engine/run-control.js";
-export type { RunOwnerState, StopRunOptions, StopRunResult } from "./engine/run-control.js";
-export { workflowNameOf } from "./engine/workflow-identity.js";
-export { TERMINAL_STATUSES } from "./engine/status.js";
+export { runWorkflow } from "./engine/index.js";
+export { ownerStateOf, stopRun } from "./engine/index.js";
+export type { RunOwnerState, StopRunOptions, StopRunResult } from "./engine/index.js";
+export { workflowNameOf } from "./engine/index.js";
+export { TERMINAL_STATUSES } from "./engine/index.js";
 export type {
   AttemptState,
   FlowAlertPolicy,
@@ -163,43 +163,43 @@ export type {
   TaskDescriptor,
   WorkflowOptions,
   WorkflowViewDefinition,
-} from "./engine/types.js";
-export { createDefaultEnv, systemClock } from "./engine/world.js";
-export type { ClockPort, RunLogSink, RuntimeEnv } from "./engine/world.js";
+} from "./engine/index.js";
+export { createDefaultEnv, systemClock } from "./engine/index.js";
+export type { ClockPort, RunLogSink, RuntimeEnv } from "./engine/index.js";
 export { ERROR_CODES, errorToJson, FlowError, httpStatusOf, isFlowError } from "./errors.js";
 export type { FlowErrorCode, FlowErrorJson } from "./errors.js";
-export { createElement, Fragment, isFlowElement } from "./jsx/element.js";
-export type { Component, FlowElement, FlowNode } from "./jsx/element.js";
-export { fromJson, toXml } from "./jsx/host.js";
-export type { HostElement, HostNode, HostNodeJson, XmlNode } from "./jsx/host.js";
-export { renderNodes } from "./jsx/render.js";
-export { INPUT_KEY, SchemaRegistry } from "./schema/registry.js";
-export type { TableEntry } from "./schema/registry.js";
-export type { AnyObjectSchema, ColumnSpec } from "./schema/columns.js";
-export type { FlowTable } from "./schema/tables.js";
-export { ensureUserTables } from "./schema/ensure-tables.js";
-export { migrateStore, MIGRATIONS, SCHEMA_VERSION } from "./store/migrations.js";
-export { toPositionalParams } from "./store/dialect.js";
-export type { Dialect, SqlExecutor, SqlRow, SqlValue, StorePort } from "./store/port.js";
-export { sha256Hex, stableStringify } from "./util/hash.js";
+export { createElement, Fragment, isFlowElement } from "./jsx/index.js";
+export type { Component, FlowElement, FlowNode } from "./jsx/index.js";
+export { fromJson, toXml } from "./jsx/index.js";
+export type { HostElement, HostNode, HostNodeJson, XmlNode } from "./jsx/index.js";
+export { renderNodes } from "./jsx/index.js";
+export { INPUT_KEY, SchemaRegistry } from "./schema/index.js";
+export type { TableEntry } from "./schema/index.js";
+export type { AnyObjectSchema, ColumnSpec } from "./schema/index.js";
+export type { FlowTable } from "./schema/index.js";
+export { ensureUserTables } from "./schema/index.js";
+export { migrateStore, MIGRATIONS, SCHEMA_VERSION } from "./store/index.js";
+export { toPositionalParams } from "./store/index.js";
+export type { Dialect, SqlExecutor, SqlRow, SqlValue, StorePort } from "./store/index.js";
+export { sha256Hex, stableStringify } from "./util/index.js";
 // ---- agents (docs/agents.md) ----
-export type { AgentActionKind, AgentEvent, AgentGenerateOptions, AgentLike, AgentMessage, AgentResult, AgentTimeout, AgentUsage } from "./agents/types.js";
-export { correctionPrompt, extractAgentOutput, jsonSchemaOf, parseJsonFromText, REQUIRED_OUTPUT_MARKER, withRequiredOutput } from "./agents/output.js";
-export { CLI_AGENT_ENGINES, defaultCapabilityRegistry, FLOW_ORCHESTRATE_SKILL_ID, hashCapabilityRegistry, normalizeCapabilityRegistry } from "./agents/capabilities.js";
-export type { AgentCapabilityRegistry, CliAgentEngine, RuntimeToolSource } from "./agents/capabilities.js";
-export { classifyAgentError, classifyFailureText, DEFAULT_QUOTA_BACKOFF_MS, parseResetTime, retryAtFromHeaders } from "./agents/failure.js";
-export type { AgentFailure, AgentFailureKind } from "./agents/failure.js";
-export { DEFAULT_MAX_SCHEMA_RETRIES, runAgentTask } from "./agents/run-agent.js";
-export type { AgentAttemptMeta, AgentSessionRef, AgentTaskInput } from "./agents/run-agent.js";
-export { addUsage, normalizeUsage, rollUpUsage } from "./agents/usage.js";
-export { AttemptTranscript, GenerationRecorder } from "./agents/transcript.js";
-export type { AttemptTranscriptOptions, GenerationEnd, TranscriptSink } from "./agents/transcript.js";
-export { buildTranscripts } from "./agents/transcript-view.js";
-export type { TranscriptAttempt, TranscriptGeneration, TranscriptToolCall } from "./agents/transcript-view.js";
-export { costOf, DEFAULT_PRICES, priceOf } from "./agents/prices.js";
-export type { ModelPrice, PriceTable } from "./agents/prices.js";
+export type { AgentActionKind, AgentEvent, AgentGenerateOptions, AgentLike, AgentMessage, AgentResult, AgentTimeout, AgentUsage } from "./agents/index.js";
+export { correctionPrompt, extractAgentOutput, jsonSchemaOf, parseJsonFromText, REQUIRED_OUTPUT_MARKER, withRequiredOutput } from "./agents/index.js";
+export { CLI_AGENT_ENGINES, defaultCapabilityRegistry, FLOW_ORCHESTRATE_SKILL_ID, hashCapabilityRegistry, normalizeCapabilityRegistry } from "./agents/index.js";
+export type { AgentCapabilityRegistry, CliAgentEngine, RuntimeToolSource } from "./agents/index.js";
+export { classifyAgentError, classifyFailureText, DEFAULT_QUOTA_BACKOFF_MS, parseResetTime, retryAtFromHeaders } from "./agents/index.js";
+export type { AgentFailure, AgentFailureKind } from "./agents/index.js";
+export { DEFAULT_MAX_SCHEMA_RETRIES, runAgentTask } from "./agents/index.js";
+export type { AgentAttemptMeta, AgentSessionRef, AgentTaskInput } from "./agents/index.js";
+export { addUsage, normalizeUsage, rollUpUsage } from "./agents/index.js";
+export { AttemptTranscript, GenerationRecorder } from "./agents/index.js";
+export type { AttemptTranscriptOptions, GenerationEnd, TranscriptSink } from "./agents/index.js";
+export { buildTranscripts } from "./agents/index.js";
+export type { TranscriptAttempt, TranscriptGeneration, TranscriptToolCall } from "./agents/index.js";
+export { costOf, DEFAULT_PRICES, priceOf } from "./agents/index.js";
+export type { ModelPrice, PriceTable } from "./agents/index.js";
 // Types only: the tracer module (and @opentelemetry/api) loads when a run is traced (docs/tracing.md).
-export type { RunTracing } from "./tracing/run-tracer.js";
+export type { RunTracing } from "./tracing/index.js";
 export { createToolContextFactory, defineTool, getDefinedToolMetadata, installAttemptContext, TOOL_DEFAULTS, TOOL_METADATA, toolIdempotencyKey } from "./tools/index.js";
 export type {
   AnyTool,
@@ -279,16 +279,16 @@ export type {
   SaveMessageInput,
   SaveNoteInput,
 } from "./memory/index.js";
-export { ToolLoopSdkAgent } from "./agents/sdk/tool-loop-sdk-agent.js";
-export type { SdkAgentOptions } from "./agents/sdk/tool-loop-sdk-agent.js";
-export { toSdkTools } from "./agents/sdk/sdk-tools.js";
-export type { AgentToolSet } from "./agents/sdk/sdk-tools.js";
-export { HostedMessagesAgent } from "./agents/sdk/hosted-messages-agent.js";
-export type { HostedMessagesAgentOptions } from "./agents/sdk/hosted-messages-agent.js";
-export { HostedChatAgent } from "./agents/sdk/hosted-chat-agent.js";
-export type { HostedChatAgentOptions } from "./agents/sdk/hosted-chat-agent.js";
-export { LOCAL_SERVER_API_KEY_ENV, LOCAL_SERVER_BASE_URL_ENV, LOCAL_SERVER_DEFAULT_MODEL, LocalServerAgent } from "./agents/sdk/local-server-agent.js";
-export type { LocalServerAgentOptions } from "./agents/sdk/local-server-agent.js";
+export { ToolLoopSdkAgent } from "./agents/index.js";
+export type { SdkAgentOptions } from "./agents/index.js";
+export { toSdkTools } from "./agents/index.js";
+export type { AgentToolSet } from "./agents/index.js";
+export { HostedMessagesAgent } from "./agents/index.js";
+export type { HostedMessagesAgentOptions } from "./agents/index.js";
+export { HostedChatAgent } from "./agents/index.js";
+export type { HostedChatAgentOptions } from "./agents/index.js";
+export { LOCAL_SERVER_API_KEY_ENV, LOCAL_SERVER_BASE_URL_ENV, LOCAL_SERVER_DEFAULT_MODEL, LocalServerAgent } from "./agents/index.js";
+export type { LocalServerAgentOptions } from "./agents/index.js";
 export { aggregateScores, createLlmJudge, createScorer, isSampled, listScores, scoreAttempt, scoreRuns, SCORES_TABLE } from "./scorers/index.js";
 export type {
   AggregateOptions,
@@ -328,36 +328,36 @@ export type {
   OpenApiToolsOptions,
 } from "./tools/index.js";
 // ---- workspaces and hot reload ports (docs/workspaces.md, docs/hot-reload.md) ----
-export type { HotBuild, HotReloadPort, PreparedWorkspace, WorkspacePort, WorkspaceSpec } from "./engine/workspace-port.js";
+export type { HotBuild, HotReloadPort, PreparedWorkspace, WorkspacePort, WorkspaceSpec } from "./engine/index.js";
 // ---- hosting: the domain API (docs/hosting.md) ----
-export { createDomainHandler, DEFAULT_MAX_BODY_BYTES } from "./api/handler.js";
-export type { DomainHandler, DomainHandlerOptions } from "./api/handler.js";
-export { errorEnvelope, errorResponse, jsonResponse, okEnvelope, okResponse } from "./api/envelope.js";
-export type { EnvelopeError, ErrorEnvelope, OkEnvelope, RpcEnvelope } from "./api/envelope.js";
-export { API_KEY_IDENTITY, bearerAuthenticate, bearerTokenOf, constantTimeEqual, runAuthOf } from "./api/identity.js";
-export type { Authenticate, BearerAuthOptions, CallerIdentity } from "./api/identity.js";
-export { checkScope, hasScope, METHOD_SCOPES, methodNotFound, requireScope, SCOPES } from "./api/scopes.js";
-export type { RpcMethodName, Scope } from "./api/scopes.js";
-export { TERMINAL_EVENT_TYPES } from "./api/host.js";
-export type { ActiveRun, GatewayHost, RegisteredWorkflow, ResumeRunOptions, StartRunRequest, Unsubscribe } from "./api/host.js";
-export { LocalGatewayHost, WORKFLOW_ANNOTATION } from "./api/local-host.js";
-export { pickUpRuns } from "./api/pick-up.js";
-export type { LocalGatewayHostOptions } from "./api/local-host.js";
-export { ChangeFeed } from "./api/change-feed.js";
-export type { ChangesSince, DomainChange, DomainChangeInit } from "./api/change-feed.js";
-export { RunEventHub } from "./api/run-event-hub.js";
-export { invokeRpc, RPC_METHODS } from "./api/rpc-methods.js";
-export { isRpcStream, notAvailableMethod, rpcStream } from "./api/rpc-types.js";
-export type { RpcMethod, RpcStream, RpcStreamFrame, RpcStreamSink } from "./api/rpc-types.js";
-export { CRON_IDENTITY, fireCron } from "./api/rpc-cron.js";
-export { cronStore, nextFireOf } from "./api/cron-store.js";
-export type { CronInit, CronRow } from "./api/cron-store.js";
-export { listRunRows, runRow, summaryRow, workflowRow } from "./api/read-model.js";
-export type { GatewayRunNode, GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow, RunFilter, RunPage, RunUsageSummary } from "./api/read-model.js";
-export type { GatewayPromptRow, NodeOutputResult } from "./api/rpc-reads.js";
-export type { RewindRunResult, RunStatusResult } from "./api/rpc-runs.js";
-export { whatHappened } from "./api/what-happened.js";
-export type { WhatHappened } from "./api/what-happened.js";
-export { assertDeclaredSize, readBodyText, readJsonBody } from "./api/body.js";
-export { sseResponse } from "./api/sse.js";
-export type { SseEvent, SseWriter } from "./api/sse.js";
+export { createDomainHandler, DEFAULT_MAX_BODY_BYTES } from "./api/index.js";
+export type { DomainHandler, DomainHandlerOptions } from "./api/index.js";
+export { errorEnvelope, errorResponse, jsonResponse, okEnvelope, okResponse } from "./api/index.js";
+export type { EnvelopeError, ErrorEnvelope, OkEnvelope, RpcEnvelope } from "./api/index.js";
+export { API_KEY_IDENTITY, bearerAuthenticate, bearerTokenOf, constantTimeEqual, runAuthOf } from "./api/index.js";
+export type { Authenticate, BearerAuthOptions, CallerIdentity } from "./api/index.js";
+export { checkScope, hasScope, METHOD_SCOPES, methodNotFound, requireScope, SCOPES } from "./api/index.js";
+export type { RpcMethodName, Scope } from "./api/index.js";
+export { TERMINAL_EVENT_TYPES } from "./api/index.js";
+export type { ActiveRun, GatewayHost, RegisteredWorkflow, ResumeRunOptions, StartRunRequest, Unsubscribe } from "./api/index.js";
+export { LocalGatewayHost, WORKFLOW_ANNOTATION } from "./api/index.js";
+export { pickUpRuns } from "./api/index.js";
+export type { LocalGatewayHostOptions } from "./api/index.js";
+export { ChangeFeed } from "./api/index.js";
+export type { ChangesSince, DomainChange, DomainChangeInit } from "./api/index.js";
+export { RunEventHub } from "./api/index.js";
+export { invokeRpc, RPC_METHODS } from "./api/index.js";
+export { isRpcStream, notAvailableMethod, rpcStream } from "./api/index.js";
+export type { RpcMethod, RpcStream, RpcStreamFrame, RpcStreamSink } from "./api/index.js";
+export { CRON_IDENTITY, fireCron } from "./api/index.js";
+export { cronStore, nextFireOf } from "./api/index.js";
+export type { CronInit, CronRow } from "./api/index.js";
+export { listRunRows, runRow, summaryRow, workflowRow } from "./api/index.js";
+export type { GatewayRunNode, GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow, RunFilter, RunPage, RunUsageSummary } from "./api/index.js";
+export type { GatewayPromptRow, NodeOutputResult } from "./api/index.js";
+export type { RewindRunResult, RunStatusResult } from "./api/index.js";
+export { whatHappened } from "./api/index.js";
+export type { WhatHappened } from "./api/index.js";
+export { assertDeclaredSize, readBodyText, readJsonBody } from "./api/index.js";
+export { sseResponse } from "./api/index.js";
+export type { SseEvent, SseWriter } from "./api/index.js";

@@ -30,6 +30,12 @@ export const TAGS = {
 } as const;
 
 /**
+ * Who cancelled a run (a run annotation the Gateway's `cancelRun` writes, hidden from a run's
+ * `annotations`): the engine names them when it refuses a decision for the cancelled run (WAIT_CLOSED).
+ */
+export const CANCELLED_BY_ANNOTATION = "flow:cancelledBy";
+
+/**
  * Internal tables (created by core/store/migrations.ts, the one other module that spells
  * them; core/static-analysis.test.ts keeps new `_flow_*` literals out of the rest). Memory's
  * tables are `MEMORY_TABLES` (core/memory/context.ts).
@@ -51,4 +57,5 @@ export const TABLES = {
   crons: "_flow_crons",
   webhookDeliveries: "_flow_webhook_deliveries",
   members: "_flow_members",
+  writeIds: "_flow_write_ids",
 } as const;

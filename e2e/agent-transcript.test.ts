@@ -5,8 +5,9 @@
  * word by word (`everyMs`). The run page's node panel shows the tool call with its arguments
  * and result, then the streamed text while the task is still running; once it finishes, the
  * tokens and cost show in the run header, the attempt and the runs list; a reload shows the
- * same transcript. Screenshots of the run page (mid-generation and after) and the runs list, in
- * both themes, go to docs/app/.
+ * same transcript; the workflow's launch view charts its cost per day. Screenshots of the run
+ * page (mid-generation and after), the runs list and the cost chart, in both themes, go to
+ * docs/app/.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -99,6 +100,18 @@ describe("a browser watches an agent's generation live (issue #26)", () => {
     await page.goto(`${gw.url}/runs`);
     await expect.poll(() => page.locator(`[data-testid="run-row"][data-run-id="${runId}"] [data-testid="run-cost"]`).textContent(), { timeout: 30_000 }).toMatch(/^\$0\.\d+$/);
     await shootThemes(page, "view-runs-cost");
+  }, 60_000);
+
+  it("shows the workflow's cost per day on its launch view", async () => {
+    await page.goto(`${gw.url}/launch/assistant`);
+    const chart = page.getByTestId("workflow-cost");
+    await expect.poll(() => chart.getByTestId("workflow-cost-total").textContent(), { timeout: 30_000 }).toMatch(/^1 run · \d+ tokens · \$0\.\d+$/);
+    const days = chart.getByTestId("workflow-cost-day");
+    expect(await days.count()).toBe(14);
+    expect(await days.last().getAttribute("data-runs")).toBe("1");
+    expect(await days.last().getAttribute("aria-label")).toMatch(/1 run, \d+ tokens · \$0\.\d+/);
+    await chart.scrollIntoViewIfNeeded();
+    await shootThemes(page, "view-workflow-cost");
   }, 60_000);
 
   it("shows the same transcript after a reload", async () => {

@@ -3,9 +3,9 @@
  * Binds a `defineWorkflows` set (core/api/define-workflows.ts) to a SQLite store in Node, as
  * `createFlow` would: what `npm start`'s Gateway does with the app's workflows.
  */
-import type { WorkflowSet } from "../core/api/define-workflows.js";
-import type { SchemaMap } from "../core/components/types.js";
-import type { FlowWorkflow } from "../core/engine/types.js";
+import type { WorkflowSet } from "../core/api/index.js";
+import type { SchemaMap } from "../core/components/index.js";
+import type { FlowWorkflow } from "../core/engine/index.js";
 import { createFlow } from "./create-flow.js";
 
 /**

@@ -2,13 +2,13 @@
  * @module node/create-external-flow
  * `createExternalFlow`: a workflow from a non-JSX build function, on SQLite.
  */
-import { externalBuild, type ExternalConfig } from "../core/api/external.js";
-import type { FlowApi } from "../core/api/create-api.js";
-import type { SchemaMap } from "../core/components/types.js";
-import { bindingOf } from "../core/engine/binding.js";
-import type { FlowWorkflow } from "../core/engine/types.js";
+import { externalBuild, type ExternalConfig } from "../core/api/index.js";
+import type { FlowApi } from "../core/api/index.js";
+import type { SchemaMap } from "../core/components/index.js";
+import { bindingOf } from "../core/engine/index.js";
+import type { FlowWorkflow } from "../core/engine/index.js";
 import { createFlow, type SqliteFlowDb } from "./create-flow.js";
-import type { SqliteStore } from "./store/sqlite.js";
+import type { SqliteStore } from "./store/index.js";
 
 /** What `createExternalFlow` returns: the workflow, its tables, and `cleanup()` closing the store. */
 export type ExternalFlow<S extends SchemaMap> = FlowWorkflow<S> & { tables: FlowApi<S, SqliteFlowDb>["tables"]; cleanup(): void };

@@ -8,19 +8,17 @@
  */
 import type { PgDatabase, PgQueryResultHKT, PgTable } from "drizzle-orm/pg-core";
 import type pg from "pg";
-import { createFlowApi, type CreateFlowOptions, type FlowApi } from "../core/api/create-api.js";
-import type { SchemaMap } from "../core/components/types.js";
-import type { RuntimeEnv } from "../core/engine/world.js";
+import { createFlowApi, type CreateFlowOptions, type FlowApi } from "../core/api/index.js";
+import type { SchemaMap } from "../core/components/index.js";
+import type { RuntimeEnv } from "../core/engine/index.js";
 import { FlowError, isFlowError } from "../core/errors.js";
-import { ensureUserTables } from "../core/schema/ensure-tables.js";
-import { registryOptions, SchemaRegistry } from "../core/schema/registry.js";
-import type { FlowTable } from "../core/schema/tables.js";
-import { migrateStore } from "../core/store/migrations.js";
-import type { StorePort } from "../core/store/port.js";
-import { createNodeEnv } from "./engine/env.js";
-import { reconcileMigratedColumns } from "./migrate/column-types.js";
-import { openPgliteStore, type PgliteStore } from "./store/pglite.js";
-import { openPostgresStore, type PostgresStore } from "./store/postgres.js";
+import { ensureUserTables, registryOptions, SchemaRegistry } from "../core/schema/index.js";
+import type { FlowTable } from "../core/schema/index.js";
+import { migrateStore } from "../core/store/index.js";
+import type { StorePort } from "../core/store/index.js";
+import { createNodeEnv } from "./engine/index.js";
+import { reconcileMigratedColumns } from "./migrate/index.js";
+import { openPgliteStore, openPostgresStore, type PgliteStore, type PostgresStore } from "./store/index.js";
 
 /**
  * Default PGlite data dir, relative to the working directory.

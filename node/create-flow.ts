@@ -4,16 +4,15 @@
  */
 import { resolve } from "node:path";
 import type { drizzle } from "drizzle-orm/better-sqlite3";
-import { createFlowApi, type CreateFlowOptions, type FlowApi } from "../core/api/create-api.js";
-import type { SchemaMap } from "../core/components/types.js";
-import type { RuntimeEnv } from "../core/engine/world.js";
+import { createFlowApi, type CreateFlowOptions, type FlowApi } from "../core/api/index.js";
+import type { SchemaMap } from "../core/components/index.js";
+import type { RuntimeEnv } from "../core/engine/index.js";
 import { FlowError, isFlowError } from "../core/errors.js";
-import { ensureUserTablesSync } from "../core/schema/ensure-tables.js";
-import { registryOptions, SchemaRegistry } from "../core/schema/registry.js";
-import { migrateStoreSync } from "../core/store/migrations.js";
-import { lazyPackage } from "../core/util/lazy-package.js";
-import { createNodeEnv } from "./engine/env.js";
-import { openSqliteStore } from "./store/sqlite.js";
+import { ensureUserTablesSync, registryOptions, SchemaRegistry } from "../core/schema/index.js";
+import { migrateStoreSync } from "../core/store/index.js";
+import { lazyPackage } from "../core/util/index.js";
+import { createNodeEnv } from "./engine/index.js";
+import { openSqliteStore } from "./store/index.js";
 
 /** The Drizzle database `createFlow` returns as `db`. */
 export type SqliteFlowDb = ReturnType<typeof drizzle>;

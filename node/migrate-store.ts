@@ -8,20 +8,34 @@
  * SQLite files are removed unless `keepSqlite`. See docs/backends.md, "Migrating a store".
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
-import type { EnvMap } from "./config/config-file.js";
-import { newMarker, writeMarker } from "./config/migration-marker.js";
-import { resolveBackend, type ResolvedBackend } from "./config/resolve-backend.js";
+import type { EnvMap } from "./config/index.js";
+import { newMarker, resolveBackend, type ResolvedBackend, writeMarker } from "./config/index.js";
 import { FlowError, isFlowError } from "../core/errors.js";
-import { systemClock } from "../core/engine/world.js";
+import { systemClock } from "../core/engine/index.js";
 import { memoryStoreOf } from "../core/memory/index.js";
 import type { MemoryNamespaceKind } from "../core/memory/index.js";
-import { MIGRATIONS, migrationLedger, pendingMigrations } from "../core/store/migrations.js";
-import type { SqlExecutor } from "../core/store/port.js";
-import { type InferredColumns, writeInferredColumns } from "./migrate/column-types.js";
-import { assertTargetEmpty, countRows, insertRows, rowsPerInsert, storeInTransaction, targetColumns, userTableDdl } from "./migrate/postgres-target.js";
-import { SqliteSource, type SourceTable } from "./migrate/sqlite-source.js";
-import { openPgliteStore, type PgliteStore } from "./store/pglite.js";
-import { openPostgresStore, type PostgresStore, redactUrl } from "./store/postgres.js";
+import { MIGRATIONS, migrationLedger, pendingMigrations } from "../core/store/index.js";
+import type { SqlExecutor } from "../core/store/index.js";
+import {
+  assertTargetEmpty,
+  countRows,
+  type InferredColumns,
+  insertRows,
+  rowsPerInsert,
+  type SourceTable,
+  SqliteSource,
+  storeInTransaction,
+  targetColumns,
+  userTableDdl,
+  writeInferredColumns,
+} from "./migrate/index.js";
+import {
+  openPgliteStore,
+  openPostgresStore,
+  type PgliteStore,
+  type PostgresStore,
+  redactUrl,
+} from "./store/index.js";
 
 /**
  * SPEC.md `MigrateStoreOptions`.

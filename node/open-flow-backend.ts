@@ -6,14 +6,14 @@
  * (node/config/resolve-backend.ts), then calls `createFlow` or `createFlowPostgres`.
  * See docs/backends.md.
  */
-import type { CreateFlowOptions, FlowApi } from "../core/api/create-api.js";
-import type { SchemaMap } from "../core/components/types.js";
-import type { RuntimeEnv } from "../core/engine/world.js";
-import type { BackendName } from "./config/config-file.js";
-import { resolveBackend, type ResolveBackendOptions, type ResolvedBackend } from "./config/resolve-backend.js";
+import type { CreateFlowOptions, FlowApi } from "../core/api/index.js";
+import type { SchemaMap } from "../core/components/index.js";
+import type { RuntimeEnv } from "../core/engine/index.js";
+import type { BackendName } from "./config/index.js";
+import { resolveBackend, type ResolveBackendOptions, type ResolvedBackend } from "./config/index.js";
 import { createFlow, type SqliteFlowDb } from "./create-flow.js";
 import { createFlowPostgres, type PostgresFlowDb } from "./create-flow-postgres.js";
-import { createNodeEnv } from "./engine/env.js";
+import { createNodeEnv } from "./engine/index.js";
 
 /**
  * SPEC.md `OpenFlowBackendOptions`: `CreateFlowOptions` plus where to look for the backend.

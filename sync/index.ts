@@ -12,11 +12,10 @@
  * `durable-flow/data` never bundles it.
  */
 export { createTeamCollections, multiplayerSource } from "./source-multiplayer.js";
-export { isTeamShape, shapesOfTable, shapeWhere, TEAM_SHAPES, WORKSPACE_COLUMN } from "./team-shapes.js";
-export type { ShapeDefinition, TeamShapeName } from "./team-shapes.js";
-export { Membership, NOT_A_MEMBER, ROLE_SCOPES, teamAuthenticate, WORKSPACE_ADMIN_SCOPE, WORKSPACE_LIST_SCOPE, WORKSPACE_ROLES } from "./membership.js";
-export type { WorkspaceMember, WorkspaceRole } from "./membership.js";
-export { answerSync, SYNC_PREFIX } from "./sync-proxy.js";
-export type { SyncProxyContext } from "./sync-proxy.js";
-export { assertWorkspaceId, prepareTeamWorkspace } from "./team-workspace.js";
-export type { GatewayTeamOptions } from "./team-workspace.js";
+export type { TeamOfflineOptions } from "./source-multiplayer.js";
+export { isQueued } from "./team-writes.js";
+export type { QueuedAnswer } from "./team-writes.js";
+export { assertRoleAllows, describeRefusal, WriteQueue } from "./write-queue.js";
+export type { QueuedWrite, QueuedWriteKind, WriteQueueStore } from "./write-queue.js";
+// What the Gateway uses too (its own door, sync/server.ts, leaves the collections out).
+export * from "./server.js";

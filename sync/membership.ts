@@ -14,10 +14,10 @@
  * (it may ask which workspaces it is in, and gets none). Callers without a user id (service
  * tokens, or a Gateway without auth) are not narrowed: they are the deployment's own.
  */
-import type { Authenticate, CallerIdentity } from "../core/api/identity.js";
-import { hasScope, SCOPES } from "../core/api/scopes.js";
+import type { Authenticate, CallerIdentity } from "../core/api/index.js";
+import { hasScope, SCOPES } from "../core/api/index.js";
 import { FlowError } from "../core/errors.js";
-import type { StorePort } from "../core/store/port.js";
+import type { StorePort } from "../core/store/index.js";
 import { TABLES } from "../core/protocol.js";
 
 /**

@@ -13,7 +13,8 @@
  */
 import { createCollection } from "@tanstack/db";
 import { electricCollectionOptions } from "@tanstack/electric-db-collection";
-import type { LiveCollection } from "../core/data/query-collection.js";
+import type { LastSeenStore, LiveCollection } from "../core/data/index.js";
+import { persistShape } from "./shape-cache.js";
 import { SHAPE_PARSER, type ShapeRow } from "./shape-rows.js";
 
 /**
@@ -80,6 +81,8 @@ export interface ShapeCollectionSpec<T extends object> {
   getKey(row: T): string;
   /** Awaited before the shape's first request (what `toRow` reads besides the row, e.g. the workspace's workflows). */
   before?: () => Promise<unknown>;
+  /** Keeps the shape's rows and resume point in the browser (sync/shape-cache.ts): the collection opens offline. */
+  cache?: LastSeenStore;
 }
 
 /**
@@ -107,7 +110,7 @@ function fetchAfter(before: () => Promise<unknown>, fetch: typeof globalThis.fet
  * const runs = shapeCollection<GatewayRunSummaryRow>({ id, url: `${base}/acme/runs`, headers, health, toRow: runFromShape, getKey: (r) => r.runId });
  */
 export function shapeCollection<T extends object>(spec: ShapeCollectionSpec<T>): LiveCollection<T> {
-  const options = electricCollectionOptions<ShapeRow>({
+  const electric = electricCollectionOptions<ShapeRow>({
     id: spec.id,
     syncMode: "eager",
     getKey: (row) => spec.getKey(row as T),
@@ -127,6 +130,7 @@ export function shapeCollection<T extends object>(spec: ShapeCollectionSpec<T>):
       },
     },
   });
+  const options = spec.cache ? persistShape(electric, spec.cache, `${spec.id}:shape`, (row) => spec.getKey(row as T)) : electric;
   const electricUtils = options.utils;
   const utils = {
     awaitTxId: (txid: number, timeoutMs?: number) => electricUtils.awaitTxId(txid, timeoutMs),

@@ -8,9 +8,9 @@
  * Run rows are mapped by the Gateway read model's own mapper (core/api/run-rows.ts).
  * `int8` columns arrive as numbers (the shape parser below), JSON text columns are parsed.
  */
-import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../core/data/rows.js";
-import { runNodeKey } from "../core/data/rows.js";
-import { annotatedWorkflowKey, type RunRowContext, runRowOf } from "../core/api/run-rows.js";
+import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../core/data/index.js";
+import { runNodeKey } from "../core/data/index.js";
+import { annotatedWorkflowKey, type RunRowContext, runRowOf } from "../core/api/index.js";
 
 /** A row as a shape stream delivers it (after `SHAPE_PARSER`). */
 export type ShapeRow = Record<string, unknown>;

@@ -15,24 +15,47 @@
  * synced one without a flicker. A txid that does not arrive in time does not fail the write:
  * the write is durable, and the row shows when the shape catches up.
  *
- * Offline: while the shapes cannot be reached (or the browser says it is offline) writes are
- * refused with WORKSPACE_OFFLINE before anything is sent — never queued, never lost silently.
+ * Offline (`TeamOfflineOptions`): the shapes' rows and resume points are kept in the browser
+ * (sync/shape-cache.ts), so the collections open with the last-synced rows at once; writes are
+ * queued durably and sent in order when the workspace answers again (sync/team-writes.ts,
+ * sync/write-queue.ts). Without those options, writes made offline are refused with
+ * WORKSPACE_OFFLINE before anything is sent — never lost silently.
  */
 import type { QueryClient } from "@tanstack/query-core";
-import { createCollections, type FlowCollections } from "../core/data/collections.js";
-import type { DataApi } from "../core/data/data-api.js";
-import type { DataClient } from "../core/data/data-client.js";
-import { assertMultiplayerMode, mergeHeaders, type MultiplayerWorkspaceMode } from "../core/data/mode.js";
-import type { LiveCollection } from "../core/data/query-collection.js";
-import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../core/data/rows.js";
-import { type CollectionSource, type CollectionsOptions, localSource } from "../core/data/source.js";
-import { FlowError } from "../core/errors.js";
-import { ShapeHealth, shapeCollection, type ShapeCollectionUtils } from "./shape-collection.js";
+import {
+  assertMultiplayerMode,
+  type CollectionSource,
+  type CollectionsOptions,
+  createCollections,
+  type DataClient,
+  type FlowCollections,
+  type GatewayApprovalRow,
+  type GatewayRunSummaryRow,
+  type LastSeenStore,
+  type LiveCollection,
+  localSource,
+  mergeHeaders,
+  type MultiplayerWorkspaceMode,
+} from "../core/data/index.js";
+import { ShapeHealth, shapeCollection } from "./shape-collection.js";
 import { approvalFromShape, runFromShape, type ShapeRow, shapeRowContext } from "./shape-rows.js";
 import type { TeamShapeName } from "./team-shapes.js";
+import { teamWrites } from "./team-writes.js";
+import type { WriteQueue } from "./write-queue.js";
 
-/** What a team Gateway adds to a write's answer: `{ <shape>: txid[] }`, in commit order. */
-type WithTxids = { txids?: Partial<Record<TeamShapeName, number[]>> };
+/**
+ * What lets a team workspace work offline (docs/multiplayer.md "Offline").
+ * @example
+ * const offline: TeamOfflineOptions = { shapes: lastSeen, queue: new WriteQueue(store, "https://flow.example.com#acme"), role: () => "approve" };
+ */
+export interface TeamOfflineOptions {
+  /** Keeps the shapes' rows and resume points (the app: IndexedDB, ui/workspace/last-seen.ts). */
+  shapes?: LastSeenStore;
+  /** Queues writes made offline and sends them when back. */
+  queue?: WriteQueue;
+  /** The member's role as last known: the queue refuses what it does not allow. */
+  role?: () => string | undefined;
+}
 
 /**
  * The live collections of a team workspace (`createCollections` of `durable-flow/data` with
@@ -42,8 +65,8 @@ type WithTxids = { txids?: Partial<Record<TeamShapeName, number[]>> };
  * import { createTeamCollections } from "durable-flow/sync";
  * const cols = createTeamCollections({ kind: "multiplayer", apiBaseUrl: origin, electricBaseUrl: `${origin}/sync`, workspaceId: "acme", token }, new QueryClient());
  */
-export function createTeamCollections(source: MultiplayerWorkspaceMode | DataClient, queryClient: QueryClient, options: Omit<CollectionsOptions, "sourceFactory"> = {}): FlowCollections {
-  return createCollections(source, queryClient, { ...options, sourceFactory: multiplayerSource });
+export function createTeamCollections(source: MultiplayerWorkspaceMode | DataClient, queryClient: QueryClient, options: Omit<CollectionsOptions, "sourceFactory"> = {}, offline: TeamOfflineOptions = {}): FlowCollections {
+  return createCollections(source, queryClient, { ...options, sourceFactory: (d, q, o) => multiplayerSource(d, q, o, offline) });
 }
 
 /**
@@ -51,7 +74,7 @@ export function createTeamCollections(source: MultiplayerWorkspaceMode | DataCli
  * @example
  * const cols = createCollections(mode, new QueryClient(), { sourceFactory: multiplayerSource });
  */
-export function multiplayerSource(data: DataClient, queryClient: QueryClient, opts: CollectionsOptions): CollectionSource {
+export function multiplayerSource(data: DataClient, queryClient: QueryClient, opts: CollectionsOptions, offline: TeamOfflineOptions = {}): CollectionSource {
   const mode = data.mode;
   assertMultiplayerMode(mode);
   const base = localSource(data, queryClient, opts);
@@ -59,14 +82,26 @@ export function multiplayerSource(data: DataClient, queryClient: QueryClient, op
   const headers = Object.fromEntries(mergeHeaders(mode, opts.headers).entries());
   const shapeUrl = (shape: TeamShapeName) => `${mode.electricBaseUrl.replace(/\/$/, "")}/${encodeURIComponent(mode.workspaceId)}/${shape}`;
   const id = (name: string) => `flow:${mode.apiBaseUrl}:${name}`;
+  const cache = offline.shapes ? { cache: offline.shapes } : {};
   // A run no Gateway annotated is known by its workflow's name, as a Gateway knows it
   // (core/api/run-rows.ts); the runs shape starts once the workspace's workflows are read.
   const workflowKeyOfName = (name: string) => (base.workflows.status === "ready" ? base.workflows.toArray.find((w) => w.name === name)?.key : undefined);
   const rowContext = shapeRowContext(workflowKeyOfName);
-  const runs = shapeCollection<GatewayRunSummaryRow>({ id: id("runs"), url: shapeUrl("runs"), headers, health, toRow: (row) => runFromShape(row, rowContext), getKey: (r) => r.runId, before: () => base.workflows.preload().catch(() => undefined) });
-  const approvals = shapeCollection<GatewayApprovalRow>({ id: id("approvals"), url: shapeUrl("approvals"), headers, health, toRow: approvalFromShape, getKey: (a) => a.key });
-  const api = confirmingApi(data.api, { runs, approvals }, health, mode.workspaceId, opts.confirmTimeoutMs ?? 10_000);
-  const tasks = shapeCollection<ShapeRow>({ id: id("nodes"), url: shapeUrl("nodes"), headers, health, toRow: (r) => r, getKey: (r) => `${String(r.run_id)}/${String(r.node_id)}#${String(r.iteration)}` });
+  const runs = shapeCollection<GatewayRunSummaryRow>({ id: id("runs"), url: shapeUrl("runs"), headers, health, toRow: (row) => runFromShape(row, rowContext), getKey: (r) => r.runId, before: () => base.workflows.preload().catch(() => undefined), ...cache });
+  const approvals = shapeCollection<GatewayApprovalRow>({ id: id("approvals"), url: shapeUrl("approvals"), headers, health, toRow: approvalFromShape, getKey: (a) => a.key, ...cache });
+  const api = teamWrites({
+    api: data.api,
+    mode,
+    fetch: opts.fetch ?? globalThis.fetch.bind(globalThis),
+    headers: opts.headers ?? {},
+    cols: { runs, approvals },
+    health,
+    timeoutMs: opts.confirmTimeoutMs ?? 10_000,
+    closed: () => data.closed,
+    ...(offline.queue ? { queue: offline.queue } : {}),
+    ...(offline.role ? { role: offline.role } : {}),
+  });
+  const tasks = shapeCollection<ShapeRow>({ id: id("nodes"), url: shapeUrl("nodes"), headers, health, toRow: (r) => r, getKey: (r) => `${String(r.run_id)}/${String(r.node_id)}#${String(r.iteration)}`, ...cache });
   const follow = followTasks(tasks, base);
   return {
     ...base,
@@ -112,44 +147,5 @@ function followTasks(nodes: LiveCollection<ShapeRow>, base: CollectionSource): <
       void nodes.preload().catch(() => undefined);
     }
     return collection;
-  };
-}
-
-/**
- * The domain API the writes use: refused while offline, confirmed by the shapes' txids.
- * @example
- * const api = confirmingApi(data.api, { runs, approvals }, health, "acme", 10_000);
- */
-function confirmingApi(api: DataApi, cols: { runs: LiveCollection<GatewayRunSummaryRow>; approvals: LiveCollection<GatewayApprovalRow> }, health: ShapeHealth, workspaceId: string, timeoutMs: number): DataApi {
-  const refuseOffline = (what: string) => {
-    const browserOffline = typeof navigator !== "undefined" && navigator.onLine === false;
-    if (!health.offline && !browserOffline) return;
-    const why = browserOffline ? "this browser is offline" : `its shapes cannot be reached (${(health.lastError as Error | undefined)?.message ?? "no answer"})`;
-    throw new FlowError("WORKSPACE_OFFLINE", `${what} was not sent: workspace "${workspaceId}" is offline (${why}). Nothing was changed; try again once the connection is back.`, { workspaceId });
-  };
-  const confirm = async <R>(result: R, shape: "runs" | "approvals"): Promise<R> => {
-    const txid = (result as WithTxids | null)?.txids?.[shape]?.[0];
-    const collection = cols[shape] as unknown as { status: string; utils: ShapeCollectionUtils };
-    if (typeof txid === "number" && collection.status === "ready") await collection.utils.awaitTxId(txid, timeoutMs).catch(() => false);
-    return result;
-  };
-  return {
-    ...api,
-    async launchRun(p) {
-      refuseOffline(`Launching ${p.workflow}`);
-      return confirm(await api.launchRun(p), "runs");
-    },
-    async cancelRun(runId) {
-      refuseOffline(`Cancelling run ${runId}`);
-      return confirm(await api.cancelRun(runId), "runs");
-    },
-    async submitApproval(p) {
-      refuseOffline(`The decision on "${p.nodeId}" of run ${p.runId}`);
-      return confirm(await api.submitApproval(p), "approvals");
-    },
-    async submitSignal(p) {
-      refuseOffline(`Signal "${p.name}"`);
-      return confirm(await api.submitSignal(p), "runs");
-    },
   };
 }

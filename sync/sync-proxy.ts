@@ -16,10 +16,10 @@
  *    body), plus `vary: authorization, cookie` so no cache hands one member's answer to a
  *    non-member, and the expose-headers a cross-origin client needs.
  */
-import type { CallerIdentity } from "../core/api/identity.js";
-import { requireScope } from "../core/api/scopes.js";
+import type { CallerIdentity } from "../core/api/index.js";
+import { requireScope } from "../core/api/index.js";
 import { FlowError } from "../core/errors.js";
-import { lazyPackage } from "../core/util/lazy-package.js";
+import { lazyPackage } from "../core/util/index.js";
 import { isTeamShape, shapeWhere, TEAM_SHAPES } from "./team-shapes.js";
 import { NOT_A_MEMBER } from "./membership.js";
 

@@ -14,7 +14,7 @@
  * version reads), so Gateways joining a running workspace lock nothing.
  */
 import { FlowError } from "../core/errors.js";
-import type { StorePort } from "../core/store/port.js";
+import type { StorePort } from "../core/store/index.js";
 import { TABLES } from "../core/protocol.js";
 import { TEAM_SHAPES, WORKSPACE_COLUMN } from "./team-shapes.js";
 

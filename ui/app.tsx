@@ -3,7 +3,7 @@
  * The app: routes inside the shell (header with workspace switcher, connection status, nav,
  * theme). Views are loaded on demand. Routes (docs/app.md "Views"):
  * `/runs` (list, filters in the query string), `/runs/:runId` (detail; `?node=<id>#<iter>`
- * selects a node), `/launch/:workflow?`, `/approvals`, `/memory`, `/scores`, `/crons`, `/members` (team workspaces), `/settings` (model keys).
+ * selects a node), `/compare?a=<runId>&b=<runId>` (two runs side by side), `/launch/:workflow?`, `/approvals`, `/memory`, `/scores`, `/crons`, `/members` (team workspaces), `/settings` (model keys).
  */
 import { Navigate, Route, Router } from "@solidjs/router";
 import { lazy } from "solid-js";
@@ -13,6 +13,7 @@ import { Shell } from "./shell.js";
 
 const RunsList = lazy(() => import("./views/runs-list.js"));
 const RunDetail = lazy(() => import("./views/run-detail.js"));
+const Compare = lazy(() => import("./views/compare.js"));
 const Launch = lazy(() => import("./views/launch.js"));
 const Approvals = lazy(() => import("./views/approvals.js"));
 const Memory = lazy(() => import("./views/memory.js"));
@@ -34,6 +35,7 @@ export function App() {
         <Route path="/" component={() => <Navigate href="/runs" />} />
         <Route path="/runs" component={RunsList} />
         <Route path="/runs/:runId" component={RunDetail} />
+        <Route path="/compare" component={Compare} />
         <Route path="/launch/:workflow?" component={Launch} />
         <Route path="/approvals" component={Approvals} />
         <Route path="/memory" component={Memory} />

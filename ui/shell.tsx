@@ -15,6 +15,7 @@ import { isTokenError, TokenPrompt } from "./workspace/token-prompt.js";
 import { isNotMemberError, NotMember } from "./workspace/not-member.js";
 import { applyTheme, savedTheme, type ThemeChoice } from "./theme.js";
 import { WorkspaceSwitcher } from "./workspace/workspace-switcher.js";
+import { PendingWrites, queuedWrites } from "./workspace/pending-writes.js";
 
 const NAV = [
   { href: "/runs", label: "Runs" },
@@ -44,6 +45,7 @@ export function Shell(props: RouteSectionProps) {
     applyTheme(next);
   };
   let openHelp: (() => void) | undefined;
+  const writes = queuedWrites(() => flow.connection()?.queue);
   return (
     <div class="shell">
       <a class="skip-link" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById("main")?.focus())}>
@@ -55,7 +57,7 @@ export function Shell(props: RouteSectionProps) {
         </A>
         <WorkspaceSwitcher />
         <span class="shell-spacer" />
-        <ConnectionStatus status={flow.status} local={flow.workspace().kind === "browser"} />
+        <ConnectionStatus status={flow.status} local={flow.workspace().kind === "browser"} waiting={writes().filter((w) => w.state === "waiting").length} />
         <button type="button" class="ghost" onClick={() => openHelp?.()} aria-keyshortcuts="?" title="Keyboard shortcuts (?)">
           <span aria-hidden="true">⌨</span>
           <span class="sr-only">Keyboard shortcuts</span>
@@ -83,7 +85,7 @@ export function Shell(props: RouteSectionProps) {
         </For>
       </nav>
       <main class="shell-main" id="main" tabIndex={-1}>
-        <WorkspaceGate>{props.children}</WorkspaceGate>
+        <WorkspaceGate writes={writes}>{props.children}</WorkspaceGate>
       </main>
       <ShortcutsHelp ref={(open) => (openHelp = open)} />
     </div>
@@ -105,7 +107,7 @@ function ApprovalsBadge() {
 }
 
 /** Renders its children once the workspace is open; a loading line before, an error after a failure. */
-function WorkspaceGate(props: ParentProps) {
+function WorkspaceGate(props: ParentProps<{ writes: ReturnType<typeof queuedWrites> }>) {
   const flow = useFlow();
   return (
     <Switch>
@@ -130,10 +132,11 @@ function WorkspaceGate(props: ParentProps) {
         <Show when={flow.status() === "offline" && conn.lastSeen?.shownFrom()}>
           {(at) => (
             <p class="last-seen-banner" role="status" data-testid="last-seen">
-              <strong>{flow.workspace().name} cannot be reached.</strong> Showing what this browser saw {formatAgo(at())} ({formatDateTime(at())}); it catches up by itself once the Gateway answers.
+              <strong>{flow.workspace().name} cannot be reached{conn.team ? " (neither its Gateway nor its sync answers)" : ""}.</strong> Showing what this browser saw {formatAgo(at())}, as of {formatDateTime(at())}; it catches up by itself once the Gateway answers.
             </p>
           )}
         </Show>
+        <PendingWrites queue={conn.queue} writes={props.writes} />
         <ErrorBoundary
           fallback={(err, reset) => <Recovering error={err} reset={reset} />}
         >

@@ -10,8 +10,8 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import { FlowError } from "../../core/errors.js";
-import { PGLITE_PARSERS, pgliteStatements } from "../../core/store/pglite-statements.js";
-import type { StorePort } from "../../core/store/port.js";
+import { PGLITE_PARSERS, pgliteStatements } from "../../core/store/index.js";
+import type { StorePort } from "../../core/store/index.js";
 
 /** Where a browser database lives: `auto` picks OPFS where it works, else IndexedDB. */
 export type BrowserStorage = "opfs" | "idb" | "memory";

@@ -10,7 +10,7 @@
 import * as git from "isomorphic-git";
 import type { PromiseFsClient } from "isomorphic-git";
 import { FlowError } from "../../core/errors.js";
-import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/port.js";
+import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/index.js";
 
 /** A file of a tree: its blob id and git mode (`100644`, `100755`, `120000`). */
 interface Entry {

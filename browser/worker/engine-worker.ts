@@ -12,11 +12,11 @@
 import * as Comlink from "comlink";
 import { appWorkflows } from "flow-app-workflows";
 import seedUrl from "flow-pglite-seed?url";
-import { errorResponse } from "../../core/api/envelope.js";
+import { errorResponse } from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
-import type { SqlRow, SqlValue } from "../../core/store/port.js";
+import type { SqlRow, SqlValue } from "../../core/store/index.js";
 import { exposeBrowserKeysAsEnv } from "../keys.js";
-import { type BrowserStorage, offersOpfs } from "../store/pglite-browser.js";
+import { type BrowserStorage, offersOpfs } from "../store/index.js";
 import { fromWireRequest, type WireHead, type WireRequest, wireHeadOf } from "../wire.js";
 import { type RunningBrowserEngine, startBrowserEngine } from "./engine.js";
 import { TabChannel } from "./tab-channel.js";

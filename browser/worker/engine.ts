@@ -6,12 +6,15 @@
  * previous leader left (a closed tab, a reload), and every `wakeEveryMs` it resumes parked runs
  * that can continue (a due timer). See docs/app-browser.md.
  */
-import type { WorkflowSet } from "../../core/api/define-workflows.js";
-import { createDomainHandler, type DomainHandler } from "../../core/api/handler.js";
-import { LocalGatewayHost } from "../../core/api/local-host.js";
-import { pickUpRuns } from "../../core/api/pick-up.js";
+import type { WorkflowSet } from "../../core/api/index.js";
+import {
+  createDomainHandler,
+  type DomainHandler,
+  LocalGatewayHost,
+  pickUpRuns,
+} from "../../core/api/index.js";
 import { bindBrowserWorkflows, createBrowserEnv } from "../create-browser-flow.js";
-import { type BrowserPgliteStoreOptions, type BrowserPgliteStore, openBrowserPgliteStore } from "../store/pglite-browser.js";
+import { type BrowserPgliteStoreOptions, type BrowserPgliteStore, openBrowserPgliteStore } from "../store/index.js";
 
 /** Options of `startBrowserEngine`. */
 export interface BrowserEngineStartOptions extends BrowserPgliteStoreOptions {

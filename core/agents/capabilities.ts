@@ -5,7 +5,7 @@
  * `hashCapabilityRegistry`, which lets a cache or a run notice that an agent's powers changed.
  * See docs/agents.md ("Capability registry").
  */
-import { sha256Hex, stableStringify } from "../util/hash.js";
+import { sha256Hex, stableStringify } from "../util/index.js";
 
 /** The engine strings of the thirteen CLI agent variants (vendor-named, as SPEC.md says). */
 export const CLI_AGENT_ENGINES = [

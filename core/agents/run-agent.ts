@@ -16,8 +16,8 @@
  * - usage (summed over every call), latency, the agent id and its native session id are
  *   returned as the attempt's meta.
  */
-import type { TaskRuntime } from "../components/types.js";
-import type { TaskDescriptor } from "../engine/types.js";
+import type { TaskRuntime } from "../components/index.js";
+import type { TaskDescriptor } from "../engine/index.js";
 import { FlowError, isFlowError } from "../errors.js";
 import { classifyAgentError } from "./failure.js";
 import type { AgentFailureKind } from "./failure.js";

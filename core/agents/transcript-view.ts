@@ -7,7 +7,7 @@
  * cancelled as `interrupted` (its process died; core/engine/session-open.ts) keeps what it
  * recorded, and its unfinished generation says `interrupted`.
  */
-import type { FlowEvent } from "../engine/events.js";
+import type { FlowEvent } from "../engine/index.js";
 import type { AgentUsage } from "./types.js";
 import { addUsage } from "./usage.js";
 

@@ -19,12 +19,21 @@ function fakeClock() {
       return h;
     },
     clearTimeout: (h: unknown) => void timers.splice(timers.indexOf(h as never), 1),
+    /** Moves time forward, firing each due timer at its own time. */
     advance(ms: number) {
-      t += ms;
-      for (const h of [...timers]) if (h.at <= t) (timers.splice(timers.indexOf(h), 1), h.fn());
+      const end = t + ms;
+      for (let h = next(end); h; h = next(end)) {
+        t = h.at;
+        timers.splice(timers.indexOf(h), 1);
+        h.fn();
+      }
+      t = end;
     },
     pending: () => timers.length,
   };
+  function next(end: number) {
+    return timers.filter((h) => h.at <= end).sort((a, b) => a.at - b.at)[0];
+  }
 }
 
 describe("AttemptTranscript", () => {
@@ -77,6 +86,23 @@ describe("TranscriptBatch", () => {
     expect(out[0]).toMatchObject({ type: "AgentTextDelta", text: "It is 21 C." });
     expect(batch.size).toBe(0);
     expect(clock.pending()).toBe(0);
+  });
+
+  it("wakes the loop at once after a quiet spell and at most once per interval while text streams", () => {
+    const clock = fakeClock();
+    const wokeAt: number[] = [];
+    const batch = new TranscriptBatch(clock, () => wokeAt.push(clock.now()), 50);
+    const ref = { nodeId: "n", iteration: 0, attempt: 1, generation: 1 };
+    const start = clock.now();
+    // A token every 20 ms for 200 ms, then one after a pause.
+    for (let t = 0; t <= 200; t += 20) {
+      clock.advance(start + t - clock.now());
+      batch.push({ type: "AgentTextDelta", ...ref, text: "w " });
+    }
+    clock.advance(start + 300 - clock.now());
+    batch.push({ type: "AgentTextDelta", ...ref, text: "late" });
+    clock.advance(0);
+    expect(wokeAt.map((t) => t - start)).toEqual([0, 50, 100, 150, 200, 250, 300]);
   });
 });
 

@@ -7,8 +7,8 @@
  * batches them into the run's next flush, so they are events like any other (DESIGN.md,
  * performance rules); without a sink nothing is recorded and nothing is spent.
  */
-import type { AgentGenerationFinishedEvent, AgentGenerationStartedEvent, EventInit } from "../engine/events.js";
-import { getDefinedToolMetadata } from "../tools/define-tool.js";
+import type { AgentGenerationFinishedEvent, AgentGenerationStartedEvent, EventInit } from "../engine/index.js";
+import { getDefinedToolMetadata } from "../tools/index.js";
 import { costOf } from "./prices.js";
 import type { PriceTable } from "./prices.js";
 import type { AgentEvent, AgentGenerateOptions, AgentLike, AgentUsage } from "./types.js";

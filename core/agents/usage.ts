@@ -75,11 +75,27 @@ export function rollUpUsage(metas: readonly unknown[]): AgentUsage & { attempts:
     if (!m?.usage && m?.costUsd === undefined) continue;
     attempts++;
     const { costUsd: _reported, ...tokens } = m.usage ?? {};
+    // A usage without a total counts input + output, as the app shows it and budgets read it.
+    if (tokens.totalTokens === undefined && (tokens.inputTokens !== undefined || tokens.outputTokens !== undefined)) tokens.totalTokens = (tokens.inputTokens ?? 0) + (tokens.outputTokens ?? 0);
     usage = addUsage(usage, tokens);
     const c = m.costUsd ?? m.usage?.costUsd;
     if (typeof c === "number") cost = (cost ?? 0) + c;
   }
   return { ...usage, ...(cost !== undefined ? { costUsd: Math.round(cost * 1e9) / 1e9 } : {}), attempts };
+}
+
+/**
+ * The tokens one attempt spent, as a token budget (`<Aspects tokenBudget>`) counts them: its
+ * agents' total (input + output when no total was reported, as {@link rollUpUsage} counts it)
+ * plus, for a Subflow, its child run's (`childUsage`, which the run's rolled-up usage reaches
+ * through the child's own attempts instead).
+ * @example
+ * attemptTokens({ usage: { inputTokens: 10, outputTokens: 5 } }); // 15
+ * attemptTokens({ childRunId: "r1/draft@0", childUsage: { totalTokens: 40, attempts: 2 } }); // 40
+ */
+export function attemptTokens(meta: unknown): number {
+  const child = (meta as { childUsage?: AgentUsage } | null | undefined)?.childUsage;
+  return (rollUpUsage([meta]).totalTokens ?? 0) + (child?.totalTokens ?? 0);
 }
 
 function numberIn(value: unknown): number | undefined {

@@ -7,8 +7,8 @@
  * stream `GET /v1/api/stream` is one of them. docs/hosting.md "Domain API" lists every route.
  */
 import type { Context, Hono } from "hono";
-import { attachBinding } from "../engine/binding.js";
-import type { ClockPort } from "../engine/world.js";
+import { attachBinding } from "../engine/index.js";
+import type { ClockPort } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { memoryStoreOf } from "../memory/index.js";
 import { listScores } from "../scorers/index.js";
@@ -24,6 +24,7 @@ import { memoryRouteHandlers } from "./memory-routes.js";
 import { requireScope } from "./scopes.js";
 import { sseResponse } from "./sse.js";
 import { waitRouteHandlers } from "./wait-routes.js";
+import { workflowUsage } from "./workflow-usage.js";
 
 /** What the routes need from the handler. */
 export interface ApiRouteDeps {
@@ -104,6 +105,7 @@ function customHandlers(deps: ApiRouteDeps): Omit<Record<CustomRouteName, RouteH
   };
   return {
     getRunSummary: async (c) => okResponse(await runSummary(host, c.req.param("runId")!)),
+    getWorkflowUsage: async (c) => okResponse(await workflowUsage(host, c.req.param("workflow")!, { days: intParam(c.req.query("days"), "days") ?? 30, nowMs: host.db.binding.env.clock.now() })),
     retryNode: async (c) => {
       const parsed = retryNodeBody.safeParse(await readJsonBody(c.req.raw, deps.maxBodyBytes));
       if (!parsed.success) throw new FlowError("INVALID_ARGUMENT", `${routeLabel(API_ROUTES.retryNode)} takes { iteration?, resetDependents?, resume? }: ${parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ")}.`);

@@ -13,6 +13,7 @@
  * core/client/rpc-map.ts derives their types); a route that calls one names it (`rpc`) and
  * takes its scope, params and result from it.
  */
+import { CANCELLED_BY_ANNOTATION } from "../protocol.js";
 import { METHOD_SCOPES, type RpcMethodName, type Scope } from "./scopes.js";
 
 /** The fixed paths of the protocol. */
@@ -57,6 +58,8 @@ export const ANNOTATIONS = {
   cron: "flow:cron",
   /** The webhook delivery that started the run. */
   webhook: "flow:webhook",
+  /** Who cancelled the run (`cancelRun`): named by WAIT_CLOSED. */
+  cancelledBy: CANCELLED_BY_ANNOTATION,
 } as const;
 
 /** How a query parameter is read: as given, or a non-negative integer (INVALID_ARGUMENT otherwise). */
@@ -122,6 +125,7 @@ export const API_ROUTES = {
     doc: "body `{ iteration?, resetDependents?, keepDecisions?, resume?, preview? }` (defaults: the latest iteration, `true`, `false`, `true`): resets a `failed` or `cancelled` task and what depends on it (`retryTask`; earlier attempts stay as history; a denied approval is asked again unless `keepDecisions`), then resumes the run; answers `{ runId, status, resetNodes, decisions }` (`preview: true` changes nothing and answers the decisions it would ask again or keep). INVALID_TRANSITION (409) when the run executes in this host (pause or cancel it first) or the task is not failed/cancelled (rewind to run a finished task again); NODE_NOT_FOUND, RUN_NOT_FOUND (404)",
   },
   rewindRun: { verb: "POST", path: `${run}/rewind`, rpc: "rewindRun", body: true, doc: "`rewindRun` (body = its params without `runId`): time travel to a task attempt ([time travel](time-travel.md))" },
+  forkRun: { verb: "POST", path: `${run}/fork`, rpc: "forkRun", body: true, doc: "`forkRun` (body = its params without `runId`): a new run from a task attempt, on the same or an edited input ([time travel](time-travel.md#fork-and-replay))" },
   getNodeDiff: { verb: "GET", path: `${run}/nodes/:nodeId/diff`, rpc: "getNodeDiff", query: { iteration: "int", attempt: "int" }, doc: "`getNodeDiff` (`{ runId, from, to, files }`; VCS_FAILED when the run has no workspace snapshots)" },
   getRunDiff: { verb: "GET", path: `${run}/diff`, rpc: "getRunDiff", doc: "`getRunDiff` (as `getNodeDiff`, for the whole run)" },
   // ---- people and signals ----
@@ -144,6 +148,13 @@ export const API_ROUTES = {
   },
   // ---- workflows, prompts, scores, memory ----
   listWorkflows: { verb: "GET", path: "/v1/api/workflows", rpc: "listWorkflows", doc: "`GatewayWorkflowRow[]`" },
+  getWorkflowUsage: {
+    verb: "GET",
+    path: "/v1/api/workflows/:workflow/usage",
+    scope: "run:read",
+    query: { days: "int" },
+    doc: "`WorkflowUsage`: agents' tokens and cost of the workflow's runs (child runs rolled into their parent) per UTC day of the run's start, the last `days` days (default 30, at most 366), and in total ([agents.md](agents.md#cost))",
+  },
   listPrompts: { verb: "GET", path: "/v1/api/prompts", rpc: "listPrompts", query: { runId: "string", limit: "int" }, doc: "`GatewayPromptRow[]`" },
   listScores: { verb: "GET", path: "/v1/api/scores", scope: "run:read", query: { runId: "string", nodeId: "string", scorerId: "string" }, doc: "`ScoreRow[]` (docs/scorers.md)" },
   listMemoryFacts: { verb: "GET", path: "/v1/api/memory/facts", scope: "memory:read", query: { namespace: "string" }, doc: "live facts `{ namespace, key, value, valueJson, ... }`" },

@@ -4,22 +4,49 @@
  * wrapper, `useCtx`, `outputs`, `tables`, `db` and the components, typed by the schema map.
  * Every factory (createFlow, createFlowPostgres, openFlowBackend) builds it here.
  */
-import { Branch, Loop, Parallel, Ralph, Sequence, Task, Workflow } from "../components/index.js";
-import type { ApprovalGateProps, ApprovalProps, HumanTaskProps, WaitForEventProps } from "../components/wait-types.js";
-import { Approval, ApprovalGate, HumanTask, Signal, Timer, WaitForEvent } from "../components/waits.js";
-import { MergeQueue, Sandbox, Worktree } from "../components/control-flow.js";
-import { ContinueAsNew, continueAsNew, Subflow, type SubflowProps } from "../components/runs.js";
-import { Saga, SagaStep, TryCatchFinally } from "../components/scopes.js";
-import { type LibraryComponents, libraryComponents } from "../components/library/index.js";
-import type { DepsSpec, OutputKey, OutputTarget, SchemaMap, TaskProps } from "../components/types.js";
-import { attachBinding, type StoreBinding } from "../engine/binding.js";
-import type { FlowCtx } from "../engine/ctx.js";
-import type { FlowAlertPolicy, FlowWorkflow, WorkflowOptions } from "../engine/types.js";
-import { recordDefiningSite } from "../engine/workflow-identity.js";
-import type { FlowElement, FlowNode } from "../jsx/element.js";
-import { useRenderCtx } from "../jsx/render.js";
-import type { AnyObjectSchema } from "../schema/columns.js";
-import type { FlowTable } from "../schema/tables.js";
+import {
+  Approval,
+  ApprovalGate,
+  Branch,
+  continueAsNew,
+  ContinueAsNew,
+  HumanTask,
+  libraryComponents,
+  type LibraryComponents,
+  Loop,
+  MergeQueue,
+  Parallel,
+  Ralph,
+  Saga,
+  SagaStep,
+  Sandbox,
+  Sequence,
+  Signal,
+  Subflow,
+  type SubflowProps,
+  Task,
+  Timer,
+  TryCatchFinally,
+  WaitForEvent,
+  Workflow,
+  Worktree,
+} from "../components/index.js";
+import type {
+  ApprovalGateProps,
+  ApprovalProps,
+  DepsSpec,
+  HumanTaskProps,
+  OutputKey,
+  OutputTarget,
+  SchemaMap,
+  TaskProps,
+  WaitForEventProps,
+} from "../components/index.js";
+import { attachBinding, recordDefiningSite, type StoreBinding } from "../engine/index.js";
+import type { FlowAlertPolicy, FlowCtx, FlowWorkflow, WorkflowOptions } from "../engine/index.js";
+import type { FlowElement, FlowNode } from "../jsx/index.js";
+import { useRenderCtx } from "../jsx/index.js";
+import type { AnyObjectSchema, FlowTable } from "../schema/index.js";
 
 /** SPEC.md `CreateFlowOptions`. */
 export interface CreateFlowOptions {

@@ -6,7 +6,7 @@
  */
 import { Cron } from "croner";
 import { FlowError } from "../errors.js";
-import type { StorePort } from "../store/port.js";
+import type { StorePort } from "../store/index.js";
 
 /** A cron row, as the API answers it (`GatewayCronRow`). */
 export interface CronRow {

@@ -6,8 +6,8 @@
  * its workflow files describe the schemas and a build function, and each host binds them to
  * its own store (`bindWorkflows` in Node, the engine worker in the browser). See docs/app.md.
  */
-import type { SchemaMap } from "../components/types.js";
-import type { FlowWorkflow } from "../engine/types.js";
+import type { SchemaMap } from "../components/index.js";
+import type { FlowWorkflow } from "../engine/index.js";
 import type { CreateFlowOptions, FlowApi } from "./create-api.js";
 
 /** Workflows not yet bound to a store. */

@@ -7,7 +7,7 @@
  * (node/server/extensions.ts); a domain handler without them answers METHOD_NOT_FOUND.
  */
 import type { Hono } from "hono";
-import type { ClockPort } from "../engine/world.js";
+import type { ClockPort } from "../engine/index.js";
 import { FlowError, httpStatusOf } from "../errors.js";
 import { PATHS } from "./contract.js";
 import type { DomainEnv } from "./handler.js";

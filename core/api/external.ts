@@ -9,12 +9,12 @@
  * a task's `output` is a schema key, its `agent` an id of `ExternalConfig.agents`, its text
  * children the prompt, and `rawProps.payload` a static row.
  */
-import type { AgentLike } from "../agents/types.js";
-import type { SchemaMap } from "../components/types.js";
-import type { FlowCtx } from "../engine/ctx.js";
+import type { AgentLike } from "../agents/index.js";
+import type { SchemaMap } from "../components/index.js";
+import type { FlowCtx } from "../engine/index.js";
 import { FlowError } from "../errors.js";
-import { createElement, type FlowNode } from "../jsx/element.js";
-import type { HostNodeJson } from "../jsx/host.js";
+import { createElement, type FlowNode } from "../jsx/index.js";
+import type { HostNodeJson } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";
 
 /** SPEC.md `SerializedCtx`. */

@@ -9,7 +9,7 @@
  * the Origin check and authentication run before routing. See docs/hosting.md.
  */
 import type { Hono } from "hono";
-import { systemClock } from "../engine/world.js";
+import { systemClock } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { mountApiRoutes } from "./api-routes.js";
 import { assertDeclaredSize, readJsonBody } from "./body.js";

@@ -6,9 +6,16 @@
  * the Node server, the Gateway and the browser worker (over PGlite) share one implementation.
  * See docs/hosting.md.
  */
-import type { FlowEvent } from "../engine/events.js";
-import type { FlowDb, RunRecord } from "../engine/flow-db.js";
-import type { FlowWorkflow, RunAuthContext, RunOptions, RunResult, RunStatus } from "../engine/types.js";
+import type {
+  FlowDb,
+  FlowEvent,
+  FlowWorkflow,
+  RunAuthContext,
+  RunOptions,
+  RunRecord,
+  RunResult,
+  RunStatus,
+} from "../engine/index.js";
 import type { ChangeFeed } from "./change-feed.js";
 
 /** A workflow the host serves, under its key. */

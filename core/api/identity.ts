@@ -5,7 +5,7 @@
  * `RunAuthContext` a run launched by an authenticated caller gets as `ctx.auth`.
  * See docs/hosting.md "Authentication".
  */
-import type { RunAuthContext } from "../engine/types.js";
+import type { RunAuthContext } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 
 /** The authenticated caller of a request or WebSocket connection. */

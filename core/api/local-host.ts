@@ -5,14 +5,16 @@
  * PGlite): the Node server, the serve app and the Gateway build on it. See docs/hosting.md.
  */
 import { ANNOTATIONS } from "./contract.js";
-import { bindingOf } from "../engine/binding.js";
-import type { FlowEvent } from "../engine/events.js";
-import { FlowDb, type RunRecord } from "../engine/flow-db.js";
-import { runWorkflow } from "../engine/run.js";
-import type { FlowWorkflow, RunOptions, RunResult, RunStatus } from "../engine/types.js";
-import { listRunsToWake } from "../engine/waits/deliver.js";
-import { workflowNameOf } from "../engine/workflow-identity.js";
-import { systemClock } from "../engine/world.js";
+import {
+  bindingOf,
+  FlowDb,
+  listRunsToWake,
+  type RunRecord,
+  runWorkflow,
+  systemClock,
+  workflowNameOf,
+} from "../engine/index.js";
+import type { FlowEvent, FlowWorkflow, RunOptions, RunResult, RunStatus } from "../engine/index.js";
 import { errorToJson, FlowError } from "../errors.js";
 import { ChangeFeed, type DomainChange } from "./change-feed.js";
 import type { ActiveRun, GatewayHost, RegisteredWorkflow, ResumeRunOptions, StartRunRequest, Unsubscribe } from "./host.js";

@@ -6,8 +6,7 @@
  * `searchNotes`). docs/hosting.md "Domain API" documents both.
  */
 import { FlowError } from "../errors.js";
-import { MEMORY_TABLES } from "../memory/context.js";
-import { memoryStoreOf, namespaceKey, parseNamespace } from "../memory/index.js";
+import { MEMORY_TABLES, memoryStoreOf, namespaceKey, parseNamespace } from "../memory/index.js";
 import type { RouteHandler } from "./api-routes.js";
 import { API_ROUTES, routeLabel } from "./contract.js";
 import { okResponse } from "./envelope.js";

@@ -9,7 +9,7 @@
  * it when its tab becomes the leader (its env counts every other owner as gone, since only the
  * leader runs an engine). See docs/hosting.md "Gateway" and docs/app-browser.md.
  */
-import { listRunsToWake } from "../engine/waits/deliver.js";
+import { listRunsToWake } from "../engine/index.js";
 import { isFlowError } from "../errors.js";
 import type { LocalGatewayHost } from "./local-host.js";
 

@@ -4,20 +4,32 @@
  * console: a run list with cursor paging, a run with its nodes, attempts and latest frame.
  * The fields are documented in docs/hosting.md "Rows".
  */
-import { rollUpUsage } from "../agents/usage.js";
-import { bindingOf } from "../engine/binding.js";
-import { type AttemptRecord, type NodeRecord, type RunRecord, toRun } from "../engine/flow-db.js";
-import { ownerStateOf, type RunOwnerState } from "../engine/run-control.js";
-import type { RunRow } from "../engine/run-sql.js";
-import type { FlowWorkflow, NodeState, PauseReason, RunAuthContext, RunStatus } from "../engine/types.js";
-import { workflowNameOf } from "../engine/workflow-identity.js";
+import { rollUpUsage } from "../agents/index.js";
+import {
+  type AttemptRecord,
+  bindingOf,
+  type NodeRecord,
+  ownerStateOf,
+  type RunOwnerState,
+  type RunRecord,
+  toRun,
+  workflowNameOf,
+} from "../engine/index.js";
+import type {
+  FlowWorkflow,
+  NodeState,
+  PauseReason,
+  RunAuthContext,
+  RunRow,
+  RunStatus,
+} from "../engine/index.js";
 import type { FlowErrorJson } from "../errors.js";
 import { FlowError } from "../errors.js";
 import { z } from "zod";
 import type { GatewayHost } from "./host.js";
 import { WORKFLOW_ANNOTATION } from "./local-host.js";
 import { ANNOTATIONS } from "./contract.js";
-import { type RunRowContext, runAuthOf, runRowOf, runSummaryOf } from "./run-rows.js";
+import { type RunRowContext, runAuthColumn, runRowOf, runSummaryOf } from "./run-rows.js";
 
 /** A run in a list. */
 export interface GatewayRunSummaryRow {
@@ -118,7 +130,7 @@ export interface RunFilter {
 }
 
 /** Annotations the host records, hidden from `annotations` in rows. */
-export const HOST_ANNOTATIONS = { workflow: WORKFLOW_ANNOTATION, startedBy: ANNOTATIONS.startedBy } as const;
+export const HOST_ANNOTATIONS = { workflow: WORKFLOW_ANNOTATION, startedBy: ANNOTATIONS.startedBy, cancelledBy: ANNOTATIONS.cancelledBy } as const;
 
 /**
  * The summary row of a stored run (core/api/run-rows.ts maps it, as every reader of runs).
@@ -152,11 +164,9 @@ export async function listRunRows(host: GatewayHost, filter: RunFilter = {}): Pr
     params.push(filter.status);
   }
   if (filter.workflow) {
-    const served = host.listWorkflows().find((w) => w.key === filter.workflow)?.workflow;
-    const name = served ? workflowNameOf(served, bindingOf(served)) : null;
-    const escaped = JSON.stringify({ [WORKFLOW_ANNOTATION]: filter.workflow }).slice(1, -1).replace(/[\\%_]/g, (c) => `\\${c}`);
-    where.push(`(annotations_json LIKE ? ESCAPE '\\' OR workflow_name = ?)`);
-    params.push(`%${escaped}%`, name ?? filter.workflow);
+    const w = workflowRunFilter(host, filter.workflow);
+    where.push(w.sql);
+    params.push(...w.params);
   }
   if (filter.cursor) {
     const [ms, runId] = decodeCursor(filter.cursor);
@@ -174,6 +184,20 @@ export async function listRunRows(host: GatewayHost, filter: RunFilter = {}): Pr
   for (const r of runs) r.usage = usage.get(r.runId) ?? null;
   const last = runs[runs.length - 1];
   return { runs, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAtMs, last.runId) : null };
+}
+
+/**
+ * The SQL condition on `_flow_runs` that selects the runs of a workflow key: annotated with the
+ * key by the host that launched them, or of the served workflow's name (runs `flow up` started).
+ * @example
+ * const w = workflowRunFilter(host, "assistant");
+ * await host.db.store.query(`SELECT run_id FROM _flow_runs WHERE ${w.sql}`, w.params);
+ */
+export function workflowRunFilter(host: GatewayHost, workflow: string): { sql: string; params: string[] } {
+  const served = host.listWorkflows().find((w) => w.key === workflow)?.workflow;
+  const name = served ? workflowNameOf(served, bindingOf(served)) : null;
+  const escaped = JSON.stringify({ [WORKFLOW_ANNOTATION]: workflow }).slice(1, -1).replace(/[\\%_]/g, (c) => `\\${c}`);
+  return { sql: `(annotations_json LIKE ? ESCAPE '\\' OR workflow_name = ?)`, params: [`%${escaped}%`, name ?? workflow] };
 }
 
 /**
@@ -246,7 +270,7 @@ async function runUsages(host: GatewayHost, runIds: readonly string[]): Promise<
 async function storedRun(host: GatewayHost, runId: string): Promise<{ run: RunRecord; auth: RunAuthContext | null }> {
   const [row] = await host.db.store.query<RunRow & Record<string, unknown>>(`SELECT * FROM _flow_runs WHERE run_id = ?`, [runId]);
   if (!row) throw new FlowError("RUN_NOT_FOUND", `Run ${runId} does not exist.`, { runId });
-  return { run: toRun(row), auth: runAuthOf(row) };
+  return { run: toRun(row), auth: runAuthColumn(row) };
 }
 
 /**

@@ -6,9 +6,8 @@
  * this host so only the reset tasks run. docs/hosting.md "Domain API".
  */
 import { z } from "zod";
-import { retryTask } from "../engine/retry-task.js";
-import type { RunStatus } from "../engine/types.js";
-import { previewDecisions, type ResetDecision } from "../engine/waits/reset-waits.js";
+import { previewDecisions, type ResetDecision, retryTask } from "../engine/index.js";
+import type { RunStatus } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import type { GatewayHost } from "./host.js";
 import { workflowDbOf } from "./workflow-db.js";

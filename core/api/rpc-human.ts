@@ -5,7 +5,7 @@
  * the run (resumes it when it was parked). See docs/hosting.md and docs/waiting.md.
  */
 import { z } from "zod";
-import { type DeliveryResult, listPendingApprovals, type PendingApproval, submitApproval, submitEvent, submitSignal } from "../engine/waits/deliver.js";
+import { type DeliveryResult, listPendingApprovals, type PendingApproval, submitApproval, submitEvent, submitSignal } from "../engine/index.js";
 import type { GatewayHost } from "./host.js";
 import type { RpcMethod } from "./rpc-types.js";
 
@@ -15,6 +15,8 @@ const submitApprovalParams = z.object({
   iteration: z.number().int().min(0).optional(),
   decision: z.union([z.enum(["approve", "deny"]), z.object({ selected: z.string() }), z.object({ ranked: z.array(z.string()) })]),
   note: z.string().optional(),
+  /** The `createdAtMs` of the approval row decided: refused with WAIT_RESET when a rewind or retry asked again since (a decision queued offline). */
+  askedAtMs: z.number().int().min(0).optional(),
 });
 
 const submitSignalParams = z
@@ -49,6 +51,7 @@ const submitApprovalMethod: RpcMethod<z.infer<typeof submitApprovalParams>, Deli
       ...(p.iteration !== undefined ? { iteration: p.iteration } : {}),
       decision: p.decision,
       ...(p.note !== undefined ? { note: p.note } : {}),
+      ...(p.askedAtMs !== undefined ? { askedAtMs: p.askedAtMs } : {}),
       ...(caller ? { actor: { ...(caller.userId ? { userId: caller.userId } : {}), scopes: caller.scopes } } : {}),
     });
     if (result.status === "accepted") {

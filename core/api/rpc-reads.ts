@@ -5,10 +5,10 @@
  * whatHappened, listPrompts, getRunUsage and getTranscript (agents' tokens, cost and transcripts). Rows are those of core/api/read-model.ts.
  */
 import { z } from "zod";
-import type { TranscriptAttempt } from "../agents/transcript-view.js";
-import { FlowDb, type RunUsage } from "../engine/flow-db.js";
+import type { TranscriptAttempt } from "../agents/index.js";
+import { FlowDb, type RunUsage } from "../engine/index.js";
 import { FlowError } from "../errors.js";
-import { quoteIdent } from "../store/dialect.js";
+import { quoteIdent } from "../store/index.js";
 import { attemptDiff, runDiff, type WorkspaceDiff } from "../time-travel/index.js";
 import type { GatewayHost } from "./host.js";
 import { type GatewayRunRow, type GatewayWorkflowRow, listRunRows, type RunPage, runRow, workflowRow } from "./read-model.js";

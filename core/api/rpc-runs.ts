@@ -1,17 +1,18 @@
 /**
  * @module core/api/rpc-runs
  * RPC methods of the run lifecycle: launchRun, resumeRun, pauseRun, cancelRun, hijackRun,
- * rewindRun (time travel, core/time-travel). Runs execute in the background of the host; these
+ * rewindRun (time travel, core/time-travel), forkRun (a new run from a task attempt, on an
+ * edited input: core/time-travel/fork.ts). Runs execute in the background of the host; these
  * answer once the change is recorded (launch, resume, rewind) or done (cancel).
  * See docs/hosting.md "RPC methods".
  */
 import { z } from "zod";
-import { ownerStateOf, stopRun } from "../engine/run-control.js";
-import { runSql } from "../engine/run-sql.js";
-import type { RunStatus } from "../engine/types.js";
-import { previewDecisions } from "../engine/waits/reset-waits.js";
+import { ownerStateOf, previewDecisions, runSql, stopRun } from "../engine/index.js";
+import type { RunStatus } from "../engine/index.js";
 import { FlowError } from "../errors.js";
-import { timeTravel, type TimeTravelResult } from "../time-travel/index.js";
+import { TABLES } from "../protocol.js";
+import { planFork, timeTravel, type TimeTravelResult } from "../time-travel/index.js";
+import { ANNOTATIONS } from "./contract.js";
 import type { GatewayHost, HijackPlanSummary } from "./host.js";
 import { runAuthOf } from "./identity.js";
 import { HOST_ANNOTATIONS } from "./read-model.js";
@@ -89,10 +90,20 @@ const pauseRun: RpcMethod<{ runId: string }, { runId: string; status: "pausing" 
 const cancelRun: RpcMethod<{ runId: string }, RunStatusResult> = {
   scope: "run:write",
   params: runIdParams,
-  async handler(p, _caller, host) {
-    return cancel(host, p.runId);
+  async handler(p, caller, host) {
+    const result = await cancel(host, p.runId);
+    if (result.status === "cancelled" && caller) await recordCancelledBy(host, p.runId, caller.userId ?? caller.triggeredBy);
+    return result;
   },
 };
+
+/** Notes who cancelled the run (the first canceller stays), so a decision sent later learns it (WAIT_CLOSED). */
+async function recordCancelledBy(host: GatewayHost, runId: string, who: string): Promise<void> {
+  const run = await host.db.requireRun(runId);
+  if (run.annotations?.[ANNOTATIONS.cancelledBy] !== undefined) return;
+  const annotations = JSON.stringify({ ...run.annotations, [ANNOTATIONS.cancelledBy]: who });
+  await host.db.store.execute(`UPDATE ${TABLES.runs} SET annotations_json = ? WHERE run_id = ? AND status = 'cancelled'`, [annotations, runId]);
+}
 
 async function cancel(host: GatewayHost, runId: string): Promise<RunStatusResult> {
   let active = host.activeRun(runId);
@@ -165,6 +176,52 @@ async function previewRewind(host: GatewayHost, p: z.infer<typeof rewindRunParam
   return { success: true, vcsRestored: false, resetNodes: [], decisions, effectBoundary: { blocking: [], revertible: [], warnings: [] }, runId: p.runId, status: run.status };
 }
 
+const forkRunParams = z.object({
+  runId: z.string().min(1),
+  nodeId: z.string().min(1),
+  iteration: z.number().int().min(0).optional(),
+  /** Omit for the latest attempt. */
+  attempt: z.number().int().min(1).optional(),
+  /** The new run's input (default: the original run's); checked against the workflow's input schema. */
+  input: z.record(z.string(), z.unknown()).optional(),
+  /** The new run's id (default: a fresh id). */
+  newRunId: z.string().min(1).optional(),
+});
+
+/** What `forkRun` answers: the new run, where it came from and the tasks that run again. */
+export interface ForkRunResult {
+  runId: string;
+  workflow: string;
+  /** `<run>:<node>@<iteration>#<attempt>` (the new run's `flow.forkedFrom` annotation). */
+  forkedFrom: string;
+  rerun: string[];
+}
+
+/**
+ * Starts a new run from a task attempt of a stored run (`planFork`): the outputs of what finished
+ * before that attempt are seeded, so only the task and what came after it run, on the original
+ * input or `input`. The original run is only read. An input the workflow's schema refuses is
+ * INPUT_INVALID (400) with `details.problems`, before anything is written.
+ */
+const forkRun: RpcMethod<z.infer<typeof forkRunParams>, ForkRunResult> = {
+  scope: "run:write",
+  params: forkRunParams,
+  async handler(p, caller, host) {
+    const key = host.workflowKeyOf(await host.db.requireRun(p.runId));
+    if (!key) throw new FlowError("WORKFLOW_NOT_FOUND", `Run ${p.runId} is of a workflow this host does not serve; register it to fork the run.`, { runId: p.runId });
+    const plan = await planFork(await workflowDbOf(host, p.runId), { runId: p.runId, nodeId: p.nodeId, ...(p.iteration !== undefined ? { iteration: p.iteration } : {}), ...(p.attempt !== undefined ? { attempt: p.attempt } : {}) });
+    const { runId } = await host.startRun({
+      workflowKey: key,
+      input: p.input ?? plan.input,
+      ...(p.newRunId ? { runId: p.newRunId } : {}),
+      auth: runAuthOf(caller, host.now()),
+      annotations: plan.annotations,
+      options: { initialOutputs: plan.initialOutputs, initialIterations: plan.initialIterations },
+    });
+    return { runId, workflow: key, forkedFrom: plan.annotations["flow.forkedFrom"]!, rerun: plan.rerun };
+  },
+};
+
 const hijackRunParams = z.object({
   runId: z.string().min(1),
   nodeId: z.string().min(1),
@@ -203,4 +260,5 @@ export const RUN_METHODS = {
   cancelRun,
   hijackRun,
   rewindRun,
+  forkRun,
 } satisfies Record<string, RpcMethod<any, any>>;

@@ -6,7 +6,7 @@
  * run's current graph snapshot, then each newly committed frame.
  */
 import { z } from "zod";
-import type { RunStatus } from "../engine/types.js";
+import type { RunStatus } from "../engine/index.js";
 import { TERMINAL_EVENT_TYPES } from "./host.js";
 import { type RpcMethod, type RpcStream, rpcStream } from "./rpc-types.js";
 

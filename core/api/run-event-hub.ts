@@ -7,9 +7,7 @@
  * that arrives past the next seq (the process started executing a run it was relaying before
  * the bridge read the other process's last events) first has the seqs between read from the log.
  */
-import type { FlowEvent } from "../engine/events.js";
-import type { FlowDb } from "../engine/flow-db.js";
-import type { ClockPort } from "../engine/world.js";
+import type { ClockPort, FlowDb, FlowEvent } from "../engine/index.js";
 import type { Unsubscribe } from "./host.js";
 
 /** How long a subscriber waits before it reads a gap of its run's log again after a failed read. */

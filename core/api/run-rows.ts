@@ -11,9 +11,7 @@
  * the stored row. What depends on where a row is read is the `RunRowContext`: which key the
  * run's workflow has there, and whether the run's owner is alive.
  */
-import { type RunRecord, runFields } from "../engine/flow-db.js";
-import type { RunRow } from "../engine/run-sql.js";
-import type { RunAuthContext } from "../engine/types.js";
+import { type RunAuthContext, type RunRecord, type RunRow, runFields } from "../engine/index.js";
 import { ANNOTATIONS } from "./contract.js";
 import type { GatewayRunSummaryRow } from "./read-model.js";
 
@@ -50,7 +48,7 @@ export function annotatedWorkflowKey(run: Pick<RunRecord, "annotations">): strin
  * runRowOf(cols, ctx).status; // "finished"
  */
 export function runRowOf(columns: RunColumns, ctx: RunRowContext): Partial<GatewayRunSummaryRow> {
-  return runSummaryOf(runFields(columns), Object.hasOwn(columns, "auth_json") ? runAuthOf(columns) : undefined, ctx);
+  return runSummaryOf(runFields(columns), Object.hasOwn(columns, "auth_json") ? runAuthColumn(columns) : undefined, ctx);
 }
 
 /**
@@ -64,7 +62,7 @@ export function runSummaryOf(run: Partial<RunRecord>, auth: RunAuthContext | nul
   const has = (field: keyof RunRecord) => Object.hasOwn(run, field);
   if (has("runId")) out.runId = run.runId!;
   if (has("annotations")) {
-    const { [ANNOTATIONS.workflow]: _w, [ANNOTATIONS.startedBy]: startedBy, ...annotations } = run.annotations ?? {};
+    const { [ANNOTATIONS.workflow]: _w, [ANNOTATIONS.startedBy]: startedBy, [ANNOTATIONS.cancelledBy]: _c, ...annotations } = run.annotations ?? {};
     out.workflowKey = ctx.workflowKeyOf({ annotations: run.annotations ?? null, workflowName: run.workflowName ?? null, input: run.input }) ?? null;
     out.startedBy = typeof startedBy === "string" ? (JSON.parse(startedBy) as Record<string, unknown>) : null;
     out.annotations = annotations;
@@ -89,9 +87,9 @@ export function runSummaryOf(run: Partial<RunRecord>, auth: RunAuthContext | nul
 /**
  * The `auth_json` column of a run, parsed.
  * @example
- * runAuthOf({ auth_json: '{"triggeredBy":"ana"}' })?.triggeredBy; // "ana"
+ * runAuthColumn({ auth_json: '{"triggeredBy":"ana"}' })?.triggeredBy; // "ana"
  */
-export function runAuthOf(columns: Pick<RunColumns, "auth_json">): RunAuthContext | null {
+export function runAuthColumn(columns: Pick<RunColumns, "auth_json">): RunAuthContext | null {
   const v = columns.auth_json;
   return v === null || v === undefined ? null : typeof v === "string" ? (JSON.parse(v) as RunAuthContext | null) : (v as RunAuthContext);
 }

@@ -28,6 +28,7 @@ export const METHOD_SCOPES = {
   cancelRun: "run:write",
   hijackRun: "run:admin",
   rewindRun: "run:admin",
+  forkRun: "run:write",
   submitApproval: "approval:submit",
   submitSignal: "signal:submit",
   listApprovals: "run:read",
@@ -73,6 +74,7 @@ export function requireScope(caller: CallerIdentity | null, scope: string, what:
   throw new FlowError("FORBIDDEN", `${what} needs the scope "${scope}", which ${who} (role ${caller?.role}) does not have; ask for a token or role that grants it.`, {
     requiredScope: scope,
     method: what,
+    role: caller?.role ?? null,
   });
 }
 

@@ -4,7 +4,7 @@
  * from Node, a Web Worker or a service worker. A `heartbeat` event keeps idle connections
  * alive; the stream's cleanup runs when the client goes away or the server closes it.
  */
-import type { ClockPort } from "../engine/world.js";
+import type { ClockPort } from "../engine/index.js";
 
 /** One server-sent event. */
 export interface SseEvent {

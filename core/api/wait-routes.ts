@@ -6,9 +6,8 @@
  * `HumanTask` waits for). docs/hosting.md "Domain API" documents both.
  */
 import { z } from "zod";
-import { submitHumanTask } from "../engine/waits/deliver.js";
-import type { WaitKind } from "../engine/waits/spec.js";
-import type { WaitRow, WaitStatus } from "../engine/waits/wait-sql.js";
+import { submitHumanTask } from "../engine/index.js";
+import type { WaitKind, WaitRow, WaitStatus } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
 import { readJsonBody } from "./body.js";
@@ -110,13 +109,16 @@ export function waitRouteHandlers(host: GatewayHost, maxBodyBytes: number): { li
 
   const submit: RouteHandler = async (c) => {
     const caller = c.get("caller");
-    const body = (await readJsonBody(c.req.raw, maxBodyBytes)) as { runId?: unknown; nodeId?: unknown; iteration?: unknown; value?: unknown };
-    const { runId, nodeId, iteration, value } = body ?? {};
+    const body = (await readJsonBody(c.req.raw, maxBodyBytes)) as { runId?: unknown; nodeId?: unknown; iteration?: unknown; value?: unknown; askedAtMs?: unknown };
+    const { runId, nodeId, iteration, value, askedAtMs } = body ?? {};
     if (typeof runId !== "string" || !runId || typeof nodeId !== "string" || !nodeId || typeof value !== "object" || value === null || Array.isArray(value)) {
       throw new FlowError("INVALID_ARGUMENT", `${routeLabel(API_ROUTES.submitHumanTask)} needs { runId, nodeId, value } with value the row as a JSON object (e.g. { "label": "bug" }).`, { runId, nodeId });
     }
     if (iteration !== undefined && !(Number.isInteger(iteration) && (iteration as number) >= 0)) {
       throw new FlowError("INVALID_ARGUMENT", `iteration must be a non-negative integer, not ${JSON.stringify(iteration)}.`, { runId, nodeId });
+    }
+    if (askedAtMs !== undefined && !(Number.isInteger(askedAtMs) && (askedAtMs as number) >= 0)) {
+      throw new FlowError("INVALID_ARGUMENT", `askedAtMs must be the createdAtMs of the wait answered (a non-negative integer), not ${JSON.stringify(askedAtMs)}.`, { runId, nodeId });
     }
     // Through the store of the run's session when it runs here, so it wakes at once.
     const db = host.activeRun(runId)?.db ?? host.db;
@@ -125,6 +127,7 @@ export function waitRouteHandlers(host: GatewayHost, maxBodyBytes: number): { li
       nodeId,
       value: value as Record<string, unknown>,
       ...(iteration !== undefined ? { iteration: iteration as number } : {}),
+      ...(askedAtMs !== undefined ? { askedAtMs: askedAtMs as number } : {}),
       ...(caller ? { actor: { ...(caller.userId ? { userId: caller.userId } : {}), scopes: caller.scopes } } : {}),
     });
     if (result.status === "accepted") {

@@ -4,9 +4,7 @@
  * (starts, finishes, failures with their errors, retries, waits and deliveries), with times
  * relative to the run's start.
  */
-import type { FlowEvent } from "../engine/events.js";
-import type { FlowDb } from "../engine/flow-db.js";
-import type { RunStatus } from "../engine/types.js";
+import type { FlowDb, FlowEvent, RunStatus } from "../engine/index.js";
 
 /** The account of a run. */
 export interface WhatHappened {

@@ -4,7 +4,7 @@
  * opened through the run's workflow knows its output tables — which time travel and
  * `retryTask` need to clear the rows of the tasks they reset.
  */
-import { FlowDb } from "../engine/flow-db.js";
+import { FlowDb } from "../engine/index.js";
 import type { GatewayHost } from "./host.js";
 
 /**

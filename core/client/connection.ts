@@ -8,9 +8,11 @@
  * States: connecting -> open -> closed. A failed handshake rejects `open`; `close()` (or the
  * socket closing) rejects every pending request and ends `events()`.
  */
-import type { RpcEnvelope } from "../api/envelope.js";
+import type { EnvelopeError, RpcEnvelope } from "../api/index.js";
+import type { FlowEvent, GraphSnapshot } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { envelopeError, GatewayRpcError } from "./errors.js";
+import type { RpcParams, RpcResult, UnaryRpcMethodName } from "./rpc-map.js";
 
 /**
  * The `WebSocket` constructor the client uses (the browser's, or `ws` in Node).
@@ -33,17 +35,85 @@ export interface WebSocketLike {
 }
 
 /**
- * An `event` frame of the gateway: run events (`run.event`, `run.gap_resync`, `run.heartbeat`) and extension stream frames.
+ * A `run.event` frame: one event of a run's log, with its `seq`. `payload` is the FlowEvent, a
+ * union narrowed by its `type` (docs/events.md).
  * @example
- * for await (const f of conn.events()) if (f.event === "run.gap_resync") await client.getRun({ runId: f.runId! });
+ * if (f.event === "run.event" && f.payload.type === "AgentTextDelta") process.stdout.write(f.payload.text);
  */
-export interface GatewayEventFrame {
+export interface RunEventFrame<E extends FlowEvent = FlowEvent> {
   type: "event";
-  event: string;
-  runId?: string;
+  event: "run.event";
+  runId: string;
+  seq: number;
+  payload: E;
+}
+
+/**
+ * `run.gap_resync`: the subscription asked for events older than the replay window; the ones
+ * after `resumedAfterSeq` follow (read the rest with `getRun`/`listRunEvents`).
+ * @example
+ * if (f.event === "run.gap_resync") console.log(f.payload.requestedAfterSeq, f.payload.resumedAfterSeq);
+ */
+export interface RunGapResyncFrame {
+  type: "event";
+  event: "run.gap_resync";
+  runId: string;
+  seq: number;
+  payload: { requestedAfterSeq: number; resumedAfterSeq: number; lastSeq: number; windowSize: number };
+}
+
+/**
+ * `run.heartbeat`: the subscription is alive; `seq` is the last seq sent.
+ * @example
+ * if (f.event === "run.heartbeat") lastBeat = f.payload.atMs;
+ */
+export interface RunHeartbeatFrame {
+  type: "event";
+  event: "run.heartbeat";
+  runId: string;
+  seq: number;
+  payload: { atMs: number };
+}
+
+/**
+ * A frame of an extension stream (`Gateway.extend`): an item, the end, or its error.
+ * @example
+ * if (f.event === "ext.error") console.log(f.payload.code);
+ */
+export type ExtensionStreamFrame =
+  | { type: "event"; event: "ext.data"; streamId: string | number; payload: unknown }
+  | { type: "event"; event: "ext.end"; streamId: string | number; payload: null }
+  | { type: "event"; event: "ext.error"; streamId: string | number; payload: EnvelopeError };
+
+/**
+ * A `devtools.frame` of `streamDevTools`: the run's graph snapshot, `seq` its frame number.
+ * @example
+ * for await (const f of client.streamDevTools({ runId })) draw(f.payload.frameNo);
+ */
+export interface DevToolsFrame {
+  type: "event";
+  event: "devtools.frame";
+  runId: string;
   seq?: number;
-  streamId?: string | number;
-  payload: unknown;
+  payload: GraphSnapshot;
+}
+
+/**
+ * An `event` frame of the gateway, a union narrowed by `event` (and a run event's payload by
+ * its `type`): run events (`run.event`, `run.gap_resync`, `run.heartbeat`), extension stream
+ * frames and DevTools snapshots.
+ * @example
+ * for await (const f of conn.events()) if (f.event === "run.gap_resync") await client.getRun({ runId: f.runId });
+ */
+export type GatewayEventFrame = RunEventFrame | RunGapResyncFrame | RunHeartbeatFrame | ExtensionStreamFrame | DevToolsFrame;
+
+/** `run.error`: the gateway dropped a subscription (thrown by `events()`, never yielded). */
+interface RunErrorFrame {
+  type: "event";
+  event: "run.error";
+  runId: string;
+  seq: number;
+  payload: Partial<EnvelopeError>;
 }
 
 /**
@@ -87,7 +157,7 @@ export class GatewayConnection {
   handshake!: GatewayHandshake;
   private nextId = 1;
   private readonly pending = new Map<number, { method: string; resolve: (e: RpcEnvelope) => void; reject: (e: unknown) => void }>();
-  private readonly queue: GatewayEventFrame[] = [];
+  private readonly queue: Array<GatewayEventFrame | RunErrorFrame> = [];
   private failure: unknown;
   private ended = false;
   private consumed = false;
@@ -143,8 +213,11 @@ export class GatewayConnection {
   /**
    * Calls an RPC method over the socket; resolves with its result or throws GatewayRpcError.
    * @example
-   * const { runId } = (await conn.request("launchRun", { workflow: "greet", input: {} })) as { runId: string };
+   * const { runId } = await conn.request("launchRun", { workflow: "greet", input: {} });
    */
+  async request<M extends UnaryRpcMethodName>(method: M, params: RpcParams<M>): Promise<RpcResult<M>>;
+  /** An extension's method (`ext.<namespace>.<key>`): its result is the extension's own. */
+  async request(method: `ext.${string}`, params?: unknown): Promise<unknown>;
   async request(method: string, params?: unknown): Promise<unknown> {
     const envelope = await this.requestRaw(method, params);
     if (envelope.ok) return envelope.result;
@@ -229,7 +302,7 @@ export class GatewayConnection {
       this.pending.delete(frame.id as number);
       entry.resolve(frame.ok === true ? { ok: true, result: frame.result } : { ok: false, error: frame.error as never });
     } else if (frame.type === "event") {
-      this.queue.push(frame as unknown as GatewayEventFrame);
+      this.queue.push(frame as unknown as GatewayEventFrame | RunErrorFrame);
       this.notify();
     } else if (frame.type === "error") {
       const err = envelopeError("websocket", frame.error as never);
@@ -270,8 +343,8 @@ export class GatewayConnection {
   }
 }
 
-function runError(frame: GatewayEventFrame): GatewayRpcError {
-  const p = (frame.payload ?? {}) as { code?: string; message?: string; details?: Record<string, unknown> };
+function runError(frame: RunErrorFrame): GatewayRpcError {
+  const p = frame.payload ?? {};
   return new GatewayRpcError({
     method: "streamRunEvents",
     code: p.code ?? "INTERNAL",

@@ -5,7 +5,7 @@
  * the rule that tells "nothing speaking the protocol answered" from real gateway errors, and
  * the decoding of an HTTP answer into a result or an error. See docs/client.md.
  */
-import type { EnvelopeError, RpcEnvelope } from "../api/envelope.js";
+import type { EnvelopeError, RpcEnvelope } from "../api/index.js";
 import { FlowError, type FlowErrorCode, httpStatusOf } from "../errors.js";
 
 /**

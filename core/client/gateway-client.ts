@@ -9,15 +9,19 @@
  * sockets it opened; it never aborts a signal a caller passed in (calls listen to both).
  * After `close()` every call throws GATEWAY_CLIENT_CLOSED. See docs/client.md.
  */
-import { extStreamPath, rpcPath } from "../api/contract.js";
-import type { RpcEnvelope } from "../api/envelope.js";
-import { TERMINAL_EVENT_TYPES } from "../api/host.js";
-import { METHOD_SCOPES, type RpcMethodName } from "../api/scopes.js";
+import {
+  extStreamPath,
+  METHOD_SCOPES,
+  type RpcMethodName,
+  rpcPath,
+  TERMINAL_EVENT_TYPES,
+} from "../api/index.js";
+import type { RpcEnvelope } from "../api/index.js";
 import { FlowError } from "../errors.js";
 import { type GatewayBackoffOptions, gatewayBackoffDelay } from "./backoff.js";
-import { type GatewayEventFrame, GatewayConnection, type WebSocketConstructor } from "./connection.js";
+import { type DevToolsFrame, GatewayConnection, type RunEventFrame, type WebSocketConstructor } from "./connection.js";
 import { envelopeError, GatewayRpcError, isGatewayUnavailableError, readEnvelope, unavailableError } from "./errors.js";
-import type { GatewayRpcMethods, RpcParams, RpcResult, UnaryRpcMethodName } from "./rpc-map.js";
+import type { GatewayRpcMethods, GatewayWorkflows, RpcParams, RpcResult, UnaryRpcMethodName } from "./rpc-map.js";
 import { isEventStream, readSse } from "./sse-reader.js";
 
 /**
@@ -74,13 +78,6 @@ export interface ResilientStreamOptions extends CallOptions {
   onReconnect?(info: { attempt: number; delayMs: number; afterSeq: number; error: unknown }): void;
 }
 
-/**
- * A run event frame of `streamRunEvents` (`payload` is the FlowEvent).
- * @example
- * for await (const f of client.streamRunEvents({ runId })) console.log(f.seq, (f.payload as { type: string }).type);
- */
-export type RunEventFrame = GatewayEventFrame & { runId: string; seq: number };
-
 const DEFAULT_BASE_URL = "http://127.0.0.1:7331";
 const PROTOCOL = 1;
 
@@ -90,15 +87,19 @@ function defaultBaseUrl(): string {
 }
 
 /**
- * A client of one Flow Gateway.
+ * A client of one Flow Gateway. Name the gateway's workflows in the type parameter (a map from
+ * key to workflow, `typeof` the workflows the gateway registers) and `launchRun` takes only
+ * those keys, with each one's input typed from its input schema; without it any key and any
+ * input object compile, as the gateway checks them.
  * @example
  * import { GatewayClient } from "durable-flow/gateway-client";
- * const client = new GatewayClient({ baseUrl: "http://127.0.0.1:7331", token: process.env.FLOW_TOKEN });
+ * import type { workflows } from "./flow/workflows.js"; // { review: FlowWorkflow<...>, ... }
+ * const client = new GatewayClient<typeof workflows>({ baseUrl: "http://127.0.0.1:7331", token: process.env.FLOW_TOKEN });
  * const { runId } = await client.launchRun({ workflow: "review", input: { repo: "." } });
- * for await (const frame of client.streamRunEvents({ runId })) console.log(frame.seq, (frame.payload as { type: string }).type);
+ * for await (const frame of client.streamRunEvents({ runId })) if (frame.payload.type === "TaskFinished") console.log(frame.payload.nodeId);
  * client.close();
  */
-export class GatewayClient {
+export class GatewayClient<W extends GatewayWorkflows = GatewayWorkflows> {
   /** The base URL, without a trailing slash. */
   readonly baseUrl: string;
   private readonly opts: GatewayClientOptions;
@@ -209,7 +210,7 @@ export class GatewayClient {
           clearTimeout(timer); // a slow consumer is not a silent connection
           yield frame;
           touch();
-          if (TERMINAL_EVENT_TYPES.has((frame.payload as { type: never }).type)) return;
+          if (TERMINAL_EVENT_TYPES.has(frame.payload.type)) return;
         }
         return;
       } catch (e) {
@@ -235,12 +236,12 @@ export class GatewayClient {
    * @example
    * for await (const f of client.streamDevTools({ runId }, { signal })) draw(f.payload);
    */
-  async *streamDevTools(params: RpcParams<"streamDevTools">, options: CallOptions = {}): AsyncGenerator<GatewayEventFrame> {
+  async *streamDevTools(params: RpcParams<"streamDevTools">, options: CallOptions = {}): AsyncGenerator<DevToolsFrame> {
     this.assertOpen("streamDevTools");
     if (this.isUnix) throw new FlowError("NOT_AVAILABLE", "streamDevTools is served over HTTP only; use an http(s) base URL for it.", { baseUrl: this.baseUrl });
     for await (const m of this.sse("streamDevTools", rpcPath("streamDevTools"), params, options.signal)) {
       if (m.event === "end") return;
-      if (m.event === "devtools.frame") yield { type: "event", event: m.event, runId: params.runId, ...(m.seq !== undefined ? { seq: m.seq } : {}), payload: m.payload };
+      if (m.event === "devtools.frame") yield { type: "event", event: m.event, runId: params.runId, ...(m.seq !== undefined ? { seq: m.seq } : {}), payload: m.payload as DevToolsFrame["payload"] };
     }
   }
 
@@ -376,7 +377,7 @@ export class GatewayClient {
     }
     for await (const m of this.sse("streamRunEvents", rpcPath("streamRunEvents"), params, signal, onBytes)) {
       if (m.event === "end") return;
-      if (m.event === "run.event" && m.seq !== undefined) yield { type: "event", event: m.event, runId: params.runId, seq: m.seq, payload: m.payload };
+      if (m.event === "run.event" && m.seq !== undefined) yield { type: "event", event: m.event, runId: params.runId, seq: m.seq, payload: m.payload as RunEventFrame["payload"] };
     }
   }
 
@@ -385,9 +386,9 @@ export class GatewayClient {
     try {
       for await (const frame of conn.events(signal)) {
         onBytes?.();
-        if (frame.event !== "run.event" || frame.runId !== params.runId || frame.seq === undefined) continue;
-        yield frame as RunEventFrame;
-        if (TERMINAL_EVENT_TYPES.has((frame.payload as { type: never }).type)) return;
+        if (frame.event !== "run.event" || frame.runId !== params.runId) continue;
+        yield frame;
+        if (TERMINAL_EVENT_TYPES.has(frame.payload.type)) return;
       }
       if (signal?.aborted) throw signal.reason;
       if (this.closed) throw this.closedError("streamRunEvents");
@@ -426,7 +427,7 @@ export class GatewayClient {
 }
 
 // One typed method per unary RPC method, named after the registry (never a hand-kept list).
-export interface GatewayClient extends GatewayRpcMethods {}
+export interface GatewayClient<W extends GatewayWorkflows = GatewayWorkflows> extends GatewayRpcMethods<W> {}
 for (const method of Object.keys(METHOD_SCOPES) as RpcMethodName[]) {
   if (method === "streamRunEvents" || method === "streamDevTools") continue;
   Object.defineProperty(GatewayClient.prototype, method, {

@@ -8,10 +8,15 @@
 export { gatewayBackoffDelay } from "./backoff.js";
 export type { GatewayBackoffOptions } from "./backoff.js";
 export { GatewayConnection } from "./connection.js";
-export type { GatewayEventFrame, GatewayHandshake, WebSocketConstructor, WebSocketLike } from "./connection.js";
+export type { DevToolsFrame, ExtensionStreamFrame, GatewayEventFrame, GatewayHandshake, RunEventFrame, RunGapResyncFrame, RunHeartbeatFrame, WebSocketConstructor, WebSocketLike } from "./connection.js";
 export { GatewayRpcError, isGatewayUnavailableError } from "./errors.js";
 export type { GatewayRpcErrorInit } from "./errors.js";
 export { GatewayClient } from "./gateway-client.js";
-export type { CallOptions, GatewayClientIdentity, GatewayClientOptions, ResilientStreamOptions, RunEventFrame } from "./gateway-client.js";
-export type { GatewayRpcMethods, RpcParams, RpcResult, UnaryRpcMethodName } from "./rpc-map.js";
-export type { EnvelopeError, RpcEnvelope } from "../api/envelope.js";
+export type { CallOptions, GatewayClientIdentity, GatewayClientOptions, ResilientStreamOptions } from "./gateway-client.js";
+export type { GatewayRpcMethods, GatewayWorkflows, RpcParams, RpcResult, UnaryRpcMethodName, WorkflowInputOf } from "./rpc-map.js";
+export type { EnvelopeError, RpcEnvelope } from "../api/index.js";
+
+// For Flow's other areas (not part of the documented entry).
+export { envelopeError, readEnvelope } from "./errors.js";
+export { isEventStream, readSse } from "./sse-reader.js";
+export type { SseMessage } from "./sse-reader.js";

@@ -4,13 +4,16 @@
  * definitions (core/api/rpc-*.ts), so the client's typed methods cannot drift from the server.
  * Types only: nothing of the server is bundled into the client.
  */
-import type { RpcMethod } from "../api/rpc-types.js";
-import type { CRON_METHODS } from "../api/rpc-cron.js";
-import type { HUMAN_METHODS } from "../api/rpc-human.js";
-import type { READ_METHODS } from "../api/rpc-reads.js";
-import type { RUN_METHODS } from "../api/rpc-runs.js";
-import type { STREAM_METHODS } from "../api/rpc-streams.js";
-import type { RpcMethodName } from "../api/scopes.js";
+import type {
+  CRON_METHODS,
+  HUMAN_METHODS,
+  READ_METHODS,
+  RpcMethod,
+  RpcMethodName,
+  RUN_METHODS,
+  STREAM_METHODS,
+} from "../api/index.js";
+import type { FlowWorkflow, InputOf } from "../engine/index.js";
 
 type Definitions = typeof RUN_METHODS & typeof HUMAN_METHODS & typeof READ_METHODS & typeof CRON_METHODS & typeof STREAM_METHODS;
 
@@ -50,12 +53,39 @@ export type RpcResult<M extends RpcMethodName> = Definitions[M] extends RpcMetho
 export type UnaryRpcMethodName = Exclude<RpcMethodName, "streamRunEvents" | "streamDevTools">;
 
 /**
+ * The workflows a client knows, by key (`typeof` the map a gateway registers). The default,
+ * any key to any workflow, leaves `launchRun` untyped beyond the gateway's own params.
+ * @example
+ * const workflows = { review: reviewWorkflow, deploy: deployWorkflow };
+ * new GatewayClient<typeof workflows>();
+ */
+export type GatewayWorkflows = Record<string, FlowWorkflow<any>>;
+
+/**
+ * The input of a workflow, from its input schema (`Record<string, any>` without one).
+ * @example
+ * const input: WorkflowInputOf<typeof review> = { repo: "." };
+ */
+export type WorkflowInputOf<F> = F extends FlowWorkflow<infer S> ? InputOf<S> : Record<string, unknown>;
+
+/** `launchRun`'s params for the workflow `K` of `W`: its key and its input (optional when every field is). */
+type LaunchParamsOf<W extends GatewayWorkflows, K extends keyof W & string> = Omit<RpcParams<"launchRun">, "workflow" | "input"> & { workflow: K } & ({} extends WorkflowInputOf<W[K]> ? { input?: WorkflowInputOf<W[K]> } : { input: WorkflowInputOf<W[K]> });
+
+/** True when `W` is the default map (no workflow named). */
+type Untyped<W> = string extends keyof W ? true : false;
+
+/**
  * One typed method per unary RPC method (`client.launchRun(params)`, `client.listRuns()`...).
+ * With the workflows named (`W`), `launchRun` takes one of their keys and its input type.
  * @example
  * const { runId } = await client.launchRun({ workflow: "review", input: {} });
  */
-export type GatewayRpcMethods = {
-  [M in UnaryRpcMethodName]: {} extends RpcParams<M>
-    ? (params?: RpcParams<M>, options?: { signal?: AbortSignal }) => Promise<RpcResult<M>>
-    : (params: RpcParams<M>, options?: { signal?: AbortSignal }) => Promise<RpcResult<M>>;
+export type GatewayRpcMethods<W extends GatewayWorkflows = GatewayWorkflows> = {
+  [M in UnaryRpcMethodName]: M extends "launchRun"
+    ? Untyped<W> extends true
+      ? (params: RpcParams<M>, options?: { signal?: AbortSignal }) => Promise<RpcResult<M>>
+      : <K extends keyof W & string>(params: LaunchParamsOf<W, K>, options?: { signal?: AbortSignal }) => Promise<RpcResult<M>>
+    : {} extends RpcParams<M>
+      ? (params?: RpcParams<M>, options?: { signal?: AbortSignal }) => Promise<RpcResult<M>>
+      : (params: RpcParams<M>, options?: { signal?: AbortSignal }) => Promise<RpcResult<M>>;
 };

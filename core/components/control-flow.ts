@@ -4,7 +4,7 @@
  * Ralph). They render host elements that the scheduler reads (core/engine/plan.ts); see
  * docs/components.md for the scheduling rules.
  */
-import { createElement, type FlowElement, type FlowNode } from "../jsx/element.js";
+import { createElement, type FlowElement, type FlowNode } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";
 import type { BranchProps, LoopProps, ParallelProps, SequenceProps, WorkflowProps } from "./types.js";
 

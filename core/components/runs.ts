@@ -3,8 +3,8 @@
  * Components that reach beyond one run: ContinueAsNew (end this run, start a fresh one with a
  * clean history) and Subflow (a child run whose result is this node's row).
  */
-import type { FlowWorkflow } from "../engine/types.js";
-import { createElement, type FlowElement, type FlowNode } from "../jsx/element.js";
+import type { FlowWorkflow } from "../engine/index.js";
+import { createElement, type FlowElement, type FlowNode } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";
 import type { CommonTaskProps, OutputTarget, SchemaMap } from "./types.js";
 

@@ -5,10 +5,9 @@
  * block (durably) and renders again; the block then renders its recovery instead of its
  * body. See docs/recovery.md.
  */
-import { renderViewOf } from "../engine/render-view.js";
+import { renderViewOf } from "../engine/index.js";
 import type { FlowErrorJson } from "../errors.js";
-import { createElement, type FlowElement, type FlowNode, isFlowElement } from "../jsx/element.js";
-import { useRenderCtx } from "../jsx/render.js";
+import { createElement, type FlowElement, type FlowNode, isFlowElement, useRenderCtx } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";
 
 /** One step of a saga: an action, and what undoes it. */

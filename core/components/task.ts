@@ -3,7 +3,7 @@
  * The Task component: one durable unit of work producing one output row (agent prompt,
  * compute function, deps-aware function or static row). See docs/components.md.
  */
-import { createElement, type FlowElement } from "../jsx/element.js";
+import { createElement, type FlowElement } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";
 import type { DepsSpec, OutputTarget, SchemaMap, TaskProps } from "./types.js";
 

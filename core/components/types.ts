@@ -4,12 +4,11 @@
  * deps are checked at compile time.
  */
 import type { z } from "zod";
-import type { AgentLike } from "../agents/types.js";
-import type { FlowNode } from "../jsx/element.js";
-import type { TaskMemoryConfig } from "../memory/task-memory.js";
-import type { AnyObjectSchema } from "../schema/columns.js";
-import type { ScorersMap } from "../scorers/types.js";
-import type { FlowTable } from "../schema/tables.js";
+import type { AgentLike } from "../agents/index.js";
+import type { FlowNode } from "../jsx/index.js";
+import type { TaskMemoryConfig } from "../memory/index.js";
+import type { AnyObjectSchema, FlowTable } from "../schema/index.js";
+import type { ScorersMap } from "../scorers/index.js";
 
 /** A workflow's schema map: name to z.object(...). The key `input` types the run input. */
 export type SchemaMap = Record<string, AnyObjectSchema>;

@@ -4,8 +4,8 @@
  * HumanTask, Signal, WaitForEvent, Timer).
  */
 import type { z } from "zod";
-import type { FlowNode } from "../jsx/element.js";
-import type { AnyObjectSchema } from "../schema/columns.js";
+import type { FlowNode } from "../jsx/index.js";
+import type { AnyObjectSchema } from "../schema/index.js";
 import type { CommonTaskProps, OutputTarget, SchemaMap } from "./types.js";
 
 /** What a person is asked to approve. */

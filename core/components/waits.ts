@@ -5,11 +5,10 @@
  * docs/waiting.md). Deliveries: `submitApproval`, `submitHumanTask`, `submitSignal`.
  */
 import { z } from "zod";
-import { renderViewOf } from "../engine/render-view.js";
-import { createElement, type FlowElement, type FlowNode } from "../jsx/element.js";
-import { useRenderCtx } from "../jsx/render.js";
+import { renderViewOf } from "../engine/index.js";
+import { createElement, type FlowElement, type FlowNode, useRenderCtx } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";
-import type { AnyObjectSchema } from "../schema/columns.js";
+import type { AnyObjectSchema } from "../schema/index.js";
 import type { OutputTarget, SchemaMap } from "./types.js";
 import type { ApprovalGateProps, ApprovalProps, HumanTaskProps, SignalProps, TimerProps, WaitForEventProps } from "./wait-types.js";
 

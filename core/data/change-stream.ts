@@ -17,10 +17,15 @@
  * refetch everything. The first time the gateway is unreachable, one session-level info
  * notice is emitted (SPEC.md "Data layer").
  */
-import type { DomainChange } from "../api/change-feed.js";
-import { API_ROUTES, HEADERS, routeLabel, routeUrl } from "../api/contract.js";
-import { type GatewayBackoffOptions, gatewayBackoffDelay } from "../client/backoff.js";
-import { isEventStream, readSse, type SseMessage } from "../client/sse-reader.js";
+import type { DomainChange } from "../api/index.js";
+import { API_ROUTES, HEADERS, routeLabel, routeUrl } from "../api/index.js";
+import {
+  gatewayBackoffDelay,
+  type GatewayBackoffOptions,
+  isEventStream,
+  readSse,
+  type SseMessage,
+} from "../client/index.js";
 import { mergeHeaders, type WorkspaceMode } from "./mode.js";
 
 /**

@@ -8,17 +8,20 @@
  * When nothing speaking the protocol answers (a refused connection, an HTML page) a call
  * throws GATEWAY_UNAVAILABLE; gateway errors keep their code (GatewayRpcError).
  */
-import type { GatewayRunSummaryRow, RunPage } from "../api/read-model.js";
-import type { RetryNodeResult } from "../api/retry-node.js";
-import { envelopeError, GatewayRpcError, isGatewayUnavailableError, readEnvelope } from "../client/errors.js";
-import type { RpcParams, RpcResult } from "../client/rpc-map.js";
-import type { GraphSnapshot } from "../engine/types.js";
-import type { FlowEvent } from "../engine/events.js";
-import type { MemoryFact, MemoryNote } from "../memory/types.js";
-import type { ScoreRow } from "../scorers/types.js";
-import type { MemoryNamespaceInfo } from "../api/memory-routes.js";
-import type { WaitInfo } from "../api/wait-routes.js";
-import { API_ROUTES, type ApiRouteName, routeUrl } from "../api/contract.js";
+import type {
+  GatewayRunSummaryRow,
+  MemoryNamespaceInfo,
+  RetryNodeResult,
+  RunPage,
+  WaitInfo,
+  WorkflowUsage,
+} from "../api/index.js";
+import { envelopeError, GatewayRpcError, isGatewayUnavailableError, readEnvelope } from "../client/index.js";
+import type { RpcParams, RpcResult } from "../client/index.js";
+import type { FlowEvent, GraphSnapshot } from "../engine/index.js";
+import type { MemoryFact, MemoryNote } from "../memory/index.js";
+import type { ScoreRow } from "../scorers/index.js";
+import { API_ROUTES, type ApiRouteName, routeUrl } from "../api/index.js";
 import { mergeHeaders, type WorkspaceMode } from "./mode.js";
 
 /**
@@ -63,6 +66,8 @@ export interface DataApi {
   retryNode(runId: string, nodeId: string, opts?: { iteration?: number; resetDependents?: boolean; keepDecisions?: boolean; resume?: boolean; preview?: boolean }): Promise<RetryNodeResult>;
   /** Time travel to a task attempt (`rewindRun`): later attempts are kept as `cancelled` history; resumes by default. */
   rewindRun(params: RpcParams<"rewindRun">): Promise<RpcResult<"rewindRun">>;
+  /** A new run from a task attempt, on the same or an edited input (`forkRun`); the original run is only read. */
+  forkRun(params: RpcParams<"forkRun">): Promise<RpcResult<"forkRun">>;
   /** What an attempt changed in the run's workspace (`getNodeDiff`; VCS_FAILED when it has no snapshots). */
   getNodeDiff(runId: string, nodeId: string, opts?: { iteration?: number; attempt?: number }): Promise<RpcResult<"getNodeDiff">>;
   /** What the whole run changed in its workspace (`getRunDiff`). */
@@ -75,6 +80,8 @@ export interface DataApi {
   getRunUsage(runId: string): Promise<RpcResult<"getRunUsage">>;
   /** A task's agent transcript so far, per attempt. */
   getTranscript(runId: string, nodeId: string): Promise<RpcResult<"getTranscript">>;
+  /** Agents' tokens and cost of a workflow's runs per day, the last `days` days (default 30). */
+  getWorkflowUsage(workflow: string, opts?: { days?: number }): Promise<WorkflowUsage>;
   listApprovals(runId?: string): Promise<RpcResult<"listApprovals">>;
   submitApproval(params: RpcParams<"submitApproval">): Promise<RpcResult<"submitApproval">>;
   submitSignal(params: RpcParams<"submitSignal">): Promise<RpcResult<"submitSignal">>;
@@ -147,6 +154,7 @@ export function createDataApi(t: DataTransport): DataApi {
     cancelRun: (runId) => call("cancelRun", { runId }),
     retryNode: (runId, nodeId, opts = {}) => call("retryNode", { runId, nodeId }, {}, opts),
     rewindRun: ({ runId, ...rest }) => call("rewindRun", { runId }, {}, rest),
+    forkRun: ({ runId, ...rest }) => call("forkRun", { runId }, {}, rest),
     getNodeDiff: (runId, nodeId, o = {}) => call("getNodeDiff", { runId, nodeId }, o),
     getRunDiff: (runId) => call("getRunDiff", { runId }),
     listRunEvents: (runId, o = {}) => call("listRunEvents", { runId }, o),
@@ -155,6 +163,7 @@ export function createDataApi(t: DataTransport): DataApi {
     whatHappened: (runId) => call("whatHappened", { runId }),
     getRunUsage: (runId) => call("getRunUsage", { runId }),
     getTranscript: (runId, nodeId) => call("getTranscript", { runId, nodeId }),
+    getWorkflowUsage: (workflow, o = {}) => call("getWorkflowUsage", { workflow }, o),
     listApprovals: (runId) => call("listApprovals", {}, { runId }),
     submitApproval: (p) => call("submitApproval", {}, {}, p),
     submitSignal: (p) => call("submitSignal", {}, {}, p),

@@ -5,8 +5,8 @@
  * caller may supply (the browser app passes its worker's). `close()` aborts its own in-flight
  * calls and stops the stream; it never touches what the caller passed in. See docs/client.md.
  */
-import type { GatewayBackoffOptions } from "../client/backoff.js";
-import { isGatewayUnavailableError } from "../client/errors.js";
+import type { GatewayBackoffOptions } from "../client/index.js";
+import { isGatewayUnavailableError } from "../client/index.js";
 import { FlowError } from "../errors.js";
 import { ChangeStream, type EventSourceConstructor } from "./change-stream.js";
 import { closedError, createDataApi, type DataApi } from "./data-api.js";

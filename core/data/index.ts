@@ -9,8 +9,10 @@ export type { ChangeStream, ChangeStreamEvent, ConnectionStatus, DataNotice, Eve
 export { createCollections } from "./collections.js";
 export type { FlowCollections } from "./collections.js";
 export type { DataApi, RunEventsPage } from "./data-api.js";
-export type { MemoryNamespaceInfo } from "../api/memory-routes.js";
-export type { WaitInfo } from "../api/wait-routes.js";
+export { listAllRunEvents } from "./data-api.js";
+export type { MemoryNamespaceInfo } from "../api/index.js";
+export type { WaitInfo } from "../api/index.js";
+export type { WorkflowUsage, WorkflowUsageDay } from "../api/index.js";
 export { createDataClient } from "./data-client.js";
 export type { DataClient, DataClientOptions } from "./data-client.js";
 export type { LastSeenStore } from "./last-seen.js";
@@ -33,3 +35,10 @@ export type {
 } from "./rows.js";
 export type { CollectionName, CollectionsOptions } from "./source.js";
 export type { DataWrites } from "./writes.js";
+
+// For Flow's other areas (not part of the documented entry).
+export { createDataApi } from "./data-api.js";
+export { assertMultiplayerMode, mergeHeaders } from "./mode.js";
+export { runNodeKey } from "./rows.js";
+export { localSource } from "./source.js";
+export type { CollectionSource } from "./source.js";

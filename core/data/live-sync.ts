@@ -9,6 +9,10 @@
  *   and handed to the run's `run`/`nodes` query; its `runEvents` get the
  *   events after the last seq they hold; a new frame refreshes its `runTree`, `tickets` and
  *   `prompts`; a finished task or run refreshes `scores` and `memoryFacts`. Fetches of one run overlap at most two deep, and the newest result wins.
+ *   An agent's transcript event (`Agent*`: streamed text, a tool call, a generation's start or
+ *   end) writes only its event row, so it refreshes only the run's `runEvents`: a watched
+ *   generation costs each watcher one small fetch per flush, not two (docs/performance.md
+ *   "A streamed token to a watching browser").
  * - another collection: that collection is refetched (coalesced the same way).
  * - `reset` (the gateway restarted, or this client was away too long): everything is refetched.
  * - the stream back online after it was offline: everything is refetched too. Changes heard
@@ -19,7 +23,7 @@
  * change stream confirmed them (core/data/writes.ts).
  */
 import type { QueryClient } from "@tanstack/query-core";
-import type { DomainChange } from "../api/change-feed.js";
+import type { DomainChange } from "../api/index.js";
 import { isFlowError } from "../errors.js";
 import type { ConnectionStatus } from "./change-stream.js";
 import { listAllRunEvents } from "./data-api.js";
@@ -34,6 +38,9 @@ import type { CollectionName, CollectionSource, PerRunKind } from "./source.js";
  * sync.onApplied((a: AppliedRefresh) => { if (a.kind === "run") console.log(a.runId, a.row?.status); });
  */
 export type AppliedRefresh = { kind: "run"; runId: string; row: GatewayRunSummaryRow | undefined } | { kind: "collection"; name: CollectionName };
+
+/** Agent transcript events (`AgentTextDelta`, `AgentToolCall`, ...): an event row and nothing else. */
+const TRANSCRIPT_REASON_PREFIX = "Agent";
 
 /** Events that change a run's graph snapshot (run tree, tickets, prompts). */
 const FRAME_REASONS = new Set(["FrameCommitted", "RunStarted", "RunResumed", "TimeTravelFinished"]);
@@ -175,6 +182,11 @@ export class LiveSync {
   /** The run's row (newest fetch wins), and what the change's reason touches besides it. */
   private async refreshRun(runId: string, reason: string): Promise<void> {
     const perRun = this.cols.perRun(runId);
+    if (reason.startsWith(TRANSCRIPT_REASON_PREFIX)) {
+      const events = perRun.get("runEvents");
+      if (events) await this.refreshPerRun("runEvents", events, runId, reason);
+      return;
+    }
     const related: Array<Promise<void>> = [...perRun].map(([kind, c]) => this.refreshPerRun(kind, c, runId, reason));
     if (FRAME_REASONS.has(reason)) related.push(this.refetch("prompts"));
     // Scores and memory facts are written by tasks and scorers; the change feed has no event

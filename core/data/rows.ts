@@ -5,14 +5,17 @@
  * the others are defined here with a stable `key` where the API's row has no single id.
  * Fields are documented in docs/client.md "Rows".
  */
-import type { GatewayRunNode as ApiRunNode, GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow } from "../api/read-model.js";
-import type { CronRow } from "../api/cron-store.js";
-import type { GatewayPromptRow as ApiPromptRow } from "../api/rpc-reads.js";
-import type { FlowEvent } from "../engine/events.js";
-import type { GraphSnapshot } from "../engine/types.js";
-import type { PendingApproval } from "../engine/waits/deliver.js";
-import type { MemoryFact, MemoryNote } from "../memory/types.js";
-import type { ScoreRow } from "../scorers/types.js";
+import type {
+  CronRow,
+  GatewayPromptRow as ApiPromptRow,
+  GatewayRunNode as ApiRunNode,
+  GatewayRunRow,
+  GatewayRunSummaryRow,
+  GatewayWorkflowRow,
+} from "../api/index.js";
+import type { FlowEvent, GraphSnapshot, PendingApproval } from "../engine/index.js";
+import type { MemoryFact, MemoryNote } from "../memory/index.js";
+import type { ScoreRow } from "../scorers/index.js";
 
 export type { GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow };
 

@@ -4,9 +4,9 @@
  * tickets of its `Kanban` boards (tasks `<board>:<ticket>:<column>` under the board's
  * `<board>:board` group, docs/components.md "Kanban"), with each task's node state.
  */
-import type { GatewayRunRow } from "../api/read-model.js";
-import type { GraphSnapshot } from "../engine/types.js";
-import type { XmlNode } from "../jsx/host.js";
+import type { GatewayRunRow } from "../api/index.js";
+import type { GraphSnapshot } from "../engine/index.js";
+import type { XmlNode } from "../jsx/index.js";
 import { type GatewayRunTreeRow, type GatewayTicketRow, nodeKey, runNodeKey } from "./rows.js";
 
 /**

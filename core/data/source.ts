@@ -8,8 +8,8 @@
  * so a local-only user of `durable-flow/data` never loads the Electric client.
  */
 import type { QueryClient } from "@tanstack/query-core";
-import type { RunPage } from "../api/read-model.js";
-import type { GraphSnapshot } from "../engine/types.js";
+import type { RunPage } from "../api/index.js";
+import type { GraphSnapshot } from "../engine/index.js";
 import { isFlowError } from "../errors.js";
 import { type DataApi, listAllRunEvents } from "./data-api.js";
 import { type LastSeenStore, rememberLast } from "./last-seen.js";

@@ -1,6 +1,6 @@
 /**
  * @module core/data/writes
- * The registry's writes — `launch`, `cancel`, `approve`, `signal` — as optimistic TanStack DB
+ * The registry's writes — `launch`, `cancel`, `approve`, `signal`, `answer` — as optimistic TanStack DB
  * transactions: the change shows in the collections at once (a new `running` row, a run
  * `cancelled`, an approval gone from the inbox, a waiting run `running`), the domain API is
  * called, and the transaction settles only once the change stream's refresh brought the
@@ -9,12 +9,11 @@
  * `confirmTimeoutMs` (the stream is down), the rows are refetched directly instead.
  */
 import { createTransaction, safeRandomUUID } from "@tanstack/db";
-import type { RpcParams, RpcResult } from "../client/rpc-map.js";
+import type { RpcParams, RpcResult } from "../client/index.js";
 import type { DataClient } from "./data-client.js";
 import type { AppliedRefresh, LiveSync } from "./live-sync.js";
 import { type GatewayRunSummaryRow, runNodeKey } from "./rows.js";
-import { ANNOTATIONS } from "../api/contract.js";
-import { annotatedWorkflowKey, runSummaryOf } from "../api/run-rows.js";
+import { ANNOTATIONS, annotatedWorkflowKey, runSummaryOf } from "../api/index.js";
 import type { CollectionSource } from "./source.js";
 
 /**
@@ -32,6 +31,8 @@ export interface DataWrites {
   approve(params: RpcParams<"submitApproval">): Promise<RpcResult<"submitApproval">>;
   /** Delivers a signal: a run waiting for an event shows `running` at once. */
   signal(params: RpcParams<"submitSignal">): Promise<RpcResult<"submitSignal">>;
+  /** Answers a human task with its row: it leaves `approvals` at once. */
+  answer(params: Parameters<DataClient["api"]["submitHumanTask"]>[0]): Promise<RpcResult<"submitApproval">>;
 }
 
 const ENDED = new Set(["finished", "failed", "cancelled", "continued"]);
@@ -89,6 +90,12 @@ export function createWrites(data: DataClient, cols: CollectionSource, sync: Liv
     return result;
   }
 
+  /** Removes a decided item from the inbox (optimistic), when it is there. */
+  const leaveInbox = (p: { runId: string; nodeId: string; iteration?: number }) => {
+    const approvals = cols.approvals.status === "ready" ? cols.approvals.toArray : [];
+    const pending = approvals.find((a) => a.runId === p.runId && a.nodeId === p.nodeId && (p.iteration === undefined || a.iteration === p.iteration));
+    return pending ? () => cols.approvals.delete(runNodeKey(pending)) : undefined;
+  };
   const readyRun = (runId: string) => (cols.runs.status === "ready" ? cols.runs.get(runId) : undefined);
   const runShows = (runId: string, ok: (row: GatewayRunSummaryRow) => boolean) => (a: AppliedRefresh) => a.kind === "run" && a.runId === runId && a.row !== undefined && ok(a.row);
 
@@ -111,10 +118,10 @@ export function createWrites(data: DataClient, cols: CollectionSource, sync: Liv
       return optimistic(change, () => confirmed(() => api.cancelRun(runId), (a, r) => runShows(runId, (row) => row.status === r.status)(a), { runId }));
     },
     approve(params) {
-      const approvals = cols.approvals.status === "ready" ? cols.approvals.toArray : [];
-      const pending = approvals.find((a) => a.runId === params.runId && a.nodeId === params.nodeId && (params.iteration === undefined || a.iteration === params.iteration));
-      const change = pending ? () => cols.approvals.delete(runNodeKey(pending)) : undefined;
-      return optimistic(change, () => confirmed(() => api.submitApproval(params), (a) => a.kind === "collection" && a.name === "approvals", { collection: "approvals" }));
+      return optimistic(leaveInbox(params), () => confirmed(() => api.submitApproval(params), (a) => a.kind === "collection" && a.name === "approvals", { collection: "approvals" }));
+    },
+    answer(params) {
+      return optimistic(leaveInbox(params), () => confirmed(() => api.submitHumanTask(params), (a) => a.kind === "collection" && a.name === "approvals", { collection: "approvals" }));
     },
     signal(params) {
       const runId = params.runId;

@@ -1,11 +1,15 @@
 /**
  * @module core/engine/aspect-usage
- * What an `<Aspects>` block reads while it renders: tokens and latency of the finished
- * attempts of the tasks inside it (docs/components.md, "Aspects"). Kept per node from the
- * attempts' meta (agents report `usage`; latency is the attempt's duration), loaded from
- * `_flow_attempts` when a run resumes, so budgets hold across restarts.
+ * What an `<Aspects>` block reads while it renders: tokens and latency of the attempts of the
+ * tasks inside it (docs/components.md, "Aspects"). Kept per node from the attempts' meta
+ * (agents report `usage`; a Subflow's attempt carries its child run's as `childUsage`; latency
+ * is the last finished attempt's duration), loaded from `_flow_attempts` when a run resumes,
+ * so budgets hold across restarts. Tokens are summed over every attempt of a task that
+ * recorded usage, the ones time travel set aside included, as `getRunUsage` and the run's
+ * cost sum them (`attemptTokens`): a budget reads the numbers the app and the CLI show.
  */
-import type { StorePort } from "../store/port.js";
+import { attemptTokens } from "../agents/index.js";
+import type { StorePort } from "../store/index.js";
 import type { PlanTask } from "./plan.js";
 
 /** Totals of the tasks of one Aspects block. */
@@ -27,12 +31,6 @@ interface NodeUsage {
   latencyMs: number;
 }
 
-function tokensOf(meta: unknown): number {
-  const usage = (meta as { usage?: { totalTokens?: number; inputTokens?: number; outputTokens?: number } } | null | undefined)?.usage;
-  if (!usage) return 0;
-  return usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
-}
-
 export class AspectUsage {
   private readonly usage = new Map<string, NodeUsage>();
   /** Node key to the Aspects blocks it was seen in (from every plan, so a block that removed its children still counts them). */
@@ -46,15 +44,18 @@ export class AspectUsage {
     return true;
   }
 
-  /** Loads the usage of the run's finished attempts (a resumed run). */
+  /** Loads the usage of the run's recorded attempts (a resumed run). */
   async load(store: StorePort, runId: string): Promise<void> {
-    const rows = await store.query<{ node_id: string; iteration: number; meta_json: string | null; started_at_ms: number; finished_at_ms: number | null }>(
-      `SELECT node_id, iteration, meta_json, started_at_ms, finished_at_ms FROM _flow_attempts WHERE run_id = ? AND state = 'finished'`,
+    const rows = await store.query<{ node_id: string; iteration: number; state: string; meta_json: string | null; started_at_ms: number; finished_at_ms: number | null }>(
+      `SELECT node_id, iteration, state, meta_json, started_at_ms, finished_at_ms FROM _flow_attempts WHERE run_id = ? AND (state = 'finished' OR meta_json IS NOT NULL) ORDER BY attempt`,
       [runId],
     );
     for (const r of rows) {
-      const meta = r.meta_json ? (JSON.parse(r.meta_json) as unknown) : null;
-      this.usage.set(`${r.node_id}@${Number(r.iteration)}`, { tokens: tokensOf(meta), latencyMs: Math.max(0, Number(r.finished_at_ms ?? r.started_at_ms) - Number(r.started_at_ms)) });
+      const key = `${r.node_id}@${Number(r.iteration)}`;
+      const before = this.usage.get(key);
+      const tokens = (before?.tokens ?? 0) + (r.meta_json ? attemptTokens(JSON.parse(r.meta_json)) : 0);
+      const latencyMs = r.state === "finished" ? Math.max(0, Number(r.finished_at_ms ?? r.started_at_ms) - Number(r.started_at_ms)) : (before?.latencyMs ?? 0);
+      this.usage.set(key, { tokens, latencyMs });
     }
   }
 
@@ -75,7 +76,7 @@ export class AspectUsage {
 
   /** A task finished; returns true when it is inside an Aspects block (which then renders again). */
   record(task: PlanTask, meta: unknown, latencyMs: number): boolean {
-    this.usage.set(task.key, { tokens: tokensOf(meta), latencyMs });
+    this.usage.set(task.key, { tokens: (this.usage.get(task.key)?.tokens ?? 0) + attemptTokens(meta), latencyMs });
     const aspects = (task.desc as { aspects?: string[] }).aspects;
     if (aspects) this.members.set(task.key, aspects);
     return aspects !== undefined;

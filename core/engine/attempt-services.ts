@@ -8,13 +8,13 @@
  * best-effort around the task except recording tool calls, which is durable before the tool
  * runs.
  */
-import type { AgentSessionRef, AgentTaskInput } from "../agents/run-agent.js";
-import { AttemptTranscript, type TranscriptSink } from "../agents/transcript.js";
-import { memoryEngineOf, prepareTaskMemory, retainTaskMemory } from "../memory/task-memory.js";
-import { scoreAttempt } from "../scorers/run-scorers.js";
-import { effectKey, settledEffectKeys } from "../time-travel/intent.js";
-import type { CurrentAttempt } from "../tools/current-attempt.js";
-import { createToolContextFactory, type ToolCallRecord, type ToolContextFactory } from "../tools/tool-calls.js";
+import type { AgentSessionRef, AgentTaskInput } from "../agents/index.js";
+import { AttemptTranscript, type TranscriptSink } from "../agents/index.js";
+import { memoryEngineOf, prepareTaskMemory, retainTaskMemory } from "../memory/index.js";
+import { scoreAttempt } from "../scorers/index.js";
+import { effectKey, settledEffectKeys } from "../time-travel/index.js";
+import type { CurrentAttempt } from "../tools/index.js";
+import { createToolContextFactory, type ToolCallRecord, type ToolContextFactory } from "../tools/index.js";
 import type { StoreBinding } from "./binding.js";
 import type { RunOptions, TaskDescriptor } from "./types.js";
 

@@ -4,8 +4,8 @@
  * and the runtime env. Attached under a symbol so the public objects stay plain.
  */
 import { FlowError } from "../errors.js";
-import type { SchemaRegistry } from "../schema/registry.js";
-import type { StorePort } from "../store/port.js";
+import type { SchemaRegistry } from "../schema/index.js";
+import type { StorePort } from "../store/index.js";
 import type { RuntimeEnv } from "./world.js";
 
 export interface StoreBinding {

@@ -4,8 +4,8 @@
  * table's columns, the policy's version/key/`by(ctx)` and what the task would run (prompt,
  * static row or function source), so editing a task invalidates its entries.
  */
-import type { CachePolicy } from "../components/types.js";
-import { sha256Hex, stableStringify } from "../util/hash.js";
+import type { CachePolicy } from "../components/index.js";
+import { sha256Hex, stableStringify } from "../util/index.js";
 import type { TaskDescriptor } from "./types.js";
 
 export interface CacheScopeIds {

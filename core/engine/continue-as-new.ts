@@ -6,8 +6,8 @@
  * ends this one, with no owner, so that `runWorkflow(..., { runId: nextRunId, resume: true })`
  * (or a Gateway) claims it at once.
  */
-import type { SchemaRegistry } from "../schema/registry.js";
-import type { Dialect } from "../store/port.js";
+import type { SchemaRegistry } from "../schema/index.js";
+import type { Dialect } from "../store/index.js";
 import type { FlowEvent } from "./events.js";
 import type { OutputIndex } from "./output-index.js";
 import { eventSql, json, nodeSql, outputSql, type WriteBatch } from "./run-sql.js";

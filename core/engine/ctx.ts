@@ -4,10 +4,9 @@
  * render never queries the database. See docs/engine.md, "The render context".
  */
 import type { z } from "zod";
-import type { OutputKey as OutputKeyName, OutputTarget, RowOf, SchemaMap } from "../components/types.js";
+import type { OutputKey as OutputKeyName, OutputTarget, RowOf, SchemaMap } from "../components/index.js";
 import { FlowError } from "../errors.js";
-import type { AnyObjectSchema } from "../schema/columns.js";
-import type { SchemaRegistry } from "../schema/registry.js";
+import type { AnyObjectSchema, SchemaRegistry } from "../schema/index.js";
 import type { OutputIndex } from "./output-index.js";
 import type { OutputKey, RunAuthContext, SafeParser } from "./types.js";
 

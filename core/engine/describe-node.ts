@@ -4,13 +4,12 @@
  * children classified as prompt, row or function), or a waiting node (Approval, HumanTask,
  * Signal, WaitForEvent, Timer) with the wait it parks on.
  */
-import { isAgentLike } from "../agents/types.js";
-import type { CachePolicy } from "../components/types.js";
+import { isAgentLike } from "../agents/index.js";
+import type { CachePolicy } from "../components/index.js";
 import { FlowError, type FlowErrorJson } from "../errors.js";
-import { isFlowElement } from "../jsx/element.js";
-import { type HostElement, textOf } from "../jsx/host.js";
+import { type HostElement, isFlowElement, textOf } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";
-import type { SchemaRegistry, TableEntry } from "../schema/registry.js";
+import type { SchemaRegistry, TableEntry } from "../schema/index.js";
 import type { TaskDescriptor } from "./types.js";
 import { type ApprovalWait, type OnTimeout, parseDuration, parseInstant, type WaitSpec } from "./waits/spec.js";
 

@@ -3,7 +3,7 @@
  * The FlowEvent union. Every state change of a run is an event row with a per-run `seq`,
  * written in the same transaction as the change (DESIGN.md seam 3). docs/events.md lists them.
  */
-import type { AgentUsage } from "../agents/types.js";
+import type { AgentUsage } from "../agents/index.js";
 import type { FlowErrorJson } from "../errors.js";
 import type { PauseReason, RunStatus } from "./types.js";
 

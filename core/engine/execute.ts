@@ -6,18 +6,17 @@
  * the tools its code calls work in the task's directory and are journaled with the attempt.
  * Never throws: the outcome says what happened.
  */
-import { runAgentTask } from "../agents/run-agent.js";
-import type { AgentLike } from "../agents/types.js";
-import type { TaskRuntime } from "../components/types.js";
+import { runAgentTask } from "../agents/index.js";
+import type { AgentLike } from "../agents/index.js";
+import type { TaskRuntime } from "../components/index.js";
 import { FlowError, isFlowError } from "../errors.js";
-import { isFlowElement } from "../jsx/element.js";
-import { textOf } from "../jsx/host.js";
-import { renderNodes } from "../jsx/render.js";
-import type { AnyObjectSchema } from "../schema/columns.js";
-import type { AttemptSnapshots } from "../time-travel/snapshots.js";
+import { isFlowElement, renderNodes, textOf } from "../jsx/index.js";
+import type { AnyObjectSchema } from "../schema/index.js";
+import type { AttemptSnapshots } from "../time-travel/index.js";
 import type { AttemptServices } from "./attempt-services.js";
 import type { NodeDescriptor, SubflowSpec } from "./describe-node.js";
-import type { RunResult, TaskDescriptor } from "./types.js";
+import type { SubflowOutcome } from "./subflow.js";
+import type { TaskDescriptor } from "./types.js";
 import type { WorkspacePort } from "./workspace-port.js";
 import type { ClockPort } from "./world.js";
 
@@ -43,7 +42,7 @@ export interface AttemptInput {
   /** Prepares the task's Worktree or Sandbox (absent where the host has no file system). */
   workspaces?: WorkspacePort;
   /** Runs a Subflow's child run to its end. */
-  runSubflow(spec: SubflowSpec, childRunId: string): Promise<RunResult>;
+  runSubflow(spec: SubflowSpec, childRunId: string): Promise<SubflowOutcome>;
   /** Tools, sessions and memory for agent tasks. */
   services?: AttemptServices;
   /** Snapshots of the run's workspace at the attempt's start and successful end (time travel). */
@@ -172,7 +171,7 @@ async function prepareWorkspace(input: AttemptInput, desc: NodeDescriptor): Prom
 async function runChild(input: AttemptInput, spec: SubflowSpec): Promise<{ raw: unknown; meta: Record<string, unknown> }> {
   const { desc } = input;
   const childRunId = `${input.runId}/${desc.nodeId}@${desc.iteration}`;
-  const result = await input.runSubflow(spec, childRunId);
+  const { result, usage } = await input.runSubflow(spec, childRunId);
   if (result.status !== "finished") {
     throw new FlowError(
       result.status === "cancelled" ? "TASK_CANCELLED" : "SUBFLOW_FAILED",
@@ -180,7 +179,7 @@ async function runChild(input: AttemptInput, spec: SubflowSpec): Promise<{ raw: 
       { nodeId: desc.nodeId, childRunId, status: result.status, ...(result.error ? { error: result.error } : {}) },
     );
   }
-  return { raw: result.output ?? {}, meta: { childRunId } };
+  return { raw: result.output ?? {}, meta: { childRunId, ...(usage ? { childUsage: usage } : {}) } };
 }
 
 function asTaskError(error: unknown, desc: TaskDescriptor): FlowError {

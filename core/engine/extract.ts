@@ -5,9 +5,9 @@
  * RENDER_FAILED with the offending id.
  */
 import { FlowError } from "../errors.js";
-import type { HostElement, HostNode } from "../jsx/host.js";
+import type { HostElement, HostNode } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";
-import type { SchemaRegistry } from "../schema/registry.js";
+import type { SchemaRegistry } from "../schema/index.js";
 import { newGroup, nodeKey, type PlanGroup, type PlanTask } from "./plan.js";
 import { describeNode, positiveOrUndefined, type WorkspaceRef } from "./describe-node.js";
 import { passStartKey } from "./nested-loops.js";

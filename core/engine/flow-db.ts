@@ -3,15 +3,14 @@
  * `FlowDb`: the read side of a workflow's store (runs, nodes, attempts, events, frames), built
  * from a workflow's `db` handle. Hosting surfaces, the CLI and time travel read through it.
  */
-import { buildTranscripts, type TranscriptAttempt } from "../agents/transcript-view.js";
-import { rollUpUsage } from "../agents/usage.js";
-import type { AgentUsage } from "../agents/types.js";
-import type { OutputTarget, RowOf, SchemaMap } from "../components/types.js";
+import { buildTranscripts, rollUpUsage, type TranscriptAttempt } from "../agents/index.js";
+import type { AgentUsage } from "../agents/index.js";
+import type { OutputTarget, RowOf, SchemaMap } from "../components/index.js";
 import { FlowError, type FlowErrorJson } from "../errors.js";
-import { decodeRow } from "../schema/columns.js";
-import type { SchemaRegistry } from "../schema/registry.js";
-import { quoteIdent } from "../store/dialect.js";
-import type { StorePort } from "../store/port.js";
+import { decodeRow } from "../schema/index.js";
+import type { SchemaRegistry } from "../schema/index.js";
+import { quoteIdent } from "../store/index.js";
+import type { StorePort } from "../store/index.js";
 import { bindingOf, type StoreBinding } from "./binding.js";
 import type { FlowEvent } from "./events.js";
 import { replayFrames } from "./frames.js";

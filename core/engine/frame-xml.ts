@@ -6,7 +6,7 @@
  * nothing changed, and `diffJson` (frames.ts), which stops at identical objects, walks only
  * the paths that did change: the same operations as on a fresh copy, in the same order.
  */
-import type { HostNode, XmlNode } from "../jsx/host.js";
+import type { HostNode, XmlNode } from "../jsx/index.js";
 
 /**
  * The frame XML of a render's top-level host nodes: the one element, or a `flow:fragment`

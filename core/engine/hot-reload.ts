@@ -4,7 +4,7 @@
  * HotReloadPort watches the file and hands the session each new build, which it renders from
  * then on. See docs/hot-reload.md.
  */
-import type { FlowNode } from "../jsx/element.js";
+import type { FlowNode } from "../jsx/index.js";
 import type { FlowWorkflow, RunOptions } from "./types.js";
 import type { HotBuild } from "./workspace-port.js";
 import type { RuntimeEnv } from "./world.js";

@@ -9,11 +9,10 @@
  * null and the session renders the whole tree, so the outcome is always the one a full render
  * would have: same tree, same plan, same frame.
  */
-import type { HostElement, HostNode, XmlNode } from "../jsx/host.js";
-import { toXml } from "../jsx/host.js";
-import { renderNodes } from "../jsx/render.js";
+import type { HostElement, HostNode, XmlNode } from "../jsx/index.js";
+import { renderNodes, toXml } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";
-import type { SchemaRegistry } from "../schema/registry.js";
+import type { SchemaRegistry } from "../schema/index.js";
 import { adoptDescriptor, type Extracted, redescribeTask } from "./extract.js";
 import { type DeltaOp, diffJson } from "./frames.js";
 import type { OutputIndex } from "./output-index.js";

@@ -7,7 +7,7 @@
  * caller gave it.
  */
 import { FlowError } from "../errors.js";
-import type { TableEntry } from "../schema/registry.js";
+import type { TableEntry } from "../schema/index.js";
 
 /** Throws INPUT_INVALID, with one line per zod issue, unless the input passes its schema. */
 export function assertInputFits(entry: Pick<TableEntry, "schema"> | undefined, input: unknown): void {

@@ -5,7 +5,7 @@
  * queries, and records which tables a render read so that the engine re-renders only when a
  * completion could change the tree.
  */
-import type { RowKey } from "../components/types.js";
+import type { RowKey } from "../components/index.js";
 
 export type OutputRow = Record<string, unknown> & RowKey;
 

@@ -10,9 +10,9 @@
  * returns null and the session extracts a new plan, so the outcome is the one extraction would
  * have given.
  */
-import type { HostElement, HostNode } from "../jsx/host.js";
+import type { HostElement, HostNode } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";
-import type { SchemaRegistry } from "../schema/registry.js";
+import type { SchemaRegistry } from "../schema/index.js";
 import { carries, type Extracted, isNodeTag, redescribeTask, taskElement, withChildFunction } from "./extract.js";
 import { sameShape } from "./incremental-render.js";
 import type { PlanTask } from "./plan.js";

@@ -15,7 +15,7 @@
  * This costs nothing until a batch fails.
  */
 import type { FlowEvent } from "./events.js";
-import type { SqlValue, StorePort } from "../store/port.js";
+import type { SqlValue, StorePort } from "../store/index.js";
 import type { TaskDescriptor } from "./types.js";
 
 /** The statements and events of one settled success in the pending batch. */

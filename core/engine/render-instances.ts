@@ -6,9 +6,7 @@
  * tables through the other accessors), and the rows the build function itself read. After a
  * completion, only the components that read a written row need to run again.
  */
-import type { FlowElement } from "../jsx/element.js";
-import type { HostNode } from "../jsx/host.js";
-import type { RenderRecorder } from "../jsx/render.js";
+import type { FlowElement, HostNode, RenderRecorder } from "../jsx/index.js";
 import { type OutputIndex, readKeysOf } from "./output-index.js";
 import type { RenderView } from "./render-view.js";
 

@@ -3,7 +3,7 @@
  * Retry decisions (SPEC.md `retries`, `RetryPolicy`): how many attempts a task gets and how
  * long to wait before the next one.
  */
-import type { RetryPolicy } from "../components/types.js";
+import type { RetryPolicy } from "../components/index.js";
 import { isFlowError } from "../errors.js";
 
 /** Longest wait between two attempts under a `retryPolicy`. */

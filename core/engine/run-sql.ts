@@ -4,10 +4,10 @@
  * in a WriteBatch and committed in one transaction per scheduling step (DESIGN.md: settling a
  * task is one transaction with a bounded number of rows).
  */
-import { quoteIdent } from "../store/dialect.js";
-import type { Dialect, SqlExecutor, SqlValue, StorePort } from "../store/port.js";
-import { encodeValue } from "../schema/columns.js";
-import type { TableEntry } from "../schema/registry.js";
+import { quoteIdent } from "../store/index.js";
+import type { Dialect, SqlExecutor, SqlValue, StorePort } from "../store/index.js";
+import { encodeValue } from "../schema/index.js";
+import type { TableEntry } from "../schema/index.js";
 import type { FlowEvent } from "./events.js";
 import type { AttemptState, NodeState, PauseReason, RunStatus } from "./types.js";
 

@@ -3,12 +3,12 @@
  * `runWorkflow`: the runtime function (SPEC.md leaves it unnamed). It opens or claims the run,
  * then hands it to a RunSession. See docs/engine.md.
  */
-import type { SchemaMap } from "../components/types.js";
+import type { SchemaMap } from "../components/index.js";
 import { bindingOf, type StoreBinding } from "./binding.js";
 import type { InputOf, RunOutputOf } from "./ctx.js";
 import { checkRunOptions } from "./run-options.js";
 import { RunSession, type SessionStart, type WorkflowParts } from "./session.js";
-import type { RunTracing } from "../tracing/run-tracer.js";
+import type { RunTracing } from "../tracing/index.js";
 import { openRun } from "./session-open.js";
 import type { FlowWorkflow, RunOptions, RunResult } from "./types.js";
 import { workflowHashOf, workflowNameOf } from "./workflow-identity.js";
@@ -51,7 +51,7 @@ async function tracingOf(opts: RunOptions, binding: StoreBinding): Promise<RunTr
 
 /** A session whose events also feed the run's spans; the tracer module loads only here. */
 async function tracedSession(tracing: RunTracing, binding: StoreBinding, parts: WorkflowParts, options: RunOptions, start: SessionStart): Promise<RunResult> {
-  const { startRunTracer } = await import("../tracing/run-tracer.js");
+  const { startRunTracer } = await import("../tracing/index.js");
   const tracer = startRunTracer(tracing, { runId: start.runId, workflowName: start.workflowName }, binding.env.clock.now());
   const onProgress = options.onProgress;
   const traced: RunOptions = {

@@ -7,9 +7,8 @@
  */
 import { TABLES } from "../protocol.js";
 import { FlowError } from "../errors.js";
-import { recoverTimeTravel } from "../time-travel/intent.js";
-import { absoluteDir } from "../time-travel/snapshots.js";
-import { decodeRow } from "../schema/columns.js";
+import { absoluteDir, recoverTimeTravel } from "../time-travel/index.js";
+import { decodeRow } from "../schema/index.js";
 import type { StoreBinding } from "./binding.js";
 import type { EventInit, FlowEvent } from "./events.js";
 import { FrameEncoder, replayFrames } from "./frames.js";

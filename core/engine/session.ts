@@ -12,13 +12,12 @@
  * subflows, alerts, hot reload, agent services (attempt-services.ts), SQL (run-sql.ts).
  * Sections: the loop; rendering; scheduling; settling; ending; plumbing.
  */
-import type { AgentLike } from "../agents/types.js";
+import type { AgentLike } from "../agents/index.js";
 import { errorToJson, FlowError, isFlowError } from "../errors.js";
-import type { FlowNode } from "../jsx/element.js";
-import type { HostNode, XmlNode } from "../jsx/host.js";
-import { renderNodes } from "../jsx/render.js";
+import type { FlowNode, HostNode, XmlNode } from "../jsx/index.js";
+import { renderNodes } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";
-import type { TableEntry } from "../schema/registry.js";
+import type { TableEntry } from "../schema/index.js";
 import { cacheKeyOf } from "./cache.js";
 import { createCtx, type FlowCtx } from "./ctx.js";
 import type { EventInit, FlowEvent } from "./events.js";
@@ -50,7 +49,7 @@ import { waitSql } from "./waits/wait-sql.js";
 import type { NodeDescriptor } from "./describe-node.js";
 import { frameTaskOf } from "./snapshot.js";
 import type { StoreBinding } from "./binding.js";
-import { type AttemptSnapshots, attemptSnapshotsFor } from "../time-travel/snapshots.js";
+import { type AttemptSnapshots, attemptSnapshotsFor } from "../time-travel/index.js";
 import type { FlowWorkflow, NodeState, PauseReason, RunOptions, RunResult, RunStatus, TaskDescriptor, WorkflowOptions } from "./types.js";
 import { type RunLogSink, YIELD_EVERY_MS } from "./world.js";
 
@@ -705,7 +704,7 @@ export class RunSession {
         preflighted: this.preflighted,
         rootDir: this.rootDir,
         ...(this.env.workspaces ? { workspaces: this.env.workspaces } : {}),
-        runSubflow: (spec, childRunId) => runSubflow(spec, childRunId, this.runId, this.opts.signal, this.auth),
+        runSubflow: (spec, childRunId) => runSubflow(spec, childRunId, this.runId, this.opts.signal, this.auth, this.opts.prices),
         services: this.services,
         ...(this.snapshots ? { snapshots: this.snapshots } : {}),
       })

@@ -3,16 +3,13 @@
  * Public types of workflows and runs (SPEC.md "Workflow and run types", "Task descriptor",
  * "Graph snapshot"). Node and attempt states are documented in docs/engine.md.
  */
-import type { AgentLike } from "../agents/types.js";
-import type { PriceTable } from "../agents/prices.js";
-import type { CachePolicy, RetryPolicy, SchemaMap } from "../components/types.js";
-import type { FlowNode } from "../jsx/element.js";
-import type { XmlNode } from "../jsx/host.js";
-import type { TaskMemoryConfig } from "../memory/task-memory.js";
-import type { AnyObjectSchema } from "../schema/columns.js";
-import type { ScorersMap } from "../scorers/types.js";
-import type { FlowTable } from "../schema/tables.js";
-import type { RunTracing } from "../tracing/run-tracer.js";
+import type { AgentLike, PriceTable } from "../agents/index.js";
+import type { CachePolicy, RetryPolicy, SchemaMap } from "../components/index.js";
+import type { FlowNode, XmlNode } from "../jsx/index.js";
+import type { TaskMemoryConfig } from "../memory/index.js";
+import type { AnyObjectSchema, FlowTable } from "../schema/index.js";
+import type { ScorersMap } from "../scorers/index.js";
+import type { RunTracing } from "../tracing/index.js";
 import type { FlowEvent } from "./events.js";
 import type { ResetDecision } from "./waits/reset-waits.js";
 

@@ -6,10 +6,10 @@
  * and the name its root `<Workflow name>` declares, by which any host serving the workflow
  * recognises runs another process started.
  */
-import { Workflow } from "../components/control-flow.js";
-import { isFlowElement } from "../jsx/element.js";
+import { Workflow } from "../components/index.js";
+import { isFlowElement } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";
-import { sha256Hex } from "../util/hash.js";
+import { sha256Hex } from "../util/index.js";
 import type { StoreBinding } from "./binding.js";
 import { createCtx } from "./ctx.js";
 import { OutputIndex } from "./output-index.js";

@@ -5,7 +5,7 @@
  * reload. Node implements them (node/workspace/, node/hot/); where they are absent, Worktree
  * and Sandbox fail with NOT_IMPLEMENTED and `hot` is ignored with a warning.
  */
-import type { FlowNode } from "../jsx/element.js";
+import type { FlowNode } from "../jsx/index.js";
 import type { FlowWorkflow } from "./types.js";
 
 /** A working directory a subtree's tasks run in. */

@@ -5,9 +5,9 @@
  * tests pass a fake clock.
  */
 
-import type { VcsPort } from "../time-travel/port.js";
-import type { AttemptContextPort } from "../tools/current-attempt.js";
-import type { RunTracing } from "../tracing/run-tracer.js";
+import type { VcsPort } from "../time-travel/index.js";
+import type { AttemptContextPort } from "../tools/index.js";
+import type { RunTracing } from "../tracing/index.js";
 import type { HotReloadPort, WorkspacePort } from "./workspace-port.js";
 
 /** Time and timers. */

@@ -4,8 +4,8 @@
  * workflow's runtime env (no bare `Date.now()` in core), plus the row-decoding helpers that
  * even out the drivers (PostgreSQL returns `bigint` columns as strings).
  */
-import type { ClockPort } from "../engine/world.js";
-import type { StorePort } from "../store/port.js";
+import type { ClockPort } from "../engine/index.js";
+import type { StorePort } from "../store/index.js";
 
 /** The internal tables of memory (created by migrations 20, 21, 23 and 24). */
 export const MEMORY_TABLES = {

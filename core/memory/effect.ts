@@ -10,7 +10,7 @@
  */
 import type { Context, Effect, Layer } from "effect";
 import { FlowError } from "../errors.js";
-import { lazyPackage } from "../util/lazy-package.js";
+import { lazyPackage } from "../util/index.js";
 import type { MemoryStore } from "./store.js";
 import type { MemoryStoreApi } from "./types.js";
 

@@ -4,7 +4,7 @@
  * is invisible to reads at once; `deleteExpiredFacts` removes the rows. See docs/memory.md.
  */
 import { FlowError } from "../errors.js";
-import type { SqlRow } from "../store/port.js";
+import type { SqlRow } from "../store/index.js";
 import { MEMORY_TABLES, type MemoryContext, numOrNull, strOrNull } from "./context.js";
 import { type NamespaceInput, namespaceKey } from "./namespace.js";
 import type { MemoryFact } from "./types.js";

@@ -20,3 +20,6 @@ export { processorsFromConfig, Summarizer, TokenLimiter, TtlGarbageCollector } f
 export type { MemoryProcessor, MemoryProcessorConfig, ProcessorResult, SummarizerAgent } from "./processors.js";
 export { activeMemory, attachMemoryEngine, DEFAULT_MEMORY_MAX_TOKENS, memoryEngineOf, prepareTaskMemory, retainTaskMemory } from "./task-memory.js";
 export type { MessageHistoryConfig, PreparedTaskMemory, SemanticRecallConfig, TaskMemoryConfig, TaskMemoryContext, WorkingMemoryConfig } from "./task-memory.js";
+
+// For Flow's other areas (not part of the documented entry).
+export { MEMORY_TABLES } from "./context.js";

@@ -18,7 +18,7 @@
  * (SPEC.md), so fewer than `limit` notes may return. See docs/memory.md.
  */
 import { FlowError } from "../errors.js";
-import type { SqlExecutor, SqlValue } from "../store/port.js";
+import type { SqlExecutor, SqlValue } from "../store/index.js";
 import { MEMORY_TABLES, type MemoryContext } from "./context.js";
 import { isNamespaceKind, type MemoryNamespaceKind, NAMESPACE_KINDS, namespaceKey } from "./namespace.js";
 import { NOTE_COLUMNS, readFilterSql, toNote } from "./notes.js";

@@ -6,7 +6,7 @@
  * in one transaction; re-saving an `id` is a no-op. Works on every backend. See docs/memory.md.
  */
 import { FlowError } from "../errors.js";
-import type { SqlExecutor, SqlRow, SqlValue } from "../store/port.js";
+import type { SqlExecutor, SqlRow, SqlValue } from "../store/index.js";
 import { MEMORY_TABLES, type MemoryContext, numOrNull, strOrNull } from "./context.js";
 import { type NamespaceInput, namespaceKey, parseNamespace } from "./namespace.js";
 import type { MemoryNote, NoteReadFilter, SaveNoteInput } from "./types.js";

@@ -13,12 +13,12 @@
  * that is down is a warning and the agent runs without the block. See docs/memory.md.
  */
 import { z } from "zod";
-import { bindingOf, type StoreBinding } from "../engine/binding.js";
+import { bindingOf, type StoreBinding } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 // Not through ../tools/index.js: that entry also loads the OpenAPI loader, which is not
 // browser-safe yet, and task memory must run in the browser app.
-import { defineTool } from "../tools/define-tool.js";
-import type { Tool } from "../tools/types.js";
+import { defineTool } from "../tools/index.js";
+import type { Tool } from "../tools/index.js";
 import { createLocalMemoryEngine } from "./local-engine.js";
 import type { MemoryEnginePort, RecallBudget, RecalledMemory } from "./port.js";
 import { memoryStoreOf } from "./store.js";

@@ -5,7 +5,7 @@
  * and its messages in one transaction, on every backend. See docs/memory.md.
  */
 import { FlowError } from "../errors.js";
-import type { SqlExecutor, SqlRow } from "../store/port.js";
+import type { SqlExecutor, SqlRow } from "../store/index.js";
 import { MEMORY_TABLES, type MemoryContext, strOrNull } from "./context.js";
 import { type NamespaceInput, namespaceKey } from "./namespace.js";
 import type { MemoryMessage, MemoryThread, SaveMessageInput } from "./types.js";

@@ -5,8 +5,7 @@
  */
 import type { z } from "zod";
 import { FlowError } from "../errors.js";
-import type { ColumnKind } from "../store/dialect.js";
-import type { Dialect, SqlValue } from "../store/port.js";
+import type { ColumnKind, Dialect, SqlValue } from "../store/index.js";
 
 /** Any zod object schema: the shape of one output table. */
 export type AnyObjectSchema = z.ZodObject<z.ZodRawShape>;

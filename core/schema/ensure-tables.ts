@@ -18,8 +18,8 @@
  * Async for every store, sync for SQLite; both follow one plan (`planTable`).
  */
 import { FlowError } from "../errors.js";
-import { quoteIdent, sqlType } from "../store/dialect.js";
-import type { Dialect, StorePort, SyncScriptRunner } from "../store/port.js";
+import { quoteIdent, sqlType } from "../store/index.js";
+import type { Dialect, StorePort, SyncScriptRunner } from "../store/index.js";
 import { KEY_FIELDS, snakeCase, type ColumnSpec } from "./columns.js";
 import type { SchemaRegistry, TableEntry } from "./registry.js";
 import { createTableSql } from "./tables.js";

@@ -4,7 +4,7 @@
  * Drizzle table. `OutputTarget`s (schema, Drizzle table or string key) resolve here.
  */
 import { FlowError } from "../errors.js";
-import type { Dialect } from "../store/port.js";
+import type { Dialect } from "../store/index.js";
 import { type AnyObjectSchema, type ColumnSpec, columnsOf, snakeCase } from "./columns.js";
 import { createTableSql, drizzleTableOf, type FlowTable } from "./tables.js";
 

@@ -7,9 +7,9 @@
  */
 import type { pgTable, text as pgText } from "drizzle-orm/pg-core";
 import type { sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { lazyPackage } from "../util/lazy-package.js";
-import { quoteIdent, sqlType } from "../store/dialect.js";
-import type { Dialect } from "../store/port.js";
+import { lazyPackage } from "../util/index.js";
+import { quoteIdent, sqlType } from "../store/index.js";
+import type { Dialect } from "../store/index.js";
 import type { ColumnSpec } from "./columns.js";
 
 const drizzleCore = lazyPackage<typeof import("drizzle-orm")>(import.meta, "drizzle-orm", () => import("drizzle-orm"));

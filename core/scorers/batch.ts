@@ -5,8 +5,7 @@
  * finishing attempt; rows are stored with source `batch` and replace an earlier batch score
  * of the same attempt and scorer, so a batch can be re-run. See docs/scorers.md.
  */
-import { bindingOf } from "../engine/binding.js";
-import { FlowDb } from "../engine/flow-db.js";
+import { bindingOf, FlowDb } from "../engine/index.js";
 import type { FlowError } from "../errors.js";
 import { bindingsOf, gradeAttempt } from "./run-scorers.js";
 import type { Scorer, ScoreRow, ScorersMap } from "./types.js";

@@ -5,7 +5,7 @@
  * See docs/scorers.md.
  */
 import { z } from "zod";
-import { extractAgentOutput } from "../agents/output.js";
+import { extractAgentOutput } from "../agents/index.js";
 import { FlowError, isFlowError } from "../errors.js";
 import type { CreateScorerConfig, LlmJudgeConfig, ScoreResult, Scorer, ScorerInput } from "./types.js";
 

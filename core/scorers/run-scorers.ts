@@ -8,10 +8,10 @@
  * attempt (a resumed run, a batch re-run) makes the same decision and no random source is
  * needed. See docs/scorers.md.
  */
-import type { ClockPort } from "../engine/world.js";
+import type { ClockPort } from "../engine/index.js";
 import { FlowError, isFlowError } from "../errors.js";
-import type { StorePort } from "../store/port.js";
-import { sha256Hex } from "../util/hash.js";
+import type { StorePort } from "../store/index.js";
+import { sha256Hex } from "../util/index.js";
 import { toScoreResult } from "./create-scorer.js";
 import { saveScore, scoreId } from "./score-store.js";
 import type { SamplingConfig, Scorer, ScorerBinding, ScorerContext, ScoreRow, ScorersMap } from "./types.js";

@@ -2,7 +2,7 @@
  * @module core/scorers/types
  * The scorer contract and the stored score records (SPEC.md "Scorers"). See docs/scorers.md.
  */
-import type { AgentLike } from "../agents/types.js";
+import type { AgentLike } from "../agents/index.js";
 
 /** What a scorer returns: a number (any scale the scorer documents), why, and extra data. */
 export interface ScoreResult {

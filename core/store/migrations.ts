@@ -429,6 +429,34 @@ export const MIGRATIONS: readonly Migration[] = [
       ...["_flow_runs", "_flow_nodes", "_flow_waits"].map((t) => `ALTER TABLE ${t} ADD COLUMN ${d === "postgres" ? "IF NOT EXISTS " : ""}workspace_id TEXT NOT NULL DEFAULT ''`),
     ],
   },
+  // ---- offline writes (issue 28; docs/multiplayer.md "Offline writes") ----
+  {
+    id: 41,
+    name: "write-ids",
+    // The write ids (`flow-write-id` header) a Gateway applied, per workspace ('' outside a
+    // team): who sent each, for which request and body, the txid of the transaction that
+    // applied it (recorded in that transaction) and the answer given, replayed to a resend.
+    // Kept WRITE_ID_RETENTION_MS (node/server/write-ids.ts), pruned by applied_at_ms.
+    up: (d) => [
+      table(
+        d,
+        "_flow_write_ids",
+        [
+          "workspace_id text NOT NULL",
+          "write_id text NOT NULL",
+          "sent_by text NOT NULL",
+          "request text NOT NULL",
+          "body_hash text NOT NULL",
+          "txid text",
+          "status int",
+          "answer_json text",
+          "applied_at_ms bigint NOT NULL",
+        ],
+        ["workspace_id", "write_id"],
+      ),
+      `CREATE INDEX IF NOT EXISTS _flow_write_ids_applied ON _flow_write_ids (applied_at_ms)`,
+    ],
+  },
 ];
 
 /** The schema version a store is at once every migration ran: the highest id, four digits. */

@@ -3,7 +3,7 @@
  * What time travel takes as its `adapter`: a FlowDb, or anything with a workflow's `db`
  * handle (an api object), as `retryTask` does.
  */
-import { FlowDb } from "../engine/flow-db.js";
+import { FlowDb } from "../engine/index.js";
 
 /**
  * A FlowDb, or an object carrying a workflow's `db` handle.

@@ -4,7 +4,7 @@
  * nodes ordered after it, and nodes with an attempt started after the target's start. One
  * rule for `retryTask`, `timeTravel` and `forkRun`.
  */
-import type { AttemptRecord, NodeRecord } from "../engine/flow-db.js";
+import type { AttemptRecord, NodeRecord } from "../engine/index.js";
 
 /**
  * The nodes that depend on `target` (itself excluded), given when the target started.

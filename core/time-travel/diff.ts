@@ -4,7 +4,7 @@
  * (docs/time-travel.md "Diffs"). The Gateway's `getNodeDiff` and `getRunDiff` and
  * `flow snapshots --diff` read these.
  */
-import type { FlowDb } from "../engine/flow-db.js";
+import type { FlowDb } from "../engine/index.js";
 import { type FlowDbLike, flowDbOf } from "./adapter.js";
 import { FlowError } from "../errors.js";
 import type { VcsFileChange } from "./port.js";

@@ -4,7 +4,7 @@
  * `_flow_tool_calls`, written before each call runs) at or after the boundary, sorted into
  * blocking, revertible and warnings (docs/time-travel.md "Side effects").
  */
-import type { StorePort } from "../store/port.js";
+import type { StorePort } from "../store/index.js";
 import type { Compensation, CrossedEffect, EffectBoundaryReport } from "./types.js";
 
 /** Built-in file tools whose effect lies in the workspace, so restoring its snapshot undoes it. */

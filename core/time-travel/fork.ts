@@ -6,11 +6,9 @@
  * what came after it run. The original run is only read. A fork may edit the input; a replay
  * keeps it.
  */
-import type { SchemaMap } from "../components/types.js";
-import { bindingOf, attachBinding } from "../engine/binding.js";
-import { FlowDb } from "../engine/flow-db.js";
-import { runWorkflow } from "../engine/run.js";
-import type { FlowWorkflow, RunOptions, RunResult } from "../engine/types.js";
+import type { SchemaMap } from "../components/index.js";
+import { attachBinding, bindingOf, FlowDb, runWorkflow } from "../engine/index.js";
+import type { FlowWorkflow, RunOptions, RunResult } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { type FlowDbLike, flowDbOf } from "./adapter.js";
 import { dependentsOf } from "./dependents.js";

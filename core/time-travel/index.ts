@@ -14,3 +14,10 @@ export type { ForkPlan, ForkPoint, ForkRunOptions } from "./fork.js";
 export { attemptDiff, runDiff } from "./diff.js";
 export type { WorkspaceDiff } from "./diff.js";
 export type { FlowDbLike } from "./adapter.js";
+
+// For Flow's other areas (not part of the documented entry).
+export { dependentsOf } from "./dependents.js";
+export { listRunSnapshots } from "./history.js";
+export { effectKey, recoverTimeTravel, settledEffectKeys } from "./intent.js";
+export { absoluteDir, attemptSnapshotsFor } from "./snapshots.js";
+export type { AttemptSnapshots } from "./snapshots.js";

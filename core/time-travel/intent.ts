@@ -9,12 +9,22 @@
  * back to `before` and marks the intent `failed`. Files of one point never stay with rows of
  * another.
  */
-import { attachBinding, type StoreBinding } from "../engine/binding.js";
-import type { FlowEvent } from "../engine/events.js";
-import { type AttemptRecord, FlowDb, type NodeRecord } from "../engine/flow-db.js";
-import { eventSql, json, nodeSql, outputSql, WriteBatch } from "../engine/run-sql.js";
-import { type ResetDecision, resetWaits } from "../engine/waits/reset-waits.js";
-import { assertTransition } from "../engine/status.js";
+import {
+  assertTransition,
+  attachBinding,
+  type AttemptRecord,
+  eventSql,
+  FlowDb,
+  json,
+  type NodeRecord,
+  nodeSql,
+  outputSql,
+  type ResetDecision,
+  resetWaits,
+  type StoreBinding,
+  WriteBatch,
+} from "../engine/index.js";
+import type { FlowEvent } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { dependentsOf } from "./dependents.js";
 import type { CrossedEffect, TimeTravelStep } from "./types.js";

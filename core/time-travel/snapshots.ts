@@ -13,7 +13,7 @@
  * model call without file tools, adds nothing to a run in a repository. Such an edge gets no
  * ref of its own: its commit is kept by the ref of the edge that made it, in the same run.
  */
-import type { StoreBinding } from "../engine/binding.js";
+import type { StoreBinding } from "../engine/index.js";
 import type { VcsPort } from "./port.js";
 import { attemptRef } from "./refs.js";
 

@@ -6,9 +6,7 @@
  * compensations, then go through a crash-safe intent (core/time-travel/intent.ts): snapshot of
  * the tree as it is, intent row, file restore, one transaction for the rows.
  */
-import type { FlowDb } from "../engine/flow-db.js";
-import type { FlowEvent } from "../engine/events.js";
-import type { ResetDecision } from "../engine/waits/reset-waits.js";
+import type { FlowDb, FlowEvent, ResetDecision } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { type FlowDbLike, flowDbOf } from "./adapter.js";
 import { compensate, effectBoundary } from "./effects.js";

@@ -2,8 +2,7 @@
  * @module core/time-travel/types
  * Options and results of time travel (SPEC.md "Time travel"; docs/time-travel.md).
  */
-import type { FlowEvent } from "../engine/events.js";
-import type { ResetDecision } from "../engine/waits/reset-waits.js";
+import type { FlowEvent, ResetDecision } from "../engine/index.js";
 
 /**
  * A call of a `sideEffect` tool recorded between the time-travel target and now: what going

@@ -35,3 +35,6 @@ export type {
   OpenApiSpec,
   OpenApiToolsOptions,
 } from "./openapi-types.js";
+
+// For Flow's other areas (not part of the documented entry).
+export { byteLength, OutputCollector } from "./output-limit.js";

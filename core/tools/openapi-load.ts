@@ -11,7 +11,7 @@
  */
 import type { FileInfo } from "@apidevtools/json-schema-ref-parser";
 import { FlowError } from "../errors.js";
-import { lazyPackage } from "../util/lazy-package.js";
+import { lazyPackage } from "../util/index.js";
 import { assertRefInScope, isWithin } from "./openapi-ref-scope.js";
 import type { OpenApiInput, OpenApiReadOptions, OpenApiSpec } from "./openapi-types.js";
 

@@ -7,7 +7,7 @@
  * (Counting per tool, not with the attempt-wide `seq`, keeps keys stable when a retry
  * interleaves read-only calls differently.)
  */
-import { sha256Hex, stableStringify } from "../util/hash.js";
+import { sha256Hex, stableStringify } from "../util/index.js";
 import { TOOL_DEFAULTS, type ToolContext, type ToolMetadata } from "./types.js";
 
 /**

@@ -11,8 +11,7 @@
  * agent events are flushed does not shift them.
  */
 import { context, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
-import type { FlowEvent } from "../engine/events.js";
-import type { RunResult } from "../engine/types.js";
+import type { FlowEvent, RunResult } from "../engine/index.js";
 
 /** Attribute names: the GenAI semantic conventions (1.45) and Flow's own. */
 export const TRACE_ATTRS = {

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { QueryClient } from "@tanstack/query-core";
 import type { CollectionsOptions, FlowCollections } from "../../core/data/index.js";
-import { createTeamCollections } from "../../sync/index.js";
+import { createTeamCollections, type TeamOfflineOptions } from "../../sync/index.js";
 import { type ElectricStandin, startElectricStandin } from "./standin.js";
 import { releaseWorkflows } from "../../examples/app-workflows.js";
 import { createFlowPostgres } from "../../node/create-flow-postgres.js";
@@ -34,8 +34,8 @@ export interface TeamFixture {
   storeUrl: string;
   /** An HTTP call as `who` (null: no credentials); the body parsed. */
   call(who: TeamUser | null, method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }>;
-  /** `who`'s collections in multiplayer mode through the fixture's Gateway (closed with the fixture). */
-  member(who: TeamUser, options?: CollectionsOptions): FlowCollections;
+  /** `who`'s collections in multiplayer mode through the fixture's Gateway (closed with the fixture); `offline`: kept shapes, a write queue. */
+  member(who: TeamUser, options?: CollectionsOptions, offline?: TeamOfflineOptions): FlowCollections;
   /** Launches `release` (one shard, no waiting) as `who`. */
   launch(who: TeamUser): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
@@ -87,8 +87,8 @@ export async function startTeamFixture(options: Pick<GatewayOptions, "ui"> = {})
     schema: schema.schema,
     storeUrl: schema.url,
     call,
-    member(who, options = {}) {
-      const cols = createTeamCollections({ kind: "multiplayer", apiBaseUrl: url, electricBaseUrl: `${url}/sync`, workspaceId: "acme", token: who }, new QueryClient(), options);
+    member(who, options = {}, offline = {}) {
+      const cols = createTeamCollections({ kind: "multiplayer", apiBaseUrl: url, electricBaseUrl: `${url}/sync`, workspaceId: "acme", token: who }, new QueryClient(), options, offline);
       members.push(cols);
       return cols;
     },

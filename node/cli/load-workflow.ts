@@ -14,9 +14,9 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { FlowWorkflow } from "../../core/engine/types.js";
+import type { FlowWorkflow } from "../../core/engine/index.js";
 import { FlowError, isFlowError } from "../../core/errors.js";
-import { bundleWorkflow } from "../hot/bundle.js";
+import { bundleWorkflow } from "../hot/index.js";
 
 /** Counts loads, so each gets a module instance of its own. */
 let loads = 0;

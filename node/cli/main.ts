@@ -121,7 +121,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     return EXIT.ok;
   }
   // Engine warnings (workflow changed, ...) print once, as the CLI's own lines, not as Node warnings.
-  const { routeWarnings } = await import("../engine/env.js");
+  const { routeWarnings } = await import("../engine/index.js");
   const restoreWarnings = routeWarnings((message) => io.stderr(`${useColor(io) ? "\u001b[33m!\u001b[0m" : "!"} ${message}\n`));
   try {
     return await command.run(rest, io);

@@ -4,8 +4,7 @@
  * events), and the summary `flow up` prints at the end of a run. `--json` prints the events as
  * NDJSON instead.
  */
-import type { FlowEvent } from "../../core/engine/events.js";
-import type { RunResult } from "../../core/engine/types.js";
+import type { FlowEvent, RunResult } from "../../core/engine/index.js";
 
 const node = (e: { nodeId: string; iteration: number }) => (e.iteration ? `${e.nodeId}#${e.iteration}` : e.nodeId);
 

@@ -3,9 +3,8 @@
  * A task's agent transcript for people (`flow runs <run> --node <id>`), tool-call lines for
  * `flow up`, and token/cost figures for both. See docs/cli.md.
  */
-import type { TranscriptAttempt } from "../../core/agents/transcript-view.js";
-import type { AgentUsage } from "../../core/agents/types.js";
-import type { FlowEvent } from "../../core/engine/events.js";
+import type { AgentUsage, TranscriptAttempt } from "../../core/agents/index.js";
+import type { FlowEvent } from "../../core/engine/index.js";
 
 type Paint = (code: number, s: string) => string;
 const painter = (color: boolean): Paint => (code, s) => (color ? `\u001b[${code}m${s}\u001b[0m` : s);

@@ -6,7 +6,7 @@
  * stream (the status parks at `offline`, one notice, and it recovers when the real gateway
  * comes back on that port).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { type AddressInfo, createServer as createTcpServer, connect as tcpConnect, type Socket } from "node:net";
@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { QueryClient } from "@tanstack/query-core";
 import Database from "better-sqlite3";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { flowProcess } from "../testing/flow-process.js";
 import { createCollections, type DataNotice } from "durable-flow/data";
 import { GatewayClient, type RunEventFrame } from "durable-flow/gateway-client";
 import { tempDir } from "../testing/backends.js";
@@ -24,20 +25,13 @@ import { startTestGateway } from "../server/gateway-testing.js";
 import { until } from "./testing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const BIN = join(ROOT, "node/cli/bin.mjs");
 const SERVE_DIR = join(ROOT, "node/server/fixtures/serve");
 const FAST = { baseMs: 50, maxMs: 400 };
 
 /** `flow serve` of the fixture workflows on the store at `db`, in a temp cwd. */
 async function serve(dir: string, port: number): Promise<{ child: ChildProcess; url: string; exited: Promise<unknown> }> {
-  const env = { ...process.env, FLOW_TEST_DB: join(dir, "flow.db"), FLOW_TEST_LOG: join(dir, "tasks.log") };
-  const child = spawn(process.execPath, [BIN, "serve", SERVE_DIR, "--port", String(port)], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  const exited = new Promise((r) => child.on("exit", r));
-  onTestFinished(() => void child.kill("SIGKILL"));
-  const m = await until(() => /listening on (http:\/\/\S+)/.exec(out), (v) => v !== null, `flow serve to listen (${out})`);
+  const { child, output, exited } = flowProcess(["serve", SERVE_DIR, "--port", String(port)], { FLOW_TEST_DB: join(dir, "flow.db"), FLOW_TEST_LOG: join(dir, "tasks.log") }, dir);
+  const m = await until(() => /listening on (http:\/\/\S+)/.exec(output()), (v) => v !== null, `flow serve to listen (${output()})`);
   return { child, url: m![1]!, exited };
 }
 

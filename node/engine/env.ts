@@ -13,13 +13,13 @@ import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { createDefaultEnv, type RuntimeEnv } from "../../core/engine/world.js";
+import { createDefaultEnv, type RuntimeEnv } from "../../core/engine/index.js";
 import { type CurrentAttempt, installAttemptContext } from "../../core/tools/index.js";
 import { createNodeHotReload } from "../hot/index.js";
 import { openFileRunLog } from "./run-log.js";
-import { createGitVcs } from "../vcs/git.js";
+import { createGitVcs } from "../vcs/index.js";
 import { createNodeWorkspaces } from "../workspace/index.js";
-import { otlpTracingFromEnv } from "../tracing/otlp.js";
+import { otlpTracingFromEnv } from "../tracing/index.js";
 
 const HOST = hostname();
 

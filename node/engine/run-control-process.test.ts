@@ -4,36 +4,21 @@
  * process is cancelled or paused from another (`flow cancel`, `flow pause`, a Gateway's
  * `cancelRun` on a run `flow up` started).
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
+import { flowProcess } from "../testing/flow-process.js";
 import { createFlow, FlowDb } from "../index.js";
 import { FrameClient, until } from "../server/gateway-testing.js";
 import { tempDir } from "../testing/backends.js";
 import { tempRepo } from "../vcs/testing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const BIN = join(ROOT, "node/cli/bin.mjs");
 const CONTROL_DIR = join(ROOT, "node/engine/fixtures/control");
 const FIXTURE = join(CONTROL_DIR, "control.tsx");
 
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function flow(args: string[], env: Record<string, string>, cwd: string): Proc {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  onTestFinished(() => void child.kill("SIGKILL"));
-  return { child, output: () => out, exited };
-}
+const flow = (args: string[], env: Record<string, string>, cwd: string) => flowProcess(args, { NO_COLOR: "1", ...env }, cwd);
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean) : []);
 const requestedOf = async (db: string, runId: string) =>

@@ -8,7 +8,7 @@
  */
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import { join } from "node:path";
-import type { RunLogSink, RuntimeEnv } from "../../core/engine/world.js";
+import type { RunLogSink, RuntimeEnv } from "../../core/engine/index.js";
 
 /**
  * Opens the run's log for appending; never throws.

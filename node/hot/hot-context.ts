@@ -13,12 +13,12 @@
  * (HOT_RELOAD_FAILED): a running run keeps the tables it started with.
  */
 import { z } from "zod";
-import { createFlowApi, type CreateFlowOptions } from "../../core/api/create-api.js";
-import { bindingOf, type StoreBinding } from "../../core/engine/binding.js";
-import type { FlowWorkflow } from "../../core/engine/types.js";
+import { createFlowApi, type CreateFlowOptions } from "../../core/api/index.js";
+import { bindingOf, type StoreBinding } from "../../core/engine/index.js";
+import type { FlowWorkflow } from "../../core/engine/index.js";
 import { FlowError } from "../../core/errors.js";
-import type { AnyObjectSchema } from "../../core/schema/columns.js";
-import { SchemaRegistry, type TableEntry } from "../../core/schema/registry.js";
+import type { AnyObjectSchema } from "../../core/schema/index.js";
+import { SchemaRegistry, type TableEntry } from "../../core/schema/index.js";
 
 /** The global key of the token -> context map the bundle's shim reads. */
 export const HOT_CONTEXTS_KEY = "durable-flow.hot-reload";

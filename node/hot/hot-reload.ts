@@ -6,9 +6,8 @@
  * output directory) in a process shares one watcher (./reload-hub.ts). See docs/hot-reload.md.
  */
 import { resolve } from "node:path";
-import type { FlowWorkflow, HotReloadOptions } from "../../core/engine/types.js";
-import type { HotReloadPort } from "../../core/engine/workspace-port.js";
-import { bindingOf } from "../../core/engine/binding.js";
+import type { FlowWorkflow, HotReloadOptions, HotReloadPort } from "../../core/engine/index.js";
+import { bindingOf } from "../../core/engine/index.js";
 import { FlowError } from "../../core/errors.js";
 import { type NodeHotBuild, ReloadHub } from "./reload-hub.js";
 

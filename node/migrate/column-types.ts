@@ -9,10 +9,9 @@
  * the workflow's schemas converts each recorded column whose schema wants another type
  * (BIGINT 0/1 -> BOOLEAN, TEXT -> JSONB) and drops it from the record. See docs/backends.md.
  */
-import { sqlType } from "../../core/store/dialect.js";
-import { quoteIdent } from "../../core/store/dialect.js";
-import type { SchemaRegistry } from "../../core/schema/registry.js";
-import type { SqlExecutor, StorePort } from "../../core/store/port.js";
+import { quoteIdent, sqlType } from "../../core/store/index.js";
+import type { SchemaRegistry } from "../../core/schema/index.js";
+import type { SqlExecutor, StorePort } from "../../core/store/index.js";
 
 /** The `_flow_meta` key of the record of inferred columns. */
 export const INFERRED_COLUMNS_KEY = "migration.inferredColumns";

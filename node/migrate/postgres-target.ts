@@ -6,8 +6,8 @@
  * See docs/backends.md, "Migrating a store".
  */
 import { FlowError } from "../../core/errors.js";
-import { quoteIdent } from "../../core/store/dialect.js";
-import type { SqlExecutor, SqlValue, StorePort } from "../../core/store/port.js";
+import { quoteIdent } from "../../core/store/index.js";
+import type { SqlExecutor, SqlValue, StorePort } from "../../core/store/index.js";
 import { postgresTypeOf } from "./column-types.js";
 import type { SourceTable } from "./sqlite-source.js";
 

@@ -6,10 +6,9 @@
  */
 import type Database from "better-sqlite3";
 import { FlowError } from "../../core/errors.js";
-import { quoteIdent } from "../../core/store/dialect.js";
-import { MIGRATIONS } from "../../core/store/migrations.js";
-import { isOwnerAlive } from "../engine/env.js";
-import { lazyPackage } from "../../core/util/lazy-package.js";
+import { MIGRATIONS, quoteIdent } from "../../core/store/index.js";
+import { isOwnerAlive } from "../engine/index.js";
+import { lazyPackage } from "../../core/util/index.js";
 
 /** better-sqlite3 (a native addon), loaded by the first SQLite store (docs/package.md "What loads when"). */
 const sqlite = lazyPackage<typeof Database>(import.meta, "better-sqlite3", () => import("better-sqlite3").then((m) => m.default));

@@ -6,8 +6,8 @@
  * after the last seq it knows of each watched run that this process does not execute, and
  * publishes what it finds to the host (subscribers drop seqs they already have).
  */
-import type { GatewayHost } from "../../core/api/host.js";
-import type { FlowEvent } from "../../core/engine/events.js";
+import type { GatewayHost } from "../../core/api/index.js";
+import type { FlowEvent } from "../../core/engine/index.js";
 
 interface Watched {
   /** Subscriptions watching the run. */

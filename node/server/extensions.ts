@@ -6,10 +6,8 @@
  * WebSocket `ext.data` frames. A namespace's methods need its `scope` (default
  * `ext:<namespace>`; `*` grants it). See docs/hosting.md "Extensions".
  */
-import type { GatewayHost } from "../../core/api/host.js";
-import type { CallerIdentity } from "../../core/api/identity.js";
-import { requireScope } from "../../core/api/scopes.js";
-import { EXTENSION_PREFIX } from "../../core/api/ext-routes.js";
+import type { CallerIdentity, GatewayHost } from "../../core/api/index.js";
+import { EXTENSION_PREFIX, requireScope } from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
 
 /**

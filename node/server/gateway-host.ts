@@ -4,11 +4,10 @@
  * store of the registered workflows) with the out-of-process event bridge wired into run-event
  * subscriptions, and the restart pick-up of orphaned runs. See docs/hosting.md "Gateway".
  */
-import type { HijackPlanSummary, HijackRequest, Unsubscribe } from "../../core/api/host.js";
-import { LocalGatewayHost, type LocalGatewayHostOptions } from "../../core/api/local-host.js";
-import type { FlowEvent } from "../../core/engine/events.js";
-import { pickUpRuns } from "../../core/api/pick-up.js";
-import { planHijack } from "../agents/cli/hijack.js";
+import type { HijackPlanSummary, HijackRequest, Unsubscribe } from "../../core/api/index.js";
+import { LocalGatewayHost, type LocalGatewayHostOptions, pickUpRuns } from "../../core/api/index.js";
+import type { FlowEvent } from "../../core/engine/index.js";
+import { planHijack } from "../agents/index.js";
 import type { EventBridge } from "./event-bridge.js";
 
 /** A LocalGatewayHost whose run subscriptions also follow runs executed by other processes. */

@@ -3,12 +3,12 @@
  * `GatewayOptions` (SPEC.md "Server and gateway configuration") with every default, and the
  * options `register` takes. See docs/hosting.md "Gateway".
  */
-import type { PriceTable } from "../../core/agents/prices.js";
-import type { RunTracing } from "../../core/tracing/run-tracer.js";
-import type { WorkflowViewDefinition } from "../../core/engine/types.js";
+import type { PriceTable } from "../../core/agents/index.js";
+import type { RunTracing } from "../../core/tracing/index.js";
+import type { WorkflowViewDefinition } from "../../core/engine/index.js";
 import { FlowError } from "../../core/errors.js";
 import type { GatewayAuthConfig } from "./auth/types.js";
-import type { GatewayTeamOptions } from "../../sync/team-workspace.js";
+import type { GatewayTeamOptions } from "../../sync/server.js";
 
 /**
  * SPEC.md `GatewayUiConfig`: `true` (the built-in UI) or a browser entry module to bundle and serve.

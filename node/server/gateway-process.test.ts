@@ -4,28 +4,19 @@
  * afterSeq sees every event exactly once, in order; a run executed by `flow up` beside a
  * gateway streams live to the gateway's subscribers through the out-of-process bridge.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
+import { flowProcess } from "../testing/flow-process.js";
 import { tempDir } from "../testing/backends.js";
 import { FrameClient, startTestGateway, until } from "./gateway-testing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const BIN = join(ROOT, "node/cli/bin.mjs");
 const SERVE_DIR = join(ROOT, "node/server/fixtures/serve");
 
 /** Runs the flow CLI in `cwd` (a temp dir: runs take it as rootDir, so the working tree is left alone). */
-function flow(args: string[], env: Record<string, string>, cwd: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  onTestFinished(() => void child.kill("SIGKILL"));
-  return { child, output: () => out, exited };
-}
+const flow = flowProcess;
 
 async function serve(env: Record<string, string>, cwd: string) {
   const p = flow(["serve", SERVE_DIR, "--port", "0"], env, cwd);

@@ -9,11 +9,8 @@
  * (node/server/ui/) answer GETs of their paths, no token needed (API paths are never theirs).
  * See docs/hosting.md "Gateway".
  */
-import { readBodyBytes } from "../../core/api/body.js";
-import { errorResponse, okResponse } from "../../core/api/envelope.js";
-import type { DomainHandler } from "../../core/api/handler.js";
-import type { GatewayHost } from "../../core/api/host.js";
-import { hasScope, requireScope } from "../../core/api/scopes.js";
+import { errorResponse, hasScope, okResponse, readBodyBytes, requireScope } from "../../core/api/index.js";
+import type { DomainHandler, GatewayHost } from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
 import { corsPreflight, withCors } from "./auth/cors.js";
 import { assertOriginAllowed } from "./auth/origin.js";

@@ -7,9 +7,9 @@
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { onTestFinished } from "vitest";
-import { rpcPath } from "../../core/api/contract.js";
+import { rpcPath } from "../../core/api/index.js";
 import WebSocket from "ws";
-import { tempDir } from "../testing/backends.js";
+import { tempDir } from "../testing/index.js";
 import { type GatewayFixture, gatewayWorkflows } from "./fixtures/gateway-workflows.js";
 import { Gateway } from "./gateway.js";
 import type { GatewayOptions, GatewayRegisterOptions } from "./gateway-options.js";

@@ -9,11 +9,10 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { nextFireOf } from "../../core/api/cron-store.js";
-import { createDomainHandler, type DomainHandler } from "../../core/api/handler.js";
-import { ANNOTATIONS } from "../../core/api/contract.js";
-import { assertInputFits } from "../../core/engine/input.js";
-import type { FlowWorkflow } from "../../core/engine/types.js";
+import { ANNOTATIONS, createDomainHandler, type DomainHandler, nextFireOf } from "../../core/api/index.js";
+import { assertInputFits } from "../../core/engine/index.js";
+import type { FlowWorkflow } from "../../core/engine/index.js";
+import type { Authenticate, CallerIdentity } from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
 import { gatewayAuthenticate } from "./auth/index.js";
 import { CronScheduler, gatewayCronId } from "./cron/cron-scheduler.js";
@@ -23,10 +22,11 @@ import { GatewayMetrics } from "./gateway-metrics.js";
 import { GatewayRunHost } from "./gateway-host.js";
 import { cronPollMs, GATEWAY_DEFAULTS, type GatewayOptions, type GatewayRegisterOptions, type GatewayWebhookConfig, type ResolvedGatewayOptions, resolveGatewayOptions } from "./gateway-options.js";
 import { gatewayFetch } from "./gateway-routes.js";
-import { TeamGateway } from "../sync/team-gateway.js";
+import { TeamGateway } from "../sync/index.js";
 import { gatewayUiMounts, workflowUiMount } from "./ui/ui-config.js";
 import type { UiMounts } from "./ui/ui-mounts.js";
 import { WsEndpoint } from "./ws/ws-endpoint.js";
+import { WriteOnce } from "./write-once.js";
 
 /**
  * Where `listen` binds: a TCP port (default 7331) and host, or a Unix socket `path`.
@@ -93,7 +93,8 @@ export class Gateway {
     });
     this.team = o.team ? new TeamGateway(o.team, () => this.host.db.store, () => this.host.now()) : undefined;
     const baseAuthenticate = gatewayAuthenticate(o.auth, { now: () => this.host.now() });
-    const authenticate = this.team ? this.team.authenticate(baseAuthenticate) : baseAuthenticate;
+    // Once per request: the write-id and team layers ask who calls before the domain API does.
+    const authenticate = oncePerRequest(this.team ? this.team.authenticate(baseAuthenticate) : baseAuthenticate);
     // `/health` says whether team workspaces are served, so a console asks `ext.workspace.list` only then.
     const features = this.team && !o.features.includes("team") ? [...o.features, "team"] : o.features;
     this.api = createDomainHandler({ host: this.host, authenticate, maxBodyBytes: o.maxBodyBytes, protocol: o.protocol, features, heartbeatMs: o.heartbeatMs, extensions: this.extensions });
@@ -120,10 +121,13 @@ export class Gateway {
     this.ui = gatewayUiMounts(o);
     const team = this.team;
     if (team) this.extensions.add("workspace", team.extension());
-    const routes = gatewayFetch({
+    // Writes: each `flow-write-id` applies once (write-once.ts), and a team's answers carry txids.
+    const writeOnce = new WriteOnce({ store: () => this.host.db.store, workspaceId: o.team?.workspaceId ?? "", authenticate: this.api.authenticate, now: () => this.host.now(), maxBodyBytes: o.maxBodyBytes });
+    const apiFetch = writeOnce.wrap(team ? team.withTxids(this.api.fetch, this.api.authenticate) : this.api.fetch);
+    this.fetch = gatewayFetch({
       host: this.host,
       ui: this.ui.serve,
-      api: this.api,
+      api: { ...this.api, fetch: apiFetch },
       metrics: this.metrics,
       webhooks: this.webhooks,
       allowedOrigins: o.auth?.allowedOrigins,
@@ -131,7 +135,6 @@ export class Gateway {
       isClosing: () => this.closing,
       ...(team ? { sync: { serves: (path: string) => team.serves(path), answer: (req: Request) => team.sync(req, authenticate) } } : {}),
     });
-    this.fetch = team ? team.withTxids(routes) : routes;
   }
 
   /**
@@ -252,6 +255,16 @@ export class Gateway {
       process.emitWarning(`Gateway: ${message}`);
     }
   }
+}
+
+/** `authenticate` answering each Request once, however many layers ask. */
+function oncePerRequest(authenticate: Authenticate): Authenticate {
+  const seen = new WeakMap<Request, Promise<CallerIdentity | null>>();
+  return (req) => {
+    let caller = seen.get(req);
+    if (!caller) seen.set(req, (caller = authenticate(req)));
+    return caller;
+  };
 }
 
 function bind(server: Server, opts: GatewayListenOptions): Promise<void> {

@@ -5,8 +5,8 @@
  * process metrics. One registry per server, so several servers in a process do not collide.
  */
 import type { Registry } from "prom-client";
-import type { ChangeFeed } from "../../core/api/change-feed.js";
-import { lazyPackage } from "../../core/util/lazy-package.js";
+import type { ChangeFeed } from "../../core/api/index.js";
+import { lazyPackage } from "../../core/util/index.js";
 
 /** prom-client, loaded when a server makes its metrics (docs/package.md "What loads when"). */
 export const promClient = lazyPackage<typeof import("prom-client")>(import.meta, "prom-client", () => import("prom-client"));

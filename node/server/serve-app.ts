@@ -6,16 +6,22 @@
  * fetch handler. Routes in docs/hosting.md "createServeApp".
  */
 import type { Hono as HonoClass } from "hono";
-import { readJsonBody } from "../../core/api/body.js";
-import { API_ROUTES, routeUrl } from "../../core/api/contract.js";
-import { errorResponse, okResponse } from "../../core/api/envelope.js";
-import { createDomainHandler, DEFAULT_MAX_BODY_BYTES, type DomainEnv } from "../../core/api/handler.js";
-import { bearerAuthenticate } from "../../core/api/identity.js";
-import { LocalGatewayHost } from "../../core/api/local-host.js";
-import { FlowDb } from "../../core/engine/flow-db.js";
-import type { FlowWorkflow } from "../../core/engine/types.js";
+import {
+  API_ROUTES,
+  bearerAuthenticate,
+  createDomainHandler,
+  DEFAULT_MAX_BODY_BYTES,
+  type DomainEnv,
+  errorResponse,
+  LocalGatewayHost,
+  okResponse,
+  readJsonBody,
+  routeUrl,
+} from "../../core/api/index.js";
+import { FlowDb } from "../../core/engine/index.js";
+import type { FlowWorkflow } from "../../core/engine/index.js";
 import { FlowError } from "../../core/errors.js";
-import { lazyPackage } from "../../core/util/lazy-package.js";
+import { lazyPackage } from "../../core/util/index.js";
 import { createFlowMetrics } from "./metrics.js";
 import { authenticateRoutes, forwardGet, surfaceFetch } from "./surface.js";
 import { workflowUiMount } from "./ui/ui-config.js";

@@ -8,14 +8,20 @@
 import type { Server } from "node:http";
 import type { serve as Serve } from "@hono/node-server";
 import type { Hono as HonoClass } from "hono";
-import { readJsonBody } from "../../core/api/body.js";
-import { API_ROUTES, PATHS, routeUrl } from "../../core/api/contract.js";
-import { okResponse } from "../../core/api/envelope.js";
-import { createDomainHandler, DEFAULT_MAX_BODY_BYTES, type DomainEnv } from "../../core/api/handler.js";
-import { bearerAuthenticate } from "../../core/api/identity.js";
-import { LocalGatewayHost } from "../../core/api/local-host.js";
+import {
+  API_ROUTES,
+  bearerAuthenticate,
+  createDomainHandler,
+  DEFAULT_MAX_BODY_BYTES,
+  type DomainEnv,
+  LocalGatewayHost,
+  okResponse,
+  PATHS,
+  readJsonBody,
+  routeUrl,
+} from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
-import { lazyPackage } from "../../core/util/lazy-package.js";
+import { lazyPackage } from "../../core/util/index.js";
 import { createFlowMetrics } from "./metrics.js";
 import { authenticateRoutes, forwardGet, surfaceFetch } from "./surface.js";
 import { workflowKeyOfPath, workflowPathLoader } from "./workflow-paths.js";

@@ -5,9 +5,8 @@
  * authenticate-everything middleware, and forwarding a route to a domain API path.
  */
 import type { Hono } from "hono";
-import { assertDeclaredSize } from "../../core/api/body.js";
-import { errorResponse } from "../../core/api/envelope.js";
-import type { DomainEnv, DomainHandler } from "../../core/api/handler.js";
+import { assertDeclaredSize, errorResponse } from "../../core/api/index.js";
+import type { DomainEnv, DomainHandler } from "../../core/api/index.js";
 import type { FlowMetrics } from "./metrics.js";
 
 /**

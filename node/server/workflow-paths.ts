@@ -7,9 +7,9 @@
  */
 import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import type { FlowWorkflow } from "../../core/engine/types.js";
+import type { FlowWorkflow } from "../../core/engine/index.js";
 import { FlowError } from "../../core/errors.js";
-import { loadWorkflow } from "../cli/load-workflow.js";
+import { loadWorkflow } from "../cli/index.js";
 
 /**
  * The key (path relative to `rootDir`, `/`-separated) of a workflow path; throws

@@ -16,10 +16,10 @@ import { hostname } from "node:os";
 import { dirname, resolve } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { FlowError } from "../../core/errors.js";
-import { PGLITE_PARSERS, pgliteStatements } from "../../core/store/pglite-statements.js";
-import type { StorePort } from "../../core/store/port.js";
+import { PGLITE_PARSERS, pgliteStatements } from "../../core/store/index.js";
+import type { StorePort } from "../../core/store/index.js";
 import { withStoreFaults } from "./store-faults.js";
-import { isOwnerAlive } from "../engine/env.js";
+import { isOwnerAlive } from "../engine/index.js";
 import { isInitializedDataDir, loadPglite, seedDataDir } from "./pglite-template.js";
 
 export interface PgliteStoreOptions {

@@ -7,10 +7,9 @@
  */
 import type pg from "pg";
 import { FlowError } from "../../core/errors.js";
-import { lazyPackage } from "../../core/util/lazy-package.js";
-import { inlinePostgresParams, toPositionalParams } from "../../core/store/dialect.js";
-import type { SqlExecutor, SqlRow, SqlValue, StorePort } from "../../core/store/port.js";
-import { closableExecutor } from "../../core/store/closable.js";
+import { lazyPackage } from "../../core/util/index.js";
+import { closableExecutor, inlinePostgresParams, toPositionalParams } from "../../core/store/index.js";
+import type { SqlExecutor, SqlRow, SqlValue, StorePort } from "../../core/store/index.js";
 import { withStoreFaults } from "./store-faults.js";
 
 /** How to reach the server: a URL, or pg's connection object (host, user, password, ssl, ...). */

@@ -8,9 +8,9 @@ import { accessSync, constants, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type Database from "better-sqlite3";
 import { FlowError } from "../../core/errors.js";
-import type { SqlExecutor, SqlRow, SqlValue, StorePort, SyncScriptRunner } from "../../core/store/port.js";
+import type { SqlExecutor, SqlRow, SqlValue, StorePort, SyncScriptRunner } from "../../core/store/index.js";
 import { storeFault, withStoreFaults } from "./store-faults.js";
-import { lazyPackage } from "../../core/util/lazy-package.js";
+import { lazyPackage } from "../../core/util/index.js";
 
 /** better-sqlite3 (a native addon), loaded by the first SQLite store (docs/package.md "What loads when"). */
 const sqlite = lazyPackage<typeof Database>(import.meta, "better-sqlite3", () => import("better-sqlite3").then((m) => m.default));

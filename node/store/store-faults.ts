@@ -8,7 +8,7 @@
  * committed and resumes once the cause is fixed. Other errors pass through unchanged.
  */
 import { FlowError } from "../../core/errors.js";
-import type { StorePort, SyncScriptRunner } from "../../core/store/port.js";
+import type { StorePort, SyncScriptRunner } from "../../core/store/index.js";
 
 /** Maps a full or read-only store failure of the store at `where` to its Flow code; anything else is returned as it is. */
 export function storeFault(error: unknown, where: string): unknown {

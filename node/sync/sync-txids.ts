@@ -17,7 +17,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type pg from "pg";
-import { shapesOfTable, type TeamShapeName } from "../../sync/team-shapes.js";
+import { shapesOfTable, type TeamShapeName } from "../../sync/server.js";
 
 interface CaptureScope {
   open: boolean;

@@ -7,14 +7,22 @@
  * concern lives in its own module.
  */
 import type pg from "pg";
-import { PATHS } from "../../core/api/contract.js";
-import type { Authenticate } from "../../core/api/identity.js";
-import type { StorePort } from "../../core/store/port.js";
-import type { GatewayExtension } from "../server/extensions.js";
-import { Membership, teamAuthenticate } from "../../sync/membership.js";
-import { answerSync, SYNC_PREFIX } from "../../sync/sync-proxy.js";
+import { errorResponse, PATHS, rpcPath } from "../../core/api/index.js";
+import type { Authenticate } from "../../core/api/index.js";
+import { FlowError } from "../../core/errors.js";
+import type { StorePort } from "../../core/store/index.js";
+import type { GatewayExtension } from "../server/index.js";
+import {
+  answerSync,
+  assertWorkspaceId,
+  type GatewayTeamOptions,
+  Membership,
+  NOT_A_MEMBER,
+  prepareTeamWorkspace,
+  SYNC_PREFIX,
+  teamAuthenticate,
+} from "../../sync/server.js";
 import { TxidCapture } from "./sync-txids.js";
-import { assertWorkspaceId, type GatewayTeamOptions, prepareTeamWorkspace } from "../../sync/team-workspace.js";
 import { workspaceExtension } from "./workspace-rpc.js";
 
 interface Prepared {
@@ -27,6 +35,8 @@ interface Prepared {
 export const MEMBERS_POLL_MS = 500;
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** The one write path a non-member may call: asking which workspaces it is in. */
+const LIST_PATH = rpcPath("ext.workspace.list");
 
 /**
  * The team side of one Gateway.
@@ -109,13 +119,22 @@ export class TeamGateway {
   }
 
   /**
-   * Wraps the Gateway's `fetch`: the JSON answer of a write (a non-GET `/v1/` request) gets
+   * Wraps the domain API's `fetch`: the JSON answer of a write (a non-GET `/v1/` request) gets
    * `result.txids` — `{ <shape>: number[] }`, the transactions that changed each shape — when
-   * it wrote any.
+   * it wrote any. A write by someone who is no member (removed while their writes waited in
+   * an offline queue) is refused with WORKSPACE_NOT_MEMBER before anything runs.
    */
-  withTxids(inner: (req: Request) => Promise<Response>): (req: Request) => Promise<Response> {
+  withTxids(inner: (req: Request) => Promise<Response>, authenticate: Authenticate): (req: Request) => Promise<Response> {
     return async (req) => {
-      if (READS.has(req.method) || !new URL(req.url).pathname.startsWith(PATHS.v1)) return inner(req);
+      const path = new URL(req.url).pathname;
+      if (READS.has(req.method) || !path.startsWith(PATHS.v1)) return inner(req);
+      if (path !== LIST_PATH) {
+        const caller = await authenticate(req).catch(() => null);
+        if (caller?.role === NOT_A_MEMBER) {
+          const who = caller.userId ?? caller.triggeredBy;
+          return errorResponse(new FlowError("WORKSPACE_NOT_MEMBER", `${who} is not a member of workspace "${this.options.workspaceId}" (removed, or never added); nothing was applied. An admin adds members.`, { workspaceId: this.options.workspaceId, userId: who }));
+        }
+      }
       const { capture } = await this.ready();
       const { result: res, txids } = await capture.run(() => inner(req));
       if (Object.keys(txids).length === 0 || !res.ok || !res.headers.get("content-type")?.includes("application/json")) return res;

@@ -8,11 +8,10 @@
  * `GatewayClient.extensionRpc("workspace", ...)`.
  */
 import { z } from "zod";
-import { MAX_ID_LENGTH } from "../../core/api/body.js";
-import { requireScope } from "../../core/api/scopes.js";
+import { MAX_ID_LENGTH, requireScope } from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
-import type { GatewayExtension } from "../server/extensions.js";
-import { type Membership, NOT_A_MEMBER, WORKSPACE_ADMIN_SCOPE, WORKSPACE_LIST_SCOPE, WORKSPACE_ROLES, type WorkspaceRole } from "../../sync/membership.js";
+import type { GatewayExtension } from "../server/index.js";
+import { type Membership, NOT_A_MEMBER, WORKSPACE_ADMIN_SCOPE, WORKSPACE_LIST_SCOPE, WORKSPACE_ROLES, type WorkspaceRole } from "../../sync/server.js";
 
 /**
  * A workspace as the switcher lists it.

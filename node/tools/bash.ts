@@ -11,7 +11,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { FlowError } from "../../core/errors.js";
-import { defineTool } from "../../core/tools/define-tool.js";
+import { defineTool } from "../../core/tools/index.js";
 import { toolIsolation } from "./isolation.js";
 import { assertNetworkAllowed } from "./network-denylist.js";
 import { runProcess } from "./process.js";

@@ -9,8 +9,7 @@
 import type { StructuredPatch } from "diff";
 import { z } from "zod";
 import { FlowError } from "../../core/errors.js";
-import { defineTool } from "../../core/tools/define-tool.js";
-import { byteLength } from "../../core/tools/output-limit.js";
+import { byteLength, defineTool } from "../../core/tools/index.js";
 import { openSandboxedFile, replaceSandboxedFile } from "./sandbox-file.js";
 
 /**

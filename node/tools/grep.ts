@@ -11,7 +11,7 @@ import { realpath, stat } from "node:fs/promises";
 import { basename, dirname, relative } from "node:path";
 import { z } from "zod";
 import { FlowError } from "../../core/errors.js";
-import { defineTool } from "../../core/tools/define-tool.js";
+import { defineTool } from "../../core/tools/index.js";
 import { runProcess } from "./process.js";
 import { resolveSandboxPath } from "./sandbox.js";
 import { fileError } from "./file-errors.js";

@@ -21,3 +21,13 @@ export { write } from "./write.js";
  * const listing = await tools.bash.execute({ cmd: "ls" }, { rootDir: "/work/repo" });
  */
 export const tools = { read, write, edit, grep, bash } as const;
+
+// For Flow's other areas (not part of the documented entry).
+export {
+  createOpenApiTool,
+  createOpenApiTools,
+  createOpenApiToolsSync,
+  createOpenApiToolSync,
+  listOperations,
+  loadOpenApiSpec,
+} from "./openapi.js";

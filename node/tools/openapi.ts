@@ -8,9 +8,9 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import * as core from "../../core/tools/openapi-tools.js";
-import { loadOpenApiSpec as coreLoadOpenApiSpec } from "../../core/tools/openapi-load.js";
-import type { OpenApiInput, OpenApiOperationInfo, OpenApiReadOptions, OpenApiSpec, OpenApiToolsOptions } from "../../core/tools/openapi-types.js";
+import * as core from "../../core/tools/index.js";
+import { loadOpenApiSpec as coreLoadOpenApiSpec } from "../../core/tools/index.js";
+import type { OpenApiInput, OpenApiOperationInfo, OpenApiReadOptions, OpenApiSpec, OpenApiToolsOptions } from "../../core/tools/index.js";
 
 const readers: OpenApiReadOptions = {
   readFile: (path) => readFile(resolve(path), "utf8"),

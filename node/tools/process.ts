@@ -11,8 +11,7 @@
  */
 import { spawn } from "node:child_process";
 import { FlowError, isFlowError } from "../../core/errors.js";
-import { OutputCollector } from "../../core/tools/output-limit.js";
-import { TOOL_DEFAULTS } from "../../core/tools/types.js";
+import { OutputCollector, TOOL_DEFAULTS } from "../../core/tools/index.js";
 import { killMarkedProcesses, newToolCallId, TOOL_CALL_ENV } from "./process-sweep.js";
 
 export interface ProcessRequest {

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { FlowError } from "../../core/errors.js";
-import { defineTool } from "../../core/tools/define-tool.js";
+import { defineTool } from "../../core/tools/index.js";
 import { openSandboxedFile } from "./sandbox-file.js";
 
 /**

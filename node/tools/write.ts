@@ -8,9 +8,8 @@
  */
 import { z } from "zod";
 import { FlowError } from "../../core/errors.js";
-import { defineTool } from "../../core/tools/define-tool.js";
-import { byteLength } from "../../core/tools/output-limit.js";
-import { sha256Hex } from "../../core/util/hash.js";
+import { byteLength, defineTool } from "../../core/tools/index.js";
+import { sha256Hex } from "../../core/util/index.js";
 import { replaceSandboxedFile } from "./sandbox-file.js";
 
 /**

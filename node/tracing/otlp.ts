@@ -5,7 +5,7 @@
  * loaded only when tracing is turned on: by `createOtlpTracing`, or by a Node host env when
  * `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set.
  */
-import type { RunTracing } from "../../core/tracing/run-tracer.js";
+import type { RunTracing } from "../../core/tracing/index.js";
 
 /** Where and how spans are sent; unset fields come from the standard `OTEL_EXPORTER_OTLP_*` variables. */
 export interface OtlpTracingOptions {

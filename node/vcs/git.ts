@@ -10,7 +10,12 @@
  *
  * Nothing at all is done while nothing changed: each workspace is watched from its first
  * snapshot on (node/vcs/watch.ts), and `unchangedSince` answers from the watch's event count,
- * so an attempt that wrote no file costs no git process. A workspace that git ignores (listed
+ * so an attempt that wrote no file costs no git process. When something changed, git is given
+ * only the paths the watch saw change since the private index last matched the working tree
+ * (`git add -A -- <paths>`, `git rm --cached` for the ones gone; CHANGED_SCRIPT), so a
+ * snapshot stats what changed instead of every file; where the watch cannot vouch for the
+ * interval (first snapshot in the process, not Linux, lost events, more than MAX_CHANGED paths,
+ * after a restore), or git refuses the short form, the whole workspace is added as before. A workspace that git ignores (listed
  * in a `.gitignore`, or inside a `.flow/` folder) is never snapshotted (`ignores`).
  *
  * A restore diffs the working tree (snapshotted into the private index first) against the
@@ -21,10 +26,10 @@
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { FlowError } from "../../core/errors.js";
-import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/port.js";
+import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/index.js";
 import { type TreeWatch, watchTree } from "./watch.js";
 
 interface Workspace {
@@ -48,6 +53,11 @@ interface Workspace {
   watch?: TreeWatch;
   /** The working tree is `commit` as long as the watch's generation is still `generation`. */
   clean?: { commit: string; generation: number };
+  /**
+   * The private index matches the working tree for every path the watch named no event on
+   * after this generation: a snapshot needs to give git only the paths named since.
+   */
+  synced?: number;
 }
 
 const IDENTITY = { GIT_AUTHOR_NAME: "Flow", GIT_AUTHOR_EMAIL: "flow@localhost", GIT_COMMITTER_NAME: "Flow", GIT_COMMITTER_EMAIL: "flow@localhost" };
@@ -61,24 +71,37 @@ const CONFIG: Record<string, string> = {
   // does not read every directory of a large tree again.
   "core.untrackedCache": "true",
 };
-const CONFIG_ENV = Object.fromEntries([
-  ["GIT_CONFIG_COUNT", String(Object.keys(CONFIG).length)],
-  ...Object.entries(CONFIG).flatMap(([key, value], i) => [
-    [`GIT_CONFIG_KEY_${i}`, key],
-    [`GIT_CONFIG_VALUE_${i}`, value],
-  ]),
-]);
-/**
- * A whole snapshot in one process (starting processes from Node costs more than git's work on
- * an unchanged tree): add, write-tree, commit-tree unless the tree is the last one, update-ref.
- * Arguments: the pathspec; prints `<tree> <commit>`.
- */
-const SNAPSHOT_SCRIPT = `set -e
-"$FLOW_GIT" add -A -- "$@"
-t=$("$FLOW_GIT" write-tree)
+const CONFIG_ENV = configEnv(CONFIG);
+/** The end of every snapshot script: write-tree, commit-tree unless the tree is the last one, update-ref; prints `<tree> <commit>`. */
+const COMMIT_SCRIPT = `t=$("$FLOW_GIT" write-tree)
 if [ "$t" = "$FLOW_LAST_TREE" ]; then c=$FLOW_LAST_COMMIT; else c=$("$FLOW_GIT" commit-tree "$t" -m "$FLOW_MESSAGE"); fi
 "$FLOW_GIT" update-ref "$FLOW_REF" "$c"
 echo "$t $c"`;
+/**
+ * A whole snapshot in one process (starting processes from Node costs more than git's work on
+ * an unchanged tree): the workspace added, then COMMIT_SCRIPT. Arguments: the pathspec.
+ */
+const SNAPSHOT_SCRIPT = `set -e
+"$FLOW_GIT" add -A -- "$@"
+${COMMIT_SCRIPT}`;
+/**
+ * A snapshot that gives git only the paths that changed (the watch named them), as pathspecs of
+ * one `add -A`: a path on disk literally (a directory with what is under it); a file gone from
+ * the disk through its directory's entries, `:(glob)<dir>/*` (not recursive; it drops the file
+ * from the private index when it was there, and is no error when it never was, as the write
+ * tools' temporary files); a directory that is gone leaves the private index first (`rm
+ * --cached`, paths on stdin). `add` exits 1 (having added the rest) when a path it was given is
+ * ignored, which is no error here: the full form leaves that path out too. Any other failure
+ * (a directory holding nothing git would add) falls back to the full form. Arguments: the pathspecs.
+ */
+const CHANGED_SCRIPT = `set -e
+if [ "$FLOW_GONE" = 1 ]; then "$FLOW_GIT" rm -r -q -f --cached --ignore-unmatch --pathspec-from-file=- --pathspec-file-nul; fi
+if [ $# -gt 0 ]; then "$FLOW_GIT" add -A -- "$@" || [ $? -eq 1 ]; fi
+${COMMIT_SCRIPT}`;
+/** Changed paths above which a snapshot adds the whole workspace (one stat pass beats a long argument list). */
+const MAX_CHANGED = 2_000;
+/** The short form's environment: no threads to stat a few paths in parallel. */
+const CHANGED_ENV = configEnv({ ...CONFIG, "core.preloadIndex": "false" });
 const NULL_SHA = "0000000000000000000000000000000000000000";
 
 /**
@@ -143,17 +166,27 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     return ws;
   }
 
-  /** Commits the working tree on `ref`: one `sh` process running SNAPSHOT_SCRIPT (separate git processes on Windows). */
-  async function writeSnapshot(ws: Workspace, ref: string, message: string): Promise<string> {
+  /**
+   * Commits the working tree on `ref`: one `sh` process running CHANGED_SCRIPT when `changed`
+   * (the paths under the workspace that may differ from the private index) is known, else
+   * SNAPSHOT_SCRIPT (separate git processes on Windows).
+   */
+  async function writeSnapshot(ws: Workspace, ref: string, message: string, changed: string[] | undefined): Promise<string> {
     if (process.platform !== "win32") {
-      seedIndex(ws);
-      const out = await run(ws, "sh", ["-c", SNAPSHOT_SCRIPT, "flow-snapshot", ...ws.pathspec], undefined, {
-        FLOW_GIT: gitPath,
-        FLOW_REF: ref,
-        FLOW_MESSAGE: message,
-        FLOW_LAST_TREE: ws.last?.tree ?? "",
-        FLOW_LAST_COMMIT: ws.last?.commit ?? "",
-      });
+      const env = { FLOW_GIT: gitPath, FLOW_REF: ref, FLOW_MESSAGE: message, FLOW_LAST_TREE: ws.last?.tree ?? "", FLOW_LAST_COMMIT: ws.last?.commit ?? "" };
+      let out: string | undefined;
+      if (changed && existsSync(ws.indexFile)) {
+        const { pathspecs, goneDirs } = changedPathspecs(ws, changed);
+        out = await run(ws, "sh", ["-c", CHANGED_SCRIPT, "flow-snapshot", ...pathspecs], goneDirs.length ? `${goneDirs.join("\0")}\0` : "", {
+          ...env,
+          ...CHANGED_ENV,
+          FLOW_GONE: goneDirs.length ? "1" : "0",
+        }).catch(() => undefined); // a path git will not take this way (in a submodule, beyond a symlink): the whole workspace
+      }
+      if (out === undefined) {
+        seedIndex(ws);
+        out = await run(ws, "sh", ["-c", SNAPSHOT_SCRIPT, "flow-snapshot", ...ws.pathspec], undefined, env);
+      }
       const [tree, commit] = out.trim().split(" ") as [string, string];
       ws.last = { tree, commit };
       return commit;
@@ -231,9 +264,13 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
           await git(ws, ["update-ref", ref, ws.clean!.commit]);
           return ws.clean!.commit;
         }
+        // Every write made before this call is counted (and named) before git is told what changed.
+        await watch.settle();
         const generation = watch.generation;
-        const commit = await writeSnapshot(ws, ref, message);
+        const changed = ws.synced === undefined ? undefined : watch.changedSince(ws.synced, MAX_CHANGED);
+        const commit = await writeSnapshot(ws, ref, message, changed);
         ws.clean = watch.trusted ? { commit, generation } : undefined;
+        ws.synced = watch.trusted ? generation : undefined;
         return commit;
       });
     },
@@ -260,6 +297,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
         }
         ws.last = undefined;
         ws.clean = undefined;
+        ws.synced = undefined;
         return { changed: written.length, deleted: deleted.length };
       });
     },
@@ -300,6 +338,51 @@ function seedIndex(ws: Workspace): void {
   mkdirSync(dirname(ws.indexFile), { recursive: true });
   const userIndex = join(ws.gitDir, "index");
   if (existsSync(userIndex)) copyFileSync(userIndex, ws.indexFile);
+}
+
+/** Git configuration passed through the environment (`GIT_CONFIG_COUNT`, git 2.31+). */
+function configEnv(config: Record<string, string>): Record<string, string> {
+  return Object.fromEntries([
+    ["GIT_CONFIG_COUNT", String(Object.keys(config).length)],
+    ...Object.entries(config).flatMap(([key, value], i) => [
+      [`GIT_CONFIG_KEY_${i}`, key],
+      [`GIT_CONFIG_VALUE_${i}`, value],
+    ]),
+  ]);
+}
+
+/**
+ * The `add` pathspecs for paths the watch named under the workspace (CHANGED_SCRIPT), and the
+ * directories gone from the disk (repository-relative, literal, for `rm --cached`).
+ */
+function changedPathspecs(ws: Workspace, changed: string[]): { pathspecs: string[]; goneDirs: string[] } {
+  const pathspecs = new Set<string>();
+  const goneDirs: string[] = [];
+  const named = new Set(changed);
+  for (const rel of changed) {
+    const path = `${ws.prefix}${rel}`;
+    if (rel.endsWith("/")) goneDirs.push(path.slice(0, -1));
+    else if (exists(join(ws.dir, rel))) pathspecs.add(`:(literal)${path}`);
+    else if (!named.has(`${rel}/`)) {
+      // A file gone (a directory that is gone is named with its `/`, above).
+      const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/") + 1) : "";
+      // Its directory gone too (the watch saw the file go first): what was under it goes.
+      if (dir && !exists(join(ws.top, dir))) goneDirs.push(dir.slice(0, -1));
+      else pathspecs.add(`:(glob)${dir.replace(/[\\*?[]/g, "\\$&")}*`);
+    }
+  }
+  return { pathspecs: [...pathspecs], goneDirs };
+}
+
+/** Whether `path` is on disk (a dangling symlink is; a path under a file is not). Unknown counts as there: git decides. */
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code !== "ENOENT" && code !== "ENOTDIR";
+  }
 }
 
 function hasDotGit(dir: string): boolean {

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { VcsPort } from "../../core/time-travel/port.js";
+import type { VcsPort } from "../../core/time-travel/index.js";
 
 /** Runs git in `dir` and returns its trimmed stdout. */
 export function gitIn(dir: string, ...args: string[]): string {

@@ -58,6 +58,25 @@ describe.runIf(process.platform === "linux")("watchTree", () => {
     expect(await movedSince(w, g)).toBe(true);
   });
 
+  it("names the paths changed since a generation, a new directory by its own name", async () => {
+    const root = tempDir("flow-watch-");
+    mkdirSync(join(root, "d"));
+    writeFileSync(join(root, "d/keep.txt"), "k");
+    const w = watchTree(root);
+    const g = w.generation;
+    writeFileSync(join(root, "d/keep.txt"), "k2");
+    mkdirSync(join(root, "n/m"), { recursive: true });
+    renameSync(join(root, "d/keep.txt"), join(root, "d/moved.txt"));
+    await w.settle();
+    expect(w.changedSince(g, 100)?.sort()).toEqual(["d/keep.txt", "d/moved.txt", "n"]);
+    expect(w.changedSince(g, 2)).toBeUndefined();
+    const g2 = w.generation;
+    expect(w.changedSince(g2, 100)).toEqual([]);
+    writeFileSync(join(root, "n/m/after.txt"), "a");
+    await w.settle();
+    expect(w.changedSince(g2, 100)).toEqual(["n/m/after.txt"]);
+  });
+
   it("is one watch per directory, shared in the process", () => {
     const root = tempDir("flow-watch-");
     expect(watchTree(root)).toBe(watchTree(root));

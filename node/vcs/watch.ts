@@ -11,6 +11,14 @@
  * folders needs 101. The root's `.flow/` (Flow's own store) and `.git` directories are not
  * watched: their writes are no change to the workspace.
  *
+ * It also remembers which paths the events named (`changedSince`), so a snapshot can hand git
+ * only those instead of a stat of every file (node/vcs/git.ts). A path is what an event named:
+ * a file or directory created, written, chmodded, deleted or renamed (both names of a rename).
+ * A directory the watch knew that is gone is named with a trailing `/`. Where a path may have
+ * changed without an event naming it (a burst that may have overflowed
+ * the kernel's queue, an event without a name, more than MAX_PATHS paths remembered), it
+ * cannot vouch for the interval and says so (undefined).
+ *
  * Where it cannot be trusted it says so (`trusted` false) and snapshots are taken as before:
  * not Linux (FSEvents and ReadDirectoryChangesW deliver late, so `settle` could not promise
  * that a write already made was seen), a watch that failed (no inotify watches left, see
@@ -25,6 +33,8 @@ import { join } from "node:path";
 const MAX_DIRS = 20_000;
 /** Events between two settles after which some may have been lost (the kernel queues 16,384 by default). */
 const BURST = 8_192;
+/** Paths remembered at most; past it the watch forgets them and answers `changedSince` for later intervals only. */
+const MAX_PATHS = 10_000;
 
 /**
  * What changed under a root since a moment, as a number to compare.
@@ -44,6 +54,12 @@ export interface TreeWatch {
    * of the event loop, so that libuv reads the inotify queue in between.
    */
   settle(): Promise<void>;
+  /**
+   * The paths (relative to the root, `/`-separated; a watched directory that is gone ends with `/`) named by events counted after `generation`,
+   * at most `limit` of them; undefined when some change of that interval may not be named
+   * (untrusted, lost events, forgotten paths) or there are more than `limit`.
+   */
+  changedSince(generation: number, limit: number): string[] | undefined;
 }
 
 const watches = new Map<string, TreeWatch>();
@@ -63,7 +79,7 @@ export function watchTree(root: string): TreeWatch {
   return w;
 }
 
-const UNTRUSTED: TreeWatch = { generation: 0, trusted: false, settle: () => Promise.resolve() };
+const UNTRUSTED: TreeWatch = { generation: 0, trusted: false, settle: () => Promise.resolve(), changedSince: () => undefined };
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -73,6 +89,10 @@ class DirectoryWatch implements TreeWatch {
   private readonly dirs = new Map<string, { watcher: FSWatcher; ino: number }>();
   private burst = 0;
   private rewalk = false;
+  /** Each path an event named, with the generation of its last event. */
+  private readonly changed = new Map<string, number>();
+  /** Intervals starting before this generation may hold changes no event named. */
+  private namedFrom = 0;
 
   constructor(private readonly root: string) {
     this.watchDir(root);
@@ -83,9 +103,21 @@ class DirectoryWatch implements TreeWatch {
     await turn();
     this.burst = 0;
     if (this.rewalk && this.trusted) {
-      this.rewalk = false;
       this.watchDir(this.root);
+      this.rewalk = false;
+      this.namedFrom = this.generation;
     }
+  }
+
+  changedSince(generation: number, limit: number): string[] | undefined {
+    if (!this.trusted || this.rewalk || generation < this.namedFrom) return undefined;
+    const paths: string[] = [];
+    for (const [path, last] of this.changed) {
+      if (last <= generation) continue;
+      if (paths.length === limit) return undefined;
+      paths.push(path);
+    }
+    return paths;
   }
 
   /** Watches `dir` (before listing it, so an entry made in between is listed or reported) and its sub-directories. */
@@ -109,7 +141,7 @@ class DirectoryWatch implements TreeWatch {
         return this.distrust();
       }
       // A watched directory that is removed or replaced: its parent reports it.
-      watcher.on("error", () => (dir === this.root ? this.distrust() : this.unwatch(dir)));
+      watcher.on("error", () => (dir === this.root ? this.distrust() : this.lostDir(dir)));
       this.dirs.set(dir, { watcher, ino });
     }
     let entries: Dirent[];
@@ -125,9 +157,15 @@ class DirectoryWatch implements TreeWatch {
     if (name !== null && this.skipped(dir, String(name))) return;
     this.generation++;
     if (++this.burst > BURST || name === null) this.rewalk = true;
-    if (type !== "rename" || name === null) return;
-    // Created, deleted or renamed: a new directory is watched, a removed one let go.
+    if (name === null) return;
     const path = join(dir, String(name));
+    if (this.changed.size >= MAX_PATHS && !this.changed.has(path.slice(this.root.length + 1))) {
+      this.changed.clear();
+      this.namedFrom = this.generation;
+    }
+    this.changed.set(path.slice(this.root.length + 1), this.generation);
+    if (type !== "rename") return;
+    // Created, deleted or renamed: a new directory is watched, a removed one let go.
     let isDir = false;
     try {
       isDir = lstatSync(path).isDirectory();
@@ -135,12 +173,18 @@ class DirectoryWatch implements TreeWatch {
       // removed
     }
     if (isDir) this.watchDir(path);
-    else if (this.dirs.has(path)) for (const watched of [...this.dirs.keys()]) if (watched === path || watched.startsWith(`${path}/`)) this.unwatch(watched);
+    else if (this.dirs.has(path)) this.lostDir(path);
   }
 
   /** Flow's own store (`.flow/` at the root) and git's directories are not the workspace. */
   private skipped(dir: string, name: string): boolean {
     return name === ".git" || (name === ".flow" && dir === this.root);
+  }
+
+  /** A watched directory is gone (removed or moved away): named with a trailing `/`, so a snapshot drops what was under it. */
+  private lostDir(dir: string): void {
+    for (const watched of [...this.dirs.keys()]) if (watched === dir || watched.startsWith(`${dir}/`)) this.unwatch(watched);
+    this.changed.set(`${dir.slice(this.root.length + 1)}/`, this.generation);
   }
 
   private unwatch(dir: string): void {

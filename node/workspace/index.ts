@@ -5,7 +5,7 @@
  * See docs/workspaces.md.
  */
 import { resolve } from "node:path";
-import type { PreparedWorkspace, WorkspacePort, WorkspaceSpec } from "../../core/engine/workspace-port.js";
+import type { PreparedWorkspace, WorkspacePort, WorkspaceSpec } from "../../core/engine/index.js";
 import { FlowError } from "../../core/errors.js";
 import { prepareSandbox, removeRunSandboxes } from "./sandbox.js";
 import { type RemoveWorktreesOptions, prepareWorktree, removeRunWorktrees } from "./worktree.js";

@@ -7,7 +7,7 @@
  */
 import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import type { WorkspaceSpec } from "../../core/engine/workspace-port.js";
+import type { WorkspaceSpec } from "../../core/engine/index.js";
 import { FlowError } from "../../core/errors.js";
 
 /** The directory under `<rootDir>/.flow` holding each kind's workspaces, one folder per run. */

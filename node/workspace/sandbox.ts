@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { copyFile, lstat, mkdir, readdir, readlink, symlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import type { PreparedWorkspace, WorkspaceSpec } from "../../core/engine/workspace-port.js";
+import type { PreparedWorkspace, WorkspaceSpec } from "../../core/engine/index.js";
 import { FlowError } from "../../core/errors.js";
 import { runWorkspaceDir, workspacePath } from "./paths.js";
 

@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
-import type { PreparedWorkspace, WorkspaceSpec } from "../../core/engine/workspace-port.js";
+import type { PreparedWorkspace, WorkspaceSpec } from "../../core/engine/index.js";
 import { FlowError, isFlowError } from "../../core/errors.js";
 import { git, parseWorktreeList, type WorktreeEntry } from "./git.js";
 import { canonical, defaultBranch, runBranchPrefix, runWorkspaceDir, samePath, workspacePath } from "./paths.js";

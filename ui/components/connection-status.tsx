@@ -4,7 +4,8 @@
  * `offline` (the last loaded data is shown, retrying), `reconnecting` (the live connection
  * dropped after working), `connecting` (opening the workspace). A workspace in this browser
  * needs no network: while its engine answers it reads `local`, and says when the network is
- * gone (runs go on regardless). Hover or focus shows what it means; the status is announced
+ * gone (runs go on regardless). A team workspace adds how many changes made offline wait to
+ * be sent ("offline · 2 changes waiting"). Hover or focus shows what it means; the status is announced
  * politely to screen readers.
  */
 import { type Accessor, createMemo, createSignal, createUniqueId, onCleanup } from "solid-js";
@@ -39,7 +40,7 @@ export function connectionLabel(status: StreamStatus, wasOnline: boolean): Conne
  * @example
  * <ConnectionStatus status={flow.status} />
  */
-export function ConnectionStatus(props: { status: Accessor<StreamStatus | "denied">; local?: boolean }) {
+export function ConnectionStatus(props: { status: Accessor<StreamStatus | "denied">; local?: boolean; /** Writes made offline, waiting to be sent (team workspaces). */ waiting?: number }) {
   const id = createUniqueId();
   const [wasOnline, setWasOnline] = createSignal(false);
   const [network, setNetwork] = createSignal(navigator.onLine);
@@ -62,9 +63,11 @@ export function ConnectionStatus(props: { status: Accessor<StreamStatus | "denie
       <span class={`status-pill status-${label().replace(" ", "-")}`} role="status" aria-live="polite" data-testid="connection-status" data-status={label()}>
         <span class="conn-dot" aria-hidden="true" />
         {label() === "local" ? (network() ? "this browser" : "this browser · no network") : label()}
+        {props.waiting ? <span data-testid="changes-waiting"> · {props.waiting === 1 ? "1 change waiting" : `${props.waiting} changes waiting`}</span> : null}
       </span>
       <span id={id} role="tooltip" class="conn-tip">
         {MEANING[label()]}
+        {props.waiting ? ` ${props.waiting === 1 ? "One change you made waits" : `${props.waiting} changes you made wait`} in this browser and will be sent in order once the workspace answers.` : ""}
       </span>
     </span>
   );

@@ -4,7 +4,8 @@
  * `/launch/:workflow` is a form generated from the workflow's input JSON Schema
  * (ui/launch/schema-form.ts), checked in the browser (Ajv) and by the server (its
  * INPUT_INVALID problems shown per field), with a raw JSON mode; a launch opens `/runs/<id>`.
- * `?from=<runId>` fills the form from a run ("re-run with this input").
+ * `?from=<runId>` fills the form from a run ("re-run with this input"). Below the form, the
+ * workflow's agent cost per day (workflow-cost.tsx).
  * See docs/app-views-runs.md "Launch".
  */
 import { A, useNavigate, useParams, useSearchParams } from "@solidjs/router";
@@ -18,6 +19,8 @@ import { fieldInputId, SchemaFields } from "../launch/schema-fields.js";
 import { formModel, formToInput, type FormValues, inputToForm, leafFields } from "../launch/schema-form.js";
 import { type FieldProblems, inputChecker, serverProblems } from "../launch/validate-input.js";
 import { useConnection } from "../flow-context.js";
+import { isQueued } from "../../sync/index.js";
+import { WorkflowCost } from "./workflow-cost.js";
 import "./launch.css";
 
 /** The launch view: the workflow list, or one workflow's form. */
@@ -120,6 +123,7 @@ function LaunchForm(props: { workflow: GatewayWorkflowRow }) {
   const [json, setJson] = createSignal("{}");
   const [problems, setProblems] = createSignal<FieldProblems>({});
   const [failure, setFailure] = createSignal<string>();
+  const [queued, setQueued] = createSignal<string>();
   const [busy, setBusy] = createSignal(false);
 
   // Re-run with a run's input (`?from=<runId>`).
@@ -178,13 +182,16 @@ function LaunchForm(props: { workflow: GatewayWorkflowRow }) {
   const submit = async (e: SubmitEvent) => {
     e.preventDefault();
     setFailure(undefined);
+    setQueued(undefined);
     setAttempted(true);
     const { input, found } = recheck();
     if (Object.keys(found).length) return focusFirstProblem(found);
     setBusy(true);
     try {
-      const { runId } = await cols.launch({ workflow: props.workflow.key, input: (input ?? {}) as Record<string, unknown> });
-      navigate(`/runs/${encodeURIComponent(runId)}`);
+      const result = await cols.launch({ workflow: props.workflow.key, input: (input ?? {}) as Record<string, unknown> });
+      // Offline in a team workspace the launch waits in this browser: the form says so and stays.
+      if (isQueued(result)) setQueued(result.runId ?? result.writeId);
+      else navigate(`/runs/${encodeURIComponent(result.runId)}`);
     } catch (error) {
       const fromServer = serverProblems(error);
       if (fromServer) {
@@ -257,6 +264,13 @@ function LaunchForm(props: { workflow: GatewayWorkflowRow }) {
             {failure()}
           </p>
         </Show>
+        <Show when={queued()}>
+          {(runId) => (
+            <p class="last-seen-banner" role="status" data-testid="launch-queued" data-run-id={runId()}>
+              <strong>Queued:</strong> the workspace cannot be reached, so this launch waits in this browser (run {runId()}) and is sent once it answers.
+            </p>
+          )}
+        </Show>
         <div class="launch-actions">
           <Show when={Object.keys(problems()).length && !formProblem()}>
             <span class="launch-problem" role="alert">
@@ -271,6 +285,7 @@ function LaunchForm(props: { workflow: GatewayWorkflowRow }) {
           </button>
         </div>
       </form>
+      <WorkflowCost workflow={props.workflow.key} />
     </>
   );
 }

@@ -8,7 +8,8 @@
  * docs/app-views-run.md.
  */
 import { A, useParams, useSearchParams } from "@solidjs/router";
-import { createMemo, Match, Show, Switch } from "solid-js";
+import { createMemo, createResource, Match, Show, Switch } from "solid-js";
+import { Breadcrumbs } from "../components/breadcrumbs.js";
 import { EmptyState } from "../components/empty-state.js";
 import { errorCode, errorText } from "../components/error-text.js";
 import { createNow } from "../components/now.js";
@@ -58,12 +59,24 @@ export default function RunDetail() {
   const selectedKey = () => (selected() ? `${selected()!.nodeId}#${selected()!.iteration}` : undefined);
   const select = (nodeId: string, iteration: number) => setSearch({ node: nodeId, iteration: String(iteration) });
   const tab = () => (search.tab === "events" ? "events" : "timeline");
+  // The parents of a child run (Subflow), outermost first, for the breadcrumbs.
+  const [ancestorIds] = createResource(
+    () => data.run()?.parentRunId ?? undefined,
+    async (parentId) => {
+      const chain = [parentId];
+      for (let id = parentId; chain.length < 8; ) {
+        const up = (await data.cols.data.api.getRunSummary(id)).parentRunId;
+        if (!up || chain.includes(up)) break;
+        chain.unshift((id = up));
+      }
+      return chain;
+    },
+  );
+  const ancestors = () => (data.run()?.parentRunId ? (ancestorIds.latest ?? [data.run()!.parentRunId!]) : []);
 
   return (
     <div class="run-detail">
-      <nav class="run-detail-crumbs" aria-label="Breadcrumb">
-        <A href="/runs">Runs</A> <span aria-hidden="true">/</span> <span class="mono">{runId()}</span>
-      </nav>
+      <Breadcrumbs trail={[{ label: "Runs", href: "/runs" }, ...ancestors().map((id) => ({ label: id, href: `/runs/${encodeURIComponent(id)}`, mono: true, testId: "crumb-parent" })), { label: runId(), mono: true }]} />
       <Switch>
         <Match when={data.loadError()}>
           {(err) => (

@@ -3,7 +3,7 @@
  * The bar above the runs table while rows are selected: how many, "select all shown", and
  * bulk cancel / resume of the runs they apply to (the others are left alone, and the buttons
  * say how many will be acted on). Cancel asks first, saying how many runs end and how many are
- * left alone. While an action runs it shows progress (and can be
+ * left alone. Two selected runs can be compared (`/compare?a=&b=`). While an action runs it shows progress (and can be
  * stopped); afterwards a summary of what succeeded and what was refused, and why.
  */
 import { A } from "@solidjs/router";
@@ -78,6 +78,11 @@ export function RunsBulkBar(props: RunsBulkBarProps) {
               </button>
             </Show>
             <span class="runs-bulk-spacer" />
+            <Show when={props.selection().ids.size === 2}>
+              <A class="button" href={`/compare?${[...props.selection().ids].map((id, i) => `${i ? "b" : "a"}=${encodeURIComponent(id)}`).join("&")}`} data-testid="bulk-compare" title="The two selected runs side by side: inputs, outputs per task, durations, tokens and cost">
+                Compare
+              </A>
+            </Show>
             <button type="button" class="danger" disabled={!applicable("cancel").length} onClick={() => setAsking({ cancel: applicable("cancel").map((r) => r.runId), skipped: selected().length - applicable("cancel").length })} data-testid="bulk-cancel" title="Runs that have not ended stop; ended ones are left alone.">
               Cancel {applicable("cancel").length.toLocaleString()}
             </button>

@@ -5,12 +5,12 @@
  * API, DESIGN.md seam 2), so every view is the same code in every mode.
  */
 import { QueryClient } from "@tanstack/query-core";
-import { API_ROUTES, routeUrl } from "../../core/api/contract.js";
+import { API_ROUTES, routeUrl } from "../../core/api/index.js";
 import { createCollections, createDataClient, type FlowCollections } from "../../core/data/index.js";
 import { FlowError } from "../../core/errors.js";
-import { createTeamCollections } from "../../sync/index.js";
+import { createTeamCollections, WriteQueue } from "../../sync/index.js";
 import type { BrowserEngine } from "../../browser/client.js";
-import { createLastSeen, type LastSeen } from "./last-seen.js";
+import { createLastSeen, createWriteStore, type LastSeen } from "./last-seen.js";
 import { findTeamWorkspaces, type TeamWorkspace } from "./team-rpc.js";
 import { saveWorkspace, type Workspace } from "./workspaces.js";
 
@@ -24,8 +24,10 @@ export interface WorkspaceConnection {
   team?: TeamWorkspace;
   /** The engine in this browser (browser workspaces only). */
   engine?: BrowserEngine;
-  /** The rows last seen, shown while a Gateway cannot be reached (Gateway workspaces). */
+  /** The rows last seen, shown while a Gateway cannot be reached (Gateway and team workspaces). */
   lastSeen?: LastSeen;
+  /** The writes made offline in a team workspace, waiting or refused (sync/write-queue.ts). */
+  queue?: WriteQueue;
   /** Closes it (`leaveCollections`: see FlowCollections.close). */
   close(options?: { leaveCollections?: boolean }): void;
 }
@@ -60,7 +62,12 @@ export async function connectWorkspace(workspace: Workspace, queryClient = new Q
   }
   const url = workspace.url ?? location.origin;
   await assertTokenAccepted(workspace, url);
-  const teams = await findTeamWorkspaces(url, workspace.token);
+  const teams = await findTeamWorkspaces(url, workspace.token).catch((error: unknown) => {
+    // Nothing answers: a team workspace opened before opens with what this browser kept.
+    if (workspace.kind === "team" && workspace.workspaceId) return [{ workspaceId: workspace.workspaceId, name: workspace.name, role: workspace.role ?? "read", syncPath: `/sync/${workspace.workspaceId}` }];
+    if ((error as { code?: string }).code === "GATEWAY_UNAVAILABLE") return null;
+    throw error;
+  });
   if (teams) return openTeam(workspace, url, teams, queryClient);
   const lastSeen = createLastSeen();
   const cols = createCollections({ kind: "local", apiBaseUrl: url, ...(workspace.token ? { token: workspace.token } : {}) }, queryClient, { lastSeen });
@@ -106,16 +113,22 @@ export function openTeam(workspace: Workspace, url: string, teams: TeamWorkspace
   if (!team) {
     throw new FlowError("WORKSPACE_NOT_MEMBER", `${workspace.name}${workspace.url ? ` (${workspace.url})` : ""} serves a team workspace you do not belong to. Ask one of its admins to add you in the Members view (ext.workspace.addMember), or sign in with another token.`, { workspace: workspace.id });
   }
-  const opened: Workspace = { ...workspace, kind: "team", name: team.name, workspaceId: team.workspaceId };
-  // The switcher lists it as the team from now on, also before it opens (workspaces.ts).
-  if (workspace.kind !== "team" || workspace.name !== team.name) saveWorkspace(opened);
+  const opened: Workspace = { ...workspace, kind: "team", name: team.name, workspaceId: team.workspaceId, role: team.role };
+  // The switcher lists it as the team from now on, also before it opens (workspaces.ts); the
+  // role is kept so that a team opened offline knows what it may queue.
+  if (workspace.kind !== "team" || workspace.name !== team.name || workspace.role !== team.role) saveWorkspace(opened);
   const token = workspace.token ? { token: workspace.token } : {};
-  const cols = createTeamCollections({ kind: "multiplayer", apiBaseUrl: url, electricBaseUrl: `${url}/sync`, workspaceId: team.workspaceId, ...token }, queryClient);
+  // Shapes, the other collections' last loads and the writes made offline stay in this browser.
+  const lastSeen = createLastSeen();
+  const queue = new WriteQueue(createWriteStore(), `${url}#${team.workspaceId}`);
+  const cols = createTeamCollections({ kind: "multiplayer", apiBaseUrl: url, electricBaseUrl: `${url}/sync`, workspaceId: team.workspaceId, ...token }, queryClient, { lastSeen }, { shapes: lastSeen.shapes, queue, role: () => team.role });
   void cols.connect();
   return {
     workspace: opened,
     team,
     cols,
+    lastSeen,
+    queue,
     capabilities: { shellTools: true, cliAgents: true },
     close: (options) => cols.close(options),
   };

@@ -3,13 +3,17 @@
  * The last rows each collection of a Gateway workspace loaded, kept in this browser
  * (IndexedDB `flow-last-seen`), so a workspace opened while its Gateway cannot be reached shows
  * what was seen and says as of when (core/data/last-seen.ts serves them). The runs list, which
- * the change stream updates row by row, is saved again a moment after it changes.
+ * the change stream updates row by row, is saved again a moment after it changes. A team
+ * workspace keeps its shapes here too (rows and resume point, sync/shape-cache.ts), and the
+ * writes made offline wait in the same database (`writes`, sync/write-queue.ts) until sent.
  */
 import { type Accessor, createSignal } from "solid-js";
 import type { LastSeenStore, LiveCollection } from "../../core/data/index.js";
+import type { QueuedWrite, WriteQueueStore } from "../../sync/index.js";
 
 const DB = "flow-last-seen";
 const STORE = "loads";
+const WRITES = "writes";
 
 interface Saved {
   id: string;
@@ -22,22 +26,53 @@ let opening: Promise<IDBDatabase | undefined> | undefined;
 function db(): Promise<IDBDatabase | undefined> {
   opening ??= new Promise((resolve) => {
     if (typeof indexedDB === "undefined") return resolve(undefined);
-    const req = indexedDB.open(DB, 1);
-    req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: "id" });
+    const req = indexedDB.open(DB, 2);
+    req.onupgradeneeded = () => {
+      const names = req.result.objectStoreNames;
+      if (!names.contains(STORE)) req.result.createObjectStore(STORE, { keyPath: "id" });
+      if (!names.contains(WRITES)) req.result.createObjectStore(WRITES, { keyPath: "writeId" }).createIndex("queue", "queue");
+    };
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => resolve(undefined);
   });
   return opening;
 }
 
-async function tx<T>(mode: IDBTransactionMode, run: (store: IDBObjectStore) => IDBRequest<T>): Promise<T | undefined> {
+async function tx<T>(mode: IDBTransactionMode, run: (store: IDBObjectStore) => IDBRequest<T>, name = STORE): Promise<T | undefined> {
   const d = await db();
   if (!d) return undefined;
   return new Promise((resolve) => {
-    const req = run(d.transaction(STORE, mode).objectStore(STORE));
+    const req = run(d.transaction(name, mode).objectStore(name));
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => resolve(undefined);
   });
+}
+
+/** A write reaches the disk before the queue says it is kept: a failed put throws. */
+async function strictTx(run: (store: IDBObjectStore) => void): Promise<void> {
+  const d = await db();
+  if (!d) throw new Error("This browser has no IndexedDB: a write made offline cannot be kept.");
+  await new Promise<void>((resolve, reject) => {
+    const t = d.transaction(WRITES, "readwrite", { durability: "strict" });
+    run(t.objectStore(WRITES));
+    t.oncomplete = () => resolve();
+    t.onerror = () => reject(t.error);
+    t.onabort = () => reject(t.error);
+  });
+}
+
+/**
+ * The writes queued offline (IndexedDB `flow-last-seen`, store `writes`): they survive a closed
+ * tab and a browser restart.
+ * @example
+ * const queue = new WriteQueue(createWriteStore(), "https://flow.example.com#acme");
+ */
+export function createWriteStore(): WriteQueueStore {
+  return {
+    list: async (queue) => ((await tx<QueuedWrite[]>("readonly", (s) => s.index("queue").getAll(queue) as IDBRequest<QueuedWrite[]>, WRITES)) ?? []).sort((a, b) => a.seq - b.seq),
+    put: (write) => strictTx((s) => void s.put(write)),
+    delete: (writeId) => strictTx((s) => void s.delete(writeId)),
+  };
 }
 
 /** A workspace's store of last loads, and when the oldest row shown from it was seen. */
@@ -46,6 +81,12 @@ export interface LastSeen extends LastSeenStore {
   shownFrom: Accessor<number | undefined>;
   /** Saves a collection's rows a second after each change (the runs list). */
   follow(id: string, collection: LiveCollection<any, any>): () => void;
+  /**
+   * The store a team workspace's shapes are kept in: saving does not say the workspace answers
+   * (a shape response the browser's HTTP cache serves offline is saved too), so it leaves
+   * `shownFrom` alone; the change stream says whether the workspace answers.
+   */
+  shapes: LastSeenStore;
 }
 
 /**
@@ -59,17 +100,19 @@ export function createLastSeen(): LastSeen {
   const save = async (id: string, value: unknown) => {
     await tx("readwrite", (s) => s.put({ id, value: JSON.parse(JSON.stringify(value ?? null)), atMs: Date.now() } satisfies Saved));
   };
+  const load = async (id: string) => {
+    const saved = (await tx<Saved>("readonly", (s) => s.get(id) as IDBRequest<Saved>)) ?? undefined;
+    if (saved) setShownFrom((at) => Math.min(at ?? saved.atMs, saved.atMs));
+    return saved?.value;
+  };
   return {
     shownFrom,
     async save(id, value) {
       setShownFrom(undefined);
       await save(id, value);
     },
-    async load(id) {
-      const saved = (await tx<Saved>("readonly", (s) => s.get(id) as IDBRequest<Saved>)) ?? undefined;
-      if (saved) setShownFrom((at) => Math.min(at ?? saved.atMs, saved.atMs));
-      return saved?.value;
-    },
+    load,
+    shapes: { save, load },
     follow(id, collection) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const sub = collection.subscribeChanges(() => {

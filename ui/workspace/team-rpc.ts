@@ -6,7 +6,7 @@
  * workspace's bearer token; a refused call throws a `FlowError` with the Gateway's code.
  */
 import { FlowError } from "../../core/errors.js";
-import { rpcPath } from "../../core/api/contract.js";
+import { rpcPath } from "../../core/api/index.js";
 
 /** A team workspace the user belongs to (`ext.workspace.list`). */
 export interface TeamWorkspace {
@@ -48,17 +48,19 @@ export async function teamRpc<T>(url: string, token: string | undefined, method:
 
 /**
  * The team workspaces the user belongs to on a Gateway: null when the Gateway serves no team
- * workspace (its `/health` features lack `team`) or does not answer, `[]` when it does and the
- * user is no member.
+ * workspace (its `/health` features lack `team`), `[]` when it does and the user is no member;
+ * throws GATEWAY_UNAVAILABLE when nothing answers.
  * @example
  * const teams = await findTeamWorkspaces("http://127.0.0.1:7331", "s3cret");
  */
 export async function findTeamWorkspaces(url: string, token: string | undefined): Promise<TeamWorkspace[] | null> {
   // `/health` (open, no token) lists `team` among its features when the Gateway serves team
   // workspaces: a plain Gateway is not asked a method it does not know (a 404 in the console).
-  const health = (await fetch(`${url}/health`)
-    .then((r) => r.json())
-    .catch(() => null)) as { features?: unknown } | null;
+  const answer = await fetch(`${url}/health`).catch((cause: unknown) => {
+    // No answer at all (offline, the Gateway down): the caller may open what it saw last.
+    throw new FlowError("GATEWAY_UNAVAILABLE", `${url} did not answer (${String((cause as Error)?.message ?? cause)}).`, { url });
+  });
+  const health = (await answer.json().catch(() => null)) as { features?: unknown } | null;
   if (!Array.isArray(health?.features) || !health.features.includes("team")) return null;
   try {
     return await teamRpc<TeamWorkspace[]>(url, token, "list");

@@ -22,6 +22,8 @@ export interface Workspace {
   token?: string;
   /** The team workspace id (team workspaces). */
   workspaceId?: string;
+  /** The user's role in the team workspace, as last answered (a team opened offline keeps it). */
+  role?: string;
 }
 
 const LIST_KEY = "flow:workspaces";
@@ -42,7 +44,7 @@ export function listWorkspaces(boot: FlowBoot): Workspace[] {
     // A token given for the Gateway that served the page (token-prompt.tsx) is saved under its
     // id, and so is the team it turned out to serve (connect.ts), named as the team.
     const saved = readSaved().find((w) => w.id === id);
-    const team = saved?.kind === "team" && saved.workspaceId ? { kind: "team" as const, name: saved.name, workspaceId: saved.workspaceId } : { kind: "gateway" as const, name: boot.gateway.name ?? "This Gateway" };
+    const team = saved?.kind === "team" && saved.workspaceId ? { kind: "team" as const, name: saved.name, workspaceId: saved.workspaceId, ...(saved.role ? { role: saved.role } : {}) } : { kind: "gateway" as const, name: boot.gateway.name ?? "This Gateway" };
     out.push({ id, ...team, url: boot.gateway.url, ...(saved?.token ? { token: saved.token } : {}) });
   }
   if (boot.offline !== false) out.push(BROWSER_WORKSPACE);

@@ -4,10 +4,9 @@
  * checked at every render from the finished attempts' usage (agents report tokens; latency is
  * an attempt's duration). See docs/components.md, "Aspects".
  */
-import type { AspectTotals } from "../../engine/aspect-usage.js";
-import { renderViewOf } from "../../engine/render-view.js";
-import { createElement, type FlowNode } from "../../jsx/element.js";
-import { useRenderCtx } from "../../jsx/render.js";
+import type { AspectTotals } from "../../engine/index.js";
+import { renderViewOf } from "../../engine/index.js";
+import { createElement, type FlowNode, useRenderCtx } from "../../jsx/index.js";
 import { TAGS } from "../../protocol.js";
 import { failStep } from "./common.js";
 

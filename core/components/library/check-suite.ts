@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { FlowError } from "../../errors.js";
-import { createElement, type FlowNode } from "../../jsx/element.js";
+import { createElement, type FlowNode } from "../../jsx/index.js";
 import { TAGS } from "../../protocol.js";
 import type { OutputTarget, TaskRuntime } from "../types.js";
 import { type AgentOrChain, failStep, isAgentOrChain, libraryCtx, parallelGroup, required, stepTask } from "./common.js";

@@ -6,12 +6,11 @@
  * prompts. Every library component is plain composition of Task, Loop, Parallel, Sequence,
  * Approval, HumanTask and Timer: durable, resumable and visible in frames like hand-written trees.
  */
-import { type AgentLike, isAgentLike } from "../../agents/types.js";
-import type { FlowCtx } from "../../engine/ctx.js";
-import { passStartKey } from "../../engine/nested-loops.js";
+import { type AgentLike, isAgentLike } from "../../agents/index.js";
+import type { FlowCtx } from "../../engine/index.js";
+import { passStartKey } from "../../engine/index.js";
 import { FlowError } from "../../errors.js";
-import { createElement, type FlowElement, type FlowNode } from "../../jsx/element.js";
-import { useRenderCtx } from "../../jsx/render.js";
+import { createElement, type FlowElement, type FlowNode, useRenderCtx } from "../../jsx/index.js";
 import { TAGS } from "../../protocol.js";
 import type { OutputTarget, TaskRuntime } from "../types.js";
 

@@ -3,7 +3,7 @@
  * DecisionTable: rules of `when` booleans and what to run, evaluated at each render. See
  * docs/components.md, "DecisionTable".
  */
-import { createElement, type FlowNode } from "../../jsx/element.js";
+import { createElement, type FlowNode } from "../../jsx/index.js";
 import { TAGS } from "../../protocol.js";
 
 /** One rule: when `when` holds, `then` runs. */

@@ -4,7 +4,7 @@
  * resort. See docs/components.md, "EscalationChain".
  */
 import { z } from "zod";
-import { createElement, type FlowNode } from "../../jsx/element.js";
+import { createElement, type FlowNode } from "../../jsx/index.js";
 import { TAGS } from "../../protocol.js";
 import type { OutputTarget } from "../types.js";
 import { type AgentOrChain, libraryCtx, required, rowJson, stepTask } from "./common.js";

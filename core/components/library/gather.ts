@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { FlowError } from "../../errors.js";
-import { createElement, type FlowNode } from "../../jsx/element.js";
+import { createElement, type FlowNode } from "../../jsx/index.js";
 import { TAGS } from "../../protocol.js";
 import type { OutputTarget } from "../types.js";
 import { type AgentOrChain, isAgentOrChain, libraryCtx, parallelGroup, required, rowJson, stepTask } from "./common.js";

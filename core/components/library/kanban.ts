@@ -5,9 +5,9 @@
  * pulled again each iteration until `until`. See docs/components.md, "Kanban".
  */
 import { FlowError } from "../../errors.js";
-import { createElement, type FlowNode } from "../../jsx/element.js";
+import { createElement, type FlowNode } from "../../jsx/index.js";
 import { TAGS } from "../../protocol.js";
-import type { FlowCtx } from "../../engine/ctx.js";
+import type { FlowCtx } from "../../engine/index.js";
 import type { OutputTarget } from "../types.js";
 import { type AgentOrChain, isAgentOrChain, libraryCtx, parallelGroup, rowJson, stepTask, type StepTaskProps } from "./common.js";
 

@@ -3,9 +3,9 @@
  * Panel: several panelists answer the same question at once, a moderator concludes, by
  * synthesis, by vote, or by consensus of at least `minAgree`. See docs/components.md, "Panel".
  */
-import { isAgentLike } from "../../agents/types.js";
+import { isAgentLike } from "../../agents/index.js";
 import { FlowError } from "../../errors.js";
-import { createElement, type FlowNode } from "../../jsx/element.js";
+import { createElement, type FlowNode } from "../../jsx/index.js";
 import { TAGS } from "../../protocol.js";
 import type { OutputTarget } from "../types.js";
 import { type AgentOrChain, isAgentOrChain, libraryCtx, parallelGroup, required, rowJson, stepTask, type StepTaskProps } from "./common.js";

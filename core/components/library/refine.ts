@@ -4,7 +4,7 @@
  * the judge is satisfied. See docs/components.md, "Refinement loops".
  */
 import { z } from "zod";
-import { createElement, type FlowNode } from "../../jsx/element.js";
+import { createElement, type FlowNode } from "../../jsx/index.js";
 import { TAGS } from "../../protocol.js";
 import type { OutputTarget } from "../types.js";
 import { type AgentOrChain, type AgentOrFunction, libraryCtx, passRows, required, rowJson, stepTask } from "./common.js";

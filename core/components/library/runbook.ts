@@ -4,7 +4,7 @@
  * wait for a person's approval first (critical ones are never retried by themselves). See
  * docs/components.md, "Runbook".
  */
-import { createElement, type FlowNode } from "../../jsx/element.js";
+import { createElement, type FlowNode } from "../../jsx/index.js";
 import { TAGS } from "../../protocol.js";
 import type { ApprovalRequest } from "../wait-types.js";
 import type { OutputTarget, TaskRuntime } from "../types.js";

@@ -5,9 +5,9 @@
  * docs/components.md, "Sidecar".
  */
 import { z } from "zod";
-import { createElement, type FlowNode } from "../../jsx/element.js";
+import { createElement, type FlowNode } from "../../jsx/index.js";
 import { TAGS } from "../../protocol.js";
-import type { ScorersMap } from "../../scorers/types.js";
+import type { ScorersMap } from "../../scorers/index.js";
 import type { OutputTarget } from "../types.js";
 import { type AgentOrChain, libraryCtx, parallelGroup, required, stepTask } from "./common.js";
 

@@ -6,11 +6,14 @@
  * or poll). The Gateway's RPCs call these. See docs/waiting.md.
  *
  * A new delivery is refused when nothing can take it: the run does not exist (RUN_NOT_FOUND),
- * it has ended (RUN_NOT_WAITING), it was cancelled, which closed its waits (WAIT_CLOSED), or the payload does not match the schema the waiting Signal
+ * it has ended (RUN_NOT_WAITING), it was cancelled, which closed its waits (WAIT_CLOSED: when, and
+ * by whom when known), the wait a decision names by `askedAtMs` was reset by a rewind or retry
+ * (WAIT_RESET), or the payload does not match the schema the waiting Signal
  * or WaitForEvent recorded (SIGNAL_PAYLOAD_INVALID). Repeating an earlier delivery stays a
  * no-op (`duplicate`) whatever the run's state.
  */
 import { FlowError } from "../../errors.js";
+import { CANCELLED_BY_ANNOTATION } from "../../protocol.js";
 import { FlowDb, type RunRecord } from "../flow-db.js";
 import { TERMINAL_STATUSES } from "../status.js";
 import { checkPayload } from "./payload-schema.js";
@@ -34,6 +37,8 @@ export interface SubmitApprovalInput {
   /** Recorded as `decidedBy` (default: `actor.userId`). */
   decidedBy?: string;
   actor?: DeliveryActor;
+  /** When the wait this decision answers asked (its row's `createdAtMs`): refused with WAIT_RESET once a reset asked again. */
+  askedAtMs?: number;
 }
 
 export interface DeliveryResult {
@@ -66,7 +71,7 @@ const flowDbOf = (a: Adapter) => (a instanceof FlowDb ? a : new FlowDb((a as { d
 export async function submitApproval(adapter: Adapter, input: SubmitApprovalInput): Promise<DeliveryResult> {
   const db = flowDbOf(adapter);
   await requireRun(db, input.runId);
-  const row = await findWait(db, input.runId, input.nodeId, input.iteration, "approval");
+  const row = await findWait(db, input.runId, input.nodeId, input.iteration, "approval", input.askedAtMs);
   const request = JSON.parse(row.request_json ?? "{}") as { mode?: string; options?: Array<{ key: string }>; allowedUsers?: string[]; allowedScopes?: string[] };
   authorize(request, input.actor, input.decidedBy, row);
   const decidedBy = input.decidedBy ?? input.actor?.userId ?? null;
@@ -83,6 +88,8 @@ export interface SubmitHumanTaskInput {
   value: Record<string, unknown>;
   submittedBy?: string;
   actor?: DeliveryActor;
+  /** As for approvals: the `createdAtMs` of the wait this submission answers. */
+  askedAtMs?: number;
 }
 
 /**
@@ -93,7 +100,7 @@ export interface SubmitHumanTaskInput {
 export async function submitHumanTask(adapter: Adapter, input: SubmitHumanTaskInput): Promise<DeliveryResult> {
   const db = flowDbOf(adapter);
   await requireRun(db, input.runId);
-  const row = await findWait(db, input.runId, input.nodeId, input.iteration, "human");
+  const row = await findWait(db, input.runId, input.nodeId, input.iteration, "human", input.askedAtMs);
   const by = input.submittedBy ?? input.actor?.userId ?? null;
   return record(db, row, { value: input.value }, by, (a, b) => JSON.stringify(a) === JSON.stringify(b));
 }
@@ -171,12 +178,14 @@ export async function listRunsToWake(adapter: Adapter, filter: { runId?: string 
   return rows.map((r) => r.run_id);
 }
 
-async function findWait(db: FlowDb, runId: string, nodeId: string, iteration: number | undefined, kind: "approval" | "human"): Promise<WaitRow> {
+async function findWait(db: FlowDb, runId: string, nodeId: string, iteration: number | undefined, kind: "approval" | "human", askedAtMs: number | undefined): Promise<WaitRow> {
   const rows = await db.store.query<WaitRow & Record<string, unknown>>(
     `SELECT * FROM _flow_waits WHERE run_id = ? AND node_id = ? ORDER BY CASE WHEN status = 'pending' THEN 0 ELSE 1 END, iteration DESC`,
     [runId, nodeId],
   );
   const row = iteration === undefined ? rows[0] : rows.find((r) => Number(r.iteration) === iteration);
+  // The wait the person answered was dropped by a reset (time travel, retryTask): gone, or asked again since.
+  if (askedAtMs !== undefined && (!row || Number(row.created_at_ms) !== askedAtMs)) throw reset(runId, nodeId, kind, iteration ?? (row ? Number(row.iteration) : 0), askedAtMs, row ? Number(row.created_at_ms) : null);
   if (!row) {
     throw new FlowError("WAIT_NOT_FOUND", `Run ${runId} has no ${kind === "human" ? "human task" : "approval"} "${nodeId}" waiting${iteration === undefined ? "" : ` at iteration ${iteration}`}.`, { runId, nodeId });
   }
@@ -229,7 +238,7 @@ async function record(db: FlowDb, row: WaitRow, resolution: unknown, by: string 
   const iteration = Number(row.iteration);
   const result = { runId: row.run_id, nodeId: row.node_id, iteration };
   if (row.status === "pending" || row.status === "closed") refuseEnded(await requireRun(db, row.run_id), row.node_id);
-  if (row.status === "closed") throw closed(row.run_id, row.node_id);
+  if (row.status === "closed") throw closed(await requireRun(db, row.run_id), row.node_id);
   if (await waitSql.resolve(db.store, row.run_id, row.node_id, iteration, resolution, by, db.binding.env.clock.now())) {
     db.binding.wakers?.get(row.run_id)?.();
     return { ...result, status: "accepted" };
@@ -242,11 +251,13 @@ async function record(db: FlowDb, row: WaitRow, resolution: unknown, by: string 
   // Two people deciding at once: the first decision won (compare-and-set above); the second
   // learns what it was and who made it, so a console can show it instead of its own, even
   // when it decided the same.
-  throw new FlowError("APPROVAL_ALREADY_DECIDED", `"${row.node_id}" of run ${row.run_id} was already decided${current?.resolved_by ? ` by ${current.resolved_by}` : ""}${winning ? ` (${describeResolution(winning)})` : ""}; that decision stands.`, {
+  const decidedAt = isoOf(current?.resolved_at_ms);
+  throw new FlowError("APPROVAL_ALREADY_DECIDED", `"${row.node_id}" of run ${row.run_id} was already decided${current?.resolved_by ? ` by ${current.resolved_by}` : ""}${winning ? ` (${describeResolution(winning)})` : ""}${decidedAt ? ` at ${decidedAt}` : ""}; that decision stands.`, {
     runId: row.run_id,
     nodeId: row.node_id,
     decidedBy: current?.resolved_by ?? null,
     decision: winning,
+    decidedAt,
   });
 }
 
@@ -296,14 +307,40 @@ async function requireRun(db: FlowDb, runId: string): Promise<RunRecord> {
  * ever take a new delivery.
  */
 function refuseEnded(run: RunRecord, nodeId?: string): void {
-  if (run.status === "cancelled") throw closed(run.runId, nodeId);
+  if (run.status === "cancelled") throw closed(run, nodeId);
   if (!TERMINAL_STATUSES.has(run.status)) return;
   const next = run.status === "continued" && run.nextRunId ? ` Deliver to the run it continued as, ${run.nextRunId}.` : "";
   throw new FlowError("RUN_NOT_WAITING", `Run ${run.runId} is ${run.status}; it waits for nothing, so nothing was delivered.${next}`, { runId: run.runId, status: run.status });
 }
 
-function closed(runId: string, nodeId: string | undefined): FlowError {
-  return new FlowError("WAIT_CLOSED", `Run ${runId} was cancelled, which closed its waits${nodeId ? ` ("${nodeId}" included)` : ""}; nothing was delivered. Retry or rewind the run to ask again.`, { runId, ...(nodeId ? { nodeId } : {}) });
+/** WAIT_CLOSED, saying when the run was cancelled and by whom (`flow:cancelledBy`, written by the Gateway's cancel) when known. */
+function closed(run: RunRecord, nodeId: string | undefined): FlowError {
+  const cancelledAt = isoOf(run.finishedAtMs ?? run.updatedAtMs);
+  const by = run.annotations?.[CANCELLED_BY_ANNOTATION];
+  const cancelledBy = typeof by === "string" ? by : null;
+  return new FlowError(
+    "WAIT_CLOSED",
+    `Run ${run.runId} was cancelled${cancelledBy ? ` by ${cancelledBy}` : ""}${cancelledAt ? ` at ${cancelledAt}` : ""}, which closed its waits${nodeId ? ` ("${nodeId}" included)` : ""}; nothing was delivered. Retry or rewind the run to ask again.`,
+    { runId: run.runId, ...(nodeId ? { nodeId } : {}), cancelledAt, cancelledBy },
+  );
+}
+
+/** WAIT_RESET: the wait a decision answered was reset; `askedAgainAtMs` when the node asks again already. */
+function reset(runId: string, nodeId: string, kind: "approval" | "human", iteration: number, askedAtMs: number, askedAgainAtMs: number | null): FlowError {
+  const what = kind === "human" ? "human task" : "approval";
+  const now = askedAgainAtMs === null ? "it has not been asked again yet" : `it asks again since ${isoOf(askedAgainAtMs)}`;
+  return new FlowError("WAIT_RESET", `The ${what} "${nodeId}" of run ${runId} that was asked at ${isoOf(askedAtMs)} was reset (a rewind or retry) and ${now}; nothing was delivered. Decide the new request.`, {
+    runId,
+    nodeId,
+    iteration,
+    askedAt: isoOf(askedAtMs),
+    askedAgainAt: askedAgainAtMs === null ? null : isoOf(askedAgainAtMs),
+  });
+}
+
+/** A stored millisecond time as an ISO string (null when unknown). */
+function isoOf(ms: number | string | null | undefined): string | null {
+  return ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString();
 }
 
 /** Pending waits a signal or event would reach now: of its run, or waiting on its correlation id. */

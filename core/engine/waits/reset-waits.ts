@@ -9,8 +9,8 @@
  * See docs/time-travel.md "Decisions" and docs/waiting.md.
  */
 import { TABLES } from "../../protocol.js";
-import type { SqlExecutor } from "../../store/port.js";
-import { dependentsOf } from "../../time-travel/dependents.js";
+import type { SqlExecutor } from "../../store/index.js";
+import { dependentsOf } from "../../time-travel/index.js";
 import type { FlowDb, NodeRecord } from "../flow-db.js";
 import type { WriteBatch } from "../run-sql.js";
 import type { WaitKind } from "./spec.js";

@@ -8,8 +8,8 @@
  */
 import type { EventInit } from "../events.js";
 import { FlowError } from "../../errors.js";
-import type { TableEntry } from "../../schema/registry.js";
-import type { StorePort } from "../../store/port.js";
+import type { TableEntry } from "../../schema/index.js";
+import type { StorePort } from "../../store/index.js";
 import type { NodeDescriptor } from "../describe-node.js";
 import type { PlanTask } from "../plan.js";
 import type { WriteBatch } from "../run-sql.js";

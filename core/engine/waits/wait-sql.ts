@@ -2,7 +2,7 @@
  * @module core/engine/waits/wait-sql
  * Statements on `_flow_waits` (one row per waiting node) and `_flow_signals` (deliveries).
  */
-import type { SqlExecutor } from "../../store/port.js";
+import type { SqlExecutor } from "../../store/index.js";
 import { json, type WriteBatch } from "../run-sql.js";
 import type { WaitKind } from "./spec.js";
 

@@ -8,9 +8,17 @@
 import { randomUUID } from "node:crypto";
 import { accessSync, constants, readFileSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
-import { defaultCapabilityRegistry } from "../../../core/agents/capabilities.js";
-import type { AgentCapabilityRegistry, CliAgentEngine } from "../../../core/agents/capabilities.js";
-import type { AgentEvent, AgentGenerateOptions, AgentLike, AgentMessage, AgentResult, AgentTimeout } from "../../../core/agents/types.js";
+import { defaultCapabilityRegistry } from "../../../core/agents/index.js";
+import type {
+  AgentCapabilityRegistry,
+  AgentEvent,
+  AgentGenerateOptions,
+  AgentLike,
+  AgentMessage,
+  AgentResult,
+  AgentTimeout,
+  CliAgentEngine,
+} from "../../../core/agents/index.js";
 import { FlowError, isFlowError } from "../../../core/errors.js";
 import { failureError, runFailed, stopError } from "./cli-failure.js";
 import { CliProcess } from "./cli-process.js";

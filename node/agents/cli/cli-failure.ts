@@ -6,7 +6,7 @@
  * `AGENT_CONFIG_INVALID`, a resumed session that is gone → `AGENT_SESSION_LOST`, anything else
  * → `AGENT_CLI_ERROR`. Stops by Flow (timeouts, abort) get `PROCESS_*` codes.
  */
-import { classifyFailureText } from "../../../core/agents/failure.js";
+import { classifyFailureText } from "../../../core/agents/index.js";
 import { FlowError } from "../../../core/errors.js";
 import type { CliProcessResult } from "./cli-process.js";
 import type { InterpretedOutput } from "./cli-types.js";

@@ -4,7 +4,7 @@
  * variant turns a {@link CliCall} into a {@link CliCommand} (argv, stdin, env, an interpreter
  * for its output format) and nothing else. Also the small argv helpers every variant uses.
  */
-import type { AgentEvent, AgentGenerateOptions, AgentUsage } from "../../../core/agents/types.js";
+import type { AgentEvent, AgentGenerateOptions, AgentUsage } from "../../../core/agents/index.js";
 import type { CliProcess } from "./cli-process.js";
 
 /**

@@ -8,9 +8,8 @@
  * `hijackRun` call).
  */
 import { spawn } from "node:child_process";
-import { FlowDb } from "../../../core/engine/flow-db.js";
-import { retryTask } from "../../../core/engine/retry-task.js";
-import type { HijackPlanSummary } from "../../../core/api/host.js";
+import { FlowDb, retryTask } from "../../../core/engine/index.js";
+import type { HijackPlanSummary } from "../../../core/api/index.js";
 import { FlowError } from "../../../core/errors.js";
 
 /** The interactive command that reopens a session. */

@@ -7,8 +7,8 @@
  *   `tool_execution_*`, `agent_end`, `response`;
  * - role lines (variants 7 and 10): `{role, content, tool_calls?}` per line.
  */
-import type { AgentEvent, AgentUsage } from "../../../core/agents/types.js";
-import { normalizeUsage } from "../../../core/agents/usage.js";
+import type { AgentEvent, AgentUsage } from "../../../core/agents/index.js";
+import { normalizeUsage } from "../../../core/agents/index.js";
 import type { CliInterpreter, InterpretedOutput } from "./cli-types.js";
 import { jsonLine } from "./cli-types.js";
 

@@ -74,6 +74,32 @@ export interface ProviderServer {
   close(): Promise<void>;
 }
 
+/**
+ * A server-sent event the server wrote, with when (the machine's clock, ms since the epoch).
+ * @example
+ * const server = await startProviderServer([{ text: "a b c", everyMs: 10 }], { onSend: (e) => sent.push(e) });
+ */
+export interface SentEvent {
+  /** The request path, e.g. `/v1/chat/completions`. */
+  path: string;
+  /** The SSE `event:` name, when the protocol uses one (Responses, Anthropic). */
+  event?: string;
+  /** The `data:` line as written (JSON text, or `[DONE]`). */
+  data: string;
+  /** `performance.timeOrigin + performance.now()` right after the write. */
+  atMs: number;
+}
+
+/**
+ * Options of {@link startProviderServer}.
+ * @example
+ * await startProviderServer(turns, { onSend: (e) => console.log(e.atMs, e.data) });
+ */
+export interface ProviderServerOptions {
+  /** Called after each server-sent event is written (latency benchmarks time tokens from here). */
+  onSend?: (event: SentEvent) => void;
+}
+
 const USAGE = { input: 11, output: 7 };
 
 /**
@@ -84,7 +110,7 @@ const USAGE = { input: 11, output: 7 };
  * const server = await startProviderServer([{ text: "hello" }]);
  * const agent = new HostedChatAgent({ model: "m", baseURL: server.url, apiKey: "k" });
  */
-export async function startProviderServer(turns: ScriptedTurn[]): Promise<ProviderServer> {
+export async function startProviderServer(turns: ScriptedTurn[], opts: ProviderServerOptions = {}): Promise<ProviderServer> {
   const requests: RecordedRequest[] = [];
   const server = createServer(async (req, res) => {
     // A page's fetch (an agent in the browser's worker) comes cross-origin: answer its preflight
@@ -102,7 +128,7 @@ export async function startProviderServer(turns: ScriptedTurn[]): Promise<Provid
     if (!protocol) return send(res, 404, { error: { message: `no route ${path}` } });
     if ("status" in turn) return send(res, turn.status, protocol.error(turn.message ?? `HTTP ${turn.status}`, turn.status), turn.headers);
     const reply = normalizeTurn(turn, protocol === anthropic && usesJsonTool(body));
-    if (body.stream) return sse(res, protocol.events(reply, body.model), "everyMs" in turn ? turn.everyMs : undefined);
+    if (body.stream) return sse(res, protocol.events(reply, body.model), "everyMs" in turn ? turn.everyMs : undefined, opts.onSend && ((e) => opts.onSend!({ path, ...e })));
     return send(res, 200, protocol.json(reply, body.model));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -262,11 +288,13 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(JSON.stringify(body));
 }
 
-async function sse(res: ServerResponse, events: Array<{ event?: string; data: unknown }>, everyMs?: number): Promise<void> {
+async function sse(res: ServerResponse, events: Array<{ event?: string; data: unknown }>, everyMs?: number, onSend?: (e: Omit<SentEvent, "path">) => void): Promise<void> {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   for (const e of events) {
     if (res.destroyed) return;
-    res.write(`${e.event ? `event: ${e.event}\n` : ""}data: ${typeof e.data === "string" ? e.data : JSON.stringify(e.data)}\n\n`);
+    const data = typeof e.data === "string" ? e.data : JSON.stringify(e.data);
+    res.write(`${e.event ? `event: ${e.event}\n` : ""}data: ${data}\n\n`);
+    onSend?.({ ...(e.event ? { event: e.event } : {}), data, atMs: performance.timeOrigin + performance.now() });
     if (everyMs) await new Promise((r) => setTimeout(r, everyMs));
   }
   res.end();

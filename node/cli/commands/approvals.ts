@@ -3,7 +3,7 @@
  * `flow approvals [--run-id <id>]`: the approvals and human tasks waiting for a person, oldest
  * first, through `listPendingApprovals`. See docs/cli.md ("Waiting runs").
  */
-import { listPendingApprovals, type PendingApproval } from "../../../core/engine/waits/deliver.js";
+import { listPendingApprovals, type PendingApproval } from "../../../core/engine/index.js";
 import type { CliCommand } from "../command.js";
 import { DB_HELP, parseCli, printer, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 

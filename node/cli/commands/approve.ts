@@ -3,7 +3,7 @@
  * `flow approve <runId> <nodeId>`: decides a waiting approval through `submitApproval`
  * (approve, `--deny`, `--select <key>` or `--rank k1,k2,...`). See docs/cli.md ("Waiting runs").
  */
-import { submitApproval, type SubmitApprovalInput } from "../../../core/engine/waits/deliver.js";
+import { submitApproval, type SubmitApprovalInput } from "../../../core/engine/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { DB_HELP, iterationArg, parseCli, printer, resumeHint, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 

@@ -3,9 +3,9 @@
  * `flow cancel <runId>`: cancels a run wherever it executes, through `stopRun`
  * (core/engine/run-control.ts). See docs/cli.md ("Controlling runs").
  */
-import { stopRun } from "../../../core/engine/run-control.js";
-import { type CliCommand, UsageError } from "../command.js";
-import { withRun } from "./run-cli.js";
+import { stopRun } from "../../../core/engine/index.js";
+import type { CliCommand } from "../command.js";
+import { oneRunId, withRun } from "./run-cli.js";
 import { DB_HELP, parseCli, printer, STORE_OPTIONS, WORKFLOW_HELP } from "./wait-cli.js";
 
 const USAGE = `Usage: flow cancel <runId> [options]
@@ -28,8 +28,7 @@ export const cancelCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const { values, positionals } = parseCli(argv, STORE_OPTIONS);
-    const [runId, extra] = positionals;
-    if (!runId || extra !== undefined) throw new UsageError("give one run id.");
+    const runId = oneRunId(positionals);
     return withRun(io, values, runId, async ({ db, workflow }) => {
       const result = await stopRun(db, runId, "cancel", workflow ? { workflow } : {});
       printer(io, values.json)(result, `Run ${runId} is ${result.status}.\n`);

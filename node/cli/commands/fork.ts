@@ -4,7 +4,7 @@
  * that starts at a task attempt of an existing run, optionally on an edited input. See
  * docs/time-travel.md ("CLI").
  */
-import { forkRun } from "../../../core/time-travel/fork.js";
+import { forkRun } from "../../../core/time-travel/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { loadWorkflow } from "../load-workflow.js";
 import { ATTEMPT_OPTIONS, attemptArg, iterationArg, runWithProgress } from "./time-travel-cli.js";

@@ -4,7 +4,7 @@
  * the CLI's own resume command; when you leave it, the task is handed back (its next attempt
  * continues the session). See docs/agents.md ("Hijack") and docs/cli.md.
  */
-import { hijackNode } from "../../agents/cli/hijack.js";
+import { hijackNode } from "../../agents/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { DB_HELP, iterationArg, parseCli, printer, resumeHint, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 

@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { listOperations, loadOpenApiSpec } from "../../tools/openapi.js";
+import { listOperations, loadOpenApiSpec } from "../../tools/index.js";
 import { type CliCommand, EXIT, UsageError } from "../command.js";
 
 const USAGE = `Usage: flow openapi list <spec> [options]

@@ -3,9 +3,9 @@
  * `flow pause <runId>`: pauses a run another process executes, through `stopRun`
  * (core/engine/run-control.ts). See docs/cli.md ("Controlling runs").
  */
-import { stopRun } from "../../../core/engine/run-control.js";
-import { type CliCommand, UsageError } from "../command.js";
-import { withRun } from "./run-cli.js";
+import { stopRun } from "../../../core/engine/index.js";
+import type { CliCommand } from "../command.js";
+import { oneRunId, withRun } from "./run-cli.js";
 import { DB_HELP, parseCli, printer, STORE_OPTIONS, WORKFLOW_HELP } from "./wait-cli.js";
 
 const USAGE = `Usage: flow pause <runId> [options]
@@ -26,8 +26,7 @@ export const pauseCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const { values, positionals } = parseCli(argv, STORE_OPTIONS);
-    const [runId, extra] = positionals;
-    if (!runId || extra !== undefined) throw new UsageError("give one run id.");
+    const runId = oneRunId(positionals);
     return withRun(io, values, runId, async ({ db }) => {
       const result = await stopRun(db, runId, "pause");
       printer(io, values.json)(result, `Run ${runId} is ${result.status}.${result.status === "paused" ? ` Continue it: flow resume ${runId}` : ""}\n`);

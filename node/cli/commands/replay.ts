@@ -4,7 +4,7 @@
  * finished run again as a new run with the same input, from a task or from the start. See
  * docs/time-travel.md ("CLI").
  */
-import { replayRun } from "../../../core/time-travel/fork.js";
+import { replayRun } from "../../../core/time-travel/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { loadWorkflow } from "../load-workflow.js";
 import { runWithProgress } from "./time-travel-cli.js";

@@ -5,9 +5,9 @@
  * ("Controlling runs").
  */
 import { FlowError } from "../../../core/errors.js";
-import { type CliCommand, UsageError } from "../command.js";
+import type { CliCommand } from "../command.js";
 import { upCommand } from "./up.js";
-import { withRun } from "./run-cli.js";
+import { oneRunId, withRun } from "./run-cli.js";
 import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP } from "./wait-cli.js";
 
 const USAGE = `Usage: flow resume <runId> [options]
@@ -32,8 +32,7 @@ export const resumeCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const { values, positionals } = parseCli(argv, { ...STORE_OPTIONS, force: { type: "boolean" }, "root-dir": { type: "string" }, quiet: { type: "boolean" } });
-    const [runId, extra] = positionals;
-    if (!runId || extra !== undefined) throw new UsageError("give one run id.");
+    const runId = oneRunId(positionals);
     const file = await withRun(io, values, runId, async ({ workflowPath }) => workflowPath);
     if (!file) {
       throw new FlowError("WORKFLOW_NOT_FOUND", `Run ${runId} recorded no workflow file this machine has; give it: flow resume ${runId} --workflow <file>.`, { runId });

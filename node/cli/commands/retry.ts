@@ -3,7 +3,7 @@
  * `flow retry <runId> <nodeId>`: gives a task (and what depends on it) another try through
  * `retryTask`. See docs/cli.md ("Controlling runs").
  */
-import { retryTask } from "../../../core/engine/retry-task.js";
+import { retryTask } from "../../../core/engine/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { withRun } from "./run-cli.js";
 import { DB_HELP, iterationArg, parseCli, printer, STORE_OPTIONS, WORKFLOW_HELP } from "./wait-cli.js";

@@ -4,7 +4,7 @@
  * the workspace files back to the tree right after the attempt; no task or status changes.
  * See docs/time-travel.md ("CLI").
  */
-import { revertToAttempt } from "../../../core/time-travel/time-travel.js";
+import { revertToAttempt } from "../../../core/time-travel/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { ATTEMPT_OPTIONS, attemptArg, iterationArg, runAndNode, travelCommand } from "./time-travel-cli.js";
 import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";

@@ -4,7 +4,7 @@
  * attempt started from and sets it (and what came after it) back to pending. See
  * docs/time-travel.md ("CLI").
  */
-import { timeTravel } from "../../../core/time-travel/time-travel.js";
+import { timeTravel } from "../../../core/time-travel/index.js";
 import type { CliCommand } from "../command.js";
 import { ATTEMPT_OPTIONS, attemptArg, formatDecisions, iterationArg, runAndNode, travelCommand } from "./time-travel-cli.js";
 import { withRun } from "./run-cli.js";

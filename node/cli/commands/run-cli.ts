@@ -7,8 +7,8 @@
  * ("Controlling runs").
  */
 import { existsSync } from "node:fs";
-import { FlowDb } from "../../../core/engine/flow-db.js";
-import type { FlowWorkflow } from "../../../core/engine/types.js";
+import { FlowDb } from "../../../core/engine/index.js";
+import type { FlowWorkflow } from "../../../core/engine/index.js";
 import { type CliIO, UsageError } from "../command.js";
 import { loadWorkflow } from "../load-workflow.js";
 import { withStore } from "./wait-cli.js";
@@ -19,6 +19,17 @@ export interface RunHandle {
   workflow: FlowWorkflow | undefined;
   /** The workflow file, as given or recorded. */
   workflowPath: string | undefined;
+}
+
+/**
+ * The one run id a command acting on a run was given.
+ * @example
+ * const runId = oneRunId(positionals); // UsageError unless exactly one
+ */
+export function oneRunId(positionals: string[]): string {
+  const [runId, extra] = positionals;
+  if (!runId || extra !== undefined) throw new UsageError("give one run id.");
+  return runId;
 }
 
 /**

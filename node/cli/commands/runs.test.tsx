@@ -29,6 +29,15 @@ describe("flow runs", () => {
     expect(await main(["runs", "--json"], cli)).toBe(0);
     expect(JSON.parse(cli.out.join(""))).toEqual([expect.objectContaining({ runId: "pg-run", status: "finished", workflowName: "on-pglite" })]);
 
+    // --export: every event as one JSON line, oldest first, the same rows the domain API pages.
+    const exported = io(cwd, { FLOW_BACKEND: "pglite", FLOW_PGLITE_DIR: dataDir });
+    expect(await main(["runs", "pg-run", "--export"], exported)).toBe(0);
+    const lines = exported.out.join("").trimEnd().split("\n").map((l) => JSON.parse(l) as { seq: number; type: string; runId: string });
+    expect(lines.map((e) => e.seq)).toEqual(lines.map((_e, i) => i + 1));
+    expect(lines[0]).toMatchObject({ type: "RunStarted", runId: "pg-run" });
+    expect(lines.at(-1)).toMatchObject({ type: "RunFinished", runId: "pg-run" });
+    expect(lines.map((e) => e.type)).toContain("TaskFinished");
+
     const missing = io(cwd, {});
     expect(await main(["runs"], missing)).toBe(1);
     expect(missing.out.join("")).toContain("STORE_NOT_FOUND");

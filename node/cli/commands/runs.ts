@@ -1,16 +1,15 @@
 /**
  * @module node/cli/commands/runs
  * `flow runs [runId]`: lists runs of a store, or shows one run: its nodes in plan order with
- * state, attempts and time spent, counts, and its most recent events. See docs/cli.md.
+ * state, attempts and time spent, counts, and its most recent events; `--export` prints its
+ * whole event log as JSON lines. See docs/cli.md.
  */
-import type { AttemptRecord, FlowDb, NodeRecord, RunRecord } from "../../../core/engine/flow-db.js";
-import { ownerStateOf, type RunOwnerState } from "../../../core/engine/run-control.js";
-import { RUN_STATUSES } from "../../../core/engine/status.js";
-import type { RunStatus } from "../../../core/engine/types.js";
+import type { AttemptRecord, FlowDb, NodeRecord, RunRecord, RunStatus } from "../../../core/engine/index.js";
+import { ownerStateOf, RUN_STATUSES, type RunOwnerState } from "../../../core/engine/index.js";
 import { type CliCommand, type CliIO, UsageError, useColor } from "../command.js";
 import { formatDuration, formatEvent } from "../progress.js";
 import { formatTranscript, formatUsage } from "../transcript-print.js";
-import { quoteIdent } from "../../../core/store/dialect.js";
+import { quoteIdent } from "../../../core/store/index.js";
 import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 
 const USAGE = `Usage: flow runs [runId] [options]
@@ -22,6 +21,8 @@ Options:
   --node <id>            With a run id: the task's agent transcript (messages, tool calls,
                          tokens, cost), attempt by attempt
   --output               With --node: the task's output row(s) instead
+  --export               With a run id: every event of the run, one JSON object per line
+                         (JSON lines, as the app's Export events downloads), oldest first
   --status <status>      Only runs with this status, one of:
                          ${RUN_STATUSES.join(", ")}
   --limit <n>            How many runs (default 20)
@@ -34,7 +35,7 @@ export const runsCommand: CliCommand = {
   summary: "List runs, or show one run",
   usage: USAGE,
   async run(argv, io) {
-    const { values, positionals } = parseCli(argv, { ...STORE_OPTIONS, status: { type: "string" }, limit: { type: "string" }, events: { type: "string" }, node: { type: "string" }, output: { type: "boolean" } });
+    const { values, positionals } = parseCli(argv, { ...STORE_OPTIONS, status: { type: "string" }, limit: { type: "string" }, events: { type: "string" }, node: { type: "string" }, output: { type: "boolean" }, export: { type: "boolean" } });
     const [runId, extra] = positionals;
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"; give at most one run id.`);
     const limit = countArg(values.limit, "--limit", 20);
@@ -45,8 +46,10 @@ export const runsCommand: CliCommand = {
     }
     if (values.node !== undefined && !runId) throw new UsageError("--node needs a run id.");
     if (values.output && values.node === undefined) throw new UsageError("--output goes with --node.");
+    if (values.export && (!runId || values.node !== undefined)) throw new UsageError("--export needs a run id (and no --node): flow runs <runId> --export > run.events.jsonl");
     return withStore(io, values, async (db) => {
-      if (runId && values.node !== undefined) await showNode(db, runId, values.node, { json: values.json === true, output: values.output === true }, io);
+      if (runId && values.export) await exportEvents(db, runId, io);
+      else if (runId && values.node !== undefined) await showNode(db, runId, values.node, { json: values.json === true, output: values.output === true }, io);
       else if (runId) await showRun(db, runId, { json: values.json === true, events: eventCount }, io);
       else await listRuns(db, { limit, ...(status ? { status: status as RunStatus } : {}) }, values.json === true, io);
       return 0;
@@ -82,6 +85,17 @@ interface RunCounts {
   nodes: Record<string, number>;
   attempts: number;
   events: number;
+}
+
+/** `--export`: the run's whole event log as JSON lines, read a page at a time. */
+async function exportEvents(db: FlowDb, runId: string, io: CliIO): Promise<void> {
+  await db.requireRun(runId);
+  for (let after = 0; ; ) {
+    const page = await db.listEvents(runId, { afterSeq: after, limit: 1000 });
+    if (page.length) io.stdout(page.map((e) => `${JSON.stringify(e)}\n`).join(""));
+    if (page.length < 1000) return;
+    after = page.at(-1)!.seq ?? after + page.length;
+  }
 }
 
 /** `--node`: the task's transcript, or with `--output` its output rows. */

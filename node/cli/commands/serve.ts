@@ -10,8 +10,7 @@ import type { AddressInfo } from "node:net";
 import { basename, extname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { isFlowError } from "../../../core/errors.js";
-import { Gateway } from "../../server/gateway.js";
-import { untilStopSignal } from "../../server/stop-signals.js";
+import { Gateway, untilStopSignal } from "../../server/index.js";
 import { type CliCommand, EXIT, UsageError } from "../command.js";
 import { loadWorkflow } from "../load-workflow.js";
 

@@ -4,7 +4,7 @@
  * signal (or, with `--event`, an event) through `submitSignal` / `submitEvent`. See docs/cli.md
  * ("Waiting runs").
  */
-import { submitEvent, submitSignal } from "../../../core/engine/waits/deliver.js";
+import { submitEvent, submitSignal } from "../../../core/engine/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { DB_HELP, parseCli, parseJsonArg, printer, resumeHint, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 

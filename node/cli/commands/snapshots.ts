@@ -4,9 +4,8 @@
  * the files an attempt changed (`--diff <nodeId>`), and per-run garbage collection (`--gc`).
  * See docs/time-travel.md ("CLI").
  */
-import { attemptDiff } from "../../../core/time-travel/diff.js";
-import { listRunSnapshots, removeRunSnapshots } from "../../../core/time-travel/history.js";
-import { createGitVcs } from "../../vcs/git.js";
+import { attemptDiff, listRunSnapshots, removeRunSnapshots } from "../../../core/time-travel/index.js";
+import { createGitVcs } from "../../vcs/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { ATTEMPT_OPTIONS, attemptArg, iterationArg, requireWorkspace } from "./time-travel-cli.js";
 import { DB_HELP, parseCli, printer, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";

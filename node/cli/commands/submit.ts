@@ -3,7 +3,7 @@
  * `flow submit <runId> <nodeId> --value '<json>'`: answers a waiting human task through
  * `submitHumanTask`. See docs/cli.md ("Waiting runs").
  */
-import { submitHumanTask } from "../../../core/engine/waits/deliver.js";
+import { submitHumanTask } from "../../../core/engine/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { DB_HELP, iterationArg, parseCli, parseJsonArg, printer, resumeHint, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 

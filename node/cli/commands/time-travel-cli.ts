@@ -4,12 +4,10 @@
  * `replay`) share: progress lines for their events, the side-effect report, the target
  * options, and running a forked run with progress. See docs/time-travel.md ("CLI").
  */
-import type { FlowEvent } from "../../../core/engine/events.js";
-import type { RunResult } from "../../../core/engine/types.js";
-import type { ResetDecision } from "../../../core/engine/waits/reset-waits.js";
+import type { FlowEvent, ResetDecision, RunResult } from "../../../core/engine/index.js";
 import { FlowError, isFlowError } from "../../../core/errors.js";
-import type { CrossedEffect, EffectBoundaryReport } from "../../../core/time-travel/types.js";
-import { routeWarnings } from "../../engine/env.js";
+import type { CrossedEffect, EffectBoundaryReport } from "../../../core/time-travel/index.js";
+import { routeWarnings } from "../../engine/index.js";
 import { type CliIO, EXIT, UsageError, useColor } from "../command.js";
 import { formatEvent, RunTally } from "../progress.js";
 import { iterationArg } from "./wait-cli.js";

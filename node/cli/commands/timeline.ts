@@ -4,7 +4,7 @@
  * snapshots each one recorded (the tree it started from and the tree after it), the run's
  * rewinds and reverts, and its attention mark. See docs/time-travel.md ("CLI").
  */
-import { getRunAttention, listTimeTravels } from "../../../core/time-travel/history.js";
+import { getRunAttention, listTimeTravels } from "../../../core/time-travel/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { formatDuration } from "../progress.js";
 import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";

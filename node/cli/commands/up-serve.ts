@@ -8,11 +8,10 @@
  */
 import type { AddressInfo } from "node:net";
 import { basename, extname } from "node:path";
-import type { FlowEvent } from "../../../core/engine/events.js";
-import { FlowDb } from "../../../core/engine/flow-db.js";
-import type { FlowWorkflow, RunResult } from "../../../core/engine/types.js";
-import { TERMINAL_EVENT_TYPES } from "../../../core/api/host.js";
-import { Gateway } from "../../server/gateway.js";
+import type { FlowEvent, FlowWorkflow, RunResult } from "../../../core/engine/index.js";
+import { FlowDb } from "../../../core/engine/index.js";
+import { TERMINAL_EVENT_TYPES } from "../../../core/api/index.js";
+import { Gateway } from "../../server/index.js";
 import type { CliIO } from "../command.js";
 
 /** What `flow up` parsed, for a served run. */

@@ -6,9 +6,8 @@
  */
 import { accessSync, constants, mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { bindingOf } from "../../../core/engine/binding.js";
-import type { FlowEvent } from "../../../core/engine/events.js";
-import { runWorkflow } from "../../../core/engine/run.js";
+import { bindingOf, runWorkflow } from "../../../core/engine/index.js";
+import type { FlowEvent } from "../../../core/engine/index.js";
 import { type CliCommand, EXIT, UsageError, useColor } from "../command.js";
 import { loadWorkflow } from "../load-workflow.js";
 import { formatEvent, RunTally } from "../progress.js";

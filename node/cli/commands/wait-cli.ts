@@ -6,9 +6,9 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { FlowDb } from "../../../core/engine/flow-db.js";
+import { FlowDb } from "../../../core/engine/index.js";
 import { FlowError } from "../../../core/errors.js";
-import { resolveBackend } from "../../config/resolve-backend.js";
+import { resolveBackend } from "../../config/index.js";
 import { createFlow, DEFAULT_DB_PATH } from "../../create-flow.js";
 import { openFlowBackend } from "../../open-flow-backend.js";
 import { type CliIO, UsageError } from "../command.js";

@@ -3,7 +3,7 @@
  * `flow wake`: the parked runs that can progress now (a delivery arrived, a deadline passed, a
  * signal waits for them), through `listRunsToWake`. See docs/cli.md ("Waiting runs").
  */
-import { listRunsToWake } from "../../../core/engine/waits/deliver.js";
+import { listRunsToWake } from "../../../core/engine/index.js";
 import type { CliCommand } from "../command.js";
 import { DB_HELP, parseCli, printer, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 

@@ -32,7 +32,7 @@ export function corsPreflight(allowedOrigins: readonly string[] | undefined, req
     headers: {
       "access-control-allow-origin": origin,
       "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
-      "access-control-allow-headers": req.headers.get("access-control-request-headers") ?? "authorization, content-type, last-event-id",
+      "access-control-allow-headers": req.headers.get("access-control-request-headers") ?? "authorization, content-type, last-event-id, flow-write-id",
       "access-control-max-age": "600",
       vary: "origin",
     },

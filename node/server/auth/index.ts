@@ -3,7 +3,7 @@
  * The Gateway's auth: one `Authenticate` per `GatewayAuthConfig` mode, and the origin check
  * shared by HTTP requests and WebSocket upgrades. See docs/hosting.md "Authentication".
  */
-import type { Authenticate } from "../../../core/api/identity.js";
+import type { Authenticate } from "../../../core/api/index.js";
 import { jwtAuthenticate } from "./jwt-auth.js";
 import { tokenAuthenticate } from "./token-auth.js";
 import { trustedProxyAuthenticate } from "./trusted-proxy-auth.js";

@@ -6,7 +6,7 @@
  * negative counts as 0). Scopes come from `scopesClaim` (array, or space/comma string).
  */
 import type { errors as JoseErrors, JWTPayload } from "jose";
-import { bearerTokenOf, type Authenticate, type CallerIdentity } from "../../../core/api/identity.js";
+import { bearerTokenOf, type Authenticate, type CallerIdentity } from "../../../core/api/index.js";
 import { FlowError } from "../../../core/errors.js";
 import { parseScopeList } from "./scope-list.js";
 import type { AuthClock, JwtAuthConfig } from "./types.js";

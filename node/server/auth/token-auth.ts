@@ -5,7 +5,7 @@
  * compared byte by byte.
  */
 import { createHash } from "node:crypto";
-import { bearerTokenOf, type Authenticate, type CallerIdentity } from "../../../core/api/identity.js";
+import { bearerTokenOf, type Authenticate, type CallerIdentity } from "../../../core/api/index.js";
 import { FlowError } from "../../../core/errors.js";
 import type { AuthClock, TokenAuthConfig, TokenGrant } from "./types.js";
 

@@ -4,7 +4,7 @@
  * from what clients send). A request without the user header is refused; absent scopes and
  * role headers take `defaultScopes` (`["*"]`) and `defaultRole` (`operator`).
  */
-import type { Authenticate, CallerIdentity } from "../../../core/api/identity.js";
+import type { Authenticate, CallerIdentity } from "../../../core/api/index.js";
 import { FlowError } from "../../../core/errors.js";
 import { parseScopeList } from "./scope-list.js";
 import type { TrustedProxyAuthConfig } from "./types.js";

@@ -11,10 +11,9 @@
  * moves the row to the first slot after *now*, so however many slots passed while no gateway
  * ran, one catch-up run starts (docs/hosting.md "Cron").
  */
-import { type CronRow, cronStore, nextFireOf } from "../../../core/api/cron-store.js";
-import type { RunAuthContext } from "../../../core/engine/types.js";
-import type { ClockPort } from "../../../core/engine/world.js";
-import type { StorePort } from "../../../core/store/port.js";
+import { type CronRow, cronStore, nextFireOf } from "../../../core/api/index.js";
+import type { ClockPort, RunAuthContext } from "../../../core/engine/index.js";
+import type { StorePort } from "../../../core/store/index.js";
 
 /** The identity of cron-fired runs. */
 export const CRON_TRIGGER = { triggeredBy: "cron:gateway", role: "system", scopes: ["*"] } as const;

@@ -12,7 +12,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { ensurePgliteSeed } from "../../store/pglite-seed.js";
+import { ensurePgliteSeed } from "../../store/index.js";
 import type { UiSource } from "./ui-source.js";
 
 /** Vite's hashed names of PGlite's files, and the file of the PGlite package each one copies. */

@@ -6,7 +6,7 @@
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { WorkflowViewDefinition } from "../../../core/engine/types.js";
+import type { WorkflowViewDefinition } from "../../../core/engine/index.js";
 import type { GatewayUiConfig, ResolvedGatewayOptions } from "../gateway-options.js";
 import { builtAppDir } from "./app-dir.js";
 import { entryBundleSource } from "./entry-bundle.js";

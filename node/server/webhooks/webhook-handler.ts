@@ -10,10 +10,10 @@
  * redelivery gets back with `duplicate: true`. See docs/hosting.md "Webhooks".
  */
 import { createHash } from "node:crypto";
-import { ANNOTATIONS } from "../../../core/api/contract.js";
-import type { GatewayHost } from "../../../core/api/host.js";
-import type { RunAuthContext } from "../../../core/engine/types.js";
-import { submitSignal } from "../../../core/engine/waits/deliver.js";
+import { ANNOTATIONS } from "../../../core/api/index.js";
+import type { GatewayHost } from "../../../core/api/index.js";
+import type { RunAuthContext } from "../../../core/engine/index.js";
+import { submitSignal } from "../../../core/engine/index.js";
 import { FlowError, isFlowError } from "../../../core/errors.js";
 import type { GatewayWebhookConfig } from "../gateway-options.js";
 import { valueAtPath } from "./json-path.js";

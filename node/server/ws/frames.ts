@@ -16,7 +16,7 @@
  *              `run.error`, and `ext.data` / `ext.end` / `ext.error` (with `streamId`)
  * - `error`    {id?, error}: a frame the gateway could not take (FRAME_INVALID, ...)
  */
-import type { EnvelopeError } from "../../../core/api/envelope.js";
+import type { EnvelopeError } from "../../../core/api/index.js";
 import { FlowError } from "../../../core/errors.js";
 
 /**

@@ -10,8 +10,8 @@
  * dropped with `run.error` (SUBSCRIBER_TOO_SLOW) instead, and the client resumes with
  * `afterSeq` from the last `seq` it saw.
  */
-import type { GatewayHost, Unsubscribe } from "../../../core/api/host.js";
-import type { FlowEvent } from "../../../core/engine/events.js";
+import type { GatewayHost, Unsubscribe } from "../../../core/api/index.js";
+import type { FlowEvent } from "../../../core/engine/index.js";
 import { FlowError } from "../../../core/errors.js";
 import type { RunEventName } from "./frames.js";
 

@@ -9,9 +9,9 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { WebSocketServer } from "ws";
-import { errorEnvelope } from "../../../core/api/envelope.js";
+import { errorEnvelope } from "../../../core/api/index.js";
 import { FlowError, httpStatusOf } from "../../../core/errors.js";
-import { lazyPackage } from "../../../core/util/lazy-package.js";
+import { lazyPackage } from "../../../core/util/index.js";
 import { assertOriginAllowed } from "../auth/origin.js";
 import { WsSession, type WsSessionContext } from "./ws-session.js";
 

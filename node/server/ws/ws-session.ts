@@ -8,10 +8,8 @@
  * open; a failed handshake (bad token, other protocol) closes it with code 1008.
  */
 import type { WebSocket } from "ws";
-import { errorEnvelope } from "../../../core/api/envelope.js";
-import type { GatewayHost } from "../../../core/api/host.js";
-import type { Authenticate, CallerIdentity } from "../../../core/api/identity.js";
-import { checkScope } from "../../../core/api/scopes.js";
+import { checkScope, errorEnvelope } from "../../../core/api/index.js";
+import type { Authenticate, CallerIdentity, GatewayHost } from "../../../core/api/index.js";
 import { FlowError } from "../../../core/errors.js";
 import { ExtensionRegistry } from "../extensions.js";
 import { type ConnectFrame, isSubscription, parseClientFrame, type RequestFrame, type ServerFrame } from "./frames.js";

@@ -11,6 +11,8 @@ import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../../../core/dat
 import { errorCode, errorText } from "../../components/error-text.js";
 import { formatAgo, shortId } from "../../components/format.js";
 import { useConnection } from "../../flow-context.js";
+import { isQueued } from "../../../sync/index.js";
+import { queuedWrites } from "../../workspace/pending-writes.js";
 import { describeResolution, dueOf, modeOf, moveItem, optionsOf, titleOf, whoMayDecide } from "./approval-model.js";
 import { HumanTaskForm } from "./human-task-form.js";
 
@@ -68,8 +70,12 @@ export function ApprovalItem(props: {
   onSelect(selected: boolean): void;
   onOutcome(outcome: Outcome): void;
 }) {
-  const { cols } = useConnection();
+  const conn = useConnection();
+  const { cols } = conn;
   const mode = () => modeOf(props.row);
+  // A decision made offline waits in this browser: the item says so until it is sent.
+  const writes = queuedWrites(() => conn.queue);
+  const queuedHere = () => writes().find((w) => w.state === "waiting" && w.params.runId === props.row.runId && w.params.nodeId === props.row.nodeId && (w.params.iteration === undefined || w.params.iteration === props.row.iteration));
   const text = () => titleOf(props.row);
   const who = () => whoMayDecide(props.row);
   const due = () => dueOf(props.row);
@@ -92,8 +98,9 @@ export function ApprovalItem(props: {
     const { runId, nodeId, iteration } = props.row;
     const title = text().title;
     try {
-      await cols.approve({ runId, nodeId, iteration, decision, ...(note().trim() ? { note: note().trim() } : {}) });
-      props.onOutcome({ tone: "ok", text: `${verb} “${title}”`, runId });
+      // askedAtMs names the request decided: a decision queued offline for a wait that asked again meanwhile is refused (WAIT_RESET).
+      const result = await cols.approve({ runId, nodeId, iteration, decision, askedAtMs: props.row.createdAtMs, ...(note().trim() ? { note: note().trim() } : {}) });
+      props.onOutcome(isQueued(result) ? { tone: "warn", text: `${verb} “${title}”: waits in this browser, sent once the workspace answers`, runId } : { tone: "ok", text: `${verb} “${title}”`, runId });
     } catch (e) {
       if (errorCode(e) === "APPROVAL_ALREADY_DECIDED") {
         const winner = await winningDecision();
@@ -162,6 +169,13 @@ export function ApprovalItem(props: {
       </dl>
 
       <Switch>
+        <Match when={queuedHere()}>
+          {(w) => (
+            <p class="approval-queued" role="status" data-testid="approval-queued" data-write-id={w().writeId}>
+              <strong>Waiting to be sent:</strong> {w().label}. It goes to the workspace as soon as it answers.
+            </p>
+          )}
+        </Match>
         <Match when={mode() === "human"}>
           <HumanTaskForm row={props.row} title={text().title} onOutcome={props.onOutcome} />
         </Match>

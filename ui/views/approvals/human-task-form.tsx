@@ -12,6 +12,7 @@ import { errorText } from "../../components/error-text.js";
 import { checkJson } from "../../components/json-check.js";
 import { JsonField } from "../../components/json-field.js";
 import { useConnection } from "../../flow-context.js";
+import { isQueued } from "../../../sync/index.js";
 import { SchemaFields } from "../../launch/schema-fields.js";
 import { formModel, formToInput, type FormValues, inputToForm } from "../../launch/schema-form.js";
 import { inputChecker } from "../../launch/validate-input.js";
@@ -61,9 +62,8 @@ export function HumanTaskForm(props: { row: GatewayApprovalRow; title: string; o
     setBusy(true);
     setError(undefined);
     try {
-      await cols.data.api.submitHumanTask({ runId: props.row.runId, nodeId: props.row.nodeId, iteration: props.row.iteration, value: r.value });
-      props.onOutcome({ tone: "ok", text: `Submitted “${props.title}”`, runId: props.row.runId });
-      void cols.invalidate({ collection: "approvals" });
+      const result = await cols.answer({ runId: props.row.runId, nodeId: props.row.nodeId, iteration: props.row.iteration, value: r.value });
+      props.onOutcome(isQueued(result) ? { tone: "warn", text: `“${props.title}”: your answer waits in this browser and is sent once the workspace answers`, runId: props.row.runId } : { tone: "ok", text: `Submitted “${props.title}”`, runId: props.row.runId });
     } catch (err) {
       setError(errorText(err));
     } finally {

@@ -7,9 +7,9 @@
  */
 import { A, useSearchParams } from "@solidjs/router";
 import { createEffect, createMemo, createResource, createSignal, For, on, Show } from "solid-js";
-import type { WaitInfo } from "../../../core/api/wait-routes.js";
+import type { WaitInfo } from "../../../core/api/index.js";
 import type { GatewayRunSummaryRow } from "../../../core/data/index.js";
-import { runNodeKey } from "../../../core/data/rows.js";
+import { runNodeKey } from "../../../core/data/index.js";
 import { errorText } from "../../components/error-text.js";
 import { formatAgo, shortId } from "../../components/format.js";
 import { checkJson, skeletonOf } from "../../components/json-check.js";
@@ -35,7 +35,15 @@ export function SignalForm(props: { runs: GatewayRunSummaryRow[]; now: number; o
   );
   const [waits, { refetch }] = createResource(
     () => ({ key: waitingKey() }),
-    async () => (await cols.data.api.listWaits({ status: "pending" })).filter((w) => w.kind === "signal" || w.kind === "event"),
+    async (): Promise<WaitInfo[]> => {
+      // Offline (no Gateway answers) the inbox still shows what this browser kept; the runs
+      // waiting for a signal are listed again once the workspace answers.
+      const all: WaitInfo[] = await cols.data.api.listWaits({ status: "pending" }).catch((error: unknown): WaitInfo[] => {
+        if ((error as { code?: string }).code === "GATEWAY_UNAVAILABLE") return waits.latest ?? [];
+        throw error;
+      });
+      return all.filter((w) => w.kind === "signal" || w.kind === "event");
+    },
   );
   const list = () => waits.latest ?? [];
   const chosen = createMemo<WaitInfo | undefined>(() => list().find((w) => runNodeKey(w) === params.signal) ?? list()[0]);

@@ -3,8 +3,11 @@
  * The selected node: its state and iterations, retry (a failed or cancelled task, behind a
  * confirmation), its error, its output row (`getNodeOutput`, read again when the node
  * changes), the prompt it gives its agent, every attempt (node-attempts.tsx) and its agent's
- * transcript, live from the run's events (node-transcript.tsx).
+ * transcript, live from the run's events (node-transcript.tsx). A Subflow's node links the
+ * child run it started; "Fork from here" starts a new run at this task on an edited input
+ * (fork-dialog.tsx).
  */
+import { A } from "@solidjs/router";
 import { createResource, createSignal, For, Show } from "solid-js";
 import type { GatewayRunEventRow, GatewayRunNode, GatewayRunRow, GatewayRunTreeRow } from "../../../core/data/index.js";
 import { ActionButton } from "../../components/action-button.js";
@@ -13,6 +16,7 @@ import { errorText } from "../../components/error-text.js";
 import { JsonBlock } from "../../components/json-block.js";
 import { StatusBadge } from "../../components/status-badge.js";
 import { useConnection } from "../../flow-context.js";
+import { ForkDialog } from "./fork-dialog.js";
 import { NodeAttempts } from "./node-attempts.js";
 import { NodeTranscript } from "./node-transcript.js";
 import { ResetDecisions } from "./reset-decisions.js";
@@ -27,6 +31,14 @@ import "./node-panel.css";
 export function NodePanel(props: { run: GatewayRunRow; events: readonly GatewayRunEventRow[]; node: GatewayRunNode | undefined; nodeId: string; iteration: number; iterations: number[]; task: GatewayRunTreeRow | undefined; onIteration(i: number): void }) {
   const { cols } = useConnection();
   const [retrying, setRetrying] = createSignal(false);
+  const [forking, setForking] = createSignal(false);
+  /** The child run a Subflow's latest attempt started. */
+  const childRun = () => {
+    const id = (props.node?.attempts.at(-1)?.meta as { childRunId?: unknown } | null | undefined)?.childRunId;
+    return typeof id === "string" ? id : undefined;
+  };
+  const whyNotFork = () =>
+    !props.run.workflowKey ? "This workspace does not serve the run's workflow, so it cannot start a new run of it." : !props.node?.attempts.length ? "This task has not run yet; fork from a task that has." : undefined;
   const state = () => props.node?.state ?? "pending";
   // Read again when the node changes (a string key: a refresh that changed nothing fetches nothing).
   const [output] = createResource(
@@ -62,8 +74,19 @@ export function NodePanel(props: { run: GatewayRunRow; events: readonly GatewayR
         </Show>
         <span class="node-panel-actions">
           <ActionButton label="Retry task" testId="retry" reason={whyNotRetry(state(), props.run.status)} onClick={() => setRetrying(true)} />
+          <ActionButton label="Fork from here" testId="fork" reason={whyNotFork()} onClick={() => setForking(true)} />
         </span>
       </header>
+      <Show when={childRun()}>
+        {(id) => (
+          <p class="node-panel-child">
+            Runs as child run{" "}
+            <A href={`/runs/${encodeURIComponent(id())}`} class="mono" data-testid="node-child-run">
+              {id()}
+            </A>
+          </p>
+        )}
+      </Show>
       <Show when={props.node?.error}>
         {(e) => (
           <div class="error-banner" role="alert">
@@ -93,6 +116,7 @@ export function NodePanel(props: { run: GatewayRunRow; events: readonly GatewayR
         {(n) => <NodeAttempts runId={props.run.runId} runStatus={props.run.status} runStartMs={props.run.createdAtMs} node={n()} />}
       </Show>
       <NodeTranscript events={props.events} nodeId={props.nodeId} iteration={props.iteration} />
+      <ForkDialog open={forking()} run={props.run} nodeId={props.nodeId} iteration={props.iteration} onClose={() => setForking(false)} />
       <ConfirmDialog open={retrying()} title={`Retry ${props.nodeId}?`} confirmLabel="Retry and resume" onConfirm={retry} onClose={() => (setRetrying(false), setKeep(false))} testId="retry-dialog">
         <p>
           <code>{props.nodeId}</code> (iteration {props.iteration}) and the tasks after it are set back to pending, and the run resumes: they run again. The failed attempts stay

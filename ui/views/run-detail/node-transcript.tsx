@@ -7,7 +7,7 @@
  * (no polling) and a reload shows the transcript so far.
  */
 import { createMemo, For, Show } from "solid-js";
-import { buildTranscripts, type TranscriptAttempt, type TranscriptGeneration, type TranscriptToolCall } from "../../../core/agents/transcript-view.js";
+import { buildTranscripts, type TranscriptAttempt, type TranscriptGeneration, type TranscriptToolCall } from "../../../core/agents/index.js";
 import type { GatewayRunEventRow } from "../../../core/data/index.js";
 import { formatDuration, formatUsage } from "../../components/format.js";
 import { JsonBlock } from "../../components/json-block.js";

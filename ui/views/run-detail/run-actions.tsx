@@ -3,10 +3,14 @@
  * The run's actions — cancel, pause, resume — each behind a confirmation that says what will
  * happen, off (with the reason) when the run's status does not allow it. Cancel is optimistic
  * (`cols.cancel`); pause and resume call the domain API and the change stream brings the new
- * status.
+ * status. Beside them: Compare (`/compare?a=<runId>`) and Export events, which downloads the
+ * run's whole event log as JSON lines (`<runId>.events.jsonl`, one stored event per line, read
+ * from the domain API when pressed).
  */
-import { createSignal, Match, Switch } from "solid-js";
-import type { GatewayRunRow } from "../../../core/data/index.js";
+import { A } from "@solidjs/router";
+import { createSignal, Match, Show, Switch } from "solid-js";
+import { type GatewayRunRow, listAllRunEvents } from "../../../core/data/index.js";
+import { errorText } from "../../components/error-text.js";
 import { ActionButton } from "../../components/action-button.js";
 import { ConfirmDialog } from "../../components/confirm-dialog.js";
 import { useConnection } from "../../flow-context.js";
@@ -22,6 +26,26 @@ type RunAction = "cancel" | "pause" | "resume";
 export function RunActions(props: { run: GatewayRunRow }) {
   const { cols } = useConnection();
   const [asking, setAsking] = createSignal<RunAction>();
+  const [exporting, setExporting] = createSignal(false);
+  const [exportError, setExportError] = createSignal<string>();
+  const exportEvents = async () => {
+    setExporting(true);
+    setExportError(undefined);
+    try {
+      const events = await listAllRunEvents(cols.data.api, props.run.runId, 0);
+      const blob = new Blob(events.map((e) => `${JSON.stringify(e)}\n`), { type: "application/jsonl" });
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(blob);
+      // Child run ids hold "/" and "@": a file name keeps neither.
+      link.download = `${props.run.runId.replace(/[^A-Za-z0-9._-]+/g, "_")}.events.jsonl`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    } catch (error) {
+      setExportError(`Could not export the events: ${errorText(error)}`);
+    } finally {
+      setExporting(false);
+    }
+  };
   const act = (a: RunAction): Promise<unknown> => {
     const id = props.run.runId;
     if (a === "cancel") return cols.cancel(id);
@@ -34,6 +58,18 @@ export function RunActions(props: { run: GatewayRunRow }) {
       <ActionButton label="Pause" testId="run-pause" reason={whyNot("pause", props.run.status)} onClick={() => setAsking("pause")} />
       <ActionButton label="Resume" testId="run-resume" reason={whyNot("resume", props.run.status)} onClick={() => setAsking("resume")} />
       <ActionButton label="Cancel run" tone="danger" testId="run-cancel" reason={whyNot("cancel", props.run.status)} onClick={() => setAsking("cancel")} />
+      <span class="run-actions-spacer" />
+      <A class="button" href={`/compare?a=${encodeURIComponent(props.run.runId)}`} data-testid="run-compare">
+        Compare…
+      </A>
+      <button type="button" disabled={exporting()} onClick={() => void exportEvents()} data-testid="run-export" title="Download every event of this run as JSON lines (one event per line)">
+        {exporting() ? "Exporting…" : "Export events"}
+      </button>
+      <Show when={exportError()}>
+        <p class="error-banner" role="alert">
+          {exportError()}
+        </p>
+      </Show>
       <ConfirmDialog
         open={asking() !== undefined}
         title={titles[asking() ?? "cancel"]}

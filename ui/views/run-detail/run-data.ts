@@ -8,7 +8,7 @@
 import { eq, useLiveQuery } from "@tanstack/solid-db";
 import { type Accessor, createMemo, createResource } from "solid-js";
 import type { GatewayRunEventRow, GatewayRunNode, GatewayRunRow, GatewayRunTreeRow } from "../../../core/data/index.js";
-import type { XmlNode } from "../../../core/jsx/host.js";
+import type { XmlNode } from "../../../core/jsx/index.js";
 import { useConnection } from "../../flow-context.js";
 
 /** Everything the view shows of one run, live. */

@@ -5,7 +5,7 @@
  * (no frame structure loaded yet) are listed flat after it, so nothing is ever hidden.
  */
 import type { GatewayRunNode, GatewayRunTreeRow } from "../../../core/data/index.js";
-import type { XmlNode } from "../../../core/jsx/host.js";
+import type { XmlNode } from "../../../core/jsx/index.js";
 
 /** A task of the tree (one node iteration). */
 export interface TreeTask {

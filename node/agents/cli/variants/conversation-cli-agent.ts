@@ -5,7 +5,7 @@
  * answer. Options that map to flags the CLI removed fail at construction with
  * `AGENT_CONFIG_INVALID` (details `{ option, flag, replacement? }`).
  */
-import { REQUIRED_OUTPUT_MARKER } from "../../../../core/agents/output.js";
+import { REQUIRED_OUTPUT_MARKER } from "../../../../core/agents/index.js";
 import { FlowError } from "../../../../core/errors.js";
 import { BaseCliAgent } from "../base-cli-agent.js";
 import type { BaseCliAgentOptions, CliCall, CliCommand } from "../cli-types.js";

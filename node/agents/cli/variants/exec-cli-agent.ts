@@ -7,9 +7,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { jsonSchemaOf } from "../../../../core/agents/output.js";
-import type { AgentEvent } from "../../../../core/agents/types.js";
-import { normalizeUsage } from "../../../../core/agents/usage.js";
+import { jsonSchemaOf, normalizeUsage } from "../../../../core/agents/index.js";
+import type { AgentEvent } from "../../../../core/agents/index.js";
 import { BaseCliAgent } from "../base-cli-agent.js";
 import type { BaseCliAgentOptions, CliCall, CliCommand, CliInterpreter, InterpretedOutput } from "../cli-types.js";
 import { flag, jsonLine, opt } from "../cli-types.js";

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { REQUIRED_OUTPUT_MARKER } from "../../../../core/agents/output.js";
+import { REQUIRED_OUTPUT_MARKER } from "../../../../core/agents/index.js";
 import { BaseCliAgent } from "../base-cli-agent.js";
 import type { BaseCliAgentOptions, CliCall, CliCommand, CliInterpreter } from "../cli-types.js";
 import { flag, opt } from "../cli-types.js";

@@ -5,8 +5,8 @@
  * (`-p`, `-o json|stream-json`, `--approval-mode`) for users who still have it; new code
  * should use {@link ConversationCliAgent}.
  */
-import type { AgentEvent } from "../../../../core/agents/types.js";
-import { normalizeUsage } from "../../../../core/agents/usage.js";
+import type { AgentEvent } from "../../../../core/agents/index.js";
+import { normalizeUsage } from "../../../../core/agents/index.js";
 import { BaseCliAgent } from "../base-cli-agent.js";
 import type { BaseCliAgentOptions, CliCall, CliCommand, CliInterpreter, InterpretedOutput } from "../cli-types.js";
 import { flag, jsonLine, list, opt } from "../cli-types.js";

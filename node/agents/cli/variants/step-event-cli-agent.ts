@@ -5,8 +5,8 @@
  * envelope `{type, timestamp, sessionID, part}`; the answer is the text parts joined, usage the
  * `step_finish` tokens summed. Native hijack is unsupported.
  */
-import type { AgentEvent, AgentUsage } from "../../../../core/agents/types.js";
-import { addUsage, normalizeUsage } from "../../../../core/agents/usage.js";
+import type { AgentEvent, AgentUsage } from "../../../../core/agents/index.js";
+import { addUsage, normalizeUsage } from "../../../../core/agents/index.js";
 import { BaseCliAgent } from "../base-cli-agent.js";
 import type { BaseCliAgentOptions, CliCall, CliCommand, CliInterpreter, InterpretedOutput } from "../cli-types.js";
 import { flag, jsonLine, opt, repeated } from "../cli-types.js";

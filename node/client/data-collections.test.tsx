@@ -6,9 +6,15 @@
 import { QueryClient } from "@tanstack/query-core";
 import { EventSource } from "eventsource";
 import { afterEach, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import type { AddressInfo } from "node:net";
+import { z } from "zod";
+import { createFlow, Gateway, HostedChatAgent } from "durable-flow";
 import { createCollections, createDataClient, type FlowCollections } from "durable-flow/data";
+import { startProviderServer } from "durable-flow/testing";
 import { memoryStoreOf } from "../../core/memory/index.js";
 import { startTestGateway } from "../server/gateway-testing.js";
+import { tempDir } from "../testing/backends.js";
 import { until } from "./testing.js";
 
 const open: FlowCollections[] = [];
@@ -111,6 +117,52 @@ describe("createCollections", () => {
     // the rows equal the database's
     const dbRuns = (await t.gateway.host.db.listRuns({ limit: 100 })).map((r) => [r.runId, r.status]).sort();
     expect(cols.runs.toArray.map((r) => [r.runId, r.status]).sort()).toEqual(dbRuns);
+  });
+
+  it("follows a streamed generation by fetching only the run's new events, not its row", async () => {
+    const answer = Array.from({ length: 60 }, (_, i) => `w${i}`).join(" ");
+    const sent: number[] = [];
+    const model = await startProviderServer([{ text: JSON.stringify({ answer }), everyMs: 5 }], { onSend: (e) => void (e.data.includes('"content":"') && sent.push(e.atMs)) });
+    const dbPath = join(tempDir("flow-live-"), "flow.db");
+    const { flow, Workflow, Task, outputs } = createFlow({ answer: z.object({ answer: z.string() }) }, { dbPath });
+    const agent = new HostedChatAgent({ id: "counter", model: "gpt-4o-mini", baseURL: model.url, apiKey: "k", api: "chat", nativeStructuredOutput: false });
+    const gateway = new Gateway({ workspaceRoot: tempDir("flow-live-root-") });
+    gateway.register("count", flow(() => <Workflow name="count"><Task id="ask" output={outputs.answer} agent={agent}>Count.</Task></Workflow>));
+    const server = await gateway.listen({ port: 0, host: "127.0.0.1" });
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const fetched: string[] = [];
+      const data = createDataClient({ mode: { kind: "local", apiBaseUrl: url }, fetch: (input, init) => (fetched.push(new URL(String(input)).pathname), fetch(input, init)) });
+      const reasons: string[] = [];
+      data.stream.subscribe((e) => void (e.type === "change" && e.change.runId === "c1" && reasons.push(e.change.reason)));
+      const cols = createCollections(data, new QueryClient());
+      open.push(cols);
+      await cols.connect();
+      const events = cols.runEvents("c1");
+      const run = cols.run("c1");
+      await cols.launch({ workflow: "count", runId: "c1" });
+      await Promise.all([events.preload(), run.preload()]);
+      await until(() => run.get("c1")?.status, (s) => s === "finished", "c1 finished");
+      const stored = await gateway.host.db.listEvents("c1");
+      await until(() => events.size, (n) => n === stored.length, "every event of c1");
+      const streamed = events.toArray.filter((e) => e.type === "AgentTextDelta").map((e) => (e as { text: string }).text).join("");
+      expect(streamed).toBe(JSON.stringify({ answer }));
+      // `onSend` saw each word written, in order (the role chunk's empty content included).
+      expect(sent.length).toBe(61);
+      expect([...sent].sort((a, b) => a - b)).toEqual(sent);
+      const agentChanges = reasons.filter((r) => r.startsWith("Agent")).length;
+      const otherChanges = reasons.length - agentChanges;
+      expect(agentChanges).toBeGreaterThan(otherChanges + 2);
+      // The run row is read on load and for changes other than the transcript's, never per streamed flush.
+      const rowReads = fetched.filter((p) => p === "/v1/api/runs/c1").length;
+      expect(rowReads).toBeLessThanOrEqual(otherChanges + 1);
+      expect(fetched.filter((p) => p === "/v1/api/runs/c1/events").length).toBeGreaterThan(agentChanges / 3);
+      cols.close();
+      data.close();
+    } finally {
+      await gateway.close();
+      await model.close();
+    }
   });
 
   it("refuses a multiplayer mode without its workspace, and leaves a data client it did not build open", async () => {

@@ -1,0 +1,97 @@
+/**
+ * A team workspace offline in Chromium (docs/performance.md "A team workspace offline",
+ * issue #28): how long a member's workspace takes to open with no network when it holds
+ * 10,000 runs (from `page.goto` to the runs list showing its first rows and the count of all
+ * of them, read from the shapes this browser kept in IndexedDB), and how long the writes the
+ * member queued offline take to reach the Gateway once the network is back (from
+ * `setOffline(false)` to the last one answered, every row checked in PostgreSQL).
+ * The team fixture (team Gateway on the test PostgreSQL, Electric stand-in behind the shape
+ * proxy, the built app) as in e2e/team-offline.test.ts; the runs are one launched run copied
+ * in SQL. One JSON line on stdout.
+ *
+ *   npx tsx bench/team-offline.ts                      # 10,000 runs, 3 reopens, 5 queued launches
+ *   npx tsx bench/team-offline.ts --runs 2000 --reopens 5 --writes 10
+ *
+ * Fields: runs, reopenMs (each reopen), reopenP50Ms, shellMs (to the header's connection pill)
+ * and firstRowMs (to the first run row) of each reopen, writes, deliveredMs (reconnect to the
+ * queue empty), load (1-minute load average at the end; the machine is shared).
+ */
+import { loadavg } from "node:os";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { allowConsole, launchChromium } from "../e2e/support/chromium.js";
+import { signIn, startTeamApp } from "../e2e/support/team-app.js";
+
+const { values } = parseArgs({ options: { runs: { type: "string", default: "10000" }, reopens: { type: "string", default: "3" }, writes: { type: "string", default: "5" } } });
+const runs = Number(values.runs);
+const reopens = Number(values.reopens);
+const writes = Number(values.writes);
+
+const [t, browser] = await Promise.all([startTeamApp(), launchChromium()]);
+// The sign-in probe before a token is set answers 401 (as in e2e/team.test.ts).
+allowConsole(browser, /(status of|HTTP) 401 .*\/v1\/api\/runs\?limit=1/);
+const db = new pg.Client({ connectionString: t.storeUrl });
+try {
+  await db.connect();
+  const { runId } = (await t.launch("ana")).body.result as { runId: string };
+  const cols = (await db.query<{ column_name: string }>("SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = '_flow_runs' AND column_name <> 'run_id'")).rows.map((r) => `"${r.column_name}"`);
+  await db.query(`INSERT INTO _flow_runs (run_id, ${cols.join(", ")}) SELECT 'bench-' || g, ${cols.map((c) => `t.${c}`).join(", ")} FROM _flow_runs t, generate_series(1, $2::int) g WHERE t.run_id = $1`, [runId, runs - 1]);
+
+  const bea = await signIn(browser, t.url, "bea", "/runs");
+  await bea.page.waitForFunction((want) => document.querySelector('[data-testid="runs-count"]')?.textContent?.replace(/\D/g, "") === want, String(runs), { timeout: 120_000 });
+  await bea.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 60_000 });
+  // The shape kept in IndexedDB holds every run (saved a moment after the last sync commit).
+  await bea.page.waitForFunction(
+    (want) =>
+      new Promise<boolean>((resolve) => {
+        const req = indexedDB.open("flow-last-seen");
+        req.onsuccess = () => {
+          const all = req.result.transaction("loads").objectStore("loads").getAll();
+          all.onsuccess = () => resolve((all.result as Array<{ id: string; value: { rows?: unknown[] } }>).some((s) => s.id.endsWith(":runs:shape") && s.value.rows?.length === want));
+        };
+        req.onerror = () => resolve(false);
+      }),
+    runs,
+    { timeout: 60_000, polling: 250 },
+  );
+
+  await bea.context.setOffline(true);
+  let page = bea.page;
+  const reopenMs: number[] = [];
+  const shellMs: number[] = [];
+  const firstRowMs: number[] = [];
+  for (let i = 0; i < reopens; i++) {
+    await page.close();
+    page = await bea.context.newPage();
+    const start = Date.now();
+    await page.goto(`${t.url}/runs`);
+    await page.getByTestId("connection-status").waitFor({ timeout: 60_000 });
+    shellMs.push(Date.now() - start);
+    await page.locator('[data-testid="run-row"]').first().waitFor({ timeout: 60_000 });
+    firstRowMs.push(Date.now() - start);
+    await page.waitForFunction((want) => document.querySelector('[data-testid="runs-count"]')?.textContent?.replace(/\D/g, "") === want, String(runs), { timeout: 60_000, polling: 10 });
+    reopenMs.push(Date.now() - start);
+  }
+
+  // Queued offline through the launch form, then the network back.
+  await page.locator('.shell-nav a[href$="/launch"]').click();
+  await page.locator('a[href$="/launch/release"]').first().click();
+  for (let w = 0; w < writes; w++) {
+    await page.locator('[data-testid="launch-form"] [name="service"]').fill(`queued-${w}`);
+    await page.locator('[data-testid="launch-submit"]').click();
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="pending-write"][data-state="waiting"]').length === n, w + 1);
+  }
+  await bea.context.setOffline(false);
+  const back = Date.now();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="pending-write"]').length === 0, null, { timeout: 60_000, polling: 10 });
+  const deliveredMs = Date.now() - back;
+  const applied = (await db.query<{ n: string }>("SELECT count(*) AS n FROM _flow_runs WHERE input_json LIKE '%queued-%'")).rows[0]!.n;
+  if (Number(applied) !== writes) throw new Error(`${applied} queued launches in PostgreSQL, expected ${writes}`);
+  const sorted = [...reopenMs].sort((a, b) => a - b);
+  console.log(JSON.stringify({ bench: "team-offline", runs, reopenMs, reopenP50Ms: sorted[Math.floor(sorted.length / 2)], shellMs, firstRowMs, writes, deliveredMs, load: Math.round(loadavg()[0]! * 10) / 10 }));
+  await bea.context.close();
+} finally {
+  await db.end();
+  await browser.close();
+  await t.close();
+}

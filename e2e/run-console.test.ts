@@ -1,0 +1,202 @@
+/**
+ * Issue #27, "what people reach for next in a run console" (shared/CONSOLE.md): a real app
+ * Gateway on loopback in Debian's Chromium, with screenshots in both themes:
+ * - compare two runs side by side (inputs, outputs per task, durations, tokens), from the runs
+ *   list (select two, Compare) and from a run page, with a URL that deep-links the comparison;
+ * - fork from a task with an edited input, checked against the workflow's schema first (the
+ *   problem shown beside its field, nothing started), the original run untouched;
+ * - export a run's events as JSON lines (a download from the run page);
+ * - navigate between a parent run and its child run (Subflow): the child's breadcrumbs and
+ *   header link the parent, the parent's Subflow node links the child.
+ */
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { startProviderServer } from "../node/agents/testing/provider-server.js";
+import { launchChromium } from "./support/chromium.js";
+import { type AppGateway, startAppGateway } from "./support/gateway.js";
+import { shootThemes } from "./support/screens.js";
+import { rpc, waitForStatus } from "./support/seed.js";
+
+interface RunRow {
+  runId: string;
+  status: string;
+  input: Record<string, unknown>;
+  annotations: Record<string, unknown>;
+  nodes: Array<{ nodeId: string; iteration: number; state: string; attempts: unknown[] }>;
+}
+
+describe("the run console: compare, fork, export, parent and child (issue #27)", () => {
+  let gw: AppGateway;
+  let browser: Browser;
+  let page: Page;
+  const launch = async (workflow: string, input: Record<string, unknown>) => (await rpc<{ runId: string }>(gw.url, "launchRun", { workflow, input })).runId;
+  const getRun = (runId: string) => rpc<RunRow>(gw.url, "getRun", { runId });
+
+  beforeAll(async () => {
+    [gw, browser] = await Promise.all([startAppGateway(), launchChromium()]);
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    page.setDefaultTimeout(20_000);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await gw?.close();
+  });
+
+  it("compares two runs from the runs list and from a run page, and the URL opens the same comparison", async () => {
+    const [ada, grace, other] = [await launch("hello", { name: "Ada" }), await launch("hello", { name: "Grace" }), await launch("hello", { name: "Ada" })];
+    await Promise.all([ada, grace, other].map((id) => waitForStatus(gw.url, id, ["finished"])));
+
+    await page.goto(`${gw.url}/runs`);
+    for (const id of [ada, grace]) await page.locator(`[data-testid="run-row"][data-run-id="${id}"] input[type="checkbox"]`).check();
+    await page.getByTestId("bulk-compare").click();
+    await page.getByTestId("compare-summary").waitFor();
+    const url = new URL(page.url());
+    expect(url.pathname).toBe("/compare");
+    expect(new Set([url.searchParams.get("a"), url.searchParams.get("b")])).toEqual(new Set([ada, grace]));
+
+    const check = async () => {
+      await page.getByTestId("compare-input-a").waitFor();
+      expect(await page.getByTestId("input-differs").isVisible()).toBe(true);
+      const greet = page.locator('[data-testid="compare-task"][data-node-id="greet"]');
+      await expect.poll(() => greet.getAttribute("data-differs")).toBe("true");
+      expect(await greet.locator('[data-side="a"] [data-testid="task-output"]').textContent()).toContain(`Hello, ${url.searchParams.get("a") === ada ? "Ada" : "Grace"}!`);
+      expect(await greet.locator('[data-side="b"] [data-testid="task-output"]').textContent()).toContain(`Hello, ${url.searchParams.get("b") === ada ? "Ada" : "Grace"}!`);
+      expect(await greet.locator('[data-testid="task-duration"]').count()).toBe(2);
+      for (const text of await page.locator('[data-testid="compare-duration"] td').allTextContents()) expect(text).toMatch(/\d+(\.\d+)?\s*(ms|s)/);
+      expect(await page.locator('[data-testid="compare-usage"] td').allTextContents()).toEqual(["none", "none"]);
+    };
+    await check();
+    // Each picker shows the run of its side.
+    expect(await page.getByTestId("compare-pick-a").inputValue()).toBe(url.searchParams.get("a"));
+    expect(await page.getByTestId("compare-pick-b").inputValue()).toBe(url.searchParams.get("b"));
+    await shootThemes(page, "view-compare");
+
+    // The URL is the comparison: a reload (or a shared link) opens it again.
+    await page.goto(url.toString());
+    await page.getByTestId("compare-summary").waitFor();
+    await check();
+
+    // From a run page: Compare opens with this run as A; picking B fills the URL.
+    await page.goto(`${gw.url}/runs/${encodeURIComponent(ada)}`);
+    await page.getByTestId("run-compare").click();
+    await page.getByTestId("compare-pick-b").waitFor();
+    expect(new URL(page.url()).searchParams.get("a")).toBe(ada);
+    await page.locator(`[data-testid="compare-pick-b"] option[value="${other}"]`).waitFor({ state: "attached" });
+    await page.getByTestId("compare-pick-b").selectOption(other);
+    await page.getByTestId("compare-summary").waitFor();
+    expect(new URL(page.url()).searchParams.get("b")).toBe(other);
+    // Same input, same output: nothing marked.
+    await expect.poll(() => page.locator('[data-testid="compare-task"][data-node-id="greet"]').getAttribute("data-differs")).toBe("false");
+    expect(await page.getByTestId("input-differs").count()).toBe(0);
+  }, 120_000);
+
+  it("compares the tokens and cost of two runs' agents, per run and per task", async () => {
+    // The assistant's SDK agent against a local scripted OpenAI-compatible server (11 + 7 tokens a reply).
+    const model = await startProviderServer([{ text: JSON.stringify({ answer: "Thursdays." }) }, { text: JSON.stringify({ answer: "On Thursday, at ten." }) }]);
+    const saved = { base: process.env.FLOW_LOCAL_BASE_URL, model: process.env.FLOW_LOCAL_MODEL };
+    process.env.FLOW_LOCAL_BASE_URL = model.url;
+    process.env.FLOW_LOCAL_MODEL = "gpt-4o";
+    try {
+      const first = await launch("assistant", { question: "When does the train leave?" });
+      await waitForStatus(gw.url, first, ["finished"]);
+      const second = await launch("assistant", { question: "When does the train leave, exactly?" });
+      await waitForStatus(gw.url, second, ["finished"]);
+      await page.goto(`${gw.url}/compare?a=${encodeURIComponent(first)}&b=${encodeURIComponent(second)}`);
+      await page.getByTestId("compare-summary").waitFor();
+      const usage = page.locator('[data-testid="compare-usage"] td');
+      await expect.poll(() => usage.allTextContents()).toEqual([expect.stringMatching(/^18 tokens · \$/), expect.stringMatching(/^18 tokens · \$/)]);
+      const answer = page.locator('[data-testid="compare-task"][data-node-id="answer"]');
+      await expect.poll(() => answer.getAttribute("data-differs")).toBe("true");
+      for (const side of ["a", "b"]) expect(await answer.locator(`[data-side="${side}"]`).textContent()).toMatch(/18 tokens/);
+      expect(await answer.locator('[data-side="b"] [data-testid="task-output"]').textContent()).toContain("On Thursday, at ten.");
+      await shootThemes(page, "view-compare-agents");
+    } finally {
+      for (const [k, v] of [["FLOW_LOCAL_BASE_URL", saved.base], ["FLOW_LOCAL_MODEL", saved.model]] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      await model.close();
+    }
+  }, 120_000);
+
+  it("forks from a task with an edited input, refusing an input the schema refuses beside its field", async () => {
+    const original = await launch("pipeline", { tasks: 3 });
+    await waitForStatus(gw.url, original, ["finished"]);
+    const before = await rpc<{ runs: unknown[] }>(gw.url, "listRuns", { limit: 500 });
+
+    await page.goto(`${gw.url}/runs/${encodeURIComponent(original)}?node=step-1`);
+    await page.locator('[data-testid="node-panel"][data-node-id="step-1"]').waitFor();
+    await page.getByTestId("fork").click();
+    const dialog = page.getByTestId("fork-dialog");
+    await dialog.waitFor();
+    const tasks = dialog.locator('[name="tasks"]');
+    expect(await tasks.inputValue()).toBe("3");
+
+    // Refused before anything is written: the problem sits under the field.
+    await tasks.fill("0");
+    await dialog.getByTestId("confirm").click();
+    const problem = dialog.locator('[data-testid="field-problem"]');
+    await problem.first().waitFor();
+    expect(await problem.first().textContent()).toMatch(/1/);
+    expect(await tasks.getAttribute("aria-invalid")).toBe("true");
+    expect(await dialog.getByRole("alert").last().textContent()).toMatch(/Fix the marked field/);
+    await shootThemes(page, "view-run-fork");
+    expect((await rpc<{ runs: unknown[] }>(gw.url, "listRuns", { limit: 500 })).runs.length).toBe(before.runs.length);
+
+    await tasks.fill("5");
+    await dialog.getByTestId("confirm").click();
+    await page.waitForURL((u) => u.pathname.startsWith("/runs/") && !u.pathname.endsWith(encodeURIComponent(original)));
+    const forkId = decodeURIComponent(new URL(page.url()).pathname.slice("/runs/".length));
+    await waitForStatus(gw.url, forkId, ["finished"]);
+    const fork = await getRun(forkId);
+    expect(fork.input).toEqual({ tasks: 5 });
+    expect(fork.annotations["flow.forkedFrom"]).toBe(`${original}:step-1@0#1`);
+    // step-0 was reused (never attempted in the fork); step-1 on ran again, and two more.
+    const attempted = fork.nodes.filter((n) => n.attempts.length > 0).map((n) => n.nodeId).sort();
+    expect(attempted).toEqual(["step-1", "step-2", "step-3", "step-4"]);
+    const orig = await getRun(original);
+    expect(orig.input).toEqual({ tasks: 3 });
+    expect(orig.nodes.map((n) => n.nodeId).sort()).toEqual(["step-0", "step-1", "step-2"]);
+    await page.locator('[data-testid="run-status"][data-status="finished"]').waitFor();
+  }, 120_000);
+
+  it("exports a run's events as JSON lines from the run page", async () => {
+    const runId = await launch("pipeline", { tasks: 4 });
+    await waitForStatus(gw.url, runId, ["finished"]);
+    const stored = await (await fetch(`${gw.url}/v1/api/runs/${encodeURIComponent(runId)}/events?limit=1000`)).json() as { result: { events: Array<{ seq: number; type: string }> } };
+    await page.goto(`${gw.url}/runs/${encodeURIComponent(runId)}`);
+    await page.locator('[data-testid="run-status"][data-status="finished"]').waitFor();
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("run-export").click()]);
+    expect(download.suggestedFilename()).toBe(`${runId}.events.jsonl`);
+    const lines = readFileSync((await download.path())!, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as { seq: number; type: string; runId: string });
+    expect(lines.map((e) => [e.seq, e.type])).toEqual(stored.result.events.map((e) => [e.seq, e.type]));
+    expect(lines[0]).toMatchObject({ seq: 1, type: "RunStarted", runId });
+    expect(lines.at(-1)!.type).toBe("RunFinished");
+  }, 60_000);
+
+  it("links a child run to its parent (breadcrumbs, header) and the parent's Subflow node to the child", async () => {
+    const parent = await launch("newsletter", { topic: "Flow 1.0", words: 12 });
+    const child = `${parent}/draft@0`;
+    await waitForStatus(gw.url, child, ["finished"]);
+
+    await page.goto(`${gw.url}/runs/${encodeURIComponent(child)}`);
+    const crumb = page.getByTestId("crumb-parent");
+    await crumb.waitFor();
+    expect(await crumb.textContent()).toBe(parent);
+    expect(await page.locator(".breadcrumbs [aria-current=page]").textContent()).toBe(child);
+    await shootThemes(page, "view-run-child");
+    await crumb.click();
+    await page.waitForURL((u) => decodeURIComponent(u.pathname) === `/runs/${parent}`);
+
+    await page.goto(`${gw.url}/runs/${encodeURIComponent(parent)}?node=draft`);
+    const link = page.getByTestId("node-child-run");
+    await link.waitFor();
+    expect(await link.textContent()).toBe(child);
+    await shootThemes(page, "view-run-parent");
+    await link.click();
+    await page.waitForURL((u) => decodeURIComponent(u.pathname) === `/runs/${child}`);
+    await page.getByTestId("crumb-parent").waitFor();
+  }, 60_000);
+});

@@ -1,0 +1,147 @@
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../testing/backends.js";
+import { createGitVcs } from "./git.js";
+import { gitIn, snapshotSeries, tempRepo, treePicture, userGitState } from "./testing.js";
+
+const binary = (seed: number) => Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 31 + seed) % 256));
+
+/** The real git behind a script that logs every command line: which form each snapshot took. */
+function loggingGit() {
+  const dir = tempDir("flow-git-shim-");
+  const log = join(dir, "calls");
+  writeFileSync(log, "");
+  const gitPath = join(dir, "git-logging");
+  writeFileSync(gitPath, `#!/bin/sh\nprintf '%s\\n' "$*" >> "${log}"\nexec git "$@"\n`);
+  chmodSync(gitPath, 0o755);
+  let seen = 0;
+  /** The `add` and `rm` command lines since the last call. */
+  const since = () => {
+    const lines = readFileSync(log, "utf8").split("\n").filter(Boolean);
+    const fresh = lines.slice(seen);
+    seen = lines.length;
+    return fresh.filter((l) => l.startsWith("add ") || l.startsWith("rm "));
+  };
+  return { gitPath, since };
+}
+
+/** The tree a full `git add -A` of the working tree gives, in an index of its own (what the snapshot must equal). */
+function fullTree(dir: string): string {
+  const index = join(tempDir("flow-index-"), "index");
+  const env = { ...process.env, GIT_INDEX_FILE: index };
+  execFileSync("git", ["-C", dir, "add", "-A"], { env });
+  return execFileSync("git", ["-C", dir, "write-tree"], { env, encoding: "utf8" }).trim();
+}
+
+describe.runIf(process.platform === "linux")("snapshots from the paths the watch saw change", () => {
+  it("gives git only the changed paths and still snapshots byte for byte (edits, deletions, modes, new directories, renames, ignored files)", async () => {
+    const dir = tempRepo();
+    mkdirSync(join(dir, "src"));
+    writeFileSync(join(dir, "src", "a.txt"), "a\n");
+    writeFileSync(join(dir, "src", "b.txt"), "b\n");
+    mkdirSync(join(dir, "old"));
+    writeFileSync(join(dir, "old", "x.txt"), "x\n");
+    gitIn(dir, "add", "-A");
+    gitIn(dir, "commit", "-q", "-m", "more");
+    const user = userGitState(dir);
+    const { gitPath, since } = loggingGit();
+    const vcs = createGitVcs({ gitPath });
+    const skip = (p: string) => p === ".flow" || p.endsWith(".log");
+    const { pictures, pointers, take } = snapshotSeries(vcs, dir, "refs/flow/runs/c/", skip);
+    const trees: string[] = [];
+    const snap = async () => {
+      await take();
+      trees.push(fullTree(dir));
+      expect(gitIn(dir, "rev-parse", `${pointers.at(-1)}^{tree}`), `snapshot ${pointers.length - 1}`).toBe(trees.at(-1));
+      return since();
+    };
+
+    // The first snapshot in a process cannot know what changed before it: the whole workspace.
+    expect(await snap()).toEqual(["add -A -- :/"]);
+
+    /** The arguments of one `add -A --` line, sorted. */
+    const args = (line: string | undefined) => line!.split(" ").slice(3).sort();
+
+    // An edit, a binary file and a new untracked file in a new directory.
+    writeFileSync(join(dir, "src", "a.txt"), "a2\n");
+    mkdirSync(join(dir, "new", "deep"), { recursive: true });
+    writeFileSync(join(dir, "new", "deep", "blob.bin"), binary(1));
+    writeFileSync(join(dir, "new", "deep", "note.txt"), "fresh\n");
+    const first = await snap();
+    expect(first).toHaveLength(1);
+    expect(args(first[0])).toEqual(expect.arrayContaining([":(literal)new", ":(literal)src/a.txt"]));
+    expect(first[0]).not.toContain(":/");
+
+    // A deletion and a mode change only: the deleted file through its directory's entries, no `rm` process.
+    unlinkSync(join(dir, "src", "b.txt"));
+    chmodSync(join(dir, "src", "a.txt"), 0o755);
+    const deleted = await snap();
+    expect(deleted).toHaveLength(1);
+    expect(args(deleted[0])).toEqual([":(glob)src/*", ":(literal)src/a.txt"]);
+
+    // A file and a directory renamed: the directory that is gone leaves the index with `rm --cached`.
+    renameSync(join(dir, "src", "a.txt"), join(dir, "src", "renamed.txt"));
+    renameSync(join(dir, "new"), join(dir, "moved"));
+    const renamed = await snap();
+    expect(renamed[0]).toBe("rm -r -q -f --cached --ignore-unmatch --pathspec-from-file=- --pathspec-file-nul");
+    expect(args(renamed[1])).toEqual([":(glob)src/*", ":(literal)moved", ":(literal)src/renamed.txt"]);
+
+    // Ignored files (one named, one inside a new ignored directory) and a file made and removed in between.
+    writeFileSync(join(dir, "debug.log"), "ignored\n");
+    mkdirSync(join(dir, "run.log"));
+    writeFileSync(join(dir, "run.log", "inner.txt"), "ignored too\n");
+    writeFileSync(join(dir, "src", "tmp.txt"), "gone soon\n");
+    unlinkSync(join(dir, "src", "tmp.txt"));
+    writeFileSync(join(dir, "moved", "deep", "note.txt"), "edited\n");
+    const ignored = await snap();
+    expect(ignored.every((l) => !l.includes(":/"))).toBe(true);
+    expect(gitIn(dir, "ls-tree", "-r", "--name-only", pointers.at(-1)!).split("\n")).not.toContain("debug.log");
+
+    // A directory replaced by a file, a symlink, a whole directory removed.
+    rmSync(join(dir, "moved", "deep"), { recursive: true });
+    writeFileSync(join(dir, "moved", "deep"), "now a file\n");
+    symlinkSync("src/renamed.txt", join(dir, "link"));
+    rmSync(join(dir, "old"), { recursive: true });
+    expect((await snap()).every((l) => !l.includes(":/"))).toBe(true);
+
+    // Every snapshot restores byte for byte; the user's branch, HEAD, index and stash never move.
+    for (const i of [0, 5, 1, 3, 2, 4, 0]) {
+      await vcs.restore(dir, pointers[i]!);
+      expect(treePicture(dir, skip), `restore to snapshot ${i}`).toEqual(pictures[i]);
+    }
+    expect(readFileSync(join(dir, "debug.log"), "utf8")).toBe("ignored\n");
+    expect(userGitState(dir)).toEqual(user);
+    since();
+
+    // After a restore the watch cannot vouch for the private index: the whole workspace again.
+    writeFileSync(join(dir, "README.md"), "after restore\n");
+    expect(await snap()).toEqual(["add -A -- :/"]);
+    writeFileSync(join(dir, "README.md"), "and again\n");
+    expect(await snap()).toEqual(["add -A -- :(literal)README.md"]);
+  });
+
+  it("falls back to the whole workspace when git refuses the short form", async () => {
+    const dir = tempRepo();
+    const { gitPath, since } = loggingGit();
+    const vcs = createGitVcs({ gitPath });
+    await vcs.snapshot(dir, "refs/flow/runs/f/0");
+    since();
+    // A file under a path that became a symlink to a directory: git will not add it by name.
+    mkdirSync(join(dir, "real"));
+    writeFileSync(join(dir, "real", "f.txt"), "f\n");
+    mkdirSync(join(dir, "via"));
+    writeFileSync(join(dir, "via", "f.txt"), "f\n");
+    const p1 = await vcs.snapshot(dir, "refs/flow/runs/f/1");
+    since();
+    rmSync(join(dir, "via"), { recursive: true });
+    symlinkSync("real", join(dir, "via"));
+    writeFileSync(join(dir, "real", "f.txt"), "f2\n");
+    const p2 = await vcs.snapshot(dir, "refs/flow/runs/f/2");
+    expect(since().at(-1)).toBe("add -A -- :/");
+    expect(gitIn(dir, "rev-parse", `${p2}^{tree}`)).toBe(fullTree(dir));
+    expect(p2).not.toBe(p1);
+    expect(gitIn(dir, "ls-tree", "-r", p2, "--", "via")).toMatch(/^120000 /);
+  });
+});

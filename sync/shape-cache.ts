@@ -1,0 +1,139 @@
+/**
+ * @module sync/shape-cache
+ * A shape collection kept in the browser (docs/multiplayer.md "Offline"): the rows the shape
+ * last synced and Electric's resume point (`offset` + `handle`, what electric-db-collection
+ * stages as its `electric:resume` collection metadata in the same sync transaction as the
+ * rows) are saved after each sync commit in a `LastSeenStore` (the app's IndexedDB,
+ * ui/workspace/last-seen.ts). When the collection starts, the saved rows are written as its
+ * first sync transaction together with the resume point, and the collection is ready at once:
+ * a team workspace opens offline with the last-synced rows, and when the network is back the
+ * stream resumes from the saved offset (only the changes since; a handle Electric no longer
+ * knows answers `409 must-refetch`, and the collection truncates and reloads the shape).
+ */
+import type { LastSeenStore } from "../core/data/index.js";
+
+/** What is saved per shape collection: its synced rows (never optimistic ones) and the resume point. */
+export interface SavedShape {
+  rows: object[];
+  /** electric-db-collection's resume state (`{ kind: "resume", offset, handle, shapeId, ... }`). */
+  resume: { kind: string } & Record<string, unknown>;
+}
+
+/** A collection's sync config, as electric-db-collection builds it (only the parts wrapped here). */
+interface SyncOptions {
+  sync: { sync: (params: SyncParams) => unknown };
+}
+type SyncParams = {
+  begin: (options?: { immediate?: boolean }) => void;
+  write: (message: { type: string; value?: object; key?: string | number }) => void;
+  commit: (signal?: AbortSignal) => true | Promise<unknown>;
+  truncate: () => void;
+  markReady: () => void;
+  metadata?: { collection: { set(key: string, value: unknown): void; get(key: string): unknown } };
+} & Record<string, unknown>;
+
+const RESUME = "electric:resume";
+
+/**
+ * Wraps an electric collection's options so its rows and resume point persist in `store`
+ * under `id`, and a saved state seeds the collection before the stream starts.
+ * @example
+ * const options = persistShape(electricCollectionOptions({ ... }), lastSeen, "flow:https://flow.example.com:runs:shape", (r) => r.runId);
+ */
+export function persistShape<O extends object>(options: O, store: LastSeenStore, id: string, getKey: (row: object) => string, saveDelayMs = 300): O {
+  const inner = (options as unknown as SyncOptions).sync;
+  const sync = (params: SyncParams) => {
+    let stopped = false;
+    let innerCleanup: (() => void) | undefined;
+    const rows = new Map<string, object>();
+    let resume: SavedShape["resume"] | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const save = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        if (stopped || resume?.kind !== "resume") return;
+        void Promise.resolve(store.save(id, { rows: [...rows.values()], resume } satisfies SavedShape)).catch(() => undefined);
+      }, saveDelayMs);
+    };
+    // The transaction being staged: its writes reach `rows` once the collection applied it.
+    let staged: { ops: Array<{ type: string; value?: object; key?: string | number }>; truncate: boolean; resume?: SavedShape["resume"] } | undefined;
+    const apply = (tx: NonNullable<typeof staged>) => {
+      if (tx.truncate) rows.clear();
+      for (const op of tx.ops) {
+        const key = op.type === "delete" && op.key !== undefined ? String(op.key) : getKey(op.value!);
+        if (op.type === "delete") rows.delete(key);
+        else rows.set(key, op.type === "update" ? { ...rows.get(key), ...op.value } : op.value!);
+      }
+      if (tx.resume) resume = tx.resume;
+      save();
+    };
+    const wrapped: SyncParams = {
+      ...params,
+      begin: (o) => {
+        staged = { ops: [], truncate: false };
+        params.begin(o);
+      },
+      write: (message) => {
+        staged?.ops.push(message);
+        params.write(message);
+      },
+      truncate: () => {
+        if (staged) staged = { ops: [], truncate: true, ...(staged.resume ? { resume: staged.resume } : {}) };
+        params.truncate();
+      },
+      commit: (signal) => {
+        const tx = staged;
+        staged = undefined;
+        const applied = params.commit(signal);
+        if (tx && !signal?.aborted) {
+          if (applied === true) apply(tx);
+          else void applied.then(() => apply(tx), () => undefined);
+        }
+        return applied;
+      },
+      ...(params.metadata
+        ? {
+            metadata: {
+              ...params.metadata,
+              collection: {
+                ...params.metadata.collection,
+                get: (key: string) => params.metadata!.collection.get(key),
+                set: (key: string, value: unknown) => {
+                  if (key === RESUME && staged) staged.resume = value as SavedShape["resume"];
+                  params.metadata!.collection.set(key, value);
+                },
+              },
+            },
+          }
+        : {}),
+    };
+    void (async () => {
+      const saved = (await Promise.resolve(store.load(id)).catch(() => undefined)) as SavedShape | undefined;
+      if (stopped) return;
+      if (saved?.resume?.kind === "resume" && Array.isArray(saved.rows) && params.metadata) {
+        // The saved rows and resume point are one sync transaction, as the stream would have
+        // committed them; the collection is usable at once, offline included.
+        params.begin({ immediate: true });
+        for (const row of saved.rows) {
+          params.write({ type: "insert", value: row });
+          rows.set(getKey(row), row);
+        }
+        params.metadata.collection.set(RESUME, saved.resume);
+        params.commit();
+        resume = saved.resume;
+        params.markReady();
+      }
+      const result = inner.sync(wrapped) as { cleanup?: () => void } | (() => void) | undefined;
+      innerCleanup = typeof result === "function" ? result : result?.cleanup;
+      if (stopped) innerCleanup?.();
+    })();
+    return {
+      cleanup: () => {
+        stopped = true;
+        clearTimeout(timer);
+        innerCleanup?.();
+      },
+    };
+  };
+  return { ...options, sync: { ...inner, sync } } as O;
+}

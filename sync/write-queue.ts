@@ -1,0 +1,223 @@
+/**
+ * @module sync/write-queue
+ * The writes a team member makes while the workspace cannot be reached (docs/multiplayer.md
+ * "Offline"): approvals, denials, human-task answers, signals, launches and cancels, kept in
+ * order in a durable store (the app's IndexedDB, ui/workspace/last-seen.ts: it survives a
+ * closed tab and a browser restart), each with a write id made in this browser. When the
+ * workspace answers again they are sent in order, each with the `flow-write-id` header, so a
+ * resend (the answer was lost) is applied once by the Gateway. A write the Gateway refuses
+ * (decided meanwhile, a role that no longer allows it, no longer a member) is kept with its
+ * refusal for the person to read and dismiss; it is never sent again.
+ */
+import { safeRandomUUID } from "@tanstack/db";
+import { WRITE_ID_RETENTION_MS } from "../core/api/index.js";
+import { FlowError } from "../core/errors.js";
+import { ROLE_SCOPES, type WorkspaceRole } from "./membership.js";
+
+/** What a queued write does (the domain API call it becomes). */
+export type QueuedWriteKind = "launch" | "cancel" | "approve" | "humanTask" | "signal";
+
+/** A write kept in the queue. */
+export interface QueuedWrite {
+  /** Made in this browser; sent as `flow-write-id`. */
+  writeId: string;
+  /** The queue it belongs to (a team workspace: `<apiBaseUrl>#<workspaceId>`). */
+  queue: string;
+  /** Order of sending. */
+  seq: number;
+  kind: QueuedWriteKind;
+  params: Record<string, unknown>;
+  /** What it does, in words ("Approve "ship" of run r1"). */
+  label: string;
+  /** Who made it: the role they had then. */
+  role?: string;
+  madeAtMs: number;
+  state: "waiting" | "refused";
+  refusal?: { code: string; message: string; details?: Record<string, unknown>; atMs: number };
+}
+
+/** Where queued writes are kept. */
+export interface WriteQueueStore {
+  list(queue: string): Promise<QueuedWrite[]>;
+  put(write: QueuedWrite): Promise<void>;
+  delete(writeId: string): Promise<void>;
+}
+
+/** The scope a kind of write needs (docs/multiplayer.md "Members and roles"). */
+const SCOPE_OF: Record<QueuedWriteKind, string> = {
+  launch: "run:write",
+  cancel: "run:write",
+  signal: "signal:submit",
+  approve: "approval:submit",
+  humanTask: "approval:submit",
+};
+
+/** Codes that mean "not reached": the write stays queued and is sent again later. */
+const NOT_REACHED = new Set(["GATEWAY_UNAVAILABLE", "WORKSPACE_OFFLINE", "SYNC_UPSTREAM_UNAVAILABLE"]);
+
+/**
+ * Whether an error means the write did not reach the Gateway (or its answer did not come back).
+ * @example
+ * if (notReached(error)) queue.add(...);
+ */
+export function notReached(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? NOT_REACHED.has(code) : error instanceof TypeError;
+}
+
+/**
+ * Refuses a write the member's last known role does not allow, before anything is queued.
+ * @example
+ * assertRoleAllows("read", "launch", "Launching release"); // throws FORBIDDEN
+ */
+export function assertRoleAllows(role: string | undefined, kind: QueuedWriteKind, what: string): void {
+  const scopes = role ? ROLE_SCOPES[role as WorkspaceRole] : undefined;
+  if (!scopes || scopes.includes(SCOPE_OF[kind])) return;
+  throw new FlowError("FORBIDDEN", `${what} was not queued: your role in this workspace is ${role}, which does not allow it (${SCOPE_OF[kind]}). Ask an admin for another role.`, { role, needs: SCOPE_OF[kind] });
+}
+
+/**
+ * The queue of one team workspace.
+ * @example
+ * const queue = new WriteQueue(store, "https://flow.example.com#acme");
+ * await queue.open();
+ * await queue.add("approve", { runId, nodeId: "ship", decision: "approve" }, 'Approve "ship"');
+ * await queue.deliver(send);
+ */
+export class WriteQueue {
+  private items: QueuedWrite[] = [];
+  private readonly listeners = new Set<(items: readonly QueuedWrite[]) => void>();
+  private delivering: Promise<void> | undefined;
+  private opened: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: WriteQueueStore,
+    readonly name: string,
+  ) {}
+
+  /** Reads what an earlier page (or browser) left queued. */
+  open(): Promise<void> {
+    this.opened ??= this.store
+      .list(this.name)
+      .then((items) => {
+        this.items = [...items, ...this.items.filter((w) => !items.some((i) => i.writeId === w.writeId))].sort((a, b) => a.seq - b.seq);
+        this.emit();
+      })
+      .catch(() => undefined);
+    return this.opened;
+  }
+
+  /** Every write queued or refused, in order. */
+  get all(): readonly QueuedWrite[] {
+    return this.items;
+  }
+
+  /** How many wait to be sent. */
+  get waiting(): number {
+    return this.items.filter((w) => w.state === "waiting").length;
+  }
+
+  subscribe(listener: (items: readonly QueuedWrite[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /**
+   * Keeps a write (durably, before it resolves). `writeId` is given when the write was already
+   * sent once without an answer; otherwise one is made.
+   */
+  async add(kind: QueuedWriteKind, params: Record<string, unknown>, label: string, options: { role?: string; writeId?: string } = {}): Promise<QueuedWrite> {
+    await this.open();
+    const seq = Math.max(Date.now(), (this.items.at(-1)?.seq ?? 0) + 1);
+    const write: QueuedWrite = { writeId: options.writeId ?? safeRandomUUID(), queue: this.name, seq, kind, params, label, madeAtMs: Date.now(), state: "waiting", ...(options.role ? { role: options.role } : {}) };
+    await this.store.put(write);
+    this.items = [...this.items, write];
+    this.emit();
+    return write;
+  }
+
+  /** Forgets a refused write (the person read why). */
+  async dismiss(writeId: string): Promise<void> {
+    await this.store.delete(writeId);
+    this.items = this.items.filter((w) => w.writeId !== writeId);
+    this.emit();
+  }
+
+  /**
+   * Sends the waiting writes in order with `send`; stops at the first that does not reach the
+   * Gateway (it stays first). A refused write is kept with its refusal and the next is sent.
+   * Concurrent calls share one delivery.
+   */
+  deliver(send: (write: QueuedWrite) => Promise<unknown>): Promise<void> {
+    this.delivering ??= (async () => {
+      try {
+        await this.open();
+        for (;;) {
+          const next = this.items.find((w) => w.state === "waiting");
+          if (!next) return;
+          try {
+            // The Gateway keeps write ids 30 days: an older write could apply twice, so it is not sent.
+            if (Date.now() - next.madeAtMs > WRITE_ID_RETENTION_MS) throw new FlowError("INVALID_ARGUMENT", `It waited more than ${WRITE_ID_RETENTION_MS / 86_400_000} days in this browser, longer than the workspace remembers write ids, so it was not sent; make it again if it still applies.`, { expired: true });
+            await send(next);
+            await this.store.delete(next.writeId);
+            this.items = this.items.filter((w) => w.writeId !== next.writeId);
+          } catch (error) {
+            if (notReached(error)) return;
+            const e = error as { code?: string; message?: string; details?: Record<string, unknown> };
+            const refused: QueuedWrite = { ...next, state: "refused", refusal: { code: e.code ?? "INTERNAL", message: e.message ?? String(error), ...(e.details ? { details: e.details } : {}), atMs: Date.now() } };
+            await this.store.put(refused);
+            this.items = this.items.map((w) => (w.writeId === next.writeId ? refused : w));
+          }
+          this.emit();
+        }
+      } finally {
+        this.delivering = undefined;
+        this.emit();
+      }
+    })();
+    return this.delivering;
+  }
+
+  private emit(): void {
+    for (const l of this.listeners) l(this.items);
+  }
+}
+
+/**
+ * Why a queued write was refused, in words for the person who made it.
+ * @example
+ * describeRefusal(write); // "ana approved this 3 min before your denial arrived."
+ */
+export function describeRefusal(write: QueuedWrite): string {
+  const r = write.refusal;
+  if (!r) return "";
+  const d = r.details ?? {};
+  if (r.code === "APPROVAL_ALREADY_DECIDED") {
+    const decision = d.decision as { approved?: unknown; decidedAt?: unknown } | string | null | undefined;
+    const verb = typeof decision === "string" ? decision : typeof decision?.approved === "boolean" ? (decision.approved ? "approved" : "denied") : "decided";
+    const who = typeof d.decidedBy === "string" ? d.decidedBy : "Someone";
+    const mine = write.kind === "approve" ? (write.params.decision === "deny" ? "denial" : write.params.decision === "approve" ? "approval" : "decision") : "answer";
+    // When the winner decided: `details.decidedAt`, else the recorded resolution's.
+    const decidedAt = d.decidedAt ?? (typeof decision === "object" ? decision?.decidedAt : undefined);
+    const at = typeof decidedAt === "number" ? decidedAt : typeof decidedAt === "string" ? Date.parse(decidedAt) : NaN;
+    const when = Number.isFinite(at) ? ` ${gap(r.atMs - at)} before your ${mine} arrived` : ` before your ${mine} arrived`;
+    return `${who} ${verb} this${when}.`;
+  }
+  if (d.expired === true) return r.message;
+  if (r.code === "WAIT_CLOSED") return `The run was cancelled${typeof d.cancelledBy === "string" ? ` by ${d.cancelledBy}` : ""} before it arrived.`;
+  if (r.code === "WAIT_RESET") return "The run asked again (rewound or retried) before it arrived; decide on the new request.";
+  if (r.code === "RUN_NOT_WAITING") return `The run no longer waits (${typeof d.status === "string" ? d.status : "ended"}).`;
+  if (r.code === "WORKSPACE_NOT_MEMBER") return `You are no longer a member of this workspace, so it was not applied. ${r.message}`;
+  if (r.code === "FORBIDDEN") {
+    const role = typeof d.role === "string" ? d.role : undefined;
+    return role ? `Your role is now ${role}, which does not allow it. ${r.message}` : `Your role no longer allows it. ${r.message}`;
+  }
+  return `${r.code}: ${r.message}`;
+}
+
+function gap(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.round(s / 60);
+  return m < 60 ? `${m} min` : `${Math.round(m / 60)} h`;
+}

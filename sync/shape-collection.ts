@@ -79,6 +79,8 @@ export interface ShapeCollectionSpec<T extends object> {
   /** Maps a (possibly partial) shape row to a (possibly partial) row of the collection. */
   toRow(row: ShapeRow): Partial<T>;
   getKey(row: T): string;
+  /** Awaited before the shape's first request (what `toRow` reads besides the row, e.g. the workspace's workflows). */
+  before?: () => Promise<unknown>;
   /** Keeps the shape's rows and resume point in the browser (sync/shape-cache.ts): the collection opens offline. */
   cache?: LastSeenStore;
 }
@@ -90,6 +92,16 @@ export interface ShapeCollectionSpec<T extends object> {
  */
 export interface ShapeCollectionUtils {
   awaitTxId(txid: number, timeoutMs?: number): Promise<boolean>;
+}
+
+/** `fetch` whose requests wait for `before()` (called once, on the first request). */
+function fetchAfter(before: () => Promise<unknown>, fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+  let ready: Promise<unknown> | undefined;
+  return async (input, init) => {
+    ready ??= before();
+    await ready;
+    return fetch(input, init);
+  };
 }
 
 /**
@@ -107,7 +119,7 @@ export function shapeCollection<T extends object>(spec: ShapeCollectionSpec<T>):
       headers: spec.headers,
       parser: SHAPE_PARSER,
       transformer: (row) => spec.toRow(row) as ShapeRow,
-      fetchClient: spec.health.fetch,
+      fetchClient: spec.before ? fetchAfter(spec.before, spec.health.fetch) : spec.health.fetch,
       backoffOptions: { initialDelay: 250, maxDelay: 5000, multiplier: 2 },
       // Keep retrying through an outage (the health says offline meanwhile); a refusal
       // (not a member, unknown shape) stops the stream and shows as the collection's error.

@@ -5,11 +5,12 @@
  * (docs/multiplayer.md "Rows in every mode"). Electric sends partial rows — an update carries
  * the primary key and the changed columns, a delete the key alone — so each mapping sets only
  * the fields whose columns are present, and TanStack DB merges them into the stored row.
+ * Run rows are mapped by the Gateway read model's own mapper (core/api/run-rows.ts).
  * `int8` columns arrive as numbers (the shape parser below), JSON text columns are parsed.
  */
 import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../core/data/index.js";
 import { runNodeKey } from "../core/data/index.js";
-import { ANNOTATIONS } from "../core/api/index.js";
+import { annotatedWorkflowKey, type RunRowContext, runRowOf } from "../core/api/index.js";
 
 /** A row as a shape stream delivers it (after `SHAPE_PARSER`). */
 export type ShapeRow = Record<string, unknown>;
@@ -24,43 +25,31 @@ export const SHAPE_PARSER = { int8: (value: string) => Number(value) };
 
 const json = (v: unknown): unknown => (typeof v === "string" ? JSON.parse(v) : (v ?? null));
 
-/** Annotations the host records, kept out of `annotations` (core/api/read-model.ts HOST_ANNOTATIONS). */
-const WORKFLOW_ANNOTATION = ANNOTATIONS.workflow;
-const STARTED_BY_ANNOTATION = ANNOTATIONS.startedBy;
+/**
+ * Where a browser reads a workspace's run rows: the workflow key the launching Gateway
+ * recorded, else the key of the workspace's workflow of the run's name (as a Gateway knows a
+ * run another process started, core/api/local-host.ts `workflowKeyOf`). The shape serves no
+ * claims: a replicated row knows no owner (docs/multiplayer.md "Rows").
+ * @example
+ * const ctx = shapeRowContext((name) => workflows.find((w) => w.name === name)?.key);
+ */
+export function shapeRowContext(workflowKeyOfName: (name: string) => string | undefined = () => undefined): RunRowContext {
+  return {
+    workflowKeyOf: (run) => annotatedWorkflowKey(run) ?? (run.workflowName === null ? undefined : workflowKeyOfName(run.workflowName)),
+    ownerOf: () => null,
+  };
+}
 
 /**
- * A `_flow_runs` shape row (whole or partial) as a `GatewayRunSummaryRow` (whole or partial).
+ * A `_flow_runs` shape row (whole or partial) as a `GatewayRunSummaryRow` (whole or partial),
+ * by the mapper the Gateway's read model uses (core/api/run-rows.ts).
  * @example
- * runFromShape({ run_id: "r1", status: "finished" }); // { runId: "r1", status: "finished" }
+ * runFromShape({ run_id: "r1", status: "finished" }); // { runId: "r1", status: "finished", owner: null, usage: null }
  */
-export function runFromShape(row: ShapeRow): Partial<GatewayRunSummaryRow> {
-  const out: Partial<GatewayRunSummaryRow> & Record<string, unknown> = {};
-  const has = (c: string) => Object.hasOwn(row, c);
-  if (has("run_id")) {
-    out.runId = row.run_id as string;
-    // The shape serves neither claims nor attempts: a replicated row knows no owner and no usage
-    // (docs/multiplayer.md "Rows"); the run page reads both from the member's Gateway.
-    out.owner = null;
-    out.usage = null;
-  }
-  if (has("workflow_name")) out.workflowName = (row.workflow_name as string | null) ?? null;
-  if (has("status")) out.status = row.status as GatewayRunSummaryRow["status"];
-  // The column is written with every status change (null unless paused), as the API reads it.
-  if (has("pause_reason")) out.pauseReason = (row.pause_reason as GatewayRunSummaryRow["pauseReason"]) ?? null;
-  if (has("parent_run_id")) out.parentRunId = (row.parent_run_id as string | null) ?? null;
-  if (has("next_run_id")) out.nextRunId = (row.next_run_id as string | null) ?? null;
-  if (has("error_json")) out.error = json(row.error_json) as GatewayRunSummaryRow["error"];
-  if (has("input_json")) out.input = json(row.input_json);
-  if (has("auth_json")) out.triggeredBy = ((json(row.auth_json) as { triggeredBy?: string } | null)?.triggeredBy as string | undefined) ?? null;
-  if (has("annotations_json")) {
-    const { [WORKFLOW_ANNOTATION]: workflow, [STARTED_BY_ANNOTATION]: startedBy, [ANNOTATIONS.cancelledBy]: _cancelledBy, ...annotations } = (json(row.annotations_json) ?? {}) as Record<string, string | number | boolean>;
-    out.workflowKey = typeof workflow === "string" ? workflow : null;
-    out.startedBy = typeof startedBy === "string" ? (JSON.parse(startedBy) as Record<string, unknown>) : null;
-    out.annotations = annotations;
-  }
-  if (has("created_at_ms")) out.createdAtMs = Number(row.created_at_ms);
-  if (has("updated_at_ms")) out.updatedAtMs = Number(row.updated_at_ms);
-  if (has("finished_at_ms")) out.finishedAtMs = row.finished_at_ms === null ? null : Number(row.finished_at_ms);
+export function runFromShape(row: ShapeRow, ctx: RunRowContext = shapeRowContext()): Partial<GatewayRunSummaryRow> {
+  const out = runRowOf(row, ctx);
+  // Nor does it serve attempts: the run page reads usage from the member's Gateway.
+  if (Object.hasOwn(row, "run_id")) out.usage = null;
   return out;
 }
 

@@ -38,7 +38,7 @@ import {
   type MultiplayerWorkspaceMode,
 } from "../core/data/index.js";
 import { ShapeHealth, shapeCollection } from "./shape-collection.js";
-import { approvalFromShape, runFromShape, type ShapeRow } from "./shape-rows.js";
+import { approvalFromShape, runFromShape, type ShapeRow, shapeRowContext } from "./shape-rows.js";
 import type { TeamShapeName } from "./team-shapes.js";
 import { teamWrites } from "./team-writes.js";
 import type { WriteQueue } from "./write-queue.js";
@@ -83,7 +83,11 @@ export function multiplayerSource(data: DataClient, queryClient: QueryClient, op
   const shapeUrl = (shape: TeamShapeName) => `${mode.electricBaseUrl.replace(/\/$/, "")}/${encodeURIComponent(mode.workspaceId)}/${shape}`;
   const id = (name: string) => `flow:${mode.apiBaseUrl}:${name}`;
   const cache = offline.shapes ? { cache: offline.shapes } : {};
-  const runs = shapeCollection<GatewayRunSummaryRow>({ id: id("runs"), url: shapeUrl("runs"), headers, health, toRow: runFromShape, getKey: (r) => r.runId, ...cache });
+  // A run no Gateway annotated is known by its workflow's name, as a Gateway knows it
+  // (core/api/run-rows.ts); the runs shape starts once the workspace's workflows are read.
+  const workflowKeyOfName = (name: string) => (base.workflows.status === "ready" ? base.workflows.toArray.find((w) => w.name === name)?.key : undefined);
+  const rowContext = shapeRowContext(workflowKeyOfName);
+  const runs = shapeCollection<GatewayRunSummaryRow>({ id: id("runs"), url: shapeUrl("runs"), headers, health, toRow: (row) => runFromShape(row, rowContext), getKey: (r) => r.runId, before: () => base.workflows.preload().catch(() => undefined), ...cache });
   const approvals = shapeCollection<GatewayApprovalRow>({ id: id("approvals"), url: shapeUrl("approvals"), headers, health, toRow: approvalFromShape, getKey: (a) => a.key, ...cache });
   const api = teamWrites({
     api: data.api,

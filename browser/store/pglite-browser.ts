@@ -9,6 +9,7 @@
  * to it). See docs/app-browser.md "Storage".
  */
 import { PGlite } from "@electric-sql/pglite";
+import { OpfsAhpFS } from "@electric-sql/pglite/opfs-ahp";
 import { FlowError } from "../../core/errors.js";
 import { PGLITE_PARSERS, pgliteStatements } from "../../core/store/index.js";
 import type { PgliteConnection } from "../../core/store/pglite-statements.js";
@@ -103,12 +104,18 @@ function withTurns(pglite: PGlite): PgliteConnection & { close(): void } {
     close: () => channel?.port1.close(),
   };
 }
+/**
+ * OPFS keeps each of PostgreSQL's files in a pooled access handle. A new cluster plus Flow's
+ * migrations is about a thousand files, PGlite's default pool (1,000, topped up by 100 between
+ * statements): past it, a migration fails for want of a handle and the engine never answers.
+ */
+const OPFS_POOL = { initialPoolSize: 1_600, maintainedPoolSize: 200 };
 
-const dataDirOf = (storage: BrowserStorage, name: string) => (storage === "opfs" ? `opfs-ahp://${name}` : storage === "idb" ? `idb://${name}` : undefined);
+const whereOf = (storage: BrowserStorage, name: string) =>
+  storage === "opfs" ? { fs: new OpfsAhpFS(name, OPFS_POOL) } : storage === "idb" ? { dataDir: `idb://${name}` } : {};
 
 async function startPglite(storage: BrowserStorage, name: string, load: BrowserPgliteStoreOptions["loadDataDir"]): Promise<PGlite> {
-  const dataDir = dataDirOf(storage, name);
-  const create = (loadDataDir: Blob | undefined) => PGlite.create({ ...(dataDir ? { dataDir } : {}), ...(loadDataDir ? { loadDataDir } : {}), parsers: PGLITE_PARSERS });
+  const create = (loadDataDir: Blob | undefined) => PGlite.create({ ...whereOf(storage, name), ...(loadDataDir ? { loadDataDir } : {}), parsers: PGLITE_PARSERS });
   const isNew = storage === "memory" || !(await browserDatabaseExists(storage, name));
   const seed = typeof load === "function" ? (isNew ? await load().catch(() => undefined) : undefined) : load;
   try {

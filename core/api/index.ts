@@ -56,6 +56,8 @@ export type { LocalGatewayHostOptions } from "./local-host.js";
 export type { MemoryNamespaceInfo } from "./memory-routes.js";
 export { pickUpRuns } from "./pick-up.js";
 export { listRunRows, runRow, summaryRow, workflowRow } from "./read-model.js";
+export { annotatedWorkflowKey, runAuthColumn, runRowOf, runSummaryOf } from "./run-rows.js";
+export type { RunColumns, RunRowContext } from "./run-rows.js";
 export type {
   GatewayRunNode,
   GatewayRunRow,

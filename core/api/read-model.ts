@@ -29,6 +29,7 @@ import { z } from "zod";
 import type { GatewayHost } from "./host.js";
 import { WORKFLOW_ANNOTATION } from "./local-host.js";
 import { ANNOTATIONS } from "./contract.js";
+import { type RunRowContext, runAuthColumn, runRowOf, runSummaryOf } from "./run-rows.js";
 
 /** A run in a list. */
 export interface GatewayRunSummaryRow {
@@ -128,36 +129,25 @@ export interface RunFilter {
   cursor?: string;
 }
 
-const STARTED_BY_ANNOTATION = ANNOTATIONS.startedBy;
-
 /** Annotations the host records, hidden from `annotations` in rows. */
-export const HOST_ANNOTATIONS = { workflow: WORKFLOW_ANNOTATION, startedBy: STARTED_BY_ANNOTATION, cancelledBy: ANNOTATIONS.cancelledBy } as const;
+export const HOST_ANNOTATIONS = { workflow: WORKFLOW_ANNOTATION, startedBy: ANNOTATIONS.startedBy, cancelledBy: ANNOTATIONS.cancelledBy } as const;
 
 /**
- * The summary row of a stored run.
+ * The summary row of a stored run (core/api/run-rows.ts maps it, as every reader of runs).
  * @example
  * const row = summaryRow(host, await host.db.requireRun("r1"));
  */
 export function summaryRow(host: GatewayHost, run: RunRecord, auth?: RunAuthContext | null): GatewayRunSummaryRow {
-  const { [WORKFLOW_ANNOTATION]: _w, [STARTED_BY_ANNOTATION]: startedBy, [ANNOTATIONS.cancelledBy]: _c, ...annotations } = run.annotations ?? {};
-  return {
-    runId: run.runId,
-    workflowKey: host.workflowKeyOf(run) ?? null,
-    workflowName: run.workflowName,
-    status: run.status,
-    owner: ownerStateOf(host.db.binding.env, run),
-    parentRunId: run.parentRunId,
-    nextRunId: run.nextRunId,
-    error: run.error,
-    triggeredBy: auth?.triggeredBy ?? null,
-    startedBy: typeof startedBy === "string" ? (JSON.parse(startedBy) as Record<string, unknown>) : null,
-    annotations,
-    input: run.input,
-    createdAtMs: run.createdAtMs,
-    updatedAtMs: run.updatedAtMs,
-    finishedAtMs: run.finishedAtMs,
-    pauseReason: run.pauseReason,
-  };
+  return runSummaryOf(run, auth ?? null, hostRowContext(host)) as GatewayRunSummaryRow;
+}
+
+/**
+ * Where a host reads its runs: the key it serves a run's workflow under, the owner judged by its clock and claims.
+ * @example
+ * runRowOf(columns, hostRowContext(host));
+ */
+export function hostRowContext(host: GatewayHost): RunRowContext {
+  return { workflowKeyOf: (run) => host.workflowKeyOf(run as RunRecord), ownerOf: (run) => ownerStateOf(host.db.binding.env, run as RunRecord) };
 }
 
 /**
@@ -188,7 +178,8 @@ export async function listRunRows(host: GatewayHost, filter: RunFilter = {}): Pr
     `SELECT * FROM _flow_runs ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at_ms DESC, run_id DESC LIMIT ?`,
     [...params, limit + 1],
   );
-  const runs = rows.slice(0, limit).map((r) => summaryRow(host, toRun(r), parseAuth(r.auth_json)));
+  const ctx = hostRowContext(host);
+  const runs = rows.slice(0, limit).map((r) => runRowOf(r, ctx) as GatewayRunSummaryRow);
   const usage = await runUsages(host, runs.map((r) => r.runId));
   for (const r of runs) r.usage = usage.get(r.runId) ?? null;
   const last = runs[runs.length - 1];
@@ -279,7 +270,7 @@ async function runUsages(host: GatewayHost, runIds: readonly string[]): Promise<
 async function storedRun(host: GatewayHost, runId: string): Promise<{ run: RunRecord; auth: RunAuthContext | null }> {
   const [row] = await host.db.store.query<RunRow & Record<string, unknown>>(`SELECT * FROM _flow_runs WHERE run_id = ?`, [runId]);
   if (!row) throw new FlowError("RUN_NOT_FOUND", `Run ${runId} does not exist.`, { runId });
-  return { run: toRun(row), auth: parseAuth(row.auth_json) };
+  return { run: toRun(row), auth: runAuthColumn(row) };
 }
 
 /**
@@ -310,10 +301,6 @@ function nodeRow(n: NodeRecord, attempts: AttemptRecord[]): GatewayRunNode {
     updatedAtMs: n.updatedAtMs,
     attempts: attempts.filter((a) => a.nodeId === n.nodeId && a.iteration === n.iteration),
   };
-}
-
-function parseAuth(v: unknown): RunAuthContext | null {
-  return v === null || v === undefined ? null : (JSON.parse(String(v)) as RunAuthContext | null);
 }
 
 function encodeCursor(ms: number, runId: string): string {

@@ -13,6 +13,7 @@ import type { RpcParams, RpcResult } from "../client/index.js";
 import type { DataClient } from "./data-client.js";
 import type { AppliedRefresh, LiveSync } from "./live-sync.js";
 import { type GatewayRunSummaryRow, runNodeKey } from "./rows.js";
+import { ANNOTATIONS, annotatedWorkflowKey, runSummaryOf } from "../api/index.js";
 import type { CollectionSource } from "./source.js";
 
 /**
@@ -103,23 +104,12 @@ export function createWrites(data: DataClient, cols: CollectionSource, sync: Liv
       const runId = params.runId ?? safeRandomUUID(); // crypto.randomUUID is missing on plain-http pages
       const now = Date.now();
       const show = cols.runs.status === "ready" && !cols.runs.has(runId);
-      const row: GatewayRunSummaryRow = {
-        runId,
-        workflowKey: params.workflow,
-        workflowName: (cols.workflows.status === "ready" ? cols.workflows.get(params.workflow)?.name : null) ?? null,
-        status: "running",
-        owner: "live",
-        parentRunId: null,
-        nextRunId: null,
-        error: null,
-        triggeredBy: null,
-        startedBy: params.options?.startedBy ?? null,
-        annotations: params.options?.annotations ?? {},
-        input: params.input ?? {},
-        createdAtMs: now,
-        updatedAtMs: now,
-        finishedAtMs: null,
-      };
+      // The row the launch will store, through the mapper every reader of runs uses (core/api/run-rows.ts).
+      const startedBy = params.options?.startedBy;
+      const annotations = { ...params.options?.annotations, [ANNOTATIONS.workflow]: params.workflow, ...(startedBy ? { [ANNOTATIONS.startedBy]: JSON.stringify(startedBy) } : {}) };
+      const workflowName = (cols.workflows.status === "ready" ? cols.workflows.get(params.workflow)?.name : null) ?? null;
+      const stored = { runId, annotations, workflowName, status: "running", parentRunId: null, nextRunId: null, error: null, input: params.input ?? {}, createdAtMs: now, updatedAtMs: now, finishedAtMs: null, pauseReason: null } as const;
+      const row = runSummaryOf(stored, null, { workflowKeyOf: annotatedWorkflowKey, ownerOf: () => "live" }) as GatewayRunSummaryRow;
       return optimistic(show ? () => cols.runs.insert(row) : undefined, () => confirmed(() => api.launchRun({ ...params, runId }), runShows(runId, () => true), { runId }));
     },
     cancel(runId) {

@@ -18,7 +18,7 @@ export type {
   FlowEvent,
   FlowEventType,
 } from "./events.js";
-export { FlowDb, toRun } from "./flow-db.js";
+export { FlowDb, runFields, toRun } from "./flow-db.js";
 export type { AttemptRecord, NodeRecord, RunRecord, RunUsage } from "./flow-db.js";
 export { assertInputFits } from "./input.js";
 export { passStartKey } from "./nested-loops.js";

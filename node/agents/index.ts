@@ -40,14 +40,3 @@ export { ThreadCliAgent } from "./cli/variants/thread-cli-agent.js";
 export type { ThreadCliAgentOptions } from "./cli/variants/thread-cli-agent.js";
 export { WorkflowCliAgent } from "./cli/variants/workflow-cli-agent.js";
 export type { WorkflowCliAgentOptions } from "./cli/variants/workflow-cli-agent.js";
-export { FAKE_CLI_NAMES, installFakeClis } from "./testing/fake-cli.js";
-export type { FakeCliName, FakeCliRecord, FakeClis, FakeCliScenario } from "./testing/fake-cli.js";
-export { startProviderServer } from "./testing/provider-server.js";
-export type {
-  ProviderServer,
-  ProviderServerOptions,
-  RecordedRequest,
-  ScriptedToolCall,
-  ScriptedTurn,
-  SentEvent,
-} from "./testing/provider-server.js";

@@ -49,7 +49,8 @@ async function outcome(p: Promise<{ status: string; error?: unknown }>): Promise
 describe.skipIf(!canMount)("a SQLite store on a full or read-only disk", () => {
   it("fails with STORE_FULL on a full disk, and the run resumes to the end once space is freed", async () => {
     const dir = tempDir("flow-full-");
-    mount(["-t", "tmpfs", "-o", "size=600k", "tmpfs"], dir);
+    // Room for the migrated store and the run's first tasks, not for its ten 64 KB rows.
+    mount(["-t", "tmpfs", "-o", "size=720k", "tmpfs"], dir);
     const dbPath = join(dir, "flow.db");
     const first = await outcome(runWorkflow(bigWorkflow(dbPath), { input: {}, runId: "full-1", logDir: null }));
     expect(first).toMatch(/STORE_FULL$/);

@@ -21,10 +21,10 @@
  * await server.close();
  * ```
  */
-export { startProviderServer } from "../agents/index.js";
-export type { ProviderServer, ProviderServerOptions, RecordedRequest, ScriptedToolCall, ScriptedTurn, SentEvent } from "../agents/index.js";
-export { FAKE_CLI_NAMES, installFakeClis } from "../agents/index.js";
-export type { FakeCliName, FakeCliRecord, FakeClis, FakeCliScenario } from "../agents/index.js";
+export { startProviderServer } from "../agents/testing/index.js";
+export type { ProviderServer, ProviderServerOptions, RecordedRequest, ScriptedToolCall, ScriptedTurn, SentEvent } from "../agents/testing/index.js";
+export { FAKE_CLI_NAMES, installFakeClis } from "../agents/testing/index.js";
+export type { FakeCliName, FakeCliRecord, FakeClis, FakeCliScenario } from "../agents/testing/index.js";
 
 // For Flow's other areas (not part of the documented entry).
 export { tempDir } from "./backends.js";

@@ -24,10 +24,13 @@ export function WorkflowCost(props: { workflow: string }) {
   const { cols } = useConnection();
   const [usage] = createResource(
     () => props.workflow,
-    (key) => cols.data.api.getWorkflowUsage(key, { days: DAYS }),
+    // The chart is an extra: offline, or on a Gateway without the route, the form shows without it.
+    (key) => cols.data.api.getWorkflowUsage(key, { days: DAYS }).catch(() => undefined),
   );
+  // Read once loaded, so the launch form never waits (suspends) for its chart.
+  const loaded = () => (usage.state === "ready" ? usage() : undefined);
   return (
-    <Show when={usage() && usage()!.total.attempts > 0 ? usage() : undefined}>
+    <Show when={loaded() && loaded()!.total.attempts > 0 ? loaded() : undefined}>
       {(u) => <Chart usage={u()} />}
     </Show>
   );

@@ -39,11 +39,15 @@ const savedRuns = (page: Page, runId: string) =>
   page.evaluate(
     (id) =>
       new Promise<boolean>((resolve) => {
-        const req = indexedDB.open("flow-last-seen", 1);
+        // The version the app made (no version asked: asking an older one fails), closed after
+        // reading so the app's own upgrade is never blocked by this connection.
+        const req = indexedDB.open("flow-last-seen");
         req.onsuccess = () => {
-          const get = req.result.transaction("loads").objectStore("loads").get("flow:http://flow.worker:runs");
-          get.onsuccess = () => resolve(JSON.stringify(get.result?.value ?? []).includes(id));
-          get.onerror = () => resolve(false);
+          const db = req.result;
+          if (!db.objectStoreNames.contains("loads")) return db.close(), resolve(false);
+          const get = db.transaction("loads").objectStore("loads").get("flow:http://flow.worker:runs");
+          get.onsuccess = () => (db.close(), resolve(JSON.stringify(get.result?.value ?? []).includes(id)));
+          get.onerror = () => (db.close(), resolve(false));
         };
         req.onerror = () => resolve(false);
       }),

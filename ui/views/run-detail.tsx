@@ -80,10 +80,10 @@ export default function RunDetail() {
     <div class="run-detail">
       <Breadcrumbs trail={[{ label: "Runs", href: "/runs" }, ...ancestors().map((id) => ({ label: id, href: `/runs/${encodeURIComponent(id)}`, mono: true, testId: "crumb-parent" })), { label: runId(), mono: true }]} />
       <Switch>
-        <Match when={data.loadError()}>
+        <Match when={data.missing() || data.loadError()}>
           {(err) => (
             <Show
-              when={errorCode(err()) === "RUN_NOT_FOUND"}
+              when={err() === true || errorCode(err()) === "RUN_NOT_FOUND"}
               fallback={
                 <div class="error-banner" role="alert" data-testid="run-error">
                   Could not load run {runId()}: {errorText(err())}
@@ -176,7 +176,7 @@ export default function RunDetail() {
         </Match>
         <Match when={true}>
           <p class="muted" role="status" data-testid="run-loading">
-            Loading run {runId()}…
+            {data.opening() ? `Opening this browser's database to look for run ${runId()}…` : `Loading run ${runId()}…`}
           </p>
         </Match>
       </Switch>

@@ -12,8 +12,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { OpfsAhpFS } from "@electric-sql/pglite/opfs-ahp";
 import { FlowError } from "../../core/errors.js";
 import { PGLITE_PARSERS, pgliteStatements } from "../../core/store/index.js";
-import type { PgliteConnection } from "../../core/store/pglite-statements.js";
-import type { StorePort } from "../../core/store/index.js";
+import type { PgliteConnection, StorePort } from "../../core/store/index.js";
 
 /** Where a browser database lives: `auto` picks OPFS where it works, else IndexedDB. */
 export type BrowserStorage = "opfs" | "idb" | "memory";

@@ -52,19 +52,26 @@ export function persistShape<O extends object>(options: O, store: LastSeenStore,
       clearTimeout(timer);
       timer = setTimeout(() => {
         if (stopped || resume?.kind !== "resume") return;
+        keptHandle = resume.handle;
         void Promise.resolve(store.save(id, { rows: [...rows.values()], resume } satisfies SavedShape)).catch(() => undefined);
       }, saveDelayMs);
     };
     // The transaction being staged: its writes reach `rows` once the collection applied it.
     let staged: { ops: Array<{ type: string; value?: object; key?: string | number }>; truncate: boolean; resume?: SavedShape["resume"] } | undefined;
+    // The shape handle whose rows the store holds (loaded or saved): a transaction that changes
+    // no row of it (an up-to-date, a response the HTTP cache serves offline) is not saved again,
+    // since saving 10,000 rows takes the page's main thread for a good part of a second.
+    let keptHandle: unknown;
     const apply = (tx: NonNullable<typeof staged>) => {
+      const unchanged = !tx.truncate && tx.ops.length === 0 && keptHandle !== undefined && (tx.resume ?? resume)?.handle === keptHandle;
+      if (tx.resume) resume = tx.resume;
+      if (unchanged) return;
       if (tx.truncate) rows.clear();
       for (const op of tx.ops) {
         const key = op.type === "delete" && op.key !== undefined ? String(op.key) : getKey(op.value!);
         if (op.type === "delete") rows.delete(key);
         else rows.set(key, op.type === "update" ? { ...rows.get(key), ...op.value } : op.value!);
       }
-      if (tx.resume) resume = tx.resume;
       save();
     };
     const wrapped: SyncParams = {
@@ -121,6 +128,7 @@ export function persistShape<O extends object>(options: O, store: LastSeenStore,
         params.metadata.collection.set(RESUME, saved.resume);
         params.commit();
         resume = saved.resume;
+        keptHandle = resume.handle;
         params.markReady();
       }
       const result = inner.sync(wrapped) as { cleanup?: () => void } | (() => void) | undefined;

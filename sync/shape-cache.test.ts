@@ -27,10 +27,11 @@ function commit(p: Params, rows: Row[], offset: string, handle = "h1") {
 const settle = () => new Promise((r) => setTimeout(r, 20));
 
 describe("persistShape", () => {
-  it("opens from the kept rows, and saves them again only when a transaction changes a row", async () => {
+  it("reads the store when built, opens from the kept rows, and saves them again only when a transaction changes a row", async () => {
     const saved = new Map<string, SavedShape>();
     const saves: string[] = [];
-    const store: LastSeenStore = { save: (id, v) => void (saves.push(id), saved.set(id, structuredClone(v) as SavedShape)), load: async (id) => saved.get(id) };
+    let loads = 0;
+    const store: LastSeenStore = { save: (id, v) => void (saves.push(id), saved.set(id, structuredClone(v) as SavedShape)), load: async (id) => (loads++, saved.get(id)) };
 
     const online = kept(store);
     void online.col.preload();
@@ -41,9 +42,12 @@ describe("persistShape", () => {
     expect(saves).toHaveLength(1);
     expect(saved.get("rows:shape")!.rows).toHaveLength(3);
 
-    // Reopened: the kept rows at once; the stream's up-to-date (no row) saves nothing again.
+    // Reopened: the store is read as the collection is built (before a view subscribes), once;
+    // the kept rows at once; the stream's up-to-date (no row) saves nothing again.
     const reopened = kept(store);
+    expect(loads).toBe(2);
     await reopened.col.preload();
+    expect(loads).toBe(2);
     expect(reopened.col.size).toBe(3);
     await settle();
     commit(reopened.stream(), [], "1_0");

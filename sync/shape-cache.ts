@@ -3,8 +3,9 @@
  * A shape collection kept in the browser (docs/multiplayer.md "Offline"): the rows the shape
  * last synced and Electric's resume point (`offset` + `handle`, what electric-db-collection
  * stages as its `electric:resume` collection metadata in the same sync transaction as the
- * rows) are saved after each sync commit in a `LastSeenStore` (the app's IndexedDB,
- * ui/workspace/last-seen.ts). When the collection starts, the saved rows are written as its
+ * rows) are saved after each sync commit that changes a row in a `LastSeenStore` (the app's IndexedDB,
+ * ui/workspace/last-seen.ts), which is read as soon as the collection is built. When the
+ * collection starts, the saved rows are written as its
  * first sync transaction together with the resume point, and the collection is ready at once:
  * a team workspace opens offline with the last-synced rows, and when the network is back the
  * stream resumes from the saved offset (only the changes since; a handle Electric no longer
@@ -42,6 +43,9 @@ const RESUME = "electric:resume";
  */
 export function persistShape<O extends object>(options: O, store: LastSeenStore, id: string, getKey: (row: object) => string, saveDelayMs = 300): O {
   const inner = (options as unknown as SyncOptions).sync;
+  // Read from the store now, not when a view first subscribes: the read (10,000 rows) overlaps
+  // the app loading the view. A sync started again later reads the store again.
+  let early: Promise<unknown> | undefined = Promise.resolve(store.load(id)).catch(() => undefined);
   const sync = (params: SyncParams) => {
     let stopped = false;
     let innerCleanup: (() => void) | undefined;
@@ -115,7 +119,9 @@ export function persistShape<O extends object>(options: O, store: LastSeenStore,
         : {}),
     };
     void (async () => {
-      const saved = (await Promise.resolve(store.load(id)).catch(() => undefined)) as SavedShape | undefined;
+      const loading = early ?? Promise.resolve(store.load(id)).catch(() => undefined);
+      early = undefined;
+      const saved = (await loading) as SavedShape | undefined;
       if (stopped) return;
       if (saved?.resume?.kind === "resume" && Array.isArray(saved.rows) && params.metadata) {
         // The saved rows and resume point are one sync transaction, as the stream would have

@@ -90,7 +90,7 @@ describe.concurrent("the packed durable-flow package, installed in a fresh proje
     // Tests and test helpers stay out, but for the testing kit, which ships as durable-flow/testing.
     const kit = /^package\/dist\/node\/(agents\/)?testing\//;
     expect(files.filter((f) => /\.test(-d)?\.|\/testing\//.test(f) && !kit.test(f))).toEqual([]);
-    expect(files).toEqual(expect.arrayContaining(["package/dist/node/testing/index.js", "package/dist/node/testing/index.d.ts", "package/dist/node/agents/testing/fake-cli.mjs"]));
+    expect(files).toEqual(expect.arrayContaining(["package/dist/node/testing/index.js", "package/dist/node/testing/index.d.ts", "package/dist/node/testing/fake-cli.mjs"]));
     expect(files).toContain("package/dist/node/cli/bin.mjs");
   });
 
@@ -145,6 +145,20 @@ console.log(JSON.stringify({ status: result.status, output: result.output, flowE
     );
     const out = await ok(process.execPath, ["app.mjs"], host);
     expect(JSON.parse(out.trim().split("\n").at(-1)!)).toEqual({ status: "finished", output: { sum: 3 }, flowError: "function" });
+  }, 60_000);
+
+  it("runs the testing kit's fake CLIs from the installed package (their script ships beside the bundle)", async () => {
+    writeFileSync(
+      join(host, "fakes.mjs"),
+      `import { execFileSync } from "node:child_process";
+import { installFakeClis } from "durable-flow/testing";
+const fakes = installFakeClis();
+execFileSync("claude", ["-p", "hi"], { env: { ...process.env, ...fakes.env() } });
+console.log(JSON.stringify(fakes.records().map((r) => ({ name: r.name, args: r.args }))));
+`,
+    );
+    const out = await ok(process.execPath, ["fakes.mjs"], host);
+    expect(JSON.parse(out.trim().split("\n").at(-1)!)).toEqual([{ name: "claude", args: ["-p", "hi"] }]);
   }, 60_000);
 
   it("scaffolds a project with flow init whose npm test passes and whose workflow flow up runs", async () => {

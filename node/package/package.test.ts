@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadedModules, packagesOf } from "./loaded-modules.js";
+import { bundledSources, loadedModules, packagesOf } from "./loaded-modules.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const repoPkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
@@ -107,8 +107,12 @@ describe.concurrent("the packed durable-flow package, installed in a fresh proje
     const loaded = packagesOf([...esm, ...cjs]);
     const lazy = ["ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible", "@opentelemetry/api", "hono", "@hono/node-server", "ws", "jose", "prom-client", "esbuild", "@electric-sql/client", "@electric-sql/pglite", "pg", "effect", "yaml", "@apidevtools/json-schema-ref-parser", "diff", "drizzle-orm", "better-sqlite3"];
     expect(loaded.filter((name) => lazy.includes(name))).toEqual([]);
-    // The testing kit (durable-flow/testing) is a subpath of its own, never loaded by the entry.
+    // The testing kit (durable-flow/testing) is a subpath of its own, never loaded by the entry:
+    // neither its file nor its modules inside a shared chunk.
     expect(esm.filter((url) => /\/durable-flow\/dist\/node\/(agents\/)?testing\//.test(url))).toEqual([]);
+    const sources = bundledSources(esm);
+    expect(sources).toContain("node/create-flow.ts");
+    expect(sources.filter((file) => /^node\/(agents\/)?testing\//.test(file))).toEqual([]);
   });
 
   it("answers PACKAGE_MISSING with the install command when a pglite store opens without @electric-sql/pglite", async () => {

@@ -35,7 +35,7 @@ import { attemptSql, cacheSql, type ClaimedFrom, eventSql, frameSql, nodeSql, ou
 import { Scheduler } from "./scheduler.js";
 import { type Alert, alertEvent, AlertWatcher, deliverAlert, openAlertApproval } from "./alerts.js";
 import { hotOptionsOf, watchWorkflowFile } from "./hot-reload.js";
-import { runSubflow } from "./subflow.js";
+import { type RunChild, runSubflow } from "./subflow.js";
 import { AttemptServices } from "./attempt-services.js";
 import { TranscriptBatch } from "./transcript-batch.js";
 import { writeContinuation } from "./continue-as-new.js";
@@ -112,6 +112,8 @@ export interface WorkflowParts {
   opts: WorkflowOptions;
   /** The workflow object (hot reload maps a new build onto its schemas). */
   workflow?: FlowWorkflow;
+  /** Starts a Subflow's child run: run.ts passes `runWorkflow` (so no import cycle). */
+  runChild: RunChild;
 }
 
 export class RunSession {
@@ -704,7 +706,7 @@ export class RunSession {
         preflighted: this.preflighted,
         rootDir: this.rootDir,
         ...(this.env.workspaces ? { workspaces: this.env.workspaces } : {}),
-        runSubflow: (spec, childRunId) => runSubflow(spec, childRunId, this.runId, this.opts.signal, this.auth, this.opts.prices),
+        runSubflow: (spec, childRunId) => runSubflow(this.workflow.runChild, spec, childRunId, this.runId, this.opts.signal, this.auth, this.opts.prices),
         services: this.services,
         ...(this.snapshots ? { snapshots: this.snapshots } : {}),
       })

@@ -1,18 +1,19 @@
 /**
  * @module node/vcs/git
  * The VCS port over the `git` on PATH (git 2.31 or newer; docs/time-travel.md). A snapshot is
- * built in Flow's own index file (`GIT_INDEX_FILE=<git dir>/flow/index-<workspace>`): `git add
- * -A` of the workspace (untracked files included, ignored files and `.flow/` left out),
- * `write-tree`, `commit-tree`, `update-ref refs/flow/...`, run as one `sh` script (one process
- * started from Node per snapshot; separate git processes on Windows). The user's branch, HEAD, index and stash are never
- * read or written. The private index keeps stat data between snapshots, so a snapshot of a
- * large tree rehashes only what changed.
+ * built in Flow's own index file (`GIT_INDEX_FILE=<git dir>/flow/index-<workspace>`): one `git
+ * add -A` of the workspace (untracked files included, ignored files and `.flow/` left out), then
+ * the tree, the commit and the `refs/flow/...` ref written in process from that index
+ * (node/vcs/objects.ts: no `write-tree`, `commit-tree`, `update-ref` processes; git's own
+ * commands where that module cannot, and on Windows). The user's branch, HEAD, index and stash
+ * are never read or written. The private index keeps stat data between snapshots, so a snapshot
+ * of a large tree rehashes only what changed.
  *
  * Nothing at all is done while nothing changed: each workspace is watched from its first
  * snapshot on (node/vcs/watch.ts), and `unchangedSince` answers from the watch's event count,
  * so an attempt that wrote no file costs no git process. When something changed, git is given
  * only the paths the watch saw change since the private index last matched the working tree
- * (`git add -A -- <paths>`, `git rm --cached` for the ones gone; CHANGED_SCRIPT), so a
+ * (`git add -A -- <paths>`, `git rm --cached` for the ones gone; `addChanged`), so a
  * snapshot stats what changed instead of every file; where the watch cannot vouch for the
  * interval (first snapshot in the process, not Linux, lost events, more than MAX_CHANGED paths,
  * after a restore), or git refuses the short form, the whole workspace is added as before. A workspace that git ignores (listed

@@ -129,6 +129,31 @@ describe("team collections offline", () => {
     expect(runs.filter((r) => r.input.service === "lost-answer").map((r) => r.runId)).toEqual([(launched as { runId: string }).runId]);
   });
 
+  it("queues a fork made offline with its write id and new run id, and a fork whose answer was lost applies once", async () => {
+    const runId = (await t.launch("ana")).body.result.runId as string;
+    await until(() => t.call("ana", "GET", `/v1/api/runs/${runId}`), (r) => r.body?.result?.status === "waiting-approval", "the run to wait for approval", 20_000);
+    const queue = new WriteQueue(mapQueueStore(), "acme-fork");
+    const bea = member("bea", { queue, role: () => "approve" });
+    await bea.cols.runs.preload();
+    const forksOf = async () => ((await t.call("ana", "GET", "/v1/api/runs?limit=200")).body.result.runs as Array<{ runId: string; annotations: Record<string, string> }>).filter((r) => String(r.annotations["flow.forkedFrom"] ?? "").startsWith(`${runId}:`)).map((r) => r.runId);
+
+    bea.network.online = false;
+    const offline = await bea.cols.fork({ runId, nodeId: "test-0" });
+    expect(isQueued(offline)).toBe(true);
+    expect(queue.all.map((w) => `${w.kind}:${w.state}`)).toEqual(["fork:waiting"]);
+    bea.network.online = true;
+    await until(() => queue.all.length, (n) => n === 0, "the queued fork delivered", 15_000);
+
+    bea.network.loseNextAnswer = true;
+    const lost = await bea.cols.fork({ runId, nodeId: "test-0" });
+    expect(isQueued(lost)).toBe(true);
+    await until(() => queue.all.length, (n) => n === 0, "the resent fork answered", 15_000);
+    const lostId = (lost as unknown as { writeId: string }).writeId;
+    expect(bea.network.writeIds.filter((id) => id === lostId)).toHaveLength(2);
+    // Two forks, each once, under the run ids chosen in the browser.
+    expect((await forksOf()).sort()).toEqual([(offline as { runId: string }).runId, (lost as { runId: string }).runId].sort());
+  });
+
   it("does not send a write older than the Gateway keeps write ids, and says why", async () => {
     const store = mapQueueStore();
     const queue = new WriteQueue(store, "acme-old");

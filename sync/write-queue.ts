@@ -188,6 +188,7 @@ export class WriteQueue {
  * Why a queued write was refused, in words for the person who made it.
  * @example
  * describeRefusal(write); // "ana approved this 3 min before your denial arrived."
+ * describeRefusal(answer); // "ana answered this 3 min before your answer arrived." (a human task)
  */
 export function describeRefusal(write: QueuedWrite): string {
   const r = write.refusal;
@@ -195,7 +196,7 @@ export function describeRefusal(write: QueuedWrite): string {
   const d = r.details ?? {};
   if (r.code === "APPROVAL_ALREADY_DECIDED") {
     const decision = d.decision as { approved?: unknown; decidedAt?: unknown } | string | null | undefined;
-    const verb = typeof decision === "string" ? decision : typeof decision?.approved === "boolean" ? (decision.approved ? "approved" : "denied") : "decided";
+    const verb = typeof decision === "string" ? decision : typeof decision?.approved === "boolean" ? (decision.approved ? "approved" : "denied") : write.kind === "humanTask" ? "answered" : "decided";
     const who = typeof d.decidedBy === "string" ? d.decidedBy : "Someone";
     const mine = write.kind === "approve" ? (write.params.decision === "deny" ? "denial" : write.params.decision === "approve" ? "approval" : "decision") : "answer";
     // When the winner decided: `details.decidedAt`, else the recorded resolution's.

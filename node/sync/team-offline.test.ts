@@ -115,6 +115,24 @@ describe("team collections offline", () => {
     expect(runs.filter((r) => r.input.service === "queued").map((r) => r.runId)).toEqual([(l as { runId: string }).runId]);
   });
 
+  it("checks the role the members shape last brought, not the one fixed at sign-in: a demotion before going offline holds", async () => {
+    const queue = new WriteQueue(mapQueueStore(), "acme-demoted");
+    // Signed in as approve; the members shape is kept as for the other shapes.
+    const store = mapStore();
+    const bea = member("bea", { queue, role: () => "approve", userId: "bea", shapes: store });
+    await bea.cols.runs.preload();
+    try {
+      await t.call("ana", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "bea", role: "read" });
+      await until(() => [...store.kept.entries()].find(([id]) => id.endsWith(":members:shape"))?.[1] as { rows?: Array<{ user_id: string; role: string }> } | undefined, (kept) => kept?.rows?.some((r) => r.user_id === "bea" && r.role === "read") === true, "the demotion kept in bea's members shape", 15_000);
+      bea.network.online = false;
+      await expect(bea.cols.launch({ workflow: "release", input: { service: "demoted", shards: 1, workMs: 0 } })).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("your role in this workspace is read") });
+      await expect(bea.cols.cancel("r-any")).rejects.toMatchObject({ code: "FORBIDDEN" });
+      expect(queue.all).toEqual([]);
+    } finally {
+      await t.call("ana", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "bea", role: "approve" });
+    }
+  });
+
   it("sends a write whose answer was lost again under the same write id, and the Gateway applies it once", async () => {
     const queue = new WriteQueue(mapQueueStore(), "acme-lost");
     const bea = member("bea", { queue, role: () => "approve" });

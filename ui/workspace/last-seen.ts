@@ -87,6 +87,8 @@ export interface LastSeen extends LastSeenStore {
    * `shownFrom` alone; the change stream says whether the workspace answers.
    */
   shapes: LastSeenStore;
+  /** A kept shape's rows and when they were saved (the members view offline). */
+  keptShape(id: string): Promise<{ rows: object[]; atMs: number } | undefined>;
 }
 
 /**
@@ -113,6 +115,11 @@ export function createLastSeen(): LastSeen {
     },
     load,
     shapes: { save, load },
+    async keptShape(id) {
+      const saved = (await tx<Saved>("readonly", (s) => s.get(id) as IDBRequest<Saved>)) ?? undefined;
+      const rows = (saved?.value as { rows?: unknown } | null | undefined)?.rows;
+      return saved && Array.isArray(rows) ? { rows, atMs: saved.atMs } : undefined;
+    },
     follow(id, collection) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const sub = collection.subscribeChanges(() => {

@@ -62,17 +62,6 @@ async function readMembers(props: { url: string; token: string | undefined; last
 function MemberList(props: { url: string; token: string | undefined; workspaceId: string; role: string; lastSeen: LastSeen | undefined }) {
   const isAdmin = () => props.role === "admin" || !TEAM_ROLES.includes(props.role as never);
   const [read, { refetch }] = createResource(() => readMembers(props));
-  const members = Object.assign(() => read()?.rows, {
-    get error() {
-      return read.error as unknown;
-    },
-    get loading() {
-      return read.loading;
-    },
-    get latest() {
-      return read.latest?.rows;
-    },
-  });
   /** Why members cannot be changed now (offline), else undefined. */
   const offline = () => {
     const at = read.latest?.asOfMs;
@@ -142,9 +131,9 @@ function MemberList(props: { url: string; token: string | undefined; workspaceId
           </p>
         )}
       </Show>
-      <Show when={!members.error} fallback={<div class="error-banner" role="alert">Could not read the members: {errorText(members.error)}</div>}>
-        <Show when={!members.loading || members.latest} fallback={<p class="muted">Loading members…</p>}>
-          <Show when={(members.latest ?? []).length} fallback={<EmptyState title="No members yet" hint="Only the workspace's owners (team.owners on the Gateway) can open it. Add your team below." />}>
+      <Show when={!read.error} fallback={<div class="error-banner" role="alert">Could not read the members: {errorText(read.error)}</div>}>
+        <Show when={!read.loading || read.latest?.rows} fallback={<p class="muted">Loading members…</p>}>
+          <Show when={(read.latest?.rows ?? []).length} fallback={<EmptyState title="No members yet" hint="Only the workspace's owners (team.owners on the Gateway) can open it. Add your team below." />}>
             <div class="card table-scroll">
               <table class="members-table">
                 <thead>
@@ -160,7 +149,7 @@ function MemberList(props: { url: string; token: string | undefined; workspaceId
                   </tr>
                 </thead>
                 <tbody>
-                  <For each={members.latest}>
+                  <For each={read.latest?.rows}>
                     {(m) => (
                       <tr data-testid="member-row" data-user-id={m.userId} data-role={m.role}>
                         <td class="mono">{m.userId}</td>

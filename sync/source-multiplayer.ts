@@ -53,8 +53,14 @@ export interface TeamOfflineOptions {
   shapes?: LastSeenStore;
   /** Queues writes made offline and sends them when back. */
   queue?: WriteQueue;
-  /** The member's role as last known: the queue refuses what it does not allow. */
+  /** The member's role as last known at sign-in: the queue refuses what it does not allow (see `userId`). */
   role?: () => string | undefined;
+  /**
+   * The member's user id (`ext.workspace.list` answers it). Given, the workspace's `members`
+   * shape is kept too, and the queue checks the role it last brought for this user (a change
+   * that arrived before going offline counts), falling back to `role` before it first synced.
+   */
+  userId?: string;
 }
 
 /**
@@ -89,6 +95,14 @@ export function multiplayerSource(data: DataClient, queryClient: QueryClient, op
   const rowContext = shapeRowContext(workflowKeyOfName);
   const runs = shapeCollection<GatewayRunSummaryRow>({ id: id("runs"), url: shapeUrl("runs"), headers, health, toRow: (row) => runFromShape(row, rowContext), getKey: (r) => r.runId, before: () => base.workflows.preload().catch(() => undefined), ...cache });
   const approvals = shapeCollection<GatewayApprovalRow>({ id: id("approvals"), url: shapeUrl("approvals"), headers, health, toRow: approvalFromShape, getKey: (a) => a.key, ...cache });
+  // Who holds which role, as last synced (kept like the other shapes): the role the queue checks.
+  const members = shapeCollection<ShapeRow>({ id: id("members"), url: shapeUrl("members"), headers, health, toRow: (r) => r, getKey: (r) => String(r.user_id), ...cache });
+  const userId = offline.userId;
+  if (userId !== undefined) void members.preload().catch(() => undefined);
+  const role = (): string | undefined => {
+    const mine = userId !== undefined && members.status === "ready" ? members.get(userId) : undefined;
+    return typeof mine?.role === "string" ? mine.role : offline.role?.();
+  };
   const api = teamWrites({
     api: data.api,
     mode,
@@ -99,7 +113,7 @@ export function multiplayerSource(data: DataClient, queryClient: QueryClient, op
     timeoutMs: opts.confirmTimeoutMs ?? 10_000,
     closed: () => data.closed,
     ...(offline.queue ? { queue: offline.queue } : {}),
-    ...(offline.role ? { role: offline.role } : {}),
+    ...(offline.role || userId !== undefined ? { role } : {}),
   });
   const tasks = shapeCollection<ShapeRow>({ id: id("nodes"), url: shapeUrl("nodes"), headers, health, toRow: (r) => r, getKey: (r) => `${String(r.run_id)}/${String(r.node_id)}#${String(r.iteration)}`, ...cache });
   const follow = followTasks(tasks, base);
@@ -123,7 +137,7 @@ export function multiplayerSource(data: DataClient, queryClient: QueryClient, op
       },
       close: () => data.close(),
     },
-    all: () => [runs, approvals, tasks, ...base.all().filter((c) => c !== base.runs && c !== base.approvals)],
+    all: () => [runs, approvals, tasks, members, ...base.all().filter((c) => c !== base.runs && c !== base.approvals)],
   };
 }
 

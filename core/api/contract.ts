@@ -144,7 +144,7 @@ export const API_ROUTES = {
     path: "/v1/api/human-tasks",
     scope: "approval:submit",
     body: true,
-    doc: "body `{ runId, nodeId, iteration?, value }`: submits the row a `HumanTask` waits for (`submitHumanTask`; the row is checked against the task's schema when the run goes on), then wakes the run; answers `{ runId, nodeId, iteration, status }`. WAIT_NOT_FOUND, RUN_NOT_WAITING, APPROVAL_ALREADY_DECIDED as for approvals",
+    doc: "body `{ runId, nodeId, iteration?, value, askedAtMs? }`: submits the row a `HumanTask` waits for (`submitHumanTask`; the row is checked against the task's schema when the run goes on), then wakes the run; answers `{ runId, nodeId, iteration, status }`. `askedAtMs` is the `createdAtMs` of the task answered (an answer for a task a rewind or retry asked again is WAIT_RESET). WAIT_NOT_FOUND, RUN_NOT_WAITING as for approvals; APPROVAL_ALREADY_DECIDED when someone answered first, with `details.decidedBy` and `details.decidedAt` (when they answered)",
   },
   // ---- workflows, prompts, scores, memory ----
   listWorkflows: { verb: "GET", path: "/v1/api/workflows", rpc: "listWorkflows", doc: "`GatewayWorkflowRow[]`" },

@@ -6,9 +6,7 @@
  */
 import { rollUpUsage } from "../agents/index.js";
 import {
-  type AttemptRecord,
   bindingOf,
-  type NodeRecord,
   ownerStateOf,
   type RunOwnerState,
   type RunRecord,
@@ -17,7 +15,6 @@ import {
 } from "../engine/index.js";
 import type {
   FlowWorkflow,
-  NodeState,
   PauseReason,
   RunAuthContext,
   RunRow,
@@ -29,6 +26,7 @@ import { z } from "zod";
 import type { GatewayHost } from "./host.js";
 import { WORKFLOW_ANNOTATION } from "./local-host.js";
 import { ANNOTATIONS } from "./contract.js";
+import { type GatewayRunNode, nodeRowOf } from "./node-rows.js";
 import { type RunRowContext, runAuthColumn, runRowOf, runSummaryOf } from "./run-rows.js";
 
 /** A run in a list. */
@@ -75,18 +73,6 @@ export interface RunUsageSummary {
   costUsd?: number;
   /** Attempts that recorded usage. */
   attempts: number;
-}
-
-/** A node of a run, with its attempts. */
-export interface GatewayRunNode {
-  nodeId: string;
-  iteration: number;
-  state: NodeState;
-  label: string | null;
-  outputTable: string | null;
-  error: FlowErrorJson | null;
-  updatedAtMs: number;
-  attempts: AttemptRecord[];
 }
 
 /** A run with everything a run page shows. */
@@ -221,7 +207,7 @@ export async function runRow(host: GatewayHost, runId: string): Promise<GatewayR
     usage: usage.get(runId) ?? null,
     output: run.output,
     auth,
-    nodes: nodes.map((n) => nodeRow(n, attempts)),
+    nodes: nodes.map((n) => nodeRowOf(n, attempts) as GatewayRunNode),
     frameNo: Number(frame[0]?.n ?? 0),
     lastSeq: Number(seq[0]?.n ?? 0),
   };
@@ -287,19 +273,6 @@ export function workflowRow(key: string, workflow: FlowWorkflow): GatewayWorkflo
     description: workflow.description ?? null,
     inputSchema: input ? (z.toJSONSchema(input as z.ZodType, { unrepresentable: "any" }) as Record<string, unknown>) : null,
     outputs: Object.keys(registry).filter((k) => k !== "input"),
-  };
-}
-
-function nodeRow(n: NodeRecord, attempts: AttemptRecord[]): GatewayRunNode {
-  return {
-    nodeId: n.nodeId,
-    iteration: n.iteration,
-    state: n.state,
-    label: n.label,
-    outputTable: n.outputTable,
-    error: n.error,
-    updatedAtMs: n.updatedAtMs,
-    attempts: attempts.filter((a) => a.nodeId === n.nodeId && a.iteration === n.iteration),
   };
 }
 

@@ -24,7 +24,6 @@ import type { FlowErrorJson } from "../errors.js";
 import { FlowError } from "../errors.js";
 import { z } from "zod";
 import type { GatewayHost } from "./host.js";
-import { WORKFLOW_ANNOTATION } from "./local-host.js";
 import { ANNOTATIONS } from "./contract.js";
 import { type GatewayRunNode, nodeRowOf } from "./node-rows.js";
 import { type RunRowContext, runAuthColumn, runRowOf, runSummaryOf } from "./run-rows.js";
@@ -115,9 +114,6 @@ export interface RunFilter {
   cursor?: string;
 }
 
-/** Annotations the host records, hidden from `annotations` in rows. */
-export const HOST_ANNOTATIONS = { workflow: WORKFLOW_ANNOTATION, startedBy: ANNOTATIONS.startedBy, cancelledBy: ANNOTATIONS.cancelledBy } as const;
-
 /**
  * The summary row of a stored run (core/api/run-rows.ts maps it, as every reader of runs).
  * @example
@@ -182,7 +178,7 @@ export async function listRunRows(host: GatewayHost, filter: RunFilter = {}): Pr
 export function workflowRunFilter(host: GatewayHost, workflow: string): { sql: string; params: string[] } {
   const served = host.listWorkflows().find((w) => w.key === workflow)?.workflow;
   const name = served ? workflowNameOf(served, bindingOf(served)) : null;
-  const escaped = JSON.stringify({ [WORKFLOW_ANNOTATION]: workflow }).slice(1, -1).replace(/[\\%_]/g, (c) => `\\${c}`);
+  const escaped = JSON.stringify({ [ANNOTATIONS.workflow]: workflow }).slice(1, -1).replace(/[\\%_]/g, (c) => `\\${c}`);
   return { sql: `(annotations_json LIKE ? ESCAPE '\\' OR workflow_name = ?)`, params: [`%${escaped}%`, name ?? workflow] };
 }
 

@@ -13,7 +13,7 @@
  * no-op (`duplicate`) whatever the run's state.
  */
 import { FlowError } from "../../errors.js";
-import { CANCELLED_BY_ANNOTATION } from "../../protocol.js";
+import { ANNOTATIONS } from "../../protocol.js";
 import { FlowDb, type RunRecord } from "../flow-db.js";
 import { TERMINAL_STATUSES } from "../status.js";
 import { checkPayload } from "./payload-schema.js";
@@ -309,7 +309,7 @@ function refuseEnded(run: RunRecord, nodeId?: string): void {
 /** WAIT_CLOSED, saying when the run was cancelled and by whom (`flow:cancelledBy`, written by the Gateway's cancel) when known. */
 function closed(run: RunRecord, nodeId: string | undefined): FlowError {
   const cancelledAt = isoOf(run.finishedAtMs ?? run.updatedAtMs);
-  const by = run.annotations?.[CANCELLED_BY_ANNOTATION];
+  const by = run.annotations?.[ANNOTATIONS.cancelledBy];
   const cancelledBy = typeof by === "string" ? by : null;
   return new FlowError(
     "WAIT_CLOSED",

@@ -27,6 +27,7 @@ import type { GatewayHost } from "./host.js";
 import { ANNOTATIONS } from "./contract.js";
 import { type GatewayRunNode, nodeRowOf } from "./node-rows.js";
 import { type RunRowContext, runAuthColumn, runRowOf, runSummaryOf } from "./run-rows.js";
+import { TABLES } from "../protocol.js";
 
 /** A run in a list. */
 export interface GatewayRunSummaryRow {
@@ -157,7 +158,7 @@ export async function listRunRows(host: GatewayHost, filter: RunFilter = {}): Pr
   }
   // One query for the page (10,000 runs load in 20 pages: docs/performance.md "Live collections").
   const rows = await host.db.store.query<RunRow & Record<string, unknown>>(
-    `SELECT * FROM _flow_runs ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at_ms DESC, run_id DESC LIMIT ?`,
+    `SELECT * FROM ${TABLES.runs} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at_ms DESC, run_id DESC LIMIT ?`,
     [...params, limit + 1],
   );
   const ctx = hostRowContext(host);
@@ -194,8 +195,8 @@ export async function runRow(host: GatewayHost, runId: string): Promise<GatewayR
   const [nodes, attempts, frame, seq, usage] = await Promise.all([
     db.listNodes(runId),
     db.listAttempts(runId),
-    db.store.query(`SELECT MAX(frame_no) AS n FROM _flow_frames WHERE run_id = ?`, [runId]),
-    db.store.query(`SELECT MAX(seq) AS n FROM _flow_events WHERE run_id = ?`, [runId]),
+    db.store.query(`SELECT MAX(frame_no) AS n FROM ${TABLES.frames} WHERE run_id = ?`, [runId]),
+    db.store.query(`SELECT MAX(seq) AS n FROM ${TABLES.events} WHERE run_id = ?`, [runId]),
     runUsages(host, [runId]),
   ]);
   return {
@@ -230,7 +231,7 @@ async function runUsages(host: GatewayHost, runIds: readonly string[]): Promise<
   if (runIds.length === 0) return out;
   // `<id>/` up to `<id>0` ("0" sorts right after "/") holds exactly the ids under `<id>/`.
   const rows = await host.db.store.query<{ run_id: string; meta_json: string }>(
-    `SELECT run_id, meta_json FROM _flow_attempts WHERE meta_json IS NOT NULL AND (${runIds.map(() => "run_id = ? OR (run_id > ? AND run_id < ?)").join(" OR ")})`,
+    `SELECT run_id, meta_json FROM ${TABLES.attempts} WHERE meta_json IS NOT NULL AND (${runIds.map(() => "run_id = ? OR (run_id > ? AND run_id < ?)").join(" OR ")})`,
     runIds.flatMap((id) => [id, `${id}/`, `${id}0`]),
   );
   const wanted = new Set(runIds);
@@ -250,7 +251,7 @@ async function runUsages(host: GatewayHost, runIds: readonly string[]): Promise<
 }
 
 async function storedRun(host: GatewayHost, runId: string): Promise<{ run: RunRecord; auth: RunAuthContext | null }> {
-  const [row] = await host.db.store.query<RunRow & Record<string, unknown>>(`SELECT * FROM _flow_runs WHERE run_id = ?`, [runId]);
+  const [row] = await host.db.store.query<RunRow & Record<string, unknown>>(`SELECT * FROM ${TABLES.runs} WHERE run_id = ?`, [runId]);
   if (!row) throw new FlowError("RUN_NOT_FOUND", `Run ${runId} does not exist.`, { runId });
   return { run: toRun(row), auth: runAuthColumn(row) };
 }

@@ -36,9 +36,10 @@ import {
   localSource,
   mergeHeaders,
   type MultiplayerWorkspaceMode,
+  runNodeKey,
 } from "../core/data/index.js";
 import { ShapeHealth, shapeCollection } from "./shape-collection.js";
-import { approvalFromShape, runFromShape, type ShapeRow, shapeRowContext } from "./shape-rows.js";
+import { approvalFromShape, nodeFromShape, runFromShape, type ShapeNodeRow, shapeRowContext } from "./shape-rows.js";
 import type { TeamShapeName } from "./team-shapes.js";
 import { teamWrites } from "./team-writes.js";
 import type { WriteQueue } from "./write-queue.js";
@@ -115,7 +116,7 @@ export function multiplayerSource(data: DataClient, queryClient: QueryClient, op
     ...(offline.queue ? { queue: offline.queue } : {}),
     ...(offline.role || userId !== undefined ? { role } : {}),
   });
-  const tasks = shapeCollection<ShapeRow>({ id: id("nodes"), url: shapeUrl("nodes"), headers, health, toRow: (r) => r, getKey: (r) => `${String(r.run_id)}/${String(r.node_id)}#${String(r.iteration)}`, ...cache });
+  const tasks = shapeCollection<ShapeNodeRow>({ id: id("nodes"), url: shapeUrl("nodes"), headers, health, toRow: nodeFromShape, getKey: (n) => runNodeKey({ runId: n.runId!, nodeId: n.nodeId!, iteration: n.iteration! }), ...cache });
   const follow = followTasks(tasks, base);
   return {
     ...base,
@@ -149,13 +150,13 @@ export function multiplayerSource(data: DataClient, queryClient: QueryClient, op
  * const follow = followTasks(nodesShape, base);
  * const nodes = follow(base.nodes(runId));
  */
-function followTasks(nodes: LiveCollection<ShapeRow>, base: CollectionSource): <C>(collection: C) => C {
+function followTasks(nodes: LiveCollection<ShapeNodeRow>, base: CollectionSource): <C>(collection: C) => C {
   let following = false;
   return (collection) => {
     if (!following) {
       following = true;
       nodes.subscribeChanges((changes) => {
-        const runIds = new Set(changes.map((c) => String(c.value.run_id)));
+        const runIds = new Set(changes.map((c) => String(c.value.runId)));
         for (const runId of runIds) for (const c of base.perRun(runId).values()) void c.utils.refetch().catch(() => undefined);
       });
       void nodes.preload().catch(() => undefined);

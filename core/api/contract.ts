@@ -13,7 +13,7 @@
  * core/client/rpc-map.ts derives their types); a route that calls one names it (`rpc`) and
  * takes its scope, params and result from it.
  */
-import { CANCELLED_BY_ANNOTATION } from "../protocol.js";
+import { ANNOTATIONS } from "../protocol.js";
 import { METHOD_SCOPES, type RpcMethodName, type Scope } from "./scopes.js";
 
 /** The fixed paths of the protocol. */
@@ -35,6 +35,9 @@ export const PATHS = {
   servedApprovals: "/v1/approvals",
 } as const;
 
+/** Annotation keys: core/protocol.ts (the engine reads them too), re-exported as part of the contract. */
+export { ANNOTATIONS };
+
 /** The headers the protocol reads. */
 export const HEADERS = {
   authorization: "authorization",
@@ -48,19 +51,6 @@ export const HEADERS = {
   writeId: "flow-write-id",
 } as const;
 
-/** Annotation keys the host writes on runs (hidden from a run's own `annotations`). */
-export const ANNOTATIONS = {
-  /** The key a run was launched under (`launchRun`'s `workflow`). */
-  workflow: "flow:workflow",
-  /** Who launched the run, and how (launchRun provenance). */
-  startedBy: "flow:startedBy",
-  /** The cron that fired the run. */
-  cron: "flow:cron",
-  /** The webhook delivery that started the run. */
-  webhook: "flow:webhook",
-  /** Who cancelled the run (`cancelRun`): named by WAIT_CLOSED. */
-  cancelledBy: CANCELLED_BY_ANNOTATION,
-} as const;
 
 /** How a query parameter is read: as given, or a non-negative integer (INVALID_ARGUMENT otherwise). */
 export type QueryKind = "string" | "int";

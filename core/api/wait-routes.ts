@@ -6,7 +6,7 @@
  * `HumanTask` waits for). docs/hosting.md "Domain API" documents both.
  */
 import { z } from "zod";
-import { submitHumanTask } from "../engine/index.js";
+import { type Columns, submitHumanTask, waitFields } from "../engine/index.js";
 import type { WaitKind, WaitRow, WaitStatus } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
@@ -47,25 +47,9 @@ export interface WaitInfo {
 
 const KINDS: readonly WaitKind[] = ["approval", "human", "signal", "event", "timer"];
 const STATUSES: readonly WaitStatus[] = ["pending", "resolved", "settled"];
-const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-const parsed = (text: string | null) => (text ? (JSON.parse(text) as Record<string, unknown>) : null);
 
 function toWait(r: WaitRow): WaitInfo {
-  return {
-    runId: r.run_id,
-    nodeId: r.node_id,
-    iteration: Number(r.iteration),
-    kind: r.kind,
-    status: r.status,
-    name: r.name,
-    correlationId: r.correlation_id,
-    request: parsed(r.request_json) ?? {},
-    resolution: parsed(r.resolution_json),
-    resolvedBy: r.resolved_by,
-    createdAtMs: Number(r.created_at_ms),
-    resolvedAtMs: num(r.resolved_at_ms),
-    deadlineMs: num(r.deadline_ms),
-  };
+  return waitFields(r as unknown as Columns) as WaitInfo;
 }
 
 /** `{ schema }`: the JSON Schema of the row a human task waits for, when this host serves its workflow. */

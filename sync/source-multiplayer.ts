@@ -39,7 +39,7 @@ import {
   runNodeKey,
 } from "../core/data/index.js";
 import { ShapeHealth, shapeCollection } from "./shape-collection.js";
-import { approvalFromShape, nodeFromShape, runFromShape, type ShapeNodeRow, shapeRowContext } from "./shape-rows.js";
+import { approvalFromShape, nodeFromShape, runFromShape, type ShapeNodeRow, type ShapeRow, shapeRowContext } from "./shape-rows.js";
 import type { TeamShapeName } from "./team-shapes.js";
 import { teamWrites } from "./team-writes.js";
 import type { WriteQueue } from "./write-queue.js";

@@ -175,7 +175,9 @@ export function localSource(data: DataClient, queryClient: QueryClient, opts: Co
     // `run` and `nodes` share one query (one fetch of the run feeds both).
     // A run the workspace does not have loads as no rows (orNone), not as a failed collection.
     run: (runId) => memo(runId, "run", () => make<GatewayRunRow, string, GatewayRunRow | null>(`run:${runId}`, ["run", runId], () => orNone(() => api.getRun(runId), null), (r) => r.runId, (r) => (r ? [r] : []))),
-    nodes: (runId) => memo(runId, "nodes", () => make<GatewayRunNode, string, GatewayRunRow | null>(`nodes:${runId}`, ["run", runId], () => orNone(() => api.getRun(runId), null), (n) => n.key, (r) => (r ? r.nodes : []))),
+    // The nodes are copied: given the query data's own node objects, the collection saw none of
+    // their later changes and the run page's tree froze (e2e/gateway.test.ts).
+    nodes: (runId) => memo(runId, "nodes", () => make<GatewayRunNode, string, GatewayRunRow | null>(`nodes:${runId}`, ["run", runId], () => orNone(() => api.getRun(runId), null), (n) => n.key, (r) => (r ? r.nodes.map((n) => ({ ...n })) : []))),
     runEvents: (runId) =>
       memo(runId, "runEvents", () => streamCollection<GatewayRunEventRow, number>({ id: `flow:${data.mode.apiBaseUrl}:runEvents:${runId}`, fetch: rememberLast(opts.lastSeen, `flow:${data.mode.apiBaseUrl}:runEvents:${runId}`, async () => (await orNone(() => listAllRunEvents(api, runId, 0), [])) as GatewayRunEventRow[]), getKey: (e) => e.seq })),
     runTree: (runId) => memo(runId, "runTree", () => make<GatewayRunTreeRow>(`runTree:${runId}`, ["runTree", runId], async () => runTreeRows(await frameOf(api, runId)), (t) => t.key)),

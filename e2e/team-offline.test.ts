@@ -174,6 +174,9 @@ describe("a team workspace offline (issue #28)", () => {
     const cy = await signIn(browser, team.url, "cy", "/launch/release");
     onTestFinished(() => cy.context.close());
     await cy.page.locator('[data-testid="launch-form"] [name="service"]').waitFor();
+    // The app is installed (its service worker holds every view's files) before the network goes:
+    // going offline sooner, the runs list's own file could not load.
+    await cy.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
     await cy.context.setOffline(true);
     await cy.page.locator('[data-testid="launch-form"] [name="service"]').fill("removed-meanwhile");
     await cy.page.locator('[data-testid="launch-submit"]').click();

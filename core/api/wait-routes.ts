@@ -6,7 +6,7 @@
  * `HumanTask` waits for). docs/hosting.md "Domain API" documents both.
  */
 import { z } from "zod";
-import { type Columns, submitHumanTask, waitFields } from "../engine/index.js";
+import { type Columns, submitHumanTask, type WaitFields, waitFields } from "../engine/index.js";
 import type { WaitKind, WaitRow, WaitStatus } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
@@ -22,28 +22,7 @@ import type { GatewayHost } from "./host.js";
  * const waits: WaitInfo[] = await data.api.listWaits({ runId, kind: "signal" });
  * waits[0]?.name; // the Signal id to deliver to
  */
-export interface WaitInfo {
-  runId: string;
-  nodeId: string;
-  iteration: number;
-  kind: WaitKind;
-  status: WaitStatus;
-  /** A signal's id or an event's name (null for other kinds). */
-  name: string | null;
-  correlationId: string | null;
-  /**
-   * What the wait asks for: an approval's `request`, `mode`, `options`, `allowedScopes`,
-   * `allowedUsers`; a signal's or event's payload `schema`; a human task's `prompt` and
-   * `outputTable`, with `schema` (the JSON Schema of its row) when this host serves its workflow.
-   */
-  request: Record<string, unknown>;
-  /** What was delivered (an approval's decision with `decidedBy`), null while pending. */
-  resolution: Record<string, unknown> | null;
-  resolvedBy: string | null;
-  createdAtMs: number;
-  resolvedAtMs: number | null;
-  deadlineMs: number | null;
-}
+export type WaitInfo = WaitFields;
 
 const KINDS: readonly WaitKind[] = ["approval", "human", "signal", "event", "timer"];
 const STATUSES: readonly WaitStatus[] = ["pending", "resolved", "settled"];

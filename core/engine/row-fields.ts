@@ -62,9 +62,16 @@ export interface WaitFields {
   iteration: number;
   kind: WaitKind;
   status: WaitStatus;
+  /** A signal's id or an event's name (null for other kinds). */
   name: string | null;
   correlationId: string | null;
+  /**
+   * What the wait asks for: an approval's `request`, `mode`, `options`, `allowedScopes`,
+   * `allowedUsers`; a signal's or event's payload `schema`; a human task's `prompt` and
+   * `outputTable`, with `schema` (the JSON Schema of its row) when this host serves its workflow.
+   */
   request: Record<string, unknown>;
+  /** What was delivered (an approval's decision with `decidedBy`), null while pending. */
   resolution: Record<string, unknown> | null;
   resolvedBy: string | null;
   createdAtMs: number;

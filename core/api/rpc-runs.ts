@@ -7,7 +7,7 @@
  * See docs/hosting.md "RPC methods".
  */
 import { z } from "zod";
-import { ownerStateOf, previewDecisions, runSql, stopRun } from "../engine/index.js";
+import { checkStop, ownerStateOf, previewDecisions, runSql, stopRun } from "../engine/index.js";
 import type { RunStatus } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
@@ -108,10 +108,8 @@ async function cancel(host: GatewayHost, runId: string): Promise<RunStatusResult
   let active = host.activeRun(runId);
   if (!active) {
     const run = await host.db.requireRun(runId);
-    if (run.status === "cancelled") return { runId, status: "cancelled" };
-    if (run.status === "finished" || run.status === "failed" || run.status === "continued") {
-      throw new FlowError("INVALID_TRANSITION", `Run ${runId} already ended (status ${run.status}); there is nothing to cancel.`, { runId, status: run.status });
-    }
+    // Checked against the lifecycle table: cancelled already answers as it is, an ended run is INVALID_TRANSITION.
+    if (checkStop(runId, run.status, "cancel")) return { runId, status: "cancelled" };
     // Another live process executes it (flow up, another Gateway): ask it and wait.
     if (ownerStateOf(host.db.binding.env, run) === "live") return { runId, status: (await stopRun(host.db, runId, "cancel")).status };
     // A parked run (waiting, paused), or one whose process is gone, has no session: resume it

@@ -16,7 +16,7 @@ import {
   FlowDb,
   json,
   type NodeRecord,
-  nodeSql,
+  nodeChange,
   outputSql,
   type ResetDecision,
   resetWaits,
@@ -238,7 +238,7 @@ async function commitIntent(db: FlowDb, intent: Intent): Promise<IntentOutcome> 
     for (const n of reset) {
       const entry = n.outputTable ? registry.entries.get(n.outputTable) : undefined;
       if (entry) outputSql.remove(batch, entry, runId, n.nodeId, n.iteration);
-      nodeSql.upsert(batch, runId, { nodeId: n.nodeId, iteration: n.iteration, state: "pending", attempts: n.attempts }, now);
+      nodeChange(batch, runId, n.state, { nodeId: n.nodeId, iteration: n.iteration, state: "pending", attempts: n.attempts }, now);
       emit({ type: "TaskReset", nodeId: n.nodeId, iteration: n.iteration, reason: "time-travel" });
       resetNodes.push(n.nodeId);
     }

@@ -15,6 +15,7 @@ import { planFork, timeTravel, type TimeTravelResult } from "../time-travel/inde
 import { ANNOTATIONS } from "./contract.js";
 import type { GatewayHost, HijackPlanSummary } from "./host.js";
 import { runAuthOf } from "./identity.js";
+import { launchRunResultSchema, pauseRunResultSchema, runStatusResultSchema } from "./results.js";
 import type { RpcMethod } from "./rpc-types.js";
 import { workflowDbOf } from "./workflow-db.js";
 
@@ -38,15 +39,13 @@ const launchRunParams = z.object({
     .default({}),
 });
 
-/** How a run stands after a lifecycle call. */
-export interface RunStatusResult {
-  runId: string;
-  status: RunStatus;
-}
+/** How a run stands after a lifecycle call (`runStatusResultSchema`). */
+export type RunStatusResult = z.infer<typeof runStatusResultSchema>;
 
-const launchRun: RpcMethod<z.infer<typeof launchRunParams>, { runId: string; workflow: string }> = {
+const launchRun: RpcMethod<z.infer<typeof launchRunParams>, z.infer<typeof launchRunResultSchema>> = {
   scope: "run:write",
   params: launchRunParams,
+  result: launchRunResultSchema,
   async handler(p, caller, host) {
     const annotations = { ...p.options.annotations, ...(p.options.startedBy ? { [ANNOTATIONS.startedBy]: JSON.stringify(p.options.startedBy) } : {}) };
     const { runId } = await host.startRun({
@@ -64,12 +63,14 @@ const launchRun: RpcMethod<z.infer<typeof launchRunParams>, { runId: string; wor
 const resumeRun: RpcMethod<{ runId: string; force?: boolean | undefined }, RunStatusResult> = {
   scope: "run:write",
   params: runIdParams.extend({ force: z.boolean().optional() }),
+  result: runStatusResultSchema,
   handler: (p, _caller, host) => host.resumeRun(p.runId, p.force ? { force: true } : {}),
 };
 
-const pauseRun: RpcMethod<{ runId: string }, { runId: string; status: "pausing" }> = {
+const pauseRun: RpcMethod<{ runId: string }, z.infer<typeof pauseRunResultSchema>> = {
   scope: "run:write",
   params: runIdParams,
+  result: pauseRunResultSchema,
   async handler(p, _caller, host) {
     const active = host.activeRun(p.runId);
     if (!active) {
@@ -89,6 +90,7 @@ const pauseRun: RpcMethod<{ runId: string }, { runId: string; status: "pausing" 
 const cancelRun: RpcMethod<{ runId: string }, RunStatusResult> = {
   scope: "run:write",
   params: runIdParams,
+  result: runStatusResultSchema,
   async handler(p, caller, host) {
     const result = await cancel(host, p.runId);
     if (result.status === "cancelled" && caller) await recordCancelledBy(host, p.runId, caller.userId ?? caller.triggeredBy);

@@ -30,7 +30,7 @@
  *                     ├─> waiting-* ──> in-progress (a gate passed), finished, skipped, failed, cancelled
  *                     └─> finished (cache hit, settled wait), skipped, failed (failWith), cancelled
  *
- *   any ── reset (resume, retryTask, time travel) ──> pending
+ *   any ── reset (resume, retryTask, time travel; a cancelled task back in the tree) ──> pending
  *
  * A finished, failed, skipped or cancelled task moves again only by a reset.
  */

@@ -494,9 +494,6 @@ export class RunSession {
     for (const t of extracted.tasks) {
       const n = this.nodes.get(t.key)!;
       n.continueOnFail = t.desc.continueOnFail;
-      // A task cancelled because it left the tree is back in it: it is pending again (the node
-      // table's reset), then scheduled like any other.
-      if (n.state === "cancelled" && !this.running.has(t.key)) this.setNode(n, "pending");
     }
     // Nodes that were in the previous tree (on resume: anywhere in the stored run) and are gone
     // from this one never run: they are cancelled. Running attempts finish and keep their rows.

@@ -92,11 +92,12 @@ describe("node state transitions", () => {
       "waiting-approval": fromWaiting,
       "waiting-event": fromWaiting,
       "waiting-timer": fromWaiting,
-      // An ended task moves again only by a reset (resume, retryTask, time travel).
+      // An ended task moves again only by a reset (resume, retryTask, time travel)...
       finished: ["pending"],
       failed: ["pending"],
       skipped: ["pending"],
-      cancelled: ["pending"],
+      // ...but a cancelled one back in the tree is scheduled as a pending one (waits-reset: a reset Signal's child).
+      cancelled: ["pending", "in-progress", "finished", "skipped", "failed", ...waiting],
     };
     expect([...NODE_STATES].sort()).toEqual(Object.keys(legal).sort());
     for (const from of NODE_STATES) expect(NODE_STATES.filter((to) => allowed(from, to)).sort(), `from ${from}`).toEqual([...legal[from]].sort());
@@ -106,7 +107,8 @@ describe("node state transitions", () => {
 
   it("refuses an ended task going anywhere but back to pending, naming the task", () => {
     expect(() => assertNodeTransition(node, "finished", "failed")).toThrow(/Task a \(iteration 2\) of run r1 cannot go from "finished" to "failed"/);
-    expect(() => assertNodeTransition(node, "cancelled", "in-progress")).toThrow(expect.objectContaining({ code: "INVALID_TRANSITION" }));
+    expect(() => assertNodeTransition(node, "skipped", "in-progress")).toThrow(expect.objectContaining({ code: "INVALID_TRANSITION" }));
+    expect(() => assertNodeTransition(node, "cancelled", "cancelled")).toThrow(expect.objectContaining({ code: "INVALID_TRANSITION" }));
     expect(() => assertNodeTransition(node, null, "in-progress")).toThrow(expect.objectContaining({ code: "INVALID_TRANSITION", details: expect.objectContaining({ from: null, to: "in-progress" }) }));
   });
 });

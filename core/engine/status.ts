@@ -30,9 +30,11 @@
  *                     ├─> waiting-* ──> in-progress (a gate passed), finished, skipped, failed, cancelled
  *                     └─> finished (cache hit, settled wait), skipped, failed (failWith), cancelled
  *
- *   any ── reset (resume, retryTask, time travel; a cancelled task back in the tree) ──> pending
+ *   any ── reset (resume, retryTask, time travel) ──> pending
  *
- * A finished, failed, skipped or cancelled task moves again only by a reset.
+ * A finished, failed or skipped task moves again only by a reset. A cancelled one that is in
+ * the tree again in the same session (it left it, then came back) is scheduled as a pending
+ * one is, so it moves as pending does.
  */
 import { FlowError } from "../errors.js";
 import type { NodeState, RunStatus } from "./types.js";
@@ -106,7 +108,8 @@ const NODE_ALLOWED: Record<NodeState, readonly NodeState[]> = {
   finished: ["pending"],
   failed: ["pending"],
   skipped: ["pending"],
-  cancelled: ["pending"],
+  // Scheduled again when it is back in the tree (the session does not reset it first).
+  cancelled: ["pending", "in-progress", "finished", "skipped", "failed", ...NODE_WAITING],
 };
 
 /** Every node (task) state, in lifecycle order. */

@@ -67,25 +67,30 @@ async function until(ok: () => boolean, what: string): Promise<void> {
 }
 
 describe("WriteQueue.deliver", () => {
-  it("sends writes on different runs together, in the order made, and a write on the same run only once the earlier one was answered", async () => {
+  it("sends the first write alone, then writes on different runs together in the order made, and a write on the same run only once the earlier one was answered", async () => {
     const queue = new WriteQueue(mapStore(), "q-order");
+    await queue.add("launch", { runId: "r0", workflow: "release" }, "l0");
     await queue.add("approve", { runId: "r1", nodeId: "ship", decision: "approve" }, "a1");
     await queue.add("launch", { runId: "r2", workflow: "release" }, "l2");
     await queue.add("signal", { runId: "r1", name: "go" }, "s1");
     await queue.add("launch", { runId: "r3", workflow: "release" }, "l3");
     const h = heldSend();
     const delivered = queue.deliver(h.send);
+    await until(() => h.sent.length === 1, "the first write in flight");
+    await new Promise((r) => setTimeout(r, 20));
+    expect(h.sent).toEqual(["launch:r0"]);
+    await h.answer("launch:r0");
     // r2 and r3 do not wait for r1's approval; r1's signal does.
-    await until(() => h.sent.length === 3, "three writes in flight");
-    expect(h.sent).toEqual(["approve:r1", "launch:r2", "launch:r3"]);
+    await until(() => h.sent.length === 4, "three writes in flight");
+    expect(h.sent).toEqual(["launch:r0", "approve:r1", "launch:r2", "launch:r3"]);
     await h.answer("launch:r3");
     await h.answer("launch:r2");
     await new Promise((r) => setTimeout(r, 20));
-    expect(h.sent).toEqual(["approve:r1", "launch:r2", "launch:r3"]);
+    expect(h.sent).toHaveLength(4);
     await h.answer("approve:r1");
     await h.answer("signal:r1");
     await delivered;
-    expect(h.sent).toEqual(["approve:r1", "launch:r2", "launch:r3", "signal:r1"]);
+    expect(h.sent).toEqual(["launch:r0", "approve:r1", "launch:r2", "launch:r3", "signal:r1"]);
     expect(queue.all).toEqual([]);
   });
 
@@ -109,18 +114,26 @@ describe("WriteQueue.deliver", () => {
   it("stops at a write that does not reach the Gateway: it and the writes on its run stay queued in order, a refused write is kept", async () => {
     const store = mapStore();
     const queue = new WriteQueue(store, "q-stop");
+    await queue.add("launch", { runId: "r0", workflow: "release" }, "l0");
     await queue.add("approve", { runId: "r1", nodeId: "ship", decision: "approve" }, "a1");
     await queue.add("approve", { runId: "r2", nodeId: "ship", decision: "deny" }, "d2");
     await queue.add("signal", { runId: "r1", name: "go" }, "s1");
     const h = heldSend();
     const delivered = queue.deliver(h.send);
-    await until(() => h.sent.length === 2, "two writes in flight");
+    await h.answer("launch:r0");
+    await until(() => h.sent.length === 3, "two writes in flight");
     await h.fail("approve:r2", new FlowError("APPROVAL_ALREADY_DECIDED", "decided", { decidedBy: "ana" }));
     await h.fail("approve:r1", new TypeError("Failed to fetch"));
     await delivered;
-    expect(h.sent).toEqual(["approve:r1", "approve:r2"]);
+    expect(h.sent).toEqual(["launch:r0", "approve:r1", "approve:r2"]);
     expect(queue.all.map((w) => `${w.label}:${w.state}`)).toEqual(["a1:waiting", "d2:refused", "s1:waiting"]);
     expect((await store.list("q-stop")).length).toBe(3);
+    // Not reached first: nothing else is sent.
+    const offline = heldSend();
+    const tried = queue.deliver(offline.send);
+    await offline.fail("approve:r1", new TypeError("Failed to fetch"));
+    await tried;
+    expect(offline.sent).toEqual(["approve:r1"]);
     // Back: the approval first, then the signal on its run.
     const again = heldSend();
     const second = queue.deliver(again.send);

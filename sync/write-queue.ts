@@ -184,7 +184,8 @@ export class WriteQueue {
    * earlier ones that touch the same run (its `runId`, a fork's `newRunId`) to be answered, and
    * a cancel waits for every earlier write and holds every later one (it can end child runs);
    * writes on different runs are sent together, up to `MAX_IN_FLIGHT` at once, in the order
-   * made. A write that does not reach the Gateway stops the delivery: it, and what waits on it,
+   * made, once the first write got through (it goes alone, so a connection that is not back
+   * costs one request). A write that does not reach the Gateway stops the delivery: it, and what waits on it,
    * stay first for the next one. A refused write is kept with its refusal; what waits on it is
    * sent. Concurrent calls share one delivery.
    */
@@ -209,7 +210,8 @@ export class WriteQueue {
     const slots = new Slots(MAX_IN_FLIGHT);
     let reached = true;
     for (const [i, write] of waiting.entries()) {
-      const before = waiting.slice(0, i).filter((earlier) => mustFollow(write, earlier));
+      // The first write goes alone: once it got through, the connection is back for the others.
+      const before = waiting.slice(0, i).filter((earlier, j) => j === 0 || mustFollow(write, earlier));
       answered.set(
         write.writeId,
         (async () => {

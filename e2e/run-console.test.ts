@@ -9,7 +9,8 @@
  * - navigate between a parent run and its child run (Subflow): the child's breadcrumbs and
  *   header link the parent, the parent's Subflow node links the child;
  * - a graph of the run's task tree (the Graph tab), the live task marked and moving as the run
- *   goes, a click selecting the task for the node panel, `?tab=graph` reopening it.
+ *   goes (the same boxes, so the keyboard focus stays), a click selecting the task for the node
+ *   panel, `?tab=graph` reopening it.
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -229,9 +230,15 @@ describe("the run console: compare, fork, export, parent and child (issue #27)",
     expect(await page.locator('#tab-graph[aria-selected="true"]').count()).toBe(1);
 
     // Approved, the run moves on without a reload: the mark leaves ship, and deploy ends it.
+    // The boxes stay the same elements as the run moves (only their state changes), so the
+    // keyboard focus on a box stays where it was.
+    await node("test-1").focus();
+    await page.evaluate(() => ((globalThis as unknown as { shipBox: Element | null }).shipBox = document.querySelector('[data-testid="graph-node"][data-node-id="ship"]')));
     await rpc(gw.url, "submitApproval", { runId, nodeId: "ship", decision: "approve", note: "Ship it" });
     await node("ship").and(page.locator('[data-state="finished"]')).waitFor();
     await node("deploy").and(page.locator('[data-state="finished"]')).waitFor({ timeout: 30_000 });
+    expect(await page.evaluate(() => (globalThis as unknown as { shipBox: Element }).shipBox.isConnected)).toBe(true);
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.nodeId)).toBe("test-1");
     expect(await node("ship").getAttribute("data-live")).toBeNull();
     expect(await page.locator('[data-testid="graph-node"][data-live="true"]').count()).toBe(0);
     expect(await page.locator(".run-graph-legend").textContent()).toContain("No task is running or waiting now");

@@ -9,9 +9,10 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "./support/chromium.js";
 import { type AppGateway, startAppGateway } from "./support/gateway.js";
+import { scrollIntoSight } from "./support/screens.js";
 import { type SeededRuns, seedAppData } from "./support/seed.js";
 
 const OUT = fileURLToPath(new URL("../docs/app/", import.meta.url));
@@ -69,26 +70,35 @@ describe("screens of every view, light and dark, with no critical accessibility 
     await gw?.close();
   });
 
+  // One test per view and theme (a failure names its view, and each view has its own time on a
+  // loaded machine); one browser context per theme, shared by its views.
   for (const theme of ["light", "dark"] as const) {
-    it(`${theme}: each view`, async () => {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: theme });
-      await context.addInitScript((t) => localStorage.setItem("flow:theme", t), theme);
-      const page = await context.newPage();
-      page.setDefaultTimeout(20_000);
-      const problems: string[] = [];
-      try {
-        for (const view of VIEWS) {
+    describe(theme, () => {
+      let context: BrowserContext;
+      let page: Page;
+
+      beforeAll(async () => {
+        context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: theme });
+        await context.addInitScript((t) => localStorage.setItem("flow:theme", t), theme);
+        page = await context.newPage();
+        page.setDefaultTimeout(20_000);
+      }, 60_000);
+
+      afterAll(async () => {
+        await context?.close();
+      });
+
+      for (const view of VIEWS) {
+        it(`${theme}: ${view.name}`, async () => {
           await page.goto(`${gw.url}${view.path(runs)}`);
           await view.ready(page, runs).waitFor();
-          if (view.scroll) await view.ready(page, runs).scrollIntoViewIfNeeded();
-          expect(await page.evaluate(() => document.documentElement.dataset.theme), view.name).toBe(theme);
+          if (view.scroll) await scrollIntoSight(view.ready(page, runs));
+          expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
           await page.screenshot({ path: join(OUT, `view-${view.name}-${theme}.png`), animations: "disabled" });
-          for (const v of await axeViolations(page)) if (v.impact === "critical") problems.push(`${view.name}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-        }
-      } finally {
-        await context.close();
+          const problems = (await axeViolations(page)).filter((v) => v.impact === "critical").map((v) => `${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+          expect(problems).toEqual([]);
+        }, 60_000);
       }
-      expect(problems).toEqual([]);
-    }, 120_000);
+    });
   }
 });

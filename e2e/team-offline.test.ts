@@ -5,12 +5,13 @@
  * again, still offline: the last-synced rows are there at once, as of when, with her three
  * changes listed. Meanwhile ana approves the release bea denied. Back online, bea's changes are
  * sent in order: the approval and the launch are applied once (rows in PostgreSQL), her denial
- * is refused and she reads why ("ana approved this … before your denial arrived"). dan (read)
+ * is refused and she reads why. A run page she never opened, opened offline, shows the run's
+ * row as last synced and says the rest is not kept, with a clean console ("ana approved this … before your denial arrived"). dan (read)
  * cannot queue a launch offline; cy, removed while offline, sees his queued launch refused.
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { allowConsole } from "./support/chromium.js";
+import { allowConsole, takeConsoleProblems } from "./support/chromium.js";
 import { shootThemes } from "./support/screens.js";
 import { signIn, teamBrowsers } from "./support/team-app.js";
 
@@ -109,6 +110,18 @@ describe("a team workspace offline (issue #28)", () => {
     await page.locator('.shell-nav a[href$="/runs"]').click();
     await row(page, denyId, "waiting-approval").waitFor();
     await shootThemes(page, "view-team-offline");
+    // The table ends with its last row: no empty band under it.
+    expect(await page.getByTestId("runs-scroll").evaluate((el) => el.clientHeight - (el.firstElementChild as HTMLElement).offsetHeight)).toBe(0);
+    // A run's page this browser never opened, opened offline: its row of the runs list, said to
+    // be all it keeps, and no failed query on the console.
+    expect(takeConsoleProblems(browser)).toEqual([]);
+    await row(page, denyId).locator("a.run-id").click();
+    await page.locator('[data-testid="run-status"][data-status="waiting-approval"]').waitFor();
+    await page.locator('[data-testid="run-unseen"]').waitFor();
+    await page.getByText("Tasks not kept in this browser").waitFor();
+    expect(await page.getByTestId("run-not-found").count()).toBe(0);
+    await shootThemes(page, "view-team-offline-run");
+    expect(takeConsoleProblems(browser)).toEqual([]);
     await page.locator('.shell-nav a[href$="/approvals"]').click();
 
     // Meanwhile ana approves the release bea denied offline.

@@ -46,4 +46,17 @@ describe("rememberLast: the rows a collection loaded last", () => {
     warming = false;
     expect(await load()).toEqual(["live"]);
   });
+
+  it("answers the unseen value and tells the store when no gateway answers and nothing was saved", async () => {
+    const told: string[] = [];
+    const store = { ...memoryStore(), unseen: (id: string) => void told.push(id) };
+    expect(await rememberLast(store, "runEvents:r1", async () => Promise.reject(unavailable), () => [])()).toEqual([]);
+    expect(told).toEqual(["runEvents:r1"]);
+    // Saved rows still win, and other errors still fail.
+    store.kept.set("run:r2", { runId: "r2" });
+    expect(await rememberLast(store, "run:r2", async () => Promise.reject(unavailable), () => null)()).toEqual({ runId: "r2" });
+    const refused = Object.assign(new Error("no"), { code: "UNAUTHORIZED" });
+    await expect(rememberLast(store, "run:r3", async () => Promise.reject(refused), () => null)()).rejects.toBe(refused);
+    expect(told).toEqual(["runEvents:r1"]);
+  });
 });

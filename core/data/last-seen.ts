@@ -22,15 +22,21 @@ export interface LastSeenStore {
   load(id: string): Promise<unknown>;
   /** True while the source is still starting: loads then answer a saved value, when there is one, without waiting for it. */
   warming?(): boolean;
+  /** Told when a load found no gateway and nothing saved, and answered its `unseen` value instead (the view says it has not seen it). */
+  unseen?(id: string): void;
 }
 
 /**
  * Wraps a collection's fetch: saved on success, served from the store when no gateway answers
- * or while the source is warming.
+ * or while the source is warming. With `unseen`, a load that finds no gateway and nothing
+ * saved answers `unseen()` (and tells the store) instead of failing: the collection reads as
+ * loaded and empty, no failed query on the console, and the change stream refetches it once
+ * the gateway answers (a run's page opened offline, core/data/source.ts).
  * @example
  * const fetchRuns = rememberLast(store, "flow:http://127.0.0.1:7331:runs", () => api.listRuns());
+ * const fetchEvents = rememberLast(store, "flow:http://127.0.0.1:7331:runEvents:r1", () => api.listRunEvents("r1"), () => []);
  */
-export function rememberLast<D>(store: LastSeenStore | undefined, id: string, fetch: () => Promise<D>): () => Promise<D> {
+export function rememberLast<D>(store: LastSeenStore | undefined, id: string, fetch: () => Promise<D>, unseen?: () => D): () => Promise<D> {
   if (!store) return fetch;
   return async () => {
     if (store.warming?.()) {
@@ -46,8 +52,10 @@ export function rememberLast<D>(store: LastSeenStore | undefined, id: string, fe
     } catch (error) {
       if ((error as { code?: unknown } | null)?.code !== "GATEWAY_UNAVAILABLE") throw error;
       const last = await store.load(id).catch(() => undefined);
-      if (last === undefined) throw error;
-      return last as D;
+      if (last !== undefined) return last as D;
+      if (!unseen) throw error;
+      store.unseen?.(id);
+      return unseen();
     }
   };
 }

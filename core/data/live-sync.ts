@@ -15,7 +15,8 @@
  *   "A streamed token to a watching browser").
  * - another collection: that collection is refetched (coalesced the same way).
  * - `reset` (the gateway restarted, or this client was away too long): everything is refetched.
- * - the stream back online after it was offline: everything is refetched too. Changes heard
+ * - the stream back online after it was offline (also when it was offline from the start):
+ *   everything is refetched too. Changes heard
  *   while the network was flaky may have had their fetches fail (a run started meanwhile), and
  *   collections whose load failed leave their error state.
  *
@@ -125,12 +126,12 @@ export class LiveSync {
         if (e.type === "change") void this.onChange(e.change);
         else if (e.type === "reset") void this.invalidate();
       });
-      let seenOnline = stream.status === "online";
+      // Offline at any time, before the first answer too (a workspace opened offline shows
+      // what this browser kept, or empty rows it never saw): everything is refetched once back.
       let away = false;
       this.stopStatus = stream.onStatus((s) => {
-        if (s === "offline" && seenOnline) away = true;
+        if (s === "offline") away = true;
         if (s !== "online") return;
-        seenOnline = true;
         if (away) void this.invalidate();
         away = false;
       });

@@ -148,8 +148,8 @@ async function orNone<D>(read: () => Promise<D>, none: D): Promise<D> {
 export function localSource(data: DataClient, queryClient: QueryClient, opts: CollectionsOptions): CollectionSource {
   const api = data.api;
   const prefix = ["durable-flow", data.mode.apiBaseUrl] as const;
-  const make = <T extends object, K extends string | number = string, D = T[]>(name: string, key: unknown[], fetch: () => Promise<D>, getKey: (row: T) => K, select?: (d: D) => T[]) =>
-    queryCollection<T, K, D>({ id: `flow:${data.mode.apiBaseUrl}:${name}`, queryKey: [...prefix, ...key], queryClient, fetch: rememberLast(opts.lastSeen, `flow:${data.mode.apiBaseUrl}:${name}`, fetch), getKey, ...(select ? { select } : {}) });
+  const make = <T extends object, K extends string | number = string, D = T[]>(name: string, key: unknown[], fetch: () => Promise<D>, getKey: (row: T) => K, select?: (d: D) => T[], unseen?: () => D) =>
+    queryCollection<T, K, D>({ id: `flow:${data.mode.apiBaseUrl}:${name}`, queryKey: [...prefix, ...key], queryClient, fetch: rememberLast(opts.lastSeen, `flow:${data.mode.apiBaseUrl}:${name}`, fetch, unseen), getKey, ...(select ? { select } : {}) });
   const perRun = new Map<string, Map<PerRunKind, LiveCollection<any, any>>>();
   const memo = <C extends LiveCollection<any, any>>(runId: string, kind: PerRunKind, build: () => C): C => {
     let m = perRun.get(runId);
@@ -173,14 +173,15 @@ export function localSource(data: DataClient, queryClient: QueryClient, opts: Co
     ...shared,
     queryKey: prefix,
     // `run` and `nodes` share one query (one fetch of the run feeds both).
-    // A run the workspace does not have loads as no rows (orNone), not as a failed collection.
-    run: (runId) => memo(runId, "run", () => make<GatewayRunRow, string, GatewayRunRow | null>(`run:${runId}`, ["run", runId], () => orNone(() => api.getRun(runId), null), (r) => r.runId, (r) => (r ? [r] : []))),
+    // A run the workspace does not have loads as no rows (orNone), not as a failed collection;
+    // so does one no gateway answers for and this browser never saw (the store is told: unseen).
+    run: (runId) => memo(runId, "run", () => make<GatewayRunRow, string, GatewayRunRow | null>(`run:${runId}`, ["run", runId], () => orNone(() => api.getRun(runId), null), (r) => r.runId, (r) => (r ? [r] : []), () => null)),
     // The nodes are copied: given the query data's own node objects, the collection saw none of
     // their later changes and the run page's tree froze (e2e/gateway.test.ts).
-    nodes: (runId) => memo(runId, "nodes", () => make<GatewayRunNode, string, GatewayRunRow | null>(`nodes:${runId}`, ["run", runId], () => orNone(() => api.getRun(runId), null), (n) => n.key, (r) => (r ? r.nodes.map((n) => ({ ...n })) : []))),
+    nodes: (runId) => memo(runId, "nodes", () => make<GatewayRunNode, string, GatewayRunRow | null>(`nodes:${runId}`, ["run", runId], () => orNone(() => api.getRun(runId), null), (n) => n.key, (r) => (r ? r.nodes.map((n) => ({ ...n })) : []), () => null)),
     runEvents: (runId) =>
-      memo(runId, "runEvents", () => streamCollection<GatewayRunEventRow, number>({ id: `flow:${data.mode.apiBaseUrl}:runEvents:${runId}`, fetch: rememberLast(opts.lastSeen, `flow:${data.mode.apiBaseUrl}:runEvents:${runId}`, async () => (await orNone(() => listAllRunEvents(api, runId, 0), [])) as GatewayRunEventRow[]), getKey: (e) => e.seq })),
-    runTree: (runId) => memo(runId, "runTree", () => make<GatewayRunTreeRow>(`runTree:${runId}`, ["runTree", runId], async () => runTreeRows(await frameOf(api, runId)), (t) => t.key)),
+      memo(runId, "runEvents", () => streamCollection<GatewayRunEventRow, number>({ id: `flow:${data.mode.apiBaseUrl}:runEvents:${runId}`, fetch: rememberLast(opts.lastSeen, `flow:${data.mode.apiBaseUrl}:runEvents:${runId}`, async () => (await orNone(() => listAllRunEvents(api, runId, 0), [])) as GatewayRunEventRow[], () => []), getKey: (e) => e.seq })),
+    runTree: (runId) => memo(runId, "runTree", () => make<GatewayRunTreeRow>(`runTree:${runId}`, ["runTree", runId], async () => runTreeRows(await frameOf(api, runId)), (t) => t.key, undefined, () => [])),
     tickets: (runId) =>
       memo(runId, "tickets", () =>
         make<GatewayTicketRow>(`tickets:${runId}`, ["tickets", runId], async () => {

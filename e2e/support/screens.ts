@@ -3,7 +3,7 @@
  * What the screenshot scripts (`e2e/screens/*.ts`) share: a Gateway over a fresh SQLite file
  * with the given workflow sets, the app served by Vite's dev server with the domain API
  * proxied to that Gateway (vite.app.config.ts), typed calls of the API, polling until a
- * condition holds, light + dark screenshots of the whole main area into `docs/app/`, and
+ * condition holds, scrolling an element into sight across re-renders, light + dark screenshots of the whole main area into `docs/app/`, and
  * axe-core's critical accessibility violations of a page.
  */
 import { mkdirSync, mkdtempSync } from "node:fs";
@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { bindWorkflows, Gateway, type WorkflowSet } from "durable-flow";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -89,6 +89,26 @@ export async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, wh
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Scrolls what `target` finds into sight, finding it again each try: a view that re-renders
+ * replaces its elements, and an element handle held across that is detached (Playwright's
+ * `scrollIntoViewIfNeeded` holds one). Done once the element is connected and in the viewport
+ * (whole when it fits).
+ * @example
+ * await scrollIntoSight(page.locator('[data-testid="graph-node"][data-live="true"]'));
+ */
+export async function scrollIntoSight(target: Locator, ms = 20_000): Promise<void> {
+  const inSight = () =>
+    target.evaluate((el) => {
+      if (!el.isConnected) return false;
+      el.scrollIntoView({ block: "nearest", inline: "nearest" });
+      const r = el.getBoundingClientRect();
+      // Whole when it fits the viewport, else some of it.
+      return r.height > 0 && (r.height <= innerHeight ? r.top >= 0 && r.bottom <= innerHeight : r.top < innerHeight && r.bottom > 0);
+    });
+  await until(inSight, (ok) => ok, "the element scrolled into sight", ms);
 }
 
 /**

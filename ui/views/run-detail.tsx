@@ -37,10 +37,13 @@ export default function RunDetail() {
   const runId = () => decodeSegment(params.runId);
   const [search, setSearch] = useSearchParams<{ node?: string; iteration?: string; tab?: string }>();
   const data = useRunData(runId);
-  const now = createNow(() => {
+  const clock = createNow(() => {
     const run = data.run();
     return run !== undefined && !isEnded(run.status);
   });
+  // Never behind what the run's rows say happened: the clock ticks each second, and a task that
+  // started since its last tick would show no bar and a duration shorter than the run's own.
+  const now = () => Math.max(clock(), data.events().at(-1)?.timestampMs ?? 0, data.run()?.updatedAtMs ?? 0);
   const items = createMemo(() => buildTree(data.structure(), data.tasks(), data.nodes()));
   const order = createMemo(() => data.tasks().map((t) => `${t.nodeId}#${t.iteration}`));
 
@@ -99,6 +102,11 @@ export default function RunDetail() {
         <Match when={data.run()}>
           {(run) => (
             <>
+              <Show when={data.unseen()}>
+                <p class="last-seen-banner" role="status" data-testid="run-unseen">
+                  This browser has not opened this run before, so it keeps only its row of the runs list: its tasks, events and output show once the workspace answers again.
+                </p>
+              </Show>
               <RunHeader run={run()} events={data.events()} now={now} childRuns={data.children()} />
               <RunActions run={run()} />
               <RunApprovals approvals={data.approvals()} />
@@ -106,7 +114,8 @@ export default function RunDetail() {
                 <section class="card run-detail-tree" aria-label="Task tree">
                   <h2 class="run-detail-section-title">
                     Tasks
-                    <Show when={data.frameNo() > 0}>
+                    {/* Frame 1 is every run's first render: the number says something once the workflow re-rendered. */}
+                    <Show when={data.frameNo() > 1}>
                       <span class="run-detail-frame" title="The run's graph as of its latest frame (a frame is one render of the workflow)">
                         {" "}
                         · frame {data.frameNo()}
@@ -114,7 +123,7 @@ export default function RunDetail() {
                     </Show>
                   </h2>
                   <Show when={!data.treeLoading()} fallback={<p class="muted pad">Loading tasks…</p>}>
-                    <Show when={items().length > 0} fallback={<EmptyState title="No frame yet" hint="The run has not rendered its tasks yet; they show here as soon as it does." />}>
+                    <Show when={items().length > 0} fallback={<NoTasks unseen={data.unseen()} />}>
                       <RunTree items={items()} selected={selectedKey()} onSelect={select} />
                     </Show>
                   </Show>
@@ -149,30 +158,37 @@ export default function RunDetail() {
                     Graph
                   </button>
                   <button type="button" role="tab" id="tab-events" aria-selected={tab() === "events"} aria-controls="panel-history" onClick={() => setSearch({ tab: "events" })}>
-                    Events <span class="muted">{data.events().length}</span>
+                    Events <span class="muted">{data.unseen() ? "" : data.events().length}</span>
                   </button>
                 </div>
                 <div role="tabpanel" id="panel-history" aria-labelledby={`tab-${tab()}`} class="run-detail-tabpanel">
-                  <Switch
-                    fallback={
-                      <RunTimeline nodes={data.nodes()} events={data.events()} order={order()} startMs={run().createdAtMs} endMs={isEnded(run().status) ? (run().finishedAtMs ?? run().updatedAtMs) : null} now={now} selected={selectedKey()} onSelect={select} />
-                    }
-                  >
-                    <Match when={tab() === "events"}>
-                      <RunEvents events={data.events()} loading={data.eventsLoading()} startMs={run().createdAtMs} />
-                    </Match>
-                    <Match when={tab() === "graph"}>
-                      <Show when={!data.treeLoading()} fallback={<p class="muted pad">Loading tasks…</p>}>
-                        <Show when={items().length > 0} fallback={<EmptyState title="No frame yet" hint="The run has not rendered its tasks yet; its graph shows here as soon as it does." />}>
-                          <RunGraph items={items()} selected={selectedKey()} onSelect={select} />
+                  <Show when={!data.unseen()} fallback={<EmptyState title="History not kept in this browser" hint="Its timeline, graph and events show once the workspace answers again." />}>
+                    <Switch
+                      fallback={
+                        <RunTimeline nodes={data.nodes()} events={data.events()} order={order()} startMs={run().createdAtMs} endMs={isEnded(run().status) ? (run().finishedAtMs ?? run().updatedAtMs) : null} now={now} selected={selectedKey()} onSelect={select} />
+                      }
+                    >
+                      <Match when={tab() === "events"}>
+                        <RunEvents events={data.events()} loading={data.eventsLoading()} startMs={run().createdAtMs} />
+                      </Match>
+                      <Match when={tab() === "graph"}>
+                        <Show when={!data.treeLoading()} fallback={<p class="muted pad">Loading tasks…</p>}>
+                          <Show when={items().length > 0} fallback={<EmptyState title="No frame yet" hint="The run has not rendered its tasks yet; its graph shows here as soon as it does." />}>
+                            <RunGraph items={items()} selected={selectedKey()} onSelect={select} />
+                          </Show>
                         </Show>
-                      </Show>
-                    </Match>
-                  </Switch>
+                      </Match>
+                    </Switch>
+                  </Show>
                 </div>
               </section>
             </>
           )}
+        </Match>
+        <Match when={data.unseen()}>
+          <div data-testid="run-unseen">
+            <EmptyState title="Not seen in this browser" hint={`The workspace cannot be reached, and this browser has not seen run ${runId()}: it shows once the workspace answers again.`} action={<A href="/runs">Back to runs</A>} />
+          </div>
         </Match>
         <Match when={true}>
           <p class="muted" role="status" data-testid="run-loading">
@@ -181,6 +197,15 @@ export default function RunDetail() {
         </Match>
       </Switch>
     </div>
+  );
+}
+
+/** What the tree shows with no task: none rendered yet, or none kept in this browser (the run unseen offline). */
+function NoTasks(props: { unseen: boolean }) {
+  return (
+    <Show when={props.unseen} fallback={<EmptyState title="No frame yet" hint="The run has not rendered its tasks yet; they show here as soon as it does." />}>
+      <EmptyState title="Tasks not kept in this browser" hint="They show once the workspace answers again." />
+    </Show>
   );
 }
 

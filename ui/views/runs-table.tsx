@@ -19,6 +19,8 @@ import { type Selection, toggleAll, toggleSelection } from "./run-selection.js";
 import type { RunsOrder, SortKey } from "./runs-sort.js";
 
 const ROW_HEIGHT = 44;
+/** Rows the table keeps in sight however short the page. */
+const MIN_ROWS = 3;
 
 /** What the table needs from the list. */
 export interface RunsTableProps {
@@ -132,7 +134,9 @@ export function RunsTable(props: RunsTableProps) {
         <SortHeader key="duration" order={props.order} onSort={props.onSort} class="runs-num" />
         <SortHeader key="cost" order={props.order} onSort={props.onSort} class="runs-num" title="Sort by the agents' cost, child runs included" />
       </div>
-      <div class="runs-scroll" ref={scroller} data-testid="runs-scroll">
+      {/* Kept at least three rows tall when the page is short, but never taller than its rows
+          (a list of one or two rows ends with its last row, no empty band under it). */}
+      <div class="runs-scroll" ref={scroller} data-testid="runs-scroll" style={{ "min-height": `${Math.min(MIN_ROWS * ROW_HEIGHT, virtualizer.getTotalSize())}px` }}>
         <div class="runs-space" style={{ height: `${virtualizer.getTotalSize()}px` }}>
           {/* For over items keyed by index: scrolling adds the rows that come into view and drops
               those that leave; the rows in between are neither re-rendered nor repainted. */}

@@ -82,6 +82,8 @@ export interface LastSeen extends LastSeenStore {
   shownFrom: Accessor<number | undefined>;
   /** Whether any load so far was answered from here rather than live (saved rows, or an unseen collection read as empty). */
   fromStore(): boolean;
+  /** Whether the collection `id` was answered as empty because no gateway answered and this browser never saw it (until a load succeeds). */
+  isUnseen(id: string): boolean;
   /** Saves a collection's rows a second after each change (the runs list). */
   follow(id: string, collection: LiveCollection<any, any>): () => void;
   /**
@@ -114,6 +116,15 @@ export interface LastSeenOptions {
 export function createLastSeen(options: LastSeenOptions = {}): LastSeen {
   const [shownFrom, setShownFrom] = createSignal<number>();
   const [servedEmpty, setServedEmpty] = createSignal(false);
+  const [unseenIds, setUnseenIds] = createSignal<ReadonlySet<string>>(new Set());
+  const setUnseen = (id: string, unseen: boolean) =>
+    setUnseenIds((ids) => {
+      if (ids.has(id) === unseen) return ids;
+      const next = new Set(ids);
+      if (unseen) next.add(id);
+      else next.delete(id);
+      return next;
+    });
   let served = false;
   const save = async (id: string, value: unknown) => {
     await tx("readwrite", (s) => s.put({ id, value: JSON.parse(JSON.stringify(value ?? null)), atMs: Date.now() } satisfies Saved));
@@ -129,6 +140,7 @@ export function createLastSeen(options: LastSeenOptions = {}): LastSeen {
     async save(id, value) {
       setShownFrom(undefined);
       setServedEmpty(false);
+      setUnseen(id, false);
       await save(id, value);
     },
     async load(id) {
@@ -141,6 +153,8 @@ export function createLastSeen(options: LastSeenOptions = {}): LastSeen {
       }
       return saved;
     },
+    unseen: (id) => setUnseen(id, true),
+    isUnseen: (id) => unseenIds().has(id),
     ...(options.warming ? { warming: options.warming } : {}),
     shapes: { save, load },
     async keptShape(id) {

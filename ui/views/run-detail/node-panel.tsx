@@ -97,7 +97,7 @@ export function NodePanel(props: { run: GatewayRunRow; events: readonly GatewayR
       <Show when={props.node?.outputTable} fallback={<p class="muted">{props.node ? "This node writes no output row." : "This task has not run yet."}</p>}>
         <Show when={!output.error} fallback={<p class="error-banner">{errorText(output.error)}</p>}>
           <Show when={output.state === "ready" || output.state === "refreshing"} fallback={<p class="muted">Loading the output…</p>}>
-            <Show when={output.latest?.row} fallback={<p class="muted">No output row yet (table {props.node?.outputTable}).</p>}>
+            <Show when={output.latest?.row} fallback={<p class="muted" data-testid="no-output">{noOutput(state())}</p>}>
               {(row) => <JsonBlock title={`Output · ${props.node?.outputTable}`} value={row()} open testId="node-output" />}
             </Show>
           </Show>
@@ -126,4 +126,15 @@ export function NodePanel(props: { run: GatewayRunRow; events: readonly GatewayR
       </ConfirmDialog>
     </section>
   );
+}
+
+/** Why a task has no output row, in its state's words (the table's name is in the output's title once there is one). */
+function noOutput(state: string): string {
+  if (state === "in-progress") return "No output yet: the task is running.";
+  if (state === "failed") return "No output: the task failed (its error is above).";
+  if (state === "cancelled") return "No output: the task was cancelled.";
+  if (state === "skipped") return "No output: the task was skipped.";
+  if (state.startsWith("waiting")) return "No output yet: the task is waiting.";
+  if (state === "finished") return "The task finished without an output row.";
+  return "No output yet: the task has not started.";
 }

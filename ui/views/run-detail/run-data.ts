@@ -29,9 +29,21 @@ export function useRunData(runId: Accessor<string>) {
   const eventsQ = useLiveQuery((q) => q.from({ e: cols.runEvents(runId()) }).orderBy(({ e }) => e.seq, "asc"));
   const approvalsQ = useLiveQuery((q) => q.from({ a: cols.approvals }).where(({ a }) => eq(a.runId, runId())));
   const childrenQ = useLiveQuery((q) => q.from({ r: cols.runs }).where(({ r }) => eq(r.parentRunId, runId())));
+  const listedQ = useLiveQuery((q) => q.from({ r: cols.runs }).where(({ r }) => eq(r.runId, runId())));
 
-  /** The run row once loaded (undefined while loading or when it failed). */
-  const run = createMemo<GatewayRunRow | undefined>(() => (runQ.isReady ? runQ()[0] : undefined));
+  /**
+   * No gateway answered for the run and this browser never opened it (core/data/last-seen.ts
+   * `unseen`): its tasks and events are not here until the workspace answers again.
+   */
+  const unseen = () => conn.lastSeen?.isUnseen(cols.run(runId()).id) === true;
+  /** The run row once loaded (undefined while loading or when it failed); unseen, the runs list's row of it. */
+  const run = createMemo<GatewayRunRow | undefined>(() => {
+    if (!runQ.isReady) return undefined;
+    const row = runQ()[0];
+    if (row || !unseen()) return row;
+    const listed = listedQ.isReady ? listedQ()[0] : undefined;
+    return listed ? { ...listed, output: null, auth: null, nodes: [], frameNo: 0, lastSeq: 0 } : undefined;
+  });
   const nodes = createMemo<GatewayRunNode[]>(() => (nodesQ.isReady ? nodesQ() : []));
   const tasks = createMemo<GatewayRunTreeRow[]>(() => (treeQ.isReady ? [...treeQ()].sort((a, b) => a.ordinal - b.ordinal) : []));
   const events = createMemo<GatewayRunEventRow[]>(() => (eventsQ.isReady ? eventsQ() : []));
@@ -62,7 +74,8 @@ export function useRunData(runId: Accessor<string>) {
     loading: () => runQ.isLoading || (!runQ.isReady && !runQ.isError),
     loadError,
     /** The workspace answered and has no such run (a link of another workspace, or a wrong one). */
-    missing: () => runQ.isReady && runQ().length === 0,
+    missing: () => runQ.isReady && runQ().length === 0 && !unseen(),
+    unseen,
     /** This browser's engine is still opening its database (the run is looked for once it has). */
     opening: () => conn.engineReady !== undefined && !conn.engineReady(),
     eventsLoading: () => !eventsQ.isReady && !eventsQ.isError,

@@ -49,6 +49,11 @@ export function RunGraph(props: { items: TreeItem[]; selected: string | undefine
     };
   });
   const at = createMemo(() => new Map(graph().nodes.map((n) => [n.task.key, { x: PAD + n.lane * (W + GAP_X), y: PAD + n.layer * (H + GAP_Y) }])));
+  // The boxes are keyed by task key (a string): a refresh of the run's rows lays the graph out
+  // anew, and keying by the new node objects would replace every box (focus lost, a box a
+  // script holds detached); by key, a box stays and only its attributes change.
+  const byKey = createMemo(() => new Map(graph().nodes.map((n) => [n.task.key, n])));
+  const keys = createMemo(() => graph().nodes.map((n) => n.task.key), undefined, { equals: (a, b) => a.length === b.length && a.every((k, i) => k === b[i]) });
   const width = () => PAD * 2 + graph().lanes * W + Math.max(0, graph().lanes - 1) * GAP_X;
   const height = () => PAD * 2 + graph().layers * H + Math.max(0, graph().layers - 1) * GAP_Y;
   const live = createMemo(() => graph().nodes.find((n) => isLive(n.task.state))?.task.key);
@@ -95,12 +100,13 @@ export function RunGraph(props: { items: TreeItem[]; selected: string | undefine
       <div class="run-graph-scroll" ref={scroller}>
         <svg class="run-graph-svg" width={width()} height={height()} viewBox={`0 0 ${width()} ${height()}`} role="group" aria-label="Task graph">
           <g class="run-graph-edges" aria-hidden="true">
-            <For each={graph().edges}>{(e) => <path d={edgePath(e.from, e.to)} classList={{ "run-graph-edge": true, done: graph().nodes.find((n) => n.task.key === e.from)?.task.state === "finished" }} />}</For>
+            <For each={graph().edges}>{(e) => <path d={edgePath(e.from, e.to)} classList={{ "run-graph-edge": true, done: byKey().get(e.from)?.task.state === "finished" }} />}</For>
           </g>
-          <For each={graph().nodes}>
-            {(n) => {
-              const p = () => at().get(n.task.key)!;
-              const t = () => n.task;
+          <For each={keys()}>
+            {(key) => {
+              const p = () => at().get(key)!;
+              const n = () => byKey().get(key)!;
+              const t = () => n().task;
               return (
                 <g
                   class={`run-graph-node ${toneOf(t().state)}`}
@@ -114,8 +120,8 @@ export function RunGraph(props: { items: TreeItem[]; selected: string | undefine
                   data-node-id={t().nodeId}
                   data-iteration={t().iteration}
                   data-state={t().state}
-                  data-layer={n.layer}
-                  data-lane={n.lane}
+                  data-layer={n().layer}
+                  data-lane={n().lane}
                   data-live={isLive(t().state) ? "true" : undefined}
                   onClick={() => props.onSelect(t().nodeId, t().iteration)}
                   onKeyDown={(e) => onKey(e, t())}

@@ -65,7 +65,19 @@ describe("a team workspace offline (issue #28)", () => {
     await until(() => keptShapeRows(bea.page, "runs"), (n) => n >= 2, "the runs shape kept in IndexedDB");
     await until(() => keptShapeRows(bea.page, "approvals"), (n) => n >= 2, "the approvals shape kept in IndexedDB");
 
+    // The runs list's first page is kept for the next open (ui/views/runs-first-page.ts).
+    const keptRuns = await keptShapeRows(bea.page, "runs");
+    await until(() => bea.page.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith("flow-runs-first-page:")).map(([, v]) => (JSON.parse(v) as { count: number }).count)), (counts) => counts.length === 1 && counts[0] === keptRuns, "the runs list's first page kept");
+
     await bea.context.setOffline(true);
+    // A tab opened at /runs itself, offline: the kept rows show, all of them counted.
+    const runsTab = await bea.context.newPage();
+    runsTab.setDefaultTimeout(20_000);
+    await runsTab.goto(`${team.url}/runs`);
+    await row(runsTab, approveId, "waiting-approval").waitFor();
+    await row(runsTab, denyId, "waiting-approval").waitFor();
+    expect(await runsTab.getByTestId("runs-count").textContent()).toBe(`${keptRuns} runs`);
+    await runsTab.close();
     await item(bea.page, approveId).locator('[data-testid="approve"]').click();
     await item(bea.page, approveId).locator('[data-testid="approval-queued"]').waitFor();
     await item(bea.page, denyId).locator('[data-testid="deny"]').click();

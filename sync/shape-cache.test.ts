@@ -67,4 +67,20 @@ describe("persistShape", () => {
     expect(saves).toHaveLength(3);
     expect(saved.get("rows:shape")).toMatchObject({ resume: { handle: "h2" } });
   });
+
+  it("opens a big kept shape in transactions of 1,000 rows with the page free between them, ready once all are in", async () => {
+    const rows = Array.from({ length: 2500 }, (_, i) => ({ id: `r${i}`, n: i }));
+    const saved: SavedShape = { rows, resume: { kind: "resume", offset: "9_0", handle: "h1" } };
+    const store: LastSeenStore = { save: () => undefined, load: async () => structuredClone(saved) };
+    const reopened = kept(store);
+    const sizes: number[] = [];
+    // A timer set before the seed runs between its transactions, not after them all.
+    const seen = new Promise<void>((resolve) => setTimeout(() => (sizes.push(reopened.col.size), resolve()), 0));
+    await reopened.col.preload();
+    await seen;
+    expect(reopened.col.size).toBe(2500);
+    expect(sizes[0]).toBeGreaterThan(0);
+    expect(sizes[0]).toBeLessThan(2500);
+    expect(reopened.col.get("r2499")).toMatchObject({ id: "r2499", n: 2499 });
+  });
 });

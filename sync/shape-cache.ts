@@ -5,8 +5,9 @@
  * stages as its `electric:resume` collection metadata in the same sync transaction as the
  * rows) are saved after each sync commit that changes a row in a `LastSeenStore` (the app's IndexedDB,
  * ui/workspace/last-seen.ts), which is read as soon as the collection is built. When the
- * collection starts, the saved rows are written as its
- * first sync transaction together with the resume point, and the collection is ready at once:
+ * collection starts, the saved rows are written as its first sync transactions (1,000 rows
+ * each, the page's main thread free between them, the resume point with the last), and the
+ * collection is ready as soon as they are in:
  * a team workspace opens offline with the last-synced rows, and when the network is back the
  * stream resumes from the saved offset (only the changes since; a handle Electric no longer
  * knows answers `409 must-refetch`, and the collection truncates and reloads the shape).
@@ -34,6 +35,8 @@ type SyncParams = {
 } & Record<string, unknown>;
 
 const RESUME = "electric:resume";
+/** Kept rows written per sync transaction when a collection opens from the store. */
+const SEED_CHUNK = 1000;
 
 /**
  * Wraps an electric collection's options so its rows and resume point persist in `store`
@@ -124,15 +127,20 @@ export function persistShape<O extends object>(options: O, store: LastSeenStore,
       const saved = (await loading) as SavedShape | undefined;
       if (stopped) return;
       if (saved?.resume?.kind === "resume" && Array.isArray(saved.rows) && params.metadata) {
-        // The saved rows and resume point are one sync transaction, as the stream would have
-        // committed them; the collection is usable at once, offline included.
-        params.begin({ immediate: true });
-        for (const row of saved.rows) {
-          params.write({ type: "insert", value: row });
-          rows.set(getKey(row), row);
+        // The saved rows are written in sync transactions of SEED_CHUNK rows, the page's main
+        // thread free between them (a click, a first page painted), the resume point with the
+        // last; the collection is ready once all are in, offline included.
+        for (let from = 0; from < saved.rows.length || from === 0; from += SEED_CHUNK) {
+          if (from > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+          if (stopped) return;
+          params.begin({ immediate: true });
+          for (const row of saved.rows.slice(from, from + SEED_CHUNK)) {
+            params.write({ type: "insert", value: row });
+            rows.set(getKey(row), row);
+          }
+          if (from + SEED_CHUNK >= saved.rows.length) params.metadata.collection.set(RESUME, saved.resume);
+          params.commit();
         }
-        params.metadata.collection.set(RESUME, saved.resume);
-        params.commit();
         resume = saved.resume;
         keptHandle = resume.handle;
         params.markReady();

@@ -37,3 +37,110 @@ describe("describeRefusal", () => {
     expect(describeRefusal(refused)).toBe("ana approved this 2 min before your denial arrived.");
   });
 });
+
+/** A `send` that holds each write until `answer(runId)` is called, noting the order writes were sent in. */
+function heldSend() {
+  const sent: string[] = [];
+  const held = new Map<string, { resolve: () => void; reject: (e: unknown) => void }>();
+  const send = (w: QueuedWrite) =>
+    new Promise<void>((resolve, reject) => {
+      const id = `${w.kind}:${String(w.params.runId)}`;
+      sent.push(id);
+      held.set(id, { resolve, reject });
+    });
+  const settle = async (id: string, error?: unknown) => {
+    await until(() => held.has(id), `${id} to be sent`);
+    const h = held.get(id)!;
+    held.delete(id);
+    if (error) h.reject(error);
+    else h.resolve();
+  };
+  return { sent, send, answer: (id: string) => settle(id), fail: (id: string, error: unknown) => settle(id, error) };
+}
+
+async function until(ok: () => boolean, what: string): Promise<void> {
+  const end = Date.now() + 2000;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 1));
+  }
+}
+
+describe("WriteQueue.deliver", () => {
+  it("sends the first write alone, then writes on different runs together in the order made, and a write on the same run only once the earlier one was answered", async () => {
+    const queue = new WriteQueue(mapStore(), "q-order");
+    await queue.add("launch", { runId: "r0", workflow: "release" }, "l0");
+    await queue.add("approve", { runId: "r1", nodeId: "ship", decision: "approve" }, "a1");
+    await queue.add("launch", { runId: "r2", workflow: "release" }, "l2");
+    await queue.add("signal", { runId: "r1", name: "go" }, "s1");
+    await queue.add("launch", { runId: "r3", workflow: "release" }, "l3");
+    const h = heldSend();
+    const delivered = queue.deliver(h.send);
+    await until(() => h.sent.length === 1, "the first write in flight");
+    await new Promise((r) => setTimeout(r, 20));
+    expect(h.sent).toEqual(["launch:r0"]);
+    await h.answer("launch:r0");
+    // r2 and r3 do not wait for r1's approval; r1's signal does.
+    await until(() => h.sent.length === 4, "three writes in flight");
+    expect(h.sent).toEqual(["launch:r0", "approve:r1", "launch:r2", "launch:r3"]);
+    await h.answer("launch:r3");
+    await h.answer("launch:r2");
+    await new Promise((r) => setTimeout(r, 20));
+    expect(h.sent).toHaveLength(4);
+    await h.answer("approve:r1");
+    await h.answer("signal:r1");
+    await delivered;
+    expect(h.sent).toEqual(["launch:r0", "approve:r1", "launch:r2", "launch:r3", "signal:r1"]);
+    expect(queue.all).toEqual([]);
+  });
+
+  it("sends a cancel after every earlier write was answered, and later writes after the cancel", async () => {
+    const queue = new WriteQueue(mapStore(), "q-cancel");
+    await queue.add("launch", { runId: "r1", workflow: "release" }, "l1");
+    await queue.add("cancel", { runId: "r2" }, "c2");
+    await queue.add("launch", { runId: "r3", workflow: "release" }, "l3");
+    const h = heldSend();
+    const delivered = queue.deliver(h.send);
+    await until(() => h.sent.length === 1, "the first write in flight");
+    await new Promise((r) => setTimeout(r, 20));
+    expect(h.sent).toEqual(["launch:r1"]);
+    await h.answer("launch:r1");
+    await h.answer("cancel:r2");
+    await h.answer("launch:r3");
+    await delivered;
+    expect(h.sent).toEqual(["launch:r1", "cancel:r2", "launch:r3"]);
+  });
+
+  it("stops at a write that does not reach the Gateway: it and the writes on its run stay queued in order, a refused write is kept", async () => {
+    const store = mapStore();
+    const queue = new WriteQueue(store, "q-stop");
+    await queue.add("launch", { runId: "r0", workflow: "release" }, "l0");
+    await queue.add("approve", { runId: "r1", nodeId: "ship", decision: "approve" }, "a1");
+    await queue.add("approve", { runId: "r2", nodeId: "ship", decision: "deny" }, "d2");
+    await queue.add("signal", { runId: "r1", name: "go" }, "s1");
+    const h = heldSend();
+    const delivered = queue.deliver(h.send);
+    await h.answer("launch:r0");
+    await until(() => h.sent.length === 3, "two writes in flight");
+    await h.fail("approve:r2", new FlowError("APPROVAL_ALREADY_DECIDED", "decided", { decidedBy: "ana" }));
+    await h.fail("approve:r1", new TypeError("Failed to fetch"));
+    await delivered;
+    expect(h.sent).toEqual(["launch:r0", "approve:r1", "approve:r2"]);
+    expect(queue.all.map((w) => `${w.label}:${w.state}`)).toEqual(["a1:waiting", "d2:refused", "s1:waiting"]);
+    expect((await store.list("q-stop")).length).toBe(3);
+    // Not reached first: nothing else is sent.
+    const offline = heldSend();
+    const tried = queue.deliver(offline.send);
+    await offline.fail("approve:r1", new TypeError("Failed to fetch"));
+    await tried;
+    expect(offline.sent).toEqual(["approve:r1"]);
+    // Back: the approval first, then the signal on its run.
+    const again = heldSend();
+    const second = queue.deliver(again.send);
+    await again.answer("approve:r1");
+    await again.answer("signal:r1");
+    await second;
+    expect(again.sent).toEqual(["approve:r1", "signal:r1"]);
+    expect(queue.all.map((w) => w.label)).toEqual(["d2"]);
+  });
+});

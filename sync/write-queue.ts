@@ -4,7 +4,8 @@
  * "Offline"): approvals, denials, human-task answers, signals, launches, forks and cancels, kept in
  * order in a durable store (the app's IndexedDB, ui/workspace/last-seen.ts: it survives a
  * closed tab and a browser restart), each with a write id made in this browser. When the
- * workspace answers again they are sent in order, each with the `flow-write-id` header, so a
+ * workspace answers again they are sent in order (writes on one run one after another, writes
+ * on different runs together), each with the `flow-write-id` header, so a
  * resend (the answer was lost) is applied once by the Gateway. A write the Gateway refuses
  * (decided meanwhile, a role that no longer allows it, no longer a member) is kept with its
  * refusal for the person to read and dismiss; it is never sent again.
@@ -77,6 +78,40 @@ export function assertRoleAllows(role: string | undefined, kind: QueuedWriteKind
   throw new FlowError("FORBIDDEN", `${what} was not queued: your role in this workspace is ${role}, which does not allow it (${SCOPE_OF[kind]}). Ask an admin for another role.`, { role, needs: SCOPE_OF[kind] });
 }
 
+/** How many queued writes on different runs are sent at once (a browser opens ~6 connections per origin; the shapes hold some). */
+const MAX_IN_FLIGHT = 3;
+
+/** The runs a write touches. */
+function runsOf(write: QueuedWrite): string[] {
+  return [write.params.runId, write.params.newRunId].filter((id): id is string => typeof id === "string");
+}
+
+/** Whether `write` must wait for `earlier` to be answered: same run, or either is a cancel. */
+function mustFollow(write: QueuedWrite, earlier: QueuedWrite): boolean {
+  if (write.kind === "cancel" || earlier.kind === "cancel") return true;
+  const mine = runsOf(write);
+  const theirs = runsOf(earlier);
+  return mine.length === 0 || theirs.length === 0 || theirs.some((id) => mine.includes(id));
+}
+
+/** A counter of free places, handed out in the order asked. */
+class Slots {
+  private readonly waiters: Array<() => void> = [];
+  constructor(private free: number) {}
+  take(): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+  give(): void {
+    const next = this.waiters.shift();
+    if (next) next();
+    else this.free++;
+  }
+}
+
 /**
  * The queue of one team workspace.
  * @example
@@ -145,38 +180,74 @@ export class WriteQueue {
   }
 
   /**
-   * Sends the waiting writes in order with `send`; stops at the first that does not reach the
-   * Gateway (it stays first). A refused write is kept with its refusal and the next is sent.
-   * Concurrent calls share one delivery.
+   * Sends the waiting writes with `send`, in order where order matters: a write waits for the
+   * earlier ones that touch the same run (its `runId`, a fork's `newRunId`) to be answered, and
+   * a cancel waits for every earlier write and holds every later one (it can end child runs);
+   * writes on different runs are sent together, up to `MAX_IN_FLIGHT` at once, in the order
+   * made, once the first write got through (it goes alone, so a connection that is not back
+   * costs one request). A write that does not reach the Gateway stops the delivery: it, and what waits on it,
+   * stay first for the next one. A refused write is kept with its refusal; what waits on it is
+   * sent. Concurrent calls share one delivery.
    */
   deliver(send: (write: QueuedWrite) => Promise<unknown>): Promise<void> {
     this.delivering ??= (async () => {
       try {
         await this.open();
-        for (;;) {
-          const next = this.items.find((w) => w.state === "waiting");
-          if (!next) return;
-          try {
-            // The Gateway keeps write ids 30 days: an older write could apply twice, so it is not sent.
-            if (Date.now() - next.madeAtMs > WRITE_ID_RETENTION_MS) throw new FlowError("INVALID_ARGUMENT", `It waited more than ${WRITE_ID_RETENTION_MS / 86_400_000} days in this browser, longer than the workspace remembers write ids, so it was not sent; make it again if it still applies.`, { expired: true });
-            await send(next);
-            await this.store.delete(next.writeId);
-            this.items = this.items.filter((w) => w.writeId !== next.writeId);
-          } catch (error) {
-            if (notReached(error)) return;
-            const e = error as { code?: string; message?: string; details?: Record<string, unknown> };
-            const refused: QueuedWrite = { ...next, state: "refused", refusal: { code: e.code ?? "INTERNAL", message: e.message ?? String(error), ...(e.details ? { details: e.details } : {}), atMs: Date.now() } };
-            await this.store.put(refused);
-            this.items = this.items.map((w) => (w.writeId === next.writeId ? refused : w));
-          }
-          this.emit();
-        }
+        // Writes queued while a round is sent go in the next round.
+        while (this.items.some((w) => w.state === "waiting")) if (!(await this.deliverRound(send))) return;
       } finally {
         this.delivering = undefined;
         this.emit();
       }
     })();
     return this.delivering;
+  }
+
+  /** Sends the writes waiting now; false when one did not reach the Gateway. */
+  private async deliverRound(send: (write: QueuedWrite) => Promise<unknown>): Promise<boolean> {
+    const waiting = this.items.filter((w) => w.state === "waiting");
+    const answered = new Map<string, Promise<boolean>>();
+    const slots = new Slots(MAX_IN_FLIGHT);
+    let reached = true;
+    for (const [i, write] of waiting.entries()) {
+      // The first write goes alone: once it got through, the connection is back for the others.
+      const before = waiting.slice(0, i).filter((earlier, j) => j === 0 || mustFollow(write, earlier));
+      answered.set(
+        write.writeId,
+        (async () => {
+          if (!(await Promise.all(before.map((w) => answered.get(w.writeId)!))).every(Boolean)) return false;
+          await slots.take();
+          try {
+            if (!reached) return false;
+            reached &&= await this.sendOne(write, send);
+            return reached;
+          } finally {
+            slots.give();
+          }
+        })(),
+      );
+    }
+    await Promise.all(answered.values());
+    return reached;
+  }
+
+  /** Sends one write: true once answered (applied, or refused and kept), false when not reached. */
+  private async sendOne(write: QueuedWrite, send: (write: QueuedWrite) => Promise<unknown>): Promise<boolean> {
+    try {
+      // The Gateway keeps write ids 30 days: an older write could apply twice, so it is not sent.
+      if (Date.now() - write.madeAtMs > WRITE_ID_RETENTION_MS) throw new FlowError("INVALID_ARGUMENT", `It waited more than ${WRITE_ID_RETENTION_MS / 86_400_000} days in this browser, longer than the workspace remembers write ids, so it was not sent; make it again if it still applies.`, { expired: true });
+      await send(write);
+      await this.store.delete(write.writeId);
+      this.items = this.items.filter((w) => w.writeId !== write.writeId);
+    } catch (error) {
+      if (notReached(error)) return false;
+      const e = error as { code?: string; message?: string; details?: Record<string, unknown> };
+      const refused: QueuedWrite = { ...write, state: "refused", refusal: { code: e.code ?? "INTERNAL", message: e.message ?? String(error), ...(e.details ? { details: e.details } : {}), atMs: Date.now() } };
+      await this.store.put(refused);
+      this.items = this.items.map((w) => (w.writeId === write.writeId ? refused : w));
+    }
+    this.emit();
+    return true;
   }
 
   private emit(): void {

@@ -49,13 +49,18 @@ describe("followRows", () => {
     const statuses: string[] = [];
     followRows(col, newestFirst, (rows) => seen.push(rows), (s) => statuses.push(s));
     expect(statuses.at(-1)).toBe("loading");
+    // Two transactions while loading (kept rows open in chunks), then ready: one read, of both.
     sync.begin();
     sync.write({ type: "insert", value: { runId: "a", createdAtMs: 1, status: "running" } });
+    sync.commit();
+    await tick();
+    sync.begin();
     sync.write({ type: "insert", value: { runId: "b", createdAtMs: 2, status: "running" } });
     sync.commit();
     sync.markReady();
     await tick();
     expect(statuses.at(-1)).toBe("ready");
     expect(seen.at(-1)!.map((r) => r.runId)).toEqual(["b", "a"]);
+    expect(seen).toHaveLength(1);
   });
 });

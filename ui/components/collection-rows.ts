@@ -16,29 +16,32 @@ import type { LiveCollection } from "../../core/data/index.js";
 export type CollectionRows<T> = Accessor<T[]> & { readonly isReady: boolean; readonly isError: boolean };
 
 /**
- * Calls `onRows` with the collection's rows sorted by `compare` now and after each batch of
- * changes (changes in one task are read once), and `onStatus` when the collection's status
- * changes. Returns the unsubscribe.
+ * Calls `onRows` with the collection's rows sorted by `compare` once it is ready (now, or when
+ * it turns ready) and after each batch of changes (changes in one task are read once), and
+ * `onStatus` when the collection's status changes. Returns the unsubscribe.
  * @example
  * const stop = followRows(cols.runs, (a, b) => b.createdAtMs - a.createdAtMs, (rows) => console.log(rows.length));
  */
 export function followRows<T extends object>(collection: LiveCollection<T, any>, compare: (a: T, b: T) => number, onRows: (rows: T[]) => void, onStatus: (status: string) => void = () => {}): () => void {
   let queued = false;
   let stopped = false;
+  // Read once ready: a collection that opens from kept rows commits them in several
+  // transactions (sync/shape-cache.ts), and none of them is worth a sort of its own.
   const read = () => {
     queued = false;
-    if (!stopped) onRows([...collection.values()].sort(compare));
+    if (!stopped && collection.status === "ready") onRows([...collection.values()].sort(compare));
   };
-  const offStatus = collection.on("status:change", (e) => {
-    onStatus(e.status);
-    if (e.status === "ready") read();
-  });
-  // Subscribing starts the collection's sync (its status may change meanwhile).
-  const sub = collection.subscribeChanges(() => {
+  const later = () => {
     if (queued) return;
     queued = true;
     queueMicrotask(read);
+  };
+  const offStatus = collection.on("status:change", (e) => {
+    onStatus(e.status);
+    if (e.status === "ready") later();
   });
+  // Subscribing starts the collection's sync (its status may change meanwhile).
+  const sub = collection.subscribeChanges(later);
   onStatus(collection.status);
   read();
   return () => {

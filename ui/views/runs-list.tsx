@@ -4,7 +4,8 @@
  * engine moves, no reload). Filters and search live in the query string (ui/views/runs-filter.ts),
  * and so do the sort and the time range (ui/views/runs-sort.ts);
  * the table is virtualized (ui/views/runs-table.tsx); selected runs can be cancelled or resumed
- * in bulk (ui/views/runs-bulk-bar.tsx). `/` focuses the search. See docs/app-views-runs.md.
+ * in bulk (ui/views/runs-bulk-bar.tsx). While the runs load, the first page kept from the last
+ * visit shows (ui/views/runs-first-page.ts). `/` focuses the search. See docs/app-views-runs.md.
  */
 import { A, useSearchParams } from "@solidjs/router";
 import { useLiveQuery } from "@tanstack/solid-db";
@@ -18,6 +19,7 @@ import { RunsBulkBar } from "./runs-bulk-bar.js";
 import { EMPTY_SELECTION, keepShown, type Selection } from "./run-selection.js";
 import { isFiltered, readRunsFilter, runMatcher, type RunsFilter, runsFilterParams, STATUS_CHOICES, type StatusChoice } from "./runs-filter.js";
 import { isRanged, RANGE_CHOICES, type RangeChoice, rangeMatcher, readRunsOrder, type RunsOrder, runsOrderParams, type SortKey, sortRuns } from "./runs-sort.js";
+import { keepFirstPage, readFirstPage } from "./runs-first-page.js";
 import { RunsTable } from "./runs-table.js";
 import "./runs-list.css";
 
@@ -48,9 +50,22 @@ export default function RunsList() {
   // Newest first, sorted in plain JS: a live query over 10,000 runs took seconds to open (ui/components/collection-rows.ts).
   const runs = createCollectionRows(cols.runs, newestFirst);
   const workflows = useLiveQuery((q) => q.from({ w: cols.workflows }));
-  // Read the rows only once loaded: reading the live query earlier would suspend the whole view,
-  // and the list shows its own loading state.
-  const all = createMemo(() => (runs.isReady ? (runs() as GatewayRunSummaryRow[]) : []));
+  // Until the collection is ready, the first page kept from the last visit (newest first, with
+  // the count of all) stands in for it, unless the list is filtered or sorted otherwise.
+  const kept = runs.isReady ? undefined : readFirstPage(cols.runs.id);
+  const firstPage = () => (!runs.isReady && kept && kept.rows.length > 0 && !narrowed() && order().sort === "started" && order().dir === "desc" ? kept : undefined);
+  // Read the rows only once loaded (the list shows its own loading state).
+  const all = createMemo(() => (runs.isReady ? (runs() as GatewayRunSummaryRow[]) : (firstPage()?.rows ?? [])));
+  const count = () => firstPage()?.count ?? all().length;
+  // The first page is kept again a second after the rows change.
+  let keeping: ReturnType<typeof setTimeout> | undefined;
+  createEffect(
+    on(all, (rows) => {
+      clearTimeout(keeping);
+      if (runs.isReady) keeping = setTimeout(() => keepFirstPage(cols.runs.id, rows), 1000);
+    }),
+  );
+  onCleanup(() => clearTimeout(keeping));
   // A relative range is read as of when the list changes (or the range does), not every second.
   const shown = createMemo(() => {
     const now = Date.now();
@@ -93,8 +108,8 @@ export default function RunsList() {
       <header class="runs-head">
         <h1 id="runs-title">Runs</h1>
         <span class="muted" aria-live="polite" data-testid="runs-count">
-          <Show when={runs.isReady} fallback="Loading…">
-            {narrowed() ? `${shown().length.toLocaleString()} of ${all().length.toLocaleString()}` : `${all().length.toLocaleString()} ${all().length === 1 ? "run" : "runs"}`}
+          <Show when={runs.isReady || firstPage()} fallback="Loading…">
+            {narrowed() ? `${shown().length.toLocaleString()} of ${all().length.toLocaleString()}` : `${count().toLocaleString()} ${count() === 1 ? "run" : "runs"}`}
           </Show>
         </span>
         <A class="button primary runs-launch" href="/launch">
@@ -174,7 +189,7 @@ export default function RunsList() {
             </button>
           </div>
         </Match>
-        <Match when={!runs.isReady}>
+        <Match when={!runs.isReady && !firstPage()}>
           <div class="runs-table card runs-skeleton" aria-busy="true" aria-label="Loading runs">
             <For each={[0, 1, 2, 3, 4, 5, 6]}>{() => <div class="runs-skeleton-row" />}</For>
           </div>

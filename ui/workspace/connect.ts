@@ -47,10 +47,13 @@ export const WORKER_ORIGIN = "http://flow.worker";
 export async function connectWorkspace(workspace: Workspace, queryClient = new QueryClient()): Promise<WorkspaceConnection> {
   if (workspace.kind === "browser") return openBrowser(workspace, queryClient);
   const url = workspace.url ?? location.origin;
+  // A team workspace opened before opens with what this browser kept when nothing answers.
+  const kept = workspace.kind === "team" && workspace.workspaceId ? [{ workspaceId: workspace.workspaceId, name: workspace.name, role: workspace.role ?? "read", ...(workspace.userId ? { userId: workspace.userId } : {}), syncPath: `/sync/${workspace.workspaceId}` }] : undefined;
+  // A browser that knows it is offline asks nothing (each failed request costs the page time).
+  if (kept && typeof navigator !== "undefined" && navigator.onLine === false) return openTeam(workspace, url, kept, queryClient);
   await assertTokenAccepted(workspace, url);
   const teams = await findTeamWorkspaces(url, workspace.token).catch((error: unknown) => {
-    // Nothing answers: a team workspace opened before opens with what this browser kept.
-    if (workspace.kind === "team" && workspace.workspaceId) return [{ workspaceId: workspace.workspaceId, name: workspace.name, role: workspace.role ?? "read", ...(workspace.userId ? { userId: workspace.userId } : {}), syncPath: `/sync/${workspace.workspaceId}` }];
+    if (kept) return kept;
     if ((error as { code?: string }).code === "GATEWAY_UNAVAILABLE") return null;
     throw error;
   });

@@ -40,9 +40,6 @@ const SPELLS_TABLES = new Set([
   "core/store/contract.ts",
   // creates and names its own per-kind full-text tables and indexes (`_flow_note_fts_<kind>`)
   "core/memory/note-search.ts",
-  // the run's statements, being changed for the status writes (issue #24) while the rest of
-  // core/engine/ was converted; the next module to convert
-  "core/engine/run-sql.ts",
 ]);
 
 describe("static analysis", () => {

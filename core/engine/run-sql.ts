@@ -4,6 +4,7 @@
  * in a WriteBatch and committed in one transaction per scheduling step (DESIGN.md: settling a
  * task is one transaction with a bounded number of rows).
  */
+import { TABLES } from "../protocol.js";
 import { quoteIdent } from "../store/index.js";
 import type { Dialect, SqlExecutor, SqlValue, StorePort } from "../store/index.js";
 import { encodeValue } from "../schema/index.js";
@@ -100,7 +101,7 @@ export type StatusColumn = SqlValue | { sql: string; param: SqlValue };
  */
 export function statusChange(runId: string, from: RunStatus, to: RunStatus, at: number, set: Record<string, StatusColumn> = {}, guard?: { sql: string; params: SqlValue[] }): [string, SqlValue[]] {
   assertTransition(runId, from, to);
-  let sql = "UPDATE _flow_runs SET status = ?, updated_at_ms = ?";
+  let sql = `UPDATE ${TABLES.runs} SET status = ?, updated_at_ms = ?`;
   const params: SqlValue[] = [to, at];
   for (const [column, value] of Object.entries(set)) {
     const expr = value !== null && typeof value === "object" && "sql" in value;
@@ -117,7 +118,7 @@ export const RELEASED = { owner_id: null, heartbeat_at_ms: null, requested_state
 export const runSql = {
   insert(b: WriteBatch, r: { runId: string; parentRunId: string | null; workflowName: string | null; workflowHash: string; input: unknown; iterations: Record<string, number>; annotations?: unknown; auth?: unknown; config?: unknown; ownerId: string; now: number; workspaceDir: string | null; workflowPath: string | null }) {
     b.push(
-      `INSERT INTO _flow_runs (run_id, parent_run_id, workflow_name, workflow_hash, status, input_json, iterations_json, annotations_json, auth_json, config_json, owner_id, heartbeat_at_ms, created_at_ms, updated_at_ms, workspace_dir, workflow_path) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO ${TABLES.runs} (run_id, parent_run_id, workflow_name, workflow_hash, status, input_json, iterations_json, annotations_json, auth_json, config_json, owner_id, heartbeat_at_ms, created_at_ms, updated_at_ms, workspace_dir, workflow_path) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [r.runId, r.parentRunId, r.workflowName, r.workflowHash, json(r.input), json(r.iterations), json(r.annotations), json(r.auth), json(r.config), r.ownerId, r.now, r.now, r.now, r.workspaceDir, r.workflowPath],
     );
   },
@@ -137,13 +138,13 @@ export const runSql = {
     );
   },
   iterations(b: WriteBatch, runId: string, iterations: Record<string, number>, now: number) {
-    b.push(`UPDATE _flow_runs SET iterations_json = ?, updated_at_ms = ? WHERE run_id = ?`, [json(iterations), now, runId]);
+    b.push(`UPDATE ${TABLES.runs} SET iterations_json = ?, updated_at_ms = ? WHERE run_id = ?`, [json(iterations), now, runId]);
   },
   workflowHash(b: WriteBatch, runId: string, hash: string) {
-    b.push(`UPDATE _flow_runs SET workflow_hash = ? WHERE run_id = ?`, [hash, runId]);
+    b.push(`UPDATE ${TABLES.runs} SET workflow_hash = ? WHERE run_id = ?`, [hash, runId]);
   },
   async get(db: SqlExecutor, runId: string): Promise<RunRow | undefined> {
-    return (await db.query<RunRow & Record<string, unknown>>(`SELECT * FROM _flow_runs WHERE run_id = ?`, [runId]))[0];
+    return (await db.query<RunRow & Record<string, unknown>>(`SELECT * FROM ${TABLES.runs} WHERE run_id = ?`, [runId]))[0];
   },
   /** Takes a claim of a run in status `from` if it is still what the caller saw (compare-and-set). */
   async claim(db: SqlExecutor, runId: string, from: RunStatus, expect: { ownerId: string | null; heartbeatAtMs: number | null }, ownerId: string, now: number): Promise<boolean> {
@@ -159,14 +160,14 @@ export const runSql = {
    * asked of the run meanwhile (`requested_state`: cancel, pause) or null.
    */
   async heartbeat(db: SqlExecutor, runId: string, ownerId: string, now: number): Promise<false | { requested: RunStopRequest | null }> {
-    if ((await db.execute(`UPDATE _flow_runs SET heartbeat_at_ms = ? WHERE run_id = ? AND owner_id = ?`, [now, runId, ownerId])) !== 1) return false;
-    const [row] = await db.query<{ requested_state: string | null }>(`SELECT requested_state FROM _flow_runs WHERE run_id = ?`, [runId]);
+    if ((await db.execute(`UPDATE ${TABLES.runs} SET heartbeat_at_ms = ? WHERE run_id = ? AND owner_id = ?`, [now, runId, ownerId])) !== 1) return false;
+    const [row] = await db.query<{ requested_state: string | null }>(`SELECT requested_state FROM ${TABLES.runs} WHERE run_id = ?`, [runId]);
     const requested = row?.requested_state;
     return { requested: requested === "cancel" || requested === "pause" ? requested : null };
   },
   /** Asks the process that owns a running run to cancel or pause it (read by its heartbeat). */
   async requestStop(db: SqlExecutor, runId: string, request: RunStopRequest, now: number): Promise<boolean> {
-    return (await db.execute(`UPDATE _flow_runs SET requested_state = ?, updated_at_ms = ? WHERE run_id = ? AND status = 'running'`, [request, now, runId])) === 1;
+    return (await db.execute(`UPDATE ${TABLES.runs} SET requested_state = ?, updated_at_ms = ? WHERE run_id = ? AND status = 'running'`, [request, now, runId])) === 1;
   },
 };
 
@@ -194,24 +195,24 @@ export interface NodeWrite {
 export function nodeChange(b: WriteBatch, runId: string, from: NodeState | null, n: NodeWrite, now: number): void {
   assertNodeTransition({ runId, nodeId: n.nodeId, iteration: n.iteration }, from, n.state);
   b.push(
-    `INSERT INTO _flow_nodes (run_id, node_id, iteration, state, ordinal, label, output_table, attempts, error_json, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (run_id, node_id, iteration) DO UPDATE SET state = excluded.state, ordinal = COALESCE(excluded.ordinal, _flow_nodes.ordinal), label = COALESCE(excluded.label, _flow_nodes.label), output_table = COALESCE(excluded.output_table, _flow_nodes.output_table), attempts = excluded.attempts, error_json = excluded.error_json, updated_at_ms = excluded.updated_at_ms`,
+    `INSERT INTO ${TABLES.nodes} (run_id, node_id, iteration, state, ordinal, label, output_table, attempts, error_json, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (run_id, node_id, iteration) DO UPDATE SET state = excluded.state, ordinal = COALESCE(excluded.ordinal, ${TABLES.nodes}.ordinal), label = COALESCE(excluded.label, ${TABLES.nodes}.label), output_table = COALESCE(excluded.output_table, ${TABLES.nodes}.output_table), attempts = excluded.attempts, error_json = excluded.error_json, updated_at_ms = excluded.updated_at_ms`,
     [runId, n.nodeId, n.iteration, n.state, n.ordinal ?? null, n.label ?? null, n.outputTable ?? null, n.attempts ?? 0, json(n.error), now],
   );
 }
 
 export const nodeSql = {
   async list(db: SqlExecutor, runId: string): Promise<NodeRow[]> {
-    return db.query<NodeRow & Record<string, unknown>>(`SELECT node_id, iteration, state, attempts, ordinal, output_table, updated_at_ms FROM _flow_nodes WHERE run_id = ?`, [runId]);
+    return db.query<NodeRow & Record<string, unknown>>(`SELECT node_id, iteration, state, attempts, ordinal, output_table, updated_at_ms FROM ${TABLES.nodes} WHERE run_id = ?`, [runId]);
   },
 };
 
 export const attemptSql = {
   start(b: WriteBatch, runId: string, nodeId: string, iteration: number, attempt: number, now: number) {
-    b.push(`INSERT INTO _flow_attempts (run_id, node_id, iteration, attempt, state, started_at_ms) VALUES (?, ?, ?, ?, 'in-progress', ?)`, [runId, nodeId, iteration, attempt, now]);
+    b.push(`INSERT INTO ${TABLES.attempts} (run_id, node_id, iteration, attempt, state, started_at_ms) VALUES (?, ?, ?, ?, 'in-progress', ?)`, [runId, nodeId, iteration, attempt, now]);
   },
   settle(b: WriteBatch, runId: string, nodeId: string, iteration: number, attempt: number, state: AttemptState, now: number, extra: { error?: unknown; meta?: unknown; vcsPointer?: string | null; vcsStartPointer?: string } = {}) {
-    b.push(`UPDATE _flow_attempts SET state = ?, finished_at_ms = ?, error_json = ?, meta_json = ?, vcs_pointer = ?, vcs_start_pointer = COALESCE(?, vcs_start_pointer) WHERE run_id = ? AND node_id = ? AND iteration = ? AND attempt = ?`, [
+    b.push(`UPDATE ${TABLES.attempts} SET state = ?, finished_at_ms = ?, error_json = ?, meta_json = ?, vcs_pointer = ?, vcs_start_pointer = COALESCE(?, vcs_start_pointer) WHERE run_id = ? AND node_id = ? AND iteration = ? AND attempt = ?`, [
       state,
       now,
       json(extra.error),
@@ -226,29 +227,29 @@ export const attemptSql = {
   },
   /** Attempts left `in-progress` by a process that is gone. */
   async interrupted(db: SqlExecutor, runId: string): Promise<Array<{ node_id: string; iteration: number; attempt: number }>> {
-    return db.query(`SELECT node_id, iteration, attempt FROM _flow_attempts WHERE run_id = ? AND state = 'in-progress'`, [runId]);
+    return db.query(`SELECT node_id, iteration, attempt FROM ${TABLES.attempts} WHERE run_id = ? AND state = 'in-progress'`, [runId]);
   },
 };
 
 export const eventSql = {
   insert(b: WriteBatch, e: FlowEvent) {
     const { type, runId, timestampMs, seq, ...payload } = e;
-    b.push(`INSERT INTO _flow_events (run_id, seq, type, timestamp_ms, payload_json) VALUES (?, ?, ?, ?, ?)`, [runId, seq!, type, timestampMs, JSON.stringify(payload)]);
+    b.push(`INSERT INTO ${TABLES.events} (run_id, seq, type, timestamp_ms, payload_json) VALUES (?, ?, ?, ?, ?)`, [runId, seq!, type, timestampMs, JSON.stringify(payload)]);
   },
   async lastSeq(db: SqlExecutor, runId: string): Promise<number> {
-    const r = await db.query<{ s: number | string | null }>(`SELECT MAX(seq) AS s FROM _flow_events WHERE run_id = ?`, [runId]);
+    const r = await db.query<{ s: number | string | null }>(`SELECT MAX(seq) AS s FROM ${TABLES.events} WHERE run_id = ?`, [runId]);
     return Number(r[0]?.s ?? 0);
   },
 };
 
 export const frameSql = {
   insert(b: WriteBatch, runId: string, frameNo: number, kind: "key" | "delta", json: string, now: number) {
-    b.push(`INSERT INTO _flow_frames (run_id, frame_no, kind, data_json, created_at_ms) VALUES (?, ?, ?, ?, ?)`, [runId, frameNo, kind, json, now]);
+    b.push(`INSERT INTO ${TABLES.frames} (run_id, frame_no, kind, data_json, created_at_ms) VALUES (?, ?, ?, ?, ?)`, [runId, frameNo, kind, json, now]);
   },
   /** Frames from the last keyframe on, to rebuild the latest frame. */
   async tail(db: SqlExecutor, runId: string): Promise<Array<{ frame_no: number; kind: "key" | "delta"; data_json: string }>> {
     return db.query(
-      `SELECT frame_no, kind, data_json FROM _flow_frames WHERE run_id = ? AND frame_no >= (SELECT COALESCE(MAX(frame_no), 0) FROM _flow_frames WHERE run_id = ? AND kind = 'key') ORDER BY frame_no`,
+      `SELECT frame_no, kind, data_json FROM ${TABLES.frames} WHERE run_id = ? AND frame_no >= (SELECT COALESCE(MAX(frame_no), 0) FROM ${TABLES.frames} WHERE run_id = ? AND kind = 'key') ORDER BY frame_no`,
       [runId, runId],
     );
   },
@@ -256,11 +257,11 @@ export const frameSql = {
 
 export const cacheSql = {
   async get(db: SqlExecutor, key: string, now: number): Promise<{ output_json: string } | undefined> {
-    return (await db.query<{ output_json: string }>(`SELECT output_json FROM _flow_cache WHERE cache_key = ? AND (expires_at_ms IS NULL OR expires_at_ms > ?)`, [key, now]))[0];
+    return (await db.query<{ output_json: string }>(`SELECT output_json FROM ${TABLES.cache} WHERE cache_key = ? AND (expires_at_ms IS NULL OR expires_at_ms > ?)`, [key, now]))[0];
   },
   put(b: WriteBatch, key: string, scope: string, nodeId: string, table: string, row: unknown, now: number, ttlMs: number | undefined) {
     b.push(
-      `INSERT INTO _flow_cache (cache_key, scope, node_id, output_table, output_json, created_at_ms, expires_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (cache_key) DO UPDATE SET output_json = excluded.output_json, created_at_ms = excluded.created_at_ms, expires_at_ms = excluded.expires_at_ms`,
+      `INSERT INTO ${TABLES.cache} (cache_key, scope, node_id, output_table, output_json, created_at_ms, expires_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (cache_key) DO UPDATE SET output_json = excluded.output_json, created_at_ms = excluded.created_at_ms, expires_at_ms = excluded.expires_at_ms`,
       [key, scope, nodeId, table, JSON.stringify(row), now, ttlMs === undefined ? null : now + ttlMs],
     );
   },

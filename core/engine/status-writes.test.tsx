@@ -88,7 +88,7 @@ describe("a run's status", () => {
       const text = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
       for (const m of text.matchAll(/UPDATE\s+(?:_flow_runs|\$\{TABLES\.runs\})\s+SET\s(?:(?!WHERE)[^`"])*?\bstatus\s*=/g)) writes.push(`${relative(ROOT, file)}: ${m[0]}`);
     }
-    expect(writes).toEqual(["core/engine/run-sql.ts: UPDATE _flow_runs SET status ="]);
+    expect(writes).toEqual(["core/engine/run-sql.ts: UPDATE ${TABLES.runs} SET status ="]);
   });
 
   it("changes only along the table, and an illegal change writes nothing", async () => {

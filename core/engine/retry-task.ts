@@ -7,7 +7,7 @@
  * (the same rule time travel uses).
  */
 import { FlowError } from "../errors.js";
-import { dependentsOf } from "../time-travel/index.js";
+import { dependentsOf } from "./travel/dependents.js";
 import type { FlowEvent } from "./events.js";
 import { FlowDb } from "./flow-db.js";
 import { resetWaits } from "./waits/reset-waits.js";

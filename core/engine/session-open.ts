@@ -7,9 +7,10 @@
  */
 import { TABLES } from "../protocol.js";
 import { FlowError } from "../errors.js";
-import { absoluteDir, recoverTimeTravel } from "../time-travel/index.js";
+import { recoverTimeTravel } from "./travel/intent.js";
+import { absoluteDir } from "./travel/snapshots.js";
 import { decodeRow } from "../schema/index.js";
-import type { StoreBinding } from "./binding.js";
+import type { StoreBinding } from "../binding.js";
 import type { EventInit, FlowEvent } from "./events.js";
 import { FrameEncoder, replayFrames } from "./frames.js";
 import { assertInputFits } from "./input.js";

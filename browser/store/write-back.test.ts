@@ -41,12 +41,12 @@ describe("browser store write-backs", () => {
     ]);
   }, 60_000);
 
-  it("a 40-task run watched by a polling page costs at most two write-backs per task", async () => {
+  it("a 20-task run watched by a polling page costs at most two write-backs per task", async () => {
     const s = await open();
     const { workflows } = await bindBrowserWorkflows(appWorkflows, s, createBrowserEnv("flow"));
     const host = new LocalGatewayHost({ workflows });
     const handler = createDomainHandler({ host });
-    const tasks = 40;
+    const tasks = 20;
     const before = counts(s);
     const { runId } = await host.startRun({ workflowKey: "pipeline", input: { tasks } });
     const done = host.activeRun(runId)!.done;
@@ -58,7 +58,7 @@ describe("browser store write-backs", () => {
       const res = await handler.fetch(new Request(`http://flow.worker/v1/api/runs/${runId}?view=summary`));
       expect(res.status).toBe(200);
       polls++;
-      await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 20));
     }
     expect((await done).status).toBe("finished");
     const after = counts(s);

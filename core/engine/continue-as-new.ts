@@ -11,7 +11,7 @@ import type { SchemaRegistry } from "../schema/index.js";
 import type { Dialect } from "../store/index.js";
 import type { FlowEvent } from "./events.js";
 import type { OutputIndex } from "./output-index.js";
-import { eventSql, json, nodeSql, outputSql, RELEASED, statusChange, type WriteBatch } from "./run-sql.js";
+import { eventSql, json, nodeChange, outputSql, RELEASED, statusChange, type WriteBatch } from "./run-sql.js";
 import type { RunStatus } from "./types.js";
 
 export interface Continuation {
@@ -53,7 +53,7 @@ export function writeContinuation(c: Continuation): void {
       for (const row of latest.values()) {
         const { runId: _r, nodeId, iteration, ...fields } = row;
         outputSql.upsert(batch, c.dialect, entry, nextRunId, nodeId, iteration, fields);
-        nodeSql.upsert(batch, nextRunId, { nodeId, iteration, state: "finished", outputTable: entry.key }, now);
+        nodeChange(batch, nextRunId, null, { nodeId, iteration, state: "finished", outputTable: entry.key }, now);
       }
     }
   }

@@ -26,12 +26,14 @@ export { assertInputFits } from "./input.js";
 export { retryTask } from "./retry-task.js";
 export { ownerStateOf, stopRun } from "./run-control.js";
 export type { RunOwnerState, StopRunOptions, StopRunResult } from "./run-control.js";
-export { eventSql, json, nodeSql, outputSql, runSql, statusChange, WriteBatch } from "./run-sql.js";
+export { eventSql, json, nodeChange, outputSql, runSql, statusChange, WriteBatch } from "./run-sql.js";
+export type { NodeWrite } from "./run-sql.js";
 export type { RunRow } from "./run-sql.js";
 export { runWorkflow } from "./run.js";
 export { scoreRuns } from "./score-runs.js";
 export type { BatchTarget, ScoreRunsOptions, ScoreRunsResult } from "./score-runs.js";
-export { assertTransition, RUN_STATUSES, TERMINAL_STATUSES } from "./status.js";
+export { assertNodeTransition, assertTransition, checkStop, NODE_STATES, RUN_STATUSES, TERMINAL_STATUSES } from "./status.js";
+export type { NodeRef } from "./status.js";
 export type {
   AttemptState,
   FlowAlertPolicy,

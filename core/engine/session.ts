@@ -31,7 +31,7 @@ import { OutputIndex, type OutputRow } from "./output-index.js";
 import { nodeKey, type PlanTask } from "./plan.js";
 import { isRetryable, retryDelayMs } from "./retry.js";
 import { type SettledUnit, SettledUnits } from "./refused-outputs.js";
-import { attemptSql, cacheSql, type ClaimedFrom, eventSql, frameSql, nodeSql, outputSql, type RunStopRequest, runSql, WriteBatch } from "./run-sql.js";
+import { attemptSql, cacheSql, type ClaimedFrom, eventSql, frameSql, nodeChange, outputSql, type RunStopRequest, runSql, WriteBatch } from "./run-sql.js";
 import { Scheduler } from "./scheduler.js";
 import { type Alert, alertEvent, AlertWatcher, deliverAlert, openAlertApproval } from "./alerts.js";
 import { hotOptionsOf, watchWorkflowFile } from "./hot-reload.js";
@@ -489,7 +489,7 @@ export class RunSession {
       if (this.nodes.has(t.key)) continue;
       const d = t.desc;
       this.nodes.set(t.key, { nodeId: d.nodeId, iteration: d.iteration, state: "pending", outputTable: d.outputTable, continueOnFail: d.continueOnFail, attempts: 0, failures: 0 });
-      nodeSql.upsert(this.batch, this.runId, { nodeId: d.nodeId, iteration: d.iteration, state: "pending", ordinal: d.ordinal, label: d.label ?? null, outputTable: d.outputTable }, now);
+      nodeChange(this.batch, this.runId, null, { nodeId: d.nodeId, iteration: d.iteration, state: "pending", ordinal: d.ordinal, label: d.label ?? null, outputTable: d.outputTable }, now);
     }
     for (const t of extracted.tasks) {
       const n = this.nodes.get(t.key)!;
@@ -867,8 +867,8 @@ export class RunSession {
   }
 
   private setNode(n: NodeInfo, state: NodeState, error?: unknown): void {
+    nodeChange(this.batch, this.runId, n.state, { nodeId: n.nodeId, iteration: n.iteration, state, attempts: n.attempts, error: error === undefined ? undefined : errorToJson(error) }, this.now());
     n.state = state;
-    nodeSql.upsert(this.batch, this.runId, { nodeId: n.nodeId, iteration: n.iteration, state, attempts: n.attempts, error: error === undefined ? undefined : errorToJson(error) }, this.now());
   }
 
   // ---- ending ----

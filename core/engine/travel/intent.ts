@@ -17,7 +17,7 @@ import { TABLES } from "../../protocol.js";
 import type { CrossedEffect, TimeTravelStep } from "../../time-travel/index.js";
 import type { FlowEvent } from "../events.js";
 import { type AttemptRecord, FlowDb, type NodeRecord } from "../flow-db.js";
-import { eventSql, json, nodeSql, outputSql, statusChange, WriteBatch } from "../run-sql.js";
+import { eventSql, json, nodeChange, outputSql, statusChange, WriteBatch } from "../run-sql.js";
 import { type ResetDecision, resetWaits } from "../waits/reset-waits.js";
 import { dependentsOf } from "./dependents.js";
 
@@ -229,7 +229,7 @@ async function commitIntent(db: FlowDb, intent: Intent): Promise<IntentOutcome> 
     for (const n of reset) {
       const entry = n.outputTable ? registry.entries.get(n.outputTable) : undefined;
       if (entry) outputSql.remove(batch, entry, runId, n.nodeId, n.iteration);
-      nodeSql.upsert(batch, runId, { nodeId: n.nodeId, iteration: n.iteration, state: "pending", attempts: n.attempts }, now);
+      nodeChange(batch, runId, n.state, { nodeId: n.nodeId, iteration: n.iteration, state: "pending", attempts: n.attempts }, now);
       emit({ type: "TaskReset", nodeId: n.nodeId, iteration: n.iteration, reason: "time-travel" });
       resetNodes.push(n.nodeId);
     }

@@ -51,6 +51,17 @@ describe("bindBrowserWorkflows", () => {
     expect(finished.sort()).toEqual(Array.from({ length: 6 }, (_, i) => `step-${i}`));
   }, 60_000);
 
+  it("a new run on a store slower than its claim heartbeat keeps its claim (IndexedDB under load)", async () => {
+    const s = await open();
+    // Every write takes longer than a heartbeat: the run's row exists only after its first commit.
+    const slow = { ...s, executeBatch: async (ops: Parameters<NonNullable<typeof s.executeBatch>>[0]) => (await new Promise((r) => setTimeout(r, 60)), s.executeBatch!(ops)) };
+    const { workflows } = await bindBrowserWorkflows(appWorkflows, slow, createBrowserEnv("flow", { claimHeartbeatMs: 10 }));
+    const host = new LocalGatewayHost({ workflows });
+    const { runId } = await host.startRun({ workflowKey: "pipeline", input: { tasks: 3 } });
+    expect((await host.activeRun(runId)!.done).status).toBe("finished");
+    await host.close();
+  }, 60_000);
+
   it("makes the user tables once per set of schemas, and again when a set changes", async () => {
     const s = await open();
     const tables = async () => (await s.query<{ t: string }>(`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_name LIKE 'note%' ORDER BY 1`)).map((r) => r.t);

@@ -4,3 +4,4 @@
  */
 export { offersOpfs, openBrowserPgliteStore } from "./pglite-browser.js";
 export type { BrowserPgliteStore, BrowserPgliteStoreOptions, BrowserStorage } from "./pglite-browser.js";
+export type { WriteBackCounts } from "./write-back.js";

@@ -13,6 +13,7 @@ import { OpfsAhpFS } from "@electric-sql/pglite/opfs-ahp";
 import { FlowError } from "../../core/errors.js";
 import { PGLITE_PARSERS, pgliteStatements } from "../../core/store/index.js";
 import type { PgliteConnection, StorePort } from "../../core/store/index.js";
+import { type WriteBackCounts, writeBackOnlyChanges } from "./write-back.js";
 
 /** Where a browser database lives: `auto` picks OPFS where it works, else IndexedDB. */
 export type BrowserStorage = "opfs" | "idb" | "memory";
@@ -36,6 +37,12 @@ export type BrowserPgliteStore = StorePort & {
   readonly pglite: PGlite;
   readonly storage: BrowserStorage;
   readonly name: string;
+  /**
+   * How often the database asked to be written back to its storage, and how often it was
+   * (IndexedDB and memory: a write-back with no changed file is skipped; browser/store/write-back.ts).
+   * OPFS writes each file as PostgreSQL writes it, so it has none (both stay 0).
+   */
+  readonly writeBacks: Readonly<WriteBackCounts>;
 };
 
 /**
@@ -151,6 +158,15 @@ export async function openBrowserPgliteStore(opts: BrowserPgliteStoreOptions = {
   }
   let closed = false;
   const turns = withTurns(pglite);
+  const writeBacks = storage === "opfs" ? { asked: 0, written: 0, committed: async () => undefined, restore: () => undefined } : writeBackOnlyChanges(pglite);
+  const connection: PgliteConnection = {
+    ...turns,
+    async transaction(fn) {
+      const out = await turns.transaction(fn);
+      await writeBacks.committed();
+      return out;
+    },
+  };
   const guard = () => {
     if (closed) throw new FlowError("STORE_OPEN_FAILED", `The browser database "${name}" is closed; open it again.`, { name, storage });
   };
@@ -159,11 +175,13 @@ export async function openBrowserPgliteStore(opts: BrowserPgliteStoreOptions = {
     pglite,
     storage,
     name,
-    ...pgliteStatements(turns, guard),
+    writeBacks,
+    ...pgliteStatements(connection, guard),
     async close() {
       if (closed) return;
       closed = true;
       turns.close();
+      writeBacks.restore();
       await pglite.close();
     },
   };

@@ -1160,7 +1160,9 @@ export class RunSession {
     const tick = async () => {
       if (this.stopped) return;
       try {
-        const beat = await runSql.heartbeat(this.store, this.runId, this.env.ownerId, this.now());
+        // A new run's row is written by its first commit: until then there is no claim to renew
+        // (a slow store, IndexedDB under load, can take longer than a heartbeat to get there).
+        const beat = this.committedOnce || this.claimedFrom ? await runSql.heartbeat(this.store, this.runId, this.env.ownerId, this.now()) : { requested: null };
         if (!beat) {
           this.claimLost = true;
           this.wake();

@@ -16,7 +16,8 @@
  * (`git add -A -- <paths>`, `git rm --cached` for the ones gone; `addChanged`), so a
  * snapshot stats what changed instead of every file; where the watch cannot vouch for the
  * interval (first snapshot in the process, not Linux, lost events, more than MAX_CHANGED paths,
- * after a restore), or git refuses the short form, the whole workspace is added as before. A workspace that git ignores (listed
+ * after a restore), where a `.gitignore` changed (the private index is seeded again), or git
+ * refuses the short form, the whole workspace is added as before. A workspace that git ignores (listed
  * in a `.gitignore`, or inside a `.flow/` folder) is never snapshotted (`ignores`).
  *
  * A restore diffs the working tree (snapshotted into the private index first) against the
@@ -273,7 +274,14 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
         // Every write made before this call is counted (and named) before git is told what changed.
         await watch.settle();
         const generation = watch.generation;
-        const changed = ws.synced === undefined ? undefined : watch.changedSince(ws.synced, MAX_CHANGED);
+        let changed = ws.synced === undefined ? undefined : watch.changedSince(ws.synced, MAX_CHANGED);
+        if (changed?.some((path) => path === ".gitignore" || path.endsWith("/.gitignore"))) {
+          // Ignore rules changed: files that did not change themselves may now be let in or kept
+          // out. The private index is made again from the user's (what was ignored leaves it,
+          // even where an earlier snapshot held it) and the whole workspace added.
+          rmSync(ws.indexFile, { force: true });
+          changed = undefined;
+        }
         const commit = await writeSnapshot(ws, ref, message, changed);
         ws.clean = watch.trusted ? { commit, generation } : undefined;
         ws.synced = watch.trusted ? generation : undefined;

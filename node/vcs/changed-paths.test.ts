@@ -122,6 +122,29 @@ describe.runIf(process.platform === "linux")("snapshots from the paths the watch
     expect(await snap()).toEqual(["add -A -- :(literal)README.md"]);
   });
 
+  it("takes a prepared first snapshot once, and a snapshot after it holds what changed since (prepare)", async () => {
+    const dir = tempRepo();
+    const { gitPath, since } = loggingGit();
+    const vcs = createGitVcs({ gitPath });
+    vcs.prepare!(dir);
+    vcs.prepare!(dir);
+    // The prepared snapshot's `git add` has started (once) before anyone asked for a snapshot.
+    let started: string[] = [];
+    while (!(started = [...started, ...since()]).length) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(started).toEqual(["add -A -- :/"]);
+    // Written while that snapshot may be reading the tree: the next snapshot holds it all the same.
+    writeFileSync(join(dir, "early.txt"), "early\n");
+    const p1 = await vcs.snapshot(dir, "refs/flow/runs/p/0");
+    expect(gitIn(dir, "rev-parse", `${p1}^{tree}`)).toBe(fullTree(dir));
+    expect(gitIn(dir, "show", `${p1}:early.txt`)).toBe("early");
+    expect(since()).not.toContain("add -A -- :/");
+    // Unchanged since: the next prepare does nothing, the next snapshot only names the commit.
+    vcs.prepare!(dir);
+    expect(await vcs.snapshot(dir, "refs/flow/runs/p/1")).toBe(p1);
+    expect(since()).toEqual([]);
+    expect(gitIn(dir, "rev-parse", "refs/flow/runs/p/1")).toBe(p1);
+  });
+
   it("falls back to the whole workspace when git refuses the short form", async () => {
     const dir = tempRepo();
     const { gitPath, since } = loggingGit();

@@ -5,6 +5,7 @@
  *
  *   npx tsx bench/snapshots.tsx                       # 10,000 committed files, 1,000 tasks, 20 edits
  *   npx tsx bench/snapshots.tsx --files 1000 --tasks 200 --edits 10
+ *   npx tsx bench/snapshots.tsx --cases compute             # one case (compute, agent-edit, snapshot)
  *
  * - `compute`: a Sequence of `--tasks` compute tasks that touch no file, in a repository of
  *   `--files` committed files vs the same run in a directory outside any repository
@@ -25,7 +26,8 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { createFlow, createGitVcs, FlowDb, runWorkflow, timeTravel, write } from "durable-flow";
 
-const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, edits: { type: "string" } } });
+const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, edits: { type: "string" }, cases: { type: "string" } } });
+const CASES = new Set((values.cases ?? "compute,agent-edit,snapshot").split(","));
 const FILES = Number(values.files ?? 10_000);
 const TASKS = Number(values.tasks ?? 1_000);
 const EDITS = Number(values.edits ?? 20);
@@ -79,40 +81,46 @@ const repoDir = workspace(true);
 // Warm-up (module loading, JIT) on a small run outside the repository.
 await runIn(mkdtempSync(join(tmpdir(), "flow-bench-snap-warm-")), 50, () => undefined);
 
-const plain = await runIn(plainDir, TASKS, () => undefined);
-const inRepo = await runIn(repoDir, TASKS, () => undefined);
-console.log(JSON.stringify({ case: "compute", files: FILES, tasks: TASKS, wallMsPlain: round(plain.wallMs), wallMsRepo: round(inRepo.wallMs), ratio: round((inRepo.wallMs / plain.wallMs) * 100) / 100 }));
-
-const edit = (dir: string) => (i: number) => write.execute({ path: `d${Math.floor(i / 100)}/f${i}.txt`, content: `edited by t${i}\n` }, { rootDir: dir }).then(() => undefined);
-const editsPlain = await runIn(plainDir, EDITS, edit(plainDir));
-const editsRepo = await runIn(repoDir, EDITS, edit(repoDir));
-const middle = Math.floor(EDITS / 2);
-const path = join(repoDir, `d${Math.floor(middle / 100)}`, `f${middle}.txt`);
-writeFileSync(path, "changed after the run\n");
-const r = await timeTravel(editsRepo.db, { runId: editsRepo.runId, nodeId: `t${middle}` });
-if (!r.success) throw new Error(r.error);
-const restored = readFileSync(path, "utf8") === `file ${middle}\n${"x".repeat(900)}\n`;
-console.log(
-  JSON.stringify({
-    case: "agent-edit",
-    files: FILES,
-    edits: EDITS,
-    wallMsPlain: round(editsPlain.wallMs),
-    wallMsRepo: round(editsRepo.wallMs),
-    snapshotMs: round((editsRepo.wallMs - editsPlain.wallMs) / EDITS),
-    restored,
-  }),
-);
-
-const vcs = createGitVcs();
-const snapDir = workspace(true);
-await vcs.snapshot(snapDir, "refs/flow/bench/first");
-const times: number[] = [];
-for (let i = 0; i < EDITS; i++) {
-  writeFileSync(join(snapDir, `d${i % 100}`, `f${(i % 100) * 100 + 1}.txt`), `edit ${i}\n`);
-  const started = performance.now();
-  await vcs.snapshot(snapDir, `refs/flow/bench/${i}`);
-  times.push(performance.now() - started);
+if (CASES.has("compute")) {
+  const plain = await runIn(plainDir, TASKS, () => undefined);
+  const inRepo = await runIn(repoDir, TASKS, () => undefined);
+  console.log(JSON.stringify({ case: "compute", files: FILES, tasks: TASKS, wallMsPlain: round(plain.wallMs), wallMsRepo: round(inRepo.wallMs), ratio: round((inRepo.wallMs / plain.wallMs) * 100) / 100 }));
 }
-times.sort((a, b) => a - b);
-console.log(JSON.stringify({ case: "snapshot", files: FILES, edits: EDITS, medianMs: round(times[Math.floor(times.length / 2)]!), p90Ms: round(times[Math.floor(times.length * 0.9)]!) }));
+
+if (CASES.has("agent-edit")) {
+  const edit = (dir: string) => (i: number) => write.execute({ path: `d${Math.floor(i / 100)}/f${i}.txt`, content: `edited by t${i}\n` }, { rootDir: dir }).then(() => undefined);
+  const editsPlain = await runIn(plainDir, EDITS, edit(plainDir));
+  const editsRepo = await runIn(repoDir, EDITS, edit(repoDir));
+  const middle = Math.floor(EDITS / 2);
+  const path = join(repoDir, `d${Math.floor(middle / 100)}`, `f${middle}.txt`);
+  writeFileSync(path, "changed after the run\n");
+  const r = await timeTravel(editsRepo.db, { runId: editsRepo.runId, nodeId: `t${middle}` });
+  if (!r.success) throw new Error(r.error);
+  const restored = readFileSync(path, "utf8") === `file ${middle}\n${"x".repeat(900)}\n`;
+  console.log(
+    JSON.stringify({
+      case: "agent-edit",
+      files: FILES,
+      edits: EDITS,
+      wallMsPlain: round(editsPlain.wallMs),
+      wallMsRepo: round(editsRepo.wallMs),
+      snapshotMs: round((editsRepo.wallMs - editsPlain.wallMs) / EDITS),
+      restored,
+    }),
+  );
+}
+
+if (CASES.has("snapshot")) {
+  const vcs = createGitVcs();
+  const snapDir = workspace(true);
+  await vcs.snapshot(snapDir, "refs/flow/bench/first");
+  const times: number[] = [];
+  for (let i = 0; i < EDITS; i++) {
+    writeFileSync(join(snapDir, `d${i % 100}`, `f${(i % 100) * 100 + 1}.txt`), `edit ${i}\n`);
+    const started = performance.now();
+    await vcs.snapshot(snapDir, `refs/flow/bench/${i}`);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  console.log(JSON.stringify({ case: "snapshot", files: FILES, edits: EDITS, medianMs: round(times[Math.floor(times.length / 2)]!), p90Ms: round(times[Math.floor(times.length * 0.9)]!) }));
+}

@@ -62,6 +62,13 @@ export interface VcsPort {
    * it every attempt edge is snapshotted.
    */
   unchangedSince?(dir: string, pointer: string, opts?: { settle?: boolean }): Promise<boolean>;
+  /**
+   * Starts, in the background, what the first `snapshot` of `dir` would do (watch it, commit its
+   * working tree without a ref), so that the first snapshot of a run, taken when its first
+   * attempt starts, finds it done: a later `snapshot` waits for it and, when nothing changed
+   * since it read the tree, only names its commit. Never throws. Optional.
+   */
+  prepare?(dir: string): void;
   /** Commits the working tree of `dir` and points `ref` at the commit; returns its id. */
   snapshot(dir: string, ref: string, message?: string): Promise<string>;
   /**

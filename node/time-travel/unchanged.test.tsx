@@ -58,9 +58,9 @@ describe("snapshots when nothing changed", () => {
     expect(pointers.size).toBe(1);
     expect([...pointers][0]).toMatch(/^[0-9a-f]{40}$/);
 
-    // The next run in this process only names the same commit on a ref of its own.
+    // The next run in this process only names the same commit on a ref of its own, without a git process.
     const second = await runWorkflow(wf, { input: {}, rootDir: repo });
-    expect(calls().slice(afterFirst.length)).toEqual(["update-ref"]);
+    expect(calls().slice(afterFirst.length)).toEqual([]);
     expect(new Set((await db.listAttempts(second.runId)).map((a) => a.vcsPointer))).toEqual(pointers);
     expect(gitIn(repo, "rev-parse", `refs/flow/runs/${second.runId}/t0/0/1/start`)).toBe([...pointers][0]);
 
@@ -124,6 +124,53 @@ describe("snapshots when nothing changed", () => {
       expect(treePicture(repo, skip), `tree at the start of ${nodeId}`).toEqual(seen[nodeId]);
     }
     expect(seen.idle4).toEqual(final);
+  });
+
+  it("takes the run's first snapshot before the first task runs, even while that snapshot is slow (the task's writes stay out of its start)", async () => {
+    const repo = tempRepo();
+    writeFileSync(join(repo, "tracked.txt"), "before\n");
+    gitIn(repo, "add", "-A");
+    gitIn(repo, "commit", "-q", "-m", "tracked");
+    // The first snapshot's `git add` is held until the first task has written (marker), or 300 ms
+    // have passed: were the task to run before that snapshot read the tree, the snapshot would
+    // hold the task's writes, and its start pointer with it.
+    const shim = tempDir("flow-git-shim-");
+    const marker = join(shim, "task-wrote");
+    const gitPath = join(shim, "git-holding");
+    writeFileSync(gitPath, `#!/bin/sh\nif [ "$1" = add ] && [ ! -f "${shim}/held" ]; then touch "${shim}/held"; i=0; while [ ! -f "${marker}" ] && [ $i -lt 30 ]; do sleep 0.01; i=$((i+1)); done; fi\nexec git "$@"\n`);
+    chmodSync(gitPath, 0o755);
+    const { api, db } = await open({ vcs: createGitVcs({ gitPath }) });
+    const { flow, Workflow, Task, Sequence, outputs } = api;
+    const wf = flow(() => (
+      <Workflow name="first-writes">
+        <Sequence>
+          <Task id="writer" output={outputs.step}>
+            {() => {
+              writeFileSync(join(repo, "tracked.txt"), "after\n");
+              writeFileSync(join(repo, "new.txt"), "new\n");
+              unlinkSync(join(repo, "README.md"));
+              writeFileSync(marker, "");
+              return { n: 1 };
+            }}
+          </Task>
+          <Task id="idle" output={outputs.step}>
+            {() => ({ n: 2 })}
+          </Task>
+        </Sequence>
+      </Workflow>
+    ));
+    const result = await runWorkflow(wf, { input: {}, rootDir: repo });
+    expect(result.status).toBe("finished");
+    const by = await edges(db, result.runId);
+    expect(gitIn(repo, "show", `${by.writer!.start}:tracked.txt`)).toBe("before");
+    expect(gitIn(repo, "ls-tree", "--name-only", by.writer!.start!).split("\n").sort()).toEqual([".gitignore", "README.md", "tracked.txt"]);
+    expect(gitIn(repo, "show", `${by.writer!.end}:tracked.txt`)).toBe("after");
+    expect(gitIn(repo, "show", `${by.writer!.end}:new.txt`)).toBe("new");
+    expect(by.idle).toEqual({ start: by.writer!.end, end: by.writer!.end });
+    const r = await timeTravel(db, { runId: result.runId, nodeId: "writer" });
+    expect(r).toMatchObject({ success: true, vcsRestored: true });
+    expect(readFileSync(join(repo, "tracked.txt"), "utf8")).toBe("before\n");
+    expect(readFileSync(join(repo, "README.md"), "utf8")).toBe("# repo\n");
   });
 
   it("puts the files a failed attempt wrote in its retry's start snapshot", async () => {

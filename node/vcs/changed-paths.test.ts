@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../testing/backends.js";
@@ -122,6 +122,29 @@ describe.runIf(process.platform === "linux")("snapshots from the paths the watch
     expect(await snap()).toEqual(["add -A -- :(literal)README.md"]);
   });
 
+  it("takes a prepared first snapshot once, and a snapshot after it holds what changed since (prepare)", async () => {
+    const dir = tempRepo();
+    const { gitPath, since } = loggingGit();
+    const vcs = createGitVcs({ gitPath });
+    vcs.prepare!(dir);
+    vcs.prepare!(dir);
+    // The prepared snapshot's `git add` has started (once) before anyone asked for a snapshot.
+    let started: string[] = [];
+    while (!(started = [...started, ...since()]).length) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(started).toEqual(["add -A -- :/"]);
+    // Written while that snapshot may be reading the tree: the next snapshot holds it all the same.
+    writeFileSync(join(dir, "early.txt"), "early\n");
+    const p1 = await vcs.snapshot(dir, "refs/flow/runs/p/0");
+    expect(gitIn(dir, "rev-parse", `${p1}^{tree}`)).toBe(fullTree(dir));
+    expect(gitIn(dir, "show", `${p1}:early.txt`)).toBe("early");
+    expect(since()).not.toContain("add -A -- :/");
+    // Unchanged since: the next prepare does nothing, the next snapshot only names the commit.
+    vcs.prepare!(dir);
+    expect(await vcs.snapshot(dir, "refs/flow/runs/p/1")).toBe(p1);
+    expect(since()).toEqual([]);
+    expect(gitIn(dir, "rev-parse", "refs/flow/runs/p/1")).toBe(p1);
+  });
+
   it("falls back to the whole workspace when git refuses the short form", async () => {
     const dir = tempRepo();
     const { gitPath, since } = loggingGit();
@@ -143,5 +166,49 @@ describe.runIf(process.platform === "linux")("snapshots from the paths the watch
     expect(gitIn(dir, "rev-parse", `${p2}^{tree}`)).toBe(fullTree(dir));
     expect(p2).not.toBe(p1);
     expect(gitIn(dir, "ls-tree", "-r", p2, "--", "via")).toMatch(/^120000 /);
+  });
+
+  it("snapshots what a whole-workspace `git add -A` would when a tracked .gitignore changes (files newly unignored or newly ignored)", async () => {
+    const dir = tempRepo();
+    mkdirSync(join(dir, "out"));
+    writeFileSync(join(dir, "out", "a.gen"), "generated a\n");
+    writeFileSync(join(dir, "keep.tmp"), "untracked, not ignored yet\n");
+    mkdirSync(join(dir, "sub"));
+    writeFileSync(join(dir, "sub", ".gitignore"), "*.gen\n");
+    writeFileSync(join(dir, "sub", "b.gen"), "generated b\n");
+    writeFileSync(join(dir, ".gitignore"), ".flow/\n*.log\nout/\n");
+    gitIn(dir, "add", ".gitignore", "sub/.gitignore");
+    gitIn(dir, "commit", "-q", "-m", "ignore rules");
+    const vcs = createGitVcs();
+    /** The tree a fresh whole-workspace snapshot gives (`git add -A` into a copy of the user's index). */
+    const reference = () => {
+      const index = join(tempDir("flow-index-"), "index");
+      copyFileSync(join(dir, ".git", "index"), index);
+      const env = { ...process.env, GIT_INDEX_FILE: index };
+      execFileSync("git", ["-C", dir, "add", "-A"], { env });
+      return execFileSync("git", ["-C", dir, "write-tree"], { env, encoding: "utf8" }).trim();
+    };
+    const names = (pointer: string) => gitIn(dir, "ls-tree", "-r", "--name-only", pointer).split("\n");
+    const first = await vcs.snapshot(dir, "refs/flow/runs/g/0");
+    expect(names(first)).toContain("keep.tmp");
+    expect(names(first)).not.toContain("out/a.gen");
+
+    // Newly unignored: only the .gitignore files changed on disk, the files they now let in did not.
+    writeFileSync(join(dir, ".gitignore"), ".flow/\n*.log\n");
+    writeFileSync(join(dir, "sub", ".gitignore"), "");
+    const atUnignored = treePicture(dir, (p) => p === ".flow");
+    const unignored = await vcs.snapshot(dir, "refs/flow/runs/g/1");
+    expect(names(unignored)).toEqual(expect.arrayContaining(["out/a.gen", "sub/b.gen"]));
+    expect(gitIn(dir, "rev-parse", `${unignored}^{tree}`)).toBe(reference());
+
+    // Newly ignored: an untracked file the last snapshot held leaves it, as a fresh `git add -A` leaves it out.
+    writeFileSync(join(dir, ".gitignore"), ".flow/\n*.log\n*.tmp\n");
+    const ignored = await vcs.snapshot(dir, "refs/flow/runs/g/2");
+    expect(names(ignored)).not.toContain("keep.tmp");
+    expect(gitIn(dir, "rev-parse", `${ignored}^{tree}`)).toBe(reference());
+
+    // And back: the restore gives that state byte for byte.
+    await vcs.restore(dir, unignored);
+    expect(treePicture(dir, (p) => p === ".flow")).toEqual(atUnignored);
   });
 });

@@ -9,6 +9,10 @@
  * are never read or written. The private index keeps stat data between snapshots, so a snapshot
  * of a large tree rehashes only what changed.
  *
+ * `prepare` takes a workspace's first snapshot in the background (watch, whole-workspace add,
+ * commit without a ref) so that a run's first attempt, whose snapshot waits for it on the
+ * workspace's queue, finds it done and only names its commit.
+ *
  * Nothing at all is done while nothing changed: each workspace is watched from its first
  * snapshot on (node/vcs/watch.ts), and `unchangedSince` answers from the watch's event count,
  * so an attempt that wrote no file costs no git process. When something changed, git is given
@@ -16,7 +20,8 @@
  * (`git add -A -- <paths>`, `git rm --cached` for the ones gone; `addChanged`), so a
  * snapshot stats what changed instead of every file; where the watch cannot vouch for the
  * interval (first snapshot in the process, not Linux, lost events, more than MAX_CHANGED paths,
- * after a restore), or git refuses the short form, the whole workspace is added as before. A workspace that git ignores (listed
+ * after a restore), where a `.gitignore` changed (the private index is seeded again), or git
+ * refuses the short form, the whole workspace is added as before. A workspace that git ignores (listed
  * in a `.gitignore`, or inside a `.flow/` folder) is never snapshotted (`ignores`).
  *
  * A restore diffs the working tree (snapshotted into the private index first) against the
@@ -267,18 +272,50 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
         // Watched before git reads the tree: a write during the snapshot is an event after `generation`.
         const watch = (ws.watch ??= watchTree(ws.dir));
         if (await isClean(ws, true)) {
-          await git(ws, ["update-ref", ref, ws.clean!.commit]);
-          return ws.clean!.commit;
+          const commit = ws.clean!.commit;
+          if (!(process.platform !== "win32" && ws.store && refInProcess(ws.store, ref, commit))) await git(ws, ["update-ref", ref, commit]);
+          return commit;
         }
         // Every write made before this call is counted (and named) before git is told what changed.
         await watch.settle();
         const generation = watch.generation;
-        const changed = ws.synced === undefined ? undefined : watch.changedSince(ws.synced, MAX_CHANGED);
+        let changed = ws.synced === undefined ? undefined : watch.changedSince(ws.synced, MAX_CHANGED);
+        if (changed?.some((path) => path === ".gitignore" || path.endsWith("/.gitignore"))) {
+          // Ignore rules changed: files that did not change themselves may now be let in or kept
+          // out. The private index is made again from the user's (what was ignored leaves it,
+          // even where an earlier snapshot held it) and the whole workspace added.
+          rmSync(ws.indexFile, { force: true });
+          changed = undefined;
+        }
         const commit = await writeSnapshot(ws, ref, message, changed);
         ws.clean = watch.trusted ? { commit, generation } : undefined;
         ws.synced = watch.trusted ? generation : undefined;
         return commit;
       });
+    },
+
+    prepare(dir) {
+      // Only where the watch can vouch for the tree (Linux) and Node writes the commit: elsewhere
+      // a prepared commit would never be reused.
+      if (process.platform !== "linux") return;
+      void open(dir)
+        .then((ws) => {
+          if (!ws?.store || ws.ignored || ws.clean) return;
+          return serialized(ws, async () => {
+            if (ws.clean) return;
+            // Watched before git reads the tree, as in `snapshot`: what changes from here on is an event after `generation`.
+            const watch = (ws.watch ??= watchTree(ws.dir));
+            const generation = watch.generation;
+            seedIndex(ws);
+            await git(ws, ["add", "-A", "--", ...ws.pathspec]);
+            const written = commitInProcess(ws, ws.store!, undefined, "flow snapshot");
+            if (!written || !watch.trusted) return;
+            ws.last = { tree: written[0], commit: written[1] };
+            ws.clean = { commit: written[1], generation };
+            ws.synced = generation;
+          });
+        })
+        .catch(() => undefined); // the snapshot that needs it says what is wrong
     },
 
     async restore(dir, pointer) {
@@ -351,14 +388,24 @@ function seedIndex(ws: Workspace): void {
  * where git's commands must write them (node/vcs/objects.ts `Unsupported`, or anything else
  * that went wrong there: git then says what).
  */
-function commitInProcess(ws: Workspace, store: ObjectStore, ref: string, message: string): [string, string] | undefined {
+function commitInProcess(ws: Workspace, store: ObjectStore, ref: string | undefined, message: string): [string, string] | undefined {
   try {
     const tree = indexTree(store, ws.indexFile);
     const commit = ws.last?.tree === tree ? ws.last.commit : writeCommit(store, tree, message);
-    writeRef(store, ref, commit);
+    if (ref !== undefined) writeRef(store, ref, commit);
     return [tree, commit];
   } catch {
     return undefined;
+  }
+}
+
+/** Points `ref` at `commit` in process; false where git's `update-ref` must (node/vcs/objects.ts `Unsupported`). */
+function refInProcess(store: ObjectStore, ref: string, commit: string): boolean {
+  try {
+    writeRef(store, ref, commit);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -38,7 +38,11 @@ export class AttemptSnapshots {
     private readonly vcs: VcsPort,
     private readonly runId: string,
     private readonly rootDir: string,
-  ) {}
+  ) {
+    // The session's first snapshot overlaps its first render; its first attempt waits for it
+    // (the port serializes), so no task code runs before it has read the tree.
+    vcs.prepare?.(rootDir);
+  }
 
   /** Snapshots the workspace for an attempt edge; undefined when it is no repository or the snapshot failed. */
   async take(nodeId: string, iteration: number, attempt: number, edge: "start" | "end"): Promise<string | undefined> {
@@ -54,8 +58,9 @@ export class AttemptSnapshots {
     } catch (error) {
       this.last = undefined;
       const cause = String(error);
-      // Once per directory and cause: the ref and run ids in git's message change per attempt.
-      const key = `${this.rootDir}\0${cause.replace(/refs\/flow\/\S*|\b[0-9a-f]{7,40}\b/g, "")}`;
+      // Once per directory and cause: the ref and run ids in git's message change per attempt,
+      // and so does the command that met it (`update-ref` alone, or inside a snapshot's script).
+      const key = `${this.rootDir}\0${cause.replace(/refs\/flow\/\S*|\b[0-9a-f]{7,40}\b|git \S+ failed/g, "")}`;
       if (!noticed.has(key)) {
         noticed.add(key);
         this.binding.env.warn(

@@ -20,12 +20,26 @@ export default defineConfig({
   resolve: { alias: selfAliases },
   oxc: { jsx: { runtime: "automatic", importSource: "durable-flow" } },
   test: {
-    include: ["core/**/*.test.{ts,tsx}", "node/**/*.test.{ts,tsx}", "examples/**/*.test.{ts,tsx}", "browser/**/*.test.{ts,tsx}", "e2e/**/*.test.ts", "sync/**/*.test.{ts,tsx}", "ui/**/*.test.{ts,tsx}"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
     // Tests run inside this repository: no time-travel snapshots of it unless a test injects a
     // VCS port on a repository of its own (node/time-travel/*.test.tsx).
     env: { FLOW_SNAPSHOTS: "off" },
+    // Most files wait on processes, sockets, PostgreSQL and disks more than on the CPU, so two
+    // run at once (Vitest's default on 2 cores is one: the suite took 24 minutes). The browser
+    // files drive Chromium, which wants both cores: they run after the rest, one at a time.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "node",
+          include: ["core/**/*.test.{ts,tsx}", "node/**/*.test.{ts,tsx}", "examples/**/*.test.{ts,tsx}", "browser/**/*.test.{ts,tsx}", "sync/**/*.test.{ts,tsx}", "ui/**/*.test.{ts,tsx}"],
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      { extends: true, test: { name: "browser", include: ["e2e/**/*.test.ts"], fileParallelism: false, sequence: { groupOrder: 1 } } },
+    ],
   },
 });

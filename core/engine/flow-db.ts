@@ -165,9 +165,11 @@ export class FlowDb<S extends SchemaMap = SchemaMap> {
    */
   async getRunUsage(runId: string): Promise<RunUsage> {
     const prefix = `${runId}/`;
+    // `<id>/` up to `<id>0` ("0" sorts right after "/") holds exactly the child runs' ids: a
+    // range of the primary key, where a substr() test read every attempt of the store.
     const rows = await this.store.query<{ run_id: string; node_id: string; meta_json: string | null }>(
-      `SELECT run_id, node_id, meta_json FROM _flow_attempts WHERE (run_id = ? OR substr(run_id, 1, ?) = ?) AND meta_json IS NOT NULL`,
-      [runId, prefix.length, prefix],
+      `SELECT run_id, node_id, meta_json FROM _flow_attempts WHERE (run_id = ? OR (run_id > ? AND run_id < ?)) AND meta_json IS NOT NULL`,
+      [runId, prefix, `${runId}0`],
     );
     const metas = rows.map((r) => ({ node: r.run_id === runId ? r.node_id : `${r.run_id.slice(prefix.length)}/${r.node_id}`, meta: parse<unknown>(r.meta_json) }));
     const byNode: Record<string, AgentUsage & { attempts: number }> = {};

@@ -1,7 +1,7 @@
 /**
  * Agent work from the terminal: `flow up` prints tool calls as they happen (off with
  * --no-tools); `flow runs <run> --node <id>` prints the transcript, `--output` the row, and
- * `flow runs <run>` tokens and cost per task and for the run.
+ * `flow runs <run>` tokens and cost per task and for the run, and `flow runs` per run.
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
@@ -68,6 +68,9 @@ describe("agent transcripts in the terminal", () => {
     expect(await main(["runs", "t1", "--db", env.FLOW_TEST_DB], run)).toBe(0);
     expect(run.out.join("")).toMatch(/ask .*22 in \/ 14 out tokens, <\$0\.0001/);
     expect(run.out.join("")).toContain("Agents: 22 in / 14 out tokens, <$0.0001 over 1 attempt (child runs included)");
+    const list = io(dir);
+    expect(await main(["runs", "--db", env.FLOW_TEST_DB], list)).toBe(0);
+    expect(list.out.join("")).toMatch(/finished +t1 {2}22 in \/ 14 out tokens, <\$0\.0001 {2}/);
     const json = io(dir);
     expect(await main(["runs", "t1", "--json", "--db", env.FLOW_TEST_DB], json)).toBe(0);
     expect(JSON.parse(json.out.join("")).usage.total).toMatchObject({ inputTokens: 22, outputTokens: 14, costUsd: 0.0000117, attempts: 1 });

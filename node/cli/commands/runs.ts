@@ -14,7 +14,7 @@ import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wa
 
 const USAGE = `Usage: flow runs [runId] [options]
 
-Without a run id, lists runs (newest first). With one, shows the run: its nodes in plan order
+Without a run id, lists runs (newest first), with their agents' tokens and cost. With one, shows the run: its nodes in plan order
 (state, attempts, time spent, tokens and cost), counts, and its most recent events.
 
 Options:
@@ -70,7 +70,14 @@ async function listRuns(db: FlowDb, filter: { limit: number; status?: RunStatus 
   if (json) return io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
   // A run left `running` by a process that is gone says so (it can be cancelled or resumed).
   const shown = (r: RunRecord) => (ownerStateOf(db.binding.env, r) === "gone" ? "running (owner gone)" : r.status);
-  for (const r of runs) io.stdout(`${new Date(r.createdAtMs).toISOString()}  ${shown(r).padEnd(16)} ${r.runId}  ${r.workflowName ?? ""}${pauseNote(r) ? `  (${pauseNote(r)})` : ""}\n`);
+  // Tokens and cost (child runs included) where a run's agents recorded usage; a list of runs
+  // that used no agent keeps its columns as they were.
+  const usage = await Promise.all(runs.map(async (r) => formatUsage((await db.getRunUsage(r.runId)).total)));
+  const width = Math.max(0, ...usage.map((u) => u.length));
+  runs.forEach((r, i) => {
+    const cost = width ? `${usage[i]!.padEnd(width)}  ` : "";
+    io.stdout(`${new Date(r.createdAtMs).toISOString()}  ${shown(r).padEnd(16)} ${r.runId}  ${cost}${r.workflowName ?? ""}${pauseNote(r) ? `  (${pauseNote(r)})` : ""}\n`);
+  });
   if (runs.length === 0) io.stdout(filter.status ? `No ${filter.status} runs.\n` : "No runs.\n");
 }
 

@@ -46,7 +46,6 @@ const SPELLS_TABLES = new Set([
   "core/engine/attempt-services.ts",
   "core/engine/continue-as-new.ts",
   "core/engine/flow-db.ts",
-  "core/engine/retry-task.ts",
   "core/engine/run-sql.ts",
   "core/engine/scopes.ts",
   "core/engine/session.ts",

@@ -11,12 +11,14 @@
  *   offline and a run started meanwhile come back by themselves once the network returns;
  * - the workspace reopened with no network shows the runs it saw, says as of when and that the
  *   Gateway cannot be reached, then catches up when the network returns;
- * - switching workspace on a run page shows no gateway error and fails no live query.
+ * - switching workspace on a run page shows no gateway error and fails no live query, and says
+ *   the run is not in that workspace (with a link to its runs) instead of loading forever.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium, takeConsoleProblems } from "./support/chromium.js";
 import { type AppGateway, startAppGateway } from "./support/gateway.js";
+import { engineReady } from "./support/engine-page.js";
 import { shootThemes } from "./support/screens.js";
 import { rpc, type SeededRuns, seedAppData, waitForStatus } from "./support/seed.js";
 
@@ -171,11 +173,21 @@ describe("the app at the edges (issue #27)", () => {
     await page.goto(`${gw.url}/runs/${runs.released}`);
     await page.locator('[data-testid="run-status"][data-status="finished"]').waitFor();
     await page.getByTestId("workspace-switcher").selectOption("browser");
-    // The browser's workspace opens (its engine starts first); the run is not in it.
+    // The browser's workspace opens (its engine starts first); the run is not in it, and the
+    // page says so (not "Loading run…" forever), with the way back to this workspace's runs.
     await page.getByTestId("engine-info").waitFor({ timeout: 120_000 });
-    await page.locator('[data-testid="run-not-found"], [data-testid="run-loading"]').first().waitFor();
-    await page.waitForTimeout(3000);
+    await engineReady(page, 120_000);
+    const notFound = page.getByTestId("run-not-found");
+    await notFound.waitFor();
+    expect(await notFound.textContent()).toContain(`No run ${runs.released} in this workspace`);
+    expect(await page.getByTestId("run-loading").count()).toBe(0);
     expect(await page.locator("main").textContent()).not.toMatch(/GATEWAY_UNAVAILABLE|does not answer|Live Query/);
+    await shootThemes(page, "view-run-other-workspace");
+    await notFound.getByRole("link", { name: "Back to runs" }).click();
+    await page.waitForURL((u) => u.pathname === "/runs");
+    // Back on the run's page: still said to be elsewhere.
+    await page.goBack();
+    await notFound.waitFor();
     // Back to the Gateway: the run shows again.
     await page.getByTestId("workspace-switcher").selectOption({ index: 0 }); // the Gateway that served the page comes first
     await page.locator('[data-testid="run-status"][data-status="finished"]').waitFor({ timeout: 30_000 });

@@ -7,7 +7,9 @@
  *   problem shown beside its field, nothing started), the original run untouched;
  * - export a run's events as JSON lines (a download from the run page);
  * - navigate between a parent run and its child run (Subflow): the child's breadcrumbs and
- *   header link the parent, the parent's Subflow node links the child.
+ *   header link the parent, the parent's Subflow node links the child;
+ * - a graph of the run's task tree (the Graph tab), the live task marked and moving as the run
+ *   goes, a click selecting the task for the node panel, `?tab=graph` reopening it.
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -199,4 +201,39 @@ describe("the run console: compare, fork, export, parent and child (issue #27)",
     await page.waitForURL((u) => decodeURIComponent(u.pathname) === `/runs/${child}`);
     await page.getByTestId("crumb-parent").waitFor();
   }, 60_000);
+
+  it("draws the task tree as a graph, marks the live task as the run moves, selects on click, and reopens from ?tab=graph", async () => {
+    const runId = await launch("release", { service: "graph", shards: 3, workMs: 400 });
+    const url = `${gw.url}/runs/${encodeURIComponent(runId)}?tab=graph`;
+    await page.goto(url);
+    const node = (id: string) => page.locator(`[data-testid="graph-node"][data-node-id="${id}"]`);
+    // The approval holds the run: its task is the live one, and the only one.
+    await node("ship").and(page.locator('[data-live="true"]')).waitFor({ timeout: 30_000 });
+    expect(await page.locator('#tab-graph[aria-selected="true"]').count()).toBe(1);
+    expect(await page.locator('[data-testid="graph-node"][data-live="true"]').count()).toBe(1);
+    // Laid out as the tree runs: build, then the three shards side by side, then ship, then deploy.
+    const place = async (id: string) => [Number(await node(id).getAttribute("data-layer")), Number(await node(id).getAttribute("data-lane"))];
+    expect(await Promise.all(["build", "test-0", "test-1", "test-2", "ship", "deploy"].map(place))).toEqual([[0, 0], [1, 0], [1, 1], [1, 2], [2, 0], [3, 0]]);
+    expect(await node("test-2").getAttribute("data-state")).toBe("finished");
+    expect(await page.locator(".run-graph-edge").count()).toBe(3 + 3 + 1);
+    await shootThemes(page, "view-run-graph");
+
+    // A click selects the task: the node panel follows and the URL keeps it with the tab.
+    await node("test-1").click();
+    await page.locator('[data-testid="node-panel"][data-node-id="test-1"]').waitFor();
+    expect(new URL(page.url()).searchParams.get("node")).toBe("test-1");
+    expect(new URL(page.url()).searchParams.get("tab")).toBe("graph");
+    await page.reload();
+    await node("test-1").and(page.locator('[aria-pressed="true"]')).waitFor();
+    await page.locator('[data-testid="node-panel"][data-node-id="test-1"]').waitFor();
+    expect(await page.locator('#tab-graph[aria-selected="true"]').count()).toBe(1);
+
+    // Approved, the run moves on without a reload: the mark leaves ship, and deploy ends it.
+    await rpc(gw.url, "submitApproval", { runId, nodeId: "ship", decision: "approve", note: "Ship it" });
+    await node("ship").and(page.locator('[data-state="finished"]')).waitFor();
+    await node("deploy").and(page.locator('[data-state="finished"]')).waitFor({ timeout: 30_000 });
+    expect(await node("ship").getAttribute("data-live")).toBeNull();
+    expect(await page.locator('[data-testid="graph-node"][data-live="true"]').count()).toBe(0);
+    expect(await page.locator(".run-graph-legend").textContent()).toContain("No task is running or waiting now");
+  }, 90_000);
 });

@@ -22,12 +22,15 @@ interface View {
   path: (runs: SeededRuns) => string;
   /** What shows once the view has its data. */
   ready: (page: Page, runs: SeededRuns) => ReturnType<Page["locator"]>;
+  /** Scrolls what `ready` found into view first (a part below the fold). */
+  scroll?: boolean;
 }
 
 const VIEWS: View[] = [
   { name: "runs", path: () => "/runs", ready: (p, r) => p.locator(`[data-testid="run-row"][data-run-id="${r.waiting}"]`) },
   { name: "run-waiting", path: (r) => `/runs/${r.waiting}`, ready: (p) => p.locator('[data-testid="run-status"][data-status="waiting-approval"]') },
   { name: "run-finished", path: (r) => `/runs/${r.released}`, ready: (p) => p.locator('[data-testid="tree-node"][data-node-id="deploy"][data-state="finished"]') },
+  { name: "run-graph-waiting", path: (r) => `/runs/${r.waiting}?tab=graph`, ready: (p) => p.locator('[data-testid="graph-node"][data-node-id="ship"][data-live="true"]'), scroll: true },
   { name: "launch", path: () => "/launch/release", ready: (p) => p.locator('[data-testid="launch-form"] [name="service"]') },
   { name: "approvals", path: () => "/approvals", ready: (p, r) => p.locator(`[data-testid="approval"][data-run-id="${r.waiting}"]`) },
   { name: "memory", path: () => "/memory", ready: (p) => p.getByText("timezone").filter({ visible: true }).first() },
@@ -77,6 +80,7 @@ describe("screens of every view, light and dark, with no critical accessibility 
         for (const view of VIEWS) {
           await page.goto(`${gw.url}${view.path(runs)}`);
           await view.ready(page, runs).waitFor();
+          if (view.scroll) await view.ready(page, runs).scrollIntoViewIfNeeded();
           expect(await page.evaluate(() => document.documentElement.dataset.theme), view.name).toBe(theme);
           await page.screenshot({ path: join(OUT, `view-${view.name}-${theme}.png`), animations: "disabled" });
           for (const v of await axeViolations(page)) if (v.impact === "critical") problems.push(`${view.name}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);

@@ -1,12 +1,16 @@
 /**
- * Builds the published package into `dist/` (docs/package.md): compiled ESM JavaScript with
- * esbuild, one output file per source file, and `.d.ts` declarations with tsc. Run by
- * `npm run build` and by npm's `prepack`, so `npm pack` always ships a fresh build.
+ * Builds the published package into `dist/` (docs/package.md): ESM JavaScript bundled by
+ * esbuild, and `.d.ts` declarations with tsc. Run by `npm run build` and by npm's `prepack`, so
+ * `npm pack` always ships a fresh build.
  *
  * What to build is read from package.json: every `./dist/...` target named by `exports` (any
- * condition) and `bin` is built from the source file at the same path outside `dist/`, plus
- * the modules those import. A subpath added to `exports` is therefore built with no change
- * here. The CLI is the one extra: its bin loads `main.js` dynamically (docs/package.md).
+ * condition) and `bin` is bundled from the source file at the same path outside `dist/`. The CLI
+ * is the one extra: its bin loads `main.js` dynamically (docs/package.md). The entries are
+ * bundled together with code splitting (packages stay imports), so they share chunks
+ * (`dist/chunks/`) instead of each carrying a copy, and what a lazy `import()` reaches stays in
+ * chunks of its own (`dist/chunks/<module>-<hash>.js`), loaded when that `import()` runs. A plain
+ * `node` then reads 17 files of Flow's for `import("durable-flow")` instead of one per source
+ * module, about 330 (docs/performance.md "Start-up and install").
  *
  * The app (`dist/app/`, which the Gateway serves as its console) is built too, when its
  * sources changed (scripts/app-build.ts); cleaning `dist/` leaves it in place.
@@ -18,7 +22,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { ensureAppBuilt } from "./app-build.js";
@@ -28,9 +32,12 @@ const DIST = join(ROOT, "dist");
 
 /** Files the CLI's bin loads without a static import. */
 const CLI_ENTRIES = ["node/cli/main.ts"];
-/** Files copied as they are: the CLI's bin and what it reads at run time, and the script the
- * testing kit's fake CLIs run (`durable-flow/testing`, node/agents/testing/fake-cli.ts). */
-const COPIES = ["node/cli/bin.mjs", "node/cli/tsconfig.workflows.json", "node/agents/testing/fake-cli.mjs"];
+/** Files copied as they are: the CLI's bin and what it reads at run time. */
+const COPIES = ["node/cli/bin.mjs", "node/cli/tsconfig.workflows.json"];
+/** Files a module finds with `new URL("./file", import.meta.url)`, by that module: bundled, its
+ * code sits in whichever output holds it, so the file is copied beside that output. The one:
+ * the script the testing kit's fake CLIs run (`durable-flow/testing`, node/agents/testing/fake-cli.ts). */
+const BESIDE: Record<string, string> = { "node/agents/testing/fake-cli.mjs": "node/agents/testing/fake-cli.ts" };
 
 interface PackageJson {
   exports: Record<string, unknown>;
@@ -57,24 +64,6 @@ function sourceOf(target: string): string {
   throw new Error(`package.json names ${target}, but neither ${base}.ts nor ${base}.tsx exists.`);
 }
 
-/** Every source module reachable from the entries (static and dynamic imports), packages left out. */
-async function reachableSources(entries: string[]): Promise<string[]> {
-  const { metafile } = await build({
-    absWorkingDir: ROOT,
-    entryPoints: entries,
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "neutral",
-    packages: "external",
-    write: false,
-    metafile: true,
-    outdir: "dist",
-    logLevel: "error",
-  });
-  return Object.keys(metafile.inputs).filter((file) => /\.tsx?$/.test(file));
-}
-
 /** `.d.ts` for the entries and everything they import, through a generated tsconfig that extends tsconfig.build.json. */
 function emitDeclarations(entries: string[]): void {
   const config = join(DIST, "tsconfig.types.json");
@@ -98,12 +87,15 @@ export async function buildPackage(): Promise<string[]> {
   const entries = [...new Set([...targets.filter((t) => t.endsWith(".js")).map(sourceOf), ...CLI_ENTRIES])];
   cleanDist();
 
-  const sources = await reachableSources(entries);
   const { metafile } = await build({
     absWorkingDir: ROOT,
-    entryPoints: sources,
+    entryPoints: entries,
+    bundle: true,
+    splitting: true,
+    packages: "external",
     outdir: "dist",
     outbase: ".",
+    chunkNames: "chunks/[name]-[hash]",
     format: "esm",
     platform: "neutral",
     target: "node20",
@@ -111,20 +103,25 @@ export async function buildPackage(): Promise<string[]> {
     logLevel: "error",
   });
   emitDeclarations(entries.filter((e) => !CLI_ENTRIES.includes(e)));
-  for (const file of COPIES) {
-    mkdirSync(dirname(join(DIST, file)), { recursive: true });
-    copyFileSync(join(ROOT, file), join(DIST, file));
+  // destination -> source, relative to the package root.
+  const copies = new Map(COPIES.map((file) => [`dist/${file}`, file]));
+  for (const [file, module] of Object.entries(BESIDE)) {
+    for (const [output, { inputs }] of Object.entries(metafile.outputs)) if (module in inputs) copies.set(join(dirname(output), basename(file)), file);
+  }
+  for (const [copy, file] of copies) {
+    mkdirSync(dirname(join(ROOT, copy)), { recursive: true });
+    copyFileSync(join(ROOT, file), join(ROOT, copy));
   }
 
   await ensureAppBuilt();
 
   const missing = targets.filter((t) => !existsSync(join(ROOT, t)));
   if (missing.length) throw new Error(`The build did not produce ${missing.join(", ")}, which package.json names.`);
-  return [...Object.keys(metafile.outputs), ...COPIES.map((f) => `dist/${f}`)].map((f) => relative(ROOT, join(ROOT, f)));
+  return [...Object.keys(metafile.outputs), ...copies.keys()].map((f) => relative(ROOT, join(ROOT, f)));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = performance.now();
   const files = await buildPackage();
-  console.log(`dist/: ${files.length} modules and copies, declarations beside them (${Math.round(performance.now() - started)} ms)`);
+  console.log(`dist/: ${files.length} bundles, chunks and copies, declarations beside them (${Math.round(performance.now() - started)} ms)`);
 }

@@ -3,8 +3,9 @@
  * A shape collection kept in the browser (docs/multiplayer.md "Offline"): the rows the shape
  * last synced and Electric's resume point (`offset` + `handle`, what electric-db-collection
  * stages as its `electric:resume` collection metadata in the same sync transaction as the
- * rows) are saved after each sync commit in a `LastSeenStore` (the app's IndexedDB,
- * ui/workspace/last-seen.ts). When the collection starts, the saved rows are written as its
+ * rows) are saved after each sync commit that changes a row in a `LastSeenStore` (the app's IndexedDB,
+ * ui/workspace/last-seen.ts), which is read as soon as the collection is built. When the
+ * collection starts, the saved rows are written as its
  * first sync transaction together with the resume point, and the collection is ready at once:
  * a team workspace opens offline with the last-synced rows, and when the network is back the
  * stream resumes from the saved offset (only the changes since; a handle Electric no longer
@@ -42,6 +43,9 @@ const RESUME = "electric:resume";
  */
 export function persistShape<O extends object>(options: O, store: LastSeenStore, id: string, getKey: (row: object) => string, saveDelayMs = 300): O {
   const inner = (options as unknown as SyncOptions).sync;
+  // Read from the store now, not when a view first subscribes: the read (10,000 rows) overlaps
+  // the app loading the view. A sync started again later reads the store again.
+  let early: Promise<unknown> | undefined = Promise.resolve(store.load(id)).catch(() => undefined);
   const sync = (params: SyncParams) => {
     let stopped = false;
     let innerCleanup: (() => void) | undefined;
@@ -52,19 +56,26 @@ export function persistShape<O extends object>(options: O, store: LastSeenStore,
       clearTimeout(timer);
       timer = setTimeout(() => {
         if (stopped || resume?.kind !== "resume") return;
+        keptHandle = resume.handle;
         void Promise.resolve(store.save(id, { rows: [...rows.values()], resume } satisfies SavedShape)).catch(() => undefined);
       }, saveDelayMs);
     };
     // The transaction being staged: its writes reach `rows` once the collection applied it.
     let staged: { ops: Array<{ type: string; value?: object; key?: string | number }>; truncate: boolean; resume?: SavedShape["resume"] } | undefined;
+    // The shape handle whose rows the store holds (loaded or saved): a transaction that changes
+    // no row of it (an up-to-date, a response the HTTP cache serves offline) is not saved again,
+    // since saving 10,000 rows takes the page's main thread for a good part of a second.
+    let keptHandle: unknown;
     const apply = (tx: NonNullable<typeof staged>) => {
+      const unchanged = !tx.truncate && tx.ops.length === 0 && keptHandle !== undefined && (tx.resume ?? resume)?.handle === keptHandle;
+      if (tx.resume) resume = tx.resume;
+      if (unchanged) return;
       if (tx.truncate) rows.clear();
       for (const op of tx.ops) {
         const key = op.type === "delete" && op.key !== undefined ? String(op.key) : getKey(op.value!);
         if (op.type === "delete") rows.delete(key);
         else rows.set(key, op.type === "update" ? { ...rows.get(key), ...op.value } : op.value!);
       }
-      if (tx.resume) resume = tx.resume;
       save();
     };
     const wrapped: SyncParams = {
@@ -108,7 +119,9 @@ export function persistShape<O extends object>(options: O, store: LastSeenStore,
         : {}),
     };
     void (async () => {
-      const saved = (await Promise.resolve(store.load(id)).catch(() => undefined)) as SavedShape | undefined;
+      const loading = early ?? Promise.resolve(store.load(id)).catch(() => undefined);
+      early = undefined;
+      const saved = (await loading) as SavedShape | undefined;
       if (stopped) return;
       if (saved?.resume?.kind === "resume" && Array.isArray(saved.rows) && params.metadata) {
         // The saved rows and resume point are one sync transaction, as the stream would have
@@ -121,6 +134,7 @@ export function persistShape<O extends object>(options: O, store: LastSeenStore,
         params.metadata.collection.set(RESUME, saved.resume);
         params.commit();
         resume = saved.resume;
+        keptHandle = resume.handle;
         params.markReady();
       }
       const result = inner.sync(wrapped) as { cleanup?: () => void } | (() => void) | undefined;

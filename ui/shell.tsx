@@ -136,6 +136,13 @@ function WorkspaceGate(props: ParentProps<{ writes: ReturnType<typeof queuedWrit
             </p>
           )}
         </Show>
+        <Show when={conn.engineReady && !conn.engineReady() && conn.lastSeen?.shownFrom()}>
+          {(at) => (
+            <p class="last-seen-banner" role="status" data-testid="engine-starting">
+              <strong>Opening this browser's database.</strong> Showing what it saw {formatAgo(at())}; it catches up in a moment.
+            </p>
+          )}
+        </Show>
         <PendingWrites queue={conn.queue} writes={props.writes} />
         <ErrorBoundary
           fallback={(err, reset) => <Recovering error={err} reset={reset} />}

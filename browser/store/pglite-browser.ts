@@ -12,7 +12,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { OpfsAhpFS } from "@electric-sql/pglite/opfs-ahp";
 import { FlowError } from "../../core/errors.js";
 import { PGLITE_PARSERS, pgliteStatements } from "../../core/store/index.js";
-import type { StorePort } from "../../core/store/index.js";
+import type { PgliteConnection, StorePort } from "../../core/store/index.js";
 
 /** Where a browser database lives: `auto` picks OPFS where it works, else IndexedDB. */
 export type BrowserStorage = "opfs" | "idb" | "memory";
@@ -73,6 +73,36 @@ export async function browserDatabaseExists(storage: BrowserStorage, name: strin
   return false;
 }
 
+/** How long the engine may keep the worker's event loop before a statement lets it run. */
+const TURN_MS = 8;
+
+/**
+ * PGlite with a turn of the event loop before a statement once the worker has been busy for
+ * `TURN_MS`. PGlite answers in microtasks (its file system is synchronous on OPFS), so a run
+ * of fast tasks would otherwise hold the worker until it ends: the page's requests and its
+ * change stream's reads wait, and a run's page shows only once it has finished. A macrotask
+ * (a MessageChannel message, which no timer clamp delays) lets them in between statements.
+ */
+function withTurns(pglite: PGlite): PgliteConnection & { close(): void } {
+  let since = performance.now();
+  const channel = typeof MessageChannel === "undefined" ? undefined : new MessageChannel();
+  const waiting: (() => void)[] = [];
+  if (channel) channel.port1.onmessage = () => waiting.shift()?.();
+  const turn = async () => {
+    if (!channel || performance.now() - since < TURN_MS) return;
+    await new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      channel.port2.postMessage(null);
+    });
+    since = performance.now();
+  };
+  return {
+    query: async (sql, params) => (await turn(), pglite.query(sql, params)),
+    exec: async (sql) => (await turn(), pglite.exec(sql)),
+    transaction: async (fn) => (await turn(), pglite.transaction(fn)),
+    close: () => channel?.port1.close(),
+  };
+}
 /**
  * OPFS keeps each of PostgreSQL's files in a pooled access handle. A new cluster plus Flow's
  * migrations is about a thousand files, PGlite's default pool (1,000, topped up by 100 between
@@ -120,6 +150,7 @@ export async function openBrowserPgliteStore(opts: BrowserPgliteStoreOptions = {
     );
   }
   let closed = false;
+  const turns = withTurns(pglite);
   const guard = () => {
     if (closed) throw new FlowError("STORE_OPEN_FAILED", `The browser database "${name}" is closed; open it again.`, { name, storage });
   };
@@ -128,10 +159,11 @@ export async function openBrowserPgliteStore(opts: BrowserPgliteStoreOptions = {
     pglite,
     storage,
     name,
-    ...pgliteStatements(pglite, guard),
+    ...pgliteStatements(turns, guard),
     async close() {
       if (closed) return;
       closed = true;
+      turns.close();
       await pglite.close();
     },
   };

@@ -17,9 +17,8 @@ import { API_ROUTES, type ApiRoute, type ApiRouteName, HEADERS, routeLabel, rout
 import { okResponse } from "./envelope.js";
 import { runSummary } from "./read-model.js";
 import { retryNode, retryNodeBody } from "./retry-node.js";
-import type { DomainEnv } from "./handler.js";
 import type { GatewayHost } from "./host.js";
-import type { CallerIdentity } from "./identity.js";
+import type { CallerIdentity, DomainEnv } from "./identity.js";
 import { memoryRouteHandlers } from "./memory-routes.js";
 import { requireScope } from "./scopes.js";
 import { sseResponse } from "./sse.js";

@@ -10,9 +10,8 @@ import type { Hono } from "hono";
 import type { ClockPort } from "../engine/index.js";
 import { FlowError, httpStatusOf } from "../errors.js";
 import { PATHS } from "./contract.js";
-import type { DomainEnv } from "./handler.js";
 import type { GatewayHost } from "./host.js";
-import type { CallerIdentity } from "./identity.js";
+import type { CallerIdentity, DomainEnv } from "./identity.js";
 import { sseResponse } from "./sse.js";
 
 /** The prefix of extension method names. */

@@ -17,7 +17,7 @@ import { PATHS } from "./contract.js";
 import { errorResponse, jsonResponse, okResponse } from "./envelope.js";
 import { type DomainExtensions, EXTENSION_PREFIX, mountExtensionStreams } from "./ext-routes.js";
 import type { GatewayHost } from "./host.js";
-import type { Authenticate, CallerIdentity } from "./identity.js";
+import type { Authenticate, CallerIdentity, DomainEnv } from "./identity.js";
 import { invokeRpc, RPC_METHODS } from "./rpc-methods.js";
 import { isRpcStream, type RpcStream } from "./rpc-types.js";
 import type { RpcMethodName } from "./scopes.js";
@@ -62,8 +62,6 @@ export interface DomainHandler {
 }
 
 /** Hono variables of a request. */
-export type DomainEnv = { Variables: { caller: CallerIdentity | null } };
-
 /**
  * Builds the domain API of a host.
  * @example

@@ -19,6 +19,9 @@ export interface CallerIdentity {
   triggeredBy: string;
 }
 
+/** The Hono environment of the domain API: each request carries its caller (handler.ts sets it). */
+export type DomainEnv = { Variables: { caller: CallerIdentity | null } };
+
 /**
  * Authenticates a request. Resolves the caller, or `null` when no auth is configured
  * (anonymous callers may do everything); throws FlowError `UNAUTHORIZED` (401) when auth is

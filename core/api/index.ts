@@ -31,7 +31,7 @@ export { EXTENSION_PREFIX } from "./ext-routes.js";
 export { externalBuild } from "./external.js";
 export type { ExternalConfig, SerializedCtx } from "./external.js";
 export { createDomainHandler, DEFAULT_MAX_BODY_BYTES } from "./handler.js";
-export type { DomainEnv, DomainHandler, DomainHandlerOptions } from "./handler.js";
+export type { DomainHandler, DomainHandlerOptions } from "./handler.js";
 export { TERMINAL_EVENT_TYPES } from "./host.js";
 export type {
   ActiveRun,
@@ -50,7 +50,7 @@ export {
   constantTimeEqual,
   runAuthOf,
 } from "./identity.js";
-export type { Authenticate, BearerAuthOptions, CallerIdentity } from "./identity.js";
+export type { Authenticate, BearerAuthOptions, CallerIdentity, DomainEnv } from "./identity.js";
 export { LocalGatewayHost, WORKFLOW_ANNOTATION } from "./local-host.js";
 export type { LocalGatewayHostOptions } from "./local-host.js";
 export type { MemoryNamespaceInfo } from "./memory-routes.js";

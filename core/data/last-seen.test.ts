@@ -30,4 +30,20 @@ describe("rememberLast: the rows a collection loaded last", () => {
     await expect(rememberLast(store, "crons", async () => Promise.reject(unavailable))()).rejects.toBe(unavailable);
     expect(await rememberLast(undefined, "runs", async () => ["live"])()).toEqual(["live"]);
   });
+
+  it("answers the saved value at once while the source is warming, and the live one after", async () => {
+    const store = memoryStore();
+    store.kept.set("runs", ["seen"]);
+    let warming = true;
+    let asked = 0;
+    const never = new Promise<string[]>(() => undefined);
+    const load = rememberLast({ ...store, warming: () => warming }, "runs", () => (asked++, warming ? never : Promise.resolve(["live"])));
+    expect(await load()).toEqual(["seen"]);
+    expect(asked).toBe(0);
+    // Nothing saved: it waits for the source.
+    const crons = rememberLast({ ...store, warming: () => warming }, "crons", async () => ["c1"]);
+    expect(await crons()).toEqual(["c1"]);
+    warming = false;
+    expect(await load()).toEqual(["live"]);
+  });
 });

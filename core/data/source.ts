@@ -116,12 +116,28 @@ async function allRuns(data: DataClient, limit: number): Promise<GatewayRunSumma
   return out;
 }
 
-/** A run's latest snapshot; an empty one while the run has committed no frame yet. */
+/** A run's latest snapshot; an empty one while the run has committed no frame yet (or the workspace has no such run). */
 async function frameOf(api: DataApi, runId: string): Promise<GraphSnapshot> {
   try {
     return await api.getFrame(runId);
   } catch (error) {
-    if (isFlowError(error, "NOT_AVAILABLE")) return { runId, frameNo: 0, xml: null, tasks: [] };
+    if (isFlowError(error, "NOT_AVAILABLE") || isFlowError(error, "RUN_NOT_FOUND")) return { runId, frameNo: 0, xml: null, tasks: [] };
+    throw error;
+  }
+}
+
+/**
+ * What a read of one run answers, or `none` when the workspace has no such run: the run's
+ * collections then load empty instead of failing, so a run page of another workspace (or a
+ * wrong link) says "not found" without a failed live query on the console.
+ * @example
+ * const run = await orNone(() => api.getRun(runId), null);
+ */
+async function orNone<D>(read: () => Promise<D>, none: D): Promise<D> {
+  try {
+    return await read();
+  } catch (error) {
+    if (isFlowError(error, "RUN_NOT_FOUND")) return none;
     throw error;
   }
 }
@@ -159,10 +175,11 @@ export function localSource(data: DataClient, queryClient: QueryClient, opts: Co
     ...shared,
     queryKey: prefix,
     // `run` and `nodes` share one query (one fetch of the run feeds both).
-    run: (runId) => memo(runId, "run", () => make<GatewayRunRow, string, GatewayRunRow>(`run:${runId}`, ["run", runId], () => api.getRun(runId), (r) => r.runId, (r) => [r])),
-    nodes: (runId) => memo(runId, "nodes", () => make<GatewayRunNode, string, GatewayRunRow>(`nodes:${runId}`, ["run", runId], () => api.getRun(runId), (n) => n.key, (r) => r.nodes.map((n) => ({ ...n, key: nodeKey(n) })))),
+    // A run the workspace does not have loads as no rows (orNone), not as a failed collection.
+    run: (runId) => memo(runId, "run", () => make<GatewayRunRow, string, GatewayRunRow | null>(`run:${runId}`, ["run", runId], () => orNone(() => api.getRun(runId), null), (r) => r.runId, (r) => (r ? [r] : []))),
+    nodes: (runId) => memo(runId, "nodes", () => make<GatewayRunNode, string, GatewayRunRow | null>(`nodes:${runId}`, ["run", runId], () => orNone(() => api.getRun(runId), null), (n) => n.key, (r) => (r ? r.nodes.map((n) => ({ ...n, key: nodeKey(n) })) : []))),
     runEvents: (runId) =>
-      memo(runId, "runEvents", () => streamCollection<GatewayRunEventRow, number>({ id: `flow:${data.mode.apiBaseUrl}:runEvents:${runId}`, fetch: rememberLast(opts.lastSeen, `flow:${data.mode.apiBaseUrl}:runEvents:${runId}`, async () => (await listAllRunEvents(api, runId, 0)) as GatewayRunEventRow[]), getKey: (e) => e.seq })),
+      memo(runId, "runEvents", () => streamCollection<GatewayRunEventRow, number>({ id: `flow:${data.mode.apiBaseUrl}:runEvents:${runId}`, fetch: rememberLast(opts.lastSeen, `flow:${data.mode.apiBaseUrl}:runEvents:${runId}`, async () => (await orNone(() => listAllRunEvents(api, runId, 0), [])) as GatewayRunEventRow[]), getKey: (e) => e.seq })),
     runTree: (runId) => memo(runId, "runTree", () => make<GatewayRunTreeRow>(`runTree:${runId}`, ["runTree", runId], async () => runTreeRows(await frameOf(api, runId)), (t) => t.key)),
     tickets: (runId) =>
       memo(runId, "tickets", () =>

@@ -10,7 +10,8 @@ import type { SchemaRegistry } from "../schema/index.js";
 import type { Dialect } from "../store/index.js";
 import type { FlowEvent } from "./events.js";
 import type { OutputIndex } from "./output-index.js";
-import { eventSql, json, nodeSql, outputSql, type WriteBatch } from "./run-sql.js";
+import { eventSql, json, nodeSql, outputSql, RELEASED, statusChange, type WriteBatch } from "./run-sql.js";
+import type { RunStatus } from "./types.js";
 
 export interface Continuation {
   batch: WriteBatch;
@@ -18,6 +19,8 @@ export interface Continuation {
   registry: SchemaRegistry;
   index: OutputIndex;
   runId: string;
+  /** The status the run ends from (its session's). */
+  from: RunStatus;
   nextRunId: string;
   workflowName: string | null;
   workflowHash: string;
@@ -55,5 +58,5 @@ export function writeContinuation(c: Continuation): void {
   }
   const started: FlowEvent = { type: "RunStarted", runId: nextRunId, timestampMs: now, seq: 1, workflowName: c.workflowName, workflowHash: c.workflowHash, parentRunId: null };
   eventSql.insert(batch, started);
-  batch.push(`UPDATE _flow_runs SET status = 'continued', next_run_id = ?, owner_id = NULL, heartbeat_at_ms = NULL, finished_at_ms = ?, updated_at_ms = ? WHERE run_id = ?`, [nextRunId, now, now, c.runId]);
+  batch.push(...statusChange(c.runId, c.from, "continued", now, { ...RELEASED, next_run_id: nextRunId, finished_at_ms: now }));
 }

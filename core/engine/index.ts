@@ -26,7 +26,7 @@ export { renderViewOf } from "./render-view.js";
 export { retryTask } from "./retry-task.js";
 export { ownerStateOf, stopRun } from "./run-control.js";
 export type { RunOwnerState, StopRunOptions, StopRunResult } from "./run-control.js";
-export { eventSql, json, nodeSql, outputSql, runSql, WriteBatch } from "./run-sql.js";
+export { eventSql, json, nodeSql, outputSql, runSql, statusChange, WriteBatch } from "./run-sql.js";
 export type { RunRow } from "./run-sql.js";
 export { runWorkflow } from "./run.js";
 export { assertTransition, RUN_STATUSES, TERMINAL_STATUSES } from "./status.js";

@@ -11,7 +11,7 @@ import { dependentsOf } from "../time-travel/index.js";
 import type { FlowEvent } from "./events.js";
 import { FlowDb } from "./flow-db.js";
 import { resetWaits } from "./waits/reset-waits.js";
-import { eventSql, nodeSql, outputSql, WriteBatch } from "./run-sql.js";
+import { eventSql, nodeSql, outputSql, RELEASED, statusChange, WriteBatch } from "./run-sql.js";
 import type { RetryTaskOptions, RetryTaskResult } from "./types.js";
 
 /**
@@ -58,7 +58,7 @@ export async function retryTask(adapter: FlowDb | { db?: unknown }, opts: RetryT
     events.push(e);
   }
   // The run is left `running` with no owner: the next resume claims it at once.
-  batch.push(`UPDATE _flow_runs SET status = 'running', owner_id = NULL, heartbeat_at_ms = NULL, output_json = NULL, error_json = NULL, finished_at_ms = NULL, updated_at_ms = ? WHERE run_id = ?`, [now, opts.runId]);
+  batch.push(...statusChange(opts.runId, run.status, "running", now, { ...RELEASED, output_json: null, error_json: null, finished_at_ms: null }));
   try {
     await batch.commit(store);
   } catch (cause) {

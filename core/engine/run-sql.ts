@@ -9,6 +9,7 @@ import type { Dialect, SqlExecutor, SqlValue, StorePort } from "../store/index.j
 import { encodeValue } from "../schema/index.js";
 import type { TableEntry } from "../schema/index.js";
 import type { FlowEvent } from "./events.js";
+import { assertTransition } from "./status.js";
 import type { AttemptState, NodeState, PauseReason, RunStatus } from "./types.js";
 
 /** Statements to commit together. */
@@ -85,6 +86,34 @@ export type RunStopRequest = "cancel" | "pause";
 
 export const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
 
+/** A column written with a status change: a value, or an SQL expression of one parameter. */
+export type StatusColumn = SqlValue | { sql: string; param: SqlValue };
+
+/**
+ * The one statement that changes a run's status, wherever it changes (a session's endings,
+ * a resume's claim and its undo, retryTask, continue-as-new, time travel). `from -> to` is
+ * checked against the table in status.ts first: an illegal move throws INVALID_TRANSITION
+ * and nothing is written. `set` names the other columns written with it, `guard` adds
+ * conditions (a compare-and-set); `updated_at_ms` is `at`.
+ * @example
+ * batch.push(...statusChange("r1", "running", "paused", now, { pause_reason: "person" }));
+ */
+export function statusChange(runId: string, from: RunStatus, to: RunStatus, at: number, set: Record<string, StatusColumn> = {}, guard?: { sql: string; params: SqlValue[] }): [string, SqlValue[]] {
+  assertTransition(runId, from, to);
+  let sql = "UPDATE _flow_runs SET status = ?, updated_at_ms = ?";
+  const params: SqlValue[] = [to, at];
+  for (const [column, value] of Object.entries(set)) {
+    const expr = value !== null && typeof value === "object" && "sql" in value;
+    sql += `, ${column} = ${expr ? value.sql : "?"}`;
+    params.push(expr ? value.param : (value as SqlValue));
+  }
+  params.push(runId, ...(guard?.params ?? []));
+  return [`${sql} WHERE run_id = ?${guard ? ` AND ${guard.sql}` : ""}`, params];
+}
+
+/** The claim given up with a status change: no owner, no heartbeat, no pending stop request. */
+export const RELEASED = { owner_id: null, heartbeat_at_ms: null, requested_state: null } as const;
+
 export const runSql = {
   insert(b: WriteBatch, r: { runId: string; parentRunId: string | null; workflowName: string | null; workflowHash: string; input: unknown; iterations: Record<string, number>; annotations?: unknown; auth?: unknown; config?: unknown; ownerId: string; now: number; workspaceDir: string | null; workflowPath: string | null }) {
     b.push(
@@ -92,11 +121,19 @@ export const runSql = {
       [r.runId, r.parentRunId, r.workflowName, r.workflowHash, json(r.input), json(r.iterations), json(r.annotations), json(r.auth), json(r.config), r.ownerId, r.now, r.now, r.now, r.workspaceDir, r.workflowPath],
     );
   },
-  /** Writes a status; `pauseReason` is kept with `paused` only (any other status clears it). */
-  status(b: WriteBatch, runId: string, status: RunStatus, now: number, extra: { output?: unknown; error?: unknown; finished?: boolean; releaseOwner?: boolean; pauseReason?: PauseReason } = {}) {
+  /**
+   * A session's status change (statusChange): output kept unless given, the error replaced,
+   * `finished_at_ms` set when `finished`; `pauseReason` is kept with `paused` only.
+   */
+  status(b: WriteBatch, runId: string, from: RunStatus, to: RunStatus, now: number, extra: { output?: unknown; error?: unknown; finished?: boolean; releaseOwner?: boolean; pauseReason?: PauseReason } = {}) {
     b.push(
-      `UPDATE _flow_runs SET status = ?, updated_at_ms = ?, output_json = COALESCE(?, output_json), error_json = ?, finished_at_ms = COALESCE(?, finished_at_ms), pause_reason = ?${extra.releaseOwner ? ", owner_id = NULL, heartbeat_at_ms = NULL, requested_state = NULL" : ""} WHERE run_id = ?`,
-      [status, now, json(extra.output), json(extra.error) ?? null, extra.finished ? now : null, status === "paused" ? (extra.pauseReason ?? "person") : null, runId],
+      ...statusChange(runId, from, to, now, {
+        output_json: { sql: "COALESCE(?, output_json)", param: json(extra.output) },
+        error_json: json(extra.error) ?? null,
+        finished_at_ms: { sql: "COALESCE(?, finished_at_ms)", param: extra.finished ? now : null },
+        pause_reason: to === "paused" ? (extra.pauseReason ?? "person") : null,
+        ...(extra.releaseOwner ? RELEASED : {}),
+      }),
     );
   },
   iterations(b: WriteBatch, runId: string, iterations: Record<string, number>, now: number) {
@@ -108,24 +145,14 @@ export const runSql = {
   async get(db: SqlExecutor, runId: string): Promise<RunRow | undefined> {
     return (await db.query<RunRow & Record<string, unknown>>(`SELECT * FROM _flow_runs WHERE run_id = ?`, [runId]))[0];
   },
-  /** Takes a claim if it is still what the caller saw (compare-and-set). */
-  async claim(db: SqlExecutor, runId: string, expect: { ownerId: string | null; heartbeatAtMs: number | null }, ownerId: string, now: number): Promise<boolean> {
-    const n = await db.execute(
-      `UPDATE _flow_runs SET owner_id = ?, heartbeat_at_ms = ?, status = 'running', requested_state = NULL, updated_at_ms = ? WHERE run_id = ? AND COALESCE(owner_id, '') = ? AND COALESCE(heartbeat_at_ms, 0) = ?`,
-      [ownerId, now, now, runId, expect.ownerId ?? "", expect.heartbeatAtMs ?? 0],
-    );
-    return n === 1;
+  /** Takes a claim of a run in status `from` if it is still what the caller saw (compare-and-set). */
+  async claim(db: SqlExecutor, runId: string, from: RunStatus, expect: { ownerId: string | null; heartbeatAtMs: number | null }, ownerId: string, now: number): Promise<boolean> {
+    const claimed = { sql: "COALESCE(owner_id, '') = ? AND COALESCE(heartbeat_at_ms, 0) = ?", params: [expect.ownerId ?? "", expect.heartbeatAtMs ?? 0] };
+    return (await db.execute(...statusChange(runId, from, "running", now, { owner_id: ownerId, heartbeat_at_ms: now, requested_state: null }, claimed))) === 1;
   },
   /** Gives a claim back, restoring what it replaced (a resume that refused to go on). */
   async unclaim(db: SqlExecutor, runId: string, ownerId: string, previous: ClaimedFrom): Promise<void> {
-    await db.execute(`UPDATE _flow_runs SET owner_id = ?, heartbeat_at_ms = ?, status = ?, updated_at_ms = ? WHERE run_id = ? AND owner_id = ?`, [
-      previous.ownerId,
-      previous.heartbeatAtMs,
-      previous.status,
-      previous.updatedAtMs,
-      runId,
-      ownerId,
-    ]);
+    await db.execute(...statusChange(runId, "running", previous.status, previous.updatedAtMs, { owner_id: previous.ownerId, heartbeat_at_ms: previous.heartbeatAtMs }, { sql: "owner_id = ?", params: [ownerId] }));
   },
   /**
    * Renews the claim; answers false when another process took it, else what another process

@@ -8,6 +8,7 @@ import { bindingOf, type StoreBinding } from "./binding.js";
 import type { InputOf, RunOutputOf } from "./ctx.js";
 import { checkRunOptions } from "./run-options.js";
 import { RunSession, type SessionStart, type WorkflowParts } from "./session.js";
+import type { RunChild } from "./subflow.js";
 import type { RunTracing } from "../tracing/index.js";
 import { openRun } from "./session-open.js";
 import type { FlowWorkflow, RunOptions, RunResult } from "./types.js";
@@ -31,7 +32,7 @@ export async function runWorkflow<S extends SchemaMap>(workflow: FlowWorkflow<S>
   binding.activeRuns.add(runId);
   try {
     const tracing = await tracingOf(options, binding);
-    const parts = { build: workflow.build, opts: workflow.opts, workflow };
+    const parts: WorkflowParts = { build: workflow.build, opts: workflow.opts, workflow, runChild: runWorkflow as RunChild };
     const result = tracing ? await tracedSession(tracing, binding, parts, options, opened.start) : await new RunSession(binding, parts, options, opened.start).execute();
     return result as RunResult<RunOutputOf<S>>;
   } finally {

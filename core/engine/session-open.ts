@@ -17,7 +17,6 @@ import { OutputIndex, type OutputRow } from "./output-index.js";
 import { nodeKey } from "./plan.js";
 import { attemptSql, eventSql, frameSql, nodeSql, outputSql, type RunRow, runSql, WriteBatch } from "./run-sql.js";
 import type { NodeInfo, SessionStart } from "./session.js";
-import { assertTransition } from "./status.js";
 import type { RunOptions, RunResult } from "./types.js";
 
 export type Opened = { kind: "session"; start: SessionStart } | { kind: "done"; result: RunResult };
@@ -132,7 +131,6 @@ async function resumeRun(input: OpenInput, row: RunRow): Promise<Opened> {
     if (row.next_run_id) result.nextRunId = row.next_run_id;
     return { kind: "done", result };
   }
-  assertTransition(runId, status, "running");
   const workflowChanged = row.workflow_hash !== input.workflowHash;
   if (workflowChanged && opts.onWorkflowChange === "refuse") {
     throw new FlowError("WORKFLOW_CHANGED", `Run ${runId} was started by a different version of its workflow (hash ${row.workflow_hash}, now ${input.workflowHash}); refusing to resume.`, {
@@ -260,7 +258,7 @@ async function claim(input: OpenInput, row: RunRow): Promise<boolean> {
       );
     }
   }
-  if (!(await runSql.claim(store, runId, expect, env.ownerId, now))) {
+  if (!(await runSql.claim(store, runId, row.status, expect, env.ownerId, now))) {
     throw new FlowError("RUN_ALREADY_RUNNING", `Run ${runId} was claimed by another process at the same moment.`, { runId });
   }
   return row.status === "running" && owner !== null && owner !== env.ownerId;

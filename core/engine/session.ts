@@ -35,7 +35,7 @@ import { attemptSql, cacheSql, type ClaimedFrom, eventSql, frameSql, nodeSql, ou
 import { Scheduler } from "./scheduler.js";
 import { type Alert, alertEvent, AlertWatcher, deliverAlert, openAlertApproval } from "./alerts.js";
 import { hotOptionsOf, watchWorkflowFile } from "./hot-reload.js";
-import { runSubflow } from "./subflow.js";
+import { type RunChild, runSubflow } from "./subflow.js";
 import { AttemptServices } from "./attempt-services.js";
 import { TranscriptBatch } from "./transcript-batch.js";
 import { writeContinuation } from "./continue-as-new.js";
@@ -112,6 +112,8 @@ export interface WorkflowParts {
   opts: WorkflowOptions;
   /** The workflow object (hot reload maps a new build onto its schemas). */
   workflow?: FlowWorkflow;
+  /** Starts a Subflow's child run: run.ts passes `runWorkflow` (so no import cycle). */
+  runChild: RunChild;
 }
 
 export class RunSession {
@@ -183,6 +185,8 @@ export class RunSession {
   /** Retries waiting for an agent's quota to reset (they do not count as failures). */
   private readonly quotaWaits = new Set<string>();
   private quotaParked = false;
+  /** The run's status as this session last wrote it (a claimed or new run starts `running`). */
+  private status: RunStatus = "running";
   private readonly alerts: AlertWatcher;
   private readonly renderView: RenderView;
   private readonly workflowHash: string;
@@ -704,7 +708,7 @@ export class RunSession {
         preflighted: this.preflighted,
         rootDir: this.rootDir,
         ...(this.env.workspaces ? { workspaces: this.env.workspaces } : {}),
-        runSubflow: (spec, childRunId) => runSubflow(spec, childRunId, this.runId, this.opts.signal, this.auth, this.opts.prices),
+        runSubflow: (spec, childRunId) => runSubflow(this.workflow.runChild, spec, childRunId, this.runId, this.opts.signal, this.auth, this.opts.prices),
         services: this.services,
         ...(this.snapshots ? { snapshots: this.snapshots } : {}),
       })
@@ -869,9 +873,15 @@ export class RunSession {
 
   // ---- ending ----
 
+  /** Writes the run's next status (checked against the lifecycle table, status.ts). */
+  private moveTo(to: RunStatus, extra?: Parameters<typeof runSql.status>[5]): void {
+    runSql.status(this.batch, this.runId, this.status, to, this.now(), extra);
+    this.status = to;
+  }
+
   private async finishOk(): Promise<RunResult> {
     const output = this.runOutput();
-    runSql.status(this.batch, this.runId, "finished", this.now(), { output, finished: true, releaseOwner: true });
+    this.moveTo("finished", { output, finished: true, releaseOwner: true });
     this.emit(output === undefined ? { type: "RunFinished" } : { type: "RunFinished", output });
     await this.flush();
     return output === undefined ? { runId: this.runId, status: "finished" } : { runId: this.runId, status: "finished", output };
@@ -913,14 +923,14 @@ export class RunSession {
     const parked = idle && this.retryTimers.size > 0 && [...this.retryTimers.keys()].every((k) => this.quotaWaits.has(k));
     if (parked === this.quotaParked) return;
     this.quotaParked = parked;
-    runSql.status(this.batch, this.runId, parked ? "waiting-quota" : "running", this.now());
+    this.moveTo(parked ? "waiting-quota" : "running");
     if (parked) this.emit({ type: "RunWaiting", status: "waiting-quota", waitingOn: [...this.quotaWaits].map((k) => this.nodes.get(k)!.nodeId) });
   }
 
   /** Only waits are left: the run is parked, durably, and released for whoever resumes it. */
   private async finishParked(): Promise<RunResult> {
     const status = this.waits.parkStatus();
-    runSql.status(this.batch, this.runId, status, this.now(), { releaseOwner: true });
+    this.moveTo(status, { releaseOwner: true });
     this.emit({ type: "RunWaiting", status, waitingOn: this.waits.waitingOn() });
     await this.flush();
     return { runId: this.runId, status };
@@ -987,6 +997,7 @@ export class RunSession {
       registry: this.registry,
       index: this.index,
       runId: this.runId,
+      from: this.status,
       nextRunId,
       workflowName: this.workflowName,
       workflowHash: this.workflowHash,
@@ -1026,7 +1037,7 @@ export class RunSession {
     // A host that stops pauses with the reason "shutdown" (LocalGatewayHost.close): such a run
     // is resumed by the next host serving its workflow; any other pause waits for a person.
     const reason: PauseReason = this.alertStop !== "pause" && this.opts.pauseSignal?.reason === "shutdown" ? "shutdown" : "person";
-    runSql.status(this.batch, this.runId, "paused", this.now(), { releaseOwner: true, pauseReason: reason });
+    this.moveTo("paused", { releaseOwner: true, pauseReason: reason });
     this.emit({ type: "RunPaused", reason });
     await this.flush();
     return { runId: this.runId, status: "paused" };
@@ -1042,7 +1053,7 @@ export class RunSession {
       for (const n of this.nodes.values()) if (n.state.startsWith("waiting-")) this.setNode(n, "cancelled");
       waitSql.close(this.batch, this.runId, this.now());
     }
-    runSql.status(this.batch, this.runId, status, this.now(), { error: err, finished: true, releaseOwner: true });
+    this.moveTo(status, { error: err, finished: true, releaseOwner: true });
     this.emit(status === "failed" ? { type: "RunFailed", error: err! } : { type: "RunCancelled" });
     await this.flush();
     return err ? { runId: this.runId, status, error: err } : { runId: this.runId, status };

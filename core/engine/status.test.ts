@@ -35,6 +35,34 @@ describe("run status transitions", () => {
     for (const to of RUN_STATUSES) expect(() => assertTransition("r1", "continued", to), `continued -> ${to}`).toThrow(expect.objectContaining({ code: "INVALID_TRANSITION" }));
   });
 
+  it("holds exactly the moves the lifecycle draws, over every pair of statuses", () => {
+    const ends: RunStatus[] = ["running", "finished", "failed", "cancelled", "paused", "continued", ...WAITING];
+    // waiting-quota keeps the run in its process (a quota retry timer), so it ends as running does.
+    const legal: Record<RunStatus, RunStatus[]> = {
+      running: ends,
+      "waiting-quota": ends,
+      "waiting-approval": ["running", "cancelled", "paused"],
+      "waiting-event": ["running", "cancelled", "paused"],
+      "waiting-timer": ["running", "cancelled", "paused"],
+      paused: ["running", "cancelled", "paused"],
+      failed: ["running", "paused"],
+      cancelled: ["running", "paused"],
+      finished: ["running", "paused"],
+      continued: [],
+    };
+    expect([...RUN_STATUSES].sort()).toEqual(Object.keys(legal).sort());
+    const allowed = (from: RunStatus, to: RunStatus) => {
+      try {
+        assertTransition("r1", from, to);
+        return true;
+      } catch (e) {
+        expect(e).toMatchObject({ code: "INVALID_TRANSITION", details: { runId: "r1", from, to } });
+        return false;
+      }
+    };
+    for (const from of RUN_STATUSES) expect(RUN_STATUSES.filter((to) => allowed(from, to)).sort(), `from ${from}`).toEqual([...legal[from]].sort());
+  });
+
   it("lists every status once, and the terminal ones among them", () => {
     expect(new Set(RUN_STATUSES).size).toBe(RUN_STATUSES.length);
     expect(RUN_STATUSES).toEqual(expect.arrayContaining(["running", "paused", "finished", "failed", "cancelled", "continued", ...WAITING]));

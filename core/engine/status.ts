@@ -13,18 +13,26 @@
  *            └──┘ (takeover of a dead owner's run)
  *
  *   any but continued ── time travel ──> paused (reason "rewind": waits for a person)
+ *
+ * waiting-quota is the exception among the waits: the process keeps the run (its quota retry
+ * timer runs there), so it ends as a running run does.
+ *
+ * Every change of a run's status is written by `statusChange` (core/engine/run-sql.ts), which
+ * checks this table first; core/engine/status-writes.test.ts fails on a status written elsewhere.
  */
 import { FlowError } from "../errors.js";
 import type { RunStatus } from "./types.js";
 
 const WAITING: RunStatus[] = ["waiting-approval", "waiting-event", "waiting-timer", "waiting-quota"];
 
+const FROM_RUNNING: RunStatus[] = ["running", "finished", "failed", "cancelled", "paused", "continued", ...WAITING];
+
 const ALLOWED: Record<RunStatus, readonly RunStatus[]> = {
-  running: ["running", "finished", "failed", "cancelled", "paused", "continued", ...WAITING],
+  running: FROM_RUNNING,
   "waiting-approval": ["running", "cancelled", "paused"],
   "waiting-event": ["running", "cancelled", "paused"],
   "waiting-timer": ["running", "cancelled", "paused"],
-  "waiting-quota": ["running", "cancelled", "paused"],
+  "waiting-quota": FROM_RUNNING,
   paused: ["running", "cancelled", "paused"],
   failed: ["running", "paused"],
   cancelled: ["running", "paused"],

@@ -6,13 +6,18 @@
  * Its agents' usage (its own runs of a continue-as-new chain and their children) goes into the
  * Subflow attempt's meta as `childUsage`, which `<Aspects tokenBudget>` counts; the run's
  * rolled-up usage reaches the same attempts through the child run's id instead.
+ * The child is run by the `runWorkflow` the session was given (run.ts passes itself), so this
+ * module does not import run.ts, which imports the session, which imports this module.
  */
 import { addUsage, type AgentUsage, type PriceTable } from "../agents/index.js";
 import { bindingOf } from "./binding.js";
 import { FlowDb } from "./flow-db.js";
 import type { SubflowSpec } from "./describe-node.js";
 import { runSql } from "./run-sql.js";
-import type { FlowWorkflow, RunAuthContext, RunResult } from "./types.js";
+import type { FlowWorkflow, RunAuthContext, RunOptions, RunResult } from "./types.js";
+
+/** How a run starts another: `runWorkflow` (core/engine/run.ts). */
+export type RunChild = (workflow: FlowWorkflow, opts: RunOptions) => Promise<RunResult>;
 
 /** A child run's result, and its agents' tokens and cost (undefined when none recorded usage). */
 export interface SubflowOutcome {
@@ -20,9 +25,7 @@ export interface SubflowOutcome {
   usage: (AgentUsage & { attempts: number }) | undefined;
 }
 
-export async function runSubflow(spec: SubflowSpec, childRunId: string, parentRunId: string, signal: AbortSignal | undefined, auth: RunAuthContext | null, prices?: PriceTable): Promise<SubflowOutcome> {
-  // Loaded lazily: run.ts imports the session, which imports this module.
-  const { runWorkflow } = await import("./run.js");
+export async function runSubflow(runWorkflow: RunChild, spec: SubflowSpec, childRunId: string, parentRunId: string, signal: AbortSignal | undefined, auth: RunAuthContext | null, prices?: PriceTable): Promise<SubflowOutcome> {
   const workflow = spec.workflow as FlowWorkflow;
   const store = bindingOf(workflow).store;
   // The parent's price table prices the child's agents too (a Gateway's `prices`).

@@ -15,4 +15,5 @@ export {
   SCHEMA_VERSION,
 } from "./migrations.js";
 export { PGLITE_PARSERS, pgliteStatements } from "./pglite-statements.js";
+export type { PgliteConnection } from "./pglite-statements.js";
 export type { Dialect, SqlExecutor, SqlRow, SqlValue, StorePort, SyncScriptRunner } from "./port.js";

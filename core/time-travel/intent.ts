@@ -10,7 +10,6 @@
  * another.
  */
 import {
-  assertTransition,
   attachBinding,
   type AttemptRecord,
   eventSql,
@@ -21,6 +20,7 @@ import {
   outputSql,
   type ResetDecision,
   resetWaits,
+  statusChange,
   type StoreBinding,
   WriteBatch,
 } from "../engine/index.js";
@@ -246,11 +246,8 @@ async function commitIntent(db: FlowDb, intent: Intent): Promise<IntentOutcome> 
     // Paused for a person (`pause_reason = 'rewind'`): no Gateway or worker picks a rewound
     // run up; resumeRun, `flow up --resume` or the app's Resume continue it.
     const run = await db.requireRun(runId);
-    assertTransition(runId, run.status, "paused");
-    batch.push(
-      `UPDATE _flow_runs SET status = 'paused', pause_reason = 'rewind', owner_id = NULL, heartbeat_at_ms = NULL, output_json = NULL, error_json = NULL, finished_at_ms = NULL, updated_at_ms = ?${iterations ? ", iterations_json = ?" : ""} WHERE run_id = ?`,
-      iterations ? [now, JSON.stringify(iterations), runId] : [now, runId],
-    );
+    const rewound = { pause_reason: "rewind", owner_id: null, heartbeat_at_ms: null, output_json: null, error_json: null, finished_at_ms: null };
+    batch.push(...statusChange(runId, run.status, "paused", now, iterations ? { ...rewound, iterations_json: JSON.stringify(iterations) } : rewound));
     emit({ type: "TimeTravelFinished", ...ref, resetNodes: [...new Set(resetNodes)], vcsRestored: intent.pointer !== null && intent.workspace !== null, forcedEffects: intent.crossed.forced.length });
   } else {
     batch.push(`DELETE FROM _flow_frames WHERE run_id = ? AND created_at_ms > ?`, [runId, target.finishedAtMs ?? target.startedAtMs]);

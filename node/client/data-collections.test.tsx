@@ -165,6 +165,21 @@ describe("createCollections", () => {
     }
   });
 
+  it("loads a run the workspace does not have as no rows, not as a failed collection (its page says not found)", async () => {
+    const t = await startTestGateway();
+    const cols = createCollections({ kind: "local", apiBaseUrl: t.url }, new QueryClient());
+    open.push(cols);
+    const [run, nodes, events, tree] = [cols.run("nope"), cols.nodes("nope"), cols.runEvents("nope"), cols.runTree("nope")];
+    await Promise.all([run.preload(), nodes.preload(), events.preload(), tree.preload()]);
+    for (const c of [run, nodes, events, tree]) {
+      expect(c.status).toBe("ready");
+      expect(c.size).toBe(0);
+      expect(c.utils.isError).toBe(false);
+    }
+    // Another read of the run still says why it is absent.
+    await expect(cols.data.api.getRun("nope")).rejects.toMatchObject({ code: "RUN_NOT_FOUND" });
+  });
+
   it("refuses a multiplayer mode without its workspace, and leaves a data client it did not build open", async () => {
     const qc = new QueryClient();
     expect(() => createCollections({ kind: "multiplayer", apiBaseUrl: "http://127.0.0.1:1", electricBaseUrl: "http://127.0.0.1:2", workspaceId: "" }, qc)).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));

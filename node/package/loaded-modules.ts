@@ -3,7 +3,8 @@
  * What a plain `node` process loads (docs/package.md "What loads when"): runs an ES module
  * snippet in a child `node` (no TypeScript loader) with a module hook that records the URL of
  * every module the ES module loader loads, and reports them with the CommonJS modules
- * `require` loaded. Used by bench/startup.ts and by the package tests; not shipped.
+ * `require` loaded; `bundledSources` reads which of Flow's source modules the loaded files of
+ * the built package hold. Used by bench/startup.ts and by the package tests; not shipped.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -67,4 +68,20 @@ export function packagesOf(urls: string[]): string[] {
     if (last) names.add(last[1]!);
   }
   return [...names].sort();
+}
+
+/**
+ * The source modules (`node/create-flow.ts`, ...) bundled into the loaded files of Flow's built
+ * package (`/durable-flow/dist/` or a checkout's `dist/`), read from the `// <path>` line esbuild
+ * writes before each module's code (scripts/build.ts bundles dist/ into chunks).
+ * @example
+ * bundledSources(loadedModules(`await import("durable-flow")`, dir).esm); // ["core/errors.ts", "node/create-flow.ts", ...]
+ */
+export function bundledSources(urls: string[]): string[] {
+  const sources = new Set<string>();
+  for (const url of urls) {
+    if (!url.startsWith("file:") || !/\/dist\/(core|node|sync|chunks)\/.*\.js$/.test(url) || /\/node_modules\/(?!durable-flow\/)/.test(url)) continue;
+    for (const m of readFileSync(new URL(url), "utf8").matchAll(/^\/\/ ((?:core|node|sync)\/\S+\.tsx?)$/gm)) sources.add(m[1]!);
+  }
+  return [...sources].sort();
 }

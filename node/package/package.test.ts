@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadedModules, packagesOf } from "./loaded-modules.js";
+import { bundledSources, loadedModules, packagesOf } from "./loaded-modules.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const repoPkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
@@ -90,7 +90,7 @@ describe.concurrent("the packed durable-flow package, installed in a fresh proje
     // Tests and test helpers stay out, but for the testing kit, which ships as durable-flow/testing.
     const kit = /^package\/dist\/node\/(agents\/)?testing\//;
     expect(files.filter((f) => /\.test(-d)?\.|\/testing\//.test(f) && !kit.test(f))).toEqual([]);
-    expect(files).toEqual(expect.arrayContaining(["package/dist/node/testing/index.js", "package/dist/node/testing/index.d.ts", "package/dist/node/agents/testing/fake-cli.mjs"]));
+    expect(files).toEqual(expect.arrayContaining(["package/dist/node/testing/index.js", "package/dist/node/testing/index.d.ts", "package/dist/node/testing/fake-cli.mjs"]));
     expect(files).toContain("package/dist/node/cli/bin.mjs");
   });
 
@@ -107,8 +107,12 @@ describe.concurrent("the packed durable-flow package, installed in a fresh proje
     const loaded = packagesOf([...esm, ...cjs]);
     const lazy = ["ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/openai-compatible", "@opentelemetry/api", "hono", "@hono/node-server", "ws", "jose", "prom-client", "esbuild", "@electric-sql/client", "@electric-sql/pglite", "pg", "effect", "yaml", "@apidevtools/json-schema-ref-parser", "diff", "drizzle-orm", "better-sqlite3"];
     expect(loaded.filter((name) => lazy.includes(name))).toEqual([]);
-    // The testing kit (durable-flow/testing) is a subpath of its own, never loaded by the entry.
+    // The testing kit (durable-flow/testing) is a subpath of its own, never loaded by the entry:
+    // neither its file nor its modules inside a shared chunk.
     expect(esm.filter((url) => /\/durable-flow\/dist\/node\/(agents\/)?testing\//.test(url))).toEqual([]);
+    const sources = bundledSources(esm);
+    expect(sources).toContain("node/create-flow.ts");
+    expect(sources.filter((file) => /^node\/(agents\/)?testing\//.test(file))).toEqual([]);
   });
 
   it("answers PACKAGE_MISSING with the install command when a pglite store opens without @electric-sql/pglite", async () => {
@@ -145,6 +149,20 @@ console.log(JSON.stringify({ status: result.status, output: result.output, flowE
     );
     const out = await ok(process.execPath, ["app.mjs"], host);
     expect(JSON.parse(out.trim().split("\n").at(-1)!)).toEqual({ status: "finished", output: { sum: 3 }, flowError: "function" });
+  }, 60_000);
+
+  it("runs the testing kit's fake CLIs from the installed package (their script ships beside the bundle)", async () => {
+    writeFileSync(
+      join(host, "fakes.mjs"),
+      `import { execFileSync } from "node:child_process";
+import { installFakeClis } from "durable-flow/testing";
+const fakes = installFakeClis();
+execFileSync("claude", ["-p", "hi"], { env: { ...process.env, ...fakes.env() } });
+console.log(JSON.stringify(fakes.records().map((r) => ({ name: r.name, args: r.args }))));
+`,
+    );
+    const out = await ok(process.execPath, ["fakes.mjs"], host);
+    expect(JSON.parse(out.trim().split("\n").at(-1)!)).toEqual([{ name: "claude", args: ["-p", "hi"] }]);
   }, 60_000);
 
   it("scaffolds a project with flow init whose npm test passes and whose workflow flow up runs", async () => {

@@ -10,7 +10,7 @@
  */
 import { A, useNavigate, useParams, useSearchParams } from "@solidjs/router";
 import { useLiveQuery } from "@tanstack/solid-db";
-import { createMemo, createResource, createSignal, For, Match, Show, Switch } from "solid-js";
+import { createMemo, createResource, createSignal, For, Match, onMount, Show, Switch } from "solid-js";
 import { createStore, reconcile } from "solid-js/store";
 import type { GatewayWorkflowRow } from "../../core/data/index.js";
 import { EmptyState } from "../components/empty-state.js";
@@ -29,6 +29,8 @@ export default function Launch() {
   const { cols } = useConnection();
   const workflows = useLiveQuery((q) => q.from({ w: cols.workflows }));
   const list = createMemo(() => (workflows.isReady ? (workflows() as GatewayWorkflowRow[]) : []));
+  // A launched run's page comes next: its code is loaded meanwhile, not after the launch.
+  onMount(() => void import("./run-detail.js"));
   return (
     <section class="launch-view">
       <Switch>
@@ -113,7 +115,8 @@ function WorkflowList(props: { workflows: GatewayWorkflowRow[] }) {
 }
 
 function LaunchForm(props: { workflow: GatewayWorkflowRow }) {
-  const { cols } = useConnection();
+  const { cols, workspace } = useConnection();
+  const kind = workspace.kind;
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const model = formModel(props.workflow.inputSchema);
@@ -188,7 +191,12 @@ function LaunchForm(props: { workflow: GatewayWorkflowRow }) {
     if (Object.keys(found).length) return focusFirstProblem(found);
     setBusy(true);
     try {
-      const result = await cols.launch({ workflow: props.workflow.key, input: (input ?? {}) as Record<string, unknown> });
+      // The run's page opens as soon as the run exists, not once the change stream has
+      // confirmed it to the runs list: a run of fast tasks (in this browser's engine, which
+      // shares its worker with every request) would otherwise show only when it has ended. A
+      // team workspace's launch goes through its writes (offline it waits in this browser).
+      const params = { workflow: props.workflow.key, input: (input ?? {}) as Record<string, unknown> };
+      const result = kind === "team" ? await cols.launch(params) : await cols.data.api.launchRun(params);
       // Offline in a team workspace the launch waits in this browser: the form says so and stays.
       if (isQueued(result)) setQueued(result.runId ?? result.writeId);
       else navigate(`/runs/${encodeURIComponent(result.runId)}`);

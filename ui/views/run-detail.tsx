@@ -3,8 +3,9 @@
  * `/runs/:runId`: one run, live. The header (ids, status, times, input/output, linked runs),
  * the actions (cancel, pause, resume; retry and rewind on a node), what it waits on from a
  * person, the task tree of its latest frame beside the selected node's panel, and below them
- * the timeline of attempts and the event log. The selected node and tab live in the URL
- * (`?node=<nodeId>&iteration=<n>&tab=timeline|events`), so every view of it is a link.
+ * the timeline of attempts, the task graph (the live task marked) and the event log. The
+ * selected node and tab live in the URL (`?node=<nodeId>&iteration=<n>&tab=timeline|graph|events`),
+ * so every view of it is a link.
  * docs/app-views-run.md.
  */
 import { A, useParams, useSearchParams } from "@solidjs/router";
@@ -18,6 +19,7 @@ import { RunActions } from "./run-detail/run-actions.js";
 import { RunApprovals } from "./run-detail/run-approvals.js";
 import { useRunData } from "./run-detail/run-data.js";
 import { RunEvents } from "./run-detail/run-events.js";
+import { RunGraph } from "./run-detail/run-graph.js";
 import { RunHeader } from "./run-detail/run-header.js";
 import { isEnded } from "./run-detail/run-status-rules.js";
 import { RunTimeline } from "./run-detail/run-timeline.js";
@@ -58,7 +60,7 @@ export default function RunDetail() {
   });
   const selectedKey = () => (selected() ? `${selected()!.nodeId}#${selected()!.iteration}` : undefined);
   const select = (nodeId: string, iteration: number) => setSearch({ node: nodeId, iteration: String(iteration) });
-  const tab = () => (search.tab === "events" ? "events" : "timeline");
+  const tab = () => (search.tab === "events" || search.tab === "graph" ? search.tab : "timeline");
   // The parents of a child run (Subflow), outermost first, for the breadcrumbs.
   const [ancestorIds] = createResource(
     () => data.run()?.parentRunId ?? undefined,
@@ -78,10 +80,10 @@ export default function RunDetail() {
     <div class="run-detail">
       <Breadcrumbs trail={[{ label: "Runs", href: "/runs" }, ...ancestors().map((id) => ({ label: id, href: `/runs/${encodeURIComponent(id)}`, mono: true, testId: "crumb-parent" })), { label: runId(), mono: true }]} />
       <Switch>
-        <Match when={data.loadError()}>
+        <Match when={data.missing() || data.loadError()}>
           {(err) => (
             <Show
-              when={errorCode(err()) === "RUN_NOT_FOUND"}
+              when={err() === true || errorCode(err()) === "RUN_NOT_FOUND"}
               fallback={
                 <div class="error-banner" role="alert" data-testid="run-error">
                   Could not load run {runId()}: {errorText(err())}
@@ -143,19 +145,30 @@ export default function RunDetail() {
                   <button type="button" role="tab" id="tab-timeline" aria-selected={tab() === "timeline"} aria-controls="panel-history" onClick={() => setSearch({ tab: undefined })}>
                     Timeline
                   </button>
+                  <button type="button" role="tab" id="tab-graph" aria-selected={tab() === "graph"} aria-controls="panel-history" onClick={() => setSearch({ tab: "graph" })}>
+                    Graph
+                  </button>
                   <button type="button" role="tab" id="tab-events" aria-selected={tab() === "events"} aria-controls="panel-history" onClick={() => setSearch({ tab: "events" })}>
                     Events <span class="muted">{data.events().length}</span>
                   </button>
                 </div>
                 <div role="tabpanel" id="panel-history" aria-labelledby={`tab-${tab()}`} class="run-detail-tabpanel">
-                  <Show
-                    when={tab() === "events"}
+                  <Switch
                     fallback={
                       <RunTimeline nodes={data.nodes()} events={data.events()} order={order()} startMs={run().createdAtMs} endMs={isEnded(run().status) ? (run().finishedAtMs ?? run().updatedAtMs) : null} now={now} selected={selectedKey()} onSelect={select} />
                     }
                   >
-                    <RunEvents events={data.events()} loading={data.eventsLoading()} startMs={run().createdAtMs} />
-                  </Show>
+                    <Match when={tab() === "events"}>
+                      <RunEvents events={data.events()} loading={data.eventsLoading()} startMs={run().createdAtMs} />
+                    </Match>
+                    <Match when={tab() === "graph"}>
+                      <Show when={!data.treeLoading()} fallback={<p class="muted pad">Loading tasks…</p>}>
+                        <Show when={items().length > 0} fallback={<EmptyState title="No frame yet" hint="The run has not rendered its tasks yet; its graph shows here as soon as it does." />}>
+                          <RunGraph items={items()} selected={selectedKey()} onSelect={select} />
+                        </Show>
+                      </Show>
+                    </Match>
+                  </Switch>
                 </div>
               </section>
             </>
@@ -163,7 +176,7 @@ export default function RunDetail() {
         </Match>
         <Match when={true}>
           <p class="muted" role="status" data-testid="run-loading">
-            Loading run {runId()}…
+            {data.opening() ? `Opening this browser's database to look for run ${runId()}…` : `Loading run ${runId()}…`}
           </p>
         </Match>
       </Switch>

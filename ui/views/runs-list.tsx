@@ -1,7 +1,8 @@
 /**
  * @module ui/views/runs-list
  * The runs list (`/runs`): every run of the workspace, newest first, live (rows change as the
- * engine moves, no reload). Filters and search live in the query string (ui/views/runs-filter.ts);
+ * engine moves, no reload). Filters and search live in the query string (ui/views/runs-filter.ts),
+ * and so do the sort and the time range (ui/views/runs-sort.ts);
  * the table is virtualized (ui/views/runs-table.tsx); selected runs can be cancelled or resumed
  * in bulk (ui/views/runs-bulk-bar.tsx). `/` focuses the search. See docs/app-views-runs.md.
  */
@@ -9,13 +10,17 @@ import { A, useSearchParams } from "@solidjs/router";
 import { useLiveQuery } from "@tanstack/solid-db";
 import { createEffect, createMemo, createSignal, For, Match, on, onCleanup, Show, Switch, untrack } from "solid-js";
 import type { GatewayRunSummaryRow, GatewayWorkflowRow } from "../../core/data/index.js";
+import { createCollectionRows } from "../components/collection-rows.js";
 import { EmptyState } from "../components/empty-state.js";
 import { useConnection } from "../flow-context.js";
 import { RunsBulkBar } from "./runs-bulk-bar.js";
 import { EMPTY_SELECTION, keepShown, type Selection } from "./run-selection.js";
 import { isFiltered, readRunsFilter, runMatcher, type RunsFilter, runsFilterParams, STATUS_CHOICES, type StatusChoice } from "./runs-filter.js";
+import { isRanged, RANGE_CHOICES, type RangeChoice, rangeMatcher, readRunsOrder, type RunsOrder, runsOrderParams, type SortKey, sortRuns } from "./runs-sort.js";
 import { RunsTable } from "./runs-table.js";
 import "./runs-list.css";
+
+const newestFirst = (a: GatewayRunSummaryRow, b: GatewayRunSummaryRow) => b.createdAtMs - a.createdAtMs || (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0);
 
 const STATUS_LABELS: Record<StatusChoice, string> = { running: "Running", waiting: "Waiting", paused: "Paused", failed: "Failed", finished: "Finished", cancelled: "Cancelled", continued: "Continued" };
 
@@ -25,18 +30,34 @@ export default function RunsList() {
   const [params, setParams] = useSearchParams();
   const filter = createMemo(() => readRunsFilter({ ...params }));
   const setFilter = (change: Partial<RunsFilter>) => setParams(runsFilterParams({ ...filter(), ...change }), { replace: true });
-  const clearFilters = () => setFilter({ statuses: [], workflow: null, q: "" });
+  const order = createMemo(() => readRunsOrder({ ...params }));
+  const setOrder = (change: Partial<RunsOrder>) => setParams(runsOrderParams({ ...order(), ...change }), { replace: true });
+  // The same key again turns the direction round; another starts descending.
+  const sortBy = (sort: SortKey) => setOrder({ sort, dir: order().sort === sort && order().dir === "desc" ? "asc" : "desc" });
+  const narrowed = () => isFiltered(filter()) || isRanged(order());
+  const clearFilters = () => {
+    setFilter({ statuses: [], workflow: null, q: "" });
+    setOrder({ range: null, from: "", to: "" });
+  };
   const toggleStatus = (s: StatusChoice) => {
     const cur = filter().statuses;
     setFilter({ statuses: cur.includes(s) ? cur.filter((x) => x !== s) : [...cur, s] });
   };
 
-  const runs = useLiveQuery((q) => q.from({ r: cols.runs }).orderBy(({ r }) => r.createdAtMs, "desc"));
+  // Newest first, sorted in plain JS: a live query over 10,000 runs took seconds to open (ui/components/collection-rows.ts).
+  const runs = createCollectionRows(cols.runs, newestFirst);
   const workflows = useLiveQuery((q) => q.from({ w: cols.workflows }));
   // Read the rows only once loaded: reading the live query earlier would suspend the whole view,
   // and the list shows its own loading state.
   const all = createMemo(() => (runs.isReady ? (runs() as GatewayRunSummaryRow[]) : []));
-  const shown = createMemo(() => (isFiltered(filter()) ? all().filter(runMatcher(filter())) : all()));
+  // A relative range is read as of when the list changes (or the range does), not every second.
+  const shown = createMemo(() => {
+    const now = Date.now();
+    const inRange = rangeMatcher(order(), now);
+    const matches = runMatcher(filter());
+    const kept = narrowed() ? all().filter((r) => inRange(r) && matches(r)) : all();
+    return sortRuns(kept, order(), now);
+  });
   // Workflows of the workspace, and those of stored runs it no longer serves (read when the
   // number of runs changes, without subscribing to every row).
   const workflowChoices = createMemo(() => {
@@ -72,7 +93,7 @@ export default function RunsList() {
         <h1 id="runs-title">Runs</h1>
         <span class="muted" aria-live="polite" data-testid="runs-count">
           <Show when={runs.isReady} fallback="Loading…">
-            {isFiltered(filter()) ? `${shown().length.toLocaleString()} of ${all().length.toLocaleString()}` : `${all().length.toLocaleString()} ${all().length === 1 ? "run" : "runs"}`}
+            {narrowed() ? `${shown().length.toLocaleString()} of ${all().length.toLocaleString()}` : `${all().length.toLocaleString()} ${all().length === 1 ? "run" : "runs"}`}
           </Show>
         </span>
         <A class="button primary runs-launch" href="/launch">
@@ -110,7 +131,30 @@ export default function RunsList() {
             </For>
           </select>
         </label>
-        <Show when={isFiltered(filter())}>
+        <label class="runs-range">
+          <span class="sr-only">Started within</span>
+          <select onChange={(e) => setOrder({ range: (e.currentTarget.value || null) as RangeChoice | null })} data-testid="range-filter">
+            <option value="" selected={!order().range}>
+              Any time
+            </option>
+            <For each={RANGE_CHOICES}>
+              {(c) => (
+                <option value={c.value} selected={order().range === c.value}>
+                  {c.label}
+                </option>
+              )}
+            </For>
+          </select>
+        </label>
+        <Show when={order().range === "custom"}>
+          <label class="runs-range-bound">
+            From <input type="datetime-local" value={order().from} onChange={(e) => setOrder({ from: e.currentTarget.value })} data-testid="range-from" />
+          </label>
+          <label class="runs-range-bound">
+            To <input type="datetime-local" value={order().to} onChange={(e) => setOrder({ to: e.currentTarget.value })} data-testid="range-to" />
+          </label>
+        </Show>
+        <Show when={narrowed()}>
           <button type="button" class="ghost" onClick={clearFilters} data-testid="clear-filters">
             Clear filters
           </button>
@@ -148,7 +192,7 @@ export default function RunsList() {
           <EmptyState title="No runs match" hint="Try another search, or fewer filters." action={<button type="button" onClick={clearFilters}>Clear filters</button>} />
         </Match>
         <Match when={true}>
-          <RunsTable rows={shown} selection={sel} onSelect={setSel} filterKey={() => JSON.stringify(filter())} />
+          <RunsTable rows={shown} selection={sel} onSelect={setSel} filterKey={() => JSON.stringify([filter(), order()])} order={order} onSort={sortBy} />
         </Match>
       </Switch>
     </section>

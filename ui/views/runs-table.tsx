@@ -16,6 +16,7 @@ import { formatAgo, formatCost, formatDateTime, formatDuration, formatUsage } fr
 import { StatusBadge } from "../components/status-badge.js";
 import { hasEnded, runDurationMs, startedByLabel } from "./run-facts.js";
 import { type Selection, toggleAll, toggleSelection } from "./run-selection.js";
+import type { RunsOrder, SortKey } from "./runs-sort.js";
 
 const ROW_HEIGHT = 44;
 
@@ -26,6 +27,27 @@ export interface RunsTableProps {
   onSelect(next: (sel: Selection) => Selection): void;
   /** Changes when the filter does (the active row goes back to the top). */
   filterKey: Accessor<string>;
+  /** The order shown; a sortable header's click asks for its key (again: the other direction). */
+  order: Accessor<RunsOrder>;
+  onSort(key: SortKey): void;
+}
+
+const SORT_LABELS: Record<SortKey, string> = { status: "Status", started: "Started", duration: "Duration", cost: "Cost" };
+
+/** A header that sorts the list by `key` (aria-sort says how it is sorted now). */
+function SortHeader(props: { key: SortKey; order: Accessor<RunsOrder>; onSort(key: SortKey): void; class?: string; title?: string }) {
+  const active = () => props.order().sort === props.key;
+  const arrow = () => (active() ? (props.order().dir === "asc" ? "▲" : "▼") : "");
+  return (
+    <span role="columnheader" class={props.class} aria-sort={active() ? (props.order().dir === "asc" ? "ascending" : "descending") : "none"}>
+      <button type="button" class="runs-sort" classList={{ active: active() }} onClick={() => props.onSort(props.key)} title={props.title ?? `Sort by ${SORT_LABELS[props.key].toLowerCase()}`} data-testid={`sort-${props.key}`}>
+        {SORT_LABELS[props.key]}
+        <span aria-hidden="true" class="runs-sort-arrow">
+          {arrow()}
+        </span>
+      </button>
+    </span>
+  );
 }
 
 const runPath = (runId: string) => `/runs/${encodeURIComponent(runId)}`;
@@ -102,17 +124,13 @@ export function RunsTable(props: RunsTableProps) {
             data-testid="select-all"
           />
         </span>
-        <span role="columnheader">Status</span>
+        <SortHeader key="status" order={props.order} onSort={props.onSort} />
         <span role="columnheader">Run</span>
         <span role="columnheader">Workflow</span>
         <span role="columnheader">Started by</span>
-        <span role="columnheader">Started</span>
-        <span role="columnheader" class="runs-num">
-          Duration
-        </span>
-        <span role="columnheader" class="runs-num" title="Agents' cost, child runs included">
-          Cost
-        </span>
+        <SortHeader key="started" order={props.order} onSort={props.onSort} />
+        <SortHeader key="duration" order={props.order} onSort={props.onSort} class="runs-num" />
+        <SortHeader key="cost" order={props.order} onSort={props.onSort} class="runs-num" title="Sort by the agents' cost, child runs included" />
       </div>
       <div class="runs-scroll" ref={scroller} data-testid="runs-scroll">
         <div class="runs-space" style={{ height: `${virtualizer.getTotalSize()}px` }}>

@@ -5,6 +5,7 @@
  * API, DESIGN.md seam 2), so every view is the same code in every mode.
  */
 import { QueryClient } from "@tanstack/query-core";
+import { type Accessor, createSignal } from "solid-js";
 import { API_ROUTES, routeUrl } from "../../core/api/index.js";
 import { createCollections, createDataClient, type FlowCollections } from "../../core/data/index.js";
 import { FlowError } from "../../core/errors.js";
@@ -22,9 +23,11 @@ export interface WorkspaceConnection {
   capabilities: { shellTools: boolean; cliAgents: boolean };
   /** The team workspace and the user's role in it, when the Gateway serves one (multiplayer mode). */
   team?: TeamWorkspace;
-  /** The engine in this browser (browser workspaces only). */
-  engine?: BrowserEngine;
-  /** The rows last seen, shown while a Gateway cannot be reached (Gateway and team workspaces). */
+  /** The engine in this browser (browser workspaces only): resolves once its worker has started (the database may still be opening). */
+  engine?: Promise<BrowserEngine>;
+  /** Whether the engine answers (browser workspaces): false while it opens the database; true for other workspaces. */
+  engineReady?: Accessor<boolean>;
+  /** The rows last seen, shown while a Gateway cannot be reached, or while this browser's engine starts (Gateway, team and browser workspaces). */
   lastSeen?: LastSeen;
   /** The writes made offline in a team workspace, waiting or refused (sync/write-queue.ts). */
   queue?: WriteQueue;
@@ -42,24 +45,7 @@ export const WORKER_ORIGIN = "http://flow.worker";
  * conn.cols.runs.toArray;
  */
 export async function connectWorkspace(workspace: Workspace, queryClient = new QueryClient()): Promise<WorkspaceConnection> {
-  if (workspace.kind === "browser") {
-    const { connectBrowserEngine } = await import("../../browser/client.js");
-    const engine = await connectBrowserEngine();
-    const data = createDataClient({ mode: { kind: "local", apiBaseUrl: WORKER_ORIGIN }, fetch: engine.fetch });
-    const cols = createCollections(data, queryClient);
-    void cols.connect();
-    return {
-      workspace,
-      cols,
-      engine,
-      capabilities: { shellTools: false, cliAgents: false },
-      close(options) {
-        cols.close(options);
-        data.close();
-        engine.close();
-      },
-    };
-  }
+  if (workspace.kind === "browser") return openBrowser(workspace, queryClient);
   const url = workspace.url ?? location.origin;
   await assertTokenAccepted(workspace, url);
   const teams = await findTeamWorkspaces(url, workspace.token).catch((error: unknown) => {
@@ -81,6 +67,50 @@ export async function connectWorkspace(workspace: Workspace, queryClient = new Q
     close(options) {
       stopFollowing();
       cols.close(options);
+    },
+  };
+}
+
+/**
+ * Opens this browser's workspace at once: the engine's worker starts and opens the database
+ * meanwhile, and until it answers the views show the rows this browser saw last (none on a
+ * first visit: no runs yet), then everything is fetched from the engine. The views never wait
+ * for the worker to load before they render (docs/app-browser.md "Opening fast").
+ * @example
+ * const conn = openBrowser({ id: "browser", kind: "browser", name: "This browser" });
+ * await conn.engine;
+ */
+export function openBrowser(workspace: Workspace, queryClient = new QueryClient()): WorkspaceConnection {
+  const engine = import("../../browser/client.js").then(({ connectBrowserEngine }) => connectBrowserEngine());
+  const [engineReady, setEngineReady] = createSignal(false);
+  const lastSeen = createLastSeen({ warming: () => !engineReady(), emptyWhenUnseen: [`flow:${WORKER_ORIGIN}:runs`] });
+  const data = createDataClient({ mode: { kind: "local", apiBaseUrl: WORKER_ORIGIN }, fetch: async (input, init) => (await engine).fetch(input, init) });
+  const cols = createCollections(data, queryClient, { lastSeen });
+  const stopFollowing = lastSeen.follow(`flow:${WORKER_ORIGIN}:runs`, cols.runs);
+  let closed = false;
+  void engine
+    .then((e) => e.ready())
+    .then(() => {
+      if (closed) return;
+      setEngineReady(true);
+      // What was shown from the last visit is replaced by the engine's rows.
+      if (lastSeen.fromStore()) void cols.invalidate();
+    })
+    .catch(() => undefined);
+  void cols.connect();
+  return {
+    workspace,
+    cols,
+    engine,
+    engineReady,
+    lastSeen,
+    capabilities: { shellTools: false, cliAgents: false },
+    close(options) {
+      closed = true;
+      stopFollowing();
+      cols.close(options);
+      data.close();
+      void engine.then((e) => e.close()).catch(() => undefined);
     },
   };
 }

@@ -6,6 +6,7 @@
  * the change stream updates row by row, is saved again a moment after it changes. A team
  * workspace keeps its shapes here too (rows and resume point, sync/shape-cache.ts), and the
  * writes made offline wait in the same database (`writes`, sync/write-queue.ts) until sent.
+ * This browser's workspace keeps them too: they are shown while its engine opens the database.
  */
 import { type Accessor, createSignal } from "solid-js";
 import type { LastSeenStore, LiveCollection } from "../../core/data/index.js";
@@ -79,6 +80,8 @@ export function createWriteStore(): WriteQueueStore {
 export interface LastSeen extends LastSeenStore {
   /** When the rows shown instead of a live load were saved (undefined: every load was live). */
   shownFrom: Accessor<number | undefined>;
+  /** Whether any load so far was answered from here rather than live (saved rows, or an unseen collection read as empty). */
+  fromStore(): boolean;
   /** Saves a collection's rows a second after each change (the runs list). */
   follow(id: string, collection: LiveCollection<any, any>): () => void;
   /**
@@ -89,14 +92,27 @@ export interface LastSeen extends LastSeenStore {
   shapes: LastSeenStore;
 }
 
+/** Options of `createLastSeen`. */
+export interface LastSeenOptions {
+  /** True while the workspace's source is starting: loads answer saved rows without waiting (core/data/last-seen.ts). */
+  warming?: () => boolean;
+  /**
+   * Collections that read as empty while warming when nothing was saved for them: this
+   * browser's runs on a first visit (a database that never answered a load here holds no runs).
+   */
+  emptyWhenUnseen?: readonly string[];
+}
+
 /**
  * The store of one workspace's collections.
  * @example
  * const lastSeen = createLastSeen();
  * createCollections(mode, queryClient, { lastSeen });
  */
-export function createLastSeen(): LastSeen {
+export function createLastSeen(options: LastSeenOptions = {}): LastSeen {
   const [shownFrom, setShownFrom] = createSignal<number>();
+  const [servedEmpty, setServedEmpty] = createSignal(false);
+  let served = false;
   const save = async (id: string, value: unknown) => {
     await tx("readwrite", (s) => s.put({ id, value: JSON.parse(JSON.stringify(value ?? null)), atMs: Date.now() } satisfies Saved));
   };
@@ -107,11 +123,23 @@ export function createLastSeen(): LastSeen {
   };
   return {
     shownFrom,
+    fromStore: () => served,
     async save(id, value) {
       setShownFrom(undefined);
+      setServedEmpty(false);
       await save(id, value);
     },
-    load,
+    async load(id) {
+      const saved = await load(id);
+      if (saved !== undefined) served = true;
+      else if (options.warming?.() && options.emptyWhenUnseen?.includes(id)) {
+        served = true;
+        setServedEmpty(true);
+        return [];
+      }
+      return saved;
+    },
+    ...(options.warming ? { warming: options.warming } : {}),
     shapes: { save, load },
     follow(id, collection) {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -119,7 +147,7 @@ export function createLastSeen(): LastSeen {
         clearTimeout(timer);
         timer = setTimeout(() => {
           // Rows served from here are not saved again as if seen now.
-          if (collection.status === "ready" && shownFrom() === undefined) void save(id, collection.toArray);
+          if (collection.status === "ready" && shownFrom() === undefined && !servedEmpty()) void save(id, collection.toArray);
         }, 1000);
       });
       return () => {

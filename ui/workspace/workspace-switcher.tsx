@@ -99,7 +99,15 @@ export function WorkspaceSwitcher() {
 /** Where this browser's data lives and the engine's role (browser workspaces only). */
 function EngineInfo() {
   const flow = useFlow();
-  const engine = () => (flow.workspace().kind === "browser" ? flow.connection()?.engine : undefined);
+  // Its worker starts while the views already show (ui/workspace/connect.ts).
+  const [engine, setEngine] = createSignal<BrowserEngine>();
+  createEffect(() => {
+    const started = flow.workspace().kind === "browser" ? flow.connection()?.engine : undefined;
+    setEngine(undefined);
+    let current = true;
+    onCleanup(() => (current = false));
+    void started?.then((e) => current && setEngine(() => e)).catch(() => undefined);
+  });
   const [role, setRole] = createSignal<BrowserEngine["role"]>();
   createEffect(() => {
     const e = engine();

@@ -5,7 +5,8 @@
  * relevant environment variables to a JSON-lines file and prints that CLI's real output format
  * (or what the test's scenario asks for: other lines, stderr, an exit code, a delay, a hang,
  * output in a trickle or in bulk, a grandchild process). Published as `durable-flow/testing`
- * (node/testing/index.ts); `fake-cli.mjs` ships beside it (scripts/build.ts copies it).
+ * (node/testing/index.ts); `fake-cli.mjs` ships beside the bundle that holds this module
+ * (scripts/build.ts copies it there).
  */
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

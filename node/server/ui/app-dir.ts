@@ -1,8 +1,8 @@
 /**
  * @module node/server/ui/app-dir
  * Where the built app (`dist/app/`, `npm run build:app`) is: beside this package's
- * package.json, from the sources (`node/server/ui/`) and from the published build
- * (`dist/node/server/ui/`) alike.
+ * package.json, from the sources (`node/server/ui/`) and from the published build (a bundle
+ * under `dist/`, scripts/build.ts) alike.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";

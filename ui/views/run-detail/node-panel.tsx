@@ -96,7 +96,7 @@ export function NodePanel(props: { run: GatewayRunRow; events: readonly GatewayR
       </Show>
       <Show when={props.node?.outputTable} fallback={<p class="muted">{props.node ? "This node writes no output row." : "This task has not run yet."}</p>}>
         <Show when={!output.error} fallback={<p class="error-banner">{errorText(output.error)}</p>}>
-          <Show when={output.state === "ready" || output.latest} fallback={<p class="muted">Loading the output…</p>}>
+          <Show when={output.state === "ready" || output.state === "refreshing"} fallback={<p class="muted">Loading the output…</p>}>
             <Show when={output.latest?.row} fallback={<p class="muted">No output row yet (table {props.node?.outputTable}).</p>}>
               {(row) => <JsonBlock title={`Output · ${props.node?.outputTable}`} value={row()} open testId="node-output" />}
             </Show>

@@ -21,7 +21,8 @@ export type RunData = ReturnType<typeof useRunData>;
  * <Show when={data.run()}>{(run) => <RunHeader run={run()} />}</Show>
  */
 export function useRunData(runId: Accessor<string>) {
-  const { cols } = useConnection();
+  const conn = useConnection();
+  const { cols } = conn;
   const runQ = useLiveQuery((q) => q.from({ r: cols.run(runId()) }));
   const nodesQ = useLiveQuery((q) => q.from({ n: cols.nodes(runId()) }));
   const treeQ = useLiveQuery((q) => q.from({ t: cols.runTree(runId()) }));
@@ -60,6 +61,10 @@ export function useRunData(runId: Accessor<string>) {
     children: () => (childrenQ.isReady ? [...childrenQ()].sort((a, b) => a.createdAtMs - b.createdAtMs) : []),
     loading: () => runQ.isLoading || (!runQ.isReady && !runQ.isError),
     loadError,
+    /** The workspace answered and has no such run (a link of another workspace, or a wrong one). */
+    missing: () => runQ.isReady && runQ().length === 0,
+    /** This browser's engine is still opening its database (the run is looked for once it has). */
+    opening: () => conn.engineReady !== undefined && !conn.engineReady(),
     eventsLoading: () => !eventsQ.isReady && !eventsQ.isError,
     treeLoading: () => !treeQ.isReady && !treeQ.isError,
   };

@@ -86,7 +86,7 @@ export function RunHeader(props: { run: GatewayRunRow; events: readonly GatewayR
           <dt>Started by</dt>
           <dd title="Who or what started the run: the signed-in caller, a cron, or the harness that launched it">{startedByLabel(run()) ?? "—"}</dd>
         </div>
-        <Show when={usage.state !== "errored" && formatUsage(usage.latest)}>
+        <Show when={(usage.state === "ready" || usage.state === "refreshing") && formatUsage(usage.latest)}>
           {(u) => (
             <div>
               <dt>Agents</dt>

@@ -1,0 +1,65 @@
+/**
+ * @module ui/components/collection-rows
+ * A collection's rows as one sorted array, re-read once per batch of changes, for a view that
+ * shows a whole collection (the runs list: 10,000 runs). It stands in for a live query where
+ * the query would only sort: a live query's first pass over 10,000 rows (its dataflow graph,
+ * then @tanstack/solid-db reconciling every row into a deep Solid store) took seconds when a
+ * team workspace reopened offline with its kept shapes (docs/performance.md "A team workspace
+ * offline"), where copying and sorting the rows takes milliseconds. The rows are the
+ * collection's own objects: a changed row is a new object, so a view keyed by index re-renders
+ * that row only.
+ */
+import { type Accessor, createSignal, onCleanup } from "solid-js";
+import type { LiveCollection } from "../../core/data/index.js";
+
+/** The rows and status of a followed collection (the parts of `useLiveQuery` the views read). */
+export type CollectionRows<T> = Accessor<T[]> & { readonly isReady: boolean; readonly isError: boolean };
+
+/**
+ * Calls `onRows` with the collection's rows sorted by `compare` now and after each batch of
+ * changes (changes in one task are read once), and `onStatus` when the collection's status
+ * changes. Returns the unsubscribe.
+ * @example
+ * const stop = followRows(cols.runs, (a, b) => b.createdAtMs - a.createdAtMs, (rows) => console.log(rows.length));
+ */
+export function followRows<T extends object>(collection: LiveCollection<T, any>, compare: (a: T, b: T) => number, onRows: (rows: T[]) => void, onStatus: (status: string) => void = () => {}): () => void {
+  let queued = false;
+  let stopped = false;
+  const read = () => {
+    queued = false;
+    if (!stopped) onRows([...collection.values()].sort(compare));
+  };
+  const offStatus = collection.on("status:change", (e) => {
+    onStatus(e.status);
+    if (e.status === "ready") read();
+  });
+  // Subscribing starts the collection's sync (its status may change meanwhile).
+  const sub = collection.subscribeChanges(() => {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(read);
+  });
+  onStatus(collection.status);
+  read();
+  return () => {
+    stopped = true;
+    sub.unsubscribe();
+    offStatus();
+  };
+}
+
+/**
+ * `followRows` as a Solid accessor, followed while the calling component lives.
+ * @example
+ * const runs = createCollectionRows(cols.runs, (a, b) => b.createdAtMs - a.createdAtMs);
+ * <Show when={runs.isReady}>{runs().length} runs</Show>
+ */
+export function createCollectionRows<T extends object>(collection: LiveCollection<T, any>, compare: (a: T, b: T) => number): CollectionRows<T> {
+  const [rows, setRows] = createSignal<T[]>([], { equals: false });
+  const [status, setStatus] = createSignal<string>(collection.status);
+  onCleanup(followRows(collection, compare, setRows, setStatus));
+  return Object.defineProperties(() => rows(), {
+    isReady: { get: () => status() === "ready" },
+    isError: { get: () => status() === "error" },
+  }) as CollectionRows<T>;
+}

@@ -14,6 +14,7 @@ import { createDefaultEnv, type RuntimeEnv } from "../core/engine/index.js";
 import { ensureUserTables, registryOptions, SchemaRegistry } from "../core/schema/index.js";
 import { migrateStore } from "../core/store/index.js";
 import type { BrowserPgliteStore } from "./store/index.js";
+import { TABLES } from "../core/protocol.js";
 
 /** The Drizzle database of a browser flow. */
 export type BrowserFlowDb = ReturnType<typeof drizzle>;
@@ -76,10 +77,10 @@ export async function bindBrowserWorkflows(sets: readonly AnyWorkflowSet[], stor
   await migrateStore(store, env.clock.now());
   const registries = sets.map(registryOf);
   const signature = registries.map((r) => r.signature()).join("|");
-  const [prepared] = await store.query<{ value: string }>(`SELECT value FROM _flow_meta WHERE key = ?`, [TABLES_KEY]);
+  const [prepared] = await store.query<{ value: string }>(`SELECT value FROM ${TABLES.meta} WHERE key = ?`, [TABLES_KEY]);
   if (prepared?.value !== signature) {
     for (const registry of registries) await ensureUserTables(store, registry);
-    await store.execute(`INSERT INTO _flow_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [TABLES_KEY, signature]);
+    await store.execute(`INSERT INTO ${TABLES.meta} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [TABLES_KEY, signature]);
   }
   const activeRuns = new Set<string>();
   const workflows: Record<string, FlowWorkflow> = {};

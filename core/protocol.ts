@@ -30,10 +30,21 @@ export const TAGS = {
 } as const;
 
 /**
- * Who cancelled a run (a run annotation the Gateway's `cancelRun` writes, hidden from a run's
- * `annotations`): the engine names them when it refuses a decision for the cancelled run (WAIT_CLOSED).
+ * Annotation keys the host writes on runs (hidden from a run's own `annotations`); the
+ * contract (core/api/contract.ts) re-exports them, the engine reads `cancelledBy` (WAIT_CLOSED).
  */
-export const CANCELLED_BY_ANNOTATION = "flow:cancelledBy";
+export const ANNOTATIONS = {
+  /** The key a run was launched under (`launchRun`'s `workflow`). */
+  workflow: "flow:workflow",
+  /** Who launched the run, and how (launchRun provenance). */
+  startedBy: "flow:startedBy",
+  /** The cron that fired the run. */
+  cron: "flow:cron",
+  /** The webhook delivery that started the run. */
+  webhook: "flow:webhook",
+  /** Who cancelled the run (`cancelRun`): named by WAIT_CLOSED. */
+  cancelledBy: "flow:cancelledBy",
+} as const;
 
 /**
  * Internal tables (created by core/store/migrations.ts, the one other module that spells

@@ -29,19 +29,19 @@ const FOREIGN_ROUTES = /\/v1\/(shape|default\/)/g;
 
 /**
  * Modules that still spell `_flow_*` in their SQL. The list only shrinks: a new module uses
- * TABLES (or MEMORY_TABLES) and interpolates it; the migrations and the definitions stay.
+ * TABLES (or MEMORY_TABLES) and interpolates it. Exempt, and why:
  */
 const SPELLS_TABLES = new Set([
-  // the definitions and the migrations (and the store contract suite, which checks them)
+  // the definitions and the migrations that create the tables (and the store contract suite,
+  // which checks the schema the migrations made): a schema is written out where it is defined
   "core/protocol.ts",
   "core/memory/context.ts",
   "core/store/migrations.ts",
   "core/store/contract.ts",
-  // not yet converted to TABLES interpolation
-  "browser/create-browser-flow.ts",
-  "core/api/cron-store.ts",
-  "core/api/pick-up.ts",
-  "core/api/read-model.ts",
+  // creates and names its own per-kind full-text tables and indexes (`_flow_note_fts_<kind>`)
+  "core/memory/note-search.ts",
+  // the engine's SQL: not converted in this wave, while core/engine/ was being changed for its
+  // status writes (issue #24); the next module to convert
   "core/engine/aspect-usage.ts",
   "core/engine/attempt-services.ts",
   "core/engine/continue-as-new.ts",
@@ -52,22 +52,6 @@ const SPELLS_TABLES = new Set([
   "core/engine/waits/deliver.ts",
   "core/engine/waits/wait-manager.ts",
   "core/engine/waits/wait-sql.ts",
-  "core/memory/note-search.ts",
-  "core/schema/ensure-tables.ts",
-  "core/scorers/score-store.ts",
-  "core/time-travel/diff.ts",
-  "core/time-travel/effects.ts",
-  "core/time-travel/history.ts",
-  "core/time-travel/intent.ts",
-  "core/time-travel/snapshots.ts",
-  "core/time-travel/time-travel.ts",
-  "node/cli/commands/snapshots.ts",
-  "node/cli/commands/timeline.ts",
-  "node/migrate-store.ts",
-  "node/migrate/column-types.ts",
-  "node/migrate/sqlite-source.ts",
-  "node/server/webhooks/webhook-handler.ts",
-  "node/server/ws/run-stream.ts",
 ]);
 
 describe("static analysis", () => {
@@ -76,17 +60,18 @@ describe("static analysis", () => {
     expect(offenders).toEqual([]);
   });
 
-  it("spells a _flow_* table name only where TABLES is defined or the SQL is not yet converted", () => {
-    const spelling = files.filter((f) => /_flow_[a-z]/.test(f.code)).map((f) => f.path);
+  it("spells a _flow_* table name only where the tables are defined, or in the exempt SQL above", () => {
+    // `<user table>__flow_rebuild` (core/schema/ensure-tables.ts) is a suffix, not a table of ours.
+    const spelling = files.filter((f) => /(?<!\w)_flow_[a-z]/.test(f.code)).map((f) => f.path);
     expect(spelling.filter((p) => !SPELLS_TABLES.has(p))).toEqual([]);
     // a converted module leaves the list
     expect([...SPELLS_TABLES].filter((p) => !spelling.includes(p))).toEqual([]);
   });
 
-  it("spells a flow:* run annotation key only in the contract's ANNOTATIONS", () => {
+  it("spells a flow:* run annotation key only in core/protocol.ts's ANNOTATIONS (the contract re-exports it)", () => {
     // core/protocol.ts's TAGS has the host element `flow:workflow`, a tag and not an annotation.
-    const owners = ["core/api/contract.ts", "core/protocol.ts"];
-    const offenders = files.filter((f) => !owners.includes(f.path) && /["'`]flow:(workflow|startedBy|cron|webhook)["'`]/.test(f.code)).map((f) => f.path);
+    const owners = ["core/protocol.ts"];
+    const offenders = files.filter((f) => !owners.includes(f.path) && /["'`]flow:(workflow|startedBy|cron|webhook|cancelledBy)["'`]/.test(f.code)).map((f) => f.path);
     expect(offenders).toEqual([]);
   });
 });

@@ -132,6 +132,29 @@ describe("a team workspace offline (issue #28)", () => {
     console.log(JSON.stringify({ reopenedOfflineMs: openedInMs, deliveredAfterReconnectMs: deliveredInMs }));
   });
 
+  it("shows ana the members as last synced when offline, as of when, with the changes she cannot make offline disabled and saying why", { timeout: 60_000 }, async () => {
+    const { team, browser } = t;
+    const ana = await signIn(browser, team.url, "ana", "/runs");
+    onTestFinished(() => ana.context.close());
+    await ana.page.locator('.shell-nav a[href$="/members"]').click();
+    await ana.page.locator('[data-testid="member-row"][data-user-id="bea"]').waitFor();
+    await until(() => keptShapeRows(ana.page, "members"), (n) => n >= 2, "the members shape kept in IndexedDB");
+    await ana.context.setOffline(true);
+    await ana.page.locator('.shell-nav a[href$="/runs"]').click();
+    await ana.page.locator('.shell-nav a[href$="/members"]').click();
+    const offline = ana.page.getByTestId("members-offline");
+    await offline.waitFor();
+    expect(await offline.textContent()).toMatch(/cannot reach now; this list is as of .+\.$/);
+    const bea = ana.page.locator('[data-testid="member-row"][data-user-id="bea"]');
+    expect(await bea.getAttribute("data-role")).toBe("approve");
+    expect(await ana.page.locator('[data-testid="member-row"][data-user-id="dan"]').getAttribute("data-role")).toBe("read");
+    for (const control of [bea.getByLabel("Role of bea"), bea.getByRole("button", { name: "Remove bea" }), ana.page.getByTestId("member-add")]) {
+      expect(await control.isDisabled()).toBe(true);
+      expect(await control.getAttribute("title")).toBe(await offline.textContent());
+    }
+    await shootThemes(ana.page, "view-team-members-offline");
+  });
+
   it("does not let dan, who may only read, queue a launch offline", { timeout: 60_000 }, async () => {
     const { team, browser } = t;
     const dan = await signIn(browser, team.url, "dan", "/launch/release");
@@ -151,15 +174,26 @@ describe("a team workspace offline (issue #28)", () => {
     const cy = await signIn(browser, team.url, "cy", "/launch/release");
     onTestFinished(() => cy.context.close());
     await cy.page.locator('[data-testid="launch-form"] [name="service"]').waitFor();
+    // The app is installed (its service worker holds every view's files) before the network goes:
+    // going offline sooner, the runs list's own file could not load.
+    await cy.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
     await cy.context.setOffline(true);
     await cy.page.locator('[data-testid="launch-form"] [name="service"]').fill("removed-meanwhile");
     await cy.page.locator('[data-testid="launch-submit"]').click();
-    await cy.page.getByTestId("launch-queued").waitFor();
+    const queuedRunId = await cy.page.getByTestId("launch-queued").getAttribute("data-run-id");
+    // The queued launch is a row of the runs list, pending, under the run id it will keep.
+    await cy.page.locator('.shell-nav a[href$="/runs"]').click();
+    const queuedRow = cy.page.locator(`[data-testid="queued-run"][data-run-id="${queuedRunId}"]`);
+    await queuedRow.and(cy.page.locator('[data-state="waiting"]')).waitFor();
+    expect(await queuedRow.getByTestId("queued-run-reason").textContent()).toMatch(/^waiting to be sent · made /);
     await team.call("ana", "POST", "/v1/rpc/ext.workspace.removeMember", { userId: "cy" });
     await cy.context.setOffline(false);
     const refused = cy.page.locator('[data-testid="pending-write"][data-state="refused"][data-kind="launch"]');
     await refused.waitFor();
     expect(await refused.getByTestId("refusal-reason").textContent()).toMatch(/no longer|role/);
+    // Refused, the row says so with the reason, in the runs list too.
+    await queuedRow.and(cy.page.locator('[data-state="refused"]')).waitFor();
+    expect(await queuedRow.getByTestId("queued-run-reason").textContent()).toBe(await refused.getByTestId("refusal-reason").textContent());
     const runs = (await team.call("ana", "GET", "/v1/api/runs?limit=100")).body.result.runs as Array<{ input: { service: string } }>;
     expect(runs.some((r) => r.input.service === "removed-meanwhile")).toBe(false);
   });

@@ -36,6 +36,7 @@ import {
   type PostgresStore,
   redactUrl,
 } from "./store/index.js";
+import { TABLES } from "../core/protocol.js";
 
 /**
  * SPEC.md `MigrateStoreOptions`.
@@ -108,7 +109,7 @@ export interface MigrationResult {
 export const DEFAULT_MIGRATION_BATCH_SIZE = 500;
 
 /** Flow's ledger tables: the target keeps its own (migrations applied there, schemaVersion). */
-const LEDGER_TABLES = new Set(["_flow_migrations"]);
+const LEDGER_TABLES = new Set<string>([TABLES.migrations]);
 
 interface Target {
   store: PostgresStore | PgliteStore;
@@ -164,7 +165,7 @@ export async function migrateFlowStore(opts: MigrateStoreOptions = {}): Promise<
     const applied = source.appliedMigrations();
     source.assertNoLiveRuns(Date.now());
     const all = source.tables();
-    const [runs] = all.filter((t) => t.name === "_flow_runs");
+    const [runs] = all.filter((t) => t.name === TABLES.runs);
     target = await openTarget(to, resolved);
     const t = target;
     const tables: MigratedTable[] = [];
@@ -175,7 +176,7 @@ export async function migrateFlowStore(opts: MigrateStoreOptions = {}): Promise<
       await tx.execute(migrationLedger.create("postgres"));
       const copyable = all.filter((s) => !LEDGER_TABLES.has(s.name));
       // _flow_meta holds the schema version of any opened store: it does not make a target "used".
-      await assertTargetEmpty(tx, copyable.map((s) => s.name).filter((n) => n !== "_flow_meta"), t.describe);
+      await assertTargetEmpty(tx, copyable.map((s) => s.name).filter((n) => n !== TABLES.meta), t.describe);
       // The target gets the migrations the source had, so the rows fit; the rest run after the copy.
       await applyMigrations(tx, applied);
       const inferred = await createUserTables(tx, copyable);
@@ -210,7 +211,7 @@ export async function migrateFlowStore(opts: MigrateStoreOptions = {}): Promise<
       phase = "schema";
       await applyMigrations(tx);
       await writeInferredColumns(tx, inferred);
-      const [v] = await tx.query<{ value: string }>(`SELECT value FROM _flow_meta WHERE key = 'schemaVersion'`);
+      const [v] = await tx.query<{ value: string }>(`SELECT value FROM ${TABLES.meta} WHERE key = 'schemaVersion'`);
       return v?.value ?? "";
     });
 

@@ -15,7 +15,7 @@ export { createTeamCollections, multiplayerSource } from "./source-multiplayer.j
 export type { TeamOfflineOptions } from "./source-multiplayer.js";
 export { isQueued } from "./team-writes.js";
 export type { QueuedAnswer } from "./team-writes.js";
-export { assertRoleAllows, describeRefusal, WriteQueue } from "./write-queue.js";
+export { assertRoleAllows, describeRefusal, notReached, WriteQueue } from "./write-queue.js";
 export type { QueuedWrite, QueuedWriteKind, WriteQueueStore } from "./write-queue.js";
 // What the Gateway uses too (its own door, sync/server.ts, leaves the collections out).
 export * from "./server.js";

@@ -70,7 +70,7 @@ export interface WorkspaceMember {
   addedAtMs: number;
 }
 
-interface MemberRow {
+export interface MemberRow {
   [key: string]: unknown;
   workspace_id: string;
   user_id: string;
@@ -79,7 +79,12 @@ interface MemberRow {
   added_at_ms: number | string;
 }
 
-const toMember = (r: MemberRow): WorkspaceMember => ({ workspaceId: r.workspace_id, userId: r.user_id, role: r.role as WorkspaceRole, addedBy: r.added_by, addedAtMs: Number(r.added_at_ms) });
+/**
+ * A `_flow_members` row (the store's, or the `members` shape's a browser kept) as a member.
+ * @example
+ * memberFromRow({ workspace_id: "acme", user_id: "bea", role: "approve", added_by: "ana", added_at_ms: "1700000000000" }).addedAtMs; // 1700000000000
+ */
+export const memberFromRow = (r: MemberRow): WorkspaceMember => ({ workspaceId: r.workspace_id, userId: r.user_id, role: r.role as WorkspaceRole, addedBy: r.added_by, addedAtMs: Number(r.added_at_ms) });
 
 /**
  * Throws INVALID_ARGUMENT unless `role` is a workspace role.
@@ -111,7 +116,7 @@ export class Membership {
   }
 
   async list(): Promise<WorkspaceMember[]> {
-    return (await this.store.query<MemberRow>(`SELECT * FROM ${TABLES.members} WHERE workspace_id = ? ORDER BY added_at_ms, user_id`, [this.workspaceId])).map(toMember);
+    return (await this.store.query<MemberRow>(`SELECT * FROM ${TABLES.members} WHERE workspace_id = ? ORDER BY added_at_ms, user_id`, [this.workspaceId])).map(memberFromRow);
   }
 
   /** Who holds which role, as one string that changes whenever a member is added, removed or changes role. */

@@ -6,8 +6,8 @@
  * all of it and adds `createTeamCollections`, which loads TanStack DB and the Electric client:
  * Node's entry and the Gateway import this door, so `import "durable-flow"` loads neither.
  */
-export { Membership, NOT_A_MEMBER, ROLE_SCOPES, teamAuthenticate, WORKSPACE_ADMIN_SCOPE, WORKSPACE_LIST_SCOPE, WORKSPACE_ROLES } from "./membership.js";
-export type { WorkspaceMember, WorkspaceRole } from "./membership.js";
+export { Membership, memberFromRow, NOT_A_MEMBER, ROLE_SCOPES, teamAuthenticate, WORKSPACE_ADMIN_SCOPE, WORKSPACE_LIST_SCOPE, WORKSPACE_ROLES } from "./membership.js";
+export type { MemberRow, WorkspaceMember, WorkspaceRole } from "./membership.js";
 export { answerSync, SYNC_PREFIX } from "./sync-proxy.js";
 export type { SyncProxyContext } from "./sync-proxy.js";
 export { isTeamShape, shapesOfTable, shapeWhere, TEAM_SHAPES, WORKSPACE_COLUMN } from "./team-shapes.js";

@@ -5,12 +5,13 @@
  * (docs/multiplayer.md "Rows in every mode"). Electric sends partial rows — an update carries
  * the primary key and the changed columns, a delete the key alone — so each mapping sets only
  * the fields whose columns are present, and TanStack DB merges them into the stored row.
- * Run rows are mapped by the Gateway read model's own mapper (core/api/run-rows.ts).
+ * Every row is mapped by the Gateway read model's own mapper (core/api/run-rows.ts,
+ * core/api/node-rows.ts over core/engine/row-fields.ts), so a shape adds nothing by hand.
  * `int8` columns arrive as numbers (the shape parser below), JSON text columns are parsed.
  */
-import type { GatewayApprovalRow, GatewayRunSummaryRow } from "../core/data/index.js";
-import { runNodeKey } from "../core/data/index.js";
-import { annotatedWorkflowKey, type RunRowContext, runRowOf } from "../core/api/index.js";
+import type { GatewayApprovalRow, GatewayRunNode, GatewayRunSummaryRow } from "../core/data/index.js";
+import { annotatedWorkflowKey, approvalRowOf, nodeRowOf, type RunRowContext, runRowOf } from "../core/api/index.js";
+import { nodeFields, pendingApprovalFields } from "../core/engine/index.js";
 
 /** A row as a shape stream delivers it (after `SHAPE_PARSER`). */
 export type ShapeRow = Record<string, unknown>;
@@ -22,8 +23,6 @@ export type ShapeRow = Record<string, unknown>;
  * new ShapeStream({ url, parser: SHAPE_PARSER });
  */
 export const SHAPE_PARSER = { int8: (value: string) => Number(value) };
-
-const json = (v: unknown): unknown => (typeof v === "string" ? JSON.parse(v) : (v ?? null));
 
 /**
  * Where a browser reads a workspace's run rows: the workflow key the launching Gateway
@@ -54,20 +53,28 @@ export function runFromShape(row: ShapeRow, ctx: RunRowContext = shapeRowContext
 }
 
 /**
- * A `_flow_waits` shape row (a pending approval or human task) as a `GatewayApprovalRow`.
+ * A `_flow_waits` shape row (a pending approval or human task, whole or partial) as a
+ * `GatewayApprovalRow`, by the mapper `listApprovals` answers with (core/engine
+ * `pendingApprovalFields`, core/api `approvalRowOf`).
  * @example
  * approvalFromShape({ run_id: "r1", node_id: "ship", iteration: 0 }).key; // "r1/ship#0"
  */
 export function approvalFromShape(row: ShapeRow): Partial<GatewayApprovalRow> {
-  const out: Partial<GatewayApprovalRow> = {};
-  const has = (c: string) => Object.hasOwn(row, c);
-  if (has("run_id")) out.runId = row.run_id as string;
-  if (has("node_id")) out.nodeId = row.node_id as string;
-  if (has("iteration")) out.iteration = Number(row.iteration);
-  if (out.runId !== undefined && out.nodeId !== undefined && out.iteration !== undefined) out.key = runNodeKey({ runId: out.runId, nodeId: out.nodeId, iteration: out.iteration });
-  if (has("kind")) out.kind = row.kind as GatewayApprovalRow["kind"];
-  if (has("request_json")) out.request = (json(row.request_json) ?? {}) as Record<string, unknown>;
-  if (has("created_at_ms")) out.createdAtMs = Number(row.created_at_ms);
-  if (has("deadline_ms")) out.deadlineMs = row.deadline_ms === null ? null : Number(row.deadline_ms);
+  return approvalRowOf(pendingApprovalFields(row));
+}
+
+/** A node row of the workspace's `nodes` shape: the run's node row and the run it belongs to. */
+export type ShapeNodeRow = Partial<GatewayRunNode> & { runId?: string };
+
+/**
+ * A `_flow_nodes` shape row (whole or partial) as the node row a run's `getRun` gives
+ * (core/api `nodeRowOf`), with its `runId`. The shape serves no attempts (its `attempts`
+ * column is a count): the row has none, the run page reads them from the member's Gateway.
+ * @example
+ * nodeFromShape({ run_id: "r1", node_id: "ship", iteration: 0, state: "finished" }); // { key: "ship#0", runId: "r1", nodeId: "ship", iteration: 0, state: "finished" }
+ */
+export function nodeFromShape(row: ShapeRow): ShapeNodeRow {
+  const out: ShapeNodeRow = nodeRowOf(nodeFields(row));
+  if (Object.hasOwn(row, "run_id")) out.runId = String(row.run_id);
   return out;
 }

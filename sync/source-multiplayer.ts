@@ -36,9 +36,10 @@ import {
   localSource,
   mergeHeaders,
   type MultiplayerWorkspaceMode,
+  runNodeKey,
 } from "../core/data/index.js";
 import { ShapeHealth, shapeCollection } from "./shape-collection.js";
-import { approvalFromShape, runFromShape, type ShapeRow, shapeRowContext } from "./shape-rows.js";
+import { approvalFromShape, nodeFromShape, runFromShape, type ShapeNodeRow, type ShapeRow, shapeRowContext } from "./shape-rows.js";
 import type { TeamShapeName } from "./team-shapes.js";
 import { teamWrites } from "./team-writes.js";
 import type { WriteQueue } from "./write-queue.js";
@@ -53,8 +54,14 @@ export interface TeamOfflineOptions {
   shapes?: LastSeenStore;
   /** Queues writes made offline and sends them when back. */
   queue?: WriteQueue;
-  /** The member's role as last known: the queue refuses what it does not allow. */
+  /** The member's role as last known at sign-in: the queue refuses what it does not allow (see `userId`). */
   role?: () => string | undefined;
+  /**
+   * The member's user id (`ext.workspace.list` answers it). Given, the workspace's `members`
+   * shape is kept too, and the queue checks the role it last brought for this user (a change
+   * that arrived before going offline counts), falling back to `role` before it first synced.
+   */
+  userId?: string;
 }
 
 /**
@@ -89,6 +96,14 @@ export function multiplayerSource(data: DataClient, queryClient: QueryClient, op
   const rowContext = shapeRowContext(workflowKeyOfName);
   const runs = shapeCollection<GatewayRunSummaryRow>({ id: id("runs"), url: shapeUrl("runs"), headers, health, toRow: (row) => runFromShape(row, rowContext), getKey: (r) => r.runId, before: () => base.workflows.preload().catch(() => undefined), ...cache });
   const approvals = shapeCollection<GatewayApprovalRow>({ id: id("approvals"), url: shapeUrl("approvals"), headers, health, toRow: approvalFromShape, getKey: (a) => a.key, ...cache });
+  // Who holds which role, as last synced (kept like the other shapes): the role the queue checks.
+  const members = shapeCollection<ShapeRow>({ id: id("members"), url: shapeUrl("members"), headers, health, toRow: (r) => r, getKey: (r) => String(r.user_id), ...cache });
+  const userId = offline.userId;
+  if (userId !== undefined) void members.preload().catch(() => undefined);
+  const role = (): string | undefined => {
+    const mine = userId !== undefined && members.status === "ready" ? members.get(userId) : undefined;
+    return typeof mine?.role === "string" ? mine.role : offline.role?.();
+  };
   const api = teamWrites({
     api: data.api,
     mode,
@@ -99,9 +114,9 @@ export function multiplayerSource(data: DataClient, queryClient: QueryClient, op
     timeoutMs: opts.confirmTimeoutMs ?? 10_000,
     closed: () => data.closed,
     ...(offline.queue ? { queue: offline.queue } : {}),
-    ...(offline.role ? { role: offline.role } : {}),
+    ...(offline.role || userId !== undefined ? { role } : {}),
   });
-  const tasks = shapeCollection<ShapeRow>({ id: id("nodes"), url: shapeUrl("nodes"), headers, health, toRow: (r) => r, getKey: (r) => `${String(r.run_id)}/${String(r.node_id)}#${String(r.iteration)}`, ...cache });
+  const tasks = shapeCollection<ShapeNodeRow>({ id: id("nodes"), url: shapeUrl("nodes"), headers, health, toRow: nodeFromShape, getKey: (n) => runNodeKey({ runId: n.runId!, nodeId: n.nodeId!, iteration: n.iteration! }), ...cache });
   const follow = followTasks(tasks, base);
   return {
     ...base,
@@ -123,7 +138,7 @@ export function multiplayerSource(data: DataClient, queryClient: QueryClient, op
       },
       close: () => data.close(),
     },
-    all: () => [runs, approvals, tasks, ...base.all().filter((c) => c !== base.runs && c !== base.approvals)],
+    all: () => [runs, approvals, tasks, members, ...base.all().filter((c) => c !== base.runs && c !== base.approvals)],
   };
 }
 
@@ -135,13 +150,13 @@ export function multiplayerSource(data: DataClient, queryClient: QueryClient, op
  * const follow = followTasks(nodesShape, base);
  * const nodes = follow(base.nodes(runId));
  */
-function followTasks(nodes: LiveCollection<ShapeRow>, base: CollectionSource): <C>(collection: C) => C {
+function followTasks(nodes: LiveCollection<ShapeNodeRow>, base: CollectionSource): <C>(collection: C) => C {
   let following = false;
   return (collection) => {
     if (!following) {
       following = true;
       nodes.subscribeChanges((changes) => {
-        const runIds = new Set(changes.map((c) => String(c.value.run_id)));
+        const runIds = new Set(changes.map((c) => String(c.value.runId)));
         for (const runId of runIds) for (const c of base.perRun(runId).values()) void c.utils.refetch().catch(() => undefined);
       });
       void nodes.preload().catch(() => undefined);

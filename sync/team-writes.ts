@@ -28,7 +28,7 @@ type WithTxids = { txids?: Partial<Record<TeamShapeName, number[]>> };
 export interface QueuedAnswer {
   queued: true;
   writeId: string;
-  /** A queued launch's run id (chosen here, so the run keeps it once sent). */
+  /** A queued launch's or fork's run id (chosen here, so the run keeps it once sent). */
   runId?: string;
   status: "queued";
 }
@@ -60,7 +60,7 @@ export interface TeamWritesContext {
 }
 
 /** The shape a kind of write is confirmed by. */
-const SHAPE_OF: Record<QueuedWriteKind, "runs" | "approvals"> = { launch: "runs", cancel: "runs", signal: "runs", approve: "approvals", humanTask: "approvals" };
+const SHAPE_OF: Record<QueuedWriteKind, "runs" | "approvals"> = { launch: "runs", fork: "runs", cancel: "runs", signal: "runs", approve: "approvals", humanTask: "approvals" };
 
 /**
  * The domain API of a team workspace's writes: confirmed by txid, queued while offline.
@@ -92,6 +92,7 @@ export function teamWrites(ctx: TeamWritesContext): DataApi & { submitHumanTask:
     });
   const call = (a: DataApi, kind: QueuedWriteKind, p: Record<string, unknown>): Promise<unknown> => {
     if (kind === "launch") return a.launchRun(p as Parameters<DataApi["launchRun"]>[0]);
+    if (kind === "fork") return a.forkRun(p as Parameters<DataApi["forkRun"]>[0]);
     if (kind === "cancel") return a.cancelRun(p.runId as string);
     if (kind === "approve") return a.submitApproval(p as Parameters<DataApi["submitApproval"]>[0]);
     if (kind === "humanTask") return a.submitHumanTask(p as Parameters<DataApi["submitHumanTask"]>[0]);
@@ -115,7 +116,8 @@ export function teamWrites(ctx: TeamWritesContext): DataApi & { submitHumanTask:
     const enqueue = async (writeId?: string) => {
       const queued = await queue.add(kind, params, what, { ...(role ? { role } : {}), ...(writeId ? { writeId } : {}) });
       if (!offline()) void deliver();
-      return { queued: true, writeId: queued.writeId, status: "queued", ...(kind === "launch" ? { runId: params.runId as string } : {}) } as R;
+      const runId = kind === "launch" ? params.runId : kind === "fork" ? params.newRunId : undefined;
+      return { queued: true, writeId: queued.writeId, status: "queued", ...(typeof runId === "string" ? { runId } : {}) } as R;
     };
     if (offline() || queue.waiting > 0) {
       assertRoleAllows(role, kind, what);
@@ -151,6 +153,8 @@ export function teamWrites(ctx: TeamWritesContext): DataApi & { submitHumanTask:
   return {
     ...api,
     launchRun: (p) => write("launch", { ...p, runId: p.runId ?? safeRandomUUID() }, `Launching ${p.workflow}`),
+    // The new run's id is chosen here, as for a launch, so a queued fork keeps it once sent.
+    forkRun: (p) => write("fork", { ...p, newRunId: p.newRunId ?? safeRandomUUID() }, `Forking run ${p.runId} from "${p.nodeId}"`),
     cancelRun: (runId) => write("cancel", { runId }, `Cancelling run ${runId}`),
     submitApproval: (p) => write("approve", p as Record<string, unknown>, `${p.decision === "deny" ? "Denying" : p.decision === "approve" ? "Approving" : "The decision on"} "${p.nodeId}" of run ${p.runId}`),
     submitSignal: (p) => write("signal", p as Record<string, unknown>, `Signal "${p.name}"`),

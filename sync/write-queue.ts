@@ -1,7 +1,7 @@
 /**
  * @module sync/write-queue
  * The writes a team member makes while the workspace cannot be reached (docs/multiplayer.md
- * "Offline"): approvals, denials, human-task answers, signals, launches and cancels, kept in
+ * "Offline"): approvals, denials, human-task answers, signals, launches, forks and cancels, kept in
  * order in a durable store (the app's IndexedDB, ui/workspace/last-seen.ts: it survives a
  * closed tab and a browser restart), each with a write id made in this browser. When the
  * workspace answers again they are sent in order, each with the `flow-write-id` header, so a
@@ -15,7 +15,7 @@ import { FlowError } from "../core/errors.js";
 import { ROLE_SCOPES, type WorkspaceRole } from "./membership.js";
 
 /** What a queued write does (the domain API call it becomes). */
-export type QueuedWriteKind = "launch" | "cancel" | "approve" | "humanTask" | "signal";
+export type QueuedWriteKind = "launch" | "fork" | "cancel" | "approve" | "humanTask" | "signal";
 
 /** A write kept in the queue. */
 export interface QueuedWrite {
@@ -46,6 +46,7 @@ export interface WriteQueueStore {
 /** The scope a kind of write needs (docs/multiplayer.md "Members and roles"). */
 const SCOPE_OF: Record<QueuedWriteKind, string> = {
   launch: "run:write",
+  fork: "run:write",
   cancel: "run:write",
   signal: "signal:submit",
   approve: "approval:submit",
@@ -187,6 +188,7 @@ export class WriteQueue {
  * Why a queued write was refused, in words for the person who made it.
  * @example
  * describeRefusal(write); // "ana approved this 3 min before your denial arrived."
+ * describeRefusal(answer); // "ana answered this 3 min before your answer arrived." (a human task)
  */
 export function describeRefusal(write: QueuedWrite): string {
   const r = write.refusal;
@@ -194,7 +196,7 @@ export function describeRefusal(write: QueuedWrite): string {
   const d = r.details ?? {};
   if (r.code === "APPROVAL_ALREADY_DECIDED") {
     const decision = d.decision as { approved?: unknown; decidedAt?: unknown } | string | null | undefined;
-    const verb = typeof decision === "string" ? decision : typeof decision?.approved === "boolean" ? (decision.approved ? "approved" : "denied") : "decided";
+    const verb = typeof decision === "string" ? decision : typeof decision?.approved === "boolean" ? (decision.approved ? "approved" : "denied") : write.kind === "humanTask" ? "answered" : "decided";
     const who = typeof d.decidedBy === "string" ? d.decidedBy : "Someone";
     const mine = write.kind === "approve" ? (write.params.decision === "deny" ? "denial" : write.params.decision === "approve" ? "approval" : "decision") : "answer";
     // When the winner decided: `details.decidedAt`, else the recorded resolution's.

@@ -13,7 +13,7 @@
  * core/client/rpc-map.ts derives their types); a route that calls one names it (`rpc`) and
  * takes its scope, params and result from it.
  */
-import { CANCELLED_BY_ANNOTATION } from "../protocol.js";
+import { ANNOTATIONS } from "../protocol.js";
 import { METHOD_SCOPES, type RpcMethodName, type Scope } from "./scopes.js";
 
 /** The fixed paths of the protocol. */
@@ -35,6 +35,9 @@ export const PATHS = {
   servedApprovals: "/v1/approvals",
 } as const;
 
+/** Annotation keys: core/protocol.ts (the engine reads them too), re-exported as part of the contract. */
+export { ANNOTATIONS };
+
 /** The headers the protocol reads. */
 export const HEADERS = {
   authorization: "authorization",
@@ -48,19 +51,6 @@ export const HEADERS = {
   writeId: "flow-write-id",
 } as const;
 
-/** Annotation keys the host writes on runs (hidden from a run's own `annotations`). */
-export const ANNOTATIONS = {
-  /** The key a run was launched under (`launchRun`'s `workflow`). */
-  workflow: "flow:workflow",
-  /** Who launched the run, and how (launchRun provenance). */
-  startedBy: "flow:startedBy",
-  /** The cron that fired the run. */
-  cron: "flow:cron",
-  /** The webhook delivery that started the run. */
-  webhook: "flow:webhook",
-  /** Who cancelled the run (`cancelRun`): named by WAIT_CLOSED. */
-  cancelledBy: CANCELLED_BY_ANNOTATION,
-} as const;
 
 /** How a query parameter is read: as given, or a non-negative integer (INVALID_ARGUMENT otherwise). */
 export type QueryKind = "string" | "int";
@@ -144,7 +134,7 @@ export const API_ROUTES = {
     path: "/v1/api/human-tasks",
     scope: "approval:submit",
     body: true,
-    doc: "body `{ runId, nodeId, iteration?, value }`: submits the row a `HumanTask` waits for (`submitHumanTask`; the row is checked against the task's schema when the run goes on), then wakes the run; answers `{ runId, nodeId, iteration, status }`. WAIT_NOT_FOUND, RUN_NOT_WAITING, APPROVAL_ALREADY_DECIDED as for approvals",
+    doc: "body `{ runId, nodeId, iteration?, value, askedAtMs? }`: submits the row a `HumanTask` waits for (`submitHumanTask`; the row is checked against the task's schema when the run goes on), then wakes the run; answers `{ runId, nodeId, iteration, status }`. `askedAtMs` is the `createdAtMs` of the task answered (an answer for a task a rewind or retry asked again is WAIT_RESET). WAIT_NOT_FOUND, RUN_NOT_WAITING as for approvals; APPROVAL_ALREADY_DECIDED when someone answered first, with `details.decidedBy` and `details.decidedAt` (when they answered)",
   },
   // ---- workflows, prompts, scores, memory ----
   listWorkflows: { verb: "GET", path: "/v1/api/workflows", rpc: "listWorkflows", doc: "`GatewayWorkflowRow[]`" },

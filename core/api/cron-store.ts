@@ -7,6 +7,7 @@
 import { Cron } from "croner";
 import { FlowError } from "../errors.js";
 import type { StorePort } from "../store/index.js";
+import { TABLES } from "../protocol.js";
 
 /** A cron row, as the API answers it (`GatewayCronRow`). */
 export interface CronRow {
@@ -78,11 +79,11 @@ function toCron(r: Record<string, unknown>): CronRow {
  */
 export const cronStore = {
   async list(store: StorePort): Promise<CronRow[]> {
-    return (await store.query(`SELECT * FROM _flow_crons ORDER BY cron_id`)).map(toCron);
+    return (await store.query(`SELECT * FROM ${TABLES.crons} ORDER BY cron_id`)).map(toCron);
   },
 
   async get(store: StorePort, cronId: string): Promise<CronRow | undefined> {
-    const rows = await store.query(`SELECT * FROM _flow_crons WHERE cron_id = ?`, [cronId]);
+    const rows = await store.query(`SELECT * FROM ${TABLES.crons} WHERE cron_id = ?`, [cronId]);
     return rows[0] && toCron(rows[0]);
   },
 
@@ -98,7 +99,7 @@ export const cronStore = {
     const enabled = init.enabled ?? true;
     const next = nextFireOf(init.schedule, nowMs);
     await store.execute(
-      `INSERT INTO _flow_crons (cron_id, workflow_key, expression, input_json, enabled, created_by, created_at_ms, updated_at_ms, next_run_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO ${TABLES.crons} (cron_id, workflow_key, expression, input_json, enabled, created_by, created_at_ms, updated_at_ms, next_run_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (cron_id) DO UPDATE SET workflow_key = excluded.workflow_key, expression = excluded.expression, input_json = excluded.input_json, enabled = excluded.enabled, updated_at_ms = excluded.updated_at_ms, next_run_at_ms = excluded.next_run_at_ms`,
       [init.cronId, init.workflowKey, init.schedule, JSON.stringify(init.input ?? {}), enabled ? 1 : 0, init.createdBy ?? null, nowMs, nowMs, enabled ? next : null],
     );
@@ -107,7 +108,7 @@ export const cronStore = {
 
   /** Deletes a cron; resolves false when there was none. */
   async delete(store: StorePort, cronId: string): Promise<boolean> {
-    return (await store.execute(`DELETE FROM _flow_crons WHERE cron_id = ?`, [cronId])) > 0;
+    return (await store.execute(`DELETE FROM ${TABLES.crons} WHERE cron_id = ?`, [cronId])) > 0;
   },
 
   /**
@@ -117,6 +118,6 @@ export const cronStore = {
   async recordFiring(store: StorePort, cronId: string, fire: { runId: string; firedAtMs: number; nextFireAtMs: number | null; expectedNextFireAtMs?: number | null }): Promise<boolean> {
     const guard = fire.expectedNextFireAtMs === undefined ? "" : fire.expectedNextFireAtMs === null ? " AND next_run_at_ms IS NULL" : " AND next_run_at_ms = ?";
     const params = [fire.firedAtMs, fire.runId, fire.nextFireAtMs, fire.firedAtMs, cronId, ...(typeof fire.expectedNextFireAtMs === "number" ? [fire.expectedNextFireAtMs] : [])];
-    return (await store.execute(`UPDATE _flow_crons SET last_run_at_ms = ?, last_run_id = ?, next_run_at_ms = ?, updated_at_ms = ? WHERE cron_id = ?${guard}`, params)) > 0;
+    return (await store.execute(`UPDATE ${TABLES.crons} SET last_run_at_ms = ?, last_run_id = ?, next_run_at_ms = ?, updated_at_ms = ? WHERE cron_id = ?${guard}`, params)) > 0;
   },
 };

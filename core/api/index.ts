@@ -58,8 +58,9 @@ export { pickUpRuns } from "./pick-up.js";
 export { listRunRows, runRow, summaryRow, workflowRow } from "./read-model.js";
 export { annotatedWorkflowKey, runAuthColumn, runRowOf, runSummaryOf } from "./run-rows.js";
 export type { RunColumns, RunRowContext } from "./run-rows.js";
+export { approvalRowOf, nodeKey, nodeRowOf, promptRowsOf, runNodeKey } from "./node-rows.js";
+export type { GatewayApprovalRow, GatewayPromptRow, GatewayRunEventRow, GatewayRunNode } from "./node-rows.js";
 export type {
-  GatewayRunNode,
   GatewayRunRow,
   GatewayRunSummaryRow,
   GatewayWorkflowRow,
@@ -72,7 +73,7 @@ export { CRON_IDENTITY, fireCron } from "./rpc-cron.js";
 export type { CRON_METHODS } from "./rpc-cron.js";
 export type { HUMAN_METHODS } from "./rpc-human.js";
 export { invokeRpc, RPC_METHODS } from "./rpc-methods.js";
-export type { GatewayPromptRow, NodeOutputResult, READ_METHODS } from "./rpc-reads.js";
+export type { NodeOutputResult, READ_METHODS } from "./rpc-reads.js";
 export type { RewindRunResult, RUN_METHODS, RunStatusResult } from "./rpc-runs.js";
 export type { STREAM_METHODS } from "./rpc-streams.js";
 export { isRpcStream, notAvailableMethod, rpcStream } from "./rpc-types.js";

@@ -21,7 +21,8 @@ import type { ActiveRun, GatewayHost, RegisteredWorkflow, ResumeRunOptions, Star
 import { RunEventHub } from "./run-event-hub.js";
 
 /**
- * The run annotation that records which workflow key a hosted run belongs to.
+ * The run annotation that records which workflow key a hosted run belongs to: `ANNOTATIONS.workflow`
+ * (core/protocol.ts), under the name `durable-flow` has exported it by.
  * @example
  * (await new FlowDb(api.db).requireRun(runId)).annotations?.[WORKFLOW_ANNOTATION]; // "review"
  */
@@ -106,7 +107,7 @@ export class LocalGatewayHost implements GatewayHost {
   }
 
   workflowKeyOf(run: RunRecord): string | undefined {
-    const annotated = run.annotations?.[WORKFLOW_ANNOTATION];
+    const annotated = run.annotations?.[ANNOTATIONS.workflow];
     if (typeof annotated === "string" && this.registry.has(annotated)) return annotated;
     if (typeof annotated === "string" && this.opts.loadWorkflow) return annotated;
     // A run another process started (flow up, another Gateway) is known by its workflow's name.
@@ -118,7 +119,7 @@ export class LocalGatewayHost implements GatewayHost {
   async startRun(req: StartRunRequest): Promise<{ runId: string }> {
     const { key, workflow } = await this.resolveWorkflow(req.workflowKey);
     const runId = req.runId ?? this.newId(workflow);
-    const annotations = { ...req.annotations, [WORKFLOW_ANNOTATION]: key };
+    const annotations = { ...req.annotations, [ANNOTATIONS.workflow]: key };
     await this.launch(key, workflow, { ...req.options, runId, input: req.input, auth: req.auth ?? null, annotations });
     return { runId };
   }

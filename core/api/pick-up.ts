@@ -12,6 +12,7 @@
 import { listRunsToWake } from "../engine/index.js";
 import { isFlowError } from "../errors.js";
 import type { LocalGatewayHost } from "./local-host.js";
+import { TABLES } from "../protocol.js";
 
 /**
  * Resumes the runs `host` should take over; answers their ids. Runs of workflows the host does
@@ -25,7 +26,7 @@ export async function pickUpRuns(host: LocalGatewayHost, label = "Flow"): Promis
   const env = db.binding.env;
   const now = env.clock.now();
   const rows = await db.store.query<{ run_id: string; status: string; owner_id: string | null; heartbeat_at_ms: unknown }>(
-    `SELECT run_id, status, owner_id, heartbeat_at_ms FROM _flow_runs WHERE status = 'running' OR (status = 'paused' AND pause_reason = 'shutdown') ORDER BY updated_at_ms`,
+    `SELECT run_id, status, owner_id, heartbeat_at_ms FROM ${TABLES.runs} WHERE status = 'running' OR (status = 'paused' AND pause_reason = 'shutdown') ORDER BY updated_at_ms`,
   );
   const resumed: string[] = [];
   for (const row of rows) {

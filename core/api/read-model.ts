@@ -6,9 +6,7 @@
  */
 import { rollUpUsage } from "../agents/index.js";
 import {
-  type AttemptRecord,
   bindingOf,
-  type NodeRecord,
   ownerStateOf,
   type RunOwnerState,
   type RunRecord,
@@ -17,7 +15,6 @@ import {
 } from "../engine/index.js";
 import type {
   FlowWorkflow,
-  NodeState,
   PauseReason,
   RunAuthContext,
   RunRow,
@@ -27,9 +24,10 @@ import type { FlowErrorJson } from "../errors.js";
 import { FlowError } from "../errors.js";
 import { z } from "zod";
 import type { GatewayHost } from "./host.js";
-import { WORKFLOW_ANNOTATION } from "./local-host.js";
 import { ANNOTATIONS } from "./contract.js";
+import { type GatewayRunNode, nodeRowOf } from "./node-rows.js";
 import { type RunRowContext, runAuthColumn, runRowOf, runSummaryOf } from "./run-rows.js";
+import { TABLES } from "../protocol.js";
 
 /** A run in a list. */
 export interface GatewayRunSummaryRow {
@@ -77,18 +75,6 @@ export interface RunUsageSummary {
   attempts: number;
 }
 
-/** A node of a run, with its attempts. */
-export interface GatewayRunNode {
-  nodeId: string;
-  iteration: number;
-  state: NodeState;
-  label: string | null;
-  outputTable: string | null;
-  error: FlowErrorJson | null;
-  updatedAtMs: number;
-  attempts: AttemptRecord[];
-}
-
 /** A run with everything a run page shows. */
 export interface GatewayRunRow extends GatewayRunSummaryRow {
   output: unknown;
@@ -128,9 +114,6 @@ export interface RunFilter {
   /** `nextCursor` of the previous page. */
   cursor?: string;
 }
-
-/** Annotations the host records, hidden from `annotations` in rows. */
-export const HOST_ANNOTATIONS = { workflow: WORKFLOW_ANNOTATION, startedBy: ANNOTATIONS.startedBy, cancelledBy: ANNOTATIONS.cancelledBy } as const;
 
 /**
  * The summary row of a stored run (core/api/run-rows.ts maps it, as every reader of runs).
@@ -175,7 +158,7 @@ export async function listRunRows(host: GatewayHost, filter: RunFilter = {}): Pr
   }
   // One query for the page (10,000 runs load in 20 pages: docs/performance.md "Live collections").
   const rows = await host.db.store.query<RunRow & Record<string, unknown>>(
-    `SELECT * FROM _flow_runs ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at_ms DESC, run_id DESC LIMIT ?`,
+    `SELECT * FROM ${TABLES.runs} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at_ms DESC, run_id DESC LIMIT ?`,
     [...params, limit + 1],
   );
   const ctx = hostRowContext(host);
@@ -196,7 +179,7 @@ export async function listRunRows(host: GatewayHost, filter: RunFilter = {}): Pr
 export function workflowRunFilter(host: GatewayHost, workflow: string): { sql: string; params: string[] } {
   const served = host.listWorkflows().find((w) => w.key === workflow)?.workflow;
   const name = served ? workflowNameOf(served, bindingOf(served)) : null;
-  const escaped = JSON.stringify({ [WORKFLOW_ANNOTATION]: workflow }).slice(1, -1).replace(/[\\%_]/g, (c) => `\\${c}`);
+  const escaped = JSON.stringify({ [ANNOTATIONS.workflow]: workflow }).slice(1, -1).replace(/[\\%_]/g, (c) => `\\${c}`);
   return { sql: `(annotations_json LIKE ? ESCAPE '\\' OR workflow_name = ?)`, params: [`%${escaped}%`, name ?? workflow] };
 }
 
@@ -212,8 +195,8 @@ export async function runRow(host: GatewayHost, runId: string): Promise<GatewayR
   const [nodes, attempts, frame, seq, usage] = await Promise.all([
     db.listNodes(runId),
     db.listAttempts(runId),
-    db.store.query(`SELECT MAX(frame_no) AS n FROM _flow_frames WHERE run_id = ?`, [runId]),
-    db.store.query(`SELECT MAX(seq) AS n FROM _flow_events WHERE run_id = ?`, [runId]),
+    db.store.query(`SELECT MAX(frame_no) AS n FROM ${TABLES.frames} WHERE run_id = ?`, [runId]),
+    db.store.query(`SELECT MAX(seq) AS n FROM ${TABLES.events} WHERE run_id = ?`, [runId]),
     runUsages(host, [runId]),
   ]);
   return {
@@ -221,7 +204,7 @@ export async function runRow(host: GatewayHost, runId: string): Promise<GatewayR
     usage: usage.get(runId) ?? null,
     output: run.output,
     auth,
-    nodes: nodes.map((n) => nodeRow(n, attempts)),
+    nodes: nodes.map((n) => nodeRowOf(n, attempts) as GatewayRunNode),
     frameNo: Number(frame[0]?.n ?? 0),
     lastSeq: Number(seq[0]?.n ?? 0),
   };
@@ -248,7 +231,7 @@ async function runUsages(host: GatewayHost, runIds: readonly string[]): Promise<
   if (runIds.length === 0) return out;
   // `<id>/` up to `<id>0` ("0" sorts right after "/") holds exactly the ids under `<id>/`.
   const rows = await host.db.store.query<{ run_id: string; meta_json: string }>(
-    `SELECT run_id, meta_json FROM _flow_attempts WHERE meta_json IS NOT NULL AND (${runIds.map(() => "run_id = ? OR (run_id > ? AND run_id < ?)").join(" OR ")})`,
+    `SELECT run_id, meta_json FROM ${TABLES.attempts} WHERE meta_json IS NOT NULL AND (${runIds.map(() => "run_id = ? OR (run_id > ? AND run_id < ?)").join(" OR ")})`,
     runIds.flatMap((id) => [id, `${id}/`, `${id}0`]),
   );
   const wanted = new Set(runIds);
@@ -268,7 +251,7 @@ async function runUsages(host: GatewayHost, runIds: readonly string[]): Promise<
 }
 
 async function storedRun(host: GatewayHost, runId: string): Promise<{ run: RunRecord; auth: RunAuthContext | null }> {
-  const [row] = await host.db.store.query<RunRow & Record<string, unknown>>(`SELECT * FROM _flow_runs WHERE run_id = ?`, [runId]);
+  const [row] = await host.db.store.query<RunRow & Record<string, unknown>>(`SELECT * FROM ${TABLES.runs} WHERE run_id = ?`, [runId]);
   if (!row) throw new FlowError("RUN_NOT_FOUND", `Run ${runId} does not exist.`, { runId });
   return { run: toRun(row), auth: runAuthColumn(row) };
 }
@@ -287,19 +270,6 @@ export function workflowRow(key: string, workflow: FlowWorkflow): GatewayWorkflo
     description: workflow.description ?? null,
     inputSchema: input ? (z.toJSONSchema(input as z.ZodType, { unrepresentable: "any" }) as Record<string, unknown>) : null,
     outputs: Object.keys(registry).filter((k) => k !== "input"),
-  };
-}
-
-function nodeRow(n: NodeRecord, attempts: AttemptRecord[]): GatewayRunNode {
-  return {
-    nodeId: n.nodeId,
-    iteration: n.iteration,
-    state: n.state,
-    label: n.label,
-    outputTable: n.outputTable,
-    error: n.error,
-    updatedAtMs: n.updatedAtMs,
-    attempts: attempts.filter((a) => a.nodeId === n.nodeId && a.iteration === n.iteration),
   };
 }
 

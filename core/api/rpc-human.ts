@@ -5,7 +5,8 @@
  * the run (resumes it when it was parked). See docs/hosting.md and docs/waiting.md.
  */
 import { z } from "zod";
-import { type DeliveryResult, listPendingApprovals, type PendingApproval, submitApproval, submitEvent, submitSignal } from "../engine/index.js";
+import { type DeliveryResult, listPendingApprovals, submitApproval, submitEvent, submitSignal } from "../engine/index.js";
+import { approvalRowOf, type GatewayApprovalRow } from "./node-rows.js";
 import type { GatewayHost } from "./host.js";
 import type { RpcMethod } from "./rpc-types.js";
 
@@ -79,10 +80,11 @@ const submitSignalMethod: RpcMethod<z.infer<typeof submitSignalParams>, { delive
   },
 };
 
-const listApprovals: RpcMethod<{ runId?: string | undefined }, PendingApproval[]> = {
+/** Pending approvals and human tasks as the approvals collection holds them, keyed (core/api/node-rows.ts). */
+const listApprovals: RpcMethod<{ runId?: string | undefined }, GatewayApprovalRow[]> = {
   scope: "run:read",
   params: z.object({ runId: z.string().min(1).optional() }),
-  handler: (p, _caller, host) => listPendingApprovals(host.db, p.runId ? { runId: p.runId } : {}),
+  handler: async (p, _caller, host) => (await listPendingApprovals(host.db, p.runId ? { runId: p.runId } : {})).map((a) => approvalRowOf(a) as GatewayApprovalRow),
 };
 
 export const HUMAN_METHODS = { submitApproval: submitApprovalMethod, submitSignal: submitSignalMethod, listApprovals } satisfies Record<string, RpcMethod<any, any>>;

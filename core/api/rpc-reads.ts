@@ -11,6 +11,7 @@ import { FlowError } from "../errors.js";
 import { quoteIdent } from "../store/index.js";
 import { attemptDiff, runDiff, type WorkspaceDiff } from "../time-travel/index.js";
 import type { GatewayHost } from "./host.js";
+import { type GatewayPromptRow, promptRowsOf } from "./node-rows.js";
 import { type GatewayRunRow, type GatewayWorkflowRow, listRunRows, type RunPage, runRow, workflowRow } from "./read-model.js";
 import type { RpcMethod } from "./rpc-types.js";
 import { type WhatHappened, whatHappened } from "./what-happened.js";
@@ -35,15 +36,6 @@ export interface NodeOutputResult {
   row: Record<string, unknown> | null;
 }
 
-/** A prompt a task of a run gives its agent (`GatewayPromptRow`). */
-export interface GatewayPromptRow {
-  runId: string;
-  nodeId: string;
-  iteration: number;
-  label: string | null;
-  prompt: string;
-}
-
 async function nodeOutput(host: GatewayHost, p: { runId: string; nodeId: string; iteration?: number | undefined }): Promise<NodeOutputResult> {
   const run = await host.db.requireRun(p.runId);
   const nodes = (await host.db.listNodes(p.runId)).filter((n) => n.nodeId === p.nodeId);
@@ -64,12 +56,7 @@ async function nodeOutput(host: GatewayHost, p: { runId: string; nodeId: string;
 async function prompts(host: GatewayHost, p: { runId?: string | undefined; limit?: number | undefined }): Promise<GatewayPromptRow[]> {
   const runIds = p.runId ? [(await host.db.requireRun(p.runId)).runId] : (await host.db.listRuns({ limit: p.limit ?? 20 })).map((r) => r.runId);
   const rows: GatewayPromptRow[] = [];
-  for (const runId of runIds) {
-    const frame = await host.db.getFrame(runId);
-    for (const t of frame?.tasks ?? []) {
-      if (typeof t.prompt === "string" && t.prompt.length > 0) rows.push({ runId, nodeId: t.nodeId, iteration: t.iteration, label: t.label ?? null, prompt: t.prompt });
-    }
-  }
+  for (const runId of runIds) rows.push(...promptRowsOf(await host.db.getFrame(runId)));
   return rows;
 }
 

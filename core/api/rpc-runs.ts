@@ -15,7 +15,6 @@ import { planFork, timeTravel, type TimeTravelResult } from "../time-travel/inde
 import { ANNOTATIONS } from "./contract.js";
 import type { GatewayHost, HijackPlanSummary } from "./host.js";
 import { runAuthOf } from "./identity.js";
-import { HOST_ANNOTATIONS } from "./read-model.js";
 import type { RpcMethod } from "./rpc-types.js";
 import { workflowDbOf } from "./workflow-db.js";
 
@@ -49,7 +48,7 @@ const launchRun: RpcMethod<z.infer<typeof launchRunParams>, { runId: string; wor
   scope: "run:write",
   params: launchRunParams,
   async handler(p, caller, host) {
-    const annotations = { ...p.options.annotations, ...(p.options.startedBy ? { [HOST_ANNOTATIONS.startedBy]: JSON.stringify(p.options.startedBy) } : {}) };
+    const annotations = { ...p.options.annotations, ...(p.options.startedBy ? { [ANNOTATIONS.startedBy]: JSON.stringify(p.options.startedBy) } : {}) };
     const { runId } = await host.startRun({
       workflowKey: p.workflow,
       input: p.input,

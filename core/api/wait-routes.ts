@@ -6,7 +6,7 @@
  * `HumanTask` waits for). docs/hosting.md "Domain API" documents both.
  */
 import { z } from "zod";
-import { submitHumanTask } from "../engine/index.js";
+import { type Columns, submitHumanTask, type WaitFields, waitFields } from "../engine/index.js";
 import type { WaitKind, WaitRow, WaitStatus } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
@@ -22,50 +22,13 @@ import type { GatewayHost } from "./host.js";
  * const waits: WaitInfo[] = await data.api.listWaits({ runId, kind: "signal" });
  * waits[0]?.name; // the Signal id to deliver to
  */
-export interface WaitInfo {
-  runId: string;
-  nodeId: string;
-  iteration: number;
-  kind: WaitKind;
-  status: WaitStatus;
-  /** A signal's id or an event's name (null for other kinds). */
-  name: string | null;
-  correlationId: string | null;
-  /**
-   * What the wait asks for: an approval's `request`, `mode`, `options`, `allowedScopes`,
-   * `allowedUsers`; a signal's or event's payload `schema`; a human task's `prompt` and
-   * `outputTable`, with `schema` (the JSON Schema of its row) when this host serves its workflow.
-   */
-  request: Record<string, unknown>;
-  /** What was delivered (an approval's decision with `decidedBy`), null while pending. */
-  resolution: Record<string, unknown> | null;
-  resolvedBy: string | null;
-  createdAtMs: number;
-  resolvedAtMs: number | null;
-  deadlineMs: number | null;
-}
+export type WaitInfo = WaitFields;
 
 const KINDS: readonly WaitKind[] = ["approval", "human", "signal", "event", "timer"];
 const STATUSES: readonly WaitStatus[] = ["pending", "resolved", "settled"];
-const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-const parsed = (text: string | null) => (text ? (JSON.parse(text) as Record<string, unknown>) : null);
 
 function toWait(r: WaitRow): WaitInfo {
-  return {
-    runId: r.run_id,
-    nodeId: r.node_id,
-    iteration: Number(r.iteration),
-    kind: r.kind,
-    status: r.status,
-    name: r.name,
-    correlationId: r.correlation_id,
-    request: parsed(r.request_json) ?? {},
-    resolution: parsed(r.resolution_json),
-    resolvedBy: r.resolved_by,
-    createdAtMs: Number(r.created_at_ms),
-    resolvedAtMs: num(r.resolved_at_ms),
-    deadlineMs: num(r.deadline_ms),
-  };
+  return waitFields(r as unknown as Columns) as WaitInfo;
 }
 
 /** `{ schema }`: the JSON Schema of the row a human task waits for, when this host serves its workflow. */

@@ -88,7 +88,7 @@ export interface DataApi {
   /** The waits of runs (`GET /v1/api/waits`): pending by default, `status: "any"` for decided ones too. */
   listWaits(filter?: { runId?: string; nodeId?: string; kind?: WaitInfo["kind"]; status?: WaitInfo["status"] | "any" }): Promise<WaitInfo[]>;
   /** Submits the row a HumanTask waits for (`POST /v1/api/human-tasks`). */
-  submitHumanTask(params: { runId: string; nodeId: string; iteration?: number; value: Record<string, unknown> }): Promise<RpcResult<"submitApproval">>;
+  submitHumanTask(params: { runId: string; nodeId: string; iteration?: number; value: Record<string, unknown>; /** The `createdAtMs` of the task answered: an answer queued offline for a task asked again meanwhile is refused (WAIT_RESET). */ askedAtMs?: number }): Promise<RpcResult<"submitApproval">>;
   listWorkflows(): Promise<RpcResult<"listWorkflows">>;
   listPrompts(runId?: string): Promise<RpcResult<"listPrompts">>;
   listScores(filter?: { runId?: string; nodeId?: string; scorerId?: string }): Promise<ScoreRow[]>;

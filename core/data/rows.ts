@@ -1,44 +1,27 @@
 /**
  * @module core/data/rows
  * The rows of the data layer's collections (SPEC.md "Data layer" row types), shaped for a
- * console. Rows the domain API already answers are its own types (core/api/read-model.ts);
- * the others are defined here with a stable `key` where the API's row has no single id.
+ * console. Rows the domain API already answers are its own types (core/api/read-model.ts,
+ * core/api/node-rows.ts: one type per name on every entry point); the others are defined
+ * here with a stable `key` where the API's row has no single id.
  * Fields are documented in docs/client.md "Rows".
  */
 import type {
   CronRow,
-  GatewayPromptRow as ApiPromptRow,
-  GatewayRunNode as ApiRunNode,
+  GatewayApprovalRow,
+  GatewayPromptRow,
+  GatewayRunEventRow,
+  GatewayRunNode,
   GatewayRunRow,
   GatewayRunSummaryRow,
   GatewayWorkflowRow,
 } from "../api/index.js";
-import type { FlowEvent, GraphSnapshot, PendingApproval } from "../engine/index.js";
+import type { GraphSnapshot } from "../engine/index.js";
 import type { MemoryFact, MemoryNote } from "../memory/index.js";
 import type { ScoreRow } from "../scorers/index.js";
 
-export type { GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow };
-
-/**
- * A node of a run (`nodeId`, `iteration`, `state`, `label`, `outputTable`, `error`, `updatedAtMs`, `attempts`), keyed `<nodeId>#<iteration>`.
- * @example
- * cols.nodes(runId).toArray.filter((n: GatewayRunNode) => n.state === "failed");
- */
-export type GatewayRunNode = ApiRunNode & { key: string };
-
-/**
- * One event of a run's log: the `FlowEvent` (`type`, `runId`, `timestampMs`, fields of its type) with its `seq` (the key).
- * @example
- * cols.runEvents(runId).toArray.map((e: GatewayRunEventRow) => `${e.seq} ${e.type}`);
- */
-export type GatewayRunEventRow = FlowEvent & { seq: number };
-
-/**
- * A pending approval or human task (`runId`, `nodeId`, `iteration`, `kind`, `request`, `createdAtMs`, `deadlineMs`), keyed `<runId>/<nodeId>#<iteration>`.
- * @example
- * cols.approvals.toArray.map((a: GatewayApprovalRow) => `${a.runId} ${a.nodeId}`);
- */
-export type GatewayApprovalRow = PendingApproval & { key: string };
+export type { GatewayApprovalRow, GatewayPromptRow, GatewayRunEventRow, GatewayRunNode, GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow };
+export { nodeKey, runNodeKey } from "../api/index.js";
 
 /**
  * A cron schedule (`cronId`, `workflowKey`, `schedule`, `input`, `enabled`, `createdBy`, times, `lastRunId`, `nextFireAtMs`).
@@ -60,13 +43,6 @@ export type GatewayMemoryFactRow = MemoryFact & { value: unknown; id: string };
  * cols.scores.toArray.filter((s: GatewayScoreRow) => s.runId === runId).map((s) => s.score);
  */
 export type GatewayScoreRow = ScoreRow;
-
-/**
- * A prompt a task gives its agent in a run's latest frame (`runId`, `nodeId`, `iteration`, `label`, `prompt`), keyed `<runId>/<nodeId>#<iteration>`.
- * @example
- * cols.prompts.toArray.filter((p: GatewayPromptRow) => p.runId === runId).map((p) => p.prompt);
- */
-export type GatewayPromptRow = ApiPromptRow & { key: string };
 
 /**
  * A memory note of a namespace (a doc a person or agent wrote: `body`, `kind`, `status`, provenance), keyed by `id`.
@@ -98,24 +74,6 @@ export interface GatewayTicketRow {
   ticket: string;
   /** The column of this task. */
   column: string;
-  state: ApiRunNode["state"];
+  state: GatewayRunNode["state"];
   updatedAtMs: number;
-}
-
-/**
- * The key of a row that is one iteration of a node.
- * @example
- * nodeKey({ nodeId: "ship", iteration: 0 }); // "ship#0"
- */
-export function nodeKey(row: { nodeId: string; iteration: number }): string {
-  return `${row.nodeId}#${row.iteration}`;
-}
-
-/**
- * The key of a row of a node iteration of a run.
- * @example
- * runNodeKey({ runId: "r1", nodeId: "ship", iteration: 0 }); // "r1/ship#0"
- */
-export function runNodeKey(row: { runId: string; nodeId: string; iteration: number }): string {
-  return `${row.runId}/${nodeKey(row)}`;
 }

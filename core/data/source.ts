@@ -29,8 +29,6 @@ import {
   type GatewayScoreRow,
   type GatewayTicketRow,
   type GatewayWorkflowRow,
-  nodeKey,
-  runNodeKey,
 } from "./rows.js";
 import { runTreeRows, ticketRows } from "./run-tree.js";
 import { streamCollection } from "./stream-collection.js";
@@ -164,9 +162,9 @@ export function localSource(data: DataClient, queryClient: QueryClient, opts: Co
   const shared = {
     // The hot collections are written row by row by the change stream (stream-collection.ts).
     runs: streamCollection<GatewayRunSummaryRow, string>({ id: `flow:${data.mode.apiBaseUrl}:runs`, fetch: rememberLast(opts.lastSeen, `flow:${data.mode.apiBaseUrl}:runs`, () => allRuns(data, opts.runsLimit ?? 10_000)), getKey: (r) => r.runId }),
-    approvals: make<GatewayApprovalRow>("approvals", ["approvals"], async () => (await api.listApprovals()).map((a) => ({ ...a, key: runNodeKey(a) })), (a) => a.key),
+    approvals: make<GatewayApprovalRow>("approvals", ["approvals"], () => api.listApprovals(), (a) => a.key),
     workflows: make<GatewayWorkflowRow>("workflows", ["workflows"], () => api.listWorkflows(), (w) => w.key),
-    prompts: make<GatewayPromptRow>("prompts", ["prompts"], async () => (await api.listPrompts()).map((p) => ({ ...p, key: runNodeKey(p) })), (p) => p.key),
+    prompts: make<GatewayPromptRow>("prompts", ["prompts"], () => api.listPrompts(), (p) => p.key),
     scores: make<GatewayScoreRow>("scores", ["scores"], () => api.listScores(), (s) => s.id),
     memoryFacts: make<GatewayMemoryFactRow>("memoryFacts", ["memoryFacts"], async () => (await api.listMemoryFacts()).map((f) => ({ ...f, id: `${f.namespace}/${f.key}` })), (f) => f.id),
     crons: make<GatewayCronRow>("crons", ["crons"], () => api.listCrons(), (c) => c.cronId),
@@ -177,7 +175,9 @@ export function localSource(data: DataClient, queryClient: QueryClient, opts: Co
     // `run` and `nodes` share one query (one fetch of the run feeds both).
     // A run the workspace does not have loads as no rows (orNone), not as a failed collection.
     run: (runId) => memo(runId, "run", () => make<GatewayRunRow, string, GatewayRunRow | null>(`run:${runId}`, ["run", runId], () => orNone(() => api.getRun(runId), null), (r) => r.runId, (r) => (r ? [r] : []))),
-    nodes: (runId) => memo(runId, "nodes", () => make<GatewayRunNode, string, GatewayRunRow | null>(`nodes:${runId}`, ["run", runId], () => orNone(() => api.getRun(runId), null), (n) => n.key, (r) => (r ? r.nodes.map((n) => ({ ...n, key: nodeKey(n) })) : []))),
+    // The nodes are copied: given the query data's own node objects, the collection saw none of
+    // their later changes and the run page's tree froze (e2e/gateway.test.ts).
+    nodes: (runId) => memo(runId, "nodes", () => make<GatewayRunNode, string, GatewayRunRow | null>(`nodes:${runId}`, ["run", runId], () => orNone(() => api.getRun(runId), null), (n) => n.key, (r) => (r ? r.nodes.map((n) => ({ ...n })) : []))),
     runEvents: (runId) =>
       memo(runId, "runEvents", () => streamCollection<GatewayRunEventRow, number>({ id: `flow:${data.mode.apiBaseUrl}:runEvents:${runId}`, fetch: rememberLast(opts.lastSeen, `flow:${data.mode.apiBaseUrl}:runEvents:${runId}`, async () => (await orNone(() => listAllRunEvents(api, runId, 0), [])) as GatewayRunEventRow[]), getKey: (e) => e.seq })),
     runTree: (runId) => memo(runId, "runTree", () => make<GatewayRunTreeRow>(`runTree:${runId}`, ["runTree", runId], async () => runTreeRows(await frameOf(api, runId)), (t) => t.key)),

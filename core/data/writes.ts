@@ -25,6 +25,8 @@ import type { CollectionSource } from "./source.js";
 export interface DataWrites {
   /** Launches a run: a `running` row appears in `runs` at once (with the run id this call picks unless `runId` is given). */
   launch(params: RpcParams<"launchRun">): Promise<RpcResult<"launchRun">>;
+  /** Forks a run from a task attempt (`forkRun`): the new run shows in `runs` once its first row arrives. */
+  fork(params: RpcParams<"forkRun">): Promise<RpcResult<"forkRun">>;
   /** Cancels a run: its row shows `cancelled` at once. */
   cancel(runId: string): Promise<RpcResult<"cancelRun">>;
   /** Decides an approval: it leaves `approvals` at once. */
@@ -111,6 +113,11 @@ export function createWrites(data: DataClient, cols: CollectionSource, sync: Liv
       const stored = { runId, annotations, workflowName, status: "running", parentRunId: null, nextRunId: null, error: null, input: params.input ?? {}, createdAtMs: now, updatedAtMs: now, finishedAtMs: null, pauseReason: null } as const;
       const row = runSummaryOf(stored, null, { workflowKeyOf: annotatedWorkflowKey, ownerOf: () => "live" }) as GatewayRunSummaryRow;
       return optimistic(show ? () => cols.runs.insert(row) : undefined, () => confirmed(() => api.launchRun({ ...params, runId }), runShows(runId, () => true), { runId }));
+    },
+    fork(params) {
+      // The new run's id is chosen here (as for a launch), so a write client that queues it offline keeps it.
+      const newRunId = params.newRunId ?? safeRandomUUID();
+      return confirmed(() => api.forkRun({ ...params, newRunId }), runShows(newRunId, () => true), { runId: newRunId });
     },
     cancel(runId) {
       const row = readyRun(runId);

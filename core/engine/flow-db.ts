@@ -14,6 +14,7 @@ import type { StorePort } from "../store/index.js";
 import { bindingOf, type StoreBinding } from "./binding.js";
 import type { FlowEvent } from "./events.js";
 import { replayFrames } from "./frames.js";
+import { eventOf, nodeFields, num, parse } from "./row-fields.js";
 import type { RunRow } from "./run-sql.js";
 import type { AttemptState, GraphSnapshot, NodeState, PauseReason, RunStatus } from "./types.js";
 
@@ -74,8 +75,6 @@ export interface AttemptRecord {
   vcsPointer: string | null;
 }
 
-const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-const parse = <T>(v: unknown): T => (v === null || v === undefined ? (null as T) : (JSON.parse(String(v)) as T));
 
 /**
  * Reads a workflow's store. `S`, the workflow's schema map, types `listOutputs` by key.
@@ -111,17 +110,7 @@ export class FlowDb<S extends SchemaMap = SchemaMap> {
 
   async listNodes(runId: string): Promise<NodeRecord[]> {
     const rows = await this.store.query(`SELECT * FROM _flow_nodes WHERE run_id = ? ORDER BY iteration, ordinal`, [runId]);
-    return rows.map((r) => ({
-      nodeId: String(r.node_id),
-      iteration: Number(r.iteration),
-      state: r.state as NodeState,
-      ordinal: num(r.ordinal),
-      label: (r.label as string | null) ?? null,
-      outputTable: (r.output_table as string | null) ?? null,
-      attempts: Number(r.attempts),
-      error: parse(r.error_json),
-      updatedAtMs: Number(r.updated_at_ms),
-    }));
+    return rows.map((r) => nodeFields(r) as NodeRecord);
   }
 
   async listAttempts(runId: string, nodeId?: string): Promise<AttemptRecord[]> {
@@ -144,7 +133,7 @@ export class FlowDb<S extends SchemaMap = SchemaMap> {
   /** Events in seq order, after `afterSeq` (exclusive). */
   async listEvents(runId: string, opts: { afterSeq?: number; limit?: number } = {}): Promise<FlowEvent[]> {
     const rows = await this.store.query(`SELECT * FROM _flow_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?`, [runId, opts.afterSeq ?? 0, opts.limit ?? 100_000]);
-    return rows.map((r) => ({ ...parse<Record<string, unknown>>(r.payload_json), type: r.type, runId, timestampMs: Number(r.timestamp_ms), seq: Number(r.seq) }) as FlowEvent);
+    return rows.map(eventOf);
   }
 
   /**
@@ -153,8 +142,7 @@ export class FlowDb<S extends SchemaMap = SchemaMap> {
    */
   async getTranscript(runId: string, nodeId: string): Promise<TranscriptAttempt[]> {
     const rows = await this.store.query(`SELECT * FROM _flow_events WHERE run_id = ? AND (type LIKE 'Agent%' OR type = 'TaskCancelled') ORDER BY seq`, [runId]);
-    const events = rows.map((r) => ({ ...parse<Record<string, unknown>>(r.payload_json), type: r.type, runId, timestampMs: Number(r.timestamp_ms), seq: Number(r.seq) }) as FlowEvent);
-    return buildTranscripts(events, nodeId);
+    return buildTranscripts(rows.map(eventOf), nodeId);
   }
 
   /**

@@ -20,6 +20,8 @@ export type {
 } from "./events.js";
 export { FlowDb, runFields, toRun } from "./flow-db.js";
 export type { AttemptRecord, NodeRecord, RunRecord, RunUsage } from "./flow-db.js";
+export { eventOf, nodeFields, pendingApprovalFields, waitFields } from "./row-fields.js";
+export type { Columns, WaitFields } from "./row-fields.js";
 export { assertInputFits } from "./input.js";
 export { passStartKey } from "./nested-loops.js";
 export { renderViewOf } from "./render-view.js";

@@ -8,13 +8,14 @@
 import { bindingOf } from "../engine/index.js";
 import type { SqlRow, SqlValue, StorePort } from "../store/index.js";
 import type { AggregateOptions, AggregateScore, ScoreRow } from "./types.js";
+import { TABLES } from "../protocol.js";
 
 /**
  * The scores table (migration 22).
  * @example
  * await store.query(`SELECT COUNT(*) AS n FROM ${SCORES_TABLE}`);
  */
-export const SCORES_TABLE = "_flow_scores";
+export const SCORES_TABLE = TABLES.scores;
 
 const COLUMNS = [
   "id",

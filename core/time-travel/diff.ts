@@ -8,6 +8,7 @@ import type { FlowDb } from "../engine/index.js";
 import { type FlowDbLike, flowDbOf } from "./adapter.js";
 import { FlowError } from "../errors.js";
 import type { VcsFileChange } from "./port.js";
+import { TABLES } from "../protocol.js";
 
 /**
  * The changes between two snapshots of a run's workspace.
@@ -31,7 +32,7 @@ interface Pointers {
 
 async function pointersOf(db: FlowDb, runId: string, where: string, params: unknown[]): Promise<Pointers[]> {
   const rows = await db.store.query<{ attempt: number; vcs_start_pointer: string | null; vcs_pointer: string | null }>(
-    `SELECT attempt, vcs_start_pointer, vcs_pointer FROM _flow_attempts WHERE run_id = ?${where} ORDER BY started_at_ms, attempt`,
+    `SELECT attempt, vcs_start_pointer, vcs_pointer FROM ${TABLES.attempts} WHERE run_id = ?${where} ORDER BY started_at_ms, attempt`,
     [runId, ...(params as never[])],
   );
   return rows.map((r) => ({ attempt: Number(r.attempt), start: r.vcs_start_pointer ?? null, end: r.vcs_pointer ?? null }));
@@ -39,7 +40,7 @@ async function pointersOf(db: FlowDb, runId: string, where: string, params: unkn
 
 async function diffIn(db: FlowDb, runId: string, from: string, to: string | null): Promise<WorkspaceDiff> {
   const { vcs } = db.binding.env;
-  const [row] = await db.store.query<{ workspace_dir: string | null }>(`SELECT workspace_dir FROM _flow_runs WHERE run_id = ?`, [runId]);
+  const [row] = await db.store.query<{ workspace_dir: string | null }>(`SELECT workspace_dir FROM ${TABLES.runs} WHERE run_id = ?`, [runId]);
   if (!vcs || !row?.workspace_dir) throw new FlowError("VCS_FAILED", `Run ${runId} has no workspace snapshots to diff (no repository, or no VCS port on this host).`, { runId });
   return { runId, from, to, files: await vcs.diff(row.workspace_dir, from, to ?? undefined) };
 }

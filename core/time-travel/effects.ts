@@ -6,6 +6,7 @@
  */
 import type { StorePort } from "../store/index.js";
 import type { Compensation, CrossedEffect, EffectBoundaryReport } from "./types.js";
+import { TABLES } from "../protocol.js";
 
 /** Built-in file tools whose effect lies in the workspace, so restoring its snapshot undoes it. */
 const WORKSPACE_TOOLS = new Set(["write", "edit"]);
@@ -29,7 +30,7 @@ export interface BoundaryInput {
  */
 export async function effectBoundary(store: StorePort, input: BoundaryInput): Promise<EffectBoundaryReport> {
   const rows = await store.query<Record<string, unknown>>(
-    `SELECT node_id, iteration, attempt, seq, tool_name, idempotency_key, idempotent, called_at_ms FROM _flow_tool_calls WHERE run_id = ? AND side_effect = ? AND called_at_ms ${input.inclusive ? ">=" : ">"} ? ORDER BY called_at_ms, node_id, attempt, seq`,
+    `SELECT node_id, iteration, attempt, seq, tool_name, idempotency_key, idempotent, called_at_ms FROM ${TABLES.toolCalls} WHERE run_id = ? AND side_effect = ? AND called_at_ms ${input.inclusive ? ">=" : ">"} ? ORDER BY called_at_ms, node_id, attempt, seq`,
     [input.runId, true, input.sinceMs],
   );
   const report: EffectBoundaryReport = { blocking: [], revertible: [], warnings: [] };

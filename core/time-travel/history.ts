@@ -8,6 +8,7 @@ import { FlowError } from "../errors.js";
 import type { VcsPort } from "./port.js";
 import { attemptRef, parseAttemptRef, runRefPrefix } from "./refs.js";
 import type { CrossedEffect } from "./types.js";
+import { TABLES } from "../protocol.js";
 
 /**
  * Why a run needs a human to look at it: a time travel crossed side effects with `force`.
@@ -74,7 +75,7 @@ export async function listRunSnapshots(adapter: FlowDbLike, runId: string, vcs: 
   const holder = new Map<string, string>();
   for (const r of refs) if (!holder.has(r.pointer)) holder.set(r.pointer, r.ref);
   const rows = await flowDbOf(adapter).store.query<{ node_id: string; iteration: number; attempt: number; vcs_start_pointer: string | null; vcs_pointer: string | null }>(
-    `SELECT node_id, iteration, attempt, vcs_start_pointer, vcs_pointer FROM _flow_attempts WHERE run_id = ? ORDER BY started_at_ms, attempt`,
+    `SELECT node_id, iteration, attempt, vcs_start_pointer, vcs_pointer FROM ${TABLES.attempts} WHERE run_id = ? ORDER BY started_at_ms, attempt`,
     [runId],
   );
   const snapshots: RunSnapshot[] = [];
@@ -96,7 +97,7 @@ export async function listRunSnapshots(adapter: FlowDbLike, runId: string, vcs: 
  * if (attention) console.warn(`check ${attention.effects.map((e) => e.toolName).join(", ")}`);
  */
 export async function getRunAttention(adapter: FlowDbLike, runId: string): Promise<RunAttention | null> {
-  const [row] = await flowDbOf(adapter).store.query<{ attention_json: string | null }>(`SELECT attention_json FROM _flow_runs WHERE run_id = ?`, [runId]);
+  const [row] = await flowDbOf(adapter).store.query<{ attention_json: string | null }>(`SELECT attention_json FROM ${TABLES.runs} WHERE run_id = ?`, [runId]);
   return row?.attention_json ? (JSON.parse(row.attention_json) as RunAttention) : null;
 }
 
@@ -106,7 +107,7 @@ export async function getRunAttention(adapter: FlowDbLike, runId: string): Promi
  * await clearRunAttention(new FlowDb(api.db), runId);
  */
 export async function clearRunAttention(adapter: FlowDbLike, runId: string): Promise<void> {
-  await flowDbOf(adapter).store.execute(`UPDATE _flow_runs SET attention_json = NULL WHERE run_id = ?`, [runId]);
+  await flowDbOf(adapter).store.execute(`UPDATE ${TABLES.runs} SET attention_json = NULL WHERE run_id = ?`, [runId]);
 }
 
 /**
@@ -115,7 +116,7 @@ export async function clearRunAttention(adapter: FlowDbLike, runId: string): Pro
  * const history = await listTimeTravels(new FlowDb(api.db), runId);
  */
 export async function listTimeTravels(adapter: FlowDbLike, runId: string): Promise<TimeTravelRecord[]> {
-  const rows = await flowDbOf(adapter).store.query<Record<string, unknown>>(`SELECT * FROM _flow_time_travel WHERE run_id = ? ORDER BY created_at_ms, intent_id`, [runId]);
+  const rows = await flowDbOf(adapter).store.query<Record<string, unknown>>(`SELECT * FROM ${TABLES.timeTravel} WHERE run_id = ? ORDER BY created_at_ms, intent_id`, [runId]);
   return rows.map((r) => ({
     intentId: String(r.intent_id),
     kind: r.kind as TimeTravelRecord["kind"],
@@ -141,7 +142,7 @@ export async function listTimeTravels(adapter: FlowDbLike, runId: string): Promi
  */
 export async function removeRunSnapshots(adapter: FlowDbLike, runId: string): Promise<number> {
   const db = flowDbOf(adapter);
-  const [row] = await db.store.query<{ workspace_dir: string | null }>(`SELECT workspace_dir FROM _flow_runs WHERE run_id = ?`, [runId]);
+  const [row] = await db.store.query<{ workspace_dir: string | null }>(`SELECT workspace_dir FROM ${TABLES.runs} WHERE run_id = ?`, [runId]);
   const { vcs } = db.binding.env;
   if (!row?.workspace_dir || !vcs) throw new FlowError("VCS_FAILED", `Run ${runId} has no snapshots to remove (no workspace recorded, or no VCS port on this host).`, { runId });
   return vcs.remove(row.workspace_dir, runRefPrefix(runId));

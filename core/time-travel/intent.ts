@@ -28,6 +28,7 @@ import type { FlowEvent } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { dependentsOf } from "./dependents.js";
 import type { CrossedEffect, TimeTravelStep } from "./types.js";
+import { TABLES } from "../protocol.js";
 
 /** A stored intent. */
 export interface Intent {
@@ -62,7 +63,7 @@ const inFlight = new Set<string>();
 export async function writeIntent(binding: StoreBinding, intent: Intent): Promise<void> {
   inFlight.add(intent.intentId);
   await binding.store.execute(
-    `INSERT INTO _flow_time_travel (run_id, intent_id, kind, status, node_id, iteration, attempt, pointer, before_pointer, options_json, crossed_json, owner_id, created_at_ms) VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO ${TABLES.timeTravel} (run_id, intent_id, kind, status, node_id, iteration, attempt, pointer, before_pointer, options_json, crossed_json, owner_id, created_at_ms) VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       intent.runId,
       intent.intentId,
@@ -89,7 +90,7 @@ export async function writeIntent(binding: StoreBinding, intent: Intent): Promis
  * const undone = await settledEffectKeys(store, runId, ["reverted"]);
  */
 export async function settledEffectKeys(binding: StoreBinding, runId: string, which: readonly (keyof Intent["crossed"])[] = ["forced", "reverted"]): Promise<Set<string>> {
-  const rows = await binding.store.query<{ crossed_json: string | null }>(`SELECT crossed_json FROM _flow_time_travel WHERE run_id = ? AND status = 'done'`, [runId]);
+  const rows = await binding.store.query<{ crossed_json: string | null }>(`SELECT crossed_json FROM ${TABLES.timeTravel} WHERE run_id = ? AND status = 'done'`, [runId]);
   const keys = new Set<string>();
   for (const r of rows) {
     const crossed = r.crossed_json ? (JSON.parse(r.crossed_json) as Intent["crossed"]) : { forced: [], reverted: [] };
@@ -108,7 +109,7 @@ export const effectKey = (e: Pick<CrossedEffect, "nodeId" | "iteration" | "attem
  * if (await recoverTimeTravel(binding, runId)) console.log("finished an interrupted rewind");
  */
 export async function recoverTimeTravel(binding: StoreBinding, runId: string): Promise<boolean> {
-  const rows = await binding.store.query<Record<string, unknown>>(`SELECT * FROM _flow_time_travel WHERE run_id = ? AND status = 'pending' ORDER BY created_at_ms`, [runId]);
+  const rows = await binding.store.query<Record<string, unknown>>(`SELECT * FROM ${TABLES.timeTravel} WHERE run_id = ? AND status = 'pending' ORDER BY created_at_ms`, [runId]);
   for (const row of rows) {
     const intent = intentOf(row);
     if (isLive(binding, intent)) {
@@ -177,7 +178,7 @@ export async function completeIntent(db: FlowDb, intent: Intent, checkpoint?: (s
       } catch (cause) {
         if (intent.beforePointer) await env.vcs.restore(intent.workspace, intent.beforePointer).catch(() => undefined);
         const error = `Restoring snapshot ${intent.pointer} into ${intent.workspace} failed (${(cause as Error).message}); the working tree was put back as it was and run ${intent.runId} is unchanged.`;
-        await store.execute(`UPDATE _flow_time_travel SET status = 'failed', error_json = ?, finished_at_ms = ? WHERE run_id = ? AND intent_id = ?`, [
+        await store.execute(`UPDATE ${TABLES.timeTravel} SET status = 'failed', error_json = ?, finished_at_ms = ? WHERE run_id = ? AND intent_id = ?`, [
           JSON.stringify({ message: error }),
           env.clock.now(),
           intent.runId,
@@ -224,7 +225,7 @@ async function commitIntent(db: FlowDb, intent: Intent): Promise<IntentOutcome> 
       const sameNode = a.nodeId === intent.nodeId && a.iteration === intent.iteration;
       const later = sameNode ? a.attempt > intent.attempt : intent.resetDependents && a.startedAtMs > target.startedAtMs && resetKeys.has(`${a.nodeId}@${a.iteration}`);
       if (!later || a.state === "cancelled") continue;
-      batch.push(`UPDATE _flow_attempts SET state = 'cancelled', error_json = ?, finished_at_ms = COALESCE(finished_at_ms, ?) WHERE run_id = ? AND node_id = ? AND iteration = ? AND attempt = ?`, [
+      batch.push(`UPDATE ${TABLES.attempts} SET state = 'cancelled', error_json = ?, finished_at_ms = COALESCE(finished_at_ms, ?) WHERE run_id = ? AND node_id = ? AND iteration = ? AND attempt = ?`, [
         json(cancelled),
         now,
         runId,
@@ -242,7 +243,7 @@ async function commitIntent(db: FlowDb, intent: Intent): Promise<IntentOutcome> 
       resetNodes.push(n.nodeId);
     }
     const iterations = await loopIterationsAt(db, runId, intent);
-    batch.push(`DELETE FROM _flow_frames WHERE run_id = ? AND created_at_ms > ?`, [runId, target.startedAtMs]);
+    batch.push(`DELETE FROM ${TABLES.frames} WHERE run_id = ? AND created_at_ms > ?`, [runId, target.startedAtMs]);
     // Paused for a person (`pause_reason = 'rewind'`): no Gateway or worker picks a rewound
     // run up; resumeRun, `flow up --resume` or the app's Resume continue it.
     const run = await db.requireRun(runId);
@@ -250,17 +251,17 @@ async function commitIntent(db: FlowDb, intent: Intent): Promise<IntentOutcome> 
     batch.push(...statusChange(runId, run.status, "paused", now, iterations ? { ...rewound, iterations_json: JSON.stringify(iterations) } : rewound));
     emit({ type: "TimeTravelFinished", ...ref, resetNodes: [...new Set(resetNodes)], vcsRestored: intent.pointer !== null && intent.workspace !== null, forcedEffects: intent.crossed.forced.length });
   } else {
-    batch.push(`DELETE FROM _flow_frames WHERE run_id = ? AND created_at_ms > ?`, [runId, target.finishedAtMs ?? target.startedAtMs]);
+    batch.push(`DELETE FROM ${TABLES.frames} WHERE run_id = ? AND created_at_ms > ?`, [runId, target.finishedAtMs ?? target.startedAtMs]);
     emit({ type: "RevertFinished", ...ref, forcedEffects: intent.crossed.forced.length });
   }
   if (intent.crossed.forced.length) {
     // A forced crossing marks the run for attention: someone should check what was repeated.
-    batch.push(`UPDATE _flow_runs SET attention_json = ? WHERE run_id = ?`, [
+    batch.push(`UPDATE ${TABLES.runs} SET attention_json = ? WHERE run_id = ?`, [
       JSON.stringify({ reason: "time-travel-forced", intentId: intent.intentId, atMs: now, effects: intent.crossed.forced }),
       runId,
     ]);
   }
-  batch.push(`UPDATE _flow_time_travel SET status = 'done', finished_at_ms = ? WHERE run_id = ? AND intent_id = ?`, [now, runId, intent.intentId]);
+  batch.push(`UPDATE ${TABLES.timeTravel} SET status = 'done', finished_at_ms = ? WHERE run_id = ? AND intent_id = ?`, [now, runId, intent.intentId]);
   try {
     await batch.commit(store);
   } catch (cause) {

@@ -16,6 +16,7 @@
 import type { StoreBinding } from "../engine/index.js";
 import type { VcsPort } from "./port.js";
 import { attemptRef } from "./refs.js";
+import { TABLES } from "../protocol.js";
 
 /** Conditions already reported in this process (directory and cause): one notice each. */
 const noticed = new Set<string>();
@@ -77,7 +78,7 @@ export class AttemptSnapshots {
       return false;
     }
     // The run records its workspace, so time travel needs nothing but the run id.
-    await this.binding.store.execute(`UPDATE _flow_runs SET workspace_dir = ? WHERE run_id = ?`, [this.rootDir, this.runId]);
+    await this.binding.store.execute(`UPDATE ${TABLES.runs} SET workspace_dir = ? WHERE run_id = ?`, [this.rootDir, this.runId]);
     return true;
   }
 }

@@ -13,6 +13,7 @@ import { compensate, effectBoundary } from "./effects.js";
 import { completeIntent, effectKey, type Intent, recoverTimeTravel, resetSetOf, settledEffectKeys, writeIntent } from "./intent.js";
 import { intentRef } from "./refs.js";
 import type { EffectBoundaryReport, RevertOptions, RevertResult, TimeTravelOptions, TimeTravelResult } from "./types.js";
+import { TABLES } from "../protocol.js";
 
 
 /** What both operations share: the resolved target and how it ended. */
@@ -72,11 +73,11 @@ async function travel(
   const what = `${nodeId} (iteration ${iteration}${opts.attempt === undefined ? "" : `, attempt ${opts.attempt}`})`;
   if (!target) return fail(`Run ${runId} has no attempt of ${what}.`);
   const [row] = await store.query<{ vcs_pointer: string | null; vcs_start_pointer: string | null }>(
-    `SELECT vcs_pointer, vcs_start_pointer FROM _flow_attempts WHERE run_id = ? AND node_id = ? AND iteration = ? AND attempt = ?`,
+    `SELECT vcs_pointer, vcs_start_pointer FROM ${TABLES.attempts} WHERE run_id = ? AND node_id = ? AND iteration = ? AND attempt = ?`,
     [runId, nodeId, iteration, target.attempt],
   );
   const pointer = (kind === "rewind" ? row?.vcs_start_pointer : row?.vcs_pointer) ?? null;
-  const [runRow] = await store.query<{ workspace_dir: string | null }>(`SELECT workspace_dir FROM _flow_runs WHERE run_id = ?`, [runId]);
+  const [runRow] = await store.query<{ workspace_dir: string | null }>(`SELECT workspace_dir FROM ${TABLES.runs} WHERE run_id = ?`, [runId]);
   const workspace = runRow?.workspace_dir ?? null;
   if (restore) {
     const edge = kind === "rewind" ? "it started from" : "right after it";

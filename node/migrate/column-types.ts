@@ -12,6 +12,7 @@
 import { quoteIdent, sqlType } from "../../core/store/index.js";
 import type { SchemaRegistry } from "../../core/schema/index.js";
 import type { SqlExecutor, StorePort } from "../../core/store/index.js";
+import { TABLES } from "../../core/protocol.js";
 
 /** The `_flow_meta` key of the record of inferred columns. */
 export const INFERRED_COLUMNS_KEY = "migration.inferredColumns";
@@ -35,17 +36,17 @@ export function postgresTypeOf(declared: string): { type: string; ambiguous: boo
 
 /** Reads the record of inferred columns (empty when the store was not migrated). */
 export async function readInferredColumns(db: SqlExecutor): Promise<InferredColumns> {
-  const [row] = await db.query<{ value: string | null }>(`SELECT value FROM _flow_meta WHERE key = ?`, [INFERRED_COLUMNS_KEY]);
+  const [row] = await db.query<{ value: string | null }>(`SELECT value FROM ${TABLES.meta} WHERE key = ?`, [INFERRED_COLUMNS_KEY]);
   return row?.value ? (JSON.parse(row.value) as InferredColumns) : {};
 }
 
 /** Writes the record (deleting it when nothing is left to repair). */
 export async function writeInferredColumns(db: SqlExecutor, record: InferredColumns): Promise<void> {
   if (Object.keys(record).length === 0) {
-    await db.execute(`DELETE FROM _flow_meta WHERE key = ?`, [INFERRED_COLUMNS_KEY]);
+    await db.execute(`DELETE FROM ${TABLES.meta} WHERE key = ?`, [INFERRED_COLUMNS_KEY]);
     return;
   }
-  await db.execute(`INSERT INTO _flow_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [INFERRED_COLUMNS_KEY, JSON.stringify(record)]);
+  await db.execute(`INSERT INTO ${TABLES.meta} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [INFERRED_COLUMNS_KEY, JSON.stringify(record)]);
 }
 
 /** The expression converting a column from the inferred type to the schema's type. */

@@ -9,6 +9,8 @@ import { FlowError } from "../../core/errors.js";
 import { MIGRATIONS, quoteIdent } from "../../core/store/index.js";
 import { isOwnerAlive } from "../engine/index.js";
 import { lazyPackage } from "../../core/util/index.js";
+import { TABLES } from "../../core/protocol.js";
+import { MEMORY_TABLES } from "../../core/memory/index.js";
 
 /** better-sqlite3 (a native addon), loaded by the first SQLite store (docs/package.md "What loads when"). */
 const sqlite = lazyPackage<typeof Database>(import.meta, "better-sqlite3", () => import("better-sqlite3").then((m) => m.default));
@@ -56,11 +58,11 @@ export class SqliteSource {
 
   /** Ids in the store's migration ledger; fails for a file that is no Flow store or is newer than this Flow. */
   appliedMigrations(): Set<number> {
-    const hasLedger = this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_flow_migrations'`).get();
+    const hasLedger = this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '${TABLES.migrations}'`).get();
     if (!hasLedger) {
-      throw new FlowError("STORE_MIGRATION_FAILED", `${this.path} is not a Flow store (it has no _flow_migrations table); nothing was migrated.`, { dbPath: this.path, phase: "check" });
+      throw new FlowError("STORE_MIGRATION_FAILED", `${this.path} is not a Flow store (it has no ${TABLES.migrations} table); nothing was migrated.`, { dbPath: this.path, phase: "check" });
     }
-    const ids = new Set((this.db.prepare(`SELECT id FROM _flow_migrations`).all() as Array<{ id: number }>).map((r) => Number(r.id)));
+    const ids = new Set((this.db.prepare(`SELECT id FROM ${TABLES.migrations}`).all() as Array<{ id: number }>).map((r) => Number(r.id)));
     const known = new Set(MIGRATIONS.map((m) => m.id));
     const unknown = [...ids].filter((id) => !known.has(id));
     if (unknown.length > 0) {
@@ -75,7 +77,7 @@ export class SqliteSource {
 
   /** Fails with RUN_ALREADY_RUNNING when a live process is executing a run of this store. */
   assertNoLiveRuns(now: number): void {
-    const rows = this.db.prepare(`SELECT run_id, owner_id, heartbeat_at_ms FROM _flow_runs WHERE status = 'running'`).all() as Array<{ run_id: string; owner_id: string | null; heartbeat_at_ms: number | null }>;
+    const rows = this.db.prepare(`SELECT run_id, owner_id, heartbeat_at_ms FROM ${TABLES.runs} WHERE status = 'running'`).all() as Array<{ run_id: string; owner_id: string | null; heartbeat_at_ms: number | null }>;
     const live = rows.filter((r) => r.owner_id && isOwnerAlive(r.owner_id) !== false && r.heartbeat_at_ms !== null && now - Number(r.heartbeat_at_ms) < LIVE_HEARTBEAT_MS);
     if (live.length > 0) {
       throw new FlowError(
@@ -117,7 +119,7 @@ export class SqliteSource {
 
   /** The namespace kinds whose note search is enabled (rebuilt per dialect on the target). */
   noteSearchKinds(): string[] {
-    const has = this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_flow_note_search'`).get();
-    return has ? (this.db.prepare(`SELECT ns_kind FROM _flow_note_search ORDER BY ns_kind`).all() as Array<{ ns_kind: string }>).map((r) => r.ns_kind) : [];
+    const has = this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '${MEMORY_TABLES.noteSearch}'`).get();
+    return has ? (this.db.prepare(`SELECT ns_kind FROM ${MEMORY_TABLES.noteSearch} ORDER BY ns_kind`).all() as Array<{ ns_kind: string }>).map((r) => r.ns_kind) : [];
   }
 }

@@ -119,7 +119,7 @@ describe("the domain API over HTTP", () => {
     const story = (await rpc("whatHappened", { runId: "g1" })).body.result;
     expect(story.summary).toBe("Run g1 is finished; 2 tasks finished.");
     expect(story.lines.some((l: string) => l.includes('task "greeting" finished'))).toBe(true);
-    expect((await rpc("listPrompts", { runId: "g1" })).body.result).toEqual([{ runId: "g1", nodeId: "greeting", iteration: 0, label: null, prompt: "Greet Ada" }]);
+    expect((await rpc("listPrompts", { runId: "g1" })).body.result).toEqual([{ key: "g1/greeting#0", runId: "g1", nodeId: "greeting", iteration: 0, label: null, prompt: "Greet Ada" }]);
     expect((await rpc("getRun", { runId: "missing" })).status).toBe(404);
   });
 

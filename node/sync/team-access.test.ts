@@ -87,8 +87,8 @@ describe("team Gateway access", () => {
           .sign(new TextEncoder().encode(secret));
       const list = async (sub: string) =>
         (await fetch(`${gw.url}/v1/rpc/ext.workspace.list`, { method: "POST", headers: { authorization: `Bearer ${await jwt(sub)}`, "content-type": "application/json" }, body: "{}" })).json() as Promise<any>;
-      expect((await list("dan")).result).toEqual([{ workspaceId: "acme", name: "Acme", role: "read", syncPath: "/sync/acme" }]);
-      expect((await list("bea")).result).toEqual([{ workspaceId: "acme", name: "Acme", role: "approve", syncPath: "/sync/acme" }]);
+      expect((await list("dan")).result).toEqual([{ workspaceId: "acme", name: "Acme", role: "read", userId: "dan", syncPath: "/sync/acme" }]);
+      expect((await list("bea")).result).toEqual([{ workspaceId: "acme", name: "Acme", role: "approve", userId: "bea", syncPath: "/sync/acme" }]);
       expect((await list("cy")).result).toEqual([]);
     } finally {
       await gw.gateway.close();

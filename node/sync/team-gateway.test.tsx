@@ -56,7 +56,7 @@ describe("team Gateway", () => {
     expect(t.electric.requests.slice(before).join()).not.toContain("unknown");
 
     expect((await call("cy", "POST", "/v1/rpc/ext.workspace.list", {})).body.result).toEqual([]);
-    expect((await call("bea", "POST", "/v1/rpc/ext.workspace.list", {})).body.result).toEqual([{ workspaceId: "acme", name: "Acme", role: "approve", syncPath: "/sync/acme" }]);
+    expect((await call("bea", "POST", "/v1/rpc/ext.workspace.list", {})).body.result).toEqual([{ workspaceId: "acme", name: "Acme", role: "approve", userId: "bea", syncPath: "/sync/acme" }]);
     expect((await call("bea", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "cy", role: "admin" })).body.error.code).toBe("FORBIDDEN");
     const members = (await call("bea", "POST", "/v1/rpc/ext.workspace.members", {})).body.result;
     expect(members.map((m: { userId: string; role: string }) => `${m.userId}:${m.role}`).sort()).toEqual(["bea:approve", "dan:read"]);

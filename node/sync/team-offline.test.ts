@@ -115,6 +115,24 @@ describe("team collections offline", () => {
     expect(runs.filter((r) => r.input.service === "queued").map((r) => r.runId)).toEqual([(l as { runId: string }).runId]);
   });
 
+  it("checks the role the members shape last brought, not the one fixed at sign-in: a demotion before going offline holds", async () => {
+    const queue = new WriteQueue(mapQueueStore(), "acme-demoted");
+    // Signed in as approve; the members shape is kept as for the other shapes.
+    const store = mapStore();
+    const bea = member("bea", { queue, role: () => "approve", userId: "bea", shapes: store });
+    await bea.cols.runs.preload();
+    try {
+      await t.call("ana", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "bea", role: "read" });
+      await until(() => [...store.kept.entries()].find(([id]) => id.endsWith(":members:shape"))?.[1] as { rows?: Array<{ user_id: string; role: string }> } | undefined, (kept) => kept?.rows?.some((r) => r.user_id === "bea" && r.role === "read") === true, "the demotion kept in bea's members shape", 15_000);
+      bea.network.online = false;
+      await expect(bea.cols.launch({ workflow: "release", input: { service: "demoted", shards: 1, workMs: 0 } })).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("your role in this workspace is read") });
+      await expect(bea.cols.cancel("r-any")).rejects.toMatchObject({ code: "FORBIDDEN" });
+      expect(queue.all).toEqual([]);
+    } finally {
+      await t.call("ana", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "bea", role: "approve" });
+    }
+  });
+
   it("sends a write whose answer was lost again under the same write id, and the Gateway applies it once", async () => {
     const queue = new WriteQueue(mapQueueStore(), "acme-lost");
     const bea = member("bea", { queue, role: () => "approve" });
@@ -127,6 +145,31 @@ describe("team collections offline", () => {
     expect(sent).toEqual([(launched as unknown as { writeId: string }).writeId, (launched as unknown as { writeId: string }).writeId]);
     const runs = (await t.call("ana", "GET", "/v1/api/runs?limit=100")).body.result.runs as Array<{ runId: string; input: { service: string } }>;
     expect(runs.filter((r) => r.input.service === "lost-answer").map((r) => r.runId)).toEqual([(launched as { runId: string }).runId]);
+  });
+
+  it("queues a fork made offline with its write id and new run id, and a fork whose answer was lost applies once", async () => {
+    const runId = (await t.launch("ana")).body.result.runId as string;
+    await until(() => t.call("ana", "GET", `/v1/api/runs/${runId}`), (r) => r.body?.result?.status === "waiting-approval", "the run to wait for approval", 20_000);
+    const queue = new WriteQueue(mapQueueStore(), "acme-fork");
+    const bea = member("bea", { queue, role: () => "approve" });
+    await bea.cols.runs.preload();
+    const forksOf = async () => ((await t.call("ana", "GET", "/v1/api/runs?limit=200")).body.result.runs as Array<{ runId: string; annotations: Record<string, string> }>).filter((r) => String(r.annotations["flow.forkedFrom"] ?? "").startsWith(`${runId}:`)).map((r) => r.runId);
+
+    bea.network.online = false;
+    const offline = await bea.cols.fork({ runId, nodeId: "test-0" });
+    expect(isQueued(offline)).toBe(true);
+    expect(queue.all.map((w) => `${w.kind}:${w.state}`)).toEqual(["fork:waiting"]);
+    bea.network.online = true;
+    await until(() => queue.all.length, (n) => n === 0, "the queued fork delivered", 15_000);
+
+    bea.network.loseNextAnswer = true;
+    const lost = await bea.cols.fork({ runId, nodeId: "test-0" });
+    expect(isQueued(lost)).toBe(true);
+    await until(() => queue.all.length, (n) => n === 0, "the resent fork answered", 15_000);
+    const lostId = (lost as unknown as { writeId: string }).writeId;
+    expect(bea.network.writeIds.filter((id) => id === lostId)).toHaveLength(2);
+    // Two forks, each once, under the run ids chosen in the browser.
+    expect((await forksOf()).sort()).toEqual([(offline as { runId: string }).runId, (lost as { runId: string }).runId].sort());
   });
 
   it("does not send a write older than the Gateway keeps write ids, and says why", async () => {

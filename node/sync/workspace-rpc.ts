@@ -23,6 +23,8 @@ export interface TeamWorkspaceRow {
   name: string;
   /** The caller's role (`operator` etc. for service callers, who are not narrowed). */
   role: string;
+  /** The caller's user id (absent for service callers): the browser finds its own row in the `members` shape by it. */
+  userId?: string;
   /** Where the workspace's shapes are served: `<syncPath>/<shape>` (the `electricBaseUrl` of a multiplayer mode is the origin + `/sync`). */
   syncPath: string;
 }
@@ -49,7 +51,7 @@ export function workspaceExtension(membership: () => Promise<Membership>, name: 
       async list(_params, { caller }): Promise<TeamWorkspaceRow[]> {
         const m = await membership();
         if (caller?.role === NOT_A_MEMBER) return [];
-        return [{ workspaceId: m.workspaceId, name, role: caller?.role ?? "anonymous", syncPath: `/sync/${m.workspaceId}` }];
+        return [{ workspaceId: m.workspaceId, name, role: caller?.role ?? "anonymous", ...(caller?.userId !== undefined ? { userId: caller.userId } : {}), syncPath: `/sync/${m.workspaceId}` }];
       },
       async members(_params, { caller }) {
         requireScope(caller, "run:read", "ext.workspace.members");

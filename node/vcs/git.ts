@@ -1,18 +1,19 @@
 /**
  * @module node/vcs/git
  * The VCS port over the `git` on PATH (git 2.31 or newer; docs/time-travel.md). A snapshot is
- * built in Flow's own index file (`GIT_INDEX_FILE=<git dir>/flow/index-<workspace>`): `git add
- * -A` of the workspace (untracked files included, ignored files and `.flow/` left out),
- * `write-tree`, `commit-tree`, `update-ref refs/flow/...`, run as one `sh` script (one process
- * started from Node per snapshot; separate git processes on Windows). The user's branch, HEAD, index and stash are never
- * read or written. The private index keeps stat data between snapshots, so a snapshot of a
- * large tree rehashes only what changed.
+ * built in Flow's own index file (`GIT_INDEX_FILE=<git dir>/flow/index-<workspace>`): one `git
+ * add -A` of the workspace (untracked files included, ignored files and `.flow/` left out), then
+ * the tree, the commit and the `refs/flow/...` ref written in process from that index
+ * (node/vcs/objects.ts: no `write-tree`, `commit-tree`, `update-ref` processes; git's own
+ * commands where that module cannot, and on Windows). The user's branch, HEAD, index and stash
+ * are never read or written. The private index keeps stat data between snapshots, so a snapshot
+ * of a large tree rehashes only what changed.
  *
  * Nothing at all is done while nothing changed: each workspace is watched from its first
  * snapshot on (node/vcs/watch.ts), and `unchangedSince` answers from the watch's event count,
  * so an attempt that wrote no file costs no git process. When something changed, git is given
  * only the paths the watch saw change since the private index last matched the working tree
- * (`git add -A -- <paths>`, `git rm --cached` for the ones gone; CHANGED_SCRIPT), so a
+ * (`git add -A -- <paths>`, `git rm --cached` for the ones gone; `addChanged`), so a
  * snapshot stats what changed instead of every file; where the watch cannot vouch for the
  * interval (first snapshot in the process, not Linux, lost events, more than MAX_CHANGED paths,
  * after a restore), or git refuses the short form, the whole workspace is added as before. A workspace that git ignores (listed
@@ -30,6 +31,7 @@ import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, rmdirSync,
 import { dirname, join, resolve } from "node:path";
 import { FlowError } from "../../core/errors.js";
 import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/index.js";
+import { indexTree, type ObjectStore, writeCommit, writeRef } from "./objects.js";
 import { type TreeWatch, watchTree } from "./watch.js";
 
 interface Workspace {
@@ -47,6 +49,8 @@ interface Workspace {
   queue: Promise<unknown>;
   /** The last tree snapshotted and its commit: an unchanged tree reuses the commit. */
   last?: { tree: string; commit: string };
+  /** Where node/vcs/objects.ts writes a snapshot's tree, commit and ref (undefined: a SHA-256 repository, git writes them). */
+  store: ObjectStore | undefined;
   /** The repository ignores the workspace itself: nothing to snapshot. */
   ignored: boolean;
   /** File events under the workspace, from its first snapshot on. */
@@ -72,32 +76,16 @@ const CONFIG: Record<string, string> = {
   "core.untrackedCache": "true",
 };
 const CONFIG_ENV = configEnv(CONFIG);
-/** The end of every snapshot script: write-tree, commit-tree unless the tree is the last one, update-ref; prints `<tree> <commit>`. */
-const COMMIT_SCRIPT = `t=$("$FLOW_GIT" write-tree)
+/**
+ * The end of a snapshot in git's own commands, where node/vcs/objects.ts cannot write it
+ * (`Unsupported`): write-tree, commit-tree unless the tree is the last one, update-ref; prints
+ * `<tree> <commit>`.
+ */
+const COMMIT_SCRIPT = `set -e
+t=$("$FLOW_GIT" write-tree)
 if [ "$t" = "$FLOW_LAST_TREE" ]; then c=$FLOW_LAST_COMMIT; else c=$("$FLOW_GIT" commit-tree "$t" -m "$FLOW_MESSAGE"); fi
 "$FLOW_GIT" update-ref "$FLOW_REF" "$c"
 echo "$t $c"`;
-/**
- * A whole snapshot in one process (starting processes from Node costs more than git's work on
- * an unchanged tree): the workspace added, then COMMIT_SCRIPT. Arguments: the pathspec.
- */
-const SNAPSHOT_SCRIPT = `set -e
-"$FLOW_GIT" add -A -- "$@"
-${COMMIT_SCRIPT}`;
-/**
- * A snapshot that gives git only the paths that changed (the watch named them), as pathspecs of
- * one `add -A`: a path on disk literally (a directory with what is under it); a file gone from
- * the disk through its directory's entries, `:(glob)<dir>/*` (not recursive; it drops the file
- * from the private index when it was there, and is no error when it never was, as the write
- * tools' temporary files); a directory that is gone leaves the private index first (`rm
- * --cached`, paths on stdin). `add` exits 1 (having added the rest) when a path it was given is
- * ignored, which is no error here: the full form leaves that path out too. Any other failure
- * (a directory holding nothing git would add) falls back to the full form. Arguments: the pathspecs.
- */
-const CHANGED_SCRIPT = `set -e
-if [ "$FLOW_GONE" = 1 ]; then "$FLOW_GIT" rm -r -q -f --cached --ignore-unmatch --pathspec-from-file=- --pathspec-file-nul; fi
-if [ $# -gt 0 ]; then "$FLOW_GIT" add -A -- "$@" || [ $? -eq 1 ]; fi
-${COMMIT_SCRIPT}`;
 /** Changed paths above which a snapshot adds the whole workspace (one stat pass beats a long argument list). */
 const MAX_CHANGED = 2_000;
 /** The short form's environment: no threads to stat a few paths in parallel. */
@@ -141,14 +129,15 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     if (!existsSync(dir) || !hasDotGit(dir)) return null;
     let out: string;
     try {
-      out = await git({ top: dir }, ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--show-prefix"]);
+      out = await git({ top: dir }, ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir", "--git-path", "objects", "--show-object-format", "--show-prefix"]);
     } catch {
       return null; // not a work tree (bare, or git missing)
     }
-    const [top, gitDir, prefix = ""] = out.split("\n");
-    if (!top || !gitDir) return null;
+    const [top, gitDir, commonDir, objectsDir, format, prefix = ""] = out.split("\n");
+    if (!top || !gitDir || !commonDir || !objectsDir) return null;
     const key = createHash("sha256").update(prefix).digest("hex").slice(0, 12);
-    const ws: Workspace = { dir, top, gitDir, prefix, pathspec: [], indexFile: join(gitDir, "flow", `index-${key}`), queue: Promise.resolve(), ignored: false };
+    const store = format === "sha1" ? { commonDir: resolve(dir, commonDir), objectsDir: resolve(dir, objectsDir), known: new Set<string>() } : undefined;
+    const ws: Workspace = { dir, top, gitDir, prefix, pathspec: [], indexFile: join(gitDir, "flow", `index-${key}`), queue: Promise.resolve(), ignored: false, store };
     // Naming an ignored path makes `git add` fail, so `.flow/` is excluded only when git would
     // add it, and a workspace git ignores (the app's `.flow/app`) is not snapshotted at all.
     const ignored = await git(ws, ["check-ignore", "--no-index", "--", ...(prefix ? [prefix] : []), `${prefix}.flow/`]).then(
@@ -167,27 +156,20 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
   }
 
   /**
-   * Commits the working tree on `ref`: one `sh` process running CHANGED_SCRIPT when `changed`
-   * (the paths under the workspace that may differ from the private index) is known, else
-   * SNAPSHOT_SCRIPT (separate git processes on Windows).
+   * Commits the working tree on `ref`: the private index brought up to date by one `git add`
+   * (of the `changed` paths under the workspace that may differ from it, when known:
+   * `addChanged`; else of the whole workspace), then the tree, commit and ref written in
+   * process (node/vcs/objects.ts), or by git's commands where that module cannot (COMMIT_SCRIPT;
+   * separate git processes on Windows).
    */
   async function writeSnapshot(ws: Workspace, ref: string, message: string, changed: string[] | undefined): Promise<string> {
     if (process.platform !== "win32") {
-      const env = { FLOW_GIT: gitPath, FLOW_REF: ref, FLOW_MESSAGE: message, FLOW_LAST_TREE: ws.last?.tree ?? "", FLOW_LAST_COMMIT: ws.last?.commit ?? "" };
-      let out: string | undefined;
-      if (changed && existsSync(ws.indexFile)) {
-        const { pathspecs, goneDirs } = changedPathspecs(ws, changed);
-        out = await run(ws, "sh", ["-c", CHANGED_SCRIPT, "flow-snapshot", ...pathspecs], goneDirs.length ? `${goneDirs.join("\0")}\0` : "", {
-          ...env,
-          ...CHANGED_ENV,
-          FLOW_GONE: goneDirs.length ? "1" : "0",
-        }).catch(() => undefined); // a path git will not take this way (in a submodule, beyond a symlink): the whole workspace
-      }
-      if (out === undefined) {
+      if (!(changed && existsSync(ws.indexFile) && (await addChanged(ws, changed)))) {
         seedIndex(ws);
-        out = await run(ws, "sh", ["-c", SNAPSHOT_SCRIPT, "flow-snapshot", ...ws.pathspec], undefined, env);
+        await git(ws, ["add", "-A", "--", ...ws.pathspec]);
       }
-      const [tree, commit] = out.trim().split(" ") as [string, string];
+      const written = ws.store && commitInProcess(ws, ws.store, ref, message);
+      const [tree, commit] = written || ((await run(ws, "sh", ["-c", COMMIT_SCRIPT], undefined, { FLOW_GIT: gitPath, FLOW_REF: ref, FLOW_MESSAGE: message, FLOW_LAST_TREE: ws.last?.tree ?? "", FLOW_LAST_COMMIT: ws.last?.commit ?? "" })).trim().split(" ") as [string, string]);
       ws.last = { tree, commit };
       return commit;
     }
@@ -196,6 +178,30 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     ws.last = { tree, commit };
     await git(ws, ["update-ref", ref, commit]);
     return commit;
+  }
+
+  /**
+   * Gives git only the paths that changed (the watch named them), as pathspecs of one `add -A`:
+   * a path on disk literally (a directory with what is under it); a file gone from the disk
+   * through its directory's entries, `:(glob)<dir>/*` (not recursive; it drops the file from the
+   * private index when it was there, and is no error when it never was, as the write tools'
+   * temporary files); a directory that is gone leaves the private index first (`rm --cached`,
+   * paths on stdin). `add` exits 1 (having added the rest) when a path it was given is ignored,
+   * which is no error here: the full form leaves that path out too. False on any other failure
+   * (a directory holding nothing git would add; a path in a submodule or beyond a symlink): the
+   * caller adds the whole workspace.
+   */
+  async function addChanged(ws: Workspace, changed: string[]): Promise<boolean> {
+    const { pathspecs, goneDirs } = changedPathspecs(ws, changed);
+    try {
+      if (goneDirs.length) await run(ws, gitPath, ["rm", "-r", "-q", "-f", "--cached", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], `${goneDirs.join("\0")}\0`, CHANGED_ENV);
+      if (pathspecs.length) await run(ws, gitPath, ["add", "-A", "--", ...pathspecs], undefined, CHANGED_ENV).catch((error: FlowError) => {
+        if ((error.cause as { code?: unknown } | undefined)?.code !== 1) throw error;
+      });
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** The working tree is still the commit of the last snapshot (the watch saw nothing since). */
@@ -338,6 +344,22 @@ function seedIndex(ws: Workspace): void {
   mkdirSync(dirname(ws.indexFile), { recursive: true });
   const userIndex = join(ws.gitDir, "index");
   if (existsSync(userIndex)) copyFileSync(userIndex, ws.indexFile);
+}
+
+/**
+ * The tree, commit and ref of a snapshot written in process from the private index; undefined
+ * where git's commands must write them (node/vcs/objects.ts `Unsupported`, or anything else
+ * that went wrong there: git then says what).
+ */
+function commitInProcess(ws: Workspace, store: ObjectStore, ref: string, message: string): [string, string] | undefined {
+  try {
+    const tree = indexTree(store, ws.indexFile);
+    const commit = ws.last?.tree === tree ? ws.last.commit : writeCommit(store, tree, message);
+    writeRef(store, ref, commit);
+    return [tree, commit];
+  } catch {
+    return undefined;
+  }
 }
 
 /** Git configuration passed through the environment (`GIT_CONFIG_COUNT`, git 2.31+). */

@@ -65,3 +65,10 @@ export function snapshotSeries(vcs: VcsPort, dir: string, prefix: string, skip: 
   };
   return { pictures, pointers, take };
 }
+
+/** The tree a full `git add -A` of the working tree gives, in an index of its own (what a snapshot must equal). */
+export function workingTreeId(dir: string, indexDir: string): string {
+  const env = { ...process.env, GIT_INDEX_FILE: join(indexDir, "index") };
+  execFileSync("git", ["-C", dir, "add", "-A"], { env });
+  return execFileSync("git", ["-C", dir, "write-tree"], { env, encoding: "utf8" }).trim();
+}

@@ -4,14 +4,18 @@
  * (`ext.workspace.members`), kept live by the workspace's `members` shape; an admin adds a
  * member, changes a role or removes one (`ext.workspace.addMember` / `removeMember`). The
  * roles are cumulative: read < launch < approve < admin (docs/multiplayer.md "Members and roles").
+ * Offline, the list is the workspace's `members` shape as this browser last kept it, marked as
+ * of when; adding, removing and changing roles need the Gateway, so they are disabled and say why.
  */
 import { ShapeStream } from "@electric-sql/client";
 import { createResource, createSignal, For, onCleanup, Show } from "solid-js";
 import { ConfirmDialog } from "../components/confirm-dialog.js";
 import { EmptyState } from "../components/empty-state.js";
 import { errorText } from "../components/error-text.js";
-import { formatAgo } from "../components/format.js";
+import { formatAgo, formatDateTime } from "../components/format.js";
 import { useConnection } from "../flow-context.js";
+import { memberFromRow, type MemberRow, notReached } from "../../sync/index.js";
+import type { LastSeen } from "../workspace/last-seen.js";
 import { TEAM_ROLES, type TeamMember, teamRpc } from "../workspace/team-rpc.js";
 import "../components/view-layout.css";
 import "./members.css";
@@ -36,15 +40,32 @@ export default function Members() {
         <h1>Members</h1>
       </header>
       <Show when={conn.team} fallback={<EmptyState title="Members belong to team workspaces" hint="This workspace is yours alone. A team workspace is a Gateway with the team option (docs/multiplayer.md); open one in the workspace switcher." />}>
-        {(team) => <MemberList url={conn.workspace.url ?? location.origin} token={conn.workspace.token} workspaceId={team().workspaceId} role={team().role} />}
+        {(team) => <MemberList url={conn.workspace.url ?? location.origin} token={conn.workspace.token} workspaceId={team().workspaceId} role={team().role} lastSeen={conn.lastSeen} />}
       </Show>
     </div>
   );
 }
 
-function MemberList(props: { url: string; token: string | undefined; workspaceId: string; role: string }) {
+/** The members, from the Gateway; unreachable, the members shape as last kept here (`asOfMs`). */
+async function readMembers(props: { url: string; token: string | undefined; lastSeen: LastSeen | undefined }): Promise<{ rows: TeamMember[]; asOfMs?: number }> {
+  try {
+    return { rows: await teamRpc<TeamMember[]>(props.url, props.token, "members") };
+  } catch (error) {
+    const kept = notReached(error) ? await props.lastSeen?.keptShape(`flow:${props.url}:members:shape`) : undefined;
+    if (!kept) throw error;
+    const rows = (kept.rows as MemberRow[]).map(memberFromRow).sort((a, b) => a.addedAtMs - b.addedAtMs || a.userId.localeCompare(b.userId));
+    return { rows, asOfMs: kept.atMs };
+  }
+}
+
+function MemberList(props: { url: string; token: string | undefined; workspaceId: string; role: string; lastSeen: LastSeen | undefined }) {
   const isAdmin = () => props.role === "admin" || !TEAM_ROLES.includes(props.role as never);
-  const [members, { refetch }] = createResource(() => teamRpc<TeamMember[]>(props.url, props.token, "members"));
+  const [read, { refetch }] = createResource(() => readMembers(props));
+  /** Why members cannot be changed now (offline), else undefined. */
+  const offline = () => {
+    const at = read.latest?.asOfMs;
+    return at === undefined ? undefined : `Members are changed through the workspace's Gateway, which this browser cannot reach now; this list is as of ${formatDateTime(at)}.`;
+  };
   const [notice, setNotice] = createSignal<{ tone: "ok" | "bad"; text: string }>();
   const [busy, setBusy] = createSignal(false);
   const [removing, setRemoving] = createSignal<string>();
@@ -95,6 +116,13 @@ function MemberList(props: { url: string; token: string | undefined; workspaceId
       <p class="muted members-you" data-testid="team-role">
         Workspace <strong>{props.workspaceId}</strong> · your role: <span class="badge tone-info">{props.role}</span>
       </p>
+      <Show when={offline()}>
+        {(why) => (
+          <p class="members-notice tone-warn" role="status" data-testid="members-offline">
+            {why()}
+          </p>
+        )}
+      </Show>
       <Show when={notice()}>
         {(n) => (
           <p class={`members-notice tone-${n().tone}`} role="status">
@@ -102,9 +130,9 @@ function MemberList(props: { url: string; token: string | undefined; workspaceId
           </p>
         )}
       </Show>
-      <Show when={!members.error} fallback={<div class="error-banner" role="alert">Could not read the members: {errorText(members.error)}</div>}>
-        <Show when={!members.loading || members.latest} fallback={<p class="muted">Loading members…</p>}>
-          <Show when={(members.latest ?? []).length} fallback={<EmptyState title="No members yet" hint="Only the workspace's owners (team.owners on the Gateway) can open it. Add your team below." />}>
+      <Show when={!read.error} fallback={<div class="error-banner" role="alert">Could not read the members: {errorText(read.error)}</div>}>
+        <Show when={!read.loading || read.latest?.rows} fallback={<p class="muted">Loading members…</p>}>
+          <Show when={(read.latest?.rows ?? []).length} fallback={<EmptyState title="No members yet" hint="Only the workspace's owners (team.owners on the Gateway) can open it. Add your team below." />}>
             <div class="card table-scroll">
               <table class="members-table">
                 <thead>
@@ -120,13 +148,13 @@ function MemberList(props: { url: string; token: string | undefined; workspaceId
                   </tr>
                 </thead>
                 <tbody>
-                  <For each={members.latest}>
+                  <For each={read.latest?.rows}>
                     {(m) => (
                       <tr data-testid="member-row" data-user-id={m.userId} data-role={m.role}>
                         <td class="mono">{m.userId}</td>
                         <td>
                           <Show when={isAdmin()} fallback={<span title={ROLE_HELP[m.role]}>{m.role}</span>}>
-                            <select aria-label={`Role of ${m.userId}`} value={m.role} disabled={busy()} onChange={(e) => void setRole(m.userId, e.currentTarget.value)}>
+                            <select aria-label={`Role of ${m.userId}`} value={m.role} disabled={busy() || offline() !== undefined} title={offline()} onChange={(e) => void setRole(m.userId, e.currentTarget.value)}>
                               <For each={TEAM_ROLES}>{(r) => <option value={r}>{r}</option>}</For>
                             </select>
                           </Show>
@@ -137,7 +165,7 @@ function MemberList(props: { url: string; token: string | undefined; workspaceId
                         </td>
                         <Show when={isAdmin()}>
                           <td class="members-actions">
-                            <button type="button" class="danger" disabled={busy()} onClick={() => setRemoving(m.userId)} aria-label={`Remove ${m.userId}`}>
+                            <button type="button" class="danger" disabled={busy() || offline() !== undefined} title={offline()} onClick={() => setRemoving(m.userId)} aria-label={`Remove ${m.userId}`}>
                               Remove
                             </button>
                           </td>
@@ -165,7 +193,7 @@ function MemberList(props: { url: string; token: string | undefined; workspaceId
             </select>
           </label>
           <div class="form-actions">
-            <button type="submit" class="primary" disabled={busy()} data-testid="member-add">
+            <button type="submit" class="primary" disabled={busy() || offline() !== undefined} title={offline()} data-testid="member-add">
               Add member
             </button>
           </div>

@@ -13,6 +13,7 @@ import type { GatewayRunSummaryRow, GatewayWorkflowRow } from "../../core/data/i
 import { createCollectionRows } from "../components/collection-rows.js";
 import { EmptyState } from "../components/empty-state.js";
 import { useConnection } from "../flow-context.js";
+import { QueuedRuns } from "./queued-runs.js";
 import { RunsBulkBar } from "./runs-bulk-bar.js";
 import { EMPTY_SELECTION, keepShown, type Selection } from "./run-selection.js";
 import { isFiltered, readRunsFilter, runMatcher, type RunsFilter, runsFilterParams, STATUS_CHOICES, type StatusChoice } from "./runs-filter.js";
@@ -163,6 +164,7 @@ export default function RunsList() {
 
       <RunsBulkBar shown={shown} selection={sel} onSelect={setSel} act={(kind, id) => (kind === "cancel" ? cols.cancel(id) : cols.data.api.resumeRun(id))} />
 
+      <QueuedRuns />
       <Switch>
         <Match when={runs.isError}>
           <div class="error-banner" role="alert">

@@ -50,7 +50,7 @@ export async function connectWorkspace(workspace: Workspace, queryClient = new Q
   await assertTokenAccepted(workspace, url);
   const teams = await findTeamWorkspaces(url, workspace.token).catch((error: unknown) => {
     // Nothing answers: a team workspace opened before opens with what this browser kept.
-    if (workspace.kind === "team" && workspace.workspaceId) return [{ workspaceId: workspace.workspaceId, name: workspace.name, role: workspace.role ?? "read", syncPath: `/sync/${workspace.workspaceId}` }];
+    if (workspace.kind === "team" && workspace.workspaceId) return [{ workspaceId: workspace.workspaceId, name: workspace.name, role: workspace.role ?? "read", ...(workspace.userId ? { userId: workspace.userId } : {}), syncPath: `/sync/${workspace.workspaceId}` }];
     if ((error as { code?: string }).code === "GATEWAY_UNAVAILABLE") return null;
     throw error;
   });
@@ -143,15 +143,16 @@ export function openTeam(workspace: Workspace, url: string, teams: TeamWorkspace
   if (!team) {
     throw new FlowError("WORKSPACE_NOT_MEMBER", `${workspace.name}${workspace.url ? ` (${workspace.url})` : ""} serves a team workspace you do not belong to. Ask one of its admins to add you in the Members view (ext.workspace.addMember), or sign in with another token.`, { workspace: workspace.id });
   }
-  const opened: Workspace = { ...workspace, kind: "team", name: team.name, workspaceId: team.workspaceId, role: team.role };
+  const opened: Workspace = { ...workspace, kind: "team", name: team.name, workspaceId: team.workspaceId, role: team.role, ...(team.userId ? { userId: team.userId } : {}) };
   // The switcher lists it as the team from now on, also before it opens (workspaces.ts); the
-  // role is kept so that a team opened offline knows what it may queue.
-  if (workspace.kind !== "team" || workspace.name !== team.name || workspace.role !== team.role) saveWorkspace(opened);
+  // role and user id are kept so that a team opened offline knows what it may queue (the role
+  // its kept members shape last brought for the user, else the one answered at sign-in).
+  if (workspace.kind !== "team" || workspace.name !== team.name || workspace.role !== team.role || workspace.userId !== team.userId) saveWorkspace(opened);
   const token = workspace.token ? { token: workspace.token } : {};
   // Shapes, the other collections' last loads and the writes made offline stay in this browser.
   const lastSeen = createLastSeen();
   const queue = new WriteQueue(createWriteStore(), `${url}#${team.workspaceId}`);
-  const cols = createTeamCollections({ kind: "multiplayer", apiBaseUrl: url, electricBaseUrl: `${url}/sync`, workspaceId: team.workspaceId, ...token }, queryClient, { lastSeen }, { shapes: lastSeen.shapes, queue, role: () => team.role });
+  const cols = createTeamCollections({ kind: "multiplayer", apiBaseUrl: url, electricBaseUrl: `${url}/sync`, workspaceId: team.workspaceId, ...token }, queryClient, { lastSeen }, { shapes: lastSeen.shapes, queue, role: () => team.role, ...(team.userId ? { userId: team.userId } : {}) });
   void cols.connect();
   return {
     workspace: opened,

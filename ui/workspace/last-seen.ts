@@ -90,6 +90,8 @@ export interface LastSeen extends LastSeenStore {
    * `shownFrom` alone; the change stream says whether the workspace answers.
    */
   shapes: LastSeenStore;
+  /** A kept shape's rows and when they were saved (the members view offline). */
+  keptShape(id: string): Promise<{ rows: object[]; atMs: number } | undefined>;
 }
 
 /** Options of `createLastSeen`. */
@@ -141,6 +143,11 @@ export function createLastSeen(options: LastSeenOptions = {}): LastSeen {
     },
     ...(options.warming ? { warming: options.warming } : {}),
     shapes: { save, load },
+    async keptShape(id) {
+      const saved = (await tx<Saved>("readonly", (s) => s.get(id) as IDBRequest<Saved>)) ?? undefined;
+      const rows = (saved?.value as { rows?: unknown } | null | undefined)?.rows;
+      return saved && Array.isArray(rows) ? { rows, atMs: saved.atMs } : undefined;
+    },
     follow(id, collection) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const sub = collection.subscribeChanges(() => {

@@ -14,6 +14,8 @@ export interface TeamWorkspace {
   name: string;
   /** The user's role: `read`, `launch`, `approve` or `admin` (service callers: their auth role). */
   role: string;
+  /** The user's id (absent for service callers): their row of the `members` shape. */
+  userId?: string;
   /** Where its shapes are served (`/sync/<workspaceId>`). */
   syncPath: string;
 }

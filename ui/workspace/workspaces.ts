@@ -24,6 +24,8 @@ export interface Workspace {
   workspaceId?: string;
   /** The user's role in the team workspace, as last answered (a team opened offline keeps it). */
   role?: string;
+  /** The user's id in the team workspace (their row of its `members` shape, read offline too). */
+  userId?: string;
 }
 
 const LIST_KEY = "flow:workspaces";
@@ -44,7 +46,7 @@ export function listWorkspaces(boot: FlowBoot): Workspace[] {
     // A token given for the Gateway that served the page (token-prompt.tsx) is saved under its
     // id, and so is the team it turned out to serve (connect.ts), named as the team.
     const saved = readSaved().find((w) => w.id === id);
-    const team = saved?.kind === "team" && saved.workspaceId ? { kind: "team" as const, name: saved.name, workspaceId: saved.workspaceId, ...(saved.role ? { role: saved.role } : {}) } : { kind: "gateway" as const, name: boot.gateway.name ?? "This Gateway" };
+    const team = saved?.kind === "team" && saved.workspaceId ? { kind: "team" as const, name: saved.name, workspaceId: saved.workspaceId, ...(saved.role ? { role: saved.role } : {}), ...(saved.userId ? { userId: saved.userId } : {}) } : { kind: "gateway" as const, name: boot.gateway.name ?? "This Gateway" };
     out.push({ id, ...team, url: boot.gateway.url, ...(saved?.token ? { token: saved.token } : {}) });
   }
   if (boot.offline !== false) out.push(BROWSER_WORKSPACE);

@@ -13,11 +13,12 @@
  * no-op (`duplicate`) whatever the run's state.
  */
 import { FlowError } from "../../errors.js";
-import { CANCELLED_BY_ANNOTATION } from "../../protocol.js";
+import { ANNOTATIONS } from "../../protocol.js";
 import { FlowDb, type RunRecord } from "../flow-db.js";
 import { TERMINAL_STATUSES } from "../status.js";
 import { checkPayload } from "./payload-schema.js";
 import type { ApprovalResolution } from "./wait-manager.js";
+import { pendingApprovalFields } from "../row-fields.js";
 import { signalSql, type WaitRow, waitSql } from "./wait-sql.js";
 
 /** Who delivers: checked against an approval's allowedUsers and allowedScopes. */
@@ -144,15 +145,7 @@ export async function listPendingApprovals(adapter: Adapter, filter: { runId?: s
   const rows = filter.runId
     ? await db.store.query<WaitRow & Record<string, unknown>>(`SELECT w.* FROM _flow_waits w JOIN _flow_runs r ON r.run_id = w.run_id WHERE w.status = 'pending' AND w.kind IN ('approval', 'human') AND r.status <> 'cancelled' AND w.run_id = ? ORDER BY w.created_at_ms`, [filter.runId])
     : await db.store.query<WaitRow & Record<string, unknown>>(`SELECT w.* FROM _flow_waits w JOIN _flow_runs r ON r.run_id = w.run_id WHERE w.status = 'pending' AND w.kind IN ('approval', 'human') AND r.status <> 'cancelled' ORDER BY w.created_at_ms`);
-  return rows.map((r) => ({
-    runId: r.run_id,
-    nodeId: r.node_id,
-    iteration: Number(r.iteration),
-    kind: r.kind as "approval" | "human",
-    request: JSON.parse(r.request_json ?? "{}") as Record<string, unknown>,
-    createdAtMs: Number(r.created_at_ms),
-    deadlineMs: r.deadline_ms === null ? null : Number(r.deadline_ms),
-  }));
+  return rows.map((r) => pendingApprovalFields(r) as PendingApproval);
 }
 
 /**
@@ -316,7 +309,7 @@ function refuseEnded(run: RunRecord, nodeId?: string): void {
 /** WAIT_CLOSED, saying when the run was cancelled and by whom (`flow:cancelledBy`, written by the Gateway's cancel) when known. */
 function closed(run: RunRecord, nodeId: string | undefined): FlowError {
   const cancelledAt = isoOf(run.finishedAtMs ?? run.updatedAtMs);
-  const by = run.annotations?.[CANCELLED_BY_ANNOTATION];
+  const by = run.annotations?.[ANNOTATIONS.cancelledBy];
   const cancelledBy = typeof by === "string" ? by : null;
   return new FlowError(
     "WAIT_CLOSED",

@@ -9,6 +9,7 @@ import { createGitVcs } from "../../vcs/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { ATTEMPT_OPTIONS, attemptArg, iterationArg, requireWorkspace } from "./time-travel-cli.js";
 import { DB_HELP, parseCli, printer, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
+import { TABLES } from "../../../core/protocol.js";
 
 const USAGE = `Usage: flow snapshots <runId> [options]
 
@@ -40,7 +41,7 @@ export const snapshotsCommand: CliCommand = {
     const print = printer(io, values.json);
     return withStore(io, values, async (db) => {
       await db.requireRun(runId);
-      const [row] = await db.store.query<{ workspace_dir: string | null }>(`SELECT workspace_dir FROM _flow_runs WHERE run_id = ?`, [runId]);
+      const [row] = await db.store.query<{ workspace_dir: string | null }>(`SELECT workspace_dir FROM ${TABLES.runs} WHERE run_id = ?`, [runId]);
       const workspace = requireWorkspace(runId, row?.workspace_dir);
       if (values.gc) {
         const removed = await removeRunSnapshots(db, runId);

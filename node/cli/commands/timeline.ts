@@ -8,6 +8,7 @@ import { getRunAttention, listTimeTravels } from "../../../core/time-travel/inde
 import { type CliCommand, UsageError } from "../command.js";
 import { formatDuration } from "../progress.js";
 import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
+import { TABLES } from "../../../core/protocol.js";
 
 const USAGE = `Usage: flow timeline <runId> [options]
 
@@ -34,7 +35,7 @@ export const timelineCommand: CliCommand = {
     return withStore(io, values, async (db) => {
       const run = await db.requireRun(runId);
       const rows = await db.store.query<Record<string, unknown>>(
-        `SELECT node_id, iteration, attempt, state, started_at_ms, finished_at_ms, vcs_start_pointer, vcs_pointer FROM _flow_attempts WHERE run_id = ? ORDER BY started_at_ms, attempt`,
+        `SELECT node_id, iteration, attempt, state, started_at_ms, finished_at_ms, vcs_start_pointer, vcs_pointer FROM ${TABLES.attempts} WHERE run_id = ? ORDER BY started_at_ms, attempt`,
         [runId],
       );
       const attempts = rows.map((r) => ({

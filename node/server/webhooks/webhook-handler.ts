@@ -18,6 +18,7 @@ import { FlowError, isFlowError } from "../../../core/errors.js";
 import type { GatewayWebhookConfig } from "../gateway-options.js";
 import { valueAtPath } from "./json-path.js";
 import { verifyWebhookSignature } from "./signature.js";
+import { TABLES } from "../../../core/protocol.js";
 
 /**
  * What a webhook delivery answers (`result` of the envelope).
@@ -58,13 +59,13 @@ export async function handleWebhook(host: GatewayHost, key: string, config: Gate
   }
   const deliveryId = req.headers.get("x-github-delivery") ?? `sha256:${sha256(body)}`;
   const store = host.db.store;
-  const [seen] = await store.query<{ result_json: string | null }>(`SELECT result_json FROM _flow_webhook_deliveries WHERE webhook_key = ? AND delivery_id = ?`, [key, deliveryId]);
+  const [seen] = await store.query<{ result_json: string | null }>(`SELECT result_json FROM ${TABLES.webhookDeliveries} WHERE webhook_key = ? AND delivery_id = ?`, [key, deliveryId]);
   if (seen) return { ...(JSON.parse(seen.result_json ?? "{}") as WebhookResult), duplicate: true };
 
   const result: WebhookResult = { webhook: key, deliveryId, duplicate: false };
   if (config.signal) result.signal = await deliverSignal(host, key, config.signal, payload, deliveryId);
   if (config.run && config.run.enabled !== false) result.runId = await startRun(host, key, config.run.inputPath, payload, deliveryId);
-  await store.execute(`INSERT INTO _flow_webhook_deliveries (webhook_key, delivery_id, result_json, received_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`, [
+  await store.execute(`INSERT INTO ${TABLES.webhookDeliveries} (webhook_key, delivery_id, result_json, received_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`, [
     key,
     deliveryId,
     JSON.stringify(result),

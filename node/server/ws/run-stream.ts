@@ -14,6 +14,7 @@ import type { GatewayHost, Unsubscribe } from "../../../core/api/index.js";
 import type { FlowEvent } from "../../../core/engine/index.js";
 import { FlowError } from "../../../core/errors.js";
 import type { RunEventName } from "./frames.js";
+import { TABLES } from "../../../core/protocol.js";
 
 /** Where a stream writes frames: false when the socket is over its unsent-bytes bound. */
 export interface FrameSink {
@@ -42,7 +43,7 @@ function frameText(event: RunEventName, runId: string, seq: number, payload: unk
 /** The highest seq of a run's event log (0 when it has none). */
 export async function lastStoredSeq(host: GatewayHost, runId: string): Promise<number> {
   const db = host.activeRun(runId)?.db ?? host.db;
-  const [row] = await db.store.query<{ n: unknown }>(`SELECT MAX(seq) AS n FROM _flow_events WHERE run_id = ?`, [runId]);
+  const [row] = await db.store.query<{ n: unknown }>(`SELECT MAX(seq) AS n FROM ${TABLES.events} WHERE run_id = ?`, [runId]);
   return Number(row?.n ?? 0);
 }
 

@@ -62,7 +62,7 @@ export function HumanTaskForm(props: { row: GatewayApprovalRow; title: string; o
     setBusy(true);
     setError(undefined);
     try {
-      const result = await cols.answer({ runId: props.row.runId, nodeId: props.row.nodeId, iteration: props.row.iteration, value: r.value });
+      const result = await cols.answer({ runId: props.row.runId, nodeId: props.row.nodeId, iteration: props.row.iteration, value: r.value, askedAtMs: props.row.createdAtMs });
       props.onOutcome(isQueued(result) ? { tone: "warn", text: `“${props.title}”: your answer waits in this browser and is sent once the workspace answers`, runId: props.row.runId } : { tone: "ok", text: `Submitted “${props.title}”`, runId: props.row.runId });
     } catch (err) {
       setError(errorText(err));

@@ -4,6 +4,7 @@ import { differs, outputValue, pairTasks, timeSpent } from "./compare-model.js";
 
 type Node = GatewayRunRow["nodes"][number];
 const node = (nodeId: string, iteration: number, attempts: Array<[number, number | null, string?]> = []): Node => ({
+  key: `${nodeId}#${iteration}`,
   nodeId,
   iteration,
   state: "finished",

@@ -61,7 +61,7 @@ export function ForkDialog(props: { open: boolean; run: GatewayRunRow; nodeId: s
     setProblems(found);
     if (Object.keys(found).length) throw new Error(`Fix the marked ${Object.keys(found).length === 1 ? "field" : "fields"} to fork.`);
     try {
-      const { runId } = await cols.data.api.forkRun({ runId: props.run.runId, nodeId: props.nodeId, iteration: props.iteration, input: input ?? {} });
+      const { runId } = await cols.fork({ runId: props.run.runId, nodeId: props.nodeId, iteration: props.iteration, input: input ?? {} });
       navigate(`/runs/${encodeURIComponent(runId)}`);
     } catch (error) {
       const fromServer = serverProblems(error);

@@ -1,0 +1,208 @@
+/**
+ * @module node/vcs/objects
+ * The end of a snapshot without git processes (docs/time-travel.md "When a snapshot is taken"):
+ * what `git write-tree`, `git commit-tree` and `git update-ref` do, done in Node over git's
+ * stable on-disk formats, once `git add` has brought Flow's private index up to date. Starting
+ * three processes from a Node process cost more than their work (each reads the 10,000-entry
+ * index or starts git), so a snapshot of one edited file is now one `git add` process.
+ *
+ * - `indexTree`: the tree of an index file (version 2 or 3), as `write-tree` builds it: a
+ *   directory whose cache-tree entry (the index's `TREE` extension) is valid keeps that tree id,
+ *   the others are hashed from their entries and written as loose objects.
+ * - `writeCommit`: a parentless commit object, as `commit-tree <tree> -m <message>` writes it.
+ * - `writeRef`: a loose ref (`<ref>.lock` created exclusively, renamed over the ref).
+ *
+ * Anything these do not handle the way git would throws `Unsupported` (a SHA-256 or reftable
+ * repository, a split, sparse or version-4 index, a conflicted, intent-to-add or skip-worktree
+ * entry, an unusual ref name): the caller then runs git's own commands, as before.
+ */
+import { createHash } from "node:crypto";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { deflateSync } from "node:zlib";
+
+/** What git would do differently from this module: the caller falls back to git's commands. */
+class Unsupported extends Error {}
+
+/** Where a repository keeps its objects and refs (`git rev-parse --git-path objects --git-common-dir`). */
+export interface ObjectStore {
+  objectsDir: string;
+  commonDir: string;
+  /** Object ids known to be in the store (written or verified by this process). */
+  known: Set<string>;
+}
+
+interface CacheTree {
+  /** The tree id, or undefined when the entry is invalid (its directory changed since `write-tree`). */
+  id: string | undefined;
+  children: Map<string, CacheTree>;
+}
+
+/** An index's entries as offsets into its bytes (no object per entry: an index has 10,000s). */
+interface Entries {
+  buf: Buffer;
+  count: number;
+  /** Where each entry's path starts and ends (its mode is 38 bytes before, its id 22). */
+  pathAt: Uint32Array;
+  pathEnd: Uint32Array;
+}
+
+/**
+ * The tree id of the index file's entries, writing the trees the object store lacks.
+ * @example
+ * const tree = indexTree(store, "/repo/.git/flow/index-abc"); // what `git write-tree` prints
+ */
+export function indexTree(store: ObjectStore, indexFile: string): string {
+  const { entries, cacheTree } = readIndex(readFileSync(indexFile));
+  const { buf, count, pathAt, pathEnd } = entries;
+  if (cacheTree?.id !== undefined) return cacheTree.id;
+  let i = 0;
+  /** Whether entry `n`'s path starts with the `length` bytes at `from` (a directory, `/`-terminated). */
+  const under = (n: number, from: number, length: number) => {
+    const at = pathAt[n]!;
+    if (pathEnd[n]! - at <= length) return false;
+    // From the end: entries of one directory share its beginning, the `/` differs first.
+    for (let k = length - 1; k >= 0; k--) if (buf[at + k] !== buf[from + k]) return false;
+    return true;
+  };
+  /** The tree of the directory at `buf[from, from + length)` (length 0 at the top), from entry `i` on. */
+  const build = (from: number, length: number, cached: CacheTree | undefined): string => {
+    const parts: Buffer[] = [];
+    while (i < count && (length === 0 || under(i, from, length))) {
+      const at = pathAt[i]!;
+      let slash = at + length;
+      while (slash < pathEnd[i]! && buf[slash] !== 0x2f) slash++;
+      if (slash === pathEnd[i]!) {
+        parts.push(modeBytes(buf.readUInt32BE(at - 38)), buf.subarray(at + length, pathEnd[i]! + 1), buf.subarray(at - 22, at - 2));
+        i++;
+        continue;
+      }
+      const child = cached?.children.get(buf.toString("latin1", at + length, slash));
+      let id = child?.id;
+      if (id === undefined) id = build(at, slash + 1 - at, child);
+      else while (i < count && under(i, at, slash + 1 - at)) i++;
+      parts.push(Buffer.from("40000 "), buf.subarray(at + length, slash), Buffer.of(0), Buffer.from(id, "hex"));
+    }
+    return writeObject(store, "tree", Buffer.concat(parts));
+  };
+  return build(0, 0, cacheTree);
+}
+
+/**
+ * Writes a parentless commit of `tree` by `Flow <flow@localhost>` (what `git commit-tree tree -m message` writes); returns its id.
+ * @example
+ * const commit = writeCommit(store, tree, "flow snapshot");
+ */
+export function writeCommit(store: ObjectStore, tree: string, message: string, now = new Date()): string {
+  const offset = -now.getTimezoneOffset();
+  const abs = Math.abs(offset);
+  const zone = `${offset < 0 ? "-" : "+"}${String(Math.floor(abs / 60)).padStart(2, "0")}${String(abs % 60).padStart(2, "0")}`;
+  const who = `Flow <flow@localhost> ${Math.floor(now.getTime() / 1000)} ${zone}`;
+  return writeObject(store, "commit", Buffer.from(`tree ${tree}\nauthor ${who}\ncommitter ${who}\n\n${message}\n`));
+}
+
+/**
+ * Points the loose ref `ref` (under `refs/flow/`) at `id`, as `git update-ref ref id` does.
+ * @example
+ * writeRef(store, "refs/flow/runs/r1/t0/0/1/end", commit);
+ */
+export function writeRef(store: ObjectStore, ref: string, id: string): void {
+  // Names git's check-ref-format accepts, and nothing that could escape refs/flow/.
+  if (!/^refs\/flow(\/[A-Za-z0-9_][A-Za-z0-9._@+=-]*)+$/.test(ref) || /\.\.|\.lock(\/|$)|\.\/|\.$|@\{/.test(ref)) throw new Unsupported(`ref name ${ref}`);
+  if (existsSync(join(store.commonDir, "reftable"))) throw new Unsupported("reftable");
+  const file = join(store.commonDir, ref);
+  const lock = `${file}.lock`;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const fd = openSync(lock, "wx", 0o666);
+    try {
+      writeSync(fd, `${id}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(lock, file);
+  } catch (error) {
+    // Another process holds the lock, or a ref stands where a directory must be: git decides.
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") rmSync(lock, { force: true });
+    throw new Unsupported(`ref ${ref}: ${(error as Error).message}`);
+  }
+}
+
+const MODES = new Map<number, Buffer>();
+/** `<mode> ` of a tree entry (octal, no leading zero). */
+function modeBytes(mode: number): Buffer {
+  let bytes = MODES.get(mode);
+  if (!bytes) MODES.set(mode, (bytes = Buffer.from(`${mode.toString(8)} `)));
+  return bytes;
+}
+
+/** Writes a loose object unless the store has it; returns its id. */
+function writeObject(store: ObjectStore, type: "tree" | "commit", body: Buffer): string {
+  const raw = Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]);
+  const id = createHash("sha1").update(raw).digest("hex");
+  if (store.known.has(id)) return id;
+  const file = join(store.objectsDir, id.slice(0, 2), id.slice(2));
+  if (!existsSync(file)) {
+    mkdirSync(dirname(file), { recursive: true });
+    const temp = join(dirname(file), `tmp_obj_flow_${process.pid}_${id.slice(2, 10)}`);
+    writeFileSync(temp, deflateSync(raw), { mode: 0o444 });
+    renameSync(temp, file);
+  }
+  store.known.add(id);
+  return id;
+}
+
+/** The entries and cache tree of an index file (format: git's Documentation/gitformat-index.txt). */
+function readIndex(buf: Buffer): { entries: Entries; cacheTree: CacheTree | undefined } {
+  if (buf.toString("latin1", 0, 4) !== "DIRC") throw new Unsupported("not an index");
+  const version = buf.readUInt32BE(4);
+  if (version !== 2 && version !== 3) throw new Unsupported(`index version ${version}`);
+  const count = buf.readUInt32BE(8);
+  const pathAt = new Uint32Array(count);
+  const pathEnd = new Uint32Array(count);
+  let at = 12;
+  for (let n = 0; n < count; n++) {
+    // Extended flags (intent-to-add, skip-worktree) and conflict stages: write-tree's own rules.
+    const flags = buf.readUInt16BE(at + 60);
+    if (flags & 0x7000) throw new Unsupported("extended or conflicted entry");
+    const end = (flags & 0xfff) < 0xfff ? at + 62 + (flags & 0xfff) : buf.indexOf(0, at + 62);
+    pathAt[n] = at + 62;
+    pathEnd[n] = end;
+    // Each entry is padded with 1-8 NULs to a multiple of 8 bytes from its own start.
+    at += (62 + (end - at - 62) + 8) & ~7;
+  }
+  let cacheTree: CacheTree | undefined;
+  const stop = buf.length - 20;
+  while (at + 8 <= stop) {
+    const signature = buf.toString("latin1", at, at + 4);
+    const size = buf.readUInt32BE(at + 4);
+    if (signature === "link" || signature === "sdir") throw new Unsupported(`index extension ${signature}`);
+    if (signature === "TREE") cacheTree = readCacheTree(buf.subarray(at + 8, at + 8 + size));
+    at += 8 + size;
+  }
+  return { entries: { buf, count, pathAt, pathEnd }, cacheTree };
+}
+
+/** The `TREE` extension: `<name>\0<entry count> <subtree count>\n[<id>]` per directory, depth first. */
+function readCacheTree(buf: Buffer): CacheTree | undefined {
+  let at = 0;
+  const node = (): CacheTree & { name: string } => {
+    const nul = buf.indexOf(0, at);
+    const name = buf.toString("latin1", at, nul);
+    const nl = buf.indexOf(0x0a, nul);
+    const [entryCount, subtrees] = buf.toString("latin1", nul + 1, nl).split(" ").map(Number) as [number, number];
+    at = nl + 1;
+    let id: string | undefined;
+    if (entryCount >= 0) {
+      id = buf.toString("hex", at, at + 20);
+      at += 20;
+    }
+    const children = new Map<string, CacheTree>();
+    for (let s = 0; s < subtrees; s++) {
+      const child = node();
+      children.set(child.name, child);
+    }
+    return { name, id, children };
+  };
+  return buf.length ? node() : undefined;
+}

@@ -7,7 +7,9 @@
  * workspace answers again they are sent in order, each with the `flow-write-id` header, so a
  * resend (the answer was lost) is applied once by the Gateway. A write the Gateway refuses
  * (decided meanwhile, a role that no longer allows it, no longer a member) is kept with its
- * refusal for the person to read and dismiss; it is never sent again.
+ * refusal for the person to read and dismiss; it is never sent again. A write the Gateway applied
+ * leaves the store at once and stays listed as `sent` until its change reached this browser's
+ * shapes, so what it decided does not show as undecided meanwhile (an approval offered again).
  */
 import { safeRandomUUID } from "@tanstack/db";
 import { WRITE_ID_RETENTION_MS } from "../core/api/index.js";
@@ -32,7 +34,8 @@ export interface QueuedWrite {
   /** Who made it: the role they had then. */
   role?: string;
   madeAtMs: number;
-  state: "waiting" | "refused";
+  /** `sent`: applied, its change not yet in this browser's shapes (kept in memory only). */
+  state: "waiting" | "sent" | "refused";
   refusal?: { code: string; message: string; details?: Record<string, unknown>; atMs: number };
 }
 
@@ -147,9 +150,10 @@ export class WriteQueue {
   /**
    * Sends the waiting writes in order with `send`; stops at the first that does not reach the
    * Gateway (it stays first). A refused write is kept with its refusal and the next is sent.
-   * Concurrent calls share one delivery.
+   * An applied write is `sent` until `confirmed(write, answer)` settles (its txid reached the
+   * shapes; the next write is sent meanwhile), then it goes. Concurrent calls share one delivery.
    */
-  deliver(send: (write: QueuedWrite) => Promise<unknown>): Promise<void> {
+  deliver(send: (write: QueuedWrite) => Promise<unknown>, confirmed?: (write: QueuedWrite, answer: unknown) => Promise<unknown>): Promise<void> {
     this.delivering ??= (async () => {
       try {
         await this.open();
@@ -159,9 +163,16 @@ export class WriteQueue {
           try {
             // The Gateway keeps write ids 30 days: an older write could apply twice, so it is not sent.
             if (Date.now() - next.madeAtMs > WRITE_ID_RETENTION_MS) throw new FlowError("INVALID_ARGUMENT", `It waited more than ${WRITE_ID_RETENTION_MS / 86_400_000} days in this browser, longer than the workspace remembers write ids, so it was not sent; make it again if it still applies.`, { expired: true });
-            await send(next);
+            const answer = await send(next);
             await this.store.delete(next.writeId);
-            this.items = this.items.filter((w) => w.writeId !== next.writeId);
+            const gone = () => (this.items = this.items.filter((w) => w.writeId !== next.writeId));
+            if (!confirmed) gone();
+            else {
+              this.items = this.items.map((w) => (w.writeId === next.writeId ? { ...next, state: "sent" } : w));
+              void confirmed(next, answer)
+                .catch(() => undefined)
+                .then(() => (gone(), this.emit()));
+            }
           } catch (error) {
             if (notReached(error)) return;
             const e = error as { code?: string; message?: string; details?: Record<string, unknown> };

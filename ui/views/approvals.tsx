@@ -123,7 +123,13 @@ export default function Approvals() {
       <Show when={outcomes().length}>
         <div role="status" aria-live="polite">
           <ul class="approvals-log" aria-label="Recent decisions">
-            <For each={outcomes()}>{(o) => <li class={`tone-${o.tone}`}>{o.text}</li>}</For>
+            <For each={outcomes()}>
+              {(o) => (
+                <li class={`tone-${o.tone}`} data-run-id={o.runId || undefined}>
+                  {o.text}
+                </li>
+              )}
+            </For>
           </ul>
         </div>
       </Show>

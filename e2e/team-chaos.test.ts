@@ -82,6 +82,9 @@ describe("a team workspace under chaos (issue #28)", () => {
     const rnd = seeded(seed);
     // Refusals are the point here: decisions on decided waits (409), cy's launches once demoted (403).
     allowConsole(browser, /(status of|HTTP) 409 /, /net::ERR_INTERNET_DISCONNECTED/, /Failed to fetch/);
+    // A run's page (opened by a launch) that goes offline: its reads through the API fail and say so
+    // (the data layer reads a run's nodes and frames through the API, not a shape: docs/multiplayer.md "Not yet").
+    allowConsole(browser, /\[QueryCollection\] Error observing query .*No Flow gateway answered/, /\[Live Query Error\] Source collection 'flow:[^']*:(run|nodes|runTree):[^']*' entered error state/);
 
     const second = await startTeamGateway(team.storeUrl, team.electric.url, "acme", { ui: true, heartbeatMs: 1000 });
     const db = new pg.Client({ connectionString: team.storeUrl });
@@ -125,10 +128,14 @@ describe("a team workspace under chaos (issue #28)", () => {
       const waiting = (m: Member) => m.page.locator('[data-testid="pending-write"][data-state="waiting"], [data-testid="changes-waiting"]').count();
       const inbox = (m: Member) => m.page.locator('[data-testid="approval"]').evaluateAll((els) => els.map((e) => e.getAttribute("data-run-id")!).sort());
 
+      const differ = (page: string[], db: string[]) => [...page.filter((x) => !db.includes(x)).map((x) => `page only ${x}`), ...db.filter((x) => !page.includes(x)).map((x) => `db only ${x}`)];
       /** An online member's inbox once its queue is sent and it shows the database's open approvals. */
       const settled = async (m: Member) => {
         await until(() => waiting(m), (n) => n === 0, `${m.who}'s queue sent`);
-        await until(async () => JSON.stringify(await inbox(m)) === JSON.stringify(await dbOpen()), Boolean, `${m.who}'s inbox = the open approvals`);
+        await until(async () => differ(await inbox(m), await dbOpen()), (d) => d.length === 0, `${m.who}'s inbox = the open approvals`).catch(async (e: Error) => {
+          await m.page.screenshot({ path: `/tmp/team-chaos-${seed}-${m.who}.png` });
+          throw new Error(`${e.message}; the page (${m.page.url()}, screenshot /tmp/team-chaos-${seed}-${m.who}.png): ${(await m.page.locator("body").innerText()).slice(0, 1500)}`);
+        });
       };
 
       /** The reason a queued write was refused, on the refused list by its write id ('' while not refused). */
@@ -251,7 +258,6 @@ describe("a team workspace under chaos (issue #28)", () => {
       expect(unaccounted).toEqual([]);
 
       // Every browser converged: its runs (id, status) are the database's, read again as runs move on; the deciders' inbox too.
-      const differ = (a: string[], b: string[]) => [...a.filter((x) => !b.includes(x)).map((x) => `page only ${x}`), ...b.filter((x) => !a.includes(x)).map((x) => `db only ${x}`)];
       for (const m of members) {
         await nav(m.page, "runs");
         const rowsOf = () => m.page.locator('[data-testid="run-row"]').evaluateAll((els) => els.map((e) => `${e.getAttribute("data-run-id")}:${e.getAttribute("data-status")}`));

@@ -68,7 +68,10 @@ interface Made {
   refusedNow?: string;
 }
 
-const nav = (page: Page, to: string) => page.locator(`.shell-nav a[href$="/${to}"]`).click();
+const nav = async (page: Page, to: string) => {
+  await page.locator(`.shell-nav a[href$="/${to}"]`).click();
+  await page.waitForURL((u) => u.pathname.endsWith(`/${to}`));
+};
 const opened = (page: Page) => page.locator('.shell-nav a[href$="/approvals"]').waitFor();
 const sorted = (xs: string[]) => [...xs].sort();
 
@@ -185,8 +188,10 @@ describe("a team workspace under chaos (issue #28)", () => {
         await m.page.locator('[data-testid="launch-submit"]').click();
         const queued = m.page.locator('[data-testid="launch-queued"]');
         const refused = m.page.locator('[data-testid="launch-form"] .error-banner');
-        // Sent at once (its request has its write id), queued (the form shows it), or refused before either (a role that no longer allows it).
-        await until(async () => m.idOf.has(w.key) || (await queued.count()) > 0 || (await refused.count()) > 0, Boolean, `the launch of ${w.key} made`);
+        // Done in the page: the run's page opened (sent at once, its request has its write id), queued
+        // (the form shows it), or refused (sent, or before it was kept: a role that no longer allows it).
+        const ran = () => /\/runs\/[^/]+$/.test(new URL(m.page.url()).pathname);
+        await until(async () => ran() || (await queued.count()) > 0 || (await refused.count()) > 0, Boolean, `the launch of ${w.key} made`);
         made.push(w);
         if ((await queued.count()) > 0) {
           w.runId = (await queued.getAttribute("data-run-id"))!;

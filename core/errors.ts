@@ -70,7 +70,7 @@ export const ERROR_CODES = {
   WORKFLOW_CHANGED: 409,
   /** A resume named a run of another `<Workflow name>` (pass `force` / `--force` to run it anyway). */
   WORKFLOW_MISMATCH: 409,
-  /** A run status change that the lifecycle table does not allow. */
+  /** A run status or node state change that its lifecycle table (core/engine/status.ts) does not allow. */
   INVALID_TRANSITION: 409,
   /** The node is unknown to the run. */
   NODE_NOT_FOUND: 404,

@@ -12,25 +12,6 @@ import { describe, expect, it } from "vitest";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const AREAS = ["core", "node", "sync", "browser", "ui"];
 
-/**
- * Imports that still close a cycle, each with its reason. The engine reaches up into areas
- * that import its front door (core/engine/index.ts) for their base pieces (bindingOf, FlowDb,
- * the clock, renderViewOf): time travel, task memory, scorers and the Workflow component.
- * Breaking these needs those base pieces in an area of their own below both. The test drops
- * these edges, fails on any other cycle, and fails on an entry no longer needed: the list
- * only shrinks.
- */
-const CLOSES_A_CYCLE: Record<string, string> = {
-  "core/engine/attempt-services.ts -> core/memory/index.ts": "task memory of an attempt; memory binds to the engine's store",
-  "core/engine/attempt-services.ts -> core/scorers/index.ts": "scores an attempt; scorers read runs through FlowDb",
-  "core/engine/attempt-services.ts -> core/time-travel/index.ts": "effect keys of an attempt; time travel reads runs through FlowDb",
-  "core/engine/retry-task.ts -> core/time-travel/index.ts": "dependentsOf, the rule time travel resets by",
-  "core/engine/session-open.ts -> core/time-travel/index.ts": "finishes a time travel a crash interrupted before resuming",
-  "core/engine/session.ts -> core/time-travel/index.ts": "snapshots of each attempt's workspace",
-  "core/engine/waits/reset-waits.ts -> core/time-travel/index.ts": "dependentsOf, as retry-task",
-  "core/engine/workflow-identity.ts -> core/components/index.ts": "the Workflow component names a run's workflow",
-};
-
 /** Source files; tests are left out (nothing imports a test, so none closes a cycle). */
 function sources(dir: string): string[] {
   let out: string[] = [];
@@ -101,18 +82,6 @@ export function cyclesOf(graph: Map<string, string[]>): string[][] {
   return out;
 }
 
-function reaches(graph: Map<string, string[]>, from: string, to: string): boolean {
-  const seen = new Set([from]);
-  const stack = [from];
-  while (stack.length) {
-    for (const w of graph.get(stack.pop()!) ?? []) {
-      if (w === to) return true;
-      if (!seen.has(w)) stack.push(w), seen.add(w);
-    }
-  }
-  return false;
-}
-
 /** One shortest cycle through the first module of a component, as `a -> b -> a`. */
 function cycleThrough(graph: Map<string, string[]>, component: string[]): string {
   const inside = new Set(component);
@@ -153,10 +122,6 @@ describe("module graph", () => {
   it(`has no import cycle in ${AREAS.join(", ")}`, () => {
     const graph = moduleGraph(AREAS.flatMap((area) => sources(join(ROOT, area))));
     expect(graph.size).toBeGreaterThan(500);
-    const listed = Object.keys(CLOSES_A_CYCLE).map((edge) => edge.split(" -> ") as [string, string]);
-    const needed = ([from, to]: [string, string]) => graph.get(from)?.includes(to) && reaches(graph, to, from);
-    expect(listed.filter((edge) => !needed(edge)).map((e) => e.join(" -> ")), "listed imports that no longer close a cycle").toEqual([]);
-    for (const [from, to] of listed) graph.set(from, graph.get(from)!.filter((t) => t !== to));
     expect(cyclesOf(graph).map((c) => `${cycleThrough(graph, c)} (${c.length} modules)`)).toEqual([]);
   });
 });

@@ -70,3 +70,13 @@ export const TABLES = {
   members: "_flow_members",
   writeIds: "_flow_write_ids",
 } as const;
+
+/**
+ * Key of a run's iterations map holding where the current pass of nested loop `loopId` began
+ * (core/engine/nested-loops.ts writes it; the library components read it to count passes).
+ * @example
+ * ctx.iterations[passStartKey("review")]; // the iteration the current pass started at
+ */
+export function passStartKey(loopId: string): string {
+  return `${loopId}#start`;
+}

@@ -135,7 +135,7 @@ export async function createFlowPostgres<S extends SchemaMap>(schemas: S, opts: 
   }
   if (provider === "pglite") {
     const dataDir = ("dataDir" in opts ? opts.dataDir : undefined) ?? DEFAULT_PGLITE_DIR;
-    const store = await openPgliteStore({ dataDir });
+    const store = await openPgliteStore({ dataDir, withFlowTables: true });
     return bindPostgresStore(schemas, store, opts, `pglite:${store.dataDir}`);
   }
   const { connectionString, connection } = opts as { connectionString?: string; connection?: pg.PoolConfig };

@@ -2,6 +2,8 @@
  * @module core/agents
  * Agents over HTTP model SDKs: running an agent turn, its transcript, usage and prices, model
  * capabilities, structured output and failure classification. Other areas import from here only.
+ * Every name here is public: `durable-flow/core` re-exports this door whole, so a name added
+ * here is published.
  */
 export {
   CLI_AGENT_ENGINES,
@@ -61,4 +63,4 @@ export type {
   AgentTimeout,
   AgentUsage,
 } from "./types.js";
-export { addUsage, attemptTokens, normalizeUsage, rollUpUsage } from "./usage.js";
+export { addUsage, normalizeUsage, rollUpUsage } from "./usage.js";

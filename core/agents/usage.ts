@@ -84,20 +84,6 @@ export function rollUpUsage(metas: readonly unknown[]): AgentUsage & { attempts:
   return { ...usage, ...(cost !== undefined ? { costUsd: Math.round(cost * 1e9) / 1e9 } : {}), attempts };
 }
 
-/**
- * The tokens one attempt spent, as a token budget (`<Aspects tokenBudget>`) counts them: its
- * agents' total (input + output when no total was reported, as {@link rollUpUsage} counts it)
- * plus, for a Subflow, its child run's (`childUsage`, which the run's rolled-up usage reaches
- * through the child's own attempts instead).
- * @example
- * attemptTokens({ usage: { inputTokens: 10, outputTokens: 5 } }); // 15
- * attemptTokens({ childRunId: "r1/draft@0", childUsage: { totalTokens: 40, attempts: 2 } }); // 40
- */
-export function attemptTokens(meta: unknown): number {
-  const child = (meta as { childUsage?: AgentUsage } | null | undefined)?.childUsage;
-  return (rollUpUsage([meta]).totalTokens ?? 0) + (child?.totalTokens ?? 0);
-}
-
 function numberIn(value: unknown): number | undefined {
   if (typeof value === "number" && Number.isFinite(value)) return value;
   // AI SDK 6 reports some counts as { total } objects in provider-level usage.

@@ -11,9 +11,12 @@
  *
  * RPC methods are declared by their registry (core/api/rpc-*.ts: scope, zod params, handler;
  * core/client/rpc-map.ts derives their types); a route that calls one names it (`rpc`) and
- * takes its scope, params and result from it.
+ * takes its scope, params and result from it. Result schemas (zod, the answer types derived
+ * from them) are in core/api/results.ts: a method's `result`, a route's own `result`.
  */
+import type { z } from "zod";
 import { ANNOTATIONS } from "../protocol.js";
+import { runEventsPageSchema, runSummaryRowSchema } from "./results.js";
 import { METHOD_SCOPES, type RpcMethodName, type Scope } from "./scopes.js";
 
 /** The fixed paths of the protocol. */
@@ -74,6 +77,12 @@ export interface ApiRoute {
   fixed?: Readonly<Record<string, string>>;
   /** True when the route takes a JSON body. */
   body?: boolean;
+  /**
+   * What a route with no RPC method answers, as a schema (core/api/results.ts); a route that
+   * calls one answers its method's `result`. Checked against real answers by
+   * node/server/contract-results.test.tsx.
+   */
+  result?: z.ZodType;
   /** What it answers (the docs' route table). */
   doc: string;
 }
@@ -95,12 +104,13 @@ export const API_ROUTES = {
     path: run,
     fixed: { view: "summary" },
     scope: "run:read",
+    result: runSummaryRowSchema,
     doc: "only the run's `GatewayRunSummaryRow` (two reads, no nodes: what the data layer refreshes a changed run with)",
   },
   resumeRun: { verb: "POST", path: `${run}/resume`, rpc: "resumeRun", body: true, doc: "as the RPC" },
   pauseRun: { verb: "POST", path: `${run}/pause`, rpc: "pauseRun", body: true, doc: "as the RPC" },
   cancelRun: { verb: "POST", path: `${run}/cancel`, rpc: "cancelRun", body: true, doc: "as the RPC" },
-  listRunEvents: { verb: "GET", path: `${run}/events`, scope: "run:read", query: { afterSeq: "int", limit: "int" }, doc: "`{ runId, events, lastSeq }` (a page of the log, default 1000)" },
+  listRunEvents: { verb: "GET", path: `${run}/events`, scope: "run:read", query: { afterSeq: "int", limit: "int" }, result: runEventsPageSchema, doc: "`{ runId, events, lastSeq }` (a page of the log, default 1000)" },
   streamRunEvents: { verb: "GET", path: `${run}/events/stream`, scope: "run:read", query: { afterSeq: "int" }, doc: "SSE of `run.event`, resumed from `Last-Event-ID` (or `?afterSeq=`)" },
   getFrame: { verb: "GET", path: `${run}/frames`, scope: "run:read", query: { frameNo: "int" }, doc: "a `GraphSnapshot` (default the latest)" },
   getNodeOutput: { verb: "GET", path: `${run}/nodes/:nodeId/output`, rpc: "getNodeOutput", query: { iteration: "int" }, doc: "`getNodeOutput`" },

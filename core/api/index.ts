@@ -18,7 +18,23 @@ export {
   routeUrl,
   rpcPath,
 } from "./contract.js";
-export type { ApiRouteName } from "./contract.js";
+export type { ApiRoute, ApiRouteName } from "./contract.js";
+export {
+  approvalRowSchema,
+  attemptSchema,
+  deliveryResultSchema,
+  errorJsonSchema,
+  launchRunResultSchema,
+  pauseRunResultSchema,
+  runEventsPageSchema,
+  runNodeSchema,
+  runPageSchema,
+  runRowSchema,
+  runStatusResultSchema,
+  runSummaryRowSchema,
+  runUsageSummarySchema,
+  workflowRowSchema,
+} from "./results.js";
 export { createFlowApi } from "./create-api.js";
 export type { CreateFlowOptions, FlowApi, TypedTask, TypedWaits } from "./create-api.js";
 export { cronStore, nextFireOf } from "./cron-store.js";

@@ -8,22 +8,12 @@
  * become fields in core/engine/row-fields.ts; fields become rows, with their keys, here
  * (docs/architecture.md "One row, one mapper").
  */
+import type { z } from "zod";
 import type { AttemptRecord, FlowEvent, GraphSnapshot, NodeRecord, PendingApproval } from "../engine/index.js";
+import type { runNodeSchema } from "./results.js";
 
-/** A node iteration of a run, with its attempts, keyed `<nodeId>#<iteration>` within its run. */
-export interface GatewayRunNode {
-  /** `<nodeId>#<iteration>` (`nodeKey`). */
-  key: string;
-  nodeId: string;
-  iteration: number;
-  state: NodeRecord["state"];
-  label: string | null;
-  outputTable: string | null;
-  error: NodeRecord["error"];
-  updatedAtMs: number;
-  /** Absent from rows a replicated collection (multiplayer's `nodes` shape) holds: it serves no attempts. */
-  attempts: AttemptRecord[];
-}
+/** A node iteration of a run, with its attempts, keyed `<nodeId>#<iteration>` within its run (declared by core/api/results.ts `runNodeSchema`). */
+export type GatewayRunNode = z.infer<typeof runNodeSchema>;
 
 /**
  * A pending approval or human task (`runId`, `nodeId`, `iteration`, `kind`, `request`, `createdAtMs`, `deadlineMs`), keyed `<runId>/<nodeId>#<iteration>`.

@@ -8,101 +8,39 @@ import { rollUpUsage } from "../agents/index.js";
 import {
   bindingOf,
   ownerStateOf,
-  type RunOwnerState,
   type RunRecord,
   toRun,
   workflowNameOf,
 } from "../engine/index.js";
 import type {
   FlowWorkflow,
-  PauseReason,
   RunAuthContext,
   RunRow,
   RunStatus,
 } from "../engine/index.js";
-import type { FlowErrorJson } from "../errors.js";
 import { FlowError } from "../errors.js";
 import { z } from "zod";
 import type { GatewayHost } from "./host.js";
 import { ANNOTATIONS } from "./contract.js";
 import { type GatewayRunNode, nodeRowOf } from "./node-rows.js";
+import type { runPageSchema, runRowSchema, runSummaryRowSchema, runUsageSummarySchema, workflowRowSchema } from "./results.js";
 import { type RunRowContext, runAuthColumn, runRowOf, runSummaryOf } from "./run-rows.js";
 import { TABLES } from "../protocol.js";
 
-/** A run in a list. */
-export interface GatewayRunSummaryRow {
-  runId: string;
-  /** The key of the workflow in this host (null when it does not serve the run's workflow). */
-  workflowKey: string | null;
-  workflowName: string | null;
-  status: RunStatus;
-  /**
-   * For a `running` run, whether the process executing it is still there: `gone` when it
-   * crashed or was killed (heartbeat stale, pid dead); such a run can be cancelled or resumed.
-   * Null for runs no process owns.
-   */
-  owner: RunOwnerState;
-  parentRunId: string | null;
-  nextRunId: string | null;
-  error: FlowErrorJson | null;
-  /** `ctx.auth.triggeredBy` of the run (null for anonymous runs). */
-  triggeredBy: string | null;
-  /** `launchRun`'s `options.startedBy` (provenance only). */
-  startedBy: Record<string, unknown> | null;
-  annotations: Record<string, string | number | boolean>;
-  /** The run's input as it was given (what a console searches and re-runs with). */
-  input: unknown;
-  createdAtMs: number;
-  updatedAtMs: number;
-  finishedAtMs: number | null;
-  /** Why a `paused` run is paused: `rewind` and `person` wait for a Resume, `shutdown` for a host to start (absent: not known). */
-  pauseReason?: PauseReason | null;
-  /**
-   * Tokens and cost of the run's agent attempts, its child runs included (docs/agents.md
-   * "Cost"); null when no agent attempt recorded usage. Absent from rows a replicated list
-   * (multiplayer) holds.
-   */
-  usage?: RunUsageSummary | null;
-}
+/** A run in a list (declared by its schema, core/api/results.ts `runSummaryRowSchema`). */
+export type GatewayRunSummaryRow = z.infer<typeof runSummaryRowSchema>;
 
 /** A run's agents' tokens and cost in a run row (`getRunUsage` has them per task). */
-export interface RunUsageSummary {
-  inputTokens?: number;
-  outputTokens?: number;
-  totalTokens?: number;
-  costUsd?: number;
-  /** Attempts that recorded usage. */
-  attempts: number;
-}
+export type RunUsageSummary = z.infer<typeof runUsageSummarySchema>;
 
-/** A run with everything a run page shows. */
-export interface GatewayRunRow extends GatewayRunSummaryRow {
-  output: unknown;
-  auth: RunAuthContext | null;
-  nodes: GatewayRunNode[];
-  /** Number of the latest frame (0 when none was committed). */
-  frameNo: number;
-  /** Seq of the latest event (resume point for event streams). */
-  lastSeq: number;
-}
+/** A run with everything a run page shows (`runRowSchema`). */
+export type GatewayRunRow = z.infer<typeof runRowSchema>;
 
-/** A registered workflow. */
-export interface GatewayWorkflowRow {
-  key: string;
-  name: string | null;
-  description: string | null;
-  /** JSON Schema of the run input (`z.toJSONSchema`), or null when the workflow has no `input` schema. */
-  inputSchema: Record<string, unknown> | null;
-  /** Output table keys. */
-  outputs: string[];
-}
+/** A registered workflow (`workflowRowSchema`). */
+export type GatewayWorkflowRow = z.infer<typeof workflowRowSchema>;
 
-/** A page of runs. */
-export interface RunPage {
-  runs: GatewayRunSummaryRow[];
-  /** Pass as `cursor` for the next page; null on the last page. */
-  nextCursor: string | null;
-}
+/** A page of runs (`runPageSchema`). */
+export type RunPage = z.infer<typeof runPageSchema>;
 
 /** The filter of run lists. */
 export interface RunFilter {

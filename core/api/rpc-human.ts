@@ -8,6 +8,7 @@ import { z } from "zod";
 import { type DeliveryResult, listPendingApprovals, submitApproval, submitEvent, submitSignal } from "../engine/index.js";
 import { approvalRowOf, type GatewayApprovalRow } from "./node-rows.js";
 import type { GatewayHost } from "./host.js";
+import { approvalRowSchema, deliveryResultSchema } from "./results.js";
 import type { RpcMethod } from "./rpc-types.js";
 
 const submitApprovalParams = z.object({
@@ -45,6 +46,7 @@ async function wake(host: GatewayHost, runId: string | undefined): Promise<void>
 const submitApprovalMethod: RpcMethod<z.infer<typeof submitApprovalParams>, DeliveryResult> = {
   scope: "approval:submit",
   params: submitApprovalParams,
+  result: deliveryResultSchema,
   async handler(p, caller, host) {
     const result = await submitApproval(dbFor(host, p.runId), {
       runId: p.runId,
@@ -84,6 +86,7 @@ const submitSignalMethod: RpcMethod<z.infer<typeof submitSignalParams>, { delive
 const listApprovals: RpcMethod<{ runId?: string | undefined }, GatewayApprovalRow[]> = {
   scope: "run:read",
   params: z.object({ runId: z.string().min(1).optional() }),
+  result: z.array(approvalRowSchema),
   handler: async (p, _caller, host) => (await listPendingApprovals(host.db, p.runId ? { runId: p.runId } : {})).map((a) => approvalRowOf(a) as GatewayApprovalRow),
 };
 

@@ -13,6 +13,7 @@ import { attemptDiff, runDiff, type WorkspaceDiff } from "../time-travel/index.j
 import type { GatewayHost } from "./host.js";
 import { type GatewayPromptRow, promptRowsOf } from "./node-rows.js";
 import { type GatewayRunRow, type GatewayWorkflowRow, listRunRows, type RunPage, runRow, workflowRow } from "./read-model.js";
+import { runPageSchema, runRowSchema, workflowRowSchema } from "./results.js";
 import type { RpcMethod } from "./rpc-types.js";
 import { type WhatHappened, whatHappened } from "./what-happened.js";
 
@@ -61,11 +62,12 @@ async function prompts(host: GatewayHost, p: { runId?: string | undefined; limit
 }
 
 export const READ_METHODS = {
-  getRun: { scope: "run:read", params: runIdParams, handler: (p, _c, host) => runRow(host, p.runId) } as RpcMethod<{ runId: string }, GatewayRunRow>,
-  listRuns: { scope: "run:read", params: listRunsParams, handler: (p, _c, host) => listRunRows(host, p) } as RpcMethod<z.infer<typeof listRunsParams>, RunPage>,
+  getRun: { scope: "run:read", params: runIdParams, result: runRowSchema, handler: (p, _c, host) => runRow(host, p.runId) } as RpcMethod<{ runId: string }, GatewayRunRow>,
+  listRuns: { scope: "run:read", params: listRunsParams, result: runPageSchema, handler: (p, _c, host) => listRunRows(host, p) } as RpcMethod<z.infer<typeof listRunsParams>, RunPage>,
   listWorkflows: {
     scope: "run:read",
     params: z.object({}),
+    result: z.array(workflowRowSchema),
     handler: async (_p, _c, host) => host.listWorkflows().map((w) => workflowRow(w.key, w.workflow)),
   } as RpcMethod<Record<string, never>, GatewayWorkflowRow[]>,
   getNodeOutput: {

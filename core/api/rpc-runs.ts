@@ -7,7 +7,7 @@
  * See docs/hosting.md "RPC methods".
  */
 import { z } from "zod";
-import { ownerStateOf, previewDecisions, runSql, stopRun } from "../engine/index.js";
+import { checkStop, ownerStateOf, previewDecisions, runSql, stopRun } from "../engine/index.js";
 import type { RunStatus } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
@@ -15,6 +15,7 @@ import { planFork, timeTravel, type TimeTravelResult } from "../time-travel/inde
 import { ANNOTATIONS } from "./contract.js";
 import type { GatewayHost, HijackPlanSummary } from "./host.js";
 import { runAuthOf } from "./identity.js";
+import { launchRunResultSchema, pauseRunResultSchema, runStatusResultSchema } from "./results.js";
 import type { RpcMethod } from "./rpc-types.js";
 import { workflowDbOf } from "./workflow-db.js";
 
@@ -38,15 +39,13 @@ const launchRunParams = z.object({
     .default({}),
 });
 
-/** How a run stands after a lifecycle call. */
-export interface RunStatusResult {
-  runId: string;
-  status: RunStatus;
-}
+/** How a run stands after a lifecycle call (`runStatusResultSchema`). */
+export type RunStatusResult = z.infer<typeof runStatusResultSchema>;
 
-const launchRun: RpcMethod<z.infer<typeof launchRunParams>, { runId: string; workflow: string }> = {
+const launchRun: RpcMethod<z.infer<typeof launchRunParams>, z.infer<typeof launchRunResultSchema>> = {
   scope: "run:write",
   params: launchRunParams,
+  result: launchRunResultSchema,
   async handler(p, caller, host) {
     const annotations = { ...p.options.annotations, ...(p.options.startedBy ? { [ANNOTATIONS.startedBy]: JSON.stringify(p.options.startedBy) } : {}) };
     const { runId } = await host.startRun({
@@ -64,12 +63,14 @@ const launchRun: RpcMethod<z.infer<typeof launchRunParams>, { runId: string; wor
 const resumeRun: RpcMethod<{ runId: string; force?: boolean | undefined }, RunStatusResult> = {
   scope: "run:write",
   params: runIdParams.extend({ force: z.boolean().optional() }),
+  result: runStatusResultSchema,
   handler: (p, _caller, host) => host.resumeRun(p.runId, p.force ? { force: true } : {}),
 };
 
-const pauseRun: RpcMethod<{ runId: string }, { runId: string; status: "pausing" }> = {
+const pauseRun: RpcMethod<{ runId: string }, z.infer<typeof pauseRunResultSchema>> = {
   scope: "run:write",
   params: runIdParams,
+  result: pauseRunResultSchema,
   async handler(p, _caller, host) {
     const active = host.activeRun(p.runId);
     if (!active) {
@@ -89,6 +90,7 @@ const pauseRun: RpcMethod<{ runId: string }, { runId: string; status: "pausing" 
 const cancelRun: RpcMethod<{ runId: string }, RunStatusResult> = {
   scope: "run:write",
   params: runIdParams,
+  result: runStatusResultSchema,
   async handler(p, caller, host) {
     const result = await cancel(host, p.runId);
     if (result.status === "cancelled" && caller) await recordCancelledBy(host, p.runId, caller.userId ?? caller.triggeredBy);
@@ -108,10 +110,8 @@ async function cancel(host: GatewayHost, runId: string): Promise<RunStatusResult
   let active = host.activeRun(runId);
   if (!active) {
     const run = await host.db.requireRun(runId);
-    if (run.status === "cancelled") return { runId, status: "cancelled" };
-    if (run.status === "finished" || run.status === "failed" || run.status === "continued") {
-      throw new FlowError("INVALID_TRANSITION", `Run ${runId} already ended (status ${run.status}); there is nothing to cancel.`, { runId, status: run.status });
-    }
+    // Checked against the lifecycle table: cancelled already answers as it is, an ended run is INVALID_TRANSITION.
+    if (checkStop(runId, run.status, "cancel")) return { runId, status: "cancelled" };
     // Another live process executes it (flow up, another Gateway): ask it and wait.
     if (ownerStateOf(host.db.binding.env, run) === "live") return { runId, status: (await stopRun(host.db, runId, "cancel")).status };
     // A parked run (waiting, paused), or one whose process is gone, has no session: resume it

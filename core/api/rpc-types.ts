@@ -15,6 +15,12 @@ import type { Scope } from "./scopes.js";
 export interface RpcMethod<P = any, R = unknown> {
   scope: Scope;
   params: z.ZodType<P>;
+  /**
+   * What it answers, as a schema (core/api/results.ts), for the methods the contract declares
+   * a result for; `R` is derived from it there. Never applied to an answer: the contract test
+   * checks real answers against it.
+   */
+  result?: z.ZodType<R>;
   handler(params: P, caller: CallerIdentity | null, host: GatewayHost): Promise<R>;
 }
 

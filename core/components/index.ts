@@ -1,3 +1,9 @@
+/**
+ * @module core/components
+ * The built-in components: structure (Workflow, Sequence, Parallel, Branch, Loop), Task, waits,
+ * scopes, workspaces, subflows and the library (docs/components.md). Every name here is public:
+ * `durable-flow/core` re-exports this door whole, so a name added here is published.
+ */
 export { Branch, Loop, Parallel, Ralph, Sequence, Workflow } from "./control-flow.js";
 export { Task } from "./task.js";
 export type {
@@ -15,7 +21,6 @@ export type {
   RowKey,
   RowOf,
   SchemaMap,
-  SchemaOf,
   SequenceProps,
   TaskChildren,
   TaskProps,
@@ -23,7 +28,6 @@ export type {
   WorkflowProps,
 } from "./types.js";
 
-// For Flow's other areas (not part of the documented entry).
 export { MergeQueue, Sandbox, Worktree } from "./control-flow.js";
 export type { MergeQueueProps, SandboxProps, WorktreeProps } from "./control-flow.js";
 export {

@@ -5,7 +5,7 @@
  * block (durably) and renders again; the block then renders its recovery instead of its
  * body. See docs/recovery.md.
  */
-import { renderViewOf } from "../engine/index.js";
+import { renderViewOf } from "../jsx/index.js";
 import type { FlowErrorJson } from "../errors.js";
 import { createElement, type FlowElement, type FlowNode, isFlowElement, useRenderCtx } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";

@@ -5,7 +5,7 @@
  * docs/waiting.md). Deliveries: `submitApproval`, `submitHumanTask`, `submitSignal`.
  */
 import { z } from "zod";
-import { renderViewOf } from "../engine/index.js";
+import { renderViewOf } from "../jsx/index.js";
 import { createElement, type FlowElement, type FlowNode, useRenderCtx } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";
 import type { AnyObjectSchema } from "../schema/index.js";

@@ -11,7 +11,7 @@ import type { EventInit } from "./events.js";
 import type { WriteBatch } from "./run-sql.js";
 import type { FlowAlertPolicy } from "./types.js";
 import { waitSql } from "./waits/wait-sql.js";
-import type { ClockPort } from "./world.js";
+import type { ClockPort } from "../util/index.js";
 
 export type ReactionKind = "emit-only" | "pause" | "cancel" | "open-approval" | "deliver";
 

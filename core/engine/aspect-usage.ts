@@ -8,9 +8,25 @@
  * recorded usage, the ones time travel set aside included, as `getRunUsage` and the run's
  * cost sum them (`attemptTokens`): a budget reads the numbers the app and the CLI show.
  */
-import { attemptTokens } from "../agents/index.js";
+import { TABLES } from "../protocol.js";
+import { rollUpUsage } from "../agents/index.js";
+import type { AgentUsage } from "../agents/index.js";
 import type { StorePort } from "../store/index.js";
 import type { PlanTask } from "./plan.js";
+
+/**
+ * The tokens one attempt spent, as a token budget (`<Aspects tokenBudget>`) counts them: its
+ * agents' total (input + output when no total was reported, as `rollUpUsage` (core/agents) counts it)
+ * plus, for a Subflow, its child run's (`childUsage`, which the run's rolled-up usage reaches
+ * through the child's own attempts instead).
+ * @example
+ * attemptTokens({ usage: { inputTokens: 10, outputTokens: 5 } }); // 15
+ * attemptTokens({ childRunId: "r1/draft@0", childUsage: { totalTokens: 40, attempts: 2 } }); // 40
+ */
+function attemptTokens(meta: unknown): number {
+  const child = (meta as { childUsage?: AgentUsage } | null | undefined)?.childUsage;
+  return (rollUpUsage([meta]).totalTokens ?? 0) + (child?.totalTokens ?? 0);
+}
 
 /** Totals of the tasks of one Aspects block. */
 export interface AspectTotals {
@@ -47,7 +63,7 @@ export class AspectUsage {
   /** Loads the usage of the run's recorded attempts (a resumed run). */
   async load(store: StorePort, runId: string): Promise<void> {
     const rows = await store.query<{ node_id: string; iteration: number; state: string; meta_json: string | null; started_at_ms: number; finished_at_ms: number | null }>(
-      `SELECT node_id, iteration, state, meta_json, started_at_ms, finished_at_ms FROM _flow_attempts WHERE run_id = ? AND (state = 'finished' OR meta_json IS NOT NULL) ORDER BY attempt`,
+      `SELECT node_id, iteration, state, meta_json, started_at_ms, finished_at_ms FROM ${TABLES.attempts} WHERE run_id = ? AND (state = 'finished' OR meta_json IS NOT NULL) ORDER BY attempt`,
       [runId],
     );
     for (const r of rows) {

@@ -8,14 +8,15 @@
  * best-effort around the task except recording tool calls, which is durable before the tool
  * runs.
  */
+import { TABLES } from "../protocol.js";
 import type { AgentSessionRef, AgentTaskInput } from "../agents/index.js";
 import { AttemptTranscript, type TranscriptSink } from "../agents/index.js";
 import { memoryEngineOf, prepareTaskMemory, retainTaskMemory } from "../memory/index.js";
 import { scoreAttempt } from "../scorers/index.js";
-import { effectKey, settledEffectKeys } from "../time-travel/index.js";
+import { effectKey, settledEffectKeys } from "./travel/intent.js";
 import type { CurrentAttempt } from "../tools/index.js";
 import { createToolContextFactory, type ToolCallRecord, type ToolContextFactory } from "../tools/index.js";
-import type { StoreBinding } from "./binding.js";
+import type { StoreBinding } from "../binding.js";
 import type { RunOptions, TaskDescriptor } from "./types.js";
 
 export interface AttemptScope {
@@ -113,7 +114,7 @@ export class AttemptServices {
       priorCalls: prior,
       recordCall: async (c: ToolCallRecord) => {
         await store.execute(
-          `INSERT INTO _flow_tool_calls (run_id, node_id, iteration, attempt, seq, tool_name, idempotency_key, side_effect, idempotent, called_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+          `INSERT INTO ${TABLES.toolCalls} (run_id, node_id, iteration, attempt, seq, tool_name, idempotency_key, side_effect, idempotent, called_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
           [runId, desc.nodeId, desc.iteration, c.attempt, c.seq, c.toolName, c.idempotencyKey, c.sideEffect, c.idempotent, env.clock.now()],
         );
       },
@@ -124,7 +125,7 @@ export class AttemptServices {
   private async priorCalls(runId: string, desc: TaskDescriptor, attempt: number): Promise<ToolCallRecord[]> {
     const [rows, reverted] = await Promise.all([
       this.binding.store.query<Record<string, unknown>>(
-        `SELECT attempt, seq, tool_name, idempotency_key, side_effect, idempotent FROM _flow_tool_calls WHERE run_id = ? AND node_id = ? AND iteration = ? AND attempt < ?`,
+        `SELECT attempt, seq, tool_name, idempotency_key, side_effect, idempotent FROM ${TABLES.toolCalls} WHERE run_id = ? AND node_id = ? AND iteration = ? AND attempt < ?`,
         [runId, desc.nodeId, desc.iteration, attempt],
       ),
       settledEffectKeys(this.binding, runId, ["reverted"]),
@@ -173,7 +174,7 @@ export class AttemptServices {
   private async lookupSession(runId: string, nodeId: string): Promise<AgentSessionRef | undefined> {
     const rows = await this.binding.store.query<{ meta_json: string | null; error_json: string | null }>(
       // Settled attempts only: the attempt asking is already recorded, in progress, without a session.
-      `SELECT meta_json, error_json FROM _flow_attempts WHERE run_id = ? AND node_id = ? AND state <> 'in-progress' ORDER BY started_at_ms DESC, attempt DESC LIMIT 1`,
+      `SELECT meta_json, error_json FROM ${TABLES.attempts} WHERE run_id = ? AND node_id = ? AND state <> 'in-progress' ORDER BY started_at_ms DESC, attempt DESC LIMIT 1`,
       [runId, nodeId],
     );
     const row = rows[0];

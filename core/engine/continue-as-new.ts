@@ -6,11 +6,12 @@
  * ends this one, with no owner, so that `runWorkflow(..., { runId: nextRunId, resume: true })`
  * (or a Gateway) claims it at once.
  */
+import { TABLES } from "../protocol.js";
 import type { SchemaRegistry } from "../schema/index.js";
 import type { Dialect } from "../store/index.js";
 import type { FlowEvent } from "./events.js";
 import type { OutputIndex } from "./output-index.js";
-import { eventSql, json, nodeSql, outputSql, RELEASED, statusChange, type WriteBatch } from "./run-sql.js";
+import { eventSql, json, nodeChange, outputSql, RELEASED, statusChange, type WriteBatch } from "./run-sql.js";
 import type { RunStatus } from "./types.js";
 
 export interface Continuation {
@@ -36,7 +37,7 @@ export function writeContinuation(c: Continuation): void {
   const { batch, nextRunId, now } = c;
   batch.push(
     // The next run works where this one did (its workspace and workflow file carry over).
-    `INSERT INTO _flow_runs (run_id, parent_run_id, workflow_name, workflow_hash, status, input_json, iterations_json, auth_json, config_json, created_at_ms, updated_at_ms, workspace_dir, workflow_path) SELECT ?, NULL, ?, ?, 'running', ?, ?, ?, ?, ?, ?, workspace_dir, workflow_path FROM _flow_runs WHERE run_id = ?`,
+    `INSERT INTO ${TABLES.runs} (run_id, parent_run_id, workflow_name, workflow_hash, status, input_json, iterations_json, auth_json, config_json, created_at_ms, updated_at_ms, workspace_dir, workflow_path) SELECT ?, NULL, ?, ?, 'running', ?, ?, ?, ?, ?, ?, workspace_dir, workflow_path FROM ${TABLES.runs} WHERE run_id = ?`,
     [nextRunId, c.workflowName, c.workflowHash, json(c.input), json(c.iterations), json(c.auth ?? undefined), json({ continuedFrom: c.runId }), now, now, c.runId],
   );
   const inputTable = c.registry.input;
@@ -52,7 +53,7 @@ export function writeContinuation(c: Continuation): void {
       for (const row of latest.values()) {
         const { runId: _r, nodeId, iteration, ...fields } = row;
         outputSql.upsert(batch, c.dialect, entry, nextRunId, nodeId, iteration, fields);
-        nodeSql.upsert(batch, nextRunId, { nodeId, iteration, state: "finished", outputTable: entry.key }, now);
+        nodeChange(batch, nextRunId, null, { nodeId, iteration, state: "finished", outputTable: entry.key }, now);
       }
     }
   }

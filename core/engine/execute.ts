@@ -12,13 +12,13 @@ import type { TaskRuntime } from "../components/index.js";
 import { FlowError, isFlowError } from "../errors.js";
 import { isFlowElement, renderNodes, textOf } from "../jsx/index.js";
 import type { AnyObjectSchema } from "../schema/index.js";
-import type { AttemptSnapshots } from "../time-travel/index.js";
+import type { AttemptSnapshots } from "./travel/snapshots.js";
 import type { AttemptServices } from "./attempt-services.js";
 import type { NodeDescriptor, SubflowSpec } from "./describe-node.js";
 import type { SubflowOutcome } from "./subflow.js";
 import type { TaskDescriptor } from "./types.js";
 import type { WorkspacePort } from "./workspace-port.js";
-import type { ClockPort } from "./world.js";
+import type { ClockPort } from "../util/index.js";
 
 /** `input`: what the task was given (prompt, row or deps), for scorers; `vcs`: the workspace snapshots taken. */
 export type AttemptOutcome = ({ ok: true; row: Record<string, unknown>; meta?: Record<string, unknown>; input?: unknown } | { ok: false; error: FlowError }) & {

@@ -10,7 +10,7 @@ import { TAGS } from "../protocol.js";
 import type { SchemaRegistry } from "../schema/index.js";
 import { newGroup, nodeKey, type PlanGroup, type PlanTask } from "./plan.js";
 import { describeNode, positiveOrUndefined, type WorkspaceRef } from "./describe-node.js";
-import { passStartKey } from "./nested-loops.js";
+import { passStartKey } from "../protocol.js";
 import type { TaskDescriptor } from "./types.js";
 
 /** Default `maxIterations` of a Loop. */

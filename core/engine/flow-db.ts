@@ -3,6 +3,7 @@
  * `FlowDb`: the read side of a workflow's store (runs, nodes, attempts, events, frames), built
  * from a workflow's `db` handle. Hosting surfaces, the CLI and time travel read through it.
  */
+import { TABLES } from "../protocol.js";
 import { buildTranscripts, rollUpUsage, type TranscriptAttempt } from "../agents/index.js";
 import type { AgentUsage } from "../agents/index.js";
 import type { OutputTarget, RowOf, SchemaMap } from "../components/index.js";
@@ -11,7 +12,7 @@ import { decodeRow } from "../schema/index.js";
 import type { SchemaRegistry } from "../schema/index.js";
 import { quoteIdent } from "../store/index.js";
 import type { StorePort } from "../store/index.js";
-import { bindingOf, type StoreBinding } from "./binding.js";
+import { bindingOf, type StoreBinding } from "../binding.js";
 import type { FlowEvent } from "./events.js";
 import { replayFrames } from "./frames.js";
 import { eventOf, nodeFields, num, parse } from "./row-fields.js";
@@ -95,7 +96,7 @@ export class FlowDb<S extends SchemaMap = SchemaMap> {
   }
 
   async getRun(runId: string): Promise<RunRecord | undefined> {
-    const rows = await this.store.query<RunRow & Record<string, unknown>>(`SELECT * FROM _flow_runs WHERE run_id = ?`, [runId]);
+    const rows = await this.store.query<RunRow & Record<string, unknown>>(`SELECT * FROM ${TABLES.runs} WHERE run_id = ?`, [runId]);
     return rows[0] && toRun(rows[0]);
   }
 
@@ -103,20 +104,20 @@ export class FlowDb<S extends SchemaMap = SchemaMap> {
   async listRuns(filter: { limit?: number; status?: RunStatus } = {}): Promise<RunRecord[]> {
     const limit = Math.max(1, Math.min(filter.limit ?? 100, 10_000));
     const rows = filter.status
-      ? await this.store.query<RunRow & Record<string, unknown>>(`SELECT * FROM _flow_runs WHERE status = ? ORDER BY created_at_ms DESC LIMIT ?`, [filter.status, limit])
-      : await this.store.query<RunRow & Record<string, unknown>>(`SELECT * FROM _flow_runs ORDER BY created_at_ms DESC LIMIT ?`, [limit]);
+      ? await this.store.query<RunRow & Record<string, unknown>>(`SELECT * FROM ${TABLES.runs} WHERE status = ? ORDER BY created_at_ms DESC LIMIT ?`, [filter.status, limit])
+      : await this.store.query<RunRow & Record<string, unknown>>(`SELECT * FROM ${TABLES.runs} ORDER BY created_at_ms DESC LIMIT ?`, [limit]);
     return rows.map(toRun);
   }
 
   async listNodes(runId: string): Promise<NodeRecord[]> {
-    const rows = await this.store.query(`SELECT * FROM _flow_nodes WHERE run_id = ? ORDER BY iteration, ordinal`, [runId]);
+    const rows = await this.store.query(`SELECT * FROM ${TABLES.nodes} WHERE run_id = ? ORDER BY iteration, ordinal`, [runId]);
     return rows.map((r) => nodeFields(r) as NodeRecord);
   }
 
   async listAttempts(runId: string, nodeId?: string): Promise<AttemptRecord[]> {
     const rows = nodeId
-      ? await this.store.query(`SELECT * FROM _flow_attempts WHERE run_id = ? AND node_id = ? ORDER BY started_at_ms, attempt`, [runId, nodeId])
-      : await this.store.query(`SELECT * FROM _flow_attempts WHERE run_id = ? ORDER BY started_at_ms, attempt`, [runId]);
+      ? await this.store.query(`SELECT * FROM ${TABLES.attempts} WHERE run_id = ? AND node_id = ? ORDER BY started_at_ms, attempt`, [runId, nodeId])
+      : await this.store.query(`SELECT * FROM ${TABLES.attempts} WHERE run_id = ? ORDER BY started_at_ms, attempt`, [runId]);
     return rows.map((r) => ({
       nodeId: String(r.node_id),
       iteration: Number(r.iteration),
@@ -132,7 +133,7 @@ export class FlowDb<S extends SchemaMap = SchemaMap> {
 
   /** Events in seq order, after `afterSeq` (exclusive). */
   async listEvents(runId: string, opts: { afterSeq?: number; limit?: number } = {}): Promise<FlowEvent[]> {
-    const rows = await this.store.query(`SELECT * FROM _flow_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?`, [runId, opts.afterSeq ?? 0, opts.limit ?? 100_000]);
+    const rows = await this.store.query(`SELECT * FROM ${TABLES.events} WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?`, [runId, opts.afterSeq ?? 0, opts.limit ?? 100_000]);
     return rows.map(eventOf);
   }
 
@@ -141,7 +142,7 @@ export class FlowDb<S extends SchemaMap = SchemaMap> {
    * run's `Agent*` events, so it is the transcript so far while the agent works.
    */
   async getTranscript(runId: string, nodeId: string): Promise<TranscriptAttempt[]> {
-    const rows = await this.store.query(`SELECT * FROM _flow_events WHERE run_id = ? AND (type LIKE 'Agent%' OR type = 'TaskCancelled') ORDER BY seq`, [runId]);
+    const rows = await this.store.query(`SELECT * FROM ${TABLES.events} WHERE run_id = ? AND (type LIKE 'Agent%' OR type = 'TaskCancelled') ORDER BY seq`, [runId]);
     return buildTranscripts(rows.map(eventOf), nodeId);
   }
 
@@ -156,7 +157,7 @@ export class FlowDb<S extends SchemaMap = SchemaMap> {
     // `<id>/` up to `<id>0` ("0" sorts right after "/") holds exactly the child runs' ids: a
     // range of the primary key, where a substr() test read every attempt of the store.
     const rows = await this.store.query<{ run_id: string; node_id: string; meta_json: string | null }>(
-      `SELECT run_id, node_id, meta_json FROM _flow_attempts WHERE (run_id = ? OR (run_id > ? AND run_id < ?)) AND meta_json IS NOT NULL`,
+      `SELECT run_id, node_id, meta_json FROM ${TABLES.attempts} WHERE (run_id = ? OR (run_id > ? AND run_id < ?)) AND meta_json IS NOT NULL`,
       [runId, prefix, `${runId}0`],
     );
     const metas = rows.map((r) => ({ node: r.run_id === runId ? r.node_id : `${r.run_id.slice(prefix.length)}/${r.node_id}`, meta: parse<unknown>(r.meta_json) }));
@@ -172,16 +173,16 @@ export class FlowDb<S extends SchemaMap = SchemaMap> {
 
   /** How many events the run has recorded (seq runs from 1 without gaps, so also its last seq). */
   async countEvents(runId: string): Promise<number> {
-    const rows = await this.store.query<{ n: unknown }>(`SELECT COUNT(*) AS n FROM _flow_events WHERE run_id = ?`, [runId]);
+    const rows = await this.store.query<{ n: unknown }>(`SELECT COUNT(*) AS n FROM ${TABLES.events} WHERE run_id = ?`, [runId]);
     return Number(rows[0]?.n ?? 0);
   }
 
   /** A frame (default: the latest), rebuilt from its keyframe and deltas. */
   async getFrame(runId: string, frameNo?: number): Promise<GraphSnapshot | undefined> {
-    const target = frameNo ?? Number((await this.store.query<{ n: unknown }>(`SELECT MAX(frame_no) AS n FROM _flow_frames WHERE run_id = ?`, [runId]))[0]?.n ?? 0);
+    const target = frameNo ?? Number((await this.store.query<{ n: unknown }>(`SELECT MAX(frame_no) AS n FROM ${TABLES.frames} WHERE run_id = ?`, [runId]))[0]?.n ?? 0);
     if (!target) return undefined;
     const rows = await this.store.query(
-      `SELECT frame_no, kind, data_json FROM _flow_frames WHERE run_id = ? AND frame_no <= ? AND frame_no >= (SELECT COALESCE(MAX(frame_no), 0) FROM _flow_frames WHERE run_id = ? AND kind = 'key' AND frame_no <= ?) ORDER BY frame_no`,
+      `SELECT frame_no, kind, data_json FROM ${TABLES.frames} WHERE run_id = ? AND frame_no <= ? AND frame_no >= (SELECT COALESCE(MAX(frame_no), 0) FROM ${TABLES.frames} WHERE run_id = ? AND kind = 'key' AND frame_no <= ?) ORDER BY frame_no`,
       [runId, target, runId, target],
     );
     if (rows.length === 0 || Number(rows[rows.length - 1]!.frame_no) !== target) return undefined;

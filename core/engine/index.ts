@@ -5,8 +5,8 @@
  * here only.
  */
 export type { AspectTotals } from "./aspect-usage.js";
-export { attachBinding, bindingOf } from "./binding.js";
-export type { StoreBinding } from "./binding.js";
+export { attachBinding, bindingOf } from "../binding.js";
+export type { StoreBinding } from "../binding.js";
 export type { FlowCtx, InputOf, OutputsAccessor, RunOutputOf } from "./ctx.js";
 export type {
   AgentGenerationFinishedEvent,
@@ -23,15 +23,17 @@ export type { AttemptRecord, NodeRecord, RunRecord, RunUsage } from "./flow-db.j
 export { eventOf, nodeFields, pendingApprovalFields, waitFields } from "./row-fields.js";
 export type { Columns, WaitFields } from "./row-fields.js";
 export { assertInputFits } from "./input.js";
-export { passStartKey } from "./nested-loops.js";
-export { renderViewOf } from "./render-view.js";
 export { retryTask } from "./retry-task.js";
 export { ownerStateOf, stopRun } from "./run-control.js";
 export type { RunOwnerState, StopRunOptions, StopRunResult } from "./run-control.js";
-export { eventSql, json, nodeSql, outputSql, runSql, statusChange, WriteBatch } from "./run-sql.js";
+export { eventSql, json, nodeChange, outputSql, runSql, statusChange, WriteBatch } from "./run-sql.js";
+export type { NodeWrite } from "./run-sql.js";
 export type { RunRow } from "./run-sql.js";
 export { runWorkflow } from "./run.js";
-export { assertTransition, RUN_STATUSES, TERMINAL_STATUSES } from "./status.js";
+export { scoreRuns } from "./score-runs.js";
+export type { BatchTarget, ScoreRunsOptions, ScoreRunsResult } from "./score-runs.js";
+export { assertNodeTransition, assertTransition, checkStop, NODE_STATES, RUN_STATUSES, TERMINAL_STATUSES } from "./status.js";
+export type { NodeRef } from "./status.js";
 export type {
   AttemptState,
   FlowAlertPolicy,
@@ -70,6 +72,15 @@ export type {
 } from "./waits/deliver.js";
 export { previewDecisions, resetWaits } from "./waits/reset-waits.js";
 export type { ResetDecision } from "./waits/reset-waits.js";
+// The engine's part of time travel (core/engine/travel/): what an attempt snapshots, the rule
+// of what a target resets, and the crash-safe intent a resume finishes; core/time-travel
+// builds rewind, revert and fork on them.
+export { dependentsOf } from "./travel/dependents.js";
+export { completeIntent, effectKey, loopIterationsAt, recoverTimeTravel, resetSetOf, settledEffectKeys, writeIntent } from "./travel/intent.js";
+export type { Intent } from "./travel/intent.js";
+export { attemptRef, intentRef, parseAttemptRef, runRefPrefix } from "./travel/refs.js";
+export { absoluteDir, attemptSnapshotsFor } from "./travel/snapshots.js";
+export type { AttemptSnapshots } from "./travel/snapshots.js";
 export { parseDuration } from "./waits/spec.js";
 export type { WaitKind } from "./waits/spec.js";
 export type { WaitRow, WaitStatus } from "./waits/wait-sql.js";
@@ -81,5 +92,8 @@ export type {
   WorkspacePort,
   WorkspaceSpec,
 } from "./workspace-port.js";
-export { createDefaultEnv, systemClock } from "./world.js";
-export type { ClockPort, RunLogSink, RuntimeEnv } from "./world.js";
+export { createDefaultEnv } from "./world.js";
+export type { RunLogSink, RuntimeEnv } from "./world.js";
+// The clock sits below the engine (core/util); the engine's users take it from here too.
+export { systemClock } from "../util/index.js";
+export type { ClockPort } from "../util/index.js";

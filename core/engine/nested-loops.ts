@@ -7,19 +7,11 @@
  * still finds the newest row, and the primary key (an `int` on PostgreSQL) needs no encoding.
  * Where each pass began is kept in the run's iterations map under `<loopId>#start`; each
  * level's iteration of a task is in its descriptor's `iterationPath` (frames) and in the
- * `LoopIteration` event of the loop that advanced.
+ * `LoopIteration` event of the loop that advanced. The key itself is `passStartKey`
+ * (core/protocol.ts), which the library components read too.
  */
+import { passStartKey } from "../protocol.js";
 import type { PlanGroup } from "./plan.js";
-
-/** Key of the iterations map holding where the current pass of a nested loop began. */
-export function passStartKey(loopId: string): string {
-  return `${loopId}#start`;
-}
-
-/** True for the iterations-map keys that are bookkeeping, not loop ids. */
-export function isPassStartKey(key: string): boolean {
-  return key.endsWith("#start");
-}
 
 function isInside(g: PlanGroup, outer: PlanGroup): boolean {
   for (let p = g.parent; p; p = p.parent) if (p === outer) return true;

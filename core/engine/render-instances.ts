@@ -8,7 +8,7 @@
  */
 import type { FlowElement, HostNode, RenderRecorder } from "../jsx/index.js";
 import { type OutputIndex, readKeysOf } from "./output-index.js";
-import type { RenderView } from "./render-view.js";
+import type { RenderView } from "../jsx/index.js";
 
 /** One function component of the last render. */
 export interface RenderInstance {

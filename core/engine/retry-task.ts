@@ -7,11 +7,11 @@
  * (the same rule time travel uses).
  */
 import { FlowError } from "../errors.js";
-import { dependentsOf } from "../time-travel/index.js";
+import { dependentsOf } from "./travel/dependents.js";
 import type { FlowEvent } from "./events.js";
 import { FlowDb } from "./flow-db.js";
 import { resetWaits } from "./waits/reset-waits.js";
-import { eventSql, nodeSql, outputSql, RELEASED, statusChange, WriteBatch } from "./run-sql.js";
+import { eventSql, nodeChange, outputSql, RELEASED, statusChange, WriteBatch } from "./run-sql.js";
 import type { RetryTaskOptions, RetryTaskResult } from "./types.js";
 
 /**
@@ -52,7 +52,7 @@ export async function retryTask(adapter: FlowDb | { db?: unknown }, opts: RetryT
       const entry = registry.entries.get(n.outputTable)!;
       outputSql.remove(batch, entry, opts.runId, n.nodeId, n.iteration);
     }
-    nodeSql.upsert(batch, opts.runId, { nodeId: n.nodeId, iteration: n.iteration, state: "pending", attempts: n.attempts }, now);
+    nodeChange(batch, opts.runId, n.state, { nodeId: n.nodeId, iteration: n.iteration, state: "pending", attempts: n.attempts }, now);
     const e: FlowEvent = { type: "TaskReset", runId: opts.runId, timestampMs: now, seq: ++seq, nodeId: n.nodeId, iteration: n.iteration, reason: "retry-task" };
     eventSql.insert(batch, e);
     events.push(e);

@@ -11,7 +11,8 @@
 import { FlowError } from "../errors.js";
 import type { FlowDb, RunRecord } from "./flow-db.js";
 import { runWorkflow } from "./run.js";
-import { type RunStopRequest, runSql } from "./run-sql.js";
+import { runSql } from "./run-sql.js";
+import { checkStop, type RunStopRequest } from "./status.js";
 import type { FlowWorkflow, RunStatus } from "./types.js";
 import type { RuntimeEnv } from "./world.js";
 
@@ -47,19 +48,18 @@ export interface StopRunResult {
 
 /**
  * Cancels or pauses a run, whichever process executes it. Resolves once the run has stopped
- * (its status is no longer `running`). Pausing a run no process executes is INVALID_TRANSITION;
- * cancelling one needs `workflow` (else WORKFLOW_NOT_FOUND); an ended run is INVALID_TRANSITION;
- * a cancelled run cancelled again answers as it is.
+ * (its status is no longer `running`). The request is checked against the lifecycle table
+ * first (`checkStop`, status.ts): a run the table lets go nowhere there (ended) is
+ * INVALID_TRANSITION, a cancelled run cancelled again (a paused one paused) answers as it is.
+ * Pausing a run no process executes is INVALID_TRANSITION; cancelling one needs `workflow`
+ * (else WORKFLOW_NOT_FOUND).
  * @example
  * await stopRun(new FlowDb(api.db), "r1", "cancel"); // { runId: "r1", status: "cancelled", how: "requested" }
  */
 export async function stopRun(db: FlowDb, runId: string, request: RunStopRequest, opts: StopRunOptions = {}): Promise<StopRunResult> {
   const env = db.binding.env;
   const run = await db.requireRun(runId);
-  if ((request === "cancel" && run.status === "cancelled") || (request === "pause" && run.status === "paused")) return { runId, status: run.status, how: "stopped" };
-  if (run.status === "finished" || run.status === "continued" || (request === "cancel" && run.status === "failed")) {
-    throw new FlowError("INVALID_TRANSITION", `Run ${runId} already ended (status ${run.status}); there is nothing to ${request}.`, { runId, status: run.status });
-  }
+  if (checkStop(runId, run.status, request)) return { runId, status: run.status, how: "stopped" };
   const owner = ownerStateOf(env, run);
   if (owner === "live") {
     if (!(await runSql.requestStop(db.store, runId, request, env.clock.now()))) return { runId, status: (await db.requireRun(runId)).status, how: "requested" };

@@ -9,7 +9,7 @@ import type { Dialect, SqlExecutor, SqlValue, StorePort } from "../store/index.j
 import { encodeValue } from "../schema/index.js";
 import type { TableEntry } from "../schema/index.js";
 import type { FlowEvent } from "./events.js";
-import { assertTransition } from "./status.js";
+import { assertNodeTransition, assertTransition, type RunStopRequest } from "./status.js";
 import type { AttemptState, NodeState, PauseReason, RunStatus } from "./types.js";
 
 /** Statements to commit together. */
@@ -81,8 +81,8 @@ export interface ClaimedFrom {
   updatedAtMs: number;
 }
 
-/** What another process may ask of a running run. */
-export type RunStopRequest = "cancel" | "pause";
+/** What another process may ask of a running run (status.ts). */
+export type { RunStopRequest };
 
 export const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
 
@@ -170,14 +170,37 @@ export const runSql = {
   },
 };
 
-export const nodeSql = {
-  upsert(b: WriteBatch, runId: string, n: { nodeId: string; iteration: number; state: NodeState; ordinal?: number; label?: string | null; outputTable?: string; attempts?: number; error?: unknown }, now: number) {
-    b.push(
-      `INSERT INTO _flow_nodes (run_id, node_id, iteration, state, ordinal, label, output_table, attempts, error_json, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+/** A node row as `nodeChange` writes it: its state, and the columns written with it. */
+export interface NodeWrite {
+  nodeId: string;
+  iteration: number;
+  state: NodeState;
+  ordinal?: number;
+  label?: string | null;
+  outputTable?: string;
+  attempts?: number;
+  error?: unknown;
+}
+
+/**
+ * The one statement that writes a node's (task's) state, wherever it changes (a render's new
+ * tasks, an attempt's start and end, a wait, a resume's or retryTask's or time travel's reset,
+ * a seeded or carried output). `from -> n.state` is checked against the node table in
+ * status.ts first (`from` null: the row is new): an illegal move throws INVALID_TRANSITION
+ * and nothing is added to the batch.
+ * @example
+ * nodeChange(batch, "r1", "in-progress", { nodeId: "a", iteration: 0, state: "finished", attempts: 1 }, now);
+ */
+export function nodeChange(b: WriteBatch, runId: string, from: NodeState | null, n: NodeWrite, now: number): void {
+  assertNodeTransition({ runId, nodeId: n.nodeId, iteration: n.iteration }, from, n.state);
+  b.push(
+    `INSERT INTO _flow_nodes (run_id, node_id, iteration, state, ordinal, label, output_table, attempts, error_json, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (run_id, node_id, iteration) DO UPDATE SET state = excluded.state, ordinal = COALESCE(excluded.ordinal, _flow_nodes.ordinal), label = COALESCE(excluded.label, _flow_nodes.label), output_table = COALESCE(excluded.output_table, _flow_nodes.output_table), attempts = excluded.attempts, error_json = excluded.error_json, updated_at_ms = excluded.updated_at_ms`,
-      [runId, n.nodeId, n.iteration, n.state, n.ordinal ?? null, n.label ?? null, n.outputTable ?? null, n.attempts ?? 0, json(n.error), now],
-    );
-  },
+    [runId, n.nodeId, n.iteration, n.state, n.ordinal ?? null, n.label ?? null, n.outputTable ?? null, n.attempts ?? 0, json(n.error), now],
+  );
+}
+
+export const nodeSql = {
   async list(db: SqlExecutor, runId: string): Promise<NodeRow[]> {
     return db.query<NodeRow & Record<string, unknown>>(`SELECT node_id, iteration, state, attempts, ordinal, output_table, updated_at_ms FROM _flow_nodes WHERE run_id = ?`, [runId]);
   },

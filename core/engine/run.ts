@@ -4,7 +4,7 @@
  * then hands it to a RunSession. See docs/engine.md.
  */
 import type { SchemaMap } from "../components/index.js";
-import { bindingOf, type StoreBinding } from "./binding.js";
+import { bindingOf, type StoreBinding } from "../binding.js";
 import type { InputOf, RunOutputOf } from "./ctx.js";
 import { checkRunOptions } from "./run-options.js";
 import { RunSession, type SessionStart, type WorkflowParts } from "./session.js";

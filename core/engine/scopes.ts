@@ -5,10 +5,11 @@
  * saga, the steps that had completed), durably in `_flow_runs.scopes_json`, and the tree
  * renders again so that the block shows its recovery.
  */
+import { TABLES } from "../protocol.js";
 import type { FlowErrorJson } from "../errors.js";
 import type { Extracted } from "./extract.js";
 import type { PlanTask } from "./plan.js";
-import type { ScopeFailure } from "./render-view.js";
+import type { ScopeFailure } from "../jsx/index.js";
 import { json, type WriteBatch } from "./run-sql.js";
 
 export class ScopeFailures {
@@ -29,7 +30,7 @@ export class ScopeFailures {
     const failure: ScopeFailure = { error };
     if (scope?.kind === "saga") failure.completedSteps = scope.steps.filter((g) => g.done).map((g) => g.id.slice("saga-step:".length));
     this.failures[scopeId] = failure;
-    batch.push(`UPDATE _flow_runs SET scopes_json = ? WHERE run_id = ?`, [json(this.failures), runId]);
+    batch.push(`UPDATE ${TABLES.runs} SET scopes_json = ? WHERE run_id = ?`, [json(this.failures), runId]);
     return scopeId;
   }
 }

@@ -7,15 +7,16 @@
  */
 import { TABLES } from "../protocol.js";
 import { FlowError } from "../errors.js";
-import { absoluteDir, recoverTimeTravel } from "../time-travel/index.js";
+import { recoverTimeTravel } from "./travel/intent.js";
+import { absoluteDir } from "./travel/snapshots.js";
 import { decodeRow } from "../schema/index.js";
-import type { StoreBinding } from "./binding.js";
+import type { StoreBinding } from "../binding.js";
 import type { EventInit, FlowEvent } from "./events.js";
 import { FrameEncoder, replayFrames } from "./frames.js";
 import { assertInputFits } from "./input.js";
 import { OutputIndex, type OutputRow } from "./output-index.js";
 import { nodeKey } from "./plan.js";
-import { attemptSql, eventSql, frameSql, nodeSql, outputSql, type RunRow, runSql, WriteBatch } from "./run-sql.js";
+import { attemptSql, eventSql, frameSql, nodeChange, nodeSql, outputSql, type RunRow, runSql, WriteBatch } from "./run-sql.js";
 import type { NodeInfo, SessionStart } from "./session.js";
 import type { RunOptions, RunResult } from "./types.js";
 
@@ -114,7 +115,7 @@ function seedOutputs(input: OpenInput, runId: string, batch: WriteBatch, index: 
       outputSql.upsert(batch, store.dialect, entry, runId, nodeId, iteration, row);
       index.set(entry.key, { ...row, runId, nodeId, iteration } as OutputRow);
       nodes.set(nodeKey(nodeId, iteration), { nodeId, iteration, state: "finished", outputTable: entry.key, continueOnFail: false, attempts: 0, failures: 0 });
-      nodeSql.upsert(batch, runId, { nodeId, iteration, state: "finished", outputTable: entry.key }, now);
+      nodeChange(batch, runId, null, { nodeId, iteration, state: "finished", outputTable: entry.key }, now);
     }
   }
 }
@@ -180,8 +181,8 @@ async function resumeRun(input: OpenInput, row: RunRow): Promise<Opened> {
   for (const n of nodes.values()) {
     if (n.state === "in-progress" || n.state === "failed" || n.state === "cancelled") {
       if (n.state !== "in-progress") emit({ type: "TaskReset", nodeId: n.nodeId, iteration: n.iteration, reason: "resume" });
+      nodeChange(batch, runId, n.state, { nodeId: n.nodeId, iteration: n.iteration, state: "pending", attempts: n.attempts }, now);
       n.state = "pending";
-      nodeSql.upsert(batch, runId, { nodeId: n.nodeId, iteration: n.iteration, state: "pending", attempts: n.attempts }, now);
     }
   }
 

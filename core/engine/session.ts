@@ -16,7 +16,7 @@ import type { AgentLike } from "../agents/index.js";
 import { errorToJson, FlowError, isFlowError } from "../errors.js";
 import type { FlowNode, HostNode, XmlNode } from "../jsx/index.js";
 import { renderNodes } from "../jsx/index.js";
-import { TAGS } from "../protocol.js";
+import { TABLES, TAGS } from "../protocol.js";
 import type { TableEntry } from "../schema/index.js";
 import { cacheKeyOf } from "./cache.js";
 import { createCtx, type FlowCtx } from "./ctx.js";
@@ -31,7 +31,7 @@ import { OutputIndex, type OutputRow } from "./output-index.js";
 import { nodeKey, type PlanTask } from "./plan.js";
 import { isRetryable, retryDelayMs } from "./retry.js";
 import { type SettledUnit, SettledUnits } from "./refused-outputs.js";
-import { attemptSql, cacheSql, type ClaimedFrom, eventSql, frameSql, nodeSql, outputSql, type RunStopRequest, runSql, WriteBatch } from "./run-sql.js";
+import { attemptSql, cacheSql, type ClaimedFrom, eventSql, frameSql, nodeChange, outputSql, type RunStopRequest, runSql, WriteBatch } from "./run-sql.js";
 import { Scheduler } from "./scheduler.js";
 import { type Alert, alertEvent, AlertWatcher, deliverAlert, openAlertApproval } from "./alerts.js";
 import { hotOptionsOf, watchWorkflowFile } from "./hot-reload.js";
@@ -39,7 +39,7 @@ import { type RunChild, runSubflow } from "./subflow.js";
 import { AttemptServices } from "./attempt-services.js";
 import { TranscriptBatch } from "./transcript-batch.js";
 import { writeContinuation } from "./continue-as-new.js";
-import { attachRenderView, type RenderView, type ScopeFailure } from "./render-view.js";
+import { attachRenderView, type RenderView, type ScopeFailure } from "../jsx/index.js";
 import { InstanceRecorder, RenderInstances, watchedRenderView, type WrittenRow } from "./render-instances.js";
 import { ScopeFailures } from "./scopes.js";
 import { activeLoop, startInnerPasses } from "./nested-loops.js";
@@ -48,8 +48,8 @@ import { WaitManager, type WaitHost } from "./waits/wait-manager.js";
 import { waitSql } from "./waits/wait-sql.js";
 import type { NodeDescriptor } from "./describe-node.js";
 import { frameTaskOf } from "./snapshot.js";
-import type { StoreBinding } from "./binding.js";
-import { type AttemptSnapshots, attemptSnapshotsFor } from "../time-travel/index.js";
+import type { StoreBinding } from "../binding.js";
+import { type AttemptSnapshots, attemptSnapshotsFor } from "./travel/snapshots.js";
 import type { FlowWorkflow, NodeState, PauseReason, RunOptions, RunResult, RunStatus, TaskDescriptor, WorkflowOptions } from "./types.js";
 import { type RunLogSink, YIELD_EVERY_MS } from "./world.js";
 
@@ -482,14 +482,14 @@ export class RunSession {
     }
     if (rendered && rendered !== this.workflowName) {
       this.workflowName = rendered;
-      this.batch.push(`UPDATE _flow_runs SET workflow_name = ? WHERE run_id = ?`, [this.workflowName, this.runId]);
+      this.batch.push(`UPDATE ${TABLES.runs} SET workflow_name = ? WHERE run_id = ?`, [this.workflowName, this.runId]);
     }
     const now = this.now();
     for (const t of extracted.tasks) {
       if (this.nodes.has(t.key)) continue;
       const d = t.desc;
       this.nodes.set(t.key, { nodeId: d.nodeId, iteration: d.iteration, state: "pending", outputTable: d.outputTable, continueOnFail: d.continueOnFail, attempts: 0, failures: 0 });
-      nodeSql.upsert(this.batch, this.runId, { nodeId: d.nodeId, iteration: d.iteration, state: "pending", ordinal: d.ordinal, label: d.label ?? null, outputTable: d.outputTable }, now);
+      nodeChange(this.batch, this.runId, null, { nodeId: d.nodeId, iteration: d.iteration, state: "pending", ordinal: d.ordinal, label: d.label ?? null, outputTable: d.outputTable }, now);
     }
     for (const t of extracted.tasks) {
       const n = this.nodes.get(t.key)!;
@@ -867,8 +867,8 @@ export class RunSession {
   }
 
   private setNode(n: NodeInfo, state: NodeState, error?: unknown): void {
+    nodeChange(this.batch, this.runId, n.state, { nodeId: n.nodeId, iteration: n.iteration, state, attempts: n.attempts, error: error === undefined ? undefined : errorToJson(error) }, this.now());
     n.state = state;
-    nodeSql.upsert(this.batch, this.runId, { nodeId: n.nodeId, iteration: n.iteration, state, attempts: n.attempts, error: error === undefined ? undefined : errorToJson(error) }, this.now());
   }
 
   // ---- ending ----

@@ -2,8 +2,10 @@
  * Every change of a run's status goes through `statusChange` (core/engine/run-sql.ts), which
  * checks the lifecycle table (status.ts): no other statement writes a run's status, and the
  * paths a user reaches (resume, retryTask, time travel, cancel, continue-as-new) refuse an
- * illegal move with INVALID_TRANSITION and write nothing. On an in-memory PGlite store, so
- * these could run in a browser.
+ * illegal move with INVALID_TRANSITION and write nothing. A node's (task's) state goes
+ * through `nodeChange` and its own table the same way; stopRun and the cancelRun RPC check
+ * a stop against the run's table. On an in-memory PGlite store, so these could run in a
+ * browser.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -12,12 +14,14 @@ import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createFlowApi } from "../api/create-api.js";
+import { createDomainHandler } from "../api/handler.js";
+import { LocalGatewayHost } from "../api/local-host.js";
 import { ensureUserTables, SchemaRegistry } from "../schema/index.js";
 import { migrateStore, PGLITE_PARSERS, pgliteStatements, type StorePort } from "../store/index.js";
 import { FlowDb } from "./flow-db.js";
 import { retryTask } from "./retry-task.js";
 import { stopRun } from "./run-control.js";
-import { runSql, statusChange } from "./run-sql.js";
+import { nodeChange, nodeSql, runSql, statusChange, WriteBatch } from "./run-sql.js";
 import { runWorkflow } from "./run.js";
 import { createDefaultEnv } from "./world.js";
 import { timeTravel } from "../time-travel/index.js";
@@ -134,5 +138,56 @@ describe("a run's status", () => {
 
     const cancelled = await runWorkflow(work, { input: { round: 0 }, signal: AbortSignal.abort() });
     expect((await runWorkflow(work, { runId: cancelled.runId, resume: true })).status).toBe("finished");
+  });
+});
+
+describe("a node's state", () => {
+  it("is written by nodeChange alone", () => {
+    const writes: string[] = [];
+    for (const file of ["core", "node", "sync", "browser"].flatMap((area) => sources(join(ROOT, area)))) {
+      const text = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
+      for (const m of text.matchAll(/(?:INSERT\s+INTO|UPDATE)\s+(?:_flow_nodes|\$\{TABLES\.nodes\})\b/g)) writes.push(`${relative(ROOT, file)}: ${m[0]}`);
+    }
+    expect(writes).toEqual(["core/engine/run-sql.ts: INSERT INTO _flow_nodes"]);
+  });
+
+  it("changes only along the node table: an illegal move throws and adds nothing to the batch, a reset is written", async () => {
+    const r = await runWorkflow(work, { input: { round: 0 } });
+    const stored = async () => (await nodeSql.list(store, r.runId)).find((n) => n.node_id === "a")!;
+    const before = await stored();
+    expect(before.state).toBe("finished");
+    const batch = new WriteBatch();
+    expect(() => nodeChange(batch, r.runId, "finished", { nodeId: "a", iteration: 0, state: "failed", attempts: 1 }, Number(before.updated_at_ms) + 1)).toThrow(
+      expect.objectContaining({ code: "INVALID_TRANSITION", details: { runId: r.runId, nodeId: "a", iteration: 0, from: "finished", to: "failed" } }),
+    );
+    expect(() => nodeChange(batch, r.runId, null, { nodeId: "z", iteration: 0, state: "in-progress" }, 1)).toThrow(expect.objectContaining({ code: "INVALID_TRANSITION" }));
+    expect(batch.size).toBe(0);
+    expect(await stored()).toEqual(before);
+
+    nodeChange(batch, r.runId, "finished", { nodeId: "a", iteration: 0, state: "pending", attempts: 1 }, Number(before.updated_at_ms) + 1);
+    await batch.commit(store);
+    expect(await stored()).toMatchObject({ state: "pending", attempts: 1 });
+  });
+});
+
+describe("a stop request", () => {
+  it("is checked against the run table by stopRun and the cancelRun RPC alike, naming the move refused", async () => {
+    const done = await runWorkflow(work, { input: { round: 0 } });
+    const before = await rowOf(done.runId);
+    await expect(stopRun(db, done.runId, "cancel")).rejects.toMatchObject({ code: "INVALID_TRANSITION", details: { runId: done.runId, from: "finished", to: "cancelled" } });
+
+    const host = new LocalGatewayHost({ workflows: { work } });
+    const api = createDomainHandler({ host });
+    const cancel = async (runId: string) => {
+      const res = await api.fetch(new Request(`http://flow/v1/rpc/cancelRun`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ runId }) }));
+      return { status: res.status, body: (await res.json()) as { ok: boolean; result?: unknown; error?: { code: string; details: unknown } } };
+    };
+    expect(await cancel(done.runId)).toMatchObject({ status: 409, body: { ok: false, error: { code: "INVALID_TRANSITION", details: { runId: done.runId, from: "finished", to: "cancelled" } } } });
+    expect(await rowOf(done.runId)).toEqual(before);
+
+    const cancelled = await runWorkflow(work, { input: { round: 0 }, signal: AbortSignal.abort() });
+    const stopped = await rowOf(cancelled.runId);
+    expect(await cancel(cancelled.runId)).toEqual({ status: 200, body: { ok: true, result: { runId: cancelled.runId, status: "cancelled" } } });
+    expect(await rowOf(cancelled.runId)).toEqual(stopped);
   });
 });

@@ -1,10 +1,11 @@
 /**
  * The run lifecycle table (core/engine/status.ts), tested beside it: the moves the diagram
- * draws are legal, the others answer INVALID_TRANSITION naming both ends.
+ * draws are legal, the others answer INVALID_TRANSITION naming both ends. The same for a
+ * node's (task's) table, and for a stop request (cancel, pause) checked against the run's.
  */
 import { describe, expect, it } from "vitest";
-import { assertTransition, RUN_STATUSES, TERMINAL_STATUSES } from "./status.js";
-import type { RunStatus } from "./types.js";
+import { assertNodeTransition, assertTransition, checkStop, NODE_STATES, RUN_STATUSES, TERMINAL_STATUSES } from "./status.js";
+import type { NodeState, RunStatus } from "./types.js";
 
 const WAITING: RunStatus[] = ["waiting-approval", "waiting-event", "waiting-timer", "waiting-quota"];
 
@@ -67,5 +68,58 @@ describe("run status transitions", () => {
     expect(new Set(RUN_STATUSES).size).toBe(RUN_STATUSES.length);
     expect(RUN_STATUSES).toEqual(expect.arrayContaining(["running", "paused", "finished", "failed", "cancelled", "continued", ...WAITING]));
     expect([...TERMINAL_STATUSES].sort()).toEqual(["continued", "finished"]);
+  });
+});
+
+describe("node state transitions", () => {
+  const node = { runId: "r1", nodeId: "a", iteration: 2 };
+  const allowed = (from: NodeState | null, to: NodeState) => {
+    try {
+      assertNodeTransition(node, from, to);
+      return true;
+    } catch (e) {
+      expect(e).toMatchObject({ code: "INVALID_TRANSITION", details: { runId: "r1", nodeId: "a", iteration: 2, from, to } });
+      return false;
+    }
+  };
+
+  it("holds exactly the moves the node lifecycle draws, over every pair of states", () => {
+    const waiting: NodeState[] = ["waiting-approval", "waiting-event", "waiting-timer"];
+    const fromWaiting: NodeState[] = ["pending", "in-progress", "finished", "skipped", "failed", "cancelled", ...waiting];
+    const legal: Record<NodeState, NodeState[]> = {
+      pending: ["pending", "in-progress", "finished", "skipped", "failed", "cancelled", ...waiting],
+      "in-progress": ["pending", "finished", "failed", "cancelled"],
+      "waiting-approval": fromWaiting,
+      "waiting-event": fromWaiting,
+      "waiting-timer": fromWaiting,
+      // An ended task moves again only by a reset (resume, retryTask, time travel).
+      finished: ["pending"],
+      failed: ["pending"],
+      skipped: ["pending"],
+      cancelled: ["pending"],
+    };
+    expect([...NODE_STATES].sort()).toEqual(Object.keys(legal).sort());
+    for (const from of NODE_STATES) expect(NODE_STATES.filter((to) => allowed(from, to)).sort(), `from ${from}`).toEqual([...legal[from]].sort());
+    // A new row is a rendered task (pending) or a seeded or carried output (finished).
+    expect(NODE_STATES.filter((to) => allowed(null, to)).sort()).toEqual(["finished", "pending"]);
+  });
+
+  it("refuses an ended task going anywhere but back to pending, naming the task", () => {
+    expect(() => assertNodeTransition(node, "finished", "failed")).toThrow(/Task a \(iteration 2\) of run r1 cannot go from "finished" to "failed"/);
+    expect(() => assertNodeTransition(node, "cancelled", "in-progress")).toThrow(expect.objectContaining({ code: "INVALID_TRANSITION" }));
+    expect(() => assertNodeTransition(node, null, "in-progress")).toThrow(expect.objectContaining({ code: "INVALID_TRANSITION", details: expect.objectContaining({ from: null, to: "in-progress" }) }));
+  });
+});
+
+describe("a stop request", () => {
+  it("is answered as it is when the run already stopped that way, refused where the table has no move, else goes on", () => {
+    expect(checkStop("r1", "cancelled", "cancel")).toBe(true);
+    expect(checkStop("r1", "paused", "pause")).toBe(true);
+    for (const from of ["running", "paused", "waiting-approval", "waiting-event", "waiting-timer", "waiting-quota"] as RunStatus[]) expect(checkStop("r1", from, "cancel"), from).toBe(false);
+    for (const from of ["finished", "failed", "continued"] as RunStatus[]) {
+      expect(() => checkStop("r1", from, "cancel"), from).toThrow(expect.objectContaining({ code: "INVALID_TRANSITION", details: { runId: "r1", status: from, from, to: "cancelled" } }));
+    }
+    expect(() => checkStop("r1", "continued", "pause")).toThrow(expect.objectContaining({ code: "INVALID_TRANSITION", details: expect.objectContaining({ to: "paused" }) }));
+    expect(() => checkStop("r1", "finished", "cancel")).toThrow(/already ended \(status finished\); there is nothing to cancel/);
   });
 });

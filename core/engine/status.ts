@@ -19,9 +19,23 @@
  *
  * Every change of a run's status is written by `statusChange` (core/engine/run-sql.ts), which
  * checks this table first; core/engine/status-writes.test.ts fails on a status written elsewhere.
+ *
+ * A task's (node's) state has its own table, below the run's; `nodeChange` (run-sql.ts) writes
+ * every node row and checks it first:
+ *
+ *   (new) ─> pending ─┬─> in-progress ─┬─> finished
+ *   (new) ─> finished │                ├─> failed
+ *                     │                ├─> cancelled
+ *                     │                └─> pending (a retry, a quota wait)
+ *                     ├─> waiting-* ──> in-progress (a gate passed), finished, skipped, failed, cancelled
+ *                     └─> finished (cache hit, settled wait), skipped, failed (failWith), cancelled
+ *
+ *   any ── reset (resume, retryTask, time travel) ──> pending
+ *
+ * A finished, failed, skipped or cancelled task moves again only by a reset.
  */
 import { FlowError } from "../errors.js";
-import type { RunStatus } from "./types.js";
+import type { NodeState, RunStatus } from "./types.js";
 
 const WAITING: RunStatus[] = ["waiting-approval", "waiting-event", "waiting-timer", "waiting-quota"];
 
@@ -48,9 +62,74 @@ export const RUN_STATUSES: readonly RunStatus[] = Object.keys(ALLOWED) as RunSta
 /** Statuses a run never leaves. */
 export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set(["finished", "continued"]);
 
+/** What another process, a person or a console may ask of a run: cancel it or pause it. */
+export type RunStopRequest = "cancel" | "pause";
+
+const STOPPED: Record<RunStopRequest, RunStatus> = { cancel: "cancelled", pause: "paused" };
+
+/**
+ * Checks a request to stop a run in status `from` against the table (stopRun, the cancelRun
+ * RPC): true when the run already is where the request leads (answered as it is, nothing
+ * written); INVALID_TRANSITION when the table has no move there (an ended run: there is
+ * nothing to stop); else false (the stop goes on).
+ * @example
+ * checkStop("r1", "cancelled", "cancel"); // true
+ * checkStop("r1", "finished", "cancel"); // throws INVALID_TRANSITION
+ */
+export function checkStop(runId: string, from: RunStatus, request: RunStopRequest): boolean {
+  const to = STOPPED[request];
+  if (from === to) return true;
+  if (!ALLOWED[from]?.includes(to)) {
+    throw new FlowError("INVALID_TRANSITION", `Run ${runId} already ended (status ${from}); there is nothing to ${request}.`, { runId, status: from, from, to });
+  }
+  return false;
+}
+
 /** Throws INVALID_TRANSITION unless `from -> to` is in the table. */
 export function assertTransition(runId: string, from: RunStatus, to: RunStatus): void {
   if (!ALLOWED[from]?.includes(to)) {
     throw new FlowError("INVALID_TRANSITION", `Run ${runId} cannot go from "${from}" to "${to}".`, { runId, from, to });
+  }
+}
+
+const NODE_WAITING: NodeState[] = ["waiting-approval", "waiting-event", "waiting-timer"];
+
+/** Where a task that waits goes: on (its gate passed, or settled), or it ends; a reset makes it pending. */
+const FROM_NODE_WAITING: NodeState[] = ["pending", "in-progress", "finished", "skipped", "failed", "cancelled", ...NODE_WAITING];
+
+const NODE_ALLOWED: Record<NodeState, readonly NodeState[]> = {
+  pending: ["pending", "in-progress", "finished", "skipped", "failed", "cancelled", ...NODE_WAITING],
+  "in-progress": ["pending", "finished", "failed", "cancelled"],
+  "waiting-approval": FROM_NODE_WAITING,
+  "waiting-event": FROM_NODE_WAITING,
+  "waiting-timer": FROM_NODE_WAITING,
+  finished: ["pending"],
+  failed: ["pending"],
+  skipped: ["pending"],
+  cancelled: ["pending"],
+};
+
+/** Every node (task) state, in lifecycle order. */
+export const NODE_STATES: readonly NodeState[] = Object.keys(NODE_ALLOWED) as NodeState[];
+
+/** The states a node row is first written with: pending (rendered), finished (a seeded or carried output). */
+const NODE_FIRST: readonly NodeState[] = ["pending", "finished"];
+
+/** A node of a run, as errors name it. */
+export interface NodeRef {
+  runId: string;
+  nodeId: string;
+  iteration: number;
+}
+
+/**
+ * Throws INVALID_TRANSITION unless a node may go `from -> to` (`from` null: the row is new).
+ * @example
+ * assertNodeTransition({ runId: "r1", nodeId: "a", iteration: 0 }, "finished", "failed"); // throws
+ */
+export function assertNodeTransition(node: NodeRef, from: NodeState | null, to: NodeState): void {
+  if (from === null ? !NODE_FIRST.includes(to) : !NODE_ALLOWED[from]?.includes(to)) {
+    const { runId, nodeId, iteration } = node;
+    throw new FlowError("INVALID_TRANSITION", `Task ${nodeId} (iteration ${iteration}) of run ${runId} cannot go from ${from === null ? "nothing" : `"${from}"`} to "${to}".`, { runId, nodeId, iteration, from, to });
   }
 }

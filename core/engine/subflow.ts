@@ -10,7 +10,7 @@
  * module does not import run.ts, which imports the session, which imports this module.
  */
 import { addUsage, type AgentUsage, type PriceTable } from "../agents/index.js";
-import { bindingOf } from "./binding.js";
+import { bindingOf } from "../binding.js";
 import { FlowDb } from "./flow-db.js";
 import type { SubflowSpec } from "./describe-node.js";
 import { runSql } from "./run-sql.js";

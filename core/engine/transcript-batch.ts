@@ -14,7 +14,7 @@
  */
 import type { TranscriptSink } from "../agents/index.js";
 import type { EventInit } from "./events.js";
-import type { ClockPort } from "./world.js";
+import type { ClockPort } from "../util/index.js";
 
 /** The shortest time between two wakes of the run loop for transcript events (ms). */
 export const TRANSCRIPT_FLUSH_MS = 50;

@@ -10,7 +10,7 @@ import { Workflow } from "../components/index.js";
 import { isFlowElement } from "../jsx/index.js";
 import { TAGS } from "../protocol.js";
 import { sha256Hex } from "../util/index.js";
-import type { StoreBinding } from "./binding.js";
+import type { StoreBinding } from "../binding.js";
 import { createCtx } from "./ctx.js";
 import { OutputIndex } from "./output-index.js";
 import type { FlowWorkflow, RunOptions } from "./types.js";

@@ -8,14 +8,9 @@
 import type { VcsPort } from "../time-travel/index.js";
 import type { AttemptContextPort } from "../tools/index.js";
 import type { RunTracing } from "../tracing/index.js";
+import { type ClockPort, systemClock } from "../util/index.js";
 import type { HotReloadPort, WorkspacePort } from "./workspace-port.js";
 
-/** Time and timers. */
-export interface ClockPort {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
 
 /** An append-only log file of one run. */
 export interface RunLogSink {
@@ -77,13 +72,6 @@ export interface RuntimeEnv {
   /** A claim not renewed for this long is stale and may be taken over (default 30000 ms). */
   claimStaleMs: number;
 }
-
-/** The clock of the host (wraps the global timers; tests inject their own). */
-export const systemClock: ClockPort = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 /** The longest the run loop works before it lets the host run (`RuntimeEnv.yieldToHost`). */
 export const YIELD_EVERY_MS = 20;

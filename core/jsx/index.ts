@@ -10,3 +10,5 @@ export { fromJson, textOf, toXml } from "./host.js";
 export type { HostElement, HostNode, HostNodeJson, XmlNode } from "./host.js";
 export { renderNodes, useRenderCtx } from "./render.js";
 export type { RenderRecorder } from "./render.js";
+export { attachRenderView, renderViewOf } from "./render-view.js";
+export type { RenderView, ScopeFailure, WaitData } from "./render-view.js";

@@ -4,7 +4,7 @@
  * workflow's runtime env (no bare `Date.now()` in core), plus the row-decoding helpers that
  * even out the drivers (PostgreSQL returns `bigint` columns as strings).
  */
-import type { ClockPort } from "../engine/index.js";
+import type { ClockPort } from "../util/index.js";
 import type { StorePort } from "../store/index.js";
 
 /** The internal tables of memory (created by migrations 20, 21, 23 and 24). */

@@ -11,7 +11,7 @@
  * a failure is logged and queued for in-process retry with backoff (not durable across
  * restarts) and never rejects the mutation, which is already committed. See docs/memory.md.
  */
-import { type ClockPort, systemClock } from "../engine/index.js";
+import { type ClockPort, systemClock } from "../util/index.js";
 import { FlowError } from "../errors.js";
 import { type EffectTwins, withEffectTwins } from "./effect.js";
 import type { MemoryEnginePort, Primer, RecalledMemory, RecallOptions, RetainOptions } from "./port.js";

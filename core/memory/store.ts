@@ -6,7 +6,7 @@
  * service `MemoryService`. See docs/memory.md.
  */
 import type { Layer } from "effect";
-import { bindingOf } from "../engine/index.js";
+import { bindingOf } from "../binding.js";
 import type { MemoryContext } from "./context.js";
 import { type EffectTwins, type MemoryServiceApi, memoryLayerOf, withEffectTwins } from "./effect.js";
 import * as facts from "./facts.js";

@@ -13,7 +13,7 @@
  * that is down is a warning and the agent runs without the block. See docs/memory.md.
  */
 import { z } from "zod";
-import { bindingOf, type StoreBinding } from "../engine/index.js";
+import { bindingOf, type StoreBinding } from "../binding.js";
 import { FlowError } from "../errors.js";
 // Not through ../tools/index.js: that entry also loads the OpenAPI loader, which is not
 // browser-safe yet, and task memory must run in the browser app.

@@ -4,7 +4,7 @@
  * that tests move by hand and a counter id source (both injected through the workflow's runtime
  * env), and the FlowError a promise rejects with.
  */
-import type { ClockPort } from "../engine/index.js";
+import type { ClockPort } from "../util/index.js";
 import { type FlowError, isFlowError } from "../errors.js";
 
 /** A clock that only moves when told to; timers fire as time passes them. */

@@ -1,14 +1,12 @@
 /**
  * @module core/scorers
  * Scorers that grade task outputs: `createScorer`, the LLM judge, sampling, live scoring after
- * each attempt, batch scoring of past runs, stored `ScoreRow`s and aggregates.
- * See docs/scorers.md.
+ * each attempt, stored `ScoreRow`s and aggregates (batch scoring of past runs, `scoreRuns`, reads
+ * the engine's records and lives there: core/engine/score-runs.ts). See docs/scorers.md.
  */
 export { createLlmJudge, createScorer } from "./create-scorer.js";
 export { isSampled, scoreAttempt } from "./run-scorers.js";
 export type { AttemptToScore, ScoringEnv } from "./run-scorers.js";
-export { scoreRuns } from "./batch.js";
-export type { BatchTarget, ScoreRunsOptions, ScoreRunsResult } from "./batch.js";
 export { aggregateScores, listScores, SCORES_TABLE } from "./score-store.js";
 export type {
   AggregateOptions,
@@ -24,3 +22,6 @@ export type {
   ScoreRow,
   ScorersMap,
 } from "./types.js";
+
+// For Flow's other areas (not part of the documented entry): batch scoring in the engine.
+export { bindingsOf, gradeAttempt } from "./run-scorers.js";

@@ -8,7 +8,7 @@
  * attempt (a resumed run, a batch re-run) makes the same decision and no random source is
  * needed. See docs/scorers.md.
  */
-import type { ClockPort } from "../engine/index.js";
+import type { ClockPort } from "../util/index.js";
 import { FlowError, isFlowError } from "../errors.js";
 import type { StorePort } from "../store/index.js";
 import { sha256Hex } from "../util/index.js";

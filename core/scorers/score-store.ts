@@ -5,7 +5,7 @@
  * the same attempt again with the same scorer replaces its row instead of adding one.
  * See docs/scorers.md.
  */
-import { bindingOf } from "../engine/index.js";
+import { bindingOf } from "../binding.js";
 import type { SqlRow, SqlValue, StorePort } from "../store/index.js";
 import type { AggregateOptions, AggregateScore, ScoreRow } from "./types.js";
 import { TABLES } from "../protocol.js";

@@ -7,12 +7,10 @@
  * keeps it.
  */
 import type { SchemaMap } from "../components/index.js";
-import { attachBinding, bindingOf, FlowDb, runWorkflow } from "../engine/index.js";
+import { attachBinding, bindingOf, dependentsOf, FlowDb, loopIterationsAt, runWorkflow } from "../engine/index.js";
 import type { FlowWorkflow, RunOptions, RunResult } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { type FlowDbLike, flowDbOf } from "./adapter.js";
-import { dependentsOf } from "./dependents.js";
-import { loopIterationsAt } from "./intent.js";
 
 /**
  * Where a fork starts: a task attempt of an existing run (attempt omitted: the latest).

@@ -4,7 +4,8 @@
  * VCS port hosts implement, and the snapshot ref names.
  */
 export { timeTravel, revertToAttempt } from "./time-travel.js";
-export { attemptRef, parseAttemptRef, runRefPrefix } from "./refs.js";
+// The snapshot ref names are the engine's (core/engine/travel/refs.ts), published here.
+export { attemptRef, parseAttemptRef, runRefPrefix } from "../engine/index.js";
 export type { VcsPort, VcsFileChange, VcsSnapshotRef } from "./port.js";
 export type { Compensation, CrossedEffect, EffectBoundaryReport, RevertOptions, RevertResult, TimeTravelOptions, TimeTravelResult, TimeTravelStep } from "./types.js";
 export { clearRunAttention, getRunAttention, listTimeTravels, removeRunSnapshots } from "./history.js";
@@ -16,8 +17,4 @@ export type { WorkspaceDiff } from "./diff.js";
 export type { FlowDbLike } from "./adapter.js";
 
 // For Flow's other areas (not part of the documented entry).
-export { dependentsOf } from "./dependents.js";
 export { listRunSnapshots } from "./history.js";
-export { effectKey, recoverTimeTravel, settledEffectKeys } from "./intent.js";
-export { absoluteDir, attemptSnapshotsFor } from "./snapshots.js";
-export type { AttemptSnapshots } from "./snapshots.js";

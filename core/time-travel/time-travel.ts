@@ -3,15 +3,14 @@
  * `timeTravel` and `revertToAttempt` (SPEC.md "Time travel" and its state table;
  * docs/time-travel.md). Both check the run and the target attempt, report the side effects
  * they cross (throwing TIME_TRAVEL_SIDE_EFFECT_BLOCKED unless `force`), run the known
- * compensations, then go through a crash-safe intent (core/time-travel/intent.ts): snapshot of
+ * compensations, then go through a crash-safe intent (core/engine/travel/intent.ts): snapshot of
  * the tree as it is, intent row, file restore, one transaction for the rows.
  */
-import type { FlowDb, FlowEvent, ResetDecision } from "../engine/index.js";
+import { completeIntent, effectKey, intentRef, recoverTimeTravel, resetSetOf, settledEffectKeys, writeIntent } from "../engine/index.js";
+import type { FlowDb, FlowEvent, Intent, ResetDecision } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { type FlowDbLike, flowDbOf } from "./adapter.js";
 import { compensate, effectBoundary } from "./effects.js";
-import { completeIntent, effectKey, type Intent, recoverTimeTravel, resetSetOf, settledEffectKeys, writeIntent } from "./intent.js";
-import { intentRef } from "./refs.js";
 import type { EffectBoundaryReport, RevertOptions, RevertResult, TimeTravelOptions, TimeTravelResult } from "./types.js";
 import { TABLES } from "../protocol.js";
 

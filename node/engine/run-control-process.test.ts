@@ -136,6 +136,6 @@ describe("controlling runs across processes (issue 23)", () => {
     expect(result.status).toBe("finished");
     expect(seen).toContain("RunResumed");
     expect(seen).not.toContain("WorkflowChanged");
-    await (await import("../../core/engine/binding.js")).bindingOf(workflow).store.close();
+    await (await import("../../core/binding.js")).bindingOf(workflow).store.close();
   });
 });

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { FlowDb, ownerStateOf, runWorkflow, stopRun, workflowNameOf } from "durable-flow";
 import { LocalGatewayHost } from "../../core/api/local-host.js";
-import { bindingOf } from "../../core/engine/binding.js";
+import { bindingOf } from "../../core/binding.js";
 import { testBackends } from "../testing/backends.js";
 
 const schemas = { step: z.object({ dir: z.string() }) };

@@ -5,17 +5,20 @@
  * data dir of a PGlite version on a machine is initialized once into a template in the user's
  * cache dir (built aside, then renamed into place, so processes racing for it never see half
  * of one); every later new data dir starts as a copy of it. The template is an empty cluster
- * exactly as initdb leaves it. Where no cache dir can be written, PGlite runs initdb as usual.
- * See docs/store.md.
+ * exactly as initdb leaves it. Stores that createFlowPostgres opens start from a second template
+ * that also holds Flow's tables (pgliteFlowTemplate), so a new store skips its migrations' DDL.
+ * Where no cache dir can be written, PGlite runs initdb as usual. See docs/store.md.
  *
  * PGlite itself is an optional peer dependency (docs/package.md): {@link loadPglite} loads it
  * when a pglite store first opens, or says how to install it.
  */
+import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { FlowError } from "../../core/errors.js";
+import { MIGRATIONS, migrateStore, PGLITE_PARSERS, pgliteStatements } from "../../core/store/index.js";
 
 /** The PGlite version Flow is tested with (package.json `peerDependencies`), named by the install hint. */
 export const PGLITE_VERSION = "0.5.16";
@@ -57,15 +60,13 @@ export const isInitializedDataDir = (dir: string) => existsSync(join(dir, "PG_VE
 
 let ready: Promise<string | null> | undefined;
 
-async function buildTemplate(dir: string): Promise<string> {
+/** Builds a template at `dir` once: `fill` makes it in a dir beside, which is then renamed into place. */
+async function buildTemplate(dir: string, fill: (building: string) => Promise<void>): Promise<string> {
   if (isInitializedDataDir(dir)) return dir;
   mkdirSync(dirname(dir), { recursive: true });
   const building = mkdtempSync(`${dir}.building-`);
   try {
-    const { PGlite } = await loadPglite();
-    const pglite = new PGlite({ dataDir: building });
-    await pglite.waitReady;
-    await pglite.close();
+    await fill(building);
     renameSync(building, dir);
   } catch (error) {
     rmSync(building, { recursive: true, force: true });
@@ -75,10 +76,54 @@ async function buildTemplate(dir: string): Promise<string> {
   return dir;
 }
 
+async function initdb(dir: string): Promise<void> {
+  const { PGlite } = await loadPglite();
+  const pglite = new PGlite({ dataDir: dir });
+  await pglite.waitReady;
+  await pglite.close();
+}
+
 /** The template dir, made on first use; null when it cannot be made here. */
 export function pgliteTemplate(): Promise<string | null> {
-  ready ??= buildTemplate(pgliteTemplateDir()).catch(() => null);
+  ready ??= buildTemplate(pgliteTemplateDir(), initdb).catch(() => null);
   return ready;
+}
+
+/**
+ * Flow's migrations in the PostgreSQL dialect, hashed: a template with Flow's tables is made
+ * per PGlite version and per set of migrations, so a Flow that adds one never copies an old one.
+ */
+function migrationsHash(): string {
+  return createHash("sha256").update(JSON.stringify(MIGRATIONS.map((m) => [m.id, m.up("postgres")]))).digest("hex").slice(0, 12);
+}
+
+let readyWithTables: Promise<string | null> | undefined;
+
+/**
+ * A second template: the empty cluster with Flow's `_flow_*` tables already migrated, for the
+ * stores createFlowPostgres opens (their migrations are then a no-op: the DDL costs about half
+ * a second of a new store's open). Its migration ledger records when the template was made.
+ * Null when it cannot be made here.
+ */
+export function pgliteFlowTemplate(): Promise<string | null> {
+  readyWithTables ??= pgliteTemplate()
+    .then((empty) =>
+      empty === null
+        ? null
+        : buildTemplate(`${pgliteTemplateDir()}-flow-${migrationsHash()}`, async (building) => {
+            cpSync(empty, building, { recursive: true });
+            const { PGlite } = await loadPglite();
+            const pglite = new PGlite({ dataDir: building, parsers: PGLITE_PARSERS });
+            await pglite.waitReady;
+            try {
+              await migrateStore({ dialect: "postgres", ...pgliteStatements(pglite, () => {}), close: async () => {} }, Date.now());
+            } finally {
+              await pglite.close();
+            }
+          }),
+    )
+    .catch(() => null);
+  return readyWithTables;
 }
 
 /**
@@ -87,20 +132,15 @@ export function pgliteTemplate(): Promise<string | null> {
  * A process killed meanwhile leaves only that temporary dir (removed by the next seeding), never
  * a half-made `dir` that looks set up. The caller holds the dir's lock.
  */
-export async function seedDataDir(dir: string): Promise<void> {
+export async function seedDataDir(dir: string, withFlowTables = false): Promise<void> {
   for (const name of readdirSync(dirname(dir))) {
     if (name.startsWith(`${basename(dir)}.seeding-`)) rmSync(join(dirname(dir), name), { recursive: true, force: true });
   }
-  const template = await pgliteTemplate();
+  const template = withFlowTables ? ((await pgliteFlowTemplate()) ?? (await pgliteTemplate())) : await pgliteTemplate();
   const seeding = mkdtempSync(`${dir}.seeding-`);
   try {
     if (template) cpSync(template, seeding, { recursive: true });
-    else {
-      const { PGlite } = await loadPglite();
-      const pglite = new PGlite({ dataDir: seeding });
-      await pglite.waitReady;
-      await pglite.close();
-    }
+    else await initdb(seeding);
     if (existsSync(dir)) rmdirSync(dir); // only an empty one (ENOTEMPTY otherwise)
     renameSync(seeding, dir);
   } catch (error) {

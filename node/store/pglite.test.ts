@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { isFlowError, openPgliteStore } from "durable-flow";
 import { runStoreContract } from "../../core/store/contract.js";
+import { MIGRATIONS, migrateStore, SCHEMA_VERSION } from "../../core/store/index.js";
 import { freshPgliteDir } from "../testing/pglite-dirs.js";
 import { pgliteLockPath } from "./pglite.js";
 import { pgliteTemplateDir } from "./pglite-template.js";
@@ -93,6 +94,37 @@ describe("pglite store", () => {
       await again.close();
       rmSync(dirname(dataDir), { recursive: true, force: true });
       rmSync(dirname(other), { recursive: true, force: true });
+    }
+  });
+
+  it("starts a new data dir with Flow's tables already migrated when asked, and only a new one", async () => {
+    const dataDir = freshPgliteDir();
+    const store = await openPgliteStore({ dataDir, withFlowTables: true });
+    try {
+      const ledger = await store.query<{ id: number }>(`SELECT id FROM _flow_migrations ORDER BY id`);
+      expect(ledger.map((r) => Number(r.id))).toEqual(MIGRATIONS.map((m) => m.id).sort((a, b) => a - b));
+      // Applying them again is a no-op: the ledger keeps its rows and the meta its version.
+      await migrateStore(store, 5);
+      expect(await store.query(`SELECT count(*) AS n FROM _flow_migrations WHERE applied_at_ms = 5`)).toEqual([{ n: 0 }]);
+      expect(await store.query(`SELECT value FROM _flow_meta WHERE key = 'schemaVersion'`)).toEqual([{ value: SCHEMA_VERSION }]);
+      await store.executeScript(`CREATE TABLE mine (x INTEGER)`);
+    } finally {
+      await store.close();
+    }
+    // An existing dir is opened as it is (no tables added), and the template stays as made.
+    const plain = freshPgliteDir();
+    const empty = await openPgliteStore({ dataDir: plain });
+    await empty.close();
+    const reopened = await openPgliteStore({ dataDir: plain, withFlowTables: true });
+    const other = freshPgliteDir();
+    const fresh = await openPgliteStore({ dataDir: other, withFlowTables: true });
+    try {
+      expect(await reopened.query(`SELECT to_regclass('_flow_migrations') AS t`)).toEqual([{ t: null }]);
+      expect(await fresh.query(`SELECT to_regclass('mine') AS t`)).toEqual([{ t: null }]);
+    } finally {
+      await reopened.close();
+      await fresh.close();
+      for (const dir of [dataDir, plain, other]) rmSync(dirname(dir), { recursive: true, force: true });
     }
   });
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { expect, it } from "vitest";
 import { FlowDb } from "durable-flow";
-import { attemptSnapshotsFor } from "../../core/time-travel/snapshots.js";
+import { attemptSnapshotsFor } from "../../core/engine/travel/snapshots.js";
 import { sqliteBackend } from "../testing/backends.js";
 import { gitIn, tempRepo } from "../vcs/testing.js";
 

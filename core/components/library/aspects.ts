@@ -5,7 +5,7 @@
  * an attempt's duration). See docs/components.md, "Aspects".
  */
 import type { AspectTotals } from "../../engine/index.js";
-import { renderViewOf } from "../../engine/index.js";
+import { renderViewOf } from "../../jsx/index.js";
 import { createElement, type FlowNode, useRenderCtx } from "../../jsx/index.js";
 import { TAGS } from "../../protocol.js";
 import { failStep } from "./common.js";

@@ -8,7 +8,7 @@
  */
 import { type AgentLike, isAgentLike } from "../../agents/index.js";
 import type { FlowCtx } from "../../engine/index.js";
-import { passStartKey } from "../../engine/index.js";
+import { passStartKey } from "../../protocol.js";
 import { FlowError } from "../../errors.js";
 import { createElement, type FlowElement, type FlowNode, useRenderCtx } from "../../jsx/index.js";
 import { TAGS } from "../../protocol.js";

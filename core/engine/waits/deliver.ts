@@ -13,7 +13,7 @@
  * no-op (`duplicate`) whatever the run's state.
  */
 import { FlowError } from "../../errors.js";
-import { ANNOTATIONS } from "../../protocol.js";
+import { ANNOTATIONS, TABLES } from "../../protocol.js";
 import { FlowDb, type RunRecord } from "../flow-db.js";
 import { TERMINAL_STATUSES } from "../status.js";
 import { checkPayload } from "./payload-schema.js";
@@ -143,8 +143,8 @@ export function submitEvent(adapter: Adapter, input: SubmitSignalInput): Promise
 export async function listPendingApprovals(adapter: Adapter, filter: { runId?: string } = {}): Promise<PendingApproval[]> {
   const db = flowDbOf(adapter);
   const rows = filter.runId
-    ? await db.store.query<WaitRow & Record<string, unknown>>(`SELECT w.* FROM _flow_waits w JOIN _flow_runs r ON r.run_id = w.run_id WHERE w.status = 'pending' AND w.kind IN ('approval', 'human') AND r.status <> 'cancelled' AND w.run_id = ? ORDER BY w.created_at_ms`, [filter.runId])
-    : await db.store.query<WaitRow & Record<string, unknown>>(`SELECT w.* FROM _flow_waits w JOIN _flow_runs r ON r.run_id = w.run_id WHERE w.status = 'pending' AND w.kind IN ('approval', 'human') AND r.status <> 'cancelled' ORDER BY w.created_at_ms`);
+    ? await db.store.query<WaitRow & Record<string, unknown>>(`SELECT w.* FROM ${TABLES.waits} w JOIN ${TABLES.runs} r ON r.run_id = w.run_id WHERE w.status = 'pending' AND w.kind IN ('approval', 'human') AND r.status <> 'cancelled' AND w.run_id = ? ORDER BY w.created_at_ms`, [filter.runId])
+    : await db.store.query<WaitRow & Record<string, unknown>>(`SELECT w.* FROM ${TABLES.waits} w JOIN ${TABLES.runs} r ON r.run_id = w.run_id WHERE w.status = 'pending' AND w.kind IN ('approval', 'human') AND r.status <> 'cancelled' ORDER BY w.created_at_ms`);
   return rows.map((r) => pendingApprovalFields(r) as PendingApproval);
 }
 
@@ -158,12 +158,12 @@ export async function listRunsToWake(adapter: Adapter, filter: { runId?: string 
   const db = flowDbOf(adapter);
   const now = db.binding.env.clock.now();
   const rows = await db.store.query<{ run_id: string }>(
-    `SELECT DISTINCT w.run_id FROM _flow_waits w JOIN _flow_runs r ON r.run_id = w.run_id
+    `SELECT DISTINCT w.run_id FROM ${TABLES.waits} w JOIN ${TABLES.runs} r ON r.run_id = w.run_id
      WHERE r.status IN ('waiting-approval', 'waiting-event', 'waiting-timer')${filter.runId ? " AND w.run_id = ?" : ""} AND (
        w.status = 'resolved'
        OR (w.status = 'pending' AND w.deadline_ms IS NOT NULL AND w.deadline_ms <= ?)
        OR (w.status = 'pending' AND w.kind IN ('signal', 'event') AND EXISTS (
-         SELECT 1 FROM _flow_signals s WHERE s.kind = w.kind AND s.name = w.name AND s.consumed_run_id IS NULL
+         SELECT 1 FROM ${TABLES.signals} s WHERE s.kind = w.kind AND s.name = w.name AND s.consumed_run_id IS NULL
            AND (s.run_id = w.run_id OR (s.run_id IS NULL AND s.correlation_id = w.correlation_id))))
      ) ORDER BY w.run_id`,
     filter.runId ? [filter.runId, now] : [now],
@@ -173,7 +173,7 @@ export async function listRunsToWake(adapter: Adapter, filter: { runId?: string 
 
 async function findWait(db: FlowDb, runId: string, nodeId: string, iteration: number | undefined, kind: "approval" | "human", askedAtMs: number | undefined): Promise<WaitRow> {
   const rows = await db.store.query<WaitRow & Record<string, unknown>>(
-    `SELECT * FROM _flow_waits WHERE run_id = ? AND node_id = ? ORDER BY CASE WHEN status = 'pending' THEN 0 ELSE 1 END, iteration DESC`,
+    `SELECT * FROM ${TABLES.waits} WHERE run_id = ? AND node_id = ? ORDER BY CASE WHEN status = 'pending' THEN 0 ELSE 1 END, iteration DESC`,
     [runId, nodeId],
   );
   const row = iteration === undefined ? rows[0] : rows.find((r) => Number(r.iteration) === iteration);
@@ -339,6 +339,6 @@ function isoOf(ms: number | string | null | undefined): string | null {
 /** Pending waits a signal or event would reach now: of its run, or waiting on its correlation id. */
 async function pendingWaitsFor(db: FlowDb, kind: "signal" | "event", input: SubmitSignalInput): Promise<WaitRow[]> {
   return input.runId
-    ? db.store.query<WaitRow & Record<string, unknown>>(`SELECT * FROM _flow_waits WHERE status = 'pending' AND kind = ? AND name = ? AND run_id = ?`, [kind, input.name, input.runId])
-    : db.store.query<WaitRow & Record<string, unknown>>(`SELECT * FROM _flow_waits WHERE status = 'pending' AND kind = ? AND name = ? AND correlation_id = ?`, [kind, input.name, input.correlationId ?? ""]);
+    ? db.store.query<WaitRow & Record<string, unknown>>(`SELECT * FROM ${TABLES.waits} WHERE status = 'pending' AND kind = ? AND name = ? AND run_id = ?`, [kind, input.name, input.runId])
+    : db.store.query<WaitRow & Record<string, unknown>>(`SELECT * FROM ${TABLES.waits} WHERE status = 'pending' AND kind = ? AND name = ? AND correlation_id = ?`, [kind, input.name, input.correlationId ?? ""]);
 }

@@ -10,7 +10,7 @@
  */
 import { TABLES } from "../../protocol.js";
 import type { SqlExecutor } from "../../store/index.js";
-import { dependentsOf } from "../../time-travel/index.js";
+import { dependentsOf } from "../travel/dependents.js";
 import type { FlowDb, NodeRecord } from "../flow-db.js";
 import type { WriteBatch } from "../run-sql.js";
 import type { WaitKind } from "./spec.js";

@@ -6,6 +6,7 @@
  * session's batch (node, output row, wait row and event in one transaction), so a delivery
  * is acted on exactly once. See docs/waiting.md.
  */
+import { TABLES } from "../../protocol.js";
 import type { EventInit } from "../events.js";
 import { FlowError } from "../../errors.js";
 import type { TableEntry } from "../../schema/index.js";
@@ -14,8 +15,8 @@ import type { NodeDescriptor } from "../describe-node.js";
 import type { PlanTask } from "../plan.js";
 import type { WriteBatch } from "../run-sql.js";
 import type { NodeState, RunStatus } from "../types.js";
-import type { ClockPort } from "../world.js";
-import type { WaitData } from "../render-view.js";
+import type { ClockPort } from "../../util/index.js";
+import type { WaitData } from "../../jsx/index.js";
 import type { ApprovalWait, HumanWait, SignalWait, WaitSpec } from "./spec.js";
 import { recordedSchemaOf } from "./payload-schema.js";
 import { signalSql, type WaitRow, waitSql } from "./wait-sql.js";
@@ -93,7 +94,7 @@ export class WaitManager {
   /** Loads what settled Signals delivered, so that a resumed run renders their children again. */
   async load(): Promise<void> {
     const rows = await this.host.store.query<{ node_id: string; resolution_json: string | null }>(
-      `SELECT node_id, resolution_json FROM _flow_waits WHERE run_id = ? AND kind = 'signal' AND status = 'settled' ORDER BY iteration`,
+      `SELECT node_id, resolution_json FROM ${TABLES.waits} WHERE run_id = ? AND kind = 'signal' AND status = 'settled' ORDER BY iteration`,
       [this.host.runId],
     );
     for (const r of rows) {

@@ -1,12 +1,14 @@
 /**
- * @module core/engine/binding
+ * @module core/binding
  * What ties a workflow (and its `db` handle) to its store: the store port, the schema registry
- * and the runtime env. Attached under a symbol so the public objects stay plain.
+ * and the runtime env. Attached under a symbol so the public objects stay plain. An area of its
+ * own, below the engine: time travel, task memory and scorers read a binding without importing
+ * the engine (docs/architecture.md, "No cycles").
  */
-import { FlowError } from "../errors.js";
-import type { SchemaRegistry } from "../schema/index.js";
-import type { StorePort } from "../store/index.js";
-import type { RuntimeEnv } from "./world.js";
+import type { RuntimeEnv } from "./engine/index.js";
+import { FlowError } from "./errors.js";
+import type { SchemaRegistry } from "./schema/index.js";
+import type { StorePort } from "./store/index.js";
 
 export interface StoreBinding {
   store: StorePort;

@@ -1,10 +1,10 @@
 /**
- * @module core/time-travel/dependents
+ * @module core/engine/travel/dependents
  * Which nodes go back to `pending` with a target (SPEC.md state table): later iterations,
  * nodes ordered after it, and nodes with an attempt started after the target's start. One
  * rule for `retryTask`, `timeTravel` and `forkRun`.
  */
-import type { AttemptRecord, NodeRecord } from "../engine/index.js";
+import type { AttemptRecord, NodeRecord } from "../flow-db.js";
 
 /**
  * The nodes that depend on `target` (itself excluded), given when the target started.

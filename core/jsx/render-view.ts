@@ -1,14 +1,15 @@
 /**
- * @module core/engine/render-view
+ * @module core/jsx/render-view
  * What components may see of the engine's state while the tree renders, beyond FlowCtx:
  * whether a wait node was resolved and with what data (a Signal renders its children from
  * it), whether a Saga or TryCatchFinally scope failed, and a node's state. Kept off the public
- * FlowCtx type: only the built-in components read it.
+ * FlowCtx type: only the built-in components read it. The engine attaches it to the render
+ * context; it lives here, beside the renderer, so the components need not import the engine
+ * (docs/architecture.md, "No cycles").
  */
 import type { FlowErrorJson } from "../errors.js";
 import { FlowError } from "../errors.js";
-import type { AspectTotals } from "./aspect-usage.js";
-import type { NodeState } from "./types.js";
+import type { AspectTotals, NodeState } from "../engine/index.js";
 
 export interface WaitData {
   resolved: boolean;

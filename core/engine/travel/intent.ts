@@ -1,5 +1,5 @@
 /**
- * @module core/time-travel/intent
+ * @module core/engine/travel/intent
  * The intent row of a time travel (`_flow_time_travel`), written before any file moves, and
  * how a pending one is finished. The order is: snapshot the working tree as it is (the
  * `before` pointer) -> intent row `pending` -> restore the files -> one transaction with every
@@ -7,28 +7,19 @@
  * `timeTravel`/`revertToAttempt` of the run, or its resume, completes it (restores again, which
  * is idempotent, then commits), or when the target snapshot cannot be restored puts the files
  * back to `before` and marks the intent `failed`. Files of one point never stay with rows of
- * another.
+ * another. In the engine, not core/time-travel: a resume finishes a pending intent before the
+ * run goes on (session-open.ts), and time travel's operations write theirs through the
+ * engine's door (docs/architecture.md, "No cycles").
  */
-import {
-  attachBinding,
-  type AttemptRecord,
-  eventSql,
-  FlowDb,
-  json,
-  type NodeRecord,
-  nodeSql,
-  outputSql,
-  type ResetDecision,
-  resetWaits,
-  statusChange,
-  type StoreBinding,
-  WriteBatch,
-} from "../engine/index.js";
-import type { FlowEvent } from "../engine/index.js";
-import { FlowError } from "../errors.js";
+import { attachBinding, type StoreBinding } from "../../binding.js";
+import { FlowError } from "../../errors.js";
+import { TABLES } from "../../protocol.js";
+import type { CrossedEffect, TimeTravelStep } from "../../time-travel/index.js";
+import type { FlowEvent } from "../events.js";
+import { type AttemptRecord, FlowDb, type NodeRecord } from "../flow-db.js";
+import { eventSql, json, nodeChange, outputSql, statusChange, WriteBatch } from "../run-sql.js";
+import { type ResetDecision, resetWaits } from "../waits/reset-waits.js";
 import { dependentsOf } from "./dependents.js";
-import type { CrossedEffect, TimeTravelStep } from "./types.js";
-import { TABLES } from "../protocol.js";
 
 /** A stored intent. */
 export interface Intent {
@@ -238,7 +229,7 @@ async function commitIntent(db: FlowDb, intent: Intent): Promise<IntentOutcome> 
     for (const n of reset) {
       const entry = n.outputTable ? registry.entries.get(n.outputTable) : undefined;
       if (entry) outputSql.remove(batch, entry, runId, n.nodeId, n.iteration);
-      nodeSql.upsert(batch, runId, { nodeId: n.nodeId, iteration: n.iteration, state: "pending", attempts: n.attempts }, now);
+      nodeChange(batch, runId, n.state, { nodeId: n.nodeId, iteration: n.iteration, state: "pending", attempts: n.attempts }, now);
       emit({ type: "TaskReset", nodeId: n.nodeId, iteration: n.iteration, reason: "time-travel" });
       resetNodes.push(n.nodeId);
     }

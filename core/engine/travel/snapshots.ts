@@ -1,5 +1,5 @@
 /**
- * @module core/time-travel/snapshots
+ * @module core/engine/travel/snapshots
  * What the engine does for time travel on each task attempt: snapshot the run's workspace
  * when the attempt starts and when it succeeds (`vcs_start_pointer`, `vcs_pointer`), through
  * the VCS port the host injects (`RuntimeEnv.vcs`). The workspace is detected once per run;
@@ -13,10 +13,10 @@
  * model call without file tools, adds nothing to a run in a repository. Such an edge gets no
  * ref of its own: its commit is kept by the ref of the edge that made it, in the same run.
  */
-import type { StoreBinding } from "../engine/index.js";
-import type { VcsPort } from "./port.js";
+import type { StoreBinding } from "../../binding.js";
+import { TABLES } from "../../protocol.js";
+import type { VcsPort } from "../../time-travel/index.js";
 import { attemptRef } from "./refs.js";
-import { TABLES } from "../protocol.js";
 
 /** Conditions already reported in this process (directory and cause): one notice each. */
 const noticed = new Set<string>();

@@ -1,5 +1,5 @@
 /**
- * @module core/time-travel/refs
+ * @module core/engine/travel/refs
  * Where snapshots live: one ref per attempt boundary under `refs/flow/runs/<run>/`, so the
  * snapshots of a run are listed and garbage-collected together. Run and node ids are encoded
  * into single ref components (`%xx` for anything outside `[A-Za-z0-9_-]`), which keeps any id

@@ -1,14 +1,17 @@
 /**
- * @module core/scorers/batch
+ * @module core/engine/score-runs
  * Batch scoring: grade the finished tasks of past runs with scorers after the fact (a new
  * scorer, a changed judge). Each finished node is graded on its final output row and its
  * finishing attempt; rows are stored with source `batch` and replace an earlier batch score
- * of the same attempt and scorer, so a batch can be re-run. See docs/scorers.md.
+ * of the same attempt and scorer, so a batch can be re-run. See docs/scorers.md. In the engine
+ * beside live scoring (attempt-services.ts): it reads the engine's records with the scorers'
+ * grading, and core/scorers stays below the engine (docs/architecture.md, "No cycles").
  */
-import { bindingOf, FlowDb } from "../engine/index.js";
+import { bindingOf } from "../binding.js";
 import type { FlowError } from "../errors.js";
-import { bindingsOf, gradeAttempt } from "./run-scorers.js";
-import type { Scorer, ScoreRow, ScorersMap } from "./types.js";
+import { bindingsOf, gradeAttempt } from "../scorers/index.js";
+import type { Scorer, ScoreRow, ScorersMap } from "../scorers/index.js";
+import { FlowDb } from "./flow-db.js";
 
 /** A finished task of a past run, as batch scoring sees it. */
 export interface BatchTarget {

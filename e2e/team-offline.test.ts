@@ -83,6 +83,8 @@ describe("a team workspace offline (issue #28)", () => {
     await item(bea.page, approveId).locator('[data-testid="approval-queued"]').waitFor();
     await item(bea.page, denyId).locator('[data-testid="deny"]').click();
     await item(bea.page, denyId).locator('[data-testid="approval-queued"]').waitFor();
+    // The inbox offline says what a decision does now: it waits in this browser (it does not fail).
+    await bea.page.locator('.approvals-view [role="status"]', { hasText: "a decision made now waits in this browser and is sent once it reconnects" }).waitFor();
     await bea.page.locator('.shell-nav a[href$="/launch"]').click();
     await bea.page.locator('a[href$="/launch/release"]').first().click();
     await bea.page.locator('[data-testid="launch-form"] [name="service"]').fill("offline-launch");

@@ -99,12 +99,9 @@ export function teamWrites(ctx: TeamWritesContext): DataApi & { submitHumanTask:
     return a.submitSignal(p as Parameters<DataApi["submitSignal"]>[0]);
   };
   const send = async (write: Pick<QueuedWrite, "writeId" | "kind" | "params">) => confirm(await call(withWriteId(write.writeId), write.kind, write.params), SHAPE_OF[write.kind]);
-  /** A queued write is done once the Gateway answered; its txid is awaited meanwhile, not before the next is sent. */
-  const sendQueued = async (write: QueuedWrite) => {
-    const result = await call(withWriteId(write.writeId), write.kind, write.params);
-    void confirm(result, SHAPE_OF[write.kind]);
-    return result;
-  };
+  /** A queued write is sent once the Gateway answered; its txid is awaited while the next is sent (the queue lists it as sent meanwhile). */
+  const sendQueued = (write: QueuedWrite) => call(withWriteId(write.writeId), write.kind, write.params);
+  const confirmQueued = (write: QueuedWrite, answer: unknown) => confirm(answer, SHAPE_OF[write.kind]);
 
   /** Sends now, or queues: offline, behind waiting writes, or when the answer is lost. */
   async function write<R>(kind: QueuedWriteKind, params: Record<string, unknown>, what: string): Promise<R> {
@@ -140,7 +137,7 @@ export function teamWrites(ctx: TeamWritesContext): DataApi & { submitHumanTask:
   const deliver = async (): Promise<void> => {
     if (!queue) return;
     clearTimeout(retry);
-    await queue.deliver(sendQueued);
+    await queue.deliver(sendQueued, confirmQueued);
     if (queue.waiting > 0 && !ctx.closed()) retry = setTimeout(() => void deliver(), 1000);
   };
   if (queue) {

@@ -144,3 +144,30 @@ describe("WriteQueue.deliver", () => {
     expect(queue.all.map((w) => w.label)).toEqual(["d2"]);
   });
 });
+
+describe("a delivered write", () => {
+  it("is listed as sent, no longer waiting nor stored, until its change reached the shapes; then it goes", async () => {
+    const store = mapStore();
+    const queue = new WriteQueue(store, "q-sent");
+    const { writeId } = await queue.add("approve", { runId: "r1", nodeId: "ship", decision: "approve" }, 'Approving "ship" of run r1');
+    let arrived!: () => void;
+    const txid = new Promise<void>((resolve) => (arrived = resolve));
+    const confirmedWith: unknown[] = [];
+    await queue.deliver(
+      async () => ({ ok: true, txids: { approvals: [7] } }),
+      (write, answer) => (confirmedWith.push(write.writeId, answer), txid),
+    );
+    expect(queue.all.map((w) => [w.writeId, w.state])).toEqual([[writeId, "sent"]]);
+    expect(queue.waiting).toBe(0);
+    expect(await store.list("q-sent")).toEqual([]);
+    expect(confirmedWith).toEqual([writeId, { ok: true, txids: { approvals: [7] } }]);
+    // Delivering again sends nothing: a sent write is never sent twice.
+    let sent = 0;
+    await queue.deliver(async () => void sent++);
+    expect(sent).toBe(0);
+    arrived();
+    await txid;
+    await new Promise((r) => setTimeout(r, 0));
+    expect(queue.all).toEqual([]);
+  });
+});

@@ -8,7 +8,9 @@
  * on different runs together), each with the `flow-write-id` header, so a
  * resend (the answer was lost) is applied once by the Gateway. A write the Gateway refuses
  * (decided meanwhile, a role that no longer allows it, no longer a member) is kept with its
- * refusal for the person to read and dismiss; it is never sent again.
+ * refusal for the person to read and dismiss; it is never sent again. A write the Gateway applied
+ * leaves the store at once and stays listed as `sent` until its change reached this browser's
+ * shapes, so what it decided does not show as undecided meanwhile (an approval offered again).
  */
 import { safeRandomUUID } from "@tanstack/db";
 import { WRITE_ID_RETENTION_MS } from "../core/api/index.js";
@@ -33,7 +35,8 @@ export interface QueuedWrite {
   /** Who made it: the role they had then. */
   role?: string;
   madeAtMs: number;
-  state: "waiting" | "refused";
+  /** `sent`: applied, its change not yet in this browser's shapes (kept in memory only). */
+  state: "waiting" | "sent" | "refused";
   refusal?: { code: string; message: string; details?: Record<string, unknown>; atMs: number };
 }
 
@@ -120,6 +123,9 @@ class Slots {
  * await queue.add("approve", { runId, nodeId: "ship", decision: "approve" }, 'Approve "ship"');
  * await queue.deliver(send);
  */
+/** Settles once an applied write's change reached this browser's shapes (its txid, by the answer). */
+type Confirmed = (write: QueuedWrite, answer: unknown) => Promise<unknown>;
+
 export class WriteQueue {
   private items: QueuedWrite[] = [];
   private readonly listeners = new Set<(items: readonly QueuedWrite[]) => void>();
@@ -187,14 +193,15 @@ export class WriteQueue {
    * made, once the first write got through (it goes alone, so a connection that is not back
    * costs one request). A write that does not reach the Gateway stops the delivery: it, and what waits on it,
    * stay first for the next one. A refused write is kept with its refusal; what waits on it is
-   * sent. Concurrent calls share one delivery.
+   * sent. An applied write is `sent` until `confirmed(write, answer)` settles (its txid reached
+   * the shapes; later writes are sent meanwhile), then it goes. Concurrent calls share one delivery.
    */
-  deliver(send: (write: QueuedWrite) => Promise<unknown>): Promise<void> {
+  deliver(send: (write: QueuedWrite) => Promise<unknown>, confirmed?: Confirmed): Promise<void> {
     this.delivering ??= (async () => {
       try {
         await this.open();
         // Writes queued while a round is sent go in the next round.
-        while (this.items.some((w) => w.state === "waiting")) if (!(await this.deliverRound(send))) return;
+        while (this.items.some((w) => w.state === "waiting")) if (!(await this.deliverRound(send, confirmed))) return;
       } finally {
         this.delivering = undefined;
         this.emit();
@@ -204,7 +211,7 @@ export class WriteQueue {
   }
 
   /** Sends the writes waiting now; false when one did not reach the Gateway. */
-  private async deliverRound(send: (write: QueuedWrite) => Promise<unknown>): Promise<boolean> {
+  private async deliverRound(send: (write: QueuedWrite) => Promise<unknown>, confirmed?: Confirmed): Promise<boolean> {
     const waiting = this.items.filter((w) => w.state === "waiting");
     const answered = new Map<string, Promise<boolean>>();
     const slots = new Slots(MAX_IN_FLIGHT);
@@ -219,7 +226,7 @@ export class WriteQueue {
           await slots.take();
           try {
             if (!reached) return false;
-            reached &&= await this.sendOne(write, send);
+            reached &&= await this.sendOne(write, send, confirmed);
             return reached;
           } finally {
             slots.give();
@@ -232,13 +239,20 @@ export class WriteQueue {
   }
 
   /** Sends one write: true once answered (applied, or refused and kept), false when not reached. */
-  private async sendOne(write: QueuedWrite, send: (write: QueuedWrite) => Promise<unknown>): Promise<boolean> {
+  private async sendOne(write: QueuedWrite, send: (write: QueuedWrite) => Promise<unknown>, confirmed?: Confirmed): Promise<boolean> {
     try {
       // The Gateway keeps write ids 30 days: an older write could apply twice, so it is not sent.
       if (Date.now() - write.madeAtMs > WRITE_ID_RETENTION_MS) throw new FlowError("INVALID_ARGUMENT", `It waited more than ${WRITE_ID_RETENTION_MS / 86_400_000} days in this browser, longer than the workspace remembers write ids, so it was not sent; make it again if it still applies.`, { expired: true });
-      await send(write);
+      const answer = await send(write);
       await this.store.delete(write.writeId);
-      this.items = this.items.filter((w) => w.writeId !== write.writeId);
+      const gone = () => (this.items = this.items.filter((w) => w.writeId !== write.writeId));
+      if (!confirmed) gone();
+      else {
+        this.items = this.items.map((w) => (w.writeId === write.writeId ? { ...write, state: "sent" } : w));
+        void confirmed(write, answer)
+          .catch(() => undefined)
+          .then(() => (gone(), this.emit()));
+      }
     } catch (error) {
       if (notReached(error)) return false;
       const e = error as { code?: string; message?: string; details?: Record<string, unknown> };

@@ -31,7 +31,8 @@ type Show_ = "all" | "approvals" | "human";
  * <Route path="/approvals" component={Approvals} />
  */
 export default function Approvals() {
-  const { cols } = useConnection();
+  const conn = useConnection();
+  const { cols } = conn;
   const flow = useFlow();
   const [params, setParams] = useSearchParams<{ show?: string; q?: string }>();
   const show = (): Show_ => (params.show === "approvals" || params.show === "human" ? params.show : "all");
@@ -117,13 +118,21 @@ export default function Approvals() {
       </header>
       <Show when={flow.status() === "offline"}>
         <p class="inline-error" role="status">
-          The workspace is offline: the inbox shows what loaded last, and decisions will fail until it reconnects.
+          <Show when={conn.queue} fallback="The workspace is offline: the inbox shows what loaded last, and decisions will fail until it reconnects.">
+            The workspace is offline: the inbox shows what loaded last; a decision made now waits in this browser and is sent once it reconnects.
+          </Show>
         </p>
       </Show>
       <Show when={outcomes().length}>
         <div role="status" aria-live="polite">
           <ul class="approvals-log" aria-label="Recent decisions">
-            <For each={outcomes()}>{(o) => <li class={`tone-${o.tone}`}>{o.text}</li>}</For>
+            <For each={outcomes()}>
+              {(o) => (
+                <li class={`tone-${o.tone}`} data-run-id={o.runId || undefined}>
+                  {o.text}
+                </li>
+              )}
+            </For>
           </ul>
         </div>
       </Show>

@@ -126,7 +126,7 @@ function LaunchForm(props: { workflow: GatewayWorkflowRow }) {
   const [json, setJson] = createSignal("{}");
   const [problems, setProblems] = createSignal<FieldProblems>({});
   const [failure, setFailure] = createSignal<string>();
-  const [queued, setQueued] = createSignal<string>();
+  const [queued, setQueued] = createSignal<{ runId: string; writeId: string }>();
   const [busy, setBusy] = createSignal(false);
 
   // Re-run with a run's input (`?from=<runId>`).
@@ -198,7 +198,7 @@ function LaunchForm(props: { workflow: GatewayWorkflowRow }) {
       const params = { workflow: props.workflow.key, input: (input ?? {}) as Record<string, unknown> };
       const result = kind === "team" ? await cols.launch(params) : await cols.data.api.launchRun(params);
       // Offline in a team workspace the launch waits in this browser: the form says so and stays.
-      if (isQueued(result)) setQueued(result.runId ?? result.writeId);
+      if (isQueued(result)) setQueued({ runId: result.runId ?? result.writeId, writeId: result.writeId });
       else navigate(`/runs/${encodeURIComponent(result.runId)}`);
     } catch (error) {
       const fromServer = serverProblems(error);
@@ -273,9 +273,9 @@ function LaunchForm(props: { workflow: GatewayWorkflowRow }) {
           </p>
         </Show>
         <Show when={queued()}>
-          {(runId) => (
-            <p class="last-seen-banner" role="status" data-testid="launch-queued" data-run-id={runId()}>
-              <strong>Queued:</strong> the workspace cannot be reached, so this launch waits in this browser (run {runId()}) and is sent once it answers.
+          {(q) => (
+            <p class="last-seen-banner" role="status" data-testid="launch-queued" data-run-id={q().runId} data-write-id={q().writeId}>
+              <strong>Queued:</strong> the workspace cannot be reached, so this launch waits in this browser (run {q().runId}) and is sent once it answers.
             </p>
           )}
         </Show>

@@ -2,8 +2,8 @@
  * @module ui/views/queued-runs
  * The runs a team member launched or forked offline (sync/write-queue.ts), as rows above the
  * runs list (docs/multiplayer.md "Offline"): pending, "waiting to be sent", until delivered —
- * then the queued row goes and the real run arrives through the runs shape under the same run
- * id (chosen in the browser) — or refused, with why ("You are no longer a member…").
+ * then "sent" until the real run arrives through the runs shape under the same run id (chosen
+ * in the browser), when the queued row goes — or refused, with why ("You are no longer a member…").
  */
 import { For, Show } from "solid-js";
 import { describeRefusal, type QueuedWrite } from "../../sync/index.js";
@@ -32,11 +32,11 @@ export function QueuedRuns() {
         <For each={rows()}>
           {(w) => (
             <li class="queued-run" data-testid="queued-run" data-run-id={runIdOf(w)} data-state={w.state}>
-              <span class={`badge ${w.state === "refused" ? "tone-bad" : "tone-warn"}`}>{w.state === "refused" ? "refused" : "pending"}</span>
+              <span class={`badge ${w.state === "refused" ? "tone-bad" : w.state === "sent" ? "tone-info" : "tone-warn"}`}>{w.state === "waiting" ? "pending" : w.state}</span>
               <span class="mono">{runIdOf(w)}</span>
               <span>{String(w.params.workflow ?? `fork of ${String(w.params.runId)}`)}</span>
               <span class="muted" data-testid="queued-run-reason">
-                {w.state === "refused" ? describeRefusal(w) : `waiting to be sent · made ${formatAgo(w.madeAtMs)}`}
+                {w.state === "refused" ? describeRefusal(w) : w.state === "sent" ? "sent, arriving" : `waiting to be sent · made ${formatAgo(w.madeAtMs)}`}
               </span>
             </li>
           )}

@@ -73,9 +73,10 @@ export function ApprovalItem(props: {
   const conn = useConnection();
   const { cols } = conn;
   const mode = () => modeOf(props.row);
-  // A decision made offline waits in this browser: the item says so until it is sent.
+  // A decision made offline waits in this browser: the item says so until it is sent, and once
+  // sent until the decision reached the inbox (the item then goes; it is never offered again meanwhile).
   const writes = queuedWrites(() => conn.queue);
-  const queuedHere = () => writes().find((w) => w.state === "waiting" && w.params.runId === props.row.runId && w.params.nodeId === props.row.nodeId && (w.params.iteration === undefined || w.params.iteration === props.row.iteration));
+  const queuedHere = () => writes().find((w) => w.state !== "refused" && w.params.runId === props.row.runId && w.params.nodeId === props.row.nodeId && (w.params.iteration === undefined || w.params.iteration === props.row.iteration));
   const text = () => titleOf(props.row);
   const who = () => whoMayDecide(props.row);
   const due = () => dueOf(props.row);
@@ -106,7 +107,11 @@ export function ApprovalItem(props: {
         const winner = await winningDecision();
         setError(`Someone decided first: ${winner}.`);
         props.onOutcome({ tone: "warn", text: `“${title}” was already ${winner}; your decision was not recorded`, runId });
-      } else setError(errorText(e));
+      } else {
+        // The item may leave the inbox (decided or cancelled meanwhile): the log keeps the reason.
+        setError(errorText(e));
+        props.onOutcome({ tone: "bad", text: `${verb} “${title}” was refused: ${errorText(e)}`, runId });
+      }
     } finally {
       setBusy(false);
     }
@@ -171,8 +176,10 @@ export function ApprovalItem(props: {
       <Switch>
         <Match when={queuedHere()}>
           {(w) => (
-            <p class="approval-queued" role="status" data-testid="approval-queued" data-write-id={w().writeId}>
-              <strong>Waiting to be sent:</strong> {w().label}. It goes to the workspace as soon as it answers.
+            <p class="approval-queued" role="status" data-testid="approval-queued" data-write-id={w().writeId} data-state={w().state}>
+              <Show when={w().state === "sent"} fallback={<><strong>Waiting to be sent:</strong> {w().label}. It goes to the workspace as soon as it answers.</>}>
+                <strong>Sent:</strong> {w().label}. The workspace applied it; this item goes once the inbox has caught up.
+              </Show>
             </p>
           )}
         </Match>

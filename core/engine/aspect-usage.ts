@@ -53,10 +53,10 @@ export class AspectUsage {
   private readonly members = new Map<string, string[]>();
   private readonly warned = new Set<string>();
 
-  /** True the first time a warning is seen (a block renders many times; it warns once). */
-  firstWarning(message: string): boolean {
-    if (this.warned.has(message)) return false;
-    this.warned.add(message);
+  /** True the first time a warning's key is seen (a block renders many times; it warns once). */
+  firstWarning(key: string): boolean {
+    if (this.warned.has(key)) return false;
+    this.warned.add(key);
     return true;
   }
 

@@ -249,8 +249,8 @@ export class RunSession {
       waitData: (id) => this.waits.dataOf(id),
       scopeFailure: (id) => this.scopes.get(id),
       aspectTotals: (id) => this.aspectUsage.totals(id),
-      warn: (message, details) => {
-        if (this.aspectUsage.firstWarning(message)) this.env.warn(`Run ${this.runId}: ${message}`, details);
+      warn: (message, details, onceKey) => {
+        if (this.aspectUsage.firstWarning(onceKey ?? message)) this.env.warn(`Run ${this.runId}: ${message}`, details);
       },
       nodeState: (id) => {
         let found: NodeInfo | undefined;

@@ -26,8 +26,11 @@ export interface RenderView {
   waitData(nodeId: string): WaitData;
   /** Tokens and latency of the finished tasks of an Aspects block. */
   aspectTotals(aspectsId: string): AspectTotals;
-  /** A warning of a component (logged once per distinct message). */
-  warn(message: string, details?: Record<string, unknown>): void;
+  /**
+   * A warning of a component, logged once per `onceKey` (default: the message). A component whose
+   * message carries a changing figure gives a stable key, so a re-render does not warn again.
+   */
+  warn(message: string, details?: Record<string, unknown>, onceKey?: string): void;
   scopeFailure(scopeId: string): ScopeFailure | undefined;
   nodeState(nodeId: string): NodeState | undefined;
 }

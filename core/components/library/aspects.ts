@@ -64,7 +64,8 @@ export function Aspects(props: AspectsProps): FlowNode {
   if (over) {
     const message = `Aspects "${id}" exceeded its ${over.kind === "tokens" ? "token budget" : "latency SLO"}: ${over.used} > ${over.limit}`;
     shown.exceeded = over.kind;
-    if (over.onExceeded === "warn") view.warn(message, { aspectsId: id, kind: over.kind, used: over.used, limit: over.limit });
+    // Once per block and limit: the figures in the message grow as tasks finish.
+    if (over.onExceeded === "warn") view.warn(message, { aspectsId: id, kind: over.kind, used: over.used, limit: over.limit }, `aspects:${id}:${over.kind}`);
     else if (over.onExceeded === "skip-remaining") children = null;
     else children = failStep(`${id}:exceeded`, "ASPECT_LIMIT_EXCEEDED", `${message}; raise the limit or use onExceeded "skip-remaining" or "warn".`, { aspectsId: id, kind: over.kind, used: over.used, limit: over.limit });
   }

@@ -57,15 +57,22 @@ export default function RunsList() {
   // Read the rows only once loaded (the list shows its own loading state).
   const all = createMemo(() => (runs.isReady ? (runs() as GatewayRunSummaryRow[]) : (firstPage()?.rows ?? [])));
   const count = () => firstPage()?.count ?? all().length;
-  // The first page is kept again a second after the rows change.
-  let keeping: ReturnType<typeof setTimeout> | undefined;
+  // The first page is kept again a second after the rows change, and at once when the list
+  // closes with a keep pending (a quick move to another view must not lose it).
+  let keeping: { timer: ReturnType<typeof setTimeout>; keep: () => void } | undefined;
   createEffect(
     on(all, (rows) => {
-      clearTimeout(keeping);
-      if (runs.isReady) keeping = setTimeout(() => keepFirstPage(cols.runs.id, rows), 1000);
+      if (keeping) clearTimeout(keeping.timer);
+      keeping = undefined;
+      if (!runs.isReady) return;
+      const keep = () => ((keeping = undefined), keepFirstPage(cols.runs.id, rows));
+      keeping = { timer: setTimeout(keep, 1000), keep };
     }),
   );
-  onCleanup(() => clearTimeout(keeping));
+  onCleanup(() => {
+    if (keeping) clearTimeout(keeping.timer);
+    keeping?.keep();
+  });
   // A relative range is read as of when the list changes (or the range does), not every second.
   const shown = createMemo(() => {
     const now = Date.now();

@@ -1,26 +1,17 @@
-import { readFileSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineWorkflows } from "../core/api/define-workflows.js";
 import { LocalGatewayHost } from "../core/api/local-host.js";
 import { pickUpRuns } from "../core/api/pick-up.js";
 import { runWorkflow } from "../core/engine/run.js";
 import { appWorkflows } from "../examples/app-workflows.js";
-import { ensurePgliteSeed } from "../node/store/pglite-seed.js";
 import { bindBrowserWorkflows, createBrowserEnv } from "./create-browser-flow.js";
 import { bash, ExecCliAgent, tools } from "./gateway-only.js";
-import { type BrowserPgliteStore, openBrowserPgliteStore } from "./store/pglite-browser.js";
+import { memoryStorePerTest } from "./store/fixtures/memory-store.js";
 
 // The worker's binding over the browser store adapter (PGlite in memory: OPFS and IndexedDB are
 // exercised by the e2e tests), without the worker around it.
-const seed = ensurePgliteSeed().then((file) => new Blob([gunzipSync(readFileSync(file))]));
-let store: BrowserPgliteStore | undefined;
-afterEach(async () => {
-  await store?.close();
-  store = undefined;
-});
-const open = async () => (store = await openBrowserPgliteStore({ storage: "memory", loadDataDir: await seed }));
+const open = memoryStorePerTest();
 
 describe("bindBrowserWorkflows", () => {
   it("runs the app's workflows, and a run another owner left running is taken over at once", async () => {

@@ -1,16 +1,12 @@
-import { readFileSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
 import { runStoreContract } from "../../core/store/contract.js";
-import { ensurePgliteSeed } from "../../node/store/pglite-seed.js";
+import { emptyCluster } from "./fixtures/memory-store.js";
 import { openBrowserPgliteStore } from "./pglite-browser.js";
 
 // The browser adapter's own code (statements, guard, close, loadDataDir) over PGlite in memory:
 // OPFS and IndexedDB exist only in a browser and are exercised by e2e/offline.test.ts. Every
 // store starts from the seed the app bundles (node/store/pglite-seed.ts), and a
 // reopen carries the data over as a dump, the way a browser database outlives its tab.
-let seed: Promise<Blob> | undefined;
-// Unzipped once here, not by each store.
-const emptyCluster = () => (seed ??= ensurePgliteSeed().then((file) => new Blob([gunzipSync(readFileSync(file))])));
+// Unzipped once per process (browser/store/fixtures/memory-store.ts), not by each store.
 
 runStoreContract("pglite-browser (memory)", async () => {
   let store = await openBrowserPgliteStore({ storage: "memory", loadDataDir: await emptyCluster() });

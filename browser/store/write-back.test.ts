@@ -1,22 +1,14 @@
-import { readFileSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createDomainHandler, LocalGatewayHost } from "../../core/api/index.js";
 import { appWorkflows } from "../../examples/app-workflows.js";
-import { ensurePgliteSeed } from "../../node/store/pglite-seed.js";
 import { bindBrowserWorkflows, createBrowserEnv } from "../create-browser-flow.js";
-import { type BrowserPgliteStore, openBrowserPgliteStore } from "./pglite-browser.js";
+import { memoryStorePerTest } from "./fixtures/memory-store.js";
+import type { BrowserPgliteStore } from "./pglite-browser.js";
 
 // Write-backs counted, not timed (timings are bench/app.ts's): on IndexedDB each one walks every
 // stored file, so a read that causes one costs as much as a write. The store in memory runs the
 // same write-back policy as on IndexedDB (browser/store/write-back.ts).
-const seed = ensurePgliteSeed().then((file) => new Blob([gunzipSync(readFileSync(file))]));
-let store: BrowserPgliteStore | undefined;
-afterEach(async () => {
-  await store?.close();
-  store = undefined;
-});
-const open = async () => (store = await openBrowserPgliteStore({ storage: "memory", loadDataDir: await seed }));
+const open = memoryStorePerTest();
 const counts = (s: BrowserPgliteStore) => ({ asked: s.writeBacks.asked, written: s.writeBacks.written });
 
 describe("browser store write-backs", () => {

@@ -56,20 +56,29 @@ export const sqliteBackend: TestBackend = {
   },
 };
 
+/** How the current test ended, for cleanups that keep something for the next test. */
+interface TestEnd {
+  /** Failed or timed out: its work may still run (a timed-out test is not stopped). */
+  failed: boolean;
+}
+
+type Cleanup = (end: TestEnd) => Promise<void>;
+
 /** What to undo when the current test finishes: every close first, then the removals. */
-let cleanups: { close: Array<() => Promise<void>>; remove: Array<() => Promise<void>> } | null = null;
+let cleanups: { close: Cleanup[]; remove: Cleanup[] } | null = null;
 
 /**
  * Registers `fn` to run when the current test finishes; false (and nothing registered) outside
  * a test (a `beforeAll`, a script), where the caller's `close()` is the only cleanup.
  */
-function afterThisTest(phase: "close" | "remove", fn: () => Promise<void>): boolean {
+function afterThisTest(phase: "close" | "remove", fn: Cleanup): boolean {
   if (!cleanups) {
-    const mine = { close: [] as Array<() => Promise<void>>, remove: [] as Array<() => Promise<void>> };
+    const mine = { close: [] as Cleanup[], remove: [] as Cleanup[] };
     try {
-      onTestFinished(async () => {
+      onTestFinished(async ({ task }) => {
         cleanups = null;
-        for (const f of [...mine.close, ...mine.remove]) await f();
+        const end = { failed: task.result?.state === "fail" };
+        for (const f of [...mine.close, ...mine.remove]) await f(end);
       });
     } catch {
       return false;
@@ -86,9 +95,10 @@ export const pgliteBackend: TestBackend = {
     let dataDir = opts.sameStoreAs?.location;
     if (!dataDir) {
       // Inside a test, the process's shared instance when it is free (reset when the test ends,
-      // after its stores closed: node/testing/pglite-shared.ts); else a new data dir.
+      // after its stores closed: node/testing/pglite-shared.ts); else a new data dir. After a
+      // failed test the instance is dropped instead: a timed-out test may still be writing.
       let lent: LentPgliteDir | undefined;
-      const inTest = afterThisTest("remove", async () => lent?.release());
+      const inTest = afterThisTest("remove", async ({ failed }) => lent?.release({ reuse: !failed }));
       lent = inTest ? await lendPgliteDir({ withFlowTables: true }) : undefined;
       dataDir = lent?.dataDir ?? freshPgliteDir();
     }

@@ -44,8 +44,12 @@ export interface LentPgliteDir {
    * whose instance closes with its last store.
    */
   restart(): Promise<void>;
-  /** Resets and returns the shared instance, or removes a dir of its own. Close its stores first. */
-  release(): Promise<void>;
+  /**
+   * Resets and returns the shared instance, or removes a dir of its own. Close its stores first.
+   * With `reuse: false` (a test that failed or timed out, whose work may still run) the shared
+   * instance is closed and its dir removed instead, and the next test starts a new one.
+   */
+  release(opts?: { reuse: boolean }): Promise<void>;
 }
 
 interface Instance {
@@ -201,8 +205,8 @@ export async function lendPgliteDir(kind: SharedPgliteKind): Promise<LentPgliteD
       await instance.keeper.close();
       instance.keeper = await openPgliteStore({ dataDir: instance.dataDir, withFlowTables: kind.withFlowTables, ...(kind.relaxedDurability ? { relaxedDurability: true } : {}) });
     },
-    async release() {
-      if (await reset(instance)) instance.busy = false;
+    async release({ reuse } = { reuse: true }) {
+      if (reuse && (await reset(instance))) instance.busy = false;
       else await discard(kind, instance);
     },
   };

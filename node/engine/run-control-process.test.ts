@@ -23,6 +23,8 @@ const flow = (args: string[], env: Record<string, string>, cwd: string) => flowP
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean) : []);
 const requestedOf = async (db: string, runId: string) =>
   (await new FlowDb(createFlow({}, { dbPath: db }).db).store.query<{ requested_state: string | null }>(`SELECT requested_state FROM _flow_runs WHERE run_id = ?`, [runId]))[0]?.requested_state ?? null;
+const heartbeatOf = async (db: string, runId: string) =>
+  (await new FlowDb(createFlow({}, { dbPath: db }).db).store.query<{ heartbeat_at_ms: number | null }>(`SELECT heartbeat_at_ms FROM _flow_runs WHERE run_id = ?`, [runId]))[0]?.heartbeat_at_ms ?? null;
 const statusOf = async (db: string, runId: string) => (await new FlowDb(createFlow({}, { dbPath: db }).db).requireRun(runId)).status;
 
 /** Waits for the fixture's `slow` task to start (a loaded machine takes long to start a CLI). */
@@ -75,8 +77,12 @@ describe("controlling runs across processes (issue 23)", () => {
     const pause = flow(["pause", "r1", "--db", env.FLOW_TEST_DB], env, dir);
     // The request is on the run; the in-flight task is let finish, then the other process parks the run.
     await until(() => requestedOf(env.FLOW_TEST_DB, "r1"), (r) => r === "pause", `the pause request (${pause.output()})`, 120_000);
-    // The owner's heartbeat (every 5 s) reads the request; then the in-flight task may end.
-    await new Promise((r) => setTimeout(r, 7000));
+    // The owner's claim heartbeat reads the request; then the in-flight task may end. A beat
+    // that started after the request was seen has read it once the next beat is written (each
+    // beat is armed when the previous one finished).
+    const seen = Date.now();
+    const first = await until(() => heartbeatOf(env.FLOW_TEST_DB, "r1"), (at) => at !== null && at > seen, "a heartbeat after the pause request", 120_000);
+    await until(() => heartbeatOf(env.FLOW_TEST_DB, "r1"), (at) => at !== null && at > first!, "the heartbeat after that", 120_000);
     writeFileSync(release, "");
     expect(await pause.exited, pause.output()).toBe(0);
     expect(pause.output()).toContain("Run r1 is paused");

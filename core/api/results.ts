@@ -28,8 +28,8 @@ export const runStatusResultSchema = z.strictObject({ runId: z.string(), status:
 /** What launchRun answers. */
 export const launchRunResultSchema = z.strictObject({ runId: z.string(), workflow: z.string() });
 
-/** What pauseRun answers: the run was asked to pause (its tasks in flight finish first). */
-export const pauseRunResultSchema = z.strictObject({ runId: z.string(), status: z.literal("pausing") });
+/** What pauseRun answers: the run was asked to pause (its tasks in flight finish first), or is paused already. */
+export const pauseRunResultSchema = z.strictObject({ runId: z.string(), status: z.enum(["pausing", "paused"]) });
 
 /** A run's agents' tokens and cost in a run row (`getRunUsage` has them per task). */
 export const runUsageSummarySchema = z.strictObject({

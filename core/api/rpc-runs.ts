@@ -7,7 +7,7 @@
  * See docs/hosting.md "RPC methods".
  */
 import { z } from "zod";
-import { checkStop, ownerStateOf, previewDecisions, runSql, stopRun } from "../engine/index.js";
+import { previewDecisions, runSql, stopPath, stopRun } from "../engine/index.js";
 import type { RunStatus } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
@@ -67,6 +67,12 @@ const resumeRun: RpcMethod<{ runId: string; force?: boolean | undefined }, RunSt
   handler: (p, _caller, host) => host.resumeRun(p.runId, p.force ? { force: true } : {}),
 };
 
+/**
+ * Pauses a run (its tasks in flight finish first). A run this host executes pauses its session;
+ * any other goes through `stopPath` as `flow pause` does: paused already answers as it is, a
+ * run another live process executes is asked through the store, an ended run or one no live
+ * process executes is INVALID_TRANSITION.
+ */
 const pauseRun: RpcMethod<{ runId: string }, z.infer<typeof pauseRunResultSchema>> = {
   scope: "run:write",
   params: runIdParams,
@@ -75,12 +81,10 @@ const pauseRun: RpcMethod<{ runId: string }, z.infer<typeof pauseRunResultSchema
     const active = host.activeRun(p.runId);
     if (!active) {
       const run = await host.db.requireRun(p.runId);
+      if (stopPath(host.db.binding.env, run, "pause") === "as-is") return { runId: p.runId, status: "paused" };
       // Another live process executes it (flow up, another Gateway): ask it through the store.
-      if (ownerStateOf(host.db.binding.env, run) === "live") {
-        await runSql.requestStop(host.db.store, p.runId, "pause", host.now());
-        return { runId: p.runId, status: "pausing" };
-      }
-      throw new FlowError("INVALID_TRANSITION", `Run ${p.runId} is not running in this host (status ${run.status}); only a running run can be paused.`, { runId: p.runId, status: run.status });
+      await runSql.requestStop(host.db.store, p.runId, "pause", host.now());
+      return { runId: p.runId, status: "pausing" };
     }
     active.pause();
     return { runId: p.runId, status: "pausing" };
@@ -110,10 +114,11 @@ async function cancel(host: GatewayHost, runId: string): Promise<RunStatusResult
   let active = host.activeRun(runId);
   if (!active) {
     const run = await host.db.requireRun(runId);
-    // Checked against the lifecycle table: cancelled already answers as it is, an ended run is INVALID_TRANSITION.
-    if (checkStop(runId, run.status, "cancel")) return { runId, status: "cancelled" };
+    // Checked as stopRun checks it: cancelled already answers as it is, an ended run is INVALID_TRANSITION.
+    const path = stopPath(host.db.binding.env, run, "cancel");
+    if (path === "as-is") return { runId, status: "cancelled" };
     // Another live process executes it (flow up, another Gateway): ask it and wait.
-    if (ownerStateOf(host.db.binding.env, run) === "live") return { runId, status: (await stopRun(host.db, runId, "cancel")).status };
+    if (path === "ask-owner") return { runId, status: (await stopRun(host.db, runId, "cancel")).status };
     // A parked run (waiting, paused), or one whose process is gone, has no session: resume it
     // already cancelled, so the engine records the cancellation with its events like any other.
     await host.resumeRun(runId, { cancel: true, force: run.status === "running" });

@@ -24,8 +24,8 @@ export { eventOf, nodeFields, pendingApprovalFields, waitFields } from "./row-fi
 export type { Columns, WaitFields } from "./row-fields.js";
 export { assertInputFits } from "./input.js";
 export { retryTask } from "./retry-task.js";
-export { ownerStateOf, stopRun } from "./run-control.js";
-export type { RunOwnerState, StopRunOptions, StopRunResult } from "./run-control.js";
+export { ownerStateOf, stopPath, stopRun } from "./run-control.js";
+export type { RunOwnerState, StopPath, StopRunOptions, StopRunResult } from "./run-control.js";
 export { eventSql, json, nodeChange, outputSql, runSql, statusChange, WriteBatch } from "./run-sql.js";
 export type { NodeWrite } from "./run-sql.js";
 export type { RunRow } from "./run-sql.js";

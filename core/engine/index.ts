@@ -32,8 +32,8 @@ export type { RunRow } from "./run-sql.js";
 export { runWorkflow } from "./run.js";
 export { scoreRuns } from "./score-runs.js";
 export type { BatchTarget, ScoreRunsOptions, ScoreRunsResult } from "./score-runs.js";
-export { assertNodeTransition, assertTransition, checkStop, NODE_STATES, RUN_STATUSES, TERMINAL_STATUSES } from "./status.js";
-export type { NodeRef } from "./status.js";
+export { assertNodeTransition, assertTransition, checkStop, executingStatuses, NODE_STATES, RUN_MOVES, RUN_STATUSES, stopMoveOf, TERMINAL_STATUSES } from "./status.js";
+export type { NodeRef, RunMoves, RunStopRequest } from "./status.js";
 export type {
   AttemptState,
   FlowAlertPolicy,

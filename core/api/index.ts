@@ -35,6 +35,18 @@ export {
   runUsageSummarySchema,
   workflowRowSchema,
 } from "./results.js";
+export { forkRunResultSchema, hijackRunResultSchema, resetDecisionSchema, retryNodeResultSchema, rewindRunResultSchema, signalDeliveryResultSchema, waitInfoSchema } from "./results-changes.js";
+export { cronDeleteResultSchema, cronRowSchema, cronRunResultSchema, memoryFactRowSchema, memoryNamespaceInfoSchema, memoryNoteSchema, scoreRowSchema } from "./results-data.js";
+export {
+  graphSnapshotSchema,
+  nodeOutputResultSchema,
+  promptRowSchema,
+  runUsageSchema,
+  transcriptAttemptSchema,
+  whatHappenedSchema,
+  workflowUsageSchema,
+  workspaceDiffSchema,
+} from "./results-reads.js";
 export { createFlowApi } from "./create-api.js";
 export type { CreateFlowOptions, FlowApi, TypedTask, TypedWaits } from "./create-api.js";
 export { cronStore, nextFireOf } from "./cron-store.js";

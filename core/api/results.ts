@@ -7,10 +7,12 @@
  * answers of a Gateway (HTTP over loopback) against them. Nothing parses an answer on the way
  * out: the wire is what the handler returns.
  *
- * The methods and routes with a result schema are those of runs and their rows: launchRun,
- * resumeRun, pauseRun, cancelRun, getRun, listRuns, listWorkflows, listApprovals,
- * submitApproval, and the routes getRunSummary and listRunEvents. The others answer types
- * declared beside their code (docs/hosting.md "Domain API").
+ * This file has the run lifecycle and the run rows (launchRun, resumeRun, pauseRun, cancelRun,
+ * getRun, listRuns, listWorkflows, listApprovals, submitApproval, and the routes getRunSummary
+ * and listRunEvents); the other areas are beside it: results-reads.ts (a run's and a
+ * workflow's reads), results-changes.ts (time travel, retry, hijack, signals, waits, human
+ * tasks), results-data.ts (crons, scores, memory). Every RPC method but the two streams and
+ * every `/v1/api/*` route but the two SSE ones (`stream`) declares its result.
  */
 import { z } from "zod";
 import { NODE_STATES, RUN_STATUSES } from "../engine/index.js";

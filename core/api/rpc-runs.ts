@@ -8,14 +8,14 @@
  */
 import { z } from "zod";
 import { previewDecisions, runSql, stopPath, stopRun } from "../engine/index.js";
-import type { RunStatus } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
-import { planFork, timeTravel, type TimeTravelResult } from "../time-travel/index.js";
+import { planFork, timeTravel } from "../time-travel/index.js";
 import { ANNOTATIONS } from "./contract.js";
-import type { GatewayHost, HijackPlanSummary } from "./host.js";
+import type { GatewayHost } from "./host.js";
 import { runAuthOf } from "./identity.js";
 import { launchRunResultSchema, pauseRunResultSchema, runStatusResultSchema } from "./results.js";
+import { forkRunResultSchema, hijackRunResultSchema, rewindRunResultSchema } from "./results-changes.js";
 import type { RpcMethod } from "./rpc-types.js";
 import { workflowDbOf } from "./workflow-db.js";
 
@@ -147,12 +147,13 @@ const rewindRunParams = z.object({
   preview: z.boolean().optional(),
 });
 
-/** `timeTravel`'s result, with the run's status after the rewind (and resume). */
-export type RewindRunResult = TimeTravelResult & { runId: string; status: RunStatus };
+/** `timeTravel`'s result, with the run's status after the rewind (and resume) (`rewindRunResultSchema`). */
+export type RewindRunResult = z.infer<typeof rewindRunResultSchema>;
 
 const rewindRun: RpcMethod<z.infer<typeof rewindRunParams>, RewindRunResult> = {
   scope: "run:admin",
   params: rewindRunParams,
+  result: rewindRunResultSchema,
   async handler(p, _caller, host) {
     if (host.activeRun(p.runId)) {
       throw new FlowError("INVALID_TRANSITION", `Run ${p.runId} is running in this host; pause or cancel it before rewinding it.`, { runId: p.runId });
@@ -192,14 +193,8 @@ const forkRunParams = z.object({
   newRunId: z.string().min(1).optional(),
 });
 
-/** What `forkRun` answers: the new run, where it came from and the tasks that run again. */
-export interface ForkRunResult {
-  runId: string;
-  workflow: string;
-  /** `<run>:<node>@<iteration>#<attempt>` (the new run's `flow.forkedFrom` annotation). */
-  forkedFrom: string;
-  rerun: string[];
-}
+/** What `forkRun` answers: the new run, where it came from and the tasks that run again (`forkRunResultSchema`). */
+export type ForkRunResult = z.infer<typeof forkRunResultSchema>;
 
 /**
  * Starts a new run from a task attempt of a stored run (`planFork`): the outputs of what finished
@@ -210,6 +205,7 @@ export interface ForkRunResult {
 const forkRun: RpcMethod<z.infer<typeof forkRunParams>, ForkRunResult> = {
   scope: "run:write",
   params: forkRunParams,
+  result: forkRunResultSchema,
   async handler(p, caller, host) {
     const key = host.workflowKeyOf(await host.db.requireRun(p.runId));
     if (!key) throw new FlowError("WORKFLOW_NOT_FOUND", `Run ${p.runId} is of a workflow this host does not serve; register it to fork the run.`, { runId: p.runId });
@@ -232,8 +228,8 @@ const hijackRunParams = z.object({
   iteration: z.number().int().min(0).optional(),
 });
 
-/** A hijack plan and the terminal command that runs it and hands the node back afterwards. */
-export type HijackRunResult = HijackPlanSummary & { status: RunStatus; terminal: string };
+/** A hijack plan and the terminal command that runs it and hands the node back afterwards (`hijackRunResultSchema`). */
+export type HijackRunResult = z.infer<typeof hijackRunResultSchema>;
 
 /**
  * Takes a node's CLI-agent session away from the run for a person: a running run is paused
@@ -244,6 +240,7 @@ export type HijackRunResult = HijackPlanSummary & { status: RunStatus; terminal:
 const hijackRun: RpcMethod<z.infer<typeof hijackRunParams>, HijackRunResult> = {
   scope: "run:admin",
   params: hijackRunParams,
+  result: hijackRunResultSchema,
   async handler(p, _caller, host) {
     if (!host.planHijack) throw new FlowError("NOT_AVAILABLE", "hijackRun needs a host that runs CLI agents (the Node Gateway).", { method: "hijackRun" });
     const active = host.activeRun(p.runId);

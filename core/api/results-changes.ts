@@ -8,8 +8,8 @@
  * `HijackRunResult`, `WaitInfo`); node/server/contract-results.test.tsx parses real answers.
  */
 import { z } from "zod";
-import { RUN_STATUSES } from "../engine/index.js";
-import type { ResetDecision, WaitFields } from "../engine/index.js";
+import { RUN_STATUSES } from "../engine/internal.js";
+import type { ResetDecision, WaitFields } from "../engine/internal.js";
 import type { TimeTravelResult } from "../time-travel/index.js";
 
 const runStatus = z.enum(RUN_STATUSES);

@@ -6,7 +6,8 @@
  * this host so only the reset tasks run. docs/hosting.md "Domain API".
  */
 import { z } from "zod";
-import { previewDecisions, retryTask } from "../engine/index.js";
+import { retryTask } from "../engine/index.js";
+import { previewDecisions } from "../engine/internal.js";
 import { FlowError } from "../errors.js";
 import type { GatewayHost } from "./host.js";
 import type { retryNodeResultSchema } from "./results-changes.js";

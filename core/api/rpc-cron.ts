@@ -5,7 +5,7 @@
  * `CRON_IDENTITY` (role `system`, `triggeredBy` `cron:gateway`, scopes `["*"]`).
  */
 import { z } from "zod";
-import { assertInputFits } from "../engine/index.js";
+import { assertInputFits } from "../engine/internal.js";
 import { ANNOTATIONS } from "./contract.js";
 import { type CronRow, cronStore, nextFireOf } from "./cron-store.js";
 import { cronDeleteResultSchema, cronRowSchema, cronRunResultSchema } from "./results-data.js";

@@ -7,7 +7,8 @@
  * See docs/hosting.md "RPC methods".
  */
 import { z } from "zod";
-import { previewDecisions, runSql, stopPath, stopRun } from "../engine/index.js";
+import { stopRun } from "../engine/index.js";
+import { previewDecisions, runSql, stopPath } from "../engine/internal.js";
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
 import { planFork, timeTravel } from "../time-travel/index.js";

@@ -6,8 +6,9 @@
  * `HumanTask` waits for). docs/hosting.md "Domain API" documents both.
  */
 import { z } from "zod";
-import { type Columns, submitHumanTask, waitFields } from "../engine/index.js";
-import type { WaitKind, WaitRow, WaitStatus } from "../engine/index.js";
+import { submitHumanTask } from "../engine/index.js";
+import { type Columns, waitFields } from "../engine/internal.js";
+import type { WaitKind, WaitRow, WaitStatus } from "../engine/internal.js";
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
 import { readJsonBody } from "./body.js";

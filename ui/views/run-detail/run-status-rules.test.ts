@@ -4,7 +4,7 @@
  * differently offers differently.
  */
 import { describe, expect, it } from "vitest";
-import { checkStop, RUN_MOVES, RUN_STATUSES, type RunMoves } from "../../../core/engine/index.js";
+import { checkStop, RUN_MOVES, RUN_STATUSES, type RunMoves } from "../../../core/engine/internal.js";
 import type { GatewayRunRow } from "../../../core/data/index.js";
 import { type RunAction, runStatusRules, whyNot } from "./run-status-rules.js";
 

@@ -9,7 +9,7 @@
  * - Resume: a paused run the table moves back to `running`;
  * - retry a task, rewind: not while a process executes the run.
  */
-import { executingStatuses, RUN_MOVES, type RunMoves, stopMoveOf } from "../../../core/engine/index.js";
+import { executingStatuses, RUN_MOVES, type RunMoves, stopMoveOf } from "../../../core/engine/internal.js";
 import type { GatewayRunRow } from "../../../core/data/index.js";
 
 type Status = GatewayRunRow["status"];

@@ -23,7 +23,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { isOwnerAlive } from "../engine/index.js";
-import { openPgliteStore, pgliteLockPath, type PgliteStore } from "../store/pglite.js";
+import { openPgliteStore, pgliteLockPath, type PgliteStore } from "../store/index.js";
 import { closeAfterFile } from "./after-file.js";
 import { freshPgliteDir } from "./pglite-dirs.js";
 

@@ -51,8 +51,14 @@ describe.each(testBackends)("run control on $name", (backend) => {
     expect(ownerStateOf(db.binding.env, await db.requireRun("r1"))).toBe("live");
     const pausing = stopRun(db, "r1", "pause");
     await until(async () => (await db.store.query<{ requested_state: string | null }>(`SELECT requested_state FROM _flow_runs WHERE run_id = 'r1'`))[0]?.requested_state === "pause");
-    // Let the owner's heartbeat read the request before the in-flight task ends.
-    await new Promise((r) => setTimeout(r, 2000));
+    // Let the owner's heartbeat read the request before the in-flight task ends: a beat that
+    // started after the request was seen has read it once the next beat is written (each beat
+    // is armed when the previous one finished).
+    const heartbeat = async () => (await db.requireRun("r1")).heartbeatAtMs ?? 0;
+    const asked = Date.now();
+    await until(async () => (await heartbeat()) > asked);
+    const first = await heartbeat();
+    await until(async () => (await heartbeat()) > first);
     release();
     expect(await pausing).toMatchObject({ status: "paused", how: "requested" });
     expect((await running).status).toBe("paused");

@@ -24,7 +24,6 @@ import { dirname, join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { isOwnerAlive } from "../engine/index.js";
 import { openPgliteStore, pgliteLockPath, type PgliteStore } from "../store/index.js";
-import { closeAfterFile } from "./after-file.js";
 import { freshPgliteDir } from "./pglite-dirs.js";
 
 /** How the shared instance is opened: with Flow's tables (createFlowPostgres) or an empty cluster. */
@@ -63,6 +62,16 @@ interface Instance {
 }
 
 const PREFIX = "flow-pglite-shared-";
+
+/**
+ * Runs `close` when the current test file ends: node/testing/after-file.ts (the Vitest setup
+ * file) runs what is listed under this global key. Not imported from there, because its
+ * top-level `afterAll` needs a running Vitest and the testing kit bundles this module's importer.
+ */
+function closeAfterFile(close: () => Promise<void>): void {
+  const key = Symbol.for("durable-flow.testing.afterFile");
+  ((globalThis as { [key]?: Array<() => Promise<void>> })[key] ??= []).push(close);
+}
 const instances = new Map<string, Promise<Instance | null>>();
 /** Parent dirs of the shared instances, removed at exit. */
 const made = new Set<string>();

@@ -50,9 +50,56 @@ async function ok(command: string, args: string[], cwd: string): Promise<string>
   return result.stdout;
 }
 
+/**
+ * The steps between the README's quickstart markers: bash blocks run in order in one shell, and
+ * a block titled with a file name (```tsx title=review.tsx) is written to that file there.
+ */
+function quickstartSteps(): string[] {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("<!-- quickstart:start -->"), readme.indexOf("<!-- quickstart:end -->"));
+  const steps: string[] = [];
+  for (const m of section.matchAll(/^```(\w+)([^\n]*)\n([\s\S]*?)^```$/gm)) {
+    const info = `${m[1]}${m[2]}`;
+    const body = m[3]!;
+    const file = /title=(\S+)/.exec(info)?.[1];
+    if (file) steps.push(`cat > ${file} <<'QUICKSTART_FILE'\n${body}QUICKSTART_FILE`);
+    else if (info.startsWith("bash")) {
+      // Installs come from the npm cache, and better-sqlite3 gets the binary the repository
+      // built instead of compiling SQLite again (about 2 minutes): speed, not a changed step.
+      for (const line of body.split("\n")) steps.push(/^npm install\b/.test(line) ? `${line}\nprebuilt_sqlite` : line);
+    }
+  }
+  return steps;
+}
+
+/** Runs the quickstart in a new folder beside a link `flow` to the packed tarball's folder. */
+function runQuickstart(packDir: string): Promise<{ code: number | null; out: string; root: string }> {
+  const root = mkdtempSync(join(tmpdir(), "flow-quickstart-"));
+  symlinkSync(packDir, join(root, "flow"));
+  const script = [
+    "set -euo pipefail",
+    `prebuilt_sqlite() { local d=node_modules/better-sqlite3/build/Release; if [ -d node_modules/better-sqlite3 ] && [ ! -e $d/better_sqlite3.node ]; then mkdir -p $d && cp ${JSON.stringify(join(ROOT, "node_modules/better-sqlite3/build/Release/better_sqlite3.node"))} $d/; fi; }`,
+    ...quickstartSteps(),
+  ].join("\n");
+  const env = { npm_config_prefer_offline: "true", npm_config_ignore_scripts: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+  return new Promise((resolve) => {
+    const child = spawn("bash", ["-c", script], { cwd: root, env: { ...childEnv, ...env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    child.on("error", (error) => resolve({ code: null, out: `${out}\n${String(error)}`, root }));
+    child.on("close", (code) => resolve({ code, out, root }));
+  });
+}
+
 describe.concurrent("the packed durable-flow package, installed in a fresh project", () => {
   let host = "";
   let installed = "";
+  /** The README's quickstart, started as soon as the tarball exists (its test awaits it). */
+  let quickstart: ReturnType<typeof runQuickstart> | undefined;
+  let packed: Promise<void> | undefined;
+  /** Set by afterAll: a pack that ends later (beforeAll timed out) starts no quickstart. */
+  let finished = false;
 
   beforeAll(async () => {
     host = mkdtempSync(join(tmpdir(), "flow-package-"));
@@ -64,7 +111,8 @@ describe.concurrent("the packed durable-flow package, installed in a fresh proje
     writeFileSync(join(host, "package.json"), JSON.stringify({ name: "flow-package-host", private: true }));
     const packDir = join(host, "pack");
     mkdirSync(packDir);
-    await Promise.all([ok("npm", ["pack", "--pack-destination", packDir], ROOT), ok("npm", [...install, ...tools, ...deps], host)]);
+    packed = ok("npm", ["pack", "--pack-destination", packDir], ROOT).then(() => void (quickstart = finished ? undefined : runQuickstart(packDir)));
+    await Promise.all([packed, ok("npm", [...install, ...tools, ...deps], host)]);
     const tarball = readdirSync(packDir).find((f) => f.endsWith(".tgz"))!;
     expect(tarball).toBe(`durable-flow-${repoPkg.version}.tgz`);
     await ok("npm", [...install, join(packDir, tarball)], host);
@@ -75,6 +123,9 @@ describe.concurrent("the packed durable-flow package, installed in a fresh proje
   }, 240_000);
 
   afterAll(() => {
+    // The quickstart's folder when its test did not run (its test removes it), once it ends.
+    finished = true;
+    void packed?.then(() => quickstart?.then((result) => rmSync(result.root, { recursive: true, force: true })), () => undefined);
     if (host) rmSync(host, { recursive: true, force: true });
   });
 
@@ -183,49 +234,19 @@ console.log(JSON.stringify(fakes.records().map((r) => ({ name: r.name, args: r.a
   }, 90_000);
 
   it("runs the README's quickstart exactly as written, in a folder outside the repository", async () => {
-    // The steps between the quickstart markers: bash blocks run in order in one shell, and a
-    // block titled with a file name (```tsx title=review.tsx) is written to that file there.
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("<!-- quickstart:start -->"), readme.indexOf("<!-- quickstart:end -->"));
-    const steps: string[] = [];
-    for (const m of section.matchAll(/^```(\w+)([^\n]*)\n([\s\S]*?)^```$/gm)) {
-      const info = `${m[1]}${m[2]}`;
-      const body = m[3]!;
-      const file = /title=(\S+)/.exec(info)?.[1];
-      if (file) steps.push(`cat > ${file} <<'QUICKSTART_FILE'\n${body}QUICKSTART_FILE`);
-      else if (info.startsWith("bash")) {
-        // Installs come from the npm cache, and better-sqlite3 gets the binary the repository
-        // built instead of compiling SQLite again (about 2 minutes): speed, not a changed step.
-        for (const line of body.split("\n")) steps.push(/^npm install\b/.test(line) ? `${line}\nprebuilt_sqlite` : line);
-      }
-    }
-    expect(steps.join("\n")).toContain("npx flow init");
-    const root = mkdtempSync(join(tmpdir(), "flow-quickstart-"));
+    expect(quickstartSteps().join("\n")).toContain("npx flow init");
+    // Started by beforeAll as soon as the tarball was packed (it needs nothing else).
+    const result = await quickstart!;
     try {
-      symlinkSync(join(host, "pack"), join(root, "flow"));
-      const script = [
-        "set -euo pipefail",
-        `prebuilt_sqlite() { local d=node_modules/better-sqlite3/build/Release; if [ -d node_modules/better-sqlite3 ] && [ ! -e $d/better_sqlite3.node ]; then mkdir -p $d && cp ${JSON.stringify(join(ROOT, "node_modules/better-sqlite3/build/Release/better_sqlite3.node"))} $d/; fi; }`,
-        ...steps,
-      ].join("\n");
-      const env = { npm_config_prefer_offline: "true", npm_config_ignore_scripts: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
-      const result = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
-        const child = spawn("bash", ["-c", script], { cwd: root, env: { ...childEnv, ...env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
-        let out = "";
-        child.stdout.on("data", (d) => (out += d));
-        child.stderr.on("data", (d) => (out += d));
-        child.on("error", reject);
-        child.on("close", (code) => resolve({ code, out }));
-      });
       expect(result.code, result.out).toBe(0);
       // `npm test` of the scaffold: the greeting and the agent example, its model scripted with durable-flow/testing.
       expect(result.out).toMatch(/Tests\s+2 passed/);
       expect(result.out.trim().split("\n").at(-1)).toBe('finished {"approved":true,"rounds":2}');
-      const pkg = JSON.parse(readFileSync(join(root, "my-flow", "package.json"), "utf8")) as { type: string; dependencies: Record<string, string> };
+      const pkg = JSON.parse(readFileSync(join(result.root, "my-flow", "package.json"), "utf8")) as { type: string; dependencies: Record<string, string> };
       expect(pkg.type).toBe("module");
       expect(pkg.dependencies["durable-flow"]).toMatch(/^file:.*durable-flow-.*\.tgz$/);
     } finally {
-      rmSync(root, { recursive: true, force: true });
+      rmSync(result.root, { recursive: true, force: true });
     }
   }, 300_000);
 

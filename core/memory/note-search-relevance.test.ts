@@ -11,8 +11,10 @@ import { testBackends } from "../../node/testing/backends.js";
 const CORPUS_SIZE = 1200;
 const QUERIES = 200;
 
+// Read once for the three backends (about a second of CPU each time).
+const { docs: corpus, queries } = buildCorpus(CORPUS_SIZE);
+
 describe.each(testBackends)("note search relevance on $name", (backend) => {
-  const { docs: corpus, queries } = buildCorpus(CORPUS_SIZE);
   let memory: MemoryStore;
 
   beforeAll(async () => {

@@ -6,7 +6,7 @@
  * database share one engine; see docs/app-browser.md.
  */
 import * as Comlink from "comlink";
-import { rpcPath } from "../core/api/index.js";
+import { rpcPath } from "../core/api/internal.js";
 import type { SqlRow, SqlValue } from "../core/store/index.js";
 import { saveBrowserKey } from "./keys.js";
 import type { BrowserStorage } from "./store/index.js";

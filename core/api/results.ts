@@ -13,7 +13,7 @@
  * declared beside their code (docs/hosting.md "Domain API").
  */
 import { z } from "zod";
-import { NODE_STATES, RUN_STATUSES } from "../engine/index.js";
+import { NODE_STATES, RUN_STATUSES } from "../engine/rows/index.js";
 import type { AttemptRecord, PendingApproval, RunAuthContext } from "../engine/index.js";
 
 /** A FlowError as it crosses the wire (`FlowErrorJson`). */

@@ -18,7 +18,8 @@ export type {
   FlowEvent,
   FlowEventType,
 } from "./events.js";
-export { FlowDb, runFields, toRun } from "./flow-db.js";
+export { FlowDb } from "./flow-db.js";
+export { runFields, toRun } from "./row-fields.js";
 export type { AttemptRecord, NodeRecord, RunRecord, RunUsage } from "./flow-db.js";
 export { eventOf, nodeFields, pendingApprovalFields, waitFields } from "./row-fields.js";
 export type { Columns, WaitFields } from "./row-fields.js";

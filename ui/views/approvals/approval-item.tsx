@@ -69,6 +69,8 @@ export function ApprovalItem(props: {
   selected: boolean;
   onSelect(selected: boolean): void;
   onOutcome(outcome: Outcome): void;
+  /** Arrived while the person was in the list: added at its end, marked new (ui/views/approvals.tsx). */
+  arrived?: boolean;
 }) {
   const conn = useConnection();
   const { cols } = conn;
@@ -118,7 +120,7 @@ export function ApprovalItem(props: {
   }
 
   return (
-    <li class="card approval-item" data-testid="approval" data-run-id={props.row.runId} data-node-id={props.row.nodeId} data-mode={mode()}>
+    <li class="card approval-item" classList={{ arrived: props.arrived === true }} data-testid="approval" data-run-id={props.row.runId} data-node-id={props.row.nodeId} data-mode={mode()} data-arrived={props.arrived ? "" : undefined}>
       <div class="approval-head">
         <Show when={mode() === "gate" || mode() === "decision"}>
           <input
@@ -135,6 +137,9 @@ export function ApprovalItem(props: {
             <p class="approval-summary">{text().summary}</p>
           </Show>
         </div>
+        <Show when={props.arrived}>
+          <span class="badge tone-info" data-testid="approval-new">new</span>
+        </Show>
         <span class={`badge ${mode() === "human" ? "tone-info" : "tone-warn"}`}>{mode() === "human" ? "human task" : mode()}</span>
       </div>
       <dl class="approval-meta">

@@ -6,16 +6,8 @@
  * here with a stable `key` where the API's row has no single id.
  * Fields are documented in docs/client.md "Rows".
  */
-import type {
-  CronRow,
-  GatewayApprovalRow,
-  GatewayPromptRow,
-  GatewayRunEventRow,
-  GatewayRunNode,
-  GatewayRunRow,
-  GatewayRunSummaryRow,
-  GatewayWorkflowRow,
-} from "../api/index.js";
+import type { CronRow, GatewayPromptRow, GatewayRunNode, GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow } from "../api/index.js";
+import type { GatewayApprovalRow, GatewayRunEventRow } from "../api/internal.js";
 import type { GraphSnapshot } from "../engine/index.js";
 import type { MemoryFact, MemoryNote } from "../memory/index.js";
 import type { ScoreRow } from "../scorers/index.js";

@@ -4,7 +4,7 @@
  * scopes, the rows of runs and nodes as the API answers them, the write-id retention) without
  * the handler, the engine and the packages they load. The app's first view imports this, so a
  * page opens without evaluating the whole API (docs/performance.md "A team workspace
- * offline"); `core/api/index.ts` re-exports all of it.
+ * offline"); the same names are at the front door (published) or the internal door, which load the whole API.
  */
 export { ANNOTATIONS, API_ROUTES, extStreamPath, HEADERS, routeLabel, routeUrl, rpcPath } from "../contract.js";
 export type { ApiRouteName } from "../contract.js";

@@ -43,13 +43,16 @@ export function lazyPackage<T>(meta: ImportMeta, id: string, load: () => Promise
   let lib: T | undefined;
   const builtin = (globalThis as { process?: NodeProcess }).process?.getBuiltinModule;
   const nodeRequire = builtin && (builtin("module") as NodeModule).createRequire(meta.url);
-  if (!nodeRequire) afterFirstRender(() => void load().then((m) => (lib = m)));
+  // A load that fails (a chunk fetched offline before the app's files were kept) is said at use, not as an uncaught error.
+  let failed: unknown;
+  if (!nodeRequire) afterFirstRender(() => void load().then((m) => (lib = m), (error: unknown) => (failed = error)));
   const target = () => {
     const url = typeof meta.resolve === "function" ? meta.resolve(id) : undefined;
     return url?.startsWith("file:") ? (builtin!("url") as NodeUrl).fileURLToPath(url) : id;
   };
   return () => {
     lib ??= nodeRequire?.(target()) as T | undefined;
+    if (!lib && failed !== undefined) throw new FlowError("PACKAGE_MISSING", `The ${id} package could not be loaded (${String((failed as Error)?.message ?? failed)}); reload once the network is back.`, { package: id });
     if (!lib) throw new FlowError("PACKAGE_MISSING", `The ${id} package is still loading: call this after Flow's modules have loaded.`, { package: id });
     return lib;
   };

@@ -6,7 +6,7 @@
  * workspace's bearer token; a refused call throws a `FlowError` with the Gateway's code.
  */
 import { FlowError } from "../../core/errors.js";
-import { rpcPath } from "../../core/api/internal.js";
+import { rpcPath } from "../../core/api/wire/index.js";
 
 /** A team workspace the user belongs to (`ext.workspace.list`). */
 export interface TeamWorkspace {
@@ -51,11 +51,12 @@ export async function teamRpc<T>(url: string, token: string | undefined, method:
 /**
  * The team workspaces the user belongs to on a Gateway: null when the Gateway serves no team
  * workspace (its `/health` features lack `team`), `[]` when it does and the user is no member;
- * throws GATEWAY_UNAVAILABLE when nothing answers.
+ * throws GATEWAY_UNAVAILABLE when nothing answers. `tokenAccepted`, the token check run beside
+ * `/health`, is awaited before the list is asked (a refused token would only add a 401).
  * @example
  * const teams = await findTeamWorkspaces("http://127.0.0.1:7331", "s3cret");
  */
-export async function findTeamWorkspaces(url: string, token: string | undefined): Promise<TeamWorkspace[] | null> {
+export async function findTeamWorkspaces(url: string, token: string | undefined, tokenAccepted?: Promise<void>): Promise<TeamWorkspace[] | null> {
   // `/health` (open, no token) lists `team` among its features when the Gateway serves team
   // workspaces: a plain Gateway is not asked a method it does not know (a 404 in the console).
   const answer = await fetch(`${url}/health`).catch((cause: unknown) => {
@@ -64,6 +65,7 @@ export async function findTeamWorkspaces(url: string, token: string | undefined)
   });
   const health = (await answer.json().catch(() => null)) as { features?: unknown } | null;
   if (!Array.isArray(health?.features) || !health.features.includes("team")) return null;
+  await tokenAccepted;
   try {
     return await teamRpc<TeamWorkspace[]>(url, token, "list");
   } catch (error) {

@@ -39,6 +39,7 @@ import { dirname, join, resolve } from "node:path";
 import { FlowError } from "../../core/errors.js";
 import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/index.js";
 import { indexTree, type ObjectStore, writeCommit, writeRef } from "./objects.js";
+import { GitShell } from "./git-shell.js";
 import { watchTree } from "./watch.js";
 import { CHECK_IGNORE, hasDotGit, indexName, PREPARE_SCRIPT, REV_PARSE, type Workspace, workspaceOf } from "./workspace.js";
 
@@ -81,17 +82,31 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
   const gitPath = options.gitPath ?? "git";
   const workspaces = new Map<string, Promise<Workspace | null>>();
 
+  const baseEnv = () => ({ ...process.env, ...IDENTITY, ...CONFIG_ENV, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" });
+  const failed = (ws: { top: string }, args: string[], message: string, cause: unknown) =>
+    new FlowError("VCS_FAILED", `git ${args[0]} failed in ${ws.top}: ${message.trim()}`, { dir: ws.top, command: args.slice(0, 3).join(" ") }, { cause });
   const run = (ws: Pick<Workspace, "top" | "indexFile"> | { top: string }, file: string, args: string[], input?: string, extraEnv: Record<string, string> = {}): Promise<string> =>
     new Promise((resolvePromise, reject) => {
-      const env = { ...process.env, ...IDENTITY, ...CONFIG_ENV, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", ...("indexFile" in ws ? { GIT_INDEX_FILE: ws.indexFile } : {}), ...extraEnv };
+      const env = { ...baseEnv(), ...("indexFile" in ws ? { GIT_INDEX_FILE: ws.indexFile } : {}), ...extraEnv };
       const child = execFile(file, args, { cwd: ws.top, env, maxBuffer: 1 << 30, encoding: "utf8" }, (error, stdout, stderr) => {
-        if (error) {
-          reject(new FlowError("VCS_FAILED", `git ${args[0]} failed in ${ws.top}: ${(stderr || error.message).trim()}`, { dir: ws.top, command: args.slice(0, 3).join(" ") }, { cause: error }));
-        } else resolvePromise(stdout);
+        if (error) reject(failed(ws, args, stderr || error.message, error));
+        else resolvePromise(stdout);
       });
       if (input !== undefined) child.stdin!.end(input);
     });
   const git = (ws: Pick<Workspace, "top" | "indexFile"> | { top: string }, args: string[], input?: string) => run(ws, gitPath, args, input);
+  // Where sh is (not Windows), the hot commands go through one long-lived shell (node/vcs/git-shell.ts).
+  const shell = process.platform === "win32" ? undefined : new GitShell(baseEnv);
+  /** `git add` (or `prepare`'s script, `file` "sh") through the shell; resolves stdout and stderr together, rejects as `run` does (the cause's `code` is the exit code). */
+  const hot = async (ws: Pick<Workspace, "top" | "indexFile"> | { top: string }, file: string, args: string[], extraEnv: Record<string, string> = {}): Promise<string> => {
+    if (!shell) return run(ws, file, args, undefined, extraEnv);
+    const { output, code } = await shell.run(ws.top, [file, ...args], { ...("indexFile" in ws ? { GIT_INDEX_FILE: ws.indexFile } : {}), ...extraEnv }).catch((error: Error) => {
+      throw failed(ws, args, error.message, error);
+    });
+    if (code !== 0) throw failed(ws, args, output, Object.assign(new Error(output), { code }));
+    return output;
+  };
+  const add = (ws: Workspace, pathspecs: string[], extraEnv: Record<string, string> = {}) => hot(ws, gitPath, ["add", "-A", "--", ...pathspecs], extraEnv);
 
   async function open(dir: string): Promise<Workspace | null> {
     const abs = resolve(dir);
@@ -124,7 +139,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     const generation = watch.generation;
     let out: string;
     try {
-      out = await run({ top: dir }, "sh", ["-c", PREPARE_SCRIPT], undefined, { FLOW_GIT: gitPath, FLOW_INDEX: indexName(dir) });
+      out = await hot({ top: dir }, "sh", ["-c", PREPARE_SCRIPT], { FLOW_GIT: gitPath, FLOW_INDEX: indexName(dir) });
     } catch {
       return null; // not a work tree (bare, or git missing)
     }
@@ -167,7 +182,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     if (process.platform !== "win32") {
       if (!(changed && existsSync(ws.indexFile) && (await addChanged(ws, changed)))) {
         seedIndex(ws);
-        await git(ws, ["add", "-A", "--", ...ws.pathspec]);
+        await add(ws, ws.pathspec);
       }
       const written = ws.store && commitInProcess(ws, ws.store, ref, message);
       const [tree, commit] = written || ((await run(ws, "sh", ["-c", COMMIT_SCRIPT], undefined, { FLOW_GIT: gitPath, FLOW_REF: ref, FLOW_MESSAGE: message, FLOW_LAST_TREE: ws.last?.tree ?? "", FLOW_LAST_COMMIT: ws.last?.commit ?? "" })).trim().split(" ") as [string, string]);
@@ -196,7 +211,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     const { pathspecs, goneDirs } = changedPathspecs(ws, changed);
     try {
       if (goneDirs.length) await run(ws, gitPath, ["rm", "-r", "-q", "-f", "--cached", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], `${goneDirs.join("\0")}\0`, CHANGED_ENV);
-      if (pathspecs.length) await run(ws, gitPath, ["add", "-A", "--", ...pathspecs], undefined, CHANGED_ENV).catch((error: FlowError) => {
+      if (pathspecs.length) await add(ws, pathspecs, CHANGED_ENV).catch((error: FlowError) => {
         if ((error.cause as { code?: unknown } | undefined)?.code !== 1) throw error;
       });
       return true;
@@ -221,7 +236,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
   /** The working tree of the workspace as a tree id (in the private index). */
   async function writeWorkingTree(ws: Workspace): Promise<string> {
     seedIndex(ws);
-    await git(ws, ["add", "-A", "--", ...ws.pathspec]);
+    await add(ws, ws.pathspec);
     return (await git(ws, ["write-tree"])).trim();
   }
 
@@ -310,7 +325,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
             const watch = (ws.watch ??= watchTree(ws.dir));
             const generation = watch.generation;
             seedIndex(ws);
-            await git(ws, ["add", "-A", "--", ...ws.pathspec]);
+            await add(ws, ws.pathspec);
             const written = commitInProcess(ws, ws.store!, undefined, "flow snapshot");
             if (written) adopt(ws, written[0], written[1], generation);
           });

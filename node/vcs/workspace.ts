@@ -50,13 +50,14 @@ export const CHECK_IGNORE = ["check-ignore", "--no-index", "--", ".", ".flow/"];
  * and CHECK_IGNORE, printed NUL-terminated for `workspaceOf`, then, unless git ignores the
  * workspace, the whole-workspace `add -A` into the private index (seeded from the user's, as
  * `seedIndex` does) with the pathspec `workspaceOf` gives, and `write-tree`, whose id ends
- * the output. One process to start, before the session's first render: the steps do not wait
+ * the output (git's messages are left out: what fails here, the first snapshot meets and
+ * reports). One process to start, before the session's first render: the steps do not wait
  * for Node's event loop between them.
  */
 export const PREPARE_SCRIPT = `nl='
 '
 info=$("$FLOW_GIT" ${REV_PARSE.join(" ")} && echo .) || exit 1
-ignored=$("$FLOW_GIT" ${CHECK_IGNORE.join(" ")})
+ignored=$("$FLOW_GIT" ${CHECK_IGNORE.join(" ")} 2>/dev/null)
 printf '%s\\0%s\\0' "$info" "$ignored"
 case "$nl$ignored$nl" in *"$nl.$nl"*) exit 0 ;; esac
 rest=\${info#*"$nl"}
@@ -70,7 +71,7 @@ if [ ! -f "$GIT_INDEX_FILE" ]; then
   mkdir -p "$gd/flow"
   if [ -f "$gd/index" ]; then cp "$gd/index" "$GIT_INDEX_FILE"; fi
 fi
-"$FLOW_GIT" add -A -- "$@" >/dev/null && "$FLOW_GIT" write-tree
+"$FLOW_GIT" add -A -- "$@" >/dev/null 2>&1 && "$FLOW_GIT" write-tree 2>/dev/null
 exit 0`;
 
 /**

@@ -6,7 +6,7 @@
  * database share one engine; see docs/app-browser.md.
  */
 import * as Comlink from "comlink";
-import { rpcPath } from "../core/api/index.js";
+import { rpcPath } from "../core/api/internal.js";
 import type { SqlRow, SqlValue } from "../core/store/index.js";
 import { saveBrowserKey } from "./keys.js";
 import type { BrowserStorage } from "./store/index.js";
@@ -35,6 +35,11 @@ export interface BrowserEngine {
   saveKey(name: string, value: string | null): Promise<void>;
   /** How long this tab's engine took to start: opening the database, binding the workflows (leader tabs, once ready). */
   startup(): Promise<{ openMs: number; bindMs: number } | undefined>;
+  /**
+   * How often this tab's engine, opening the database on OPFS, found files still held by a tab
+   * that was closing and waited for them (leader tabs; docs/app-browser.md "Tabs").
+   */
+  handleWaits(): Promise<number>;
   /** Stops the worker. */
   close(): void;
 }
@@ -140,6 +145,7 @@ export async function connectBrowserEngine(opts: BrowserEngineOptions = {}): Pro
     query: async <T extends SqlRow = SqlRow>(sql: string, params?: SqlValue[]) => (await remote.query(sql, params)) as T[],
     saveKey: saveBrowserKey,
     startup: () => remote.startup(),
+    handleWaits: () => remote.handleWaits(),
     close() {
       remote[Comlink.releaseProxy]();
       worker.terminate();

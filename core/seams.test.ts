@@ -40,7 +40,9 @@ function importsOf(file: string): string[] {
  * node/create-flow.ts) is an area of one file. An area's `index.ts` is its front door; sync/
  * has a second, `server.ts`: what a Gateway needs, without the browser's collections. A
  * subfolder's `index.ts` is a door too, for a part loaded on its own (node/agents/testing: the
- * testing kit, which the entry must not load).
+ * testing kit, which the entry must not load). An area of core/ whose front door is published
+ * whole (core/engine, core/api: durable-flow/core re-exports them with `export *`) has a second
+ * door, `internal.ts`, for the names Flow's other areas take that are not published.
  */
 function areaOf(path: string): string {
   const parts = path.split("/");
@@ -53,6 +55,23 @@ function areaOf(path: string): string {
  * shrinks: the test also fails on an entry no longer needed.
  */
 const PAST_THE_DOOR: Record<string, string> = {};
+
+/** The internal doors (see `areaOf`). */
+const INTERNAL_DOORS = ["core/engine/internal.js", "core/api/internal.js"];
+
+/** The published entries (package.json "exports"): they never take a name from an internal door. */
+const ENTRIES = ["core/index.ts", "core/client/index.ts", "core/data/index.ts", "core/jsx/jsx-runtime.ts", "sync/index.ts", "node/index.ts", "node/testing/index.ts"];
+
+/** The names a door exports (`export { a, type B } from`, `export type { C } from`). */
+function namesOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  return [...text.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}\s*from/g)].flatMap((m) =>
+    m[1]!
+      .split(",")
+      .map((n) => n.trim().replace(/^type\s+/, "").split(/\s+as\s+/).pop()!)
+      .filter(Boolean),
+  );
+}
 
 describe("seams", () => {
   for (const [area, allowed] of Object.entries(ALLOWED)) {
@@ -83,12 +102,30 @@ describe("seams", () => {
           if (!spec.startsWith(".")) continue;
           const target = relative(ROOT, join(file, "..", spec));
           const targetArea = areaOf(target.replace(/\.js$/, ".ts"));
-          const isDoor = targetArea.endsWith(".ts") || (target.startsWith(`${targetArea}/`) && target.endsWith("/index.js")) || target === "sync/server.js";
+          const isDoor = targetArea.endsWith(".ts") || (target.startsWith(`${targetArea}/`) && target.endsWith("/index.js")) || target === "sync/server.js" || INTERNAL_DOORS.includes(target);
           if (targetArea !== areaOf(from) && !isDoor) crossings.push(`${from} -> ${spec}`);
         }
       }
     }
     expect(crossings.filter((crossing) => !(crossing in PAST_THE_DOOR))).toEqual([]);
     expect(Object.keys(PAST_THE_DOOR).filter((allowed) => !crossings.includes(allowed))).toEqual([]);
+  });
+
+  it("publishes the front doors of core/engine and core/api whole, and no published entry opens an internal door", () => {
+    const core = readFileSync(join(ROOT, "core/index.ts"), "utf8");
+    for (const door of INTERNAL_DOORS) {
+      const front = door.replace(/internal\.js$/, "index.js");
+      expect(core, front).toContain(`export * from "./${front.slice("core/".length)}";`);
+      // No name at both doors: what is published is at the front door alone.
+      const internal = namesOf(door.replace(/\.js$/, ".ts"));
+      expect(internal.length, door).toBeGreaterThan(0);
+      expect(internal.filter((name) => namesOf(front.replace(/\.js$/, ".ts")).includes(name)), door).toEqual([]);
+    }
+    const opened = ENTRIES.flatMap((entry) =>
+      importsOf(join(ROOT, entry))
+        .filter((spec) => spec.startsWith(".") && INTERNAL_DOORS.includes(relative(ROOT, join(ROOT, entry, "..", spec))))
+        .map((spec) => `${entry} -> ${spec}`),
+    );
+    expect(opened).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ProviderServer, startProviderServer } from "../node/agents/testing/provider-server.js";
 import { launchChromium } from "./support/chromium.js";
 import { type AppGateway, startAppGateway } from "./support/gateway.js";
-import { shootThemes } from "./support/screens.js";
+import { scrollIntoSight, shootThemes } from "./support/screens.js";
 
 const PAGE_TEXT = "The release train leaves on Thursdays at 10:00.";
 const ANSWER = "The release train leaves every Thursday at ten in the morning, as the page says, from platform two.";
@@ -110,7 +110,7 @@ describe("a browser watches an agent's generation live (issue #26)", () => {
     expect(await days.count()).toBe(14);
     expect(await days.last().getAttribute("data-runs")).toBe("1");
     expect(await days.last().getAttribute("aria-label")).toMatch(/1 run, \d+ tokens · \$0\.\d+/);
-    await chart.scrollIntoViewIfNeeded();
+    await scrollIntoSight(chart); // found again each try: the launch view re-renders the chart as its data arrives
     await shootThemes(page, "view-workflow-cost");
   }, 60_000);
 

@@ -15,10 +15,11 @@
  *   the run is not in that workspace (with a link to its runs) instead of loading forever.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page, Request } from "playwright-core";
 import { launchChromium, takeConsoleProblems } from "./support/chromium.js";
 import { type AppGateway, startAppGateway } from "./support/gateway.js";
 import { engineReady } from "./support/engine-page.js";
+import { lastSeenHolds } from "./support/last-seen.js";
 import { shootThemes } from "./support/screens.js";
 import { rpc, type SeededRuns, seedAppData, waitForStatus } from "./support/seed.js";
 
@@ -44,9 +45,19 @@ describe("the app at the edges (issue #27)", () => {
     // The guard notices a failed request (a file the Gateway does not have).
     await page.goto(`${gw.url}/runs`);
     await page.evaluate(() => fetch("/no-such-file.png").catch(() => undefined));
-    await expect.poll(() => takeConsoleProblems(browser).join("\n")).toMatch(/HTTP 404 GET .*no-such-file\.png/);
-    await page.waitForTimeout(300);
-    takeConsoleProblems(browser);
+    // Both lines of it: the response, and the console's "Failed to load resource".
+    const noticed: string[] = [];
+    const notice = () => (noticed.push(...takeConsoleProblems(browser)), noticed.join("\n"));
+    await expect.poll(notice).toMatch(/HTTP 404 GET .*no-such-file\.png/);
+    await expect.poll(notice).toMatch(/console error .*404.*no-such-file\.png/);
+
+    // A view's requests all answered before the next view: none is cut off (and so unchecked)
+    // by the navigation. The change stream stays open for as long as the page shows.
+    const open = new Set<Request>();
+    page.on("request", (r) => void open.add(r));
+    page.on("requestfinished", (r) => void open.delete(r));
+    page.on("requestfailed", (r) => void open.delete(r));
+    const answered = () => expect.poll(() => [...open].map((r) => new URL(r.url()).pathname).filter((p) => !p.endsWith("/stream"))).toEqual([]);
 
     const asked: string[] = [];
     page.on("request", (r) => asked.push(new URL(r.url()).pathname));
@@ -67,7 +78,7 @@ describe("the app at the edges (issue #27)", () => {
       await page.goto(`${gw.url}${path}`);
       await ready();
       await expect.poll(() => page.getByTestId("connection-status").getAttribute("data-status")).toBe("online");
-      await page.waitForTimeout(300);
+      await answered();
       problems.push(...takeConsoleProblems(browser).map((p) => `${path}: ${p}`));
     }
     expect(problems).toEqual([]);
@@ -87,6 +98,9 @@ describe("the app at the edges (issue #27)", () => {
   });
 
   it("asks before a bulk cancel, says how many runs end, and does nothing when kept as is", async () => {
+    const cancels: string[] = [];
+    const onRequest = (r: Request) => void (/cancel/i.test(r.url()) && cancels.push(r.url()));
+    page.on("request", onRequest);
     const long = await Promise.all([0, 1].map(async () => (await rpc<{ runId: string }>(gw.url, "launchRun", { workflow: "release", input: { service: "slow", workMs: 60_000 } })).runId));
     await page.goto(`${gw.url}/runs`);
     for (const id of [...long, runs.finished[0]!]) await page.locator(`[data-testid="run-row"][data-run-id="${id}"] input[type="checkbox"]`).check();
@@ -95,10 +109,13 @@ describe("the app at the edges (issue #27)", () => {
     await dialog.waitFor();
     expect(await dialog.textContent()).toMatch(/Cancel 2 runs\?.*cannot be undone.*1 other selected run already ended/s);
     await shootThemes(page, "view-runs-bulk-cancel");
-    await page.waitForTimeout(500);
+    // The dialog asked, and nothing was sent (bulk Cancel used to cancel at once).
+    expect(cancels).toEqual([]);
     for (const id of long) expect((await rpc<{ status: string }>(gw.url, "getRun", { runId: id })).status).not.toBe("cancelled");
     await dialog.getByRole("button", { name: "Keep as is" }).click();
     await dialog.waitFor({ state: "hidden" });
+    expect(cancels).toEqual([]);
+    page.off("request", onRequest);
     for (const id of long) expect((await rpc<{ status: string }>(gw.url, "getRun", { runId: id })).status).not.toBe("cancelled");
 
     await page.getByTestId("bulk-cancel").click();
@@ -110,8 +127,10 @@ describe("the app at the edges (issue #27)", () => {
   it("searches for a phrase, not for words spread over the workflow and the input", async () => {
     const shown = async (q: string) => {
       await page.goto(`${gw.url}/runs?q=${encodeURIComponent(q)}`);
-      await page.getByTestId("runs-count").waitFor();
-      await page.waitForTimeout(300);
+      // The list has its rows once it shows as many as its count says ("N of M").
+      const count = page.getByTestId("runs-count");
+      const rows = page.locator('[data-testid="run-row"]');
+      await expect.poll(async () => /^(\d+) of /.exec((await count.textContent()) ?? "")?.[1] === String(await rows.count())).toBe(true);
       return page.locator('[data-testid="run-row"]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.runId));
     };
     expect(await shown("Grace")).toEqual([runs.finished[1]]);
@@ -132,7 +151,7 @@ describe("the app at the edges (issue #27)", () => {
 
     // Offline: a view whose data never loaded (client-side navigation), and a run started elsewhere.
     await page.getByRole("link", { name: "Crons" }).click();
-    await page.waitForTimeout(1500);
+    await page.getByRole("heading", { name: "Crons" }).waitFor();
     const started = (await rpc<{ runId: string }>(gw.url, "launchRun", { workflow: "hello", input: { name: "while offline" } })).runId;
 
     await context.setOffline(false);
@@ -152,7 +171,8 @@ describe("the app at the edges (issue #27)", () => {
     await page.locator(`[data-testid="run-row"][data-run-id="${runs.waiting}"]`).waitFor();
     // The service worker (it serves the page without network) controls the page once installed.
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 60_000 });
-    await page.waitForTimeout(1500);
+    // And the runs it saw are kept in this browser.
+    await expect.poll(() => lastSeenHolds(page, ":runs", runs.waiting), { timeout: 20_000 }).toBe(true);
     await context.setOffline(true);
     await page.reload();
     // Waits on what matters (the app saying it), not on navigator.onLine right after the reload.

@@ -17,6 +17,7 @@ import { describe, expect, it } from "vitest";
 import { launchPersistent } from "./support/chromium.js";
 import { engineCall, engineReady, runStatus, until } from "./support/engine-page.js";
 import { offlineApp } from "./support/offline-app.js";
+import { lastSeenHolds } from "./support/last-seen.js";
 import { shootThemes } from "./support/screens.js";
 
 const LOCK = "flow:flow:engine";
@@ -35,26 +36,6 @@ async function holdEngine(holder: Page): Promise<void> {
 }
 
 const release = (holder: Page) => holder.evaluate(() => (globalThis as Held).releaseEngine?.());
-
-/** Whether this browser's last-seen store holds the runs list with `runId`. */
-const savedRuns = (page: Page, runId: string) =>
-  page.evaluate(
-    (id) =>
-      new Promise<boolean>((resolve) => {
-        // The version the app made (no version asked: asking an older one fails), closed after
-        // reading so the app's own upgrade is never blocked by this connection.
-        const req = indexedDB.open("flow-last-seen");
-        req.onsuccess = () => {
-          const db = req.result;
-          if (!db.objectStoreNames.contains("loads")) return db.close(), resolve(false);
-          const get = db.transaction("loads").objectStore("loads").get("flow:http://flow.worker:runs");
-          get.onsuccess = () => (db.close(), resolve(JSON.stringify(get.result?.value ?? []).includes(id)));
-          get.onerror = () => (db.close(), resolve(false));
-        };
-        req.onerror = () => resolve(false);
-      }),
-    runId,
-  );
 
 describe("the browser workspace opens fast (issue #27)", () => {
   const app = offlineApp("browser-open");
@@ -78,7 +59,7 @@ describe("the browser workspace opens fast (issue #27)", () => {
     await engineReady(page, 60_000);
     const { runId } = await engineCall<{ runId: string }>(page, "POST", "/v1/api/runs", { workflow: "hello", input: { name: "Ada" } });
     await page.locator(`[data-testid="run-row"][data-run-id="${runId}"]`).waitFor({ timeout: 30_000 });
-    await until(() => savedRuns(page, runId), (saved) => saved, "the runs list saved in this browser");
+    await until(() => lastSeenHolds(page, "flow:http://flow.worker:runs", runId), (saved) => saved, "the runs list saved in this browser");
 
     // The next visit, the engine held again: the runs seen last, said to be as of then.
     await page.close();

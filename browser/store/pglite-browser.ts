@@ -13,6 +13,7 @@ import { OpfsAhpFS } from "@electric-sql/pglite/opfs-ahp";
 import { FlowError } from "../../core/errors.js";
 import { PGLITE_PARSERS, pgliteStatements } from "../../core/store/index.js";
 import type { PgliteConnection, StorePort } from "../../core/store/index.js";
+import { openWhenHandlesFree } from "./opfs-handles.js";
 import { type WriteBackCounts, writeBackOnlyChanges } from "./write-back.js";
 
 /** Where a browser database lives: `auto` picks OPFS where it works, else IndexedDB. */
@@ -30,6 +31,12 @@ export interface BrowserPgliteStoreOptions {
    * only when the database does not exist yet; undefined from it means initdb.
    */
   loadDataDir?: Blob | (() => Promise<Blob | undefined>);
+  /**
+   * OPFS: called each time the open found a file still held by a closing tab and will try again
+   * (browser/store/opfs-handles.ts); it gives up after `handleWaitMs` (default 20 s).
+   */
+  onHandleWait?: (attempt: number) => void;
+  handleWaitMs?: number;
 }
 
 /** A browser PGlite store, with the PGlite instance (for Drizzle) and where it lives. */
@@ -120,8 +127,17 @@ const OPFS_POOL = { initialPoolSize: 1_600, maintainedPoolSize: 200 };
 const whereOf = (storage: BrowserStorage, name: string) =>
   storage === "opfs" ? { fs: new OpfsAhpFS(name, OPFS_POOL) } : storage === "idb" ? { dataDir: `idb://${name}` } : {};
 
-async function startPglite(storage: BrowserStorage, name: string, load: BrowserPgliteStoreOptions["loadDataDir"]): Promise<PGlite> {
-  const create = (loadDataDir: Blob | undefined) => PGlite.create({ ...whereOf(storage, name), ...(loadDataDir ? { loadDataDir } : {}), parsers: PGLITE_PARSERS });
+/** How long an OPFS open waits for a closing tab's access handles by default. */
+const HANDLE_WAIT_MS = 20_000;
+
+async function startPglite(storage: BrowserStorage, name: string, opts: BrowserPgliteStoreOptions): Promise<PGlite> {
+  const load = opts.loadDataDir;
+  // A new OpfsAhpFS per open: an open that found a file still held is dropped and started again.
+  const once = (loadDataDir: Blob | undefined) => PGlite.create({ ...whereOf(storage, name), ...(loadDataDir ? { loadDataDir } : {}), parsers: PGLITE_PARSERS });
+  const create =
+    storage === "opfs"
+      ? (loadDataDir: Blob | undefined) => openWhenHandlesFree(() => once(loadDataDir), { deadlineMs: opts.handleWaitMs ?? HANDLE_WAIT_MS, onWait: opts.onHandleWait })
+      : once;
   const isNew = storage === "memory" || !(await browserDatabaseExists(storage, name));
   const seed = typeof load === "function" ? (isNew ? await load().catch(() => undefined) : undefined) : load;
   try {
@@ -147,7 +163,7 @@ export async function openBrowserPgliteStore(opts: BrowserPgliteStoreOptions = {
   const storage: BrowserStorage = wanted === "auto" ? (offersOpfs() ? "opfs" : "idb") : wanted;
   let pglite: PGlite;
   try {
-    pglite = await startPglite(storage, name, opts.loadDataDir);
+    pglite = await startPglite(storage, name, opts);
   } catch (cause) {
     throw new FlowError(
       "STORE_OPEN_FAILED",

@@ -42,6 +42,8 @@ export interface EngineWorkerApi {
   query(sql: string, params?: SqlValue[]): Promise<SqlRow[]>;
   /** How long this tab's engine took to start (leader only; undefined before it has). */
   startup(): { openMs: number; bindMs: number } | undefined;
+  /** How often this tab's engine found the database's files still held by a closing tab and waited (leader only). */
+  handleWaits(): number;
   /** Calls `listener` on every role change. */
   onRoleChange(listener: (role: EngineRole) => void): void;
 }
@@ -54,6 +56,8 @@ let settled: RunningBrowserEngine | undefined;
 const roleListeners: ((role: EngineRole) => void)[] = [];
 /** Where this worker keeps the database once it leads. */
 let chosenStorage: BrowserStorage | undefined;
+/** How often the open found a closing tab's access handles still held (browser/store/opfs-handles.ts). */
+let handleWaits = 0;
 /** How long a new follower waits for the leader to say where the database is. */
 const LEADER_INFO_WAIT_MS = 300;
 
@@ -81,7 +85,7 @@ async function seed(): Promise<Blob | undefined> {
 function lead(init: EngineWorkerInit): void {
   const storage = init.storage === "auto" ? (offersOpfs() ? "opfs" : "idb") : init.storage;
   // Keys saved in this browser are the workflows' environment variables (browser/keys.ts).
-  engine = exposeBrowserKeysAsEnv().then(() => startBrowserEngine({ name: init.dbName, storage, workflows: appWorkflows, loadDataDir: seed }));
+  engine = exposeBrowserKeysAsEnv().then(() => startBrowserEngine({ name: init.dbName, storage, workflows: appWorkflows, loadDataDir: seed, onHandleWait: () => void handleWaits++ }));
   void engine.then((e) => (settled = e)).catch(() => undefined);
   chosenStorage = storage;
   setRole("leader");
@@ -139,6 +143,10 @@ const api: EngineWorkerApi = {
 
   startup() {
     return settled?.startup;
+  },
+
+  handleWaits() {
+    return handleWaits;
   },
 
   onRoleChange(listener) {

@@ -14,9 +14,12 @@
  * takes its scope, params and result from it. Result schemas (zod, the answer types derived
  * from them) are in core/api/results.ts: a method's `result`, a route's own `result`.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { ANNOTATIONS } from "../protocol.js";
-import { runEventsPageSchema, runSummaryRowSchema } from "./results.js";
+import { deliveryResultSchema, runEventsPageSchema, runSummaryRowSchema } from "./results.js";
+import { retryNodeResultSchema, waitInfoSchema } from "./results-changes.js";
+import { memoryFactRowSchema, memoryNamespaceInfoSchema, memoryNoteSchema, scoreRowSchema } from "./results-data.js";
+import { graphSnapshotSchema, workflowUsageSchema } from "./results-reads.js";
 import { METHOD_SCOPES, type RpcMethodName, type Scope } from "./scopes.js";
 
 /** The fixed paths of the protocol. */
@@ -83,6 +86,8 @@ export interface ApiRoute {
    * node/server/contract-results.test.tsx.
    */
   result?: z.ZodType;
+  /** True for a route that answers server-sent events (no JSON result). */
+  stream?: true;
   /** What it answers (the docs' route table). */
   doc: string;
 }
@@ -111,8 +116,8 @@ export const API_ROUTES = {
   pauseRun: { verb: "POST", path: `${run}/pause`, rpc: "pauseRun", body: true, doc: "as the RPC" },
   cancelRun: { verb: "POST", path: `${run}/cancel`, rpc: "cancelRun", body: true, doc: "as the RPC" },
   listRunEvents: { verb: "GET", path: `${run}/events`, scope: "run:read", query: { afterSeq: "int", limit: "int" }, result: runEventsPageSchema, doc: "`{ runId, events, lastSeq }` (a page of the log, default 1000)" },
-  streamRunEvents: { verb: "GET", path: `${run}/events/stream`, scope: "run:read", query: { afterSeq: "int" }, doc: "SSE of `run.event`, resumed from `Last-Event-ID` (or `?afterSeq=`)" },
-  getFrame: { verb: "GET", path: `${run}/frames`, scope: "run:read", query: { frameNo: "int" }, doc: "a `GraphSnapshot` (default the latest)" },
+  streamRunEvents: { verb: "GET", path: `${run}/events/stream`, scope: "run:read", query: { afterSeq: "int" }, stream: true, doc: "SSE of `run.event`, resumed from `Last-Event-ID` (or `?afterSeq=`)" },
+  getFrame: { verb: "GET", path: `${run}/frames`, scope: "run:read", query: { frameNo: "int" }, result: graphSnapshotSchema, doc: "a `GraphSnapshot` (default the latest)" },
   getNodeOutput: { verb: "GET", path: `${run}/nodes/:nodeId/output`, rpc: "getNodeOutput", query: { iteration: "int" }, doc: "`getNodeOutput`" },
   whatHappened: { verb: "GET", path: `${run}/what-happened`, rpc: "whatHappened", doc: "`whatHappened`" },
   getRunUsage: { verb: "GET", path: `${run}/usage`, rpc: "getRunUsage", doc: "`getRunUsage`: agents' tokens and cost, child runs included, `{ total, byNode }` ([agents.md](agents.md#cost))" },
@@ -122,6 +127,7 @@ export const API_ROUTES = {
     path: `${run}/nodes/:nodeId/retry`,
     scope: "run:write",
     body: true,
+    result: retryNodeResultSchema,
     doc: "body `{ iteration?, resetDependents?, keepDecisions?, resume?, preview? }` (defaults: the latest iteration, `true`, `false`, `true`): resets a `failed` or `cancelled` task and what depends on it (`retryTask`; earlier attempts stay as history; a denied approval is asked again unless `keepDecisions`), then resumes the run; answers `{ runId, status, resetNodes, decisions }` (`preview: true` changes nothing and answers the decisions it would ask again or keep). INVALID_TRANSITION (409) when the run executes in this host (pause or cancel it first) or the task is not failed/cancelled (rewind to run a finished task again); NODE_NOT_FOUND, RUN_NOT_FOUND (404)",
   },
   rewindRun: { verb: "POST", path: `${run}/rewind`, rpc: "rewindRun", body: true, doc: "`rewindRun` (body = its params without `runId`): time travel to a task attempt ([time travel](time-travel.md))" },
@@ -137,6 +143,7 @@ export const API_ROUTES = {
     path: "/v1/api/waits",
     scope: "run:read",
     query: { runId: "string", nodeId: "string", kind: "string", status: "string" },
+    result: z.array(waitInfoSchema),
     doc: "the waits of runs, newest first (at most 1000), as `WaitInfo` (below); `status` `pending` (default), `resolved`, `settled` or `any`; `kind` `approval`, `human`, `signal`, `event`, `timer`. What a console reads to send a signal (its name and payload schema) and to show who decided first",
   },
   submitHumanTask: {
@@ -144,6 +151,7 @@ export const API_ROUTES = {
     path: "/v1/api/human-tasks",
     scope: "approval:submit",
     body: true,
+    result: deliveryResultSchema,
     doc: "body `{ runId, nodeId, iteration?, value, askedAtMs? }`: submits the row a `HumanTask` waits for (`submitHumanTask`; the row is checked against the task's schema when the run goes on), then wakes the run; answers `{ runId, nodeId, iteration, status }`. `askedAtMs` is the `createdAtMs` of the task answered (an answer for a task a rewind or retry asked again is WAIT_RESET). WAIT_NOT_FOUND, RUN_NOT_WAITING as for approvals; APPROVAL_ALREADY_DECIDED when someone answered first, with `details.decidedBy` and `details.decidedAt` (when they answered)",
   },
   // ---- workflows, prompts, scores, memory ----
@@ -153,27 +161,29 @@ export const API_ROUTES = {
     path: "/v1/api/workflows/:workflow/usage",
     scope: "run:read",
     query: { days: "int" },
+    result: workflowUsageSchema,
     doc: "`WorkflowUsage`: agents' tokens and cost of the workflow's runs (child runs rolled into their parent) per UTC day of the run's start, the last `days` days (default 30, at most 366), and in total ([agents.md](agents.md#cost))",
   },
   listPrompts: { verb: "GET", path: "/v1/api/prompts", rpc: "listPrompts", query: { runId: "string", limit: "int" }, doc: "`GatewayPromptRow[]`" },
-  listScores: { verb: "GET", path: "/v1/api/scores", scope: "run:read", query: { runId: "string", nodeId: "string", scorerId: "string" }, doc: "`ScoreRow[]` (docs/scorers.md)" },
-  listMemoryFacts: { verb: "GET", path: "/v1/api/memory/facts", scope: "memory:read", query: { namespace: "string" }, doc: "live facts `{ namespace, key, value, valueJson, ... }`" },
-  listMemoryNotes: { verb: "GET", path: "/v1/api/memory/notes", scope: "memory:read", query: { namespace: "string" }, doc: "the live notes of `namespace=<kind>:<id>` (`MemoryNote[]`, docs/memory.md): the data layer's `docs`" },
+  listScores: { verb: "GET", path: "/v1/api/scores", scope: "run:read", query: { runId: "string", nodeId: "string", scorerId: "string" }, result: z.array(scoreRowSchema), doc: "`ScoreRow[]` (docs/scorers.md)" },
+  listMemoryFacts: { verb: "GET", path: "/v1/api/memory/facts", scope: "memory:read", query: { namespace: "string" }, result: z.array(memoryFactRowSchema), doc: "live facts `{ namespace, key, value, valueJson, ... }`" },
+  listMemoryNotes: { verb: "GET", path: "/v1/api/memory/notes", scope: "memory:read", query: { namespace: "string" }, result: z.array(memoryNoteSchema), doc: "the live notes of `namespace=<kind>:<id>` (`MemoryNote[]`, docs/memory.md): the data layer's `docs`" },
   searchMemoryNotes: {
     verb: "GET",
     path: "/v1/api/memory/notes/search",
     scope: "memory:read",
     query: { namespace: "string", q: "string", limit: "string" },
+    result: z.array(memoryNoteSchema),
     doc: "full-text search of a namespace's notes (`namespace=<kind>:<id>&q=<words>`), best first (`searchNotes`, default 10, at most 100); NOTE_SEARCH_NOT_ENABLED until `enableNoteSearch(<kind>)` ran on the store",
   },
-  listMemoryNamespaces: { verb: "GET", path: "/v1/api/memory/namespaces", scope: "memory:read", doc: "`[{ namespace, facts, notes }]`: every namespace holding live facts or notes, with counts" },
+  listMemoryNamespaces: { verb: "GET", path: "/v1/api/memory/namespaces", scope: "memory:read", result: z.array(memoryNamespaceInfoSchema), doc: "`[{ namespace, facts, notes }]`: every namespace holding live facts or notes, with counts" },
   // ---- crons ----
   listCrons: { verb: "GET", path: "/v1/api/crons", rpc: "cronList", doc: "`cronList`" },
   createCron: { verb: "POST", path: "/v1/api/crons", rpc: "cronCreate", body: true, doc: "`cronCreate`" },
   deleteCron: { verb: "DELETE", path: "/v1/api/crons/:cronId", rpc: "cronDelete", doc: "`cronDelete`" },
   runCron: { verb: "POST", path: "/v1/api/crons/:cronId/run", rpc: "cronRun", doc: "`cronRun`" },
   // ---- change stream ----
-  changeStream: { verb: "GET", path: "/v1/api/stream", scope: "run:read", query: { lastEventId: "string" }, doc: "the change stream (below), resumed from `Last-Event-ID` (or `?lastEventId=`)" },
+  changeStream: { verb: "GET", path: "/v1/api/stream", scope: "run:read", query: { lastEventId: "string" }, stream: true, doc: "the change stream (below), resumed from `Last-Event-ID` (or `?lastEventId=`)" },
 } as const satisfies Record<string, ApiRoute>;
 
 /**

@@ -42,7 +42,8 @@ import type {
   TaskProps,
   WaitForEventProps,
 } from "../components/index.js";
-import { attachBinding, recordDefiningSite, type StoreBinding } from "../engine/index.js";
+import { attachBinding, type StoreBinding } from "../engine/index.js";
+import { recordDefiningSite } from "../engine/internal.js";
 import type { FlowAlertPolicy, FlowCtx, FlowWorkflow, WorkflowOptions } from "../engine/index.js";
 import type { FlowElement, FlowNode } from "../jsx/index.js";
 import { useRenderCtx } from "../jsx/index.js";

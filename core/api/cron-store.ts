@@ -5,25 +5,14 @@
  * (five fields, or six with seconds first). See docs/hosting.md "Cron".
  */
 import { Cron } from "croner";
+import type { z } from "zod";
 import { FlowError } from "../errors.js";
 import type { StorePort } from "../store/index.js";
 import { TABLES } from "../protocol.js";
+import type { cronRowSchema } from "./results-data.js";
 
-/** A cron row, as the API answers it (`GatewayCronRow`). */
-export interface CronRow {
-  cronId: string;
-  workflowKey: string;
-  schedule: string;
-  input: Record<string, unknown>;
-  enabled: boolean;
-  createdBy: string | null;
-  createdAtMs: number;
-  updatedAtMs: number;
-  lastFiredAtMs: number | null;
-  lastRunId: string | null;
-  /** When the schedule fires next (null when disabled). */
-  nextFireAtMs: number | null;
-}
+/** A cron row, as the API answers it (`GatewayCronRow`; `cronRowSchema`, core/api/results-data.ts). */
+export type CronRow = z.infer<typeof cronRowSchema>;
 
 /** What `upsertCron` writes. */
 export interface CronInit {

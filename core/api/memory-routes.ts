@@ -5,12 +5,14 @@
  * and `GET /v1/api/memory/notes/search` (full-text note search of a namespace, core/memory's
  * `searchNotes`). docs/hosting.md "Domain API" documents both.
  */
+import type { z } from "zod";
 import { FlowError } from "../errors.js";
 import { MEMORY_TABLES, memoryStoreOf, namespaceKey, parseNamespace } from "../memory/index.js";
 import type { RouteHandler } from "./api-routes.js";
 import { API_ROUTES, routeLabel } from "./contract.js";
 import { okResponse } from "./envelope.js";
 import type { GatewayHost } from "./host.js";
+import type { memoryNamespaceInfoSchema } from "./results-data.js";
 
 /**
  * A memory namespace with what it holds (`GET /v1/api/memory/namespaces`).
@@ -18,14 +20,7 @@ import type { GatewayHost } from "./host.js";
  * const spaces: MemoryNamespaceInfo[] = await data.api.listMemoryNamespaces();
  * spaces.map((s) => `${s.namespace}: ${s.facts} facts, ${s.notes} notes`);
  */
-export interface MemoryNamespaceInfo {
-  /** `<kind>:<id>`, e.g. `workflow:review`. */
-  namespace: string;
-  /** Live (unexpired) facts. */
-  facts: number;
-  /** Notes of every status. */
-  notes: number;
-}
+export type MemoryNamespaceInfo = z.infer<typeof memoryNamespaceInfoSchema>;
 
 /** The most notes one search answers. */
 const MAX_SEARCH_LIMIT = 100;

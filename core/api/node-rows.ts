@@ -11,6 +11,7 @@
 import type { z } from "zod";
 import type { AttemptRecord, FlowEvent, GraphSnapshot, NodeRecord, PendingApproval } from "../engine/index.js";
 import type { runNodeSchema } from "./results.js";
+import type { promptRowSchema } from "./results-reads.js";
 
 /** A node iteration of a run, with its attempts, keyed `<nodeId>#<iteration>` within its run (declared by core/api/results.ts `runNodeSchema`). */
 export type GatewayRunNode = z.infer<typeof runNodeSchema>;
@@ -22,16 +23,8 @@ export type GatewayRunNode = z.infer<typeof runNodeSchema>;
  */
 export type GatewayApprovalRow = PendingApproval & { key: string };
 
-/** A prompt a task of a run's latest frame gives its agent, keyed `<runId>/<nodeId>#<iteration>`. */
-export interface GatewayPromptRow {
-  /** `<runId>/<nodeId>#<iteration>` (`runNodeKey`). */
-  key: string;
-  runId: string;
-  nodeId: string;
-  iteration: number;
-  label: string | null;
-  prompt: string;
-}
+/** A prompt a task of a run's latest frame gives its agent, keyed `<runId>/<nodeId>#<iteration>` (declared by core/api/results-reads.ts `promptRowSchema`). */
+export type GatewayPromptRow = z.infer<typeof promptRowSchema>;
 
 /**
  * One event of a run's log: the `FlowEvent` (`type`, `runId`, `timestampMs`, fields of its type) with its `seq` (the key).

@@ -5,19 +5,10 @@
  * The fields are documented in docs/hosting.md "Rows".
  */
 import { rollUpUsage } from "../agents/index.js";
-import {
-  bindingOf,
-  ownerStateOf,
-  type RunRecord,
-  toRun,
-  workflowNameOf,
-} from "../engine/index.js";
-import type {
-  FlowWorkflow,
-  RunAuthContext,
-  RunRow,
-  RunStatus,
-} from "../engine/index.js";
+import { bindingOf, ownerStateOf, type RunRecord, workflowNameOf } from "../engine/index.js";
+import { toRun } from "../engine/internal.js";
+import type { FlowWorkflow, RunAuthContext, RunStatus } from "../engine/index.js";
+import type { RunRow } from "../engine/internal.js";
 import { FlowError } from "../errors.js";
 import { z } from "zod";
 import type { GatewayHost } from "./host.js";

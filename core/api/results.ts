@@ -7,13 +7,15 @@
  * answers of a Gateway (HTTP over loopback) against them. Nothing parses an answer on the way
  * out: the wire is what the handler returns.
  *
- * The methods and routes with a result schema are those of runs and their rows: launchRun,
- * resumeRun, pauseRun, cancelRun, getRun, listRuns, listWorkflows, listApprovals,
- * submitApproval, and the routes getRunSummary and listRunEvents. The others answer types
- * declared beside their code (docs/hosting.md "Domain API").
+ * This file has the run lifecycle and the run rows (launchRun, resumeRun, pauseRun, cancelRun,
+ * getRun, listRuns, listWorkflows, listApprovals, submitApproval, and the routes getRunSummary
+ * and listRunEvents); the other areas are beside it: results-reads.ts (a run's and a
+ * workflow's reads), results-changes.ts (time travel, retry, hijack, signals, waits, human
+ * tasks), results-data.ts (crons, scores, memory). Every RPC method but the two streams and
+ * every `/v1/api/*` route but the two SSE ones (`stream`) declares its result.
  */
 import { z } from "zod";
-import { NODE_STATES, RUN_STATUSES } from "../engine/index.js";
+import { NODE_STATES, RUN_STATUSES } from "../engine/internal.js";
 import type { AttemptRecord, PendingApproval, RunAuthContext } from "../engine/index.js";
 
 /** A FlowError as it crosses the wire (`FlowErrorJson`). */
@@ -28,8 +30,8 @@ export const runStatusResultSchema = z.strictObject({ runId: z.string(), status:
 /** What launchRun answers. */
 export const launchRunResultSchema = z.strictObject({ runId: z.string(), workflow: z.string() });
 
-/** What pauseRun answers: the run was asked to pause (its tasks in flight finish first). */
-export const pauseRunResultSchema = z.strictObject({ runId: z.string(), status: z.literal("pausing") });
+/** What pauseRun answers: the run was asked to pause (its tasks in flight finish first), or is paused already. */
+export const pauseRunResultSchema = z.strictObject({ runId: z.string(), status: z.enum(["pausing", "paused"]) });
 
 /** A run's agents' tokens and cost in a run row (`getRunUsage` has them per task). */
 export const runUsageSummarySchema = z.strictObject({

@@ -6,10 +6,11 @@
  * this host so only the reset tasks run. docs/hosting.md "Domain API".
  */
 import { z } from "zod";
-import { previewDecisions, type ResetDecision, retryTask } from "../engine/index.js";
-import type { RunStatus } from "../engine/index.js";
+import { retryTask } from "../engine/index.js";
+import { previewDecisions } from "../engine/internal.js";
 import { FlowError } from "../errors.js";
 import type { GatewayHost } from "./host.js";
+import type { retryNodeResultSchema } from "./results-changes.js";
 import { workflowDbOf } from "./workflow-db.js";
 
 /**
@@ -30,16 +31,8 @@ export const retryNodeBody = z.object({
   preview: z.boolean().optional(),
 });
 
-/** What the retry route answers. */
-export interface RetryNodeResult {
-  runId: string;
-  /** The run's status after the reset (and the resume). */
-  status: RunStatus;
-  /** Node ids set back to `pending` (the task first, then its dependents). */
-  resetNodes: string[];
-  /** Decisions met among the reset nodes: asked again, or kept with `keepDecisions`. */
-  decisions: ResetDecision[];
-}
+/** What the retry route answers (`retryNodeResultSchema`, core/api/results-changes.ts). */
+export type RetryNodeResult = z.infer<typeof retryNodeResultSchema>;
 
 /** Node states a retry accepts: the task ended without an output row. */
 const RETRYABLE = new Set(["failed", "cancelled"]);

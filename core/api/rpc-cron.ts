@@ -5,9 +5,10 @@
  * `CRON_IDENTITY` (role `system`, `triggeredBy` `cron:gateway`, scopes `["*"]`).
  */
 import { z } from "zod";
-import { assertInputFits } from "../engine/index.js";
+import { assertInputFits } from "../engine/internal.js";
 import { ANNOTATIONS } from "./contract.js";
 import { type CronRow, cronStore, nextFireOf } from "./cron-store.js";
+import { cronDeleteResultSchema, cronRowSchema, cronRunResultSchema } from "./results-data.js";
 import type { GatewayHost } from "./host.js";
 import { type CallerIdentity, runAuthOf } from "./identity.js";
 import type { RpcMethod } from "./rpc-types.js";
@@ -42,10 +43,11 @@ export async function fireCron(host: GatewayHost, cron: CronRow): Promise<{ cron
 }
 
 export const CRON_METHODS = {
-  cronList: { scope: "cron:read", params: z.object({}), handler: (_p, _c, host) => cronStore.list(host.db.store) } as RpcMethod<Record<string, never>, CronRow[]>,
+  cronList: { scope: "cron:read", params: z.object({}), result: z.array(cronRowSchema), handler: (_p, _c, host) => cronStore.list(host.db.store) } as RpcMethod<Record<string, never>, CronRow[]>,
   cronCreate: {
     scope: "cron:write",
     params: cronCreateParams,
+    result: cronRowSchema,
     async handler(p, caller, host) {
       // The input is checked now, as launchRun would check it, so no firing fails on it.
       const { workflow } = await host.resolveWorkflow(p.workflow);
@@ -60,6 +62,7 @@ export const CRON_METHODS = {
   cronDelete: {
     scope: "cron:write",
     params: z.object({ cronId: z.string().min(1) }),
+    result: cronDeleteResultSchema,
     async handler(p, _c, host) {
       await cronStore.require(host.db.store, p.cronId);
       await cronStore.delete(host.db.store, p.cronId);
@@ -70,6 +73,7 @@ export const CRON_METHODS = {
   cronRun: {
     scope: "cron:write",
     params: z.object({ cronId: z.string().min(1) }),
+    result: cronRunResultSchema,
     async handler(p, _c, host) {
       const cron = await cronStore.require(host.db.store, p.cronId);
       const fired = await fireCron(host, cron);

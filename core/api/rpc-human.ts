@@ -9,6 +9,7 @@ import { type DeliveryResult, listPendingApprovals, submitApproval, submitEvent,
 import { approvalRowOf, type GatewayApprovalRow } from "./node-rows.js";
 import type { GatewayHost } from "./host.js";
 import { approvalRowSchema, deliveryResultSchema } from "./results.js";
+import { signalDeliveryResultSchema } from "./results-changes.js";
 import type { RpcMethod } from "./rpc-types.js";
 
 const submitApprovalParams = z.object({
@@ -65,9 +66,10 @@ const submitApprovalMethod: RpcMethod<z.infer<typeof submitApprovalParams>, Deli
   },
 };
 
-const submitSignalMethod: RpcMethod<z.infer<typeof submitSignalParams>, { deliveryId: string; status: "accepted" | "duplicate" }> = {
+const submitSignalMethod: RpcMethod<z.infer<typeof submitSignalParams>, z.infer<typeof signalDeliveryResultSchema>> = {
   scope: "signal:submit",
   params: submitSignalParams,
+  result: signalDeliveryResultSchema,
   async handler(p, _caller, host) {
     const input = {
       name: p.name,

@@ -14,6 +14,7 @@ import type { GatewayHost } from "./host.js";
 import { type GatewayPromptRow, promptRowsOf } from "./node-rows.js";
 import { type GatewayRunRow, type GatewayWorkflowRow, listRunRows, type RunPage, runRow, workflowRow } from "./read-model.js";
 import { runPageSchema, runRowSchema, workflowRowSchema } from "./results.js";
+import { nodeOutputResultSchema, promptRowSchema, runUsageSchema, transcriptAttemptSchema, whatHappenedSchema, workspaceDiffSchema } from "./results-reads.js";
 import type { RpcMethod } from "./rpc-types.js";
 import { type WhatHappened, whatHappened } from "./what-happened.js";
 
@@ -28,14 +29,8 @@ const listRunsParams = z.object({
 
 const runIdParams = z.object({ runId: z.string().min(1) });
 
-/** A task's output row (`row` null while the task has none). */
-export interface NodeOutputResult {
-  runId: string;
-  nodeId: string;
-  iteration: number;
-  table: string | null;
-  row: Record<string, unknown> | null;
-}
+/** A task's output row (`row` null while the task has none; `nodeOutputResultSchema`). */
+export type NodeOutputResult = z.infer<typeof nodeOutputResultSchema>;
 
 async function nodeOutput(host: GatewayHost, p: { runId: string; nodeId: string; iteration?: number | undefined }): Promise<NodeOutputResult> {
   const run = await host.db.requireRun(p.runId);
@@ -73,34 +68,40 @@ export const READ_METHODS = {
   getNodeOutput: {
     scope: "run:read",
     params: z.object({ runId: z.string().min(1), nodeId: z.string().min(1), iteration: z.number().int().min(0).optional() }),
+    result: nodeOutputResultSchema,
     handler: (p, _c, host) => nodeOutput(host, p),
   } as RpcMethod<{ runId: string; nodeId: string; iteration?: number | undefined }, NodeOutputResult>,
   getNodeDiff: {
     scope: "run:read",
     params: z.object({ runId: z.string().min(1), nodeId: z.string().min(1), iteration: z.number().int().min(0).optional(), attempt: z.number().int().min(1).optional() }),
+    result: workspaceDiffSchema,
     handler: async (p, _c, host) => attemptDiff(host.db, { runId: (await host.db.requireRun(p.runId)).runId, nodeId: p.nodeId, ...(p.iteration !== undefined ? { iteration: p.iteration } : {}), ...(p.attempt !== undefined ? { attempt: p.attempt } : {}) }),
   } as RpcMethod<{ runId: string; nodeId: string; iteration?: number | undefined; attempt?: number | undefined }, WorkspaceDiff>,
   getRunDiff: {
     scope: "run:read",
     params: z.object({ runId: z.string().min(1), toWorkingTree: z.boolean().optional() }),
+    result: workspaceDiffSchema,
     handler: async (p, _c, host) => runDiff(host.db, { runId: (await host.db.requireRun(p.runId)).runId, ...(p.toWorkingTree ? { toWorkingTree: true } : {}) }),
   } as RpcMethod<{ runId: string; toWorkingTree?: boolean | undefined }, WorkspaceDiff>,
-  whatHappened: { scope: "run:read", params: runIdParams, handler: (p, _c, host) => whatHappened(host.db, p.runId) } as RpcMethod<{ runId: string }, WhatHappened>,
+  whatHappened: { scope: "run:read", params: runIdParams, result: whatHappenedSchema, handler: (p, _c, host) => whatHappened(host.db, p.runId) } as RpcMethod<{ runId: string }, WhatHappened>,
   /** Tokens and cost of a run's agents, its child runs included, in total and per task (docs/agents.md, "Cost"). */
   getRunUsage: {
     scope: "run:read",
     params: runIdParams,
+    result: runUsageSchema,
     handler: async (p, _c, host) => host.db.getRunUsage((await host.db.requireRun(p.runId)).runId),
   } as RpcMethod<{ runId: string }, RunUsage>,
   /** A task's agent transcript so far, per attempt (docs/agents.md, "Transcripts"). */
   getTranscript: {
     scope: "run:read",
     params: z.object({ runId: z.string().min(1), nodeId: z.string().min(1) }),
+    result: z.array(transcriptAttemptSchema),
     handler: async (p, _c, host) => host.db.getTranscript((await host.db.requireRun(p.runId)).runId, p.nodeId),
   } as RpcMethod<{ runId: string; nodeId: string }, TranscriptAttempt[]>,
   listPrompts: {
     scope: "run:read",
     params: z.object({ runId: z.string().min(1).optional(), limit: z.number().int().min(1).max(200).optional() }),
+    result: z.array(promptRowSchema),
     handler: (p, _c, host) => prompts(host, p),
   } as RpcMethod<{ runId?: string | undefined; limit?: number | undefined }, GatewayPromptRow[]>,
 } satisfies Record<string, RpcMethod<any, any>>;

@@ -7,15 +7,16 @@
  * See docs/hosting.md "RPC methods".
  */
 import { z } from "zod";
-import { checkStop, ownerStateOf, previewDecisions, runSql, stopRun } from "../engine/index.js";
-import type { RunStatus } from "../engine/index.js";
+import { stopRun } from "../engine/index.js";
+import { previewDecisions, runSql, stopPath } from "../engine/internal.js";
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
-import { planFork, timeTravel, type TimeTravelResult } from "../time-travel/index.js";
+import { planFork, timeTravel } from "../time-travel/index.js";
 import { ANNOTATIONS } from "./contract.js";
-import type { GatewayHost, HijackPlanSummary } from "./host.js";
+import type { GatewayHost } from "./host.js";
 import { runAuthOf } from "./identity.js";
 import { launchRunResultSchema, pauseRunResultSchema, runStatusResultSchema } from "./results.js";
+import { forkRunResultSchema, hijackRunResultSchema, rewindRunResultSchema } from "./results-changes.js";
 import type { RpcMethod } from "./rpc-types.js";
 import { workflowDbOf } from "./workflow-db.js";
 
@@ -67,6 +68,12 @@ const resumeRun: RpcMethod<{ runId: string; force?: boolean | undefined }, RunSt
   handler: (p, _caller, host) => host.resumeRun(p.runId, p.force ? { force: true } : {}),
 };
 
+/**
+ * Pauses a run (its tasks in flight finish first). A run this host executes pauses its session;
+ * any other goes through `stopPath` as `flow pause` does: paused already answers as it is, a
+ * run another live process executes is asked through the store, an ended run or one no live
+ * process executes is INVALID_TRANSITION.
+ */
 const pauseRun: RpcMethod<{ runId: string }, z.infer<typeof pauseRunResultSchema>> = {
   scope: "run:write",
   params: runIdParams,
@@ -75,12 +82,10 @@ const pauseRun: RpcMethod<{ runId: string }, z.infer<typeof pauseRunResultSchema
     const active = host.activeRun(p.runId);
     if (!active) {
       const run = await host.db.requireRun(p.runId);
+      if (stopPath(host.db.binding.env, run, "pause") === "as-is") return { runId: p.runId, status: "paused" };
       // Another live process executes it (flow up, another Gateway): ask it through the store.
-      if (ownerStateOf(host.db.binding.env, run) === "live") {
-        await runSql.requestStop(host.db.store, p.runId, "pause", host.now());
-        return { runId: p.runId, status: "pausing" };
-      }
-      throw new FlowError("INVALID_TRANSITION", `Run ${p.runId} is not running in this host (status ${run.status}); only a running run can be paused.`, { runId: p.runId, status: run.status });
+      await runSql.requestStop(host.db.store, p.runId, "pause", host.now());
+      return { runId: p.runId, status: "pausing" };
     }
     active.pause();
     return { runId: p.runId, status: "pausing" };
@@ -110,10 +115,11 @@ async function cancel(host: GatewayHost, runId: string): Promise<RunStatusResult
   let active = host.activeRun(runId);
   if (!active) {
     const run = await host.db.requireRun(runId);
-    // Checked against the lifecycle table: cancelled already answers as it is, an ended run is INVALID_TRANSITION.
-    if (checkStop(runId, run.status, "cancel")) return { runId, status: "cancelled" };
+    // Checked as stopRun checks it: cancelled already answers as it is, an ended run is INVALID_TRANSITION.
+    const path = stopPath(host.db.binding.env, run, "cancel");
+    if (path === "as-is") return { runId, status: "cancelled" };
     // Another live process executes it (flow up, another Gateway): ask it and wait.
-    if (ownerStateOf(host.db.binding.env, run) === "live") return { runId, status: (await stopRun(host.db, runId, "cancel")).status };
+    if (path === "ask-owner") return { runId, status: (await stopRun(host.db, runId, "cancel")).status };
     // A parked run (waiting, paused), or one whose process is gone, has no session: resume it
     // already cancelled, so the engine records the cancellation with its events like any other.
     await host.resumeRun(runId, { cancel: true, force: run.status === "running" });
@@ -142,12 +148,13 @@ const rewindRunParams = z.object({
   preview: z.boolean().optional(),
 });
 
-/** `timeTravel`'s result, with the run's status after the rewind (and resume). */
-export type RewindRunResult = TimeTravelResult & { runId: string; status: RunStatus };
+/** `timeTravel`'s result, with the run's status after the rewind (and resume) (`rewindRunResultSchema`). */
+export type RewindRunResult = z.infer<typeof rewindRunResultSchema>;
 
 const rewindRun: RpcMethod<z.infer<typeof rewindRunParams>, RewindRunResult> = {
   scope: "run:admin",
   params: rewindRunParams,
+  result: rewindRunResultSchema,
   async handler(p, _caller, host) {
     if (host.activeRun(p.runId)) {
       throw new FlowError("INVALID_TRANSITION", `Run ${p.runId} is running in this host; pause or cancel it before rewinding it.`, { runId: p.runId });
@@ -187,14 +194,8 @@ const forkRunParams = z.object({
   newRunId: z.string().min(1).optional(),
 });
 
-/** What `forkRun` answers: the new run, where it came from and the tasks that run again. */
-export interface ForkRunResult {
-  runId: string;
-  workflow: string;
-  /** `<run>:<node>@<iteration>#<attempt>` (the new run's `flow.forkedFrom` annotation). */
-  forkedFrom: string;
-  rerun: string[];
-}
+/** What `forkRun` answers: the new run, where it came from and the tasks that run again (`forkRunResultSchema`). */
+export type ForkRunResult = z.infer<typeof forkRunResultSchema>;
 
 /**
  * Starts a new run from a task attempt of a stored run (`planFork`): the outputs of what finished
@@ -205,6 +206,7 @@ export interface ForkRunResult {
 const forkRun: RpcMethod<z.infer<typeof forkRunParams>, ForkRunResult> = {
   scope: "run:write",
   params: forkRunParams,
+  result: forkRunResultSchema,
   async handler(p, caller, host) {
     const key = host.workflowKeyOf(await host.db.requireRun(p.runId));
     if (!key) throw new FlowError("WORKFLOW_NOT_FOUND", `Run ${p.runId} is of a workflow this host does not serve; register it to fork the run.`, { runId: p.runId });
@@ -227,8 +229,8 @@ const hijackRunParams = z.object({
   iteration: z.number().int().min(0).optional(),
 });
 
-/** A hijack plan and the terminal command that runs it and hands the node back afterwards. */
-export type HijackRunResult = HijackPlanSummary & { status: RunStatus; terminal: string };
+/** A hijack plan and the terminal command that runs it and hands the node back afterwards (`hijackRunResultSchema`). */
+export type HijackRunResult = z.infer<typeof hijackRunResultSchema>;
 
 /**
  * Takes a node's CLI-agent session away from the run for a person: a running run is paused
@@ -239,6 +241,7 @@ export type HijackRunResult = HijackPlanSummary & { status: RunStatus; terminal:
 const hijackRun: RpcMethod<z.infer<typeof hijackRunParams>, HijackRunResult> = {
   scope: "run:admin",
   params: hijackRunParams,
+  result: hijackRunResultSchema,
   async handler(p, _caller, host) {
     if (!host.planHijack) throw new FlowError("NOT_AVAILABLE", "hijackRun needs a host that runs CLI agents (the Node Gateway).", { method: "hijackRun" });
     const active = host.activeRun(p.runId);

@@ -6,8 +6,9 @@
  * `HumanTask` waits for). docs/hosting.md "Domain API" documents both.
  */
 import { z } from "zod";
-import { type Columns, submitHumanTask, type WaitFields, waitFields } from "../engine/index.js";
-import type { WaitKind, WaitRow, WaitStatus } from "../engine/index.js";
+import { submitHumanTask } from "../engine/index.js";
+import { type Columns, waitFields } from "../engine/internal.js";
+import type { WaitKind, WaitRow, WaitStatus } from "../engine/internal.js";
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
 import { readJsonBody } from "./body.js";
@@ -15,6 +16,7 @@ import type { RouteHandler } from "./api-routes.js";
 import { API_ROUTES, routeLabel } from "./contract.js";
 import { okResponse } from "./envelope.js";
 import type { GatewayHost } from "./host.js";
+import type { waitInfoSchema } from "./results-changes.js";
 
 /**
  * A wait of a run, as `GET /v1/api/waits` answers it.
@@ -22,7 +24,7 @@ import type { GatewayHost } from "./host.js";
  * const waits: WaitInfo[] = await data.api.listWaits({ runId, kind: "signal" });
  * waits[0]?.name; // the Signal id to deliver to
  */
-export type WaitInfo = WaitFields;
+export type WaitInfo = z.infer<typeof waitInfoSchema>;
 
 const KINDS: readonly WaitKind[] = ["approval", "human", "signal", "event", "timer"];
 const STATUSES: readonly WaitStatus[] = ["pending", "resolved", "settled"];

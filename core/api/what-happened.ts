@@ -4,17 +4,12 @@
  * (starts, finishes, failures with their errors, retries, waits and deliveries), with times
  * relative to the run's start.
  */
-import type { FlowDb, FlowEvent, RunStatus } from "../engine/index.js";
+import type { z } from "zod";
+import type { FlowDb, FlowEvent } from "../engine/index.js";
+import type { whatHappenedSchema } from "./results-reads.js";
 
-/** The account of a run. */
-export interface WhatHappened {
-  runId: string;
-  status: RunStatus;
-  /** One paragraph: status, tasks finished/failed, what the run waits for. */
-  summary: string;
-  /** `+<seconds>s <what>` lines in event order. */
-  lines: string[];
-}
+/** The account of a run (`whatHappenedSchema`). */
+export type WhatHappened = z.infer<typeof whatHappenedSchema>;
 
 const node = (e: { nodeId: string; iteration: number }) => (e.iteration > 0 ? `"${e.nodeId}" (iteration ${e.iteration})` : `"${e.nodeId}"`);
 

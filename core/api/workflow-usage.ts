@@ -7,8 +7,10 @@
  * workflow, never as runs of their own. Numbers are those of `rollUpUsage`, which the run
  * header, the runs list and `<Aspects tokenBudget>` read too.
  */
-import { type AgentUsage, rollUpUsage } from "../agents/index.js";
+import { rollUpUsage } from "../agents/index.js";
+import type { z } from "zod";
 import { TABLES } from "../protocol.js";
+import type { workflowUsageSchema } from "./results-reads.js";
 import type { GatewayHost } from "./host.js";
 import { workflowRunFilter } from "./read-model.js";
 
@@ -22,29 +24,15 @@ export const WORKFLOW_USAGE_MAX_DAYS = 366;
  * @example
  * const d: WorkflowUsageDay = { day: "2026-11-26", startMs: 1795651200000, runs: 3, attempts: 4, totalTokens: 5120, costUsd: 0.0123 };
  */
-export type WorkflowUsageDay = AgentUsage & {
-  /** `YYYY-MM-DD` (UTC). */
-  day: string;
-  /** The day's first millisecond (UTC). */
-  startMs: number;
-  /** Runs started that day (with usage or not). */
-  runs: number;
-  /** Agent attempts that recorded usage. */
-  attempts: number;
-};
+export type WorkflowUsageDay = WorkflowUsage["byDay"][number];
 
 /**
  * A workflow's usage: every day of the window (oldest first, days without runs included) and
- * the total.
+ * the total (`workflowUsageSchema`, core/api/results-reads.ts).
  * @example
  * const u = await data.api.getWorkflowUsage("assistant", { days: 7 }); // u.byDay.length === 7
  */
-export interface WorkflowUsage {
-  workflow: string;
-  days: number;
-  total: AgentUsage & { runs: number; attempts: number };
-  byDay: WorkflowUsageDay[];
-}
+export type WorkflowUsage = z.infer<typeof workflowUsageSchema>;
 
 /**
  * Reads a workflow's usage per day.

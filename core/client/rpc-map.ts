@@ -4,15 +4,8 @@
  * definitions (core/api/rpc-*.ts), so the client's typed methods cannot drift from the server.
  * Types only: nothing of the server is bundled into the client.
  */
-import type {
-  CRON_METHODS,
-  HUMAN_METHODS,
-  READ_METHODS,
-  RpcMethod,
-  RpcMethodName,
-  RUN_METHODS,
-  STREAM_METHODS,
-} from "../api/index.js";
+import type { RpcMethod, RpcMethodName } from "../api/index.js";
+import type { CRON_METHODS, HUMAN_METHODS, READ_METHODS, RUN_METHODS, STREAM_METHODS } from "../api/internal.js";
 import type { FlowWorkflow, InputOf } from "../engine/index.js";
 
 type Definitions = typeof RUN_METHODS & typeof HUMAN_METHODS & typeof READ_METHODS & typeof CRON_METHODS & typeof STREAM_METHODS;

@@ -8,20 +8,14 @@
  * When nothing speaking the protocol answers (a refused connection, an HTML page) a call
  * throws GATEWAY_UNAVAILABLE; gateway errors keep their code (GatewayRpcError).
  */
-import type {
-  GatewayRunSummaryRow,
-  MemoryNamespaceInfo,
-  RetryNodeResult,
-  RunPage,
-  WaitInfo,
-  WorkflowUsage,
-} from "../api/index.js";
+import type { GatewayRunSummaryRow, MemoryNamespaceInfo, RunPage, WaitInfo, WorkflowUsage } from "../api/index.js";
+import type { RetryNodeResult } from "../api/internal.js";
 import { envelopeError, GatewayRpcError, isGatewayUnavailableError, readEnvelope } from "../client/index.js";
 import type { RpcParams, RpcResult } from "../client/index.js";
 import type { FlowEvent, GraphSnapshot } from "../engine/index.js";
 import type { MemoryFact, MemoryNote } from "../memory/index.js";
 import type { ScoreRow } from "../scorers/index.js";
-import { API_ROUTES, type ApiRouteName, routeUrl } from "../api/index.js";
+import { API_ROUTES, type ApiRouteName, routeUrl } from "../api/internal.js";
 import { mergeHeaders, type WorkspaceMode } from "./mode.js";
 
 /**

@@ -6,22 +6,14 @@
  * here with a stable `key` where the API's row has no single id.
  * Fields are documented in docs/client.md "Rows".
  */
-import type {
-  CronRow,
-  GatewayApprovalRow,
-  GatewayPromptRow,
-  GatewayRunEventRow,
-  GatewayRunNode,
-  GatewayRunRow,
-  GatewayRunSummaryRow,
-  GatewayWorkflowRow,
-} from "../api/index.js";
+import type { CronRow, GatewayPromptRow, GatewayRunNode, GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow } from "../api/index.js";
+import type { GatewayApprovalRow, GatewayRunEventRow } from "../api/internal.js";
 import type { GraphSnapshot } from "../engine/index.js";
 import type { MemoryFact, MemoryNote } from "../memory/index.js";
 import type { ScoreRow } from "../scorers/index.js";
 
 export type { GatewayApprovalRow, GatewayPromptRow, GatewayRunEventRow, GatewayRunNode, GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow };
-export { nodeKey, runNodeKey } from "../api/index.js";
+export { nodeKey, runNodeKey } from "../api/internal.js";
 
 /**
  * A cron schedule (`cronId`, `workflowKey`, `schedule`, `input`, `enabled`, `createdBy`, times, `lastRunId`, `nextFireAtMs`).

@@ -1,10 +1,10 @@
 /**
  * @module core/engine
  * The engine: the run loop (run.ts facade), scheduler, sessions, attempts, waits, events,
- * status transitions and the SQL they write through the store port. Other areas import from
- * here only.
+ * status transitions and the SQL they write through the store port. This front door holds the
+ * published names only (durable-flow/core re-exports it whole); what Flow's other areas take
+ * beyond them is at the internal door, core/engine/internal.ts.
  */
-export type { AspectTotals } from "./aspect-usage.js";
 export { attachBinding, bindingOf } from "../binding.js";
 export type { StoreBinding } from "../binding.js";
 export type { FlowCtx, InputOf, OutputsAccessor, RunOutputOf } from "./ctx.js";
@@ -18,22 +18,15 @@ export type {
   FlowEvent,
   FlowEventType,
 } from "./events.js";
-export { FlowDb, runFields, toRun } from "./flow-db.js";
+export { FlowDb } from "./flow-db.js";
 export type { AttemptRecord, NodeRecord, RunRecord, RunUsage } from "./flow-db.js";
-export { eventOf, nodeFields, pendingApprovalFields, waitFields } from "./row-fields.js";
-export type { Columns, WaitFields } from "./row-fields.js";
-export { assertInputFits } from "./input.js";
 export { retryTask } from "./retry-task.js";
 export { ownerStateOf, stopRun } from "./run-control.js";
 export type { RunOwnerState, StopRunOptions, StopRunResult } from "./run-control.js";
-export { eventSql, json, nodeChange, outputSql, runSql, statusChange, WriteBatch } from "./run-sql.js";
-export type { NodeWrite } from "./run-sql.js";
-export type { RunRow } from "./run-sql.js";
 export { runWorkflow } from "./run.js";
 export { scoreRuns } from "./score-runs.js";
 export type { BatchTarget, ScoreRunsOptions, ScoreRunsResult } from "./score-runs.js";
-export { assertNodeTransition, assertTransition, checkStop, NODE_STATES, RUN_STATUSES, TERMINAL_STATUSES } from "./status.js";
-export type { NodeRef } from "./status.js";
+export { TERMINAL_STATUSES } from "./status.js";
 export type {
   AttemptState,
   FlowAlertPolicy,
@@ -42,7 +35,6 @@ export type {
   HotReloadOptions,
   NodeState,
   OutputKey,
-  PauseReason,
   RetryTaskOptions,
   RetryTaskResult,
   RunAuthContext,
@@ -54,44 +46,18 @@ export type {
   WorkflowOptions,
   WorkflowViewDefinition,
 } from "./types.js";
-export {
-  listPendingApprovals,
-  listRunsToWake,
-  submitApproval,
-  submitEvent,
-  submitHumanTask,
-  submitSignal,
-} from "./waits/deliver.js";
-export type {
-  DeliveryActor,
-  DeliveryResult,
-  PendingApproval,
-  SubmitApprovalInput,
-  SubmitHumanTaskInput,
-  SubmitSignalInput,
-} from "./waits/deliver.js";
-export { previewDecisions, resetWaits } from "./waits/reset-waits.js";
-export type { ResetDecision } from "./waits/reset-waits.js";
+export { listPendingApprovals, listRunsToWake, submitApproval, submitEvent, submitHumanTask, submitSignal } from "./waits/deliver.js";
+export type { DeliveryActor, DeliveryResult, PendingApproval, SubmitApprovalInput, SubmitHumanTaskInput, SubmitSignalInput } from "./waits/deliver.js";
 // The engine's part of time travel (core/engine/travel/): what an attempt snapshots, the rule
 // of what a target resets, and the crash-safe intent a resume finishes; core/time-travel
 // builds rewind, revert and fork on them.
 export { dependentsOf } from "./travel/dependents.js";
-export { completeIntent, effectKey, loopIterationsAt, recoverTimeTravel, resetSetOf, settledEffectKeys, writeIntent } from "./travel/intent.js";
-export type { Intent } from "./travel/intent.js";
-export { attemptRef, intentRef, parseAttemptRef, runRefPrefix } from "./travel/refs.js";
+export { effectKey, recoverTimeTravel, settledEffectKeys } from "./travel/intent.js";
 export { absoluteDir, attemptSnapshotsFor } from "./travel/snapshots.js";
 export type { AttemptSnapshots } from "./travel/snapshots.js";
 export { parseDuration } from "./waits/spec.js";
-export type { WaitKind } from "./waits/spec.js";
-export type { WaitRow, WaitStatus } from "./waits/wait-sql.js";
-export { recordDefiningSite, workflowNameOf } from "./workflow-identity.js";
-export type {
-  HotBuild,
-  HotReloadPort,
-  PreparedWorkspace,
-  WorkspacePort,
-  WorkspaceSpec,
-} from "./workspace-port.js";
+export { workflowNameOf } from "./workflow-identity.js";
+export type { HotBuild, HotReloadPort, PreparedWorkspace, WorkspacePort, WorkspaceSpec } from "./workspace-port.js";
 export { createDefaultEnv } from "./world.js";
 export type { RunLogSink, RuntimeEnv } from "./world.js";
 // The clock sits below the engine (core/util); the engine's users take it from here too.

@@ -47,27 +47,55 @@ export interface StopRunResult {
 }
 
 /**
+ * How a stop request reaches a run: `as-is` (it already is where the request leads: answered
+ * from the row, nothing written), `ask-owner` (a live process executes it: asked through the
+ * store) or `here` (no live process does: a cancel is recorded by resuming the run cancelled).
+ */
+export type StopPath = "as-is" | "ask-owner" | "here";
+
+/**
+ * The one check of a stop request, for every caller (stopRun, `flow cancel`/`flow pause`, the
+ * cancelRun and pauseRun RPC methods): the request against the lifecycle table (`checkStop`,
+ * status.ts: an ended run is INVALID_TRANSITION), then who executes the run. Pausing a run no
+ * live process executes is INVALID_TRANSITION too: a pause is a request to the process that
+ * runs it, and there is none (a host that executes the run itself pauses its session before
+ * asking). Answers the path the stop takes.
+ * @example
+ * stopPath(db.binding.env, await db.requireRun("r1"), "pause"); // "ask-owner" while another process runs r1
+ */
+export function stopPath(env: Pick<RuntimeEnv, "clock" | "claimStaleMs" | "isOwnerAlive">, run: Pick<RunRecord, "runId" | "status" | "ownerId" | "heartbeatAtMs">, request: RunStopRequest): StopPath {
+  if (checkStop(run.runId, run.status, request)) return "as-is";
+  const owner = ownerStateOf(env, run);
+  if (owner === "live") return "ask-owner";
+  if (request === "pause") {
+    throw new FlowError(
+      "INVALID_TRANSITION",
+      `Run ${run.runId} is not executing in any live process (status ${run.status}${owner === "gone" ? ", its process is gone" : ""}); there is nothing to pause. Cancel it, or resume it.`,
+      { runId: run.runId, status: run.status, from: run.status, to: "paused" },
+    );
+  }
+  return "here";
+}
+
+/**
  * Cancels or pauses a run, whichever process executes it. Resolves once the run has stopped
- * (its status is no longer `running`). The request is checked against the lifecycle table
- * first (`checkStop`, status.ts): a run the table lets go nowhere there (ended) is
- * INVALID_TRANSITION, a cancelled run cancelled again (a paused one paused) answers as it is.
- * Pausing a run no process executes is INVALID_TRANSITION; cancelling one needs `workflow`
- * (else WORKFLOW_NOT_FOUND).
+ * (its status is no longer `running`). The request is checked by `stopPath`: a run the table
+ * lets go nowhere there (ended) is INVALID_TRANSITION, a cancelled run cancelled again (a
+ * paused one paused) answers as it is, pausing a run no process executes is
+ * INVALID_TRANSITION; cancelling one needs `workflow` (else WORKFLOW_NOT_FOUND).
  * @example
  * await stopRun(new FlowDb(api.db), "r1", "cancel"); // { runId: "r1", status: "cancelled", how: "requested" }
  */
 export async function stopRun(db: FlowDb, runId: string, request: RunStopRequest, opts: StopRunOptions = {}): Promise<StopRunResult> {
   const env = db.binding.env;
   const run = await db.requireRun(runId);
-  if (checkStop(runId, run.status, request)) return { runId, status: run.status, how: "stopped" };
-  const owner = ownerStateOf(env, run);
-  if (owner === "live") {
+  const path = stopPath(env, run, request);
+  if (path === "as-is") return { runId, status: run.status, how: "stopped" };
+  if (path === "ask-owner") {
     if (!(await runSql.requestStop(db.store, runId, request, env.clock.now()))) return { runId, status: (await db.requireRun(runId)).status, how: "requested" };
     return { runId, status: await untilStopped(db, runId, opts.waitMs ?? env.claimStaleMs + env.claimHeartbeatMs), how: "requested" };
   }
-  if (request === "pause") {
-    throw new FlowError("INVALID_TRANSITION", `Run ${runId} is not executing in any live process (status ${run.status}${owner === "gone" ? ", its process is gone" : ""}); there is nothing to pause. Cancel it, or resume it.`, { runId, status: run.status });
-  }
+  const owner = ownerStateOf(env, run);
   if (!opts.workflow) {
     throw new FlowError("WORKFLOW_NOT_FOUND", `Run ${runId} is ${owner === "gone" ? "left running by a process that is gone" : run.status}; cancelling it is recorded through its workflow, which is not known here. Give the workflow (flow cancel --workflow <file>).`, { runId, status: run.status });
   }

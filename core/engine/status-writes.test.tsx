@@ -190,4 +190,30 @@ describe("a stop request", () => {
     expect(await cancel(cancelled.runId)).toEqual({ status: 200, body: { ok: true, result: { runId: cancelled.runId, status: "cancelled" } } });
     expect(await rowOf(cancelled.runId)).toEqual(stopped);
   });
+
+  it("to pause is checked by stopRun and the pauseRun RPC alike: the same refusal, the same answer, nothing written", async () => {
+    const host = new LocalGatewayHost({ workflows: { work, chain } });
+    const handler = createDomainHandler({ host });
+    const pause = async (runId: string) => {
+      const res = await handler.fetch(new Request(`http://flow/v1/rpc/pauseRun`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ runId }) }));
+      return (await res.json()) as { ok: boolean; result?: { status: string }; error?: { code: string; details: unknown } };
+    };
+    const finished = (await runWorkflow(work, { input: { round: 0 } })).runId;
+    const continued = (await runWorkflow(chain, { input: { round: 0 } })).runId;
+    const cancelled = (await runWorkflow(work, { input: { round: 0 }, signal: AbortSignal.abort() })).runId;
+    const paused = (await runWorkflow(work, { input: { round: 0 }, pauseSignal: AbortSignal.abort() })).runId;
+    expect((await rowOf(continued)).status).toBe("continued");
+    expect((await rowOf(paused)).status).toBe("paused");
+    for (const runId of [finished, continued, cancelled]) {
+      const before = await rowOf(runId);
+      const direct = await stopRun(db, runId, "pause").then(() => null, (e: { code: string; message: string; details: unknown }) => ({ code: e.code, message: e.message, details: e.details }));
+      expect(direct, before.status).toMatchObject({ code: "INVALID_TRANSITION", details: { runId, from: before.status, to: "paused" } });
+      expect((await pause(runId)).error, before.status).toEqual(direct);
+      expect(await rowOf(runId)).toEqual(before);
+    }
+    const before = await rowOf(paused);
+    expect(await stopRun(db, paused, "pause")).toEqual({ runId: paused, status: "paused", how: "stopped" });
+    expect(await pause(paused)).toEqual({ ok: true, result: { runId: paused, status: "paused" } });
+    expect(await rowOf(paused)).toEqual(before);
+  });
 });

@@ -58,8 +58,33 @@ const ALLOWED: Record<RunStatus, readonly RunStatus[]> = {
   continued: [],
 };
 
+/**
+ * A run table: for each status, the statuses a run may move to from it.
+ * @example
+ * const moves: RunMoves = RUN_MOVES;
+ */
+export type RunMoves = Readonly<Record<RunStatus, readonly RunStatus[]>>;
+
+/**
+ * The run lifecycle table drawn above, read-only: what a console derives the actions it offers
+ * from (ui/views/run-detail/run-status-rules.ts), so they change with it.
+ * @example
+ * RUN_MOVES.paused.includes("running"); // true: a paused run can be resumed
+ */
+export const RUN_MOVES: RunMoves = Object.freeze(ALLOWED);
+
 /** Every run status, in lifecycle order (for listing and validating a status filter). */
 export const RUN_STATUSES: readonly RunStatus[] = Object.keys(ALLOWED) as RunStatus[];
+
+/**
+ * The statuses in which a process executes a run: those it can finish from (a run finishes
+ * only while a process executes it): `running`, and `waiting-quota`, whose process keeps it.
+ * @example
+ * executingStatuses(); // ["running", "waiting-quota"]
+ */
+export function executingStatuses(moves: RunMoves = RUN_MOVES): RunStatus[] {
+  return (Object.keys(moves) as RunStatus[]).filter((from) => moves[from].includes("finished"));
+}
 
 /** Statuses a run never leaves. */
 export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set(["finished", "continued"]);
@@ -79,12 +104,24 @@ const STOPPED: Record<RunStopRequest, RunStatus> = { cancel: "cancelled", pause:
  * checkStop("r1", "finished", "cancel"); // throws INVALID_TRANSITION
  */
 export function checkStop(runId: string, from: RunStatus, request: RunStopRequest): boolean {
-  const to = STOPPED[request];
-  if (from === to) return true;
-  if (!ALLOWED[from]?.includes(to)) {
-    throw new FlowError("INVALID_TRANSITION", `Run ${runId} already ended (status ${from}); there is nothing to ${request}.`, { runId, status: from, from, to });
+  const move = stopMoveOf(from, request);
+  if (move === "none") {
+    throw new FlowError("INVALID_TRANSITION", `Run ${runId} already ended (status ${from}); there is nothing to ${request}.`, { runId, status: from, from, to: STOPPED[request] });
   }
-  return false;
+  return move === "already";
+}
+
+/**
+ * Where a stop request from `from` stands in a run table (`checkStop`'s rule, which a console
+ * offers its Cancel and Pause by): `already` (the run is where it leads), `none` (the table
+ * has no move there: the run ended), else `move`.
+ * @example
+ * stopMoveOf("finished", "cancel"); // "none"
+ */
+export function stopMoveOf(from: RunStatus, request: RunStopRequest, moves: RunMoves = RUN_MOVES): "already" | "none" | "move" {
+  const to = STOPPED[request];
+  if (from === to) return "already";
+  return moves[from]?.includes(to) ? "move" : "none";
 }
 
 /** Throws INVALID_TRANSITION unless `from -> to` is in the table. */

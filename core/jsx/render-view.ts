@@ -9,7 +9,8 @@
  */
 import type { FlowErrorJson } from "../errors.js";
 import { FlowError } from "../errors.js";
-import type { AspectTotals, NodeState } from "../engine/index.js";
+import type { NodeState } from "../engine/index.js";
+import type { AspectTotals } from "../engine/internal.js";
 
 export interface WaitData {
   resolved: boolean;

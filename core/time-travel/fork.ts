@@ -7,7 +7,8 @@
  * keeps it.
  */
 import type { SchemaMap } from "../components/index.js";
-import { attachBinding, bindingOf, dependentsOf, FlowDb, loopIterationsAt, runWorkflow } from "../engine/index.js";
+import { attachBinding, bindingOf, dependentsOf, FlowDb, runWorkflow } from "../engine/index.js";
+import { loopIterationsAt } from "../engine/internal.js";
 import type { FlowWorkflow, RunOptions, RunResult } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { type FlowDbLike, flowDbOf } from "./adapter.js";

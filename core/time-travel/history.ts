@@ -3,7 +3,7 @@
  * What time travel leaves behind on a run: its rewinds and reverts (one intent row each), the
  * attention mark a forced crossing of side effects sets, and its snapshots (per-run GC).
  */
-import { attemptRef, parseAttemptRef, runRefPrefix } from "../engine/index.js";
+import { attemptRef, parseAttemptRef, runRefPrefix } from "../engine/internal.js";
 import { type FlowDbLike, flowDbOf } from "./adapter.js";
 import { FlowError } from "../errors.js";
 import type { VcsPort } from "./port.js";

@@ -6,8 +6,10 @@
  * compensations, then go through a crash-safe intent (core/engine/travel/intent.ts): snapshot of
  * the tree as it is, intent row, file restore, one transaction for the rows.
  */
-import { completeIntent, effectKey, intentRef, recoverTimeTravel, resetSetOf, settledEffectKeys, writeIntent } from "../engine/index.js";
-import type { FlowDb, FlowEvent, Intent, ResetDecision } from "../engine/index.js";
+import { effectKey, recoverTimeTravel, settledEffectKeys } from "../engine/index.js";
+import { completeIntent, intentRef, resetSetOf, writeIntent } from "../engine/internal.js";
+import type { FlowDb, FlowEvent } from "../engine/index.js";
+import type { Intent, ResetDecision } from "../engine/internal.js";
 import { FlowError } from "../errors.js";
 import { type FlowDbLike, flowDbOf } from "./adapter.js";
 import { compensate, effectBoundary } from "./effects.js";

@@ -2,7 +2,8 @@
  * @module core/time-travel/types
  * Options and results of time travel (SPEC.md "Time travel"; docs/time-travel.md).
  */
-import type { FlowEvent, ResetDecision } from "../engine/index.js";
+import type { FlowEvent } from "../engine/index.js";
+import type { ResetDecision } from "../engine/internal.js";
 
 /**
  * A call of a `sideEffect` tool recorded between the time-travel target and now: what going

@@ -7,15 +7,23 @@
  * - `flaky`: `fetch` works, `charge` fails its first `failTimes` attempts (default 3) of each
  *   run with two retries 400 ms apart — so the run fails — then succeeds when retried;
  *   `notify` runs after it.
+ * - `rollout`: builds, runs three checks in parallel, waits for an approval of `ship`, deploys;
+ *   the check `e2e` stays in progress until the script calls `openRolloutGate()`, so the
+ *   running run's screenshot and its live updates come when the script wants them, on a loaded
+ *   machine too (no window of a task's work to catch).
  * - `order`: pays in a child run (`Subflow` of `payment`), then, while `rounds` (default 1) are
  *   left, continues as a new run (`ContinueAsNew`): the links between runs the header shows.
  */
 import { z } from "zod";
-import { defineWorkflows, type WorkflowSet } from "durable-flow/core";
+import { approvalDecisionSchema, defineWorkflows, type WorkflowSet } from "durable-flow/core";
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** Attempts of `charge` so far, per run (the failure is per run, not per process). */
 const tries = new Map<string, number>();
+let openGate!: () => void;
+const gate = new Promise<void>((resolve) => (openGate = resolve));
+/** Lets `rollout`'s held check (and every later one) finish. */
+export const openRolloutGate = (): void => openGate();
 
 export const runDetailWorkflows = defineWorkflows(
   {
@@ -26,8 +34,10 @@ export const runDetailWorkflows = defineWorkflows(
     fetched: z.object({ items: z.number() }),
     charged: z.object({ receipt: z.string() }),
     notified: z.object({ sent: z.boolean() }),
+    checked: z.object({ passed: z.number() }),
+    decision: approvalDecisionSchema,
   },
-  ({ flow, Workflow, Task, Sequence, Subflow, ContinueAsNew, outputs }) => {
+  ({ flow, Workflow, Task, Sequence, Parallel, Approval, Subflow, ContinueAsNew, outputs }) => {
     const payment = flow(
       () => (
         <Workflow name="payment">
@@ -51,6 +61,42 @@ export const runDetailWorkflows = defineWorkflows(
                 {{ sent: true }}
               </Task>
             )}
+          </Sequence>
+        </Workflow>
+      )),
+      rollout: flow(() => (
+        <Workflow name="rollout">
+          <Sequence>
+            <Task id="build" label="Build the bundle" output={outputs.fetched}>
+              {async () => {
+                await wait(400);
+                return { items: 12 };
+              }}
+            </Task>
+            <Parallel>
+              <Task id="lint" label="Lint" output={outputs.checked}>
+                {async () => {
+                  await wait(300);
+                  return { passed: 48 };
+                }}
+              </Task>
+              <Task id="unit" label="Unit tests" output={outputs.checked}>
+                {async () => {
+                  await wait(700);
+                  return { passed: 312 };
+                }}
+              </Task>
+              <Task id="e2e" label="Browser tests" output={outputs.checked}>
+                {async () => {
+                  await gate;
+                  return { passed: 27 };
+                }}
+              </Task>
+            </Parallel>
+            <Approval id="ship" output={outputs.decision} request={{ title: "Ship the rollout?", summary: "Lint, unit and browser tests passed." }} />
+            <Task id="deploy" label="Deploy" output={outputs.notified}>
+              {{ sent: true }}
+            </Task>
           </Sequence>
         </Workflow>
       )),

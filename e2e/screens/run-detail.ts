@@ -16,7 +16,7 @@ import type { Page } from "playwright-core";
 import { appWorkflows } from "../../examples/app-workflows.js";
 import { allowConsole, launchChromium } from "../support/chromium.js";
 import { criticalA11y, finishScreens, shootThemes, startDevApp, until } from "../support/screens.js";
-import { runDetailWorkflows } from "./run-detail-workflows.js";
+import { openRolloutGate, runDetailWorkflows } from "./run-detail-workflows.js";
 
 const dev = await startDevApp("run-detail", [...appWorkflows, runDetailWorkflows]);
 const { app, call, status } = dev;
@@ -60,16 +60,19 @@ try {
   await page.locator('[data-testid="approval"][data-node-id="ship"]').waitFor();
   await shoot(page, "run-detail");
 
-  // A running run, live: its state changes with no reload.
-  await call("POST", "/v1/api/runs", { workflow: "release", input: { service: "search", shards: 5, workMs: 1800 }, runId: "rel-search" });
-  await page.goto(`${app}/runs/rel-search`);
-  await page.locator('[data-testid="tree-node"][data-node-id="test-2"][data-state="in-progress"]').waitFor({ timeout: 20_000 });
-  expectThat((await runStatus(page)) === "running", "rel-search shows running");
+  // A running run, live: its check `e2e` is held in progress until the screenshot is taken, then
+  // its state changes with no reload.
+  await call("POST", "/v1/api/runs", { workflow: "rollout", input: {}, runId: "roll-search" });
+  await page.goto(`${app}/runs/roll-search`);
+  await page.locator('[data-testid="tree-node"][data-node-id="e2e"][data-state="in-progress"]').waitFor({ timeout: 20_000 });
+  for (const done of ["lint", "unit"]) await page.locator(`[data-testid="tree-node"][data-node-id="${done}"][data-state="finished"]`).waitFor({ timeout: 20_000 });
+  expectThat((await runStatus(page)) === "running", "roll-search shows running");
   await shoot(page, "run-detail-running");
   // Keyboard focus on the tree, active row `build`: live updates leave both alone.
   await page.locator('[role="tree"]').focus();
   await page.keyboard.press("Home");
   await page.keyboard.press("ArrowDown");
+  openRolloutGate();
   await waitStatus(page, "waiting-approval");
   const focused = await page.evaluate(() => {
     const tree = document.activeElement;
@@ -142,9 +145,10 @@ try {
   await page.locator(`a[href$="/runs/ord-1"]`).last().click();
   await waitStatus(page, "continued");
 
-  // Cancel a long run from its page.
+  // Cancel a long run from its page (long enough to be still running however slow the steps
+  // before the cancel are: it would take 150 s).
   // Its event log follows new events at the bottom, and stays put once scrolled up.
-  await call("POST", "/v1/api/runs", { workflow: "pipeline", input: { tasks: 50, workMs: 150 }, runId: "pipe-long" });
+  await call("POST", "/v1/api/runs", { workflow: "pipeline", input: { tasks: 1000, workMs: 150 }, runId: "pipe-long" });
   await page.goto(`${app}/runs/pipe-long?tab=events`);
   await waitStatus(page, "running");
   const log = page.locator('[data-testid="event-log"]');

@@ -7,7 +7,8 @@
  * `ext:<namespace>`; `*` grants it). See docs/hosting.md "Extensions".
  */
 import type { CallerIdentity, GatewayHost } from "../../core/api/index.js";
-import { EXTENSION_PREFIX, requireScope } from "../../core/api/index.js";
+import { requireScope } from "../../core/api/index.js";
+import { EXTENSION_PREFIX } from "../../core/api/internal.js";
 import { FlowError } from "../../core/errors.js";
 
 /**

@@ -4,7 +4,8 @@
  * store of the registered workflows) with the out-of-process event bridge wired into run-event
  * subscriptions, and the restart pick-up of orphaned runs. See docs/hosting.md "Gateway".
  */
-import type { HijackPlanSummary, HijackRequest, Unsubscribe } from "../../core/api/index.js";
+import type { Unsubscribe } from "../../core/api/index.js";
+import type { HijackPlanSummary, HijackRequest } from "../../core/api/internal.js";
 import { LocalGatewayHost, type LocalGatewayHostOptions, pickUpRuns } from "../../core/api/index.js";
 import type { FlowEvent } from "../../core/engine/index.js";
 import { planHijack } from "../agents/index.js";

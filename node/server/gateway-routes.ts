@@ -9,7 +9,8 @@
  * (node/server/ui/) answer GETs of their paths, no token needed (API paths are never theirs).
  * See docs/hosting.md "Gateway".
  */
-import { errorResponse, hasScope, okResponse, readBodyBytes, requireScope } from "../../core/api/index.js";
+import { errorResponse, hasScope, okResponse, requireScope } from "../../core/api/index.js";
+import { readBodyBytes } from "../../core/api/internal.js";
 import type { DomainHandler, GatewayHost } from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
 import { corsPreflight, withCors } from "./auth/cors.js";

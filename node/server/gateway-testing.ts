@@ -7,7 +7,7 @@
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { onTestFinished } from "vitest";
-import { rpcPath } from "../../core/api/index.js";
+import { rpcPath } from "../../core/api/internal.js";
 import WebSocket from "ws";
 import { tempDir } from "../testing/index.js";
 import { type GatewayFixture, gatewayWorkflows } from "./fixtures/gateway-workflows.js";

@@ -9,8 +9,9 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { ANNOTATIONS, createDomainHandler, type DomainHandler, nextFireOf } from "../../core/api/index.js";
-import { assertInputFits } from "../../core/engine/index.js";
+import { createDomainHandler, type DomainHandler, nextFireOf } from "../../core/api/index.js";
+import { ANNOTATIONS } from "../../core/api/internal.js";
+import { assertInputFits } from "../../core/engine/internal.js";
 import type { FlowWorkflow } from "../../core/engine/index.js";
 import type { Authenticate, CallerIdentity } from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";

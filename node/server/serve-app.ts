@@ -7,17 +7,15 @@
  */
 import type { Hono as HonoClass } from "hono";
 import {
-  API_ROUTES,
   bearerAuthenticate,
   createDomainHandler,
   DEFAULT_MAX_BODY_BYTES,
-  type DomainEnv,
   errorResponse,
   LocalGatewayHost,
   okResponse,
   readJsonBody,
-  routeUrl,
 } from "../../core/api/index.js";
+import { API_ROUTES, type DomainEnv, routeUrl } from "../../core/api/internal.js";
 import { FlowDb } from "../../core/engine/index.js";
 import type { FlowWorkflow } from "../../core/engine/index.js";
 import { FlowError } from "../../core/errors.js";

@@ -8,18 +8,8 @@
 import type { Server } from "node:http";
 import type { serve as Serve } from "@hono/node-server";
 import type { Hono as HonoClass } from "hono";
-import {
-  API_ROUTES,
-  bearerAuthenticate,
-  createDomainHandler,
-  DEFAULT_MAX_BODY_BYTES,
-  type DomainEnv,
-  LocalGatewayHost,
-  okResponse,
-  PATHS,
-  readJsonBody,
-  routeUrl,
-} from "../../core/api/index.js";
+import { bearerAuthenticate, createDomainHandler, DEFAULT_MAX_BODY_BYTES, LocalGatewayHost, okResponse, readJsonBody } from "../../core/api/index.js";
+import { API_ROUTES, type DomainEnv, PATHS, routeUrl } from "../../core/api/internal.js";
 import { FlowError } from "../../core/errors.js";
 import { lazyPackage } from "../../core/util/index.js";
 import { createFlowMetrics } from "./metrics.js";

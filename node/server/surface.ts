@@ -6,7 +6,8 @@
  */
 import type { Hono } from "hono";
 import { assertDeclaredSize, errorResponse } from "../../core/api/index.js";
-import type { DomainEnv, DomainHandler } from "../../core/api/index.js";
+import type { DomainHandler } from "../../core/api/index.js";
+import type { DomainEnv } from "../../core/api/internal.js";
 import type { FlowMetrics } from "./metrics.js";
 
 /**

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bodyHashOf } from "../../core/api/index.js";
+import { bodyHashOf } from "../../core/api/internal.js";
 import { startTestGateway, type TestGateway } from "./gateway-testing.js";
 
 let t: TestGateway;

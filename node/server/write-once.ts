@@ -24,21 +24,18 @@
  * answers, not in its transaction.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { errorResponse, jsonResponse, METHOD_SCOPES, readJsonBody } from "../../core/api/index.js";
 import {
   bodyHashOf,
-  errorResponse,
   isWriteIdTaken,
-  jsonResponse,
-  METHOD_SCOPES,
   PATHS,
-  readJsonBody,
   type RecordedWrite,
   recordInTransaction,
   senderOf,
   WriteIdLedger,
   writeIdOf,
   type WriteRequest,
-} from "../../core/api/index.js";
+} from "../../core/api/internal.js";
 import type { CallerIdentity } from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
 import type { SqlExecutor, StorePort } from "../../core/store/index.js";

@@ -7,21 +7,25 @@ import { isFlowError, openPgliteStore } from "durable-flow";
 import { runStoreContract } from "../../core/store/contract.js";
 import { MIGRATIONS, migrateStore, SCHEMA_VERSION } from "../../core/store/index.js";
 import { freshPgliteDir } from "../testing/pglite-dirs.js";
+import { lendPgliteDir } from "../testing/pglite-shared.js";
 import { pgliteLockPath } from "./pglite.js";
 import { pgliteTemplateDir } from "./pglite-template.js";
 
+// The file's shared instance (an empty cluster), reset after each contract test; reopening it
+// closes the instance and starts PGlite again on its files (node/testing/pglite-shared.ts).
 runStoreContract("pglite", async () => {
-  const dataDir = freshPgliteDir();
-  let store = await openPgliteStore({ dataDir, relaxedDurability: true });
+  const lent = await lendPgliteDir({ withFlowTables: false, relaxedDurability: true });
+  let store = await openPgliteStore({ dataDir: lent.dataDir, relaxedDurability: true });
   return {
     store,
     reopen: async () => {
       await store.close();
-      return (store = await openPgliteStore({ dataDir }));
+      await lent.restart();
+      return (store = await openPgliteStore({ dataDir: lent.dataDir }));
     },
     cleanup: async () => {
       await store.close();
-      rmSync(dirname(dataDir), { recursive: true, force: true });
+      await lent.release();
     },
   };
 });

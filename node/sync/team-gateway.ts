@@ -7,7 +7,8 @@
  * concern lives in its own module.
  */
 import type pg from "pg";
-import { errorResponse, PATHS, rpcPath } from "../../core/api/index.js";
+import { errorResponse } from "../../core/api/index.js";
+import { PATHS, rpcPath } from "../../core/api/internal.js";
 import type { Authenticate } from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
 import type { StorePort } from "../../core/store/index.js";

@@ -8,7 +8,7 @@
  * are maps.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HEADERS } from "../../core/api/index.js";
+import { HEADERS } from "../../core/api/internal.js";
 import type { LastSeenStore } from "../../core/data/index.js";
 import { describeRefusal, isQueued, type QueuedWrite, WriteQueue } from "../../sync/index.js";
 import { until } from "../server/gateway-testing.js";

@@ -8,7 +8,8 @@
  * `GatewayClient.extensionRpc("workspace", ...)`.
  */
 import { z } from "zod";
-import { MAX_ID_LENGTH, requireScope } from "../../core/api/index.js";
+import { requireScope } from "../../core/api/index.js";
+import { MAX_ID_LENGTH } from "../../core/api/internal.js";
 import { FlowError } from "../../core/errors.js";
 import type { GatewayExtension } from "../server/index.js";
 import { type Membership, NOT_A_MEMBER, WORKSPACE_ADMIN_SCOPE, WORKSPACE_LIST_SCOPE, WORKSPACE_ROLES, type WorkspaceRole } from "../../sync/server.js";

@@ -2,16 +2,17 @@
  * @module node/testing/backends
  * The backends every engine test runs on, with the same assertions (issue: "the engine's
  * whole test suite runs, parameterized, on SQLite, PGlite and PostgreSQL"). A backend makes
- * a fresh, isolated store per call: a SQLite file in a temp dir, a PGlite data dir copied
- * from the initialized template (node/store/pglite-template.ts), or a new schema in the
- * PostgreSQL test database (node/testing/postgres-test-db.ts). `sameStoreAs` opens the same
+ * a fresh, isolated store per call: a SQLite file in a temp dir, the test process's PGlite
+ * instance reset to a new store's state (node/testing/pglite-shared.ts; a PGlite data dir copied
+ * from the initialized template, node/store/pglite-template.ts, when a store of the test already
+ * holds it), or a new schema in the PostgreSQL test database (node/testing/postgres-test-db.ts). `sameStoreAs` opens the same
  * store again, as a second process would. Stores opened during a test are closed (and their
  * dirs and schemas removed) when the test finishes. Test-only: excluded from the package
  * exports.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { onTestFinished } from "vitest";
 import type { CreateFlowOptions, FlowApi } from "../../core/api/index.js";
 import type { SchemaMap } from "../../core/components/index.js";
@@ -19,6 +20,7 @@ import type { RuntimeEnv } from "../../core/engine/index.js";
 import { createFlow } from "../create-flow.js";
 import { createFlowPostgres } from "../create-flow-postgres.js";
 import { freshPgliteDir } from "./pglite-dirs.js";
+import { lendPgliteDir, type LentPgliteDir } from "./pglite-shared.js";
 import { freshPostgresSchema } from "./postgres-test-db.js";
 
 export interface TestApiOptions {
@@ -58,10 +60,10 @@ export const sqliteBackend: TestBackend = {
 let cleanups: { close: Array<() => Promise<void>>; remove: Array<() => Promise<void>> } | null = null;
 
 /**
- * Registers `fn` to run when the current test finishes. Outside a test (a `beforeAll`, a
- * script) nothing is registered, and the caller's `close()` is the only cleanup.
+ * Registers `fn` to run when the current test finishes; false (and nothing registered) outside
+ * a test (a `beforeAll`, a script), where the caller's `close()` is the only cleanup.
  */
-function afterThisTest(phase: "close" | "remove", fn: () => Promise<void>): void {
+function afterThisTest(phase: "close" | "remove", fn: () => Promise<void>): boolean {
   if (!cleanups) {
     const mine = { close: [] as Array<() => Promise<void>>, remove: [] as Array<() => Promise<void>> };
     try {
@@ -70,20 +72,28 @@ function afterThisTest(phase: "close" | "remove", fn: () => Promise<void>): void
         for (const f of [...mine.close, ...mine.remove]) await f();
       });
     } catch {
-      return;
+      return false;
     }
     cleanups = mine;
   }
   cleanups[phase].push(fn);
+  return true;
 }
 
 export const pgliteBackend: TestBackend = {
   name: "pglite",
   async open(schemas, opts = {}) {
-    const dataDir = opts.sameStoreAs?.location ?? freshPgliteDir();
+    let dataDir = opts.sameStoreAs?.location;
+    if (!dataDir) {
+      // Inside a test, the process's shared instance when it is free (reset when the test ends,
+      // after its stores closed: node/testing/pglite-shared.ts); else a new data dir.
+      let lent: LentPgliteDir | undefined;
+      const inTest = afterThisTest("remove", async () => lent?.release());
+      lent = inTest ? await lendPgliteDir({ withFlowTables: true }) : undefined;
+      dataDir = lent?.dataDir ?? freshPgliteDir();
+    }
     const api = await createFlowPostgres(schemas, { provider: "pglite", dataDir, ...opts.factory, ...(opts.env ? { env: opts.env } : {}) });
     afterThisTest("close", () => api.close());
-    if (!opts.sameStoreAs) afterThisTest("remove", async () => rmSync(dirname(dataDir), { recursive: true, force: true }));
     return { api, location: { backend: "pglite", location: dataDir }, close: () => api.close() };
   },
 };

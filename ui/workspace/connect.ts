@@ -6,7 +6,7 @@
  */
 import { QueryClient } from "@tanstack/query-core";
 import { type Accessor, createSignal } from "solid-js";
-import { API_ROUTES, routeUrl } from "../../core/api/index.js";
+import { API_ROUTES, routeUrl } from "../../core/api/internal.js";
 import { createCollections, createDataClient, type FlowCollections } from "../../core/data/index.js";
 import { FlowError } from "../../core/errors.js";
 import { createTeamCollections, WriteQueue } from "../../sync/index.js";

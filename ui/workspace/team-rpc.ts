@@ -6,7 +6,7 @@
  * workspace's bearer token; a refused call throws a `FlowError` with the Gateway's code.
  */
 import { FlowError } from "../../core/errors.js";
-import { rpcPath } from "../../core/api/index.js";
+import { rpcPath } from "../../core/api/internal.js";
 
 /** A team workspace the user belongs to (`ext.workspace.list`). */
 export interface TeamWorkspace {

@@ -4,7 +4,7 @@
  * checked at every render from the finished attempts' usage (agents report tokens; latency is
  * an attempt's duration). See docs/components.md, "Aspects".
  */
-import type { AspectTotals } from "../../engine/index.js";
+import type { AspectTotals } from "../../engine/internal.js";
 import { renderViewOf } from "../../jsx/index.js";
 import { createElement, type FlowNode, useRenderCtx } from "../../jsx/index.js";
 import { TAGS } from "../../protocol.js";

@@ -9,7 +9,7 @@
  */
 import { spawn } from "node:child_process";
 import { FlowDb, retryTask } from "../../../core/engine/index.js";
-import type { HijackPlanSummary } from "../../../core/api/index.js";
+import type { HijackPlanSummary } from "../../../core/api/internal.js";
 import { FlowError } from "../../../core/errors.js";
 
 /** The interactive command that reopens a session. */

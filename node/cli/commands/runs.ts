@@ -5,7 +5,8 @@
  * whole event log as JSON lines. See docs/cli.md.
  */
 import type { AttemptRecord, FlowDb, NodeRecord, RunRecord, RunStatus } from "../../../core/engine/index.js";
-import { ownerStateOf, RUN_STATUSES, type RunOwnerState } from "../../../core/engine/index.js";
+import { ownerStateOf, type RunOwnerState } from "../../../core/engine/index.js";
+import { RUN_STATUSES } from "../../../core/engine/internal.js";
 import { type CliCommand, type CliIO, UsageError, useColor } from "../command.js";
 import { formatDuration, formatEvent } from "../progress.js";
 import { formatTranscript, formatUsage } from "../transcript-print.js";

@@ -4,7 +4,8 @@
  * `replay`) share: progress lines for their events, the side-effect report, the target
  * options, and running a forked run with progress. See docs/time-travel.md ("CLI").
  */
-import type { FlowEvent, ResetDecision, RunResult } from "../../../core/engine/index.js";
+import type { FlowEvent, RunResult } from "../../../core/engine/index.js";
+import type { ResetDecision } from "../../../core/engine/internal.js";
 import { FlowError, isFlowError } from "../../../core/errors.js";
 import type { CrossedEffect, EffectBoundaryReport } from "../../../core/time-travel/index.js";
 import { routeWarnings } from "../../engine/index.js";

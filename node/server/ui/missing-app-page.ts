@@ -4,7 +4,7 @@
  * `npm run build:app`), and while a UI entry fails to bundle: a plain page that says what
  * happened and what to do, never a crash.
  */
-import { PATHS } from "../../../core/api/index.js";
+import { PATHS } from "../../../core/api/internal.js";
 import { escapeHtml } from "./index-page.js";
 
 /**

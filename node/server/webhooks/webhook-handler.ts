@@ -10,7 +10,7 @@
  * redelivery gets back with `duplicate: true`. See docs/hosting.md "Webhooks".
  */
 import { createHash } from "node:crypto";
-import { ANNOTATIONS } from "../../../core/api/index.js";
+import { ANNOTATIONS } from "../../../core/api/internal.js";
 import type { GatewayHost } from "../../../core/api/index.js";
 import type { RunAuthContext } from "../../../core/engine/index.js";
 import { submitSignal } from "../../../core/engine/index.js";

@@ -14,9 +14,7 @@ import { errorText } from "../../components/error-text.js";
 import { ActionButton } from "../../components/action-button.js";
 import { ConfirmDialog } from "../../components/confirm-dialog.js";
 import { useConnection } from "../../flow-context.js";
-import { whyNot } from "./run-status-rules.js";
-
-type RunAction = "cancel" | "pause" | "resume";
+import { type RunAction, whyNot } from "./run-status-rules.js";
 
 /**
  * The run-level action bar.

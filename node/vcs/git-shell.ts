@@ -7,7 +7,7 @@
  * Node; `sh` forks a small process instead, and Node only writes a line to a pipe.
  *
  * Protocol: one command per line, its words single-quoted (a newline in a word is `$nl`), run
- * as `(cd <dir> && VAR=... exec <command>) </dev/null 2>&1`; its output (stdout and stderr),
+ * as `(cd <dir> || exit 126; VAR=... exec <command>) </dev/null 2>&1`; its output (stdout and stderr),
  * then `\n<token> <exit code>\n`, `token` being random per shell. A shell that dies fails what
  * it was running; the next command starts a new one. It keeps Node alive only while a command
  * runs.
@@ -47,7 +47,8 @@ export class GitShell {
   run(cwd: string, command: string[], vars: Record<string, string> = {}): Promise<ShellResult> {
     const child = this.child ?? this.start();
     const assignments = Object.entries(vars).map(([key, value]) => `${key}=${quote(value)}`);
-    const line = `(cd ${quote(cwd)} && ${[...assignments, "exec", ...command.map(quote)].join(" ")}) </dev/null 2>&1\n`;
+    // A directory that is gone is exit 126, never an exit code a git command gives meaning to (add's 1).
+    const line = `(cd ${quote(cwd)} || exit 126; ${[...assignments, "exec", ...command.map(quote)].join(" ")}) </dev/null 2>&1\n`;
     return new Promise<ShellResult>((resolve, reject) => {
       if (this.pending.length === 0) this.hold(child, true);
       this.pending.push({ resolve, reject });

@@ -6,9 +6,9 @@
  * Node process and waits), which on a busy machine was most of an editing snapshot's time in
  * Node; `sh` forks a small process instead, and Node only writes a line to a pipe.
  *
- * Protocol: one command per line, its words single-quoted (a newline in a word is `$nl`), run
- * as `(cd <dir> || exit 126; VAR=... exec <command>) </dev/null 2>&1`; its output (stdout and stderr),
- * then `\n<token> <exit code>\n`, `token` being random per shell. A shell that dies fails what
+ * Protocol: one command per line, its words single-quoted (a newline in a word is `$nl`),
+ * run as `(cd <dir> || exit 126; VAR=... exec <command>) </dev/null 2>&1`; its output (stdout
+ * and stderr), then `\n<token> <exit code>\n`, `token` being random per shell. A shell that dies fails what
  * it was running; the next command starts a new one. It keeps Node alive only while a command
  * runs.
  */

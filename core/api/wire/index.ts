@@ -14,4 +14,5 @@ export { annotatedWorkflowKey, runRowOf, runSummaryOf } from "../run-rows.js";
 export type { RunRowContext } from "../run-rows.js";
 export { hasScope, METHOD_SCOPES, requireScope, SCOPES } from "../scopes.js";
 export type { RpcMethodName } from "../scopes.js";
+export { MAX_ID_LENGTH } from "../body.js";
 export { WRITE_ID_RETENTION_MS } from "../write-ids.js";

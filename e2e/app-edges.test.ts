@@ -57,7 +57,7 @@ describe("the app at the edges (issue #27)", () => {
     page.on("request", (r) => void open.add(r));
     page.on("requestfinished", (r) => void open.delete(r));
     page.on("requestfailed", (r) => void open.delete(r));
-    const answered = () => expect.poll(() => [...open].map((r) => new URL(r.url()).pathname).filter((p) => !p.endsWith("/stream"))).toEqual([]);
+    const answered = () => expect.poll(() => [...open].map((r) => new URL(r.url()).pathname).filter((p) => !p.endsWith("/stream")), { timeout: 15_000 }).toEqual([]);
 
     const asked: string[] = [];
     page.on("request", (r) => asked.push(new URL(r.url()).pathname));

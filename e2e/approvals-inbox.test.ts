@@ -16,6 +16,7 @@ import { bindWorkflows, type Gateway } from "durable-flow";
 import { createAppGateway } from "../scripts/app-gateway.js";
 import { ensureAppBuilt } from "./support/app.js";
 import { allowConsole, launchChromium } from "./support/chromium.js";
+import { shootThemes } from "./support/screens.js";
 import { peopleWorkflows } from "./screens/people-workflows.js";
 
 describe("the approvals inbox against a Gateway", () => {
@@ -81,6 +82,37 @@ describe("the approvals inbox against a Gateway", () => {
     await payload.fill('{"green": true, "build": "812"}');
     await page.locator('[data-testid="signal-submit"]').click();
     await reach("dep-1", "finished");
+    await page.close();
+  });
+
+  it("keeps the items where they are while the pointer is on the list: an approval arriving then is added at the end, marked new", async () => {
+    await release("rel-d");
+    await release("rel-e");
+    const page = await browser.newPage();
+    await page.goto(`${url}/approvals`);
+    await item(page, "rel-d").waitFor();
+    const order = () => page.locator('[data-testid="approval"]').evaluateAll((els) => els.map((e) => e.getAttribute("data-run-id")));
+    expect(await order()).toEqual(["rel-e", "rel-d"]);
+    // The pointer rests on rel-d's Approve button, under rel-e (newer, so above it).
+    const approve = item(page, "rel-d").locator('[data-testid="approve"]');
+    await approve.hover();
+    const before = await approve.boundingBox();
+    await release("rel-f");
+    await item(page, "rel-f").waitFor();
+    expect(await approve.boundingBox()).toEqual(before);
+    expect(await order()).toEqual(["rel-e", "rel-d", "rel-f"]);
+    expect(await item(page, "rel-f").getByTestId("approval-new").count()).toBe(1);
+    // The focus in the list holds the order too (the screenshots move the pointer away).
+    await item(page, "rel-d").getByTestId("approval-note").focus();
+    await shootThemes(page, "view-approvals-arrived");
+    expect(await order()).toEqual(["rel-e", "rel-d", "rel-f"]);
+    await approve.click();
+    await reach("rel-d", "finished");
+    expect((await call<{ status: string }>("GET", "/v1/api/runs/rel-e?view=summary")).status).toBe("waiting-approval");
+    // Left, the list is newest first again, nothing marked new.
+    await page.mouse.move(0, 0);
+    await expect.poll(order).toEqual(["rel-f", "rel-e"]);
+    expect(await page.getByTestId("approval-new").count()).toBe(0);
     await page.close();
   });
 

@@ -265,7 +265,18 @@ describe("a team workspace under chaos (issue #28)", () => {
       // Every browser converged: its runs (id, status) are the database's, read again as runs move on; the deciders' inbox too.
       for (const m of members) {
         await nav(m.page, "runs");
-        const rowsOf = () => m.page.locator('[data-testid="run-row"]').evaluateAll((els) => els.map((e) => `${e.getAttribute("data-run-id")}:${e.getAttribute("data-status")}`));
+        // The table is virtualized (only the rows in view are in the page): scroll it through.
+        const rowsOf = () =>
+          m.page.getByTestId("runs-scroll").evaluate(async (el) => {
+            const seen = new Map<string, string>();
+            for (let top = 0; ; top += Math.max(1, Math.floor(el.clientHeight / 2))) {
+              el.scrollTop = top;
+              await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+              for (const row of el.querySelectorAll('[data-testid="run-row"]')) seen.set(row.getAttribute("data-run-id")!, row.getAttribute("data-status")!);
+              if (el.scrollTop + el.clientHeight >= el.scrollHeight) break;
+            }
+            return [...seen].map(([id, status]) => `${id}:${status}`);
+          });
         await until(async () => differ(await rowsOf(), (await dbRuns()).map((r) => `${r.runId}:${r.status}`)), (d) => d.length === 0, `${m.who}'s runs = the database's`);
       }
       for (const m of [ana, bea]) {

@@ -122,6 +122,11 @@ describe("a team workspace offline (issue #28)", () => {
     await page.locator('[data-testid="run-unseen"]').waitFor();
     await page.getByText("Tasks not kept in this browser").waitFor();
     expect(await page.getByTestId("run-not-found").count()).toBe(0);
+    // bea denied this release offline: its page shows her decision waiting, not Approve and Deny again.
+    const onRunPage = page.locator(`.run-approvals [data-testid="approval"][data-run-id="${denyId}"]`);
+    await onRunPage.locator('[data-testid="approval-queued"][data-state="waiting"]').waitFor();
+    expect(await onRunPage.getByTestId("approval-queued").textContent()).toContain("Waiting to be sent:");
+    expect(await onRunPage.locator('[data-testid="approve"], [data-testid="deny"], [data-testid="approval-note"]').count()).toBe(0);
     await shootThemes(page, "view-team-offline-run");
     expect(takeConsoleProblems(browser)).toEqual([]);
     await page.locator('.shell-nav a[href$="/approvals"]').click();

@@ -15,7 +15,7 @@
  * tokens, or a Gateway without auth) are not narrowed: they are the deployment's own.
  */
 import type { Authenticate, CallerIdentity } from "../core/api/index.js";
-import { hasScope, SCOPES } from "../core/api/index.js";
+import { hasScope, SCOPES } from "../core/api/wire/index.js";
 import { FlowError } from "../core/errors.js";
 import type { StorePort } from "../core/store/index.js";
 import { TABLES } from "../core/protocol.js";

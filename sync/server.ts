@@ -14,3 +14,5 @@ export { isTeamShape, shapesOfTable, shapeWhere, TEAM_SHAPES, WORKSPACE_COLUMN }
 export type { ShapeDefinition, TeamShapeName } from "./team-shapes.js";
 export { assertWorkspaceId, prepareTeamWorkspace } from "./team-workspace.js";
 export type { GatewayTeamOptions } from "./team-workspace.js";
+export { WORKSPACE_METHODS } from "./workspace-methods.js";
+export type { TeamWorkspaceRow, WorkspaceMethod, WorkspaceParams, WorkspaceResult } from "./workspace-methods.js";

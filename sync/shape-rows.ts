@@ -10,8 +10,8 @@
  * `int8` columns arrive as numbers (the shape parser below), JSON text columns are parsed.
  */
 import type { GatewayApprovalRow, GatewayRunNode, GatewayRunSummaryRow } from "../core/data/index.js";
-import { annotatedWorkflowKey, approvalRowOf, nodeRowOf, type RunRowContext, runRowOf } from "../core/api/internal.js";
-import { nodeFields, pendingApprovalFields } from "../core/engine/internal.js";
+import { annotatedWorkflowKey, approvalRowOf, nodeRowOf, type RunRowContext, runRowOf } from "../core/api/wire/index.js";
+import { nodeFields, pendingApprovalFields } from "../core/engine/rows/index.js";
 
 /** A row as a shape stream delivers it (after `SHAPE_PARSER`). */
 export type ShapeRow = Record<string, unknown>;

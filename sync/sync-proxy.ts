@@ -17,7 +17,7 @@
  *    non-member, and the expose-headers a cross-origin client needs.
  */
 import type { CallerIdentity } from "../core/api/index.js";
-import { requireScope } from "../core/api/index.js";
+import { requireScope } from "../core/api/wire/index.js";
 import { FlowError } from "../core/errors.js";
 import { lazyPackage } from "../core/util/index.js";
 import { isTeamShape, shapeWhere, TEAM_SHAPES } from "./team-shapes.js";

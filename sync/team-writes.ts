@@ -14,7 +14,7 @@
  * Without a queue, a write made offline is refused with WORKSPACE_OFFLINE before anything is sent.
  */
 import { safeRandomUUID } from "@tanstack/db";
-import { HEADERS } from "../core/api/internal.js";
+import { HEADERS } from "../core/api/wire/index.js";
 import { createDataApi, type DataApi, type GatewayApprovalRow, type GatewayRunSummaryRow, type LiveCollection, type MultiplayerWorkspaceMode } from "../core/data/index.js";
 import { FlowError } from "../core/errors.js";
 import type { ShapeCollectionUtils, ShapeHealth } from "./shape-collection.js";

@@ -13,7 +13,7 @@
  * shapes, so what it decided does not show as undecided meanwhile (an approval offered again).
  */
 import { safeRandomUUID } from "@tanstack/db";
-import { WRITE_ID_RETENTION_MS } from "../core/api/internal.js";
+import { WRITE_ID_RETENTION_MS } from "../core/api/wire/index.js";
 import { FlowError } from "../core/errors.js";
 import { ROLE_SCOPES, type WorkspaceRole } from "./membership.js";
 

@@ -23,12 +23,24 @@ const Members = lazy(() => import("./views/members.js"));
 const Settings = lazy(() => import("./views/settings.js"));
 
 /**
+ * Starts loading the view the page opens on while the app itself starts (a lazy view would
+ * otherwise be asked for only once the workspace is open).
+ */
+function preloadFirstView(base: string) {
+  const path = base === "/" ? location.pathname : location.pathname.slice(base.length);
+  const [, first = "runs", second] = path.split("/");
+  const views: Record<string, { preload(): unknown }> = { runs: second ? RunDetail : RunsList, compare: Compare, launch: Launch, approvals: Approvals, memory: Memory, scores: Scores, crons: Crons, members: Members, settings: Settings };
+  void (views[first] ?? RunsList).preload();
+}
+
+/**
  * The whole app.
  * @example
  * render(() => <App />, document.getElementById("root")!);
  */
 export function App() {
   const boot = readBoot();
+  preloadFirstView(boot.base);
   return (
     <FlowProvider>
       <Router base={boot.base === "/" ? "" : boot.base} root={Shell}>

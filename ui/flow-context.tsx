@@ -56,7 +56,7 @@ export function FlowProvider(props: ParentProps) {
   let stopStatus: (() => void) | undefined;
   let current: WorkspaceConnection | undefined;
 
-  const [opened] = createResource(workspace, async (ws) => {
+  const [opened, { refetch }] = createResource(workspace, async (ws, { refetching }) => {
     stopStatus?.();
     // The views of the previous workspace stay mounted until this one opens; then it is closed,
     // its collections left to the garbage collector (the live queries of those views still
@@ -65,7 +65,7 @@ export function FlowProvider(props: ParentProps) {
     current = undefined;
     setStatus("connecting");
     rememberCurrent(ws.id);
-    const conn = await connectWorkspace(ws).catch((error: unknown) => {
+    const conn = await connectWorkspace(ws, undefined, { checkFirst: refetching === true }).catch((error: unknown) => {
       // Not "connecting" forever: the gate says why (a token prompt, an error). A workspace that
       // answered but refused this sign-in is reachable, so it is not "offline".
       setStatus(REFUSALS.has((error as { code?: string } | undefined)?.code ?? "") ? "denied" : "offline");
@@ -76,6 +76,11 @@ export function FlowProvider(props: ParentProps) {
     setStatus(conn.cols.status);
     stopStatus = conn.cols.onStatus(setStatus);
     setTimeout(() => previous?.close({ leaveCollections: true }));
+    // Opened from what this browser kept: the Gateway's answers may still say otherwise (a
+    // refused token, no longer a member), and then it opens again, asking first.
+    void conn.verified?.then((holds) => {
+      if (!holds && current === conn) void refetch(true);
+    });
     return conn;
   });
   // The network back: reconnect now rather than after the backoff (the collections catch up

@@ -8,7 +8,7 @@
  * `HijackRunResult`, `WaitInfo`); node/server/contract-results.test.tsx parses real answers.
  */
 import { z } from "zod";
-import { RUN_STATUSES } from "../engine/internal.js";
+import { RUN_STATUSES } from "../engine/rows/index.js";
 import type { ResetDecision, WaitFields } from "../engine/internal.js";
 import type { TimeTravelResult } from "../time-travel/index.js";
 

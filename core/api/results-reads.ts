@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import type { AgentUsage, TranscriptAttempt, TranscriptToolCall } from "../agents/index.js";
-import { RUN_STATUSES } from "../engine/internal.js";
+import { RUN_STATUSES } from "../engine/rows/index.js";
 import type { GraphSnapshot, RunUsage, TaskDescriptor } from "../engine/index.js";
 import type { XmlNode } from "../jsx/index.js";
 import type { WorkspaceDiff } from "../time-travel/index.js";

@@ -15,7 +15,7 @@
  * every `/v1/api/*` route but the two SSE ones (`stream`) declares its result.
  */
 import { z } from "zod";
-import { NODE_STATES, RUN_STATUSES } from "../engine/internal.js";
+import { NODE_STATES, RUN_STATUSES } from "../engine/rows/index.js";
 import type { AttemptRecord, PendingApproval, RunAuthContext } from "../engine/index.js";
 
 /** A FlowError as it crosses the wire (`FlowErrorJson`). */

@@ -11,8 +11,9 @@
  * the stored row. What depends on where a row is read is the `RunRowContext`: which key the
  * run's workflow has there, and whether the run's owner is alive.
  */
-import { type RunAuthContext, type RunRecord } from "../engine/index.js";
-import { type RunRow, runFields } from "../engine/internal.js";
+import type { RunAuthContext, RunRecord } from "../engine/index.js";
+import type { RunRow } from "../engine/internal.js";
+import { runFields } from "../engine/rows/index.js";
 import { ANNOTATIONS } from "./contract.js";
 import type { GatewayRunSummaryRow } from "./read-model.js";
 

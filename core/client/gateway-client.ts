@@ -9,9 +9,8 @@
  * sockets it opened; it never aborts a signal a caller passed in (calls listen to both).
  * After `close()` every call throws GATEWAY_CLIENT_CLOSED. See docs/client.md.
  */
-import { METHOD_SCOPES, type RpcMethodName, TERMINAL_EVENT_TYPES } from "../api/index.js";
-import { extStreamPath, rpcPath } from "../api/internal.js";
 import type { RpcEnvelope } from "../api/index.js";
+import { extStreamPath, METHOD_SCOPES, type RpcMethodName, rpcPath, TERMINAL_EVENT_TYPES } from "../api/wire/index.js";
 import { FlowError } from "../errors.js";
 import { type GatewayBackoffOptions, gatewayBackoffDelay } from "./backoff.js";
 import { type DevToolsFrame, GatewayConnection, type RunEventFrame, type WebSocketConstructor } from "./connection.js";

@@ -18,7 +18,7 @@
  * notice is emitted (SPEC.md "Data layer").
  */
 import type { DomainChange } from "../api/index.js";
-import { API_ROUTES, HEADERS, routeLabel, routeUrl } from "../api/internal.js";
+import { API_ROUTES, HEADERS, routeLabel, routeUrl } from "../api/wire/index.js";
 import {
   gatewayBackoffDelay,
   type GatewayBackoffOptions,

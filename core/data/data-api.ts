@@ -15,7 +15,7 @@ import type { RpcParams, RpcResult } from "../client/index.js";
 import type { FlowEvent, GraphSnapshot } from "../engine/index.js";
 import type { MemoryFact, MemoryNote } from "../memory/index.js";
 import type { ScoreRow } from "../scorers/index.js";
-import { API_ROUTES, type ApiRouteName, routeUrl } from "../api/internal.js";
+import { API_ROUTES, type ApiRouteName, routeUrl } from "../api/wire/index.js";
 import { mergeHeaders, type WorkspaceMode } from "./mode.js";
 
 /**

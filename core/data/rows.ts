@@ -13,7 +13,7 @@ import type { MemoryFact, MemoryNote } from "../memory/index.js";
 import type { ScoreRow } from "../scorers/index.js";
 
 export type { GatewayApprovalRow, GatewayPromptRow, GatewayRunEventRow, GatewayRunNode, GatewayRunRow, GatewayRunSummaryRow, GatewayWorkflowRow };
-export { nodeKey, runNodeKey } from "../api/internal.js";
+export { nodeKey, runNodeKey } from "../api/wire/index.js";
 
 /**
  * A cron schedule (`cronId`, `workflowKey`, `schedule`, `input`, `enabled`, `createdBy`, times, `lastRunId`, `nextFireAtMs`).

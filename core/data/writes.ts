@@ -13,7 +13,7 @@ import type { RpcParams, RpcResult } from "../client/index.js";
 import type { DataClient } from "./data-client.js";
 import type { AppliedRefresh, LiveSync } from "./live-sync.js";
 import { type GatewayRunSummaryRow, runNodeKey } from "./rows.js";
-import { ANNOTATIONS, annotatedWorkflowKey, runSummaryOf } from "../api/internal.js";
+import { ANNOTATIONS, annotatedWorkflowKey, runSummaryOf } from "../api/wire/index.js";
 import type { CollectionSource } from "./source.js";
 
 /**

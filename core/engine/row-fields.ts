@@ -1,7 +1,7 @@
 /**
  * @module core/engine/row-fields
  * The one reading of `_flow_nodes`, `_flow_waits` and `_flow_events` columns into their
- * record fields, as core/engine/flow-db.ts `runFields` reads `_flow_runs`: each field names
+ * record fields, and of `_flow_runs` into `RunRecord` (`toRun`, `runFields`): each field names
  * the column it is read from and how. A stored row (`SELECT *`) gives every field; a partial
  * row (an Electric update carries the primary key and the changed columns) gives the fields
  * of its columns only. The Gateway's read model (and so the browser worker, which serves the
@@ -9,8 +9,9 @@
  * columns here, so the workspace kinds cannot drift (docs/architecture.md "One row, one mapper").
  */
 import type { FlowEvent } from "./events.js";
-import type { NodeRecord } from "./flow-db.js";
-import type { NodeState } from "./types.js";
+import type { NodeRecord, RunRecord } from "./flow-db.js";
+import type { RunRow } from "./run-sql.js";
+import type { NodeState, PauseReason } from "./types.js";
 import type { PendingApproval } from "./waits/deliver.js";
 import type { WaitKind } from "./waits/spec.js";
 import type { WaitStatus } from "./waits/wait-sql.js";
@@ -127,3 +128,54 @@ export function pendingApprovalFields(r: Columns): Partial<PendingApproval> {
 export function eventOf(r: Columns): FlowEvent & { seq: number } {
   return { ...parse<Record<string, unknown> | null>(r.payload_json), type: r.type, runId: String(r.run_id), timestampMs: Number(r.timestamp_ms), seq: Number(r.seq) } as FlowEvent & { seq: number };
 }
+
+/**
+ * The RunRecord of a `_flow_runs` row (`SELECT *`).
+ * @example
+ * const runs = (await store.query(`SELECT * FROM _flow_runs WHERE status = ?`, ["failed"])).map(toRun);
+ */
+export function toRun(r: RunRow & Record<string, unknown>): RunRecord {
+  const out: Record<string, unknown> = {};
+  for (const [field, [, read]] of RUN_FIELDS) out[field] = read(r);
+  return out as unknown as RunRecord;
+}
+
+/**
+ * The `RunRecord` fields of the columns a partial `_flow_runs` row carries (an Electric
+ * update names the primary key and the changed columns), read as `toRun` reads them, so
+ * every reader of run rows maps columns one way (core/api/run-rows.ts).
+ * @example
+ * runFields({ run_id: "r1", status: "finished" }); // { runId: "r1", status: "finished" }
+ */
+export function runFields(r: Partial<RunRow> & Record<string, unknown>): Partial<RunRecord> {
+  const out: Record<string, unknown> = {};
+  for (const [field, [column, read]] of RUN_FIELDS) if (Object.hasOwn(r, column)) out[field] = read(r);
+  return out as Partial<RunRecord>;
+}
+
+type RunColumnsIn = Partial<RunRow> & Record<string, unknown>;
+
+/** Each `RunRecord` field: the column it is read from and how. */
+const RUN_FIELDS = Object.entries({
+  runId: ["run_id", (r) => r.run_id],
+  parentRunId: ["parent_run_id", (r) => r.parent_run_id ?? null],
+  workflowName: ["workflow_name", (r) => r.workflow_name ?? null],
+  workflowHash: ["workflow_hash", (r) => r.workflow_hash ?? null],
+  status: ["status", (r) => r.status],
+  input: ["input_json", (r) => parse(r.input_json)],
+  output: ["output_json", (r) => parse(r.output_json)],
+  error: ["error_json", (r) => parse(r.error_json)],
+  iterations: ["iterations_json", (r) => parse<Record<string, number> | null>(r.iterations_json) ?? {}],
+  annotations: ["annotations_json", (r) => parse(r.annotations_json)],
+  ownerId: ["owner_id", (r) => r.owner_id ?? null],
+  heartbeatAtMs: ["heartbeat_at_ms", (r) => num(r.heartbeat_at_ms)],
+  rootDir: ["workspace_dir", (r) => r.workspace_dir ?? null],
+  workflowPath: ["workflow_path", (r) => r.workflow_path ?? null],
+  nextRunId: ["next_run_id", (r) => r.next_run_id ?? null],
+  // Written with every status change; a row without its status (an update of a paused run's
+  // reason alone) is a paused run's.
+  pauseReason: ["pause_reason", (r) => (r.status === undefined || r.status === "paused" ? ((r.pause_reason as PauseReason | null | undefined) ?? null) : null)],
+  createdAtMs: ["created_at_ms", (r) => Number(r.created_at_ms)],
+  updatedAtMs: ["updated_at_ms", (r) => Number(r.updated_at_ms)],
+  finishedAtMs: ["finished_at_ms", (r) => num(r.finished_at_ms)],
+} satisfies { [K in keyof RunRecord]: [keyof RunRow, (r: RunColumnsIn) => RunRecord[K] | undefined] }) as Array<[keyof RunRecord, [string, (r: RunColumnsIn) => unknown]]>;

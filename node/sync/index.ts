@@ -4,4 +4,4 @@
  * `workspace` extension's RPC.
  */
 export { TeamGateway } from "./team-gateway.js";
-export type { TeamWorkspaceRow } from "./workspace-rpc.js";
+export type { TeamWorkspaceRow } from "../../sync/server.js";

@@ -7,6 +7,7 @@
 import { isChangeMessage, type Message, type Row, ShapeStream } from "@electric-sql/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../server/gateway-testing.js";
+import { WORKSPACE_METHODS, type WorkspaceMethod } from "../../sync/server.js";
 import { ELECTRIC_SECRET, startTeamFixture, startTeamGateway, type TeamFixture, type TeamUser } from "../../e2e/electric/team-fixture.js";
 
 let t: TeamFixture;
@@ -65,6 +66,24 @@ describe("team Gateway", () => {
     expect(added.body.result).toMatchObject({ userId: "eve", role: "read", addedBy: "ana", txids: { members: [expect.any(Number)] } });
     expect((await call("ana", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "eve", role: "owner" })).body.error.code).toBe("INVALID_ARGUMENT");
     expect((await call("ana", "POST", "/v1/rpc/ext.workspace.removeMember", { userId: "eve" })).body.result).toMatchObject({ removed: true });
+  });
+
+  it("answers each workspace method as sync/workspace-methods.ts declares it (strict: a field more or less fails)", async () => {
+    const answers: Record<WorkspaceMethod, unknown> = {
+      list: (await call("bea", "POST", "/v1/rpc/ext.workspace.list", {})).body.result,
+      members: (await call("bea", "POST", "/v1/rpc/ext.workspace.members", {})).body.result,
+      addMember: (await call("ana", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "fay", role: "launch" })).body.result,
+      removeMember: (await call("ana", "POST", "/v1/rpc/ext.workspace.removeMember", { userId: "fay" })).body.result,
+    };
+    for (const [method, answer] of Object.entries(answers) as [WorkspaceMethod, unknown][]) {
+      const schema = WORKSPACE_METHODS[method].result;
+      expect(schema.safeParse(answer).error, method).toBeUndefined();
+      const one = (Array.isArray(answer) ? answer[0] : answer) as Record<string, unknown>;
+      expect(one, method).toBeTruthy();
+      const widened = { ...one, undeclared: 1 };
+      expect(schema.safeParse(Array.isArray(answer) ? [widened] : widened).success, `${method} with an undeclared field`).toBe(false);
+    }
+    expect(WORKSPACE_METHODS.addMember.params.safeParse({ userId: "fay", role: "owner" }).success).toBe(false);
   });
 
   it("streams a launch live through the proxy, and the launch answers the txid that confirms it", async () => {

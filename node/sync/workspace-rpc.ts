@@ -7,38 +7,17 @@
  * `POST /v1/rpc/ext.workspace.<method>`, WebSocket `req` frames and
  * `GatewayClient.extensionRpc("workspace", ...)`.
  */
-import { z } from "zod";
 import { requireScope } from "../../core/api/index.js";
-import { MAX_ID_LENGTH } from "../../core/api/internal.js";
 import { FlowError } from "../../core/errors.js";
 import type { GatewayExtension } from "../server/index.js";
-import { type Membership, NOT_A_MEMBER, WORKSPACE_ADMIN_SCOPE, WORKSPACE_LIST_SCOPE, WORKSPACE_ROLES, type WorkspaceRole } from "../../sync/server.js";
+import { type Membership, NOT_A_MEMBER, type TeamWorkspaceRow, WORKSPACE_LIST_SCOPE, WORKSPACE_METHODS, type WorkspaceMethod, type WorkspaceParams } from "../../sync/server.js";
 
-/**
- * A workspace as the switcher lists it.
- * @example
- * const ws: TeamWorkspaceRow = { workspaceId: "acme", name: "Acme", role: "approve", syncPath: "/sync/acme" };
- */
-export interface TeamWorkspaceRow {
-  workspaceId: string;
-  name: string;
-  /** The caller's role (`operator` etc. for service callers, who are not narrowed). */
-  role: string;
-  /** The caller's user id (absent for service callers): the browser finds its own row in the `members` shape by it. */
-  userId?: string;
-  /** Where the workspace's shapes are served: `<syncPath>/<shape>` (the `electricBaseUrl` of a multiplayer mode is the origin + `/sync`). */
-  syncPath: string;
-}
-
-function parse<T>(schema: z.ZodType<T>, params: unknown, method: string): T {
-  const r = schema.safeParse(params ?? {});
+/** The params of `ext.workspace.<method>` as its declaration takes them; INVALID_ARGUMENT otherwise. */
+function parse<M extends WorkspaceMethod>(method: M, params: unknown) {
+  const r = WORKSPACE_METHODS[method].params.safeParse(params ?? {});
   if (!r.success) throw new FlowError("INVALID_ARGUMENT", `Invalid params for ext.workspace.${method}: ${r.error.issues.map((i) => `${i.path.join(".") || "params"}: ${i.message}`).join("; ")}.`, { method: `ext.workspace.${method}` });
-  return r.data;
+  return r.data as WorkspaceParams<M>;
 }
-
-const userId = z.string().min(1).max(MAX_ID_LENGTH);
-const memberParams = z.object({ userId, role: z.enum(WORKSPACE_ROLES as [WorkspaceRole, ...WorkspaceRole[]]) });
-const removeParams = z.object({ userId });
 
 /**
  * The `workspace` extension of a team Gateway.
@@ -55,17 +34,17 @@ export function workspaceExtension(membership: () => Promise<Membership>, name: 
         return [{ workspaceId: m.workspaceId, name, role: caller?.role ?? "anonymous", ...(caller?.userId !== undefined ? { userId: caller.userId } : {}), syncPath: `/sync/${m.workspaceId}` }];
       },
       async members(_params, { caller }) {
-        requireScope(caller, "run:read", "ext.workspace.members");
+        requireScope(caller, WORKSPACE_METHODS.members.scope, "ext.workspace.members");
         return (await membership()).list();
       },
       async addMember(params, { caller }) {
-        requireScope(caller, WORKSPACE_ADMIN_SCOPE, "ext.workspace.addMember");
-        const p = parse(memberParams, params, "addMember");
+        requireScope(caller, WORKSPACE_METHODS.addMember.scope, "ext.workspace.addMember");
+        const p = parse("addMember", params);
         return (await membership()).add(p.userId, p.role, caller?.userId ?? caller?.triggeredBy ?? null, now());
       },
       async removeMember(params, { caller }) {
-        requireScope(caller, WORKSPACE_ADMIN_SCOPE, "ext.workspace.removeMember");
-        const p = parse(removeParams, params, "removeMember");
+        requireScope(caller, WORKSPACE_METHODS.removeMember.scope, "ext.workspace.removeMember");
+        const p = parse("removeMember", params);
         return { removed: await (await membership()).remove(p.userId) };
       },
     },

@@ -145,6 +145,30 @@ describe.runIf(process.platform === "linux")("snapshots from the paths the watch
     expect(gitIn(dir, "rev-parse", "refs/flow/runs/p/1")).toBe(p1);
   });
 
+  it("prepares a sub-directory workspace as a snapshot would (its own .flow left out), and nothing where git ignores the workspace", async () => {
+    const dir = tempRepo({ ignoreFlow: false });
+    writeFileSync(join(dir, ".gitignore"), "*.log\nbuild/\n");
+    const sub = join(dir, "pkg");
+    mkdirSync(join(sub, ".flow"), { recursive: true });
+    writeFileSync(join(sub, "x.txt"), "x\n");
+    writeFileSync(join(sub, ".flow", "flow.db"), "db");
+    writeFileSync(join(dir, "outside.txt"), "o\n");
+    mkdirSync(join(dir, "build"));
+    writeFileSync(join(dir, "build", "out.txt"), "built\n");
+    const { gitPath, since } = loggingGit();
+    const vcs = createGitVcs({ gitPath });
+    vcs.prepare!(sub);
+    vcs.prepare!(join(dir, "build"));
+    expect(await vcs.ignores!(join(dir, "build"))).toBe(true);
+    expect(await vcs.ignores!(sub)).toBe(false);
+    expect(since()).toEqual(["add -A -- :(top)pkg/ :(top,exclude)pkg/.flow"]);
+    // The prepared commit is the snapshot, and only the sub-directory's files are in it.
+    const p1 = await vcs.snapshot(sub, "refs/flow/runs/s/0");
+    expect(since()).toEqual([]);
+    expect(gitIn(dir, "ls-tree", "-r", "--name-only", p1).split("\n").sort()).toEqual([".gitignore", "README.md", "pkg/x.txt"]);
+    await expect(vcs.snapshot(join(dir, "build"), "refs/flow/runs/b/0")).rejects.toThrow(/ignored by git/);
+  });
+
   it("falls back to the whole workspace when git refuses the short form", async () => {
     const dir = tempRepo();
     const { gitPath, since } = loggingGit();

@@ -10,8 +10,11 @@
  * of a large tree rehashes only what changed.
  *
  * `prepare` takes a workspace's first snapshot in the background (watch, whole-workspace add,
- * commit without a ref) so that a run's first attempt, whose snapshot waits for it on the
- * workspace's queue, finds it done and only names its commit.
+ * commit without a ref) so that a run's first attempt, whose snapshot waits for it, finds it done
+ * and only names its commit. The first time in a process it is one `sh` process
+ * (PREPARE_SCRIPT: finding the repository, the add, `write-tree`) started before the session's
+ * first render, so git reads the tree while Node renders: a chain of git processes would wait
+ * for the event loop between each two, that is after the render.
  *
  * Nothing at all is done while nothing changed: each workspace is watched from its first
  * snapshot on (node/vcs/watch.ts), and `unchangedSince` answers from the watch's event count,
@@ -31,43 +34,14 @@
  * apply, as they do for `git checkout`.
  */
 import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { FlowError } from "../../core/errors.js";
 import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/index.js";
 import { indexTree, type ObjectStore, writeCommit, writeRef } from "./objects.js";
-import { type TreeWatch, watchTree } from "./watch.js";
-
-interface Workspace {
-  /** The workspace directory, absolute. */
-  dir: string;
-  /** Repository root (work tree top). */
-  top: string;
-  gitDir: string;
-  /** The workspace relative to `top`, `/`-terminated, or "" for the whole repository. */
-  prefix: string;
-  /** Pathspec limiting add/diff to the workspace (and leaving `.flow/` out when git would not). */
-  pathspec: string[];
-  indexFile: string;
-  /** Serializes the operations on this private index within the process. */
-  queue: Promise<unknown>;
-  /** The last tree snapshotted and its commit: an unchanged tree reuses the commit. */
-  last?: { tree: string; commit: string };
-  /** Where node/vcs/objects.ts writes a snapshot's tree, commit and ref (undefined: a SHA-256 repository, git writes them). */
-  store: ObjectStore | undefined;
-  /** The repository ignores the workspace itself: nothing to snapshot. */
-  ignored: boolean;
-  /** File events under the workspace, from its first snapshot on. */
-  watch?: TreeWatch;
-  /** The working tree is `commit` as long as the watch's generation is still `generation`. */
-  clean?: { commit: string; generation: number };
-  /**
-   * The private index matches the working tree for every path the watch named no event on
-   * after this generation: a snapshot needs to give git only the paths named since.
-   */
-  synced?: number;
-}
+import { GitShell } from "./git-shell.js";
+import { watchTree } from "./watch.js";
+import { CHECK_IGNORE, hasDotGit, indexName, PREPARE_SCRIPT, REV_PARSE, type Workspace, workspaceOf } from "./workspace.js";
 
 const IDENTITY = { GIT_AUTHOR_NAME: "Flow", GIT_AUTHOR_EMAIL: "flow@localhost", GIT_COMMITTER_NAME: "Flow", GIT_COMMITTER_EMAIL: "flow@localhost" };
 /** Configuration for every git command (through the environment, so the snapshot script's commands get it too). */
@@ -108,17 +82,31 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
   const gitPath = options.gitPath ?? "git";
   const workspaces = new Map<string, Promise<Workspace | null>>();
 
+  const baseEnv = () => ({ ...process.env, ...IDENTITY, ...CONFIG_ENV, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" });
+  const failed = (ws: { top: string }, args: string[], message: string, cause: unknown) =>
+    new FlowError("VCS_FAILED", `git ${args[0]} failed in ${ws.top}: ${message.trim()}`, { dir: ws.top, command: args.slice(0, 3).join(" ") }, { cause });
   const run = (ws: Pick<Workspace, "top" | "indexFile"> | { top: string }, file: string, args: string[], input?: string, extraEnv: Record<string, string> = {}): Promise<string> =>
     new Promise((resolvePromise, reject) => {
-      const env = { ...process.env, ...IDENTITY, ...CONFIG_ENV, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", ...("indexFile" in ws ? { GIT_INDEX_FILE: ws.indexFile } : {}), ...extraEnv };
+      const env = { ...baseEnv(), ...("indexFile" in ws ? { GIT_INDEX_FILE: ws.indexFile } : {}), ...extraEnv };
       const child = execFile(file, args, { cwd: ws.top, env, maxBuffer: 1 << 30, encoding: "utf8" }, (error, stdout, stderr) => {
-        if (error) {
-          reject(new FlowError("VCS_FAILED", `git ${args[0]} failed in ${ws.top}: ${(stderr || error.message).trim()}`, { dir: ws.top, command: args.slice(0, 3).join(" ") }, { cause: error }));
-        } else resolvePromise(stdout);
+        if (error) reject(failed(ws, args, stderr || error.message, error));
+        else resolvePromise(stdout);
       });
       if (input !== undefined) child.stdin!.end(input);
     });
   const git = (ws: Pick<Workspace, "top" | "indexFile"> | { top: string }, args: string[], input?: string) => run(ws, gitPath, args, input);
+  // Where sh is (not Windows), the hot commands go through one long-lived shell (node/vcs/git-shell.ts).
+  const shell = process.platform === "win32" ? undefined : new GitShell(baseEnv);
+  /** `git add` (or `prepare`'s script, `file` "sh") through the shell; resolves stdout and stderr together, rejects as `run` does (the cause's `code` is the exit code). */
+  const hot = async (ws: Pick<Workspace, "top" | "indexFile"> | { top: string }, file: string, args: string[], extraEnv: Record<string, string> = {}): Promise<string> => {
+    if (!shell) return run(ws, file, args, undefined, extraEnv);
+    const { output, code } = await shell.run(ws.top, [file, ...args], { ...("indexFile" in ws ? { GIT_INDEX_FILE: ws.indexFile } : {}), ...extraEnv }).catch((error: Error) => {
+      throw failed(ws, args, error.message, error);
+    });
+    if (code !== 0) throw failed(ws, args, output, Object.assign(new Error(output), { code }));
+    return output;
+  };
+  const add = (ws: Workspace, pathspecs: string[], extraEnv: Record<string, string> = {}) => hot(ws, gitPath, ["add", "-A", "--", ...pathspecs], extraEnv);
 
   async function open(dir: string): Promise<Workspace | null> {
     const abs = resolve(dir);
@@ -130,28 +118,51 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     return found;
   }
 
+  /** Finds the repository of `dir` (rev-parse and check-ignore, started together); null when it is in none. */
   async function locate(dir: string): Promise<Workspace | null> {
     if (!existsSync(dir) || !hasDotGit(dir)) return null;
+    const [info, ignored] = await Promise.all([
+      git({ top: dir }, REV_PARSE).catch(() => undefined), // not a work tree (bare, or git missing)
+      git({ top: dir }, CHECK_IGNORE).catch(() => ""),
+    ]);
+    return info === undefined ? null : workspaceOf(dir, info, ignored);
+  }
+
+  /**
+   * `locate` and the workspace's first snapshot in one process (PREPARE_SCRIPT), started now:
+   * the watch is set up first, so whatever changes while git reads the tree is an event after
+   * `generation`, and the snapshot is the tree as it was when the script started only while
+   * none came.
+   */
+  async function locatePrepared(dir: string): Promise<Workspace | null> {
+    const watch = watchTree(dir);
+    const generation = watch.generation;
     let out: string;
     try {
-      out = await git({ top: dir }, ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir", "--git-path", "objects", "--show-object-format", "--show-prefix"]);
+      out = await hot({ top: dir }, "sh", ["-c", PREPARE_SCRIPT], { FLOW_GIT: gitPath, FLOW_INDEX: indexName(dir) });
     } catch {
       return null; // not a work tree (bare, or git missing)
     }
-    const [top, gitDir, commonDir, objectsDir, format, prefix = ""] = out.split("\n");
-    if (!top || !gitDir || !commonDir || !objectsDir) return null;
-    const key = createHash("sha256").update(prefix).digest("hex").slice(0, 12);
-    const store = format === "sha1" ? { commonDir: resolve(dir, commonDir), objectsDir: resolve(dir, objectsDir), known: new Set<string>() } : undefined;
-    const ws: Workspace = { dir, top, gitDir, prefix, pathspec: [], indexFile: join(gitDir, "flow", `index-${key}`), queue: Promise.resolve(), ignored: false, store };
-    // Naming an ignored path makes `git add` fail, so `.flow/` is excluded only when git would
-    // add it, and a workspace git ignores (the app's `.flow/app`) is not snapshotted at all.
-    const ignored = await git(ws, ["check-ignore", "--no-index", "--", ...(prefix ? [prefix] : []), `${prefix}.flow/`]).then(
-      (out) => out.split("\n"),
-      (): string[] => [],
-    );
-    ws.ignored = (prefix !== "" && ignored.includes(prefix)) || /(^|\/)\.flow\//.test(prefix);
-    ws.pathspec = [prefix ? `:(top)${prefix}` : ":/", ...(ignored.includes(`${prefix}.flow/`) ? [] : [`:(top,exclude)${prefix}.flow`])];
+    const [info = "", ignored = "", tree = ""] = out.split("\0");
+    const ws = workspaceOf(dir, info, ignored);
+    const id = tree.trim();
+    if (ws?.store && !ws.ignored && /^[0-9a-f]{40}$/.test(id)) {
+      ws.watch = watch;
+      try {
+        adopt(ws, id, writeCommit(ws.store, id, "flow snapshot"), generation);
+      } catch {
+        // the first snapshot takes it again, and says what is wrong
+      }
+    }
     return ws;
+  }
+
+  /** `tree` (committed as `commit`) is the working tree as the watch saw it at `generation`. */
+  function adopt(ws: Workspace, tree: string, commit: string, generation: number): void {
+    if (!ws.watch?.trusted) return;
+    ws.last = { tree, commit };
+    ws.clean = { commit, generation };
+    ws.synced = generation;
   }
 
   async function required(dir: string): Promise<Workspace> {
@@ -171,7 +182,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     if (process.platform !== "win32") {
       if (!(changed && existsSync(ws.indexFile) && (await addChanged(ws, changed)))) {
         seedIndex(ws);
-        await git(ws, ["add", "-A", "--", ...ws.pathspec]);
+        await add(ws, ws.pathspec);
       }
       const written = ws.store && commitInProcess(ws, ws.store, ref, message);
       const [tree, commit] = written || ((await run(ws, "sh", ["-c", COMMIT_SCRIPT], undefined, { FLOW_GIT: gitPath, FLOW_REF: ref, FLOW_MESSAGE: message, FLOW_LAST_TREE: ws.last?.tree ?? "", FLOW_LAST_COMMIT: ws.last?.commit ?? "" })).trim().split(" ") as [string, string]);
@@ -200,7 +211,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     const { pathspecs, goneDirs } = changedPathspecs(ws, changed);
     try {
       if (goneDirs.length) await run(ws, gitPath, ["rm", "-r", "-q", "-f", "--cached", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], `${goneDirs.join("\0")}\0`, CHANGED_ENV);
-      if (pathspecs.length) await run(ws, gitPath, ["add", "-A", "--", ...pathspecs], undefined, CHANGED_ENV).catch((error: FlowError) => {
+      if (pathspecs.length) await add(ws, pathspecs, CHANGED_ENV).catch((error: FlowError) => {
         if ((error.cause as { code?: unknown } | undefined)?.code !== 1) throw error;
       });
       return true;
@@ -225,7 +236,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
   /** The working tree of the workspace as a tree id (in the private index). */
   async function writeWorkingTree(ws: Workspace): Promise<string> {
     seedIndex(ws);
-    await git(ws, ["add", "-A", "--", ...ws.pathspec]);
+    await add(ws, ws.pathspec);
     return (await git(ws, ["write-tree"])).trim();
   }
 
@@ -298,7 +309,14 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
       // Only where the watch can vouch for the tree (Linux) and Node writes the commit: elsewhere
       // a prepared commit would never be reused.
       if (process.platform !== "linux") return;
-      void open(dir)
+      const abs = resolve(dir);
+      const known = workspaces.get(abs);
+      if (!known) {
+        // Inside a `.flow/` folder (the app's store) is never snapshotted: nothing to watch there.
+        if (existsSync(abs) && hasDotGit(abs) && !/\/\.flow(\/|$)/.test(abs)) workspaces.set(abs, locatePrepared(abs));
+        return;
+      }
+      void known
         .then((ws) => {
           if (!ws?.store || ws.ignored || ws.clean) return;
           return serialized(ws, async () => {
@@ -307,12 +325,9 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
             const watch = (ws.watch ??= watchTree(ws.dir));
             const generation = watch.generation;
             seedIndex(ws);
-            await git(ws, ["add", "-A", "--", ...ws.pathspec]);
+            await add(ws, ws.pathspec);
             const written = commitInProcess(ws, ws.store!, undefined, "flow snapshot");
-            if (!written || !watch.trusted) return;
-            ws.last = { tree: written[0], commit: written[1] };
-            ws.clean = { commit: written[1], generation };
-            ws.synced = generation;
+            if (written) adopt(ws, written[0], written[1], generation);
           });
         })
         .catch(() => undefined); // the snapshot that needs it says what is wrong
@@ -451,13 +466,6 @@ function exists(path: string): boolean {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code !== "ENOENT" && code !== "ENOTDIR";
-  }
-}
-
-function hasDotGit(dir: string): boolean {
-  for (let d = dir; ; d = dirname(d)) {
-    if (existsSync(join(d, ".git"))) return true;
-    if (dirname(d) === d) return false;
   }
 }
 

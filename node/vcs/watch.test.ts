@@ -44,6 +44,25 @@ describe.runIf(process.platform === "linux")("watchTree", () => {
     expect(w.trusted).toBe(true);
   });
 
+  it("counts writes in every directory that existed before it started, leaf or not, and in one made inside a leaf after", async () => {
+    const root = tempDir("flow-watch-");
+    // Leaves (no sub-directory: not listed where link counts say so) beside and below directories that have some.
+    for (const dir of ["a/b/c", "a/b/leaf", "a/leaf", "leaf", "x/y"]) mkdirSync(join(root, dir), { recursive: true });
+    writeFileSync(join(root, "a/b/leaf/f.txt"), "f");
+    const w = watchTree(root);
+    for (const dir of ["a", "a/b", "a/b/c", "a/b/leaf", "a/leaf", "leaf", "x", "x/y"]) {
+      const g = w.generation;
+      writeFileSync(join(root, dir, "new.txt"), dir);
+      expect(await movedSince(w, g), dir).toBe(true);
+      expect(w.changedSince(g, 10), dir).toEqual([`${dir}/new.txt`]);
+    }
+    mkdirSync(join(root, "leaf/grown"));
+    await w.settle();
+    const g = w.generation;
+    writeFileSync(join(root, "leaf/grown/deep.txt"), "d");
+    expect(await movedSince(w, g)).toBe(true);
+  });
+
   it("ignores Flow's store folder at the root and git's directory", async () => {
     const root = tempDir("flow-watch-");
     mkdirSync(join(root, ".git"));

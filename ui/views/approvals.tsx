@@ -66,6 +66,25 @@ export default function Approvals() {
     });
   });
   const key = (row: GatewayApprovalRow) => `${row.runId}/${row.nodeId}#${row.iteration}`;
+  // While the pointer is over the list or the focus is in it, the items shown keep their order
+  // and what arrives is added at the end, marked new, so nothing moves under the pointer (an
+  // approval arriving at the top would push the item about to be clicked down). Once the
+  // person leaves the list, it is newest first again (docs/app.md "Team workspaces").
+  const [hovering, setHovering] = createSignal(false);
+  const [focusedIn, setFocusedIn] = createSignal(false);
+  const interacting = () => hovering() || focusedIn();
+  const ordered = createMemo<{ rows: GatewayApprovalRow[]; arrived: ReadonlySet<string> }>(
+    (prev) => {
+      const rows = visible();
+      if (!interacting()) return { rows, arrived: new Set() };
+      const byKey = new Map(rows.map((r) => [key(r), r]));
+      const kept = prev.rows.flatMap((r) => byKey.get(key(r)) ?? []);
+      const known = new Set(kept.map(key));
+      const added = rows.filter((r) => !known.has(key(r)));
+      return { rows: [...kept, ...added], arrived: new Set([...[...prev.arrived].filter((k) => byKey.has(k)), ...added.map(key)]) };
+    },
+    { rows: [], arrived: new Set() },
+  );
   const drafts = new Map<string, ItemDraft>();
   const draftOf = (row: GatewayApprovalRow) => drafts.get(key(row)) ?? drafts.set(key(row), createDraft(row)).get(key(row))!;
   const bulkable = createMemo(() => visible().filter((r) => modeOf(r) === "gate" || modeOf(r) === "decision"));
@@ -186,11 +205,21 @@ export default function Approvals() {
               />
             }
           >
-            <ul class="approvals-list" aria-label="Pending approvals and human tasks">
-              <For each={visible()}>
-                {(row) => <ApprovalItem row={row} draft={draftOf(row)} run={runsById().get(row.runId)} now={now()} selected={selected().has(key(row))} onSelect={(on) => toggle(row, on)} onOutcome={log} />}
+            <ul
+              class="approvals-list"
+              aria-label="Pending approvals and human tasks"
+              onPointerEnter={() => setHovering(true)}
+              onPointerLeave={() => setHovering(false)}
+              onFocusIn={() => setFocusedIn(true)}
+              onFocusOut={(e) => setFocusedIn(e.currentTarget.contains(e.relatedTarget as Node | null))}
+            >
+              <For each={ordered().rows}>
+                {(row) => <ApprovalItem row={row} draft={draftOf(row)} run={runsById().get(row.runId)} now={now()} selected={selected().has(key(row))} onSelect={(on) => toggle(row, on)} onOutcome={log} arrived={ordered().arrived.has(key(row))} />}
               </For>
             </ul>
+            <p class="sr-only" role="status" aria-live="polite">
+              {ordered().arrived.size ? `${plural(ordered().arrived.size, "new item")} added at the end of the list` : ""}
+            </p>
           </Show>
         </Show>
       </Suspense>

@@ -14,9 +14,9 @@ import { EmptyState } from "../components/empty-state.js";
 import { errorText } from "../components/error-text.js";
 import { formatAgo, formatDateTime } from "../components/format.js";
 import { useConnection } from "../flow-context.js";
-import { memberFromRow, type MemberRow, notReached } from "../../sync/index.js";
+import { memberFromRow, type MemberRow, notReached, WORKSPACE_ROLES, type WorkspaceRole } from "../../sync/index.js";
 import type { LastSeen } from "../workspace/last-seen.js";
-import { TEAM_ROLES, type TeamMember, teamRpc } from "../workspace/team-rpc.js";
+import { type TeamMember, teamRpc } from "../workspace/team-rpc.js";
 import "../components/view-layout.css";
 import "./members.css";
 
@@ -49,7 +49,7 @@ export default function Members() {
 /** The members, from the Gateway; unreachable, the members shape as last kept here (`asOfMs`). */
 async function readMembers(props: { url: string; token: string | undefined; lastSeen: LastSeen | undefined }): Promise<{ rows: TeamMember[]; asOfMs?: number }> {
   try {
-    return { rows: await teamRpc<TeamMember[]>(props.url, props.token, "members") };
+    return { rows: await teamRpc(props.url, props.token, "members", {}) };
   } catch (error) {
     const kept = notReached(error) ? await props.lastSeen?.keptShape(`flow:${props.url}:members:shape`) : undefined;
     if (!kept) throw error;
@@ -59,7 +59,7 @@ async function readMembers(props: { url: string; token: string | undefined; last
 }
 
 function MemberList(props: { url: string; token: string | undefined; workspaceId: string; role: string; lastSeen: LastSeen | undefined }) {
-  const isAdmin = () => props.role === "admin" || !TEAM_ROLES.includes(props.role as never);
+  const isAdmin = () => props.role === "admin" || !WORKSPACE_ROLES.includes(props.role as never);
   const [read, { refetch }] = createResource(() => readMembers(props));
   /** Why members cannot be changed now (offline), else undefined. */
   const offline = () => {
@@ -95,7 +95,7 @@ function MemberList(props: { url: string; token: string | undefined; workspaceId
       setBusy(false);
     }
   }
-  const setRole = (userId: string, role: string) => act(() => teamRpc(props.url, props.token, "addMember", { userId, role }), `${userId}'s role is now ${role}.`);
+  const setRole = (userId: string, role: WorkspaceRole) => act(() => teamRpc(props.url, props.token, "addMember", { userId, role }), `${userId}'s role is now ${role}.`);
   /** Removes a member (from the confirmation dialog, which shows a refusal). */
   const remove = async (userId: string) => {
     await teamRpc(props.url, props.token, "removeMember", { userId });
@@ -108,7 +108,7 @@ function MemberList(props: { url: string; token: string | undefined; workspaceId
     const data = new FormData(form);
     const userId = String(data.get("userId") ?? "").trim();
     if (!userId) return;
-    void act(() => teamRpc(props.url, props.token, "addMember", { userId, role: String(data.get("role")) }), `Added ${userId}.`).then(() => form.reset());
+    void act(() => teamRpc(props.url, props.token, "addMember", { userId, role: String(data.get("role")) as WorkspaceRole }), `Added ${userId}.`).then(() => form.reset());
   };
 
   return (
@@ -154,8 +154,8 @@ function MemberList(props: { url: string; token: string | undefined; workspaceId
                         <td class="mono">{m.userId}</td>
                         <td>
                           <Show when={isAdmin()} fallback={<span title={ROLE_HELP[m.role]}>{m.role}</span>}>
-                            <select aria-label={`Role of ${m.userId}`} value={m.role} disabled={busy() || offline() !== undefined} title={offline()} onChange={(e) => void setRole(m.userId, e.currentTarget.value)}>
-                              <For each={TEAM_ROLES}>{(r) => <option value={r}>{r}</option>}</For>
+                            <select aria-label={`Role of ${m.userId}`} value={m.role} disabled={busy() || offline() !== undefined} title={offline()} onChange={(e) => void setRole(m.userId, e.currentTarget.value as WorkspaceRole)}>
+                              <For each={WORKSPACE_ROLES}>{(r) => <option value={r}>{r}</option>}</For>
                             </select>
                           </Show>
                         </td>
@@ -189,7 +189,7 @@ function MemberList(props: { url: string; token: string | undefined; workspaceId
           <label>
             Role
             <select name="role">
-              <For each={TEAM_ROLES}>{(r) => <option value={r} selected={r === "launch"}>{`${r}: ${ROLE_HELP[r]}`}</option>}</For>
+              <For each={WORKSPACE_ROLES}>{(r) => <option value={r} selected={r === "launch"}>{`${r}: ${ROLE_HELP[r]}`}</option>}</For>
             </select>
           </label>
           <div class="form-actions">

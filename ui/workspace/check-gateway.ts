@@ -6,7 +6,7 @@
  * does not allow this page's origin (CORS) or a wrong token is said at once, not after saving.
  */
 import type { Workspace } from "./workspaces.js";
-import { API_ROUTES, routeUrl } from "../../core/api/internal.js";
+import { API_ROUTES, routeUrl } from "../../core/api/wire/index.js";
 
 /** What the check found. */
 export type GatewayCheck = { ok: true; workspace: Workspace } | { ok: false; field: "url" | "token"; message: string };

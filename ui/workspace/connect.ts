@@ -6,7 +6,7 @@
  */
 import { QueryClient } from "@tanstack/query-core";
 import { type Accessor, createSignal } from "solid-js";
-import { API_ROUTES, routeUrl } from "../../core/api/internal.js";
+import { API_ROUTES, routeUrl } from "../../core/api/wire/index.js";
 import { createCollections, createDataClient, type FlowCollections } from "../../core/data/index.js";
 import { FlowError } from "../../core/errors.js";
 import { createTeamCollections, WriteQueue } from "../../sync/index.js";
@@ -31,6 +31,13 @@ export interface WorkspaceConnection {
   lastSeen?: LastSeen;
   /** The writes made offline in a team workspace, waiting or refused (sync/write-queue.ts). */
   queue?: WriteQueue;
+  /**
+   * A team workspace opened from what this browser kept, before the Gateway was asked: settles
+   * once the token check and the member list answered, or did not (offline). `false` when they
+   * say this is no longer the workspace kept (the token refused, the user no longer a member):
+   * open it again with `checkFirst`, so the app asks for a token or says why.
+   */
+  verified?: Promise<boolean>;
   /** Closes it (`leaveCollections`: see FlowCollections.close). */
   close(options?: { leaveCollections?: boolean }): void;
 }
@@ -39,24 +46,35 @@ export interface WorkspaceConnection {
 export const WORKER_ORIGIN = "http://flow.worker";
 
 /**
- * Opens a workspace and starts its change stream.
+ * Opens a workspace and starts its change stream. A team workspace opened before opens at once
+ * with what this browser kept, whether or not the network is there, and the Gateway is asked
+ * meanwhile (`verified`); `checkFirst` asks before opening, as a first visit does.
  * @example
  * const conn = await connectWorkspace({ id: "browser", kind: "browser", name: "This browser" });
  * conn.cols.runs.toArray;
  */
-export async function connectWorkspace(workspace: Workspace, queryClient = new QueryClient()): Promise<WorkspaceConnection> {
+export async function connectWorkspace(workspace: Workspace, queryClient = new QueryClient(), options: { checkFirst?: boolean } = {}): Promise<WorkspaceConnection> {
   if (workspace.kind === "browser") return openBrowser(workspace, queryClient);
   const url = workspace.url ?? location.origin;
   // A team workspace opened before opens with what this browser kept when nothing answers.
   const kept = workspace.kind === "team" && workspace.workspaceId ? [{ workspaceId: workspace.workspaceId, name: workspace.name, role: workspace.role ?? "read", ...(workspace.userId ? { userId: workspace.userId } : {}), syncPath: `/sync/${workspace.workspaceId}` }] : undefined;
-  // A browser that knows it is offline asks nothing (each failed request costs the page time).
-  if (kept && typeof navigator !== "undefined" && navigator.onLine === false) return openTeam(workspace, url, kept, queryClient);
-  await assertTokenAccepted(workspace, url);
-  const teams = await findTeamWorkspaces(url, workspace.token).catch((error: unknown) => {
-    if (kept) return kept;
-    if ((error as { code?: string }).code === "GATEWAY_UNAVAILABLE") return null;
-    throw error;
-  });
+  if (kept && !options.checkFirst) {
+    const conn = openTeam(workspace, url, kept, queryClient);
+    // A browser that knows it is offline asks nothing (each failed request costs the page time).
+    if (typeof navigator !== "undefined" && navigator.onLine === false) return conn;
+    return { ...conn, verified: verifyTeam(workspace, url, conn.team!) };
+  }
+  // The token check and `/health` go out together (offline, each fails on its own); the team
+  // list is asked once the token is accepted.
+  const accepted = assertTokenAccepted(workspace, url);
+  const [, teams] = await Promise.all([
+    accepted,
+    findTeamWorkspaces(url, workspace.token, accepted).catch((error: unknown) => {
+      if (kept) return kept;
+      if ((error as { code?: string }).code === "GATEWAY_UNAVAILABLE") return null;
+      throw error;
+    }),
+  ]);
   if (teams) return openTeam(workspace, url, teams, queryClient);
   const lastSeen = createLastSeen();
   const cols = createCollections({ kind: "local", apiBaseUrl: url, ...(workspace.token ? { token: workspace.token } : {}) }, queryClient, { lastSeen });
@@ -131,6 +149,32 @@ export async function assertTokenAccepted(workspace: Workspace, url: string): Pr
   const res = await fetch(`${url}${routeUrl(API_ROUTES.listRuns, {}, { limit: 1 })}`, { headers }).catch(() => undefined);
   if (res?.status === 401) {
     throw new FlowError("UNAUTHORIZED", workspace.token ? `${workspace.name} refused the saved token; paste a valid one.` : `${workspace.name} needs a token: paste one its owner gave you.`, { workspace: workspace.id });
+  }
+}
+
+/**
+ * Asks the Gateway about a team workspace opened from what this browser kept: true while it
+ * holds (or nothing answered), with a changed name or role kept for the next visit and the
+ * role used for what may be queued; false when the token is refused or the user is no longer
+ * a member of it (the caller opens it again with `checkFirst`).
+ * @example
+ * if (!(await verifyTeam(ws, url, conn.team!))) reopen();
+ */
+export async function verifyTeam(workspace: Workspace, url: string, team: TeamWorkspace): Promise<boolean> {
+  try {
+    const accepted = assertTokenAccepted(workspace, url);
+    const [, teams] = await Promise.all([accepted, findTeamWorkspaces(url, workspace.token, accepted)]);
+    // null: the list did not answer (or the Gateway no longer says it serves a team): keep what was kept.
+    if (teams === null) return true;
+    const now = teams.find((t) => t.workspaceId === team.workspaceId);
+    if (!now || now.userId !== team.userId) return false;
+    if (now.name !== team.name || now.role !== team.role) {
+      Object.assign(team, { name: now.name, role: now.role });
+      saveWorkspace({ ...workspace, name: now.name, role: now.role });
+    }
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code !== "UNAUTHORIZED";
   }
 }
 

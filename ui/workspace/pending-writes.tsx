@@ -29,6 +29,32 @@ export function queuedWrites(queue: Accessor<WriteQueue | undefined>): Accessor<
 }
 
 /**
+ * The decision this member made on an approval or human task and that has not reached it yet:
+ * waiting in this browser, or sent and not yet arrived through the shape (never a refused one).
+ * @example
+ * const mine = queuedDecisionOf(writes(), approvalRow);
+ */
+export function queuedDecisionOf(writes: readonly QueuedWrite[], row: { runId: string; nodeId: string; iteration: number }): QueuedWrite | undefined {
+  return writes.find((w) => w.state !== "refused" && w.params.runId === row.runId && w.params.nodeId === row.nodeId && (w.params.iteration === undefined || w.params.iteration === row.iteration));
+}
+
+/**
+ * Where a decision was made offline, in place of its actions (`data-testid="approval-queued"`):
+ * it waits to be sent, or it was applied and the item goes once its row has caught up.
+ * @example
+ * <Show when={queuedDecisionOf(writes(), row)}>{(w) => <QueuedDecision write={w()} />}</Show>
+ */
+export function QueuedDecision(props: { write: QueuedWrite }) {
+  return (
+    <p class="approval-queued" role="status" data-testid="approval-queued" data-write-id={props.write.writeId} data-state={props.write.state}>
+      <Show when={props.write.state === "sent"} fallback={<><strong>Waiting to be sent:</strong> {props.write.label}. It goes to the workspace as soon as it answers.</>}>
+        <strong>Sent:</strong> {props.write.label}. The workspace applied it; this item goes once it has caught up.
+      </Show>
+    </p>
+  );
+}
+
+/**
  * The list of waiting and refused writes (hidden when there are none).
  * @example
  * <PendingWrites queue={conn.queue} writes={writes} />

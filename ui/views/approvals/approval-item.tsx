@@ -12,7 +12,7 @@ import { errorCode, errorText } from "../../components/error-text.js";
 import { formatAgo, shortId } from "../../components/format.js";
 import { useConnection } from "../../flow-context.js";
 import { isQueued } from "../../../sync/index.js";
-import { queuedWrites } from "../../workspace/pending-writes.js";
+import { QueuedDecision, queuedDecisionOf, queuedWrites } from "../../workspace/pending-writes.js";
 import { describeResolution, dueOf, modeOf, moveItem, optionsOf, titleOf, whoMayDecide } from "./approval-model.js";
 import { HumanTaskForm } from "./human-task-form.js";
 
@@ -69,6 +69,8 @@ export function ApprovalItem(props: {
   selected: boolean;
   onSelect(selected: boolean): void;
   onOutcome(outcome: Outcome): void;
+  /** Arrived while the person was in the list: added at its end, marked new (ui/views/approvals.tsx). */
+  arrived?: boolean;
 }) {
   const conn = useConnection();
   const { cols } = conn;
@@ -76,7 +78,7 @@ export function ApprovalItem(props: {
   // A decision made offline waits in this browser: the item says so until it is sent, and once
   // sent until the decision reached the inbox (the item then goes; it is never offered again meanwhile).
   const writes = queuedWrites(() => conn.queue);
-  const queuedHere = () => writes().find((w) => w.state !== "refused" && w.params.runId === props.row.runId && w.params.nodeId === props.row.nodeId && (w.params.iteration === undefined || w.params.iteration === props.row.iteration));
+  const queuedHere = () => queuedDecisionOf(writes(), props.row);
   const text = () => titleOf(props.row);
   const who = () => whoMayDecide(props.row);
   const due = () => dueOf(props.row);
@@ -118,7 +120,7 @@ export function ApprovalItem(props: {
   }
 
   return (
-    <li class="card approval-item" data-testid="approval" data-run-id={props.row.runId} data-node-id={props.row.nodeId} data-mode={mode()}>
+    <li class="card approval-item" classList={{ arrived: props.arrived === true }} data-testid="approval" data-run-id={props.row.runId} data-node-id={props.row.nodeId} data-mode={mode()} data-arrived={props.arrived ? "" : undefined}>
       <div class="approval-head">
         <Show when={mode() === "gate" || mode() === "decision"}>
           <input
@@ -135,6 +137,9 @@ export function ApprovalItem(props: {
             <p class="approval-summary">{text().summary}</p>
           </Show>
         </div>
+        <Show when={props.arrived}>
+          <span class="badge tone-info" data-testid="approval-new">new</span>
+        </Show>
         <span class={`badge ${mode() === "human" ? "tone-info" : "tone-warn"}`}>{mode() === "human" ? "human task" : mode()}</span>
       </div>
       <dl class="approval-meta">
@@ -174,15 +179,7 @@ export function ApprovalItem(props: {
       </dl>
 
       <Switch>
-        <Match when={queuedHere()}>
-          {(w) => (
-            <p class="approval-queued" role="status" data-testid="approval-queued" data-write-id={w().writeId} data-state={w().state}>
-              <Show when={w().state === "sent"} fallback={<><strong>Waiting to be sent:</strong> {w().label}. It goes to the workspace as soon as it answers.</>}>
-                <strong>Sent:</strong> {w().label}. The workspace applied it; this item goes once the inbox has caught up.
-              </Show>
-            </p>
-          )}
-        </Match>
+        <Match when={queuedHere()}>{(w) => <QueuedDecision write={w()} />}</Match>
         <Match when={mode() === "human"}>
           <HumanTaskForm row={props.row} title={text().title} onOutcome={props.onOutcome} />
         </Match>

@@ -2,7 +2,8 @@
  * @module ui/views/run-detail/run-approvals
  * What the run waits on from a person, answerable here: each pending approval of the run
  * with its request, a note, and approve / deny (optimistic through `cols.approve`: it leaves
- * the list at once; a refused decision comes back with the Gateway's error). Human tasks and
+ * the list at once; a refused decision comes back with the Gateway's error). One the member
+ * decided offline shows as their pending decision, as the inbox shows it. Human tasks and
  * select/rank approvals link to the approvals inbox, which has their forms (titles and
  * modes are read as the inbox reads them: ../approvals/approval-model.ts).
  */
@@ -13,6 +14,7 @@ import { errorText } from "../../components/error-text.js";
 import { formatAgo } from "../../components/format.js";
 import { useConnection } from "../../flow-context.js";
 import { modeOf, titleOf } from "../approvals/approval-model.js";
+import { QueuedDecision, queuedDecisionOf, queuedWrites } from "../../workspace/pending-writes.js";
 import "./run-approvals.css";
 
 /**
@@ -32,7 +34,11 @@ export function RunApprovals(props: { approvals: GatewayApprovalRow[] }) {
 }
 
 function ApprovalItem(props: { approval: GatewayApprovalRow }) {
-  const { cols } = useConnection();
+  const conn = useConnection();
+  const { cols } = conn;
+  // A decision this member made offline (or sent and not yet arrived) is shown as theirs, not offered again.
+  const writes = queuedWrites(() => conn.queue);
+  const queuedHere = () => queuedDecisionOf(writes(), props.approval);
   const [note, setNote] = createSignal("");
   const [busy, setBusy] = createSignal(false);
   const [error, setError] = createSignal<string>();
@@ -62,12 +68,15 @@ function ApprovalItem(props: { approval: GatewayApprovalRow }) {
           {a().deadlineMs ? ` · deadline ${new Date(a().deadlineMs!).toLocaleString()}` : ""}
         </span>
       </div>
+      <Show when={queuedHere()}>{(w) => <QueuedDecision write={w()} />}</Show>
       <Show
-        when={modeOf(a()) === "gate" || modeOf(a()) === "decision"}
+        when={!queuedHere() && (modeOf(a()) === "gate" || modeOf(a()) === "decision")}
         fallback={
-          <A href="/approvals" class="button">
-            Answer in the inbox
-          </A>
+          <Show when={!queuedHere()}>
+            <A href="/approvals" class="button">
+              Answer in the inbox
+            </A>
+          </Show>
         }
       >
         <div class="run-approval-form">

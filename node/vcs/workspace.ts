@@ -1,0 +1,113 @@
+/**
+ * @module node/vcs/workspace
+ * Where a workspace's snapshots go (docs/time-travel.md "When a snapshot is taken"): its
+ * repository, found by asking git in the workspace (`REV_PARSE`, `CHECK_IGNORE`), and the state
+ * node/vcs/git.ts keeps per workspace. `PREPARE_SCRIPT` asks the same questions and takes the
+ * first snapshot's `git add` in the same process, for `prepare`.
+ */
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { ObjectStore } from "./objects.js";
+import type { TreeWatch } from "./watch.js";
+
+export interface Workspace {
+  /** The workspace directory, absolute. */
+  dir: string;
+  /** Repository root (work tree top). */
+  top: string;
+  gitDir: string;
+  /** The workspace relative to `top`, `/`-terminated, or "" for the whole repository. */
+  prefix: string;
+  /** Pathspec limiting add/diff to the workspace (and leaving `.flow/` out when git would not). */
+  pathspec: string[];
+  indexFile: string;
+  /** Serializes the operations on this private index within the process. */
+  queue: Promise<unknown>;
+  /** The last tree snapshotted and its commit: an unchanged tree reuses the commit. */
+  last?: { tree: string; commit: string };
+  /** Where node/vcs/objects.ts writes a snapshot's tree, commit and ref (undefined: a SHA-256 repository, git writes them). */
+  store: ObjectStore | undefined;
+  /** The repository ignores the workspace itself: nothing to snapshot. */
+  ignored: boolean;
+  /** File events under the workspace, from its first snapshot on. */
+  watch?: TreeWatch;
+  /** The working tree is `commit` as long as the watch's generation is still `generation`. */
+  clean?: { commit: string; generation: number };
+  /**
+   * The private index matches the working tree for every path the watch named no event on
+   * after this generation: a snapshot needs to give git only the paths named since.
+   */
+  synced?: number;
+}
+
+/** What locating a workspace asks git, run in the workspace (both print one line per answer). */
+export const REV_PARSE = ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir", "--git-path", "objects", "--show-object-format", "--show-prefix"];
+/** Whether git ignores the workspace itself (`.`) or its `.flow/` (naming an ignored path makes `git add` fail). */
+export const CHECK_IGNORE = ["check-ignore", "--no-index", "--", ".", ".flow/"];
+/**
+ * A workspace's first snapshot in one process started from Node (`prepare`, Linux): REV_PARSE
+ * and CHECK_IGNORE, printed NUL-terminated for `workspaceOf`, then, unless git ignores the
+ * workspace, the whole-workspace `add -A` into the private index (seeded from the user's, as
+ * `seedIndex` does) with the pathspec `workspaceOf` gives, and `write-tree`, whose id ends
+ * the output (git's messages are left out: what fails here, the first snapshot meets and
+ * reports). One process to start, before the session's first render: the steps do not wait
+ * for Node's event loop between them.
+ */
+export const PREPARE_SCRIPT = `nl='
+'
+info=$("$FLOW_GIT" ${REV_PARSE.join(" ")} && echo .) || exit 1
+ignored=$("$FLOW_GIT" ${CHECK_IGNORE.join(" ")} 2>/dev/null)
+printf '%s\\0%s\\0' "$info" "$ignored"
+case "$nl$ignored$nl" in *"$nl.$nl"*) exit 0 ;; esac
+rest=\${info#*"$nl"}
+gd=\${rest%%"$nl"*}
+prefix=\${info%"$nl".}
+prefix=\${prefix##*"$nl"}
+if [ -n "$prefix" ]; then set -- ":(top)$prefix"; else set -- ":/"; fi
+case "$nl$ignored$nl" in *"$nl.flow/$nl"*) ;; *) set -- "$@" ":(top,exclude)\${prefix}.flow" ;; esac
+export GIT_INDEX_FILE="$gd/flow/$FLOW_INDEX"
+if [ ! -f "$GIT_INDEX_FILE" ]; then
+  mkdir -p "$gd/flow"
+  if [ -f "$gd/index" ]; then cp "$gd/index" "$GIT_INDEX_FILE"; fi
+fi
+"$FLOW_GIT" add -A -- "$@" >/dev/null 2>&1 && "$FLOW_GIT" write-tree 2>/dev/null
+exit 0`;
+
+/**
+ * The workspace at `dir` from git's answers run there: REV_PARSE's lines and CHECK_IGNORE's.
+ * Its private index is named after the directory, so `prepare`'s script can name it before git
+ * has answered.
+ */
+export function workspaceOf(dir: string, info: string, checkIgnore: string): Workspace | null {
+  const [top, gitDir, commonDir, objectsDir, format, prefix = ""] = info.split("\n");
+  if (!top || !gitDir || !commonDir || !objectsDir) return null;
+  const ignored = checkIgnore.split("\n");
+  const store = format === "sha1" ? { commonDir: resolve(dir, commonDir), objectsDir: resolve(dir, objectsDir), known: new Set<string>() } : undefined;
+  return {
+    dir,
+    top,
+    gitDir,
+    prefix,
+    // A workspace git ignores (the app's `.flow/app`) is not snapshotted at all, and `.flow/` is
+    // excluded only when git would add it.
+    ignored: ignored.includes(".") || /(^|\/)\.flow\//.test(prefix),
+    pathspec: [prefix ? `:(top)${prefix}` : ":/", ...(ignored.includes(".flow/") ? [] : [`:(top,exclude)${prefix}.flow`])],
+    indexFile: join(gitDir, "flow", indexName(dir)),
+    queue: Promise.resolve(),
+    store,
+  };
+}
+
+/** The private index's file name for the workspace at `dir` (absolute). */
+export function indexName(dir: string): string {
+  return `index-${createHash("sha256").update(dir).digest("hex").slice(0, 12)}`;
+}
+
+/** Whether `dir` or a directory above it holds a `.git` (a repository may be there; git decides). */
+export function hasDotGit(dir: string): boolean {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, ".git"))) return true;
+    if (dirname(d) === d) return false;
+  }
+}

@@ -5,12 +5,13 @@
  * caller belongs to: what the app's switcher shows), `ext.workspace.members`,
  * `ext.workspace.addMember` and `ext.workspace.removeMember` (admins only). Reachable over
  * `POST /v1/rpc/ext.workspace.<method>`, WebSocket `req` frames and
- * `GatewayClient.extensionRpc("workspace", ...)`.
+ * `GatewayClient.extensionRpc("workspace", ...)`. Scopes, params and answers are those sync/workspace-methods.ts
+ * declares (`WORKSPACE_METHODS`): the handlers parse with it and are typed by it.
  */
 import { requireScope } from "../../core/api/index.js";
 import { FlowError } from "../../core/errors.js";
 import type { GatewayExtension } from "../server/index.js";
-import { type Membership, NOT_A_MEMBER, type TeamWorkspaceRow, WORKSPACE_LIST_SCOPE, WORKSPACE_METHODS, type WorkspaceMethod, type WorkspaceParams } from "../../sync/server.js";
+import { type Membership, NOT_A_MEMBER, WORKSPACE_LIST_SCOPE, WORKSPACE_METHODS, type WorkspaceMethod, type WorkspaceParams, type WorkspaceResult } from "../../sync/server.js";
 
 /** The params of `ext.workspace.<method>` as its declaration takes them; INVALID_ARGUMENT otherwise. */
 function parse<M extends WorkspaceMethod>(method: M, params: unknown) {
@@ -28,21 +29,21 @@ export function workspaceExtension(membership: () => Promise<Membership>, name: 
   return {
     scope: WORKSPACE_LIST_SCOPE,
     rpc: {
-      async list(_params, { caller }): Promise<TeamWorkspaceRow[]> {
+      async list(_params, { caller }): Promise<WorkspaceResult<"list">> {
         const m = await membership();
         if (caller?.role === NOT_A_MEMBER) return [];
         return [{ workspaceId: m.workspaceId, name, role: caller?.role ?? "anonymous", ...(caller?.userId !== undefined ? { userId: caller.userId } : {}), syncPath: `/sync/${m.workspaceId}` }];
       },
-      async members(_params, { caller }) {
+      async members(_params, { caller }): Promise<WorkspaceResult<"members">> {
         requireScope(caller, WORKSPACE_METHODS.members.scope, "ext.workspace.members");
         return (await membership()).list();
       },
-      async addMember(params, { caller }) {
+      async addMember(params, { caller }): Promise<WorkspaceResult<"addMember">> {
         requireScope(caller, WORKSPACE_METHODS.addMember.scope, "ext.workspace.addMember");
         const p = parse("addMember", params);
         return (await membership()).add(p.userId, p.role, caller?.userId ?? caller?.triggeredBy ?? null, now());
       },
-      async removeMember(params, { caller }) {
+      async removeMember(params, { caller }): Promise<WorkspaceResult<"removeMember">> {
         requireScope(caller, WORKSPACE_METHODS.removeMember.scope, "ext.workspace.removeMember");
         const p = parse("removeMember", params);
         return { removed: await (await membership()).remove(p.userId) };

@@ -169,6 +169,36 @@ describe.runIf(process.platform === "linux")("snapshots from the paths the watch
     await expect(vcs.snapshot(join(dir, "build"), "refs/flow/runs/b/0")).rejects.toThrow(/ignored by git/);
   });
 
+  it("prepares where git would find the repository: a linked worktree, a stray .git directory, a workspace reached through a symlink", async () => {
+    // A linked worktree: its `.git` is a file, so git is asked where the repository is first.
+    const main = tempRepo();
+    const linked = join(tempDir("flow-linked-"), "wt");
+    gitIn(main, "worktree", "add", "-q", linked);
+    writeFileSync(join(linked, "new.txt"), "in the worktree\n");
+    // A `.git` directory that is no repository, inside one: git passes over it, and so does the guess.
+    const outer = tempRepo();
+    const inner = join(outer, "inner");
+    mkdirSync(join(inner, ".git"), { recursive: true });
+    writeFileSync(join(inner, "in.txt"), "in\n");
+    // Through a symlink: Node's guess is made on the real path, as git's answers are.
+    const real = tempRepo();
+    writeFileSync(join(real, "r.txt"), "r\n");
+    const alias = join(tempDir("flow-alias-"), "link");
+    symlinkSync(real, alias);
+
+    const { gitPath, since } = loggingGit();
+    const vcs = createGitVcs({ gitPath });
+    for (const dir of [linked, inner, alias]) vcs.prepare!(dir);
+    const pointers = [await vcs.snapshot(linked, "refs/flow/runs/w/0"), await vcs.snapshot(inner, "refs/flow/runs/m/0"), await vcs.snapshot(alias, "refs/flow/runs/l/0")];
+    expect(gitIn(linked, "rev-parse", `${pointers[0]}^{tree}`)).toBe(fullTree(linked));
+    expect(gitIn(linked, "show", `${pointers[0]}:new.txt`)).toBe("in the worktree");
+    // The workspace's files under the prefix git gives it (the rest as the user's index has it).
+    expect(gitIn(outer, "ls-tree", "-r", "--name-only", pointers[1]!).split("\n")).toEqual([".gitignore", "README.md", "inner/in.txt"]);
+    expect(gitIn(real, "rev-parse", `${pointers[2]}^{tree}`)).toBe(fullTree(real));
+    // Each was prepared with one add, and its snapshot is that add's (no add at the snapshot).
+    expect(since().sort()).toEqual(["add -A -- :(top)inner/", "add -A -- :/", "add -A -- :/"]);
+  });
+
   it("falls back to the whole workspace when git refuses the short form", async () => {
     const dir = tempRepo();
     const { gitPath, since } = loggingGit();

@@ -35,11 +35,12 @@
  * apply, as they do for `git checkout`.
  */
 import { execFile } from "node:child_process";
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, rmdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, realpathSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { FlowError } from "../../core/errors.js";
 import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/index.js";
-import { indexTree, type ObjectStore, writeCommit, writeRef } from "./objects.js";
+import { commitInProcess, editedInProcess, refInProcess, seedIndex } from "./in-process.js";
+import { writeCommit } from "./objects.js";
 import { GitShell } from "./git-shell.js";
 import { watchTree } from "./watch.js";
 import { CHECK_IGNORE, type GuessedRepository, guessRepository, hasDotGit, PREPARE_SCRIPT, REV_PARSE, type Workspace, workspaceOf } from "./workspace.js";
@@ -180,11 +181,12 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
    */
   async function writeSnapshot(ws: Workspace, ref: string, message: string, changed: string[] | undefined): Promise<string> {
     if (process.platform !== "win32") {
-      if (!(changed && existsSync(ws.indexFile) && (await addChanged(ws, changed)))) {
+      const edited = changed && ws.store && existsSync(ws.indexFile) ? editedInProcess(ws, ws.store, changed) : undefined;
+      if (edited === undefined && !(changed && existsSync(ws.indexFile) && (await addChanged(ws, changed)))) {
         seedIndex(ws);
         await add(ws, ws.pathspec);
       }
-      const written = ws.store && commitInProcess(ws, ws.store, ref, message);
+      const written = ws.store && commitInProcess(ws, ws.store, ref, message, edited);
       const [tree, commit] = written || ((await run(ws, "sh", ["-c", COMMIT_SCRIPT], undefined, { FLOW_GIT: gitPath, FLOW_REF: ref, FLOW_MESSAGE: message, FLOW_LAST_TREE: ws.last?.tree ?? "", FLOW_LAST_COMMIT: ws.last?.commit ?? "" })).trim().split(" ") as [string, string]);
       ws.last = { tree, commit };
       return commit;
@@ -390,43 +392,6 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
       return refs.length;
     },
   };
-}
-
-/**
- * Creates the private index from the user's: its stat data makes the first snapshot of a large
- * tree hash only the files that differ. The user's index itself is only read.
- */
-function seedIndex(ws: Pick<Workspace, "indexFile" | "gitDir">): void {
-  if (existsSync(ws.indexFile)) return;
-  mkdirSync(dirname(ws.indexFile), { recursive: true });
-  const userIndex = join(ws.gitDir, "index");
-  if (existsSync(userIndex)) copyFileSync(userIndex, ws.indexFile);
-}
-
-/**
- * The tree, commit and ref of a snapshot written in process from the private index; undefined
- * where git's commands must write them (node/vcs/objects.ts `Unsupported`, or anything else
- * that went wrong there: git then says what).
- */
-function commitInProcess(ws: Workspace, store: ObjectStore, ref: string | undefined, message: string): [string, string] | undefined {
-  try {
-    const tree = indexTree(store, ws.indexFile);
-    const commit = ws.last?.tree === tree ? ws.last.commit : writeCommit(store, tree, message);
-    if (ref !== undefined) writeRef(store, ref, commit);
-    return [tree, commit];
-  } catch {
-    return undefined;
-  }
-}
-
-/** Points `ref` at `commit` in process; false where git's `update-ref` must (node/vcs/objects.ts `Unsupported`). */
-function refInProcess(store: ObjectStore, ref: string, commit: string): boolean {
-  try {
-    writeRef(store, ref, commit);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Git configuration passed through the environment (`GIT_CONFIG_COUNT`, git 2.31+). */

@@ -43,7 +43,7 @@ import { commitInProcess, editedInProcess, refInProcess, seedIndex } from "./in-
 import { writeCommit } from "./objects.js";
 import { GitShell } from "./git-shell.js";
 import { watchTree } from "./watch.js";
-import { CHECK_IGNORE, type GuessedRepository, guessRepository, hasDotGit, PREPARE_SCRIPT, REV_PARSE, type Workspace, workspaceOf } from "./workspace.js";
+import { ADDED, CHECK_IGNORE, type GuessedRepository, guessRepository, hasDotGit, PREPARE_SCRIPT, REV_PARSE, type Workspace, workspaceOf } from "./workspace.js";
 
 const IDENTITY = { GIT_AUTHOR_NAME: "Flow", GIT_AUTHOR_EMAIL: "flow@localhost", GIT_COMMITTER_NAME: "Flow", GIT_COMMITTER_EMAIL: "flow@localhost" };
 /** Configuration for every git command (through the environment, so the snapshot script's commands get it too). */
@@ -108,7 +108,12 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     if (code !== 0) throw failed(ws, args, output, Object.assign(new Error(output), { code }));
     return output;
   };
-  const add = (ws: Workspace, pathspecs: string[], extraEnv: Record<string, string> = {}) => hot(ws, gitPath, ["add", "-A", "--", ...pathspecs], extraEnv);
+  /** `git add -A` of `pathspecs` (the whole workspace unless given); exit 1 counts as done (ADDED). */
+  const add = (ws: Workspace, pathspecs = ws.pathspec, extraEnv: Record<string, string> = {}) =>
+    hot(ws, gitPath, ["add", "-A", "--", ...pathspecs], extraEnv).catch((error: FlowError) => {
+      if (!ADDED.has((error.cause as { code?: number } | undefined)?.code ?? -1)) throw error;
+      return "";
+    });
 
   async function open(dir: string): Promise<Workspace | null> {
     const abs = resolve(dir);
@@ -149,7 +154,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     }
     const [info = "", ignored = "", added = ""] = out.split("\0");
     const ws = workspaceOf(dir, info, ignored);
-    if (ws?.store && !ws.ignored && added === "0" && ws.indexFile === guess.indexFile && ws.prefix === guess.prefix && realGitDir(ws) === guess.gitDir) {
+    if (ws?.store && !ws.ignored && added !== "" && ADDED.has(Number(added)) && ws.indexFile === guess.indexFile && ws.prefix === guess.prefix && realGitDir(ws) === guess.gitDir) {
       ws.watch = watch;
       // Undefined where git must write the tree: the first snapshot takes it again, and says what is wrong.
       const written = commitInProcess(ws, ws.store, undefined, "flow snapshot");
@@ -184,7 +189,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
       const edited = changed && ws.store && existsSync(ws.indexFile) ? editedInProcess(ws, ws.store, changed) : undefined;
       if (edited === undefined && !(changed && existsSync(ws.indexFile) && (await addChanged(ws, changed)))) {
         seedIndex(ws);
-        await add(ws, ws.pathspec);
+        await add(ws);
       }
       const written = ws.store && commitInProcess(ws, ws.store, ref, message, edited);
       const [tree, commit] = written || ((await run(ws, "sh", ["-c", COMMIT_SCRIPT], undefined, { FLOW_GIT: gitPath, FLOW_REF: ref, FLOW_MESSAGE: message, FLOW_LAST_TREE: ws.last?.tree ?? "", FLOW_LAST_COMMIT: ws.last?.commit ?? "" })).trim().split(" ") as [string, string]);
@@ -213,9 +218,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     const { pathspecs, goneDirs } = changedPathspecs(ws, changed);
     try {
       if (goneDirs.length) await run(ws, gitPath, ["rm", "-r", "-q", "-f", "--cached", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], `${goneDirs.join("\0")}\0`, CHANGED_ENV);
-      if (pathspecs.length) await add(ws, pathspecs, CHANGED_ENV).catch((error: FlowError) => {
-        if ((error.cause as { code?: unknown } | undefined)?.code !== 1) throw error;
-      });
+      if (pathspecs.length) await add(ws, pathspecs, CHANGED_ENV);
       return true;
     } catch {
       return false;
@@ -238,7 +241,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
   /** The working tree of the workspace as a tree id (in the private index). */
   async function writeWorkingTree(ws: Workspace): Promise<string> {
     seedIndex(ws);
-    await add(ws, ws.pathspec);
+    await add(ws);
     return (await git(ws, ["write-tree"])).trim();
   }
 
@@ -332,7 +335,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
             const watch = (ws.watch ??= watchTree(ws.dir));
             const generation = watch.generation;
             seedIndex(ws);
-            await add(ws, ws.pathspec);
+            await add(ws);
             const written = commitInProcess(ws, ws.store!, undefined, "flow snapshot");
             if (written) adopt(ws, written[0], written[1], generation);
           });

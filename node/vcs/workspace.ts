@@ -43,32 +43,30 @@ export interface Workspace {
 
 /** What locating a workspace asks git, run in the workspace (both print one line per answer). */
 export const REV_PARSE = ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir", "--git-path", "objects", "--show-object-format", "--show-prefix"];
-/** Whether git ignores the workspace itself (`.`) or its `.flow/` (naming an ignored path makes `git add` fail). */
-export const CHECK_IGNORE = ["check-ignore", "--no-index", "--", ".", ".flow/"];
+/** Whether git ignores the workspace itself (prints `.`). */
+export const CHECK_IGNORE = ["check-ignore", "--no-index", "--", "."];
 /**
  * A workspace's first `git add` in one process started from Node (`prepare`, Linux), where Node
- * found the repository (`guessRepository`) and seeded the private index: CHECK_IGNORE, with
- * REV_PARSE beside it to confirm what Node found, then, unless git ignores the workspace, the
- * whole-workspace `add -A` into the private index (`GIT_INDEX_FILE`) with the pathspec
- * `workspaceOf` gives (`FLOW_PREFIX` is the workspace's prefix); Node reads the tree from the
- * index after it (node/vcs/objects.ts). Prints REV_PARSE's lines, then NUL, CHECK_IGNORE's, NUL
- * and add's exit code (git's messages are left out: what fails here, the first snapshot meets
- * and reports); exits 1 where git finds no work tree. One process to start, before the
- * session's first render: the steps do not wait for Node's event loop between them, and none
- * waits for the repository's location.
+ * found the repository (`guessRepository`) and seeded the private index: the whole-workspace
+ * `add -A` into the private index (`GIT_INDEX_FILE`) with the pathspec `workspaceOf` gives
+ * (`FLOW_PREFIX` is the workspace's prefix), and beside it REV_PARSE and CHECK_IGNORE to confirm
+ * what Node found; Node reads the tree from the index after it (node/vcs/objects.ts). Prints
+ * REV_PARSE's lines, NUL, CHECK_IGNORE's, NUL and add's exit code (git's messages are left out:
+ * what fails here, the first snapshot meets and reports); exits 1 where git finds no work tree.
+ * One process to start, before the session's first render: the steps do not wait for Node's
+ * event loop between them, and the add waits for nothing.
  */
-export const PREPARE_SCRIPT = `nl='
-'
-{ "$FLOW_GIT" ${REV_PARSE.join(" ")} && echo .; } 2>/dev/null &
+export const PREPARE_SCRIPT = `{
+  info=$("$FLOW_GIT" ${REV_PARSE.join(" ")} && echo .) || exit 1
+  ignored=$("$FLOW_GIT" ${CHECK_IGNORE.join(" ")})
+  printf '%s\\0%s\\0' "$info" "$ignored"
+} 2>/dev/null &
 located=$!
-ignored=$("$FLOW_GIT" ${CHECK_IGNORE.join(" ")} 2>/dev/null)
-case "$nl$ignored$nl" in *"$nl.$nl"*) wait $located || exit 1; printf '\\0%s\\0' "$ignored"; exit 0 ;; esac
 if [ -n "$FLOW_PREFIX" ]; then set -- ":(top)$FLOW_PREFIX"; else set -- ":/"; fi
-case "$nl$ignored$nl" in *"$nl.flow/$nl"*) ;; *) set -- "$@" ":(top,exclude)\${FLOW_PREFIX}.flow" ;; esac
-"$FLOW_GIT" add -A -- "$@" >/dev/null 2>&1
+"$FLOW_GIT" add -A -- "$@" ":(top,exclude)\${FLOW_PREFIX}.flow" >/dev/null 2>&1
 added=$?
 wait $located || exit 1
-printf '\\0%s\\0%s' "$ignored" "$added"`;
+printf '%s' "$added"`;
 
 /**
  * The workspace at `dir` from git's answers run there: REV_PARSE's lines and CHECK_IGNORE's.
@@ -85,15 +83,22 @@ export function workspaceOf(dir: string, info: string, checkIgnore: string): Wor
     top,
     gitDir,
     prefix,
-    // A workspace git ignores (the app's `.flow/app`) is not snapshotted at all, and `.flow/` is
-    // excluded only when git would add it.
+    // A workspace git ignores (the app's `.flow/app`) is not snapshotted at all, and its `.flow/`
+    // is always left out (git's `add` exits 1 when a `.gitignore` lists it too: ADDED).
     ignored: ignored.includes(".") || /(^|\/)\.flow\//.test(prefix),
-    pathspec: [prefix ? `:(top)${prefix}` : ":/", ...(ignored.includes(".flow/") ? [] : [`:(top,exclude)${prefix}.flow`])],
+    pathspec: [prefix ? `:(top)${prefix}` : ":/", `:(top,exclude)${prefix}.flow`],
     indexFile: join(gitDir, "flow", indexName(dir)),
     queue: Promise.resolve(),
     store,
   };
 }
+
+/**
+ * `git add -A` exit codes after which the paths it was given are in the index: 1 is git naming
+ * an ignored path it was given (the workspace's `.flow`, left out of it anyway, or a changed path
+ * a `.gitignore` lists) after adding the rest.
+ */
+export const ADDED = new Set([0, 1]);
 
 /** The private index's file name for the workspace at `dir` (absolute). */
 export function indexName(dir: string): string {

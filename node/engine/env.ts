@@ -17,7 +17,7 @@ import { createDefaultEnv, type RuntimeEnv } from "../../core/engine/index.js";
 import { type CurrentAttempt, installAttemptContext } from "../../core/tools/index.js";
 import { createNodeHotReload } from "../hot/index.js";
 import { openFileRunLog } from "./run-log.js";
-import { createGitVcs } from "../vcs/index.js";
+import { processVcs } from "../vcs/index.js";
 import { createNodeWorkspaces } from "../workspace/index.js";
 import { otlpTracingFromEnv } from "../tracing/index.js";
 
@@ -58,8 +58,8 @@ export function createNodeEnv(overrides: Partial<RuntimeEnv> = {}): RuntimeEnv {
     },
     workspaces: createNodeWorkspaces(),
     hotReload: createNodeHotReload(),
-    vcs: createGitVcs(),
-    recordSnapshots: !/^(off|0|false|no)$/i.test(process.env.FLOW_SNAPSHOTS ?? ""),
+    vcs: processVcs(),
+    recordSnapshots: snapshotsOn(),
     cwd: process.cwd(),
     attemptContext,
     tracing: () => otlpTracingFromEnv(),
@@ -68,6 +68,22 @@ export function createNodeEnv(overrides: Partial<RuntimeEnv> = {}): RuntimeEnv {
     ...overrides,
   });
   return env;
+}
+
+/** Whether this process snapshots runs' workspaces (`FLOW_SNAPSHOTS=off` stops it). */
+function snapshotsOn(): boolean {
+  return !/^(off|0|false|no)$/i.test(process.env.FLOW_SNAPSHOTS ?? "");
+}
+
+/**
+ * Starts the first snapshot of `dir` now, where runs of this process will snapshot it: the `flow`
+ * CLI calls it before it loads the workflow file, so git reads the tree meanwhile and the run's
+ * first attempt finds it taken. Nothing where snapshots are off.
+ * @example
+ * prepareSnapshots(process.cwd());
+ */
+export function prepareSnapshots(dir: string): void {
+  if (snapshotsOn()) processVcs().prepare?.(dir);
 }
 
 /** `false` when the owner ran on this host and its pid is gone; `undefined` when unknown. */

@@ -1,5 +1,5 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -7,6 +7,7 @@ import type { CliIO } from "../cli/command.js";
 import { main } from "../cli/main.js";
 import { createFlow, FlowDb } from "../index.js";
 import { tempDir } from "../testing/backends.js";
+import { flowProcess } from "../testing/flow-process.js";
 import { tempRepo } from "../vcs/testing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -95,4 +96,25 @@ describe("time-travel CLI", () => {
     expect(gc.out).toMatch(/Deleted [1-9]\d* snapshot ref/);
     expect((await flow(repo, "snapshots", runId, "--db", db)).out).toContain("has no snapshots");
   }, 120_000);
+
+  it("flow up starts the run's first snapshot before it loads the workflow file, and the run uses it", async () => {
+    const repo = tempRepo();
+    const dir = tempDir();
+    // The real git behind a `git` first on PATH that logs when each command started (ms).
+    const log = join(dir, "git.log");
+    const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+    writeFileSync(join(dir, "git"), `#!/bin/sh\nprintf '%s %s\\n' "$(($(date +%s%N) / 1000000))" "$*" >> "${log}"\nexec "${realGit}" "$@"\n`);
+    chmodSync(join(dir, "git"), 0o755);
+    const loaded = join(dir, "loaded");
+    const env = { PATH: `${dir}:${process.env.PATH}`, FLOW_SNAPSHOTS: "on", FLOW_TEST_DB: join(dir, "flow.db"), FLOW_TEST_REPO: repo, FLOW_TEST_LOADED: loaded };
+    const up = flowProcess(["up", FIXTURE, "--input", '{"word":"early"}'], env, repo);
+    expect(await up.exited, up.output()).toBe(0);
+    const adds = readFileSync(log, "utf8").split("\n").filter((l) => / add -A -- /.test(l));
+    // One whole-workspace add, started before the workflow module ran; the run's edges reused it
+    // (the tasks' new files were added by name, as the watch named them).
+    const whole = adds.filter((l) => l.endsWith(" add -A -- :/ :(top,exclude).flow"));
+    expect(whole, adds.join("\n")).toHaveLength(1);
+    expect(Number(whole[0]!.split(" ")[0])).toBeLessThan(Number(readFileSync(loaded, "utf8")));
+    expect(adds.filter((l) => / add -A -- :\(literal\)a\.txt$/.test(l))).toHaveLength(1);
+  }, 60_000);
 });

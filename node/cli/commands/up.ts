@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { bindingOf, runWorkflow } from "../../../core/engine/index.js";
 import type { FlowEvent } from "../../../core/engine/index.js";
 import { type CliCommand, EXIT, UsageError, useColor } from "../command.js";
+import { prepareSnapshots } from "../../engine/index.js";
 import { loadWorkflow } from "../load-workflow.js";
 import { formatEvent, RunTally } from "../progress.js";
 import { formatToolEvent } from "../transcript-print.js";
@@ -81,6 +82,8 @@ export const upCommand: CliCommand = {
     if (values.serve && (values.wait || values.hot)) throw new UsageError("--serve stays while the run waits already; it does not combine with --wait or --hot.");
     const rootDir = values["root-dir"] === undefined ? undefined : resolve(io.cwd, values["root-dir"]);
     if (values.serve && values.resume && rootDir !== undefined) throw new UsageError("--serve --resume continues the run where it recorded; move it with flow up --resume --root-dir first.");
+    // The run's first snapshot is taken while the workflow file loads (docs/time-travel.md).
+    if (!values.resume) prepareSnapshots(rootDir ?? io.cwd);
     const { workflow, path } = await loadWorkflow(file, io.cwd);
     const color = useColor(io);
     const tally = new RunTally();

@@ -63,4 +63,18 @@ describe("followRows", () => {
     expect(seen.at(-1)!.map((r) => r.runId)).toEqual(["b", "a"]);
     expect(seen).toHaveLength(1);
   });
+
+  it("reads the rows in the collection's order when no order is given (a count)", async () => {
+    const col = runs([
+      { runId: "b", createdAtMs: 1, status: "waiting" },
+      { runId: "a", createdAtMs: 2, status: "waiting" },
+    ]);
+    const seen: Run[][] = [];
+    followRows(col, undefined, (rows) => seen.push(rows));
+    expect(seen.at(-1)!.map((r) => r.runId)).toEqual([...col.values()].map((r) => r.runId));
+    // A batch of deletes alone is read too (an approval decided leaves the badge's collection).
+    col.delete("b");
+    await tick();
+    expect(seen.at(-1)!.map((r) => r.runId)).toEqual(["a"]);
+  });
 });

@@ -19,13 +19,20 @@ export type CollectionRows<T> = Accessor<T[]> & { readonly isReady: boolean; rea
 /**
  * Calls `onRows` with the collection's rows (sorted by `compare`, if given) once it is ready (now, or when
  * it turns ready) and after each batch of changes (changes in one task are read once), and
- * `onStatus` when the collection's status changes. Returns the unsubscribe.
+ * `onStatus` when the collection's status changes ("ready" right after the rows it brought). Returns the unsubscribe.
  * @example
  * const stop = followRows(cols.runs, (a, b) => b.createdAtMs - a.createdAtMs, (rows) => console.log(rows.length));
  */
 export function followRows<T extends object>(collection: LiveCollection<T, any>, compare: ((a: T, b: T) => number) | undefined, onRows: (rows: T[]) => void, onStatus: (status: string) => void = () => {}): () => void {
   let queued = false;
   let stopped = false;
+  // "ready" is told with the rows, once they are read: a view that read "ready" before its rows
+  // showed an empty list for a moment (and a selection made on the rows shown meanwhile, the
+  // runs list's kept first page, was dropped).
+  let told: string | undefined;
+  const tell = (status: string) => {
+    if (status !== told) (told = status), onStatus(status);
+  };
   // Read once ready: a collection that opens from kept rows commits them in several
   // transactions (sync/shape-cache.ts), and none of them is worth a sort of its own.
   const read = () => {
@@ -33,22 +40,20 @@ export function followRows<T extends object>(collection: LiveCollection<T, any>,
     if (stopped || collection.status !== "ready") return;
     const rows = [...collection.values()];
     onRows(compare ? rows.sort(compare) : rows);
+    tell("ready");
   };
   const later = () => {
     if (queued) return;
     queued = true;
     queueMicrotask(read);
   };
-  const offStatus = collection.on("status:change", (e) => {
-    onStatus(e.status);
-    if (e.status === "ready") later();
-  });
+  const offStatus = collection.on("status:change", (e) => (e.status === "ready" ? later() : tell(e.status)));
   // Subscribing starts the collection's sync (its status may change meanwhile). Every change
   // counts, deletes included: without `includeInitialState: false` the subscription drops a
   // delete of a row it never sent, and it sends none here (the rows are read, not streamed).
   const sub = collection.subscribeChanges(later, { includeInitialState: false });
-  onStatus(collection.status);
-  read();
+  if (collection.status === "ready") read();
+  else tell(collection.status);
   return () => {
     stopped = true;
     sub.unsubscribe();

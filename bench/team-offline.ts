@@ -66,6 +66,13 @@ try {
     { timeout: 60_000, polling: 250 },
   );
 
+  // And the runs list's first page with the count of all (kept a second after the list last
+  // changed, ui/views/runs-first-page.ts): without it a reopen waits for the whole shape.
+  await bea.page.waitForFunction(
+    (want) => Object.keys(localStorage).some((k) => k.startsWith("flow-runs-first-page:") && (JSON.parse(localStorage.getItem(k)!) as { count?: number }).count === want),
+    runs,
+    { timeout: 60_000, polling: 100 },
+  );
   await bea.context.setOffline(true);
   // In each reopened page: when the pill, the first row and the count enter the DOM, and its long tasks.
   await bea.context.addInitScript(() => {

@@ -8,8 +8,8 @@ import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from "n
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { flowDbFile } from "../testing/flow-db-file.js";
 import { flowProcess } from "../testing/flow-process.js";
-import { createFlow, FlowDb } from "../index.js";
 import { FrameClient, until } from "../server/gateway-testing.js";
 import { tempDir } from "../testing/backends.js";
 import { tempRepo } from "../vcs/testing.js";
@@ -22,10 +22,10 @@ const flow = (args: string[], env: Record<string, string>, cwd: string) => flowP
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean) : []);
 const requestedOf = async (db: string, runId: string) =>
-  (await new FlowDb(createFlow({}, { dbPath: db }).db).store.query<{ requested_state: string | null }>(`SELECT requested_state FROM _flow_runs WHERE run_id = ?`, [runId]))[0]?.requested_state ?? null;
+  (await flowDbFile(db).store.query<{ requested_state: string | null }>(`SELECT requested_state FROM _flow_runs WHERE run_id = ?`, [runId]))[0]?.requested_state ?? null;
 const heartbeatOf = async (db: string, runId: string) =>
-  (await new FlowDb(createFlow({}, { dbPath: db }).db).store.query<{ heartbeat_at_ms: number | null }>(`SELECT heartbeat_at_ms FROM _flow_runs WHERE run_id = ?`, [runId]))[0]?.heartbeat_at_ms ?? null;
-const statusOf = async (db: string, runId: string) => (await new FlowDb(createFlow({}, { dbPath: db }).db).requireRun(runId)).status;
+  (await flowDbFile(db).store.query<{ heartbeat_at_ms: number | null }>(`SELECT heartbeat_at_ms FROM _flow_runs WHERE run_id = ?`, [runId]))[0]?.heartbeat_at_ms ?? null;
+const statusOf = async (db: string, runId: string) => (await flowDbFile(db).requireRun(runId)).status;
 
 /** Waits for the fixture's `slow` task to start (a loaded machine takes long to start a CLI). */
 async function slowStarted(env: { FLOW_TEST_LOG: string }, what: string): Promise<void> {
@@ -50,7 +50,7 @@ describe("controlling runs across processes (issue 23)", () => {
     const second = flow(["up", FIXTURE, "--run-id", "r1", "--resume", "--json", "--log-dir", "none"], { ...env, FLOW_TEST_TASK_MS: "10" }, b);
     expect(await second.exited, second.output()).toBe(0);
     expect(lines(env.FLOW_TEST_LOG)).toEqual([`where ${a}`, `slow start ${a}`, `slow start ${a}`, "slow end", "after"]);
-    const run = await new FlowDb(createFlow({}, { dbPath: env.FLOW_TEST_DB }).db).requireRun("r1");
+    const run = await flowDbFile(env.FLOW_TEST_DB).requireRun("r1");
     expect(run).toMatchObject({ status: "finished", rootDir: a, workflowPath: FIXTURE });
   });
 

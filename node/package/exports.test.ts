@@ -3,14 +3,21 @@
  * (the `durable-flow-source` condition the repository resolves), its declarations and its
  * compiled JavaScript, and tsconfig.json's `paths` (what tsc and tsx use here) mirror the sources.
  */
+import { builtinModules } from "node:module";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const readJson = (file: string) => JSON.parse(readFileSync(join(ROOT, file), "utf8"));
-const pkg = readJson("package.json") as { exports: Record<string, string | Record<string, string>>; bin: Record<string, string> };
+const pkg = readJson("package.json") as {
+  exports: Record<string, string | Record<string, string>>;
+  bin: Record<string, string>;
+  dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+};
 const subpaths = Object.entries(pkg.exports).filter(([sub]) => sub !== "./package.json");
 
 describe("package.json exports", () => {
@@ -36,5 +43,17 @@ describe("package.json exports", () => {
     const paths = (readJson("tsconfig.json") as { compilerOptions: { paths: Record<string, string[]> } }).compilerOptions.paths;
     const expected = Object.fromEntries(subpaths.map(([sub, target]) => [`durable-flow${sub.slice(1)}`, [(target as Record<string, string>)["durable-flow-source"]]]));
     expect(Object.fromEntries(Object.entries(paths).filter(([name]) => name.startsWith("durable-flow")))).toEqual(expected);
+  });
+
+  it("loads, from every subpath, only packages an install has (dependencies and peers): the testing kit needs no vitest", async () => {
+    const installed = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies)]);
+    const packageOf = (path: string) => path.split("/").slice(0, path.startsWith("@") ? 2 : 1).join("/");
+    for (const [sub, target] of subpaths) {
+      const source = (target as Record<string, string>)["durable-flow-source"]!;
+      const { metafile } = await build({ entryPoints: [join(ROOT, source)], bundle: true, write: false, platform: "node", format: "esm", packages: "external", metafile: true, logLevel: "silent", outdir: "/unused" });
+      const imported = Object.values(metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
+      const foreign = [...new Set(imported.filter((p) => !p.startsWith("node:") && !builtinModules.includes(p) && !p.startsWith("durable-flow")).map(packageOf))].filter((name) => !installed.has(name));
+      expect(foreign, `${sub} imports packages the package does not depend on`).toEqual([]);
+    }
   });
 });

@@ -10,8 +10,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { createFlow, FlowDb } from "durable-flow";
 import { tempDir } from "../testing/backends.js";
+import { flowDbFile } from "../testing/flow-db-file.js";
 import { FrameClient, until } from "./gateway-testing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -54,7 +54,7 @@ function groupAlive(pgid: number): boolean {
 }
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean) : []);
-const runOf = (dbPath: string, runId: string) => new FlowDb(createFlow({}, { dbPath }).db).getRun(runId);
+const runOf = (dbPath: string, runId: string) => flowDbFile(dbPath).getRun(runId);
 
 describe("stopping a host", () => {
   it("flow serve: SIGINT parks running runs as shutdown, the next flow serve resumes them; a person's pause stays", { timeout: 120_000 }, async () => {

@@ -10,10 +10,9 @@
  * dirs and schemas removed) when the test finishes. Test-only: excluded from the package
  * exports.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onTestFinished } from "vitest";
+import { tempDir } from "./temp-dir.js";
 import type { CreateFlowOptions, FlowApi } from "../../core/api/index.js";
 import type { SchemaMap } from "../../core/components/index.js";
 import type { RuntimeEnv } from "../../core/engine/index.js";
@@ -43,9 +42,7 @@ export interface TestBackend {
   open<S extends SchemaMap>(schemas: S, opts?: TestApiOptions): Promise<{ api: FlowApi<S>; location: StoreLocation; close(): Promise<void> }>;
 }
 
-export function tempDir(prefix = "flow-test-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+export { tempDir };
 
 export const sqliteBackend: TestBackend = {
   name: "sqlite",

@@ -27,4 +27,4 @@ export { FAKE_CLI_NAMES, installFakeClis } from "../agents/testing/index.js";
 export type { FakeCliName, FakeCliRecord, FakeClis, FakeCliScenario } from "../agents/testing/index.js";
 
 // For Flow's other areas (not part of the documented entry).
-export { tempDir } from "./backends.js";
+export { tempDir } from "./temp-dir.js";

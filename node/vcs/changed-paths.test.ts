@@ -4,27 +4,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../testing/backends.js";
 import { createGitVcs } from "./git.js";
-import { gitIn, snapshotSeries, tempRepo, treePicture, userGitState } from "./testing.js";
+import { gitIn, loggingGit as loggingGitLines, snapshotSeries, tempRepo, treePicture, userGitState } from "./testing.js";
 
 const binary = (seed: number) => Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 31 + seed) % 256));
 
-/** The real git behind a script that logs every command line: which form each snapshot took. */
+/** The real git behind a logging script: the `add` and `rm` command lines each snapshot ran. */
 function loggingGit() {
-  const dir = tempDir("flow-git-shim-");
-  const log = join(dir, "calls");
-  writeFileSync(log, "");
-  const gitPath = join(dir, "git-logging");
-  writeFileSync(gitPath, `#!/bin/sh\nprintf '%s\\n' "$*" >> "${log}"\nexec git "$@"\n`);
-  chmodSync(gitPath, 0o755);
-  let seen = 0;
-  /** The `add` and `rm` command lines since the last call. */
-  const since = () => {
-    const lines = readFileSync(log, "utf8").split("\n").filter(Boolean);
-    const fresh = lines.slice(seen);
-    seen = lines.length;
-    return fresh.filter((l) => l.startsWith("add ") || l.startsWith("rm "));
-  };
-  return { gitPath, since };
+  const git = loggingGitLines();
+  return { gitPath: git.gitPath, since: () => git.since().filter((l) => l.startsWith("add ") || l.startsWith("rm ")) };
 }
 
 /** The tree a full `git add -A` of the working tree gives, in an index of its own (what the snapshot must equal). */
@@ -59,7 +46,7 @@ describe.runIf(process.platform === "linux")("snapshots from the paths the watch
     };
 
     // The first snapshot in a process cannot know what changed before it: the whole workspace.
-    expect(await snap()).toEqual(["add -A -- :/"]);
+    expect(await snap()).toEqual(["add -A -- :/ :(top,exclude).flow"]);
 
     /** The arguments of one `add -A --` line, sorted. */
     const args = (line: string | undefined) => line!.split(" ").slice(3).sort();
@@ -117,9 +104,10 @@ describe.runIf(process.platform === "linux")("snapshots from the paths the watch
 
     // After a restore the watch cannot vouch for the private index: the whole workspace again.
     writeFileSync(join(dir, "README.md"), "after restore\n");
-    expect(await snap()).toEqual(["add -A -- :/"]);
+    expect(await snap()).toEqual(["add -A -- :/ :(top,exclude).flow"]);
     writeFileSync(join(dir, "README.md"), "and again\n");
-    expect(await snap()).toEqual(["add -A -- :(literal)README.md"]);
+    // A tracked file edited in place: Node adds it (node/vcs/index-edit.ts), no git process.
+    expect(await snap()).toEqual([]);
   });
 
   it("takes a prepared first snapshot once, and a snapshot after it holds what changed since (prepare)", async () => {
@@ -131,13 +119,13 @@ describe.runIf(process.platform === "linux")("snapshots from the paths the watch
     // The prepared snapshot's `git add` has started (once) before anyone asked for a snapshot.
     let started: string[] = [];
     while (!(started = [...started, ...since()]).length) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(started).toEqual(["add -A -- :/"]);
+    expect(started).toEqual(["add -A -- :/ :(top,exclude).flow"]);
     // Written while that snapshot may be reading the tree: the next snapshot holds it all the same.
     writeFileSync(join(dir, "early.txt"), "early\n");
     const p1 = await vcs.snapshot(dir, "refs/flow/runs/p/0");
     expect(gitIn(dir, "rev-parse", `${p1}^{tree}`)).toBe(fullTree(dir));
     expect(gitIn(dir, "show", `${p1}:early.txt`)).toBe("early");
-    expect(since()).not.toContain("add -A -- :/");
+    expect(since()).not.toContain("add -A -- :/ :(top,exclude).flow");
     // Unchanged since: the next prepare does nothing, the next snapshot only names the commit.
     vcs.prepare!(dir);
     expect(await vcs.snapshot(dir, "refs/flow/runs/p/1")).toBe(p1);
@@ -145,7 +133,7 @@ describe.runIf(process.platform === "linux")("snapshots from the paths the watch
     expect(gitIn(dir, "rev-parse", "refs/flow/runs/p/1")).toBe(p1);
   });
 
-  it("prepares a sub-directory workspace as a snapshot would (its own .flow left out), and nothing where git ignores the workspace", async () => {
+  it("prepares a sub-directory workspace as a snapshot would (its own .flow left out), and never snapshots where git ignores the workspace", async () => {
     const dir = tempRepo({ ignoreFlow: false });
     writeFileSync(join(dir, ".gitignore"), "*.log\nbuild/\n");
     const sub = join(dir, "pkg");
@@ -161,12 +149,43 @@ describe.runIf(process.platform === "linux")("snapshots from the paths the watch
     vcs.prepare!(join(dir, "build"));
     expect(await vcs.ignores!(join(dir, "build"))).toBe(true);
     expect(await vcs.ignores!(sub)).toBe(false);
-    expect(since()).toEqual(["add -A -- :(top)pkg/ :(top,exclude)pkg/.flow"]);
+    // The ignored workspace's add starts before git has said it is ignored; nothing of it is kept.
+    expect(since().sort()).toEqual(["add -A -- :(top)build/ :(top,exclude)build/.flow", "add -A -- :(top)pkg/ :(top,exclude)pkg/.flow"]);
     // The prepared commit is the snapshot, and only the sub-directory's files are in it.
     const p1 = await vcs.snapshot(sub, "refs/flow/runs/s/0");
     expect(since()).toEqual([]);
     expect(gitIn(dir, "ls-tree", "-r", "--name-only", p1).split("\n").sort()).toEqual([".gitignore", "README.md", "pkg/x.txt"]);
     await expect(vcs.snapshot(join(dir, "build"), "refs/flow/runs/b/0")).rejects.toThrow(/ignored by git/);
+  });
+
+  it("prepares where git would find the repository: a linked worktree, a stray .git directory, a workspace reached through a symlink", async () => {
+    // A linked worktree: its `.git` is a file, so git is asked where the repository is first.
+    const main = tempRepo();
+    const linked = join(tempDir("flow-linked-"), "wt");
+    gitIn(main, "worktree", "add", "-q", linked);
+    writeFileSync(join(linked, "new.txt"), "in the worktree\n");
+    // A `.git` directory that is no repository, inside one: git passes over it, and so does the guess.
+    const outer = tempRepo();
+    const inner = join(outer, "inner");
+    mkdirSync(join(inner, ".git"), { recursive: true });
+    writeFileSync(join(inner, "in.txt"), "in\n");
+    // Through a symlink: Node's guess is made on the real path, as git's answers are.
+    const real = tempRepo();
+    writeFileSync(join(real, "r.txt"), "r\n");
+    const alias = join(tempDir("flow-alias-"), "link");
+    symlinkSync(real, alias);
+
+    const { gitPath, since } = loggingGit();
+    const vcs = createGitVcs({ gitPath });
+    for (const dir of [linked, inner, alias]) vcs.prepare!(dir);
+    const pointers = [await vcs.snapshot(linked, "refs/flow/runs/w/0"), await vcs.snapshot(inner, "refs/flow/runs/m/0"), await vcs.snapshot(alias, "refs/flow/runs/l/0")];
+    expect(gitIn(linked, "rev-parse", `${pointers[0]}^{tree}`)).toBe(fullTree(linked));
+    expect(gitIn(linked, "show", `${pointers[0]}:new.txt`)).toBe("in the worktree");
+    // The workspace's files under the prefix git gives it (the rest as the user's index has it).
+    expect(gitIn(outer, "ls-tree", "-r", "--name-only", pointers[1]!).split("\n")).toEqual([".gitignore", "README.md", "inner/in.txt"]);
+    expect(gitIn(real, "rev-parse", `${pointers[2]}^{tree}`)).toBe(fullTree(real));
+    // Each was prepared with one add, and its snapshot is that add's (no add at the snapshot).
+    expect(since().sort()).toEqual(["add -A -- :(top)inner/ :(top,exclude)inner/.flow", "add -A -- :/ :(top,exclude).flow", "add -A -- :/ :(top,exclude).flow"]);
   });
 
   it("falls back to the whole workspace when git refuses the short form", async () => {
@@ -186,7 +205,7 @@ describe.runIf(process.platform === "linux")("snapshots from the paths the watch
     symlinkSync("real", join(dir, "via"));
     writeFileSync(join(dir, "real", "f.txt"), "f2\n");
     const p2 = await vcs.snapshot(dir, "refs/flow/runs/f/2");
-    expect(since().at(-1)).toBe("add -A -- :/");
+    expect(since().at(-1)).toBe("add -A -- :/ :(top,exclude).flow");
     expect(gitIn(dir, "rev-parse", `${p2}^{tree}`)).toBe(fullTree(dir));
     expect(p2).not.toBe(p1);
     expect(gitIn(dir, "ls-tree", "-r", p2, "--", "via")).toMatch(/^120000 /);

@@ -12,9 +12,10 @@
  * `prepare` takes a workspace's first snapshot in the background (watch, whole-workspace add,
  * commit without a ref) so that a run's first attempt, whose snapshot waits for it, finds it done
  * and only names its commit. The first time in a process it is one `sh` process
- * (PREPARE_SCRIPT: finding the repository, the add, `write-tree`) started before the session's
- * first render, so git reads the tree while Node renders: a chain of git processes would wait
- * for the event loop between each two, that is after the render.
+ * (PREPARE_SCRIPT: the add, with git's own answer on where the repository is beside it) started
+ * before the session's first render, in the repository Node found (`guessRepository`), so git
+ * reads the tree while Node renders: a chain of git processes would wait for the event loop
+ * between each two, that is after the render.
  *
  * Nothing at all is done while nothing changed: each workspace is watched from its first
  * snapshot on (node/vcs/watch.ts), and `unchangedSince` answers from the watch's event count,
@@ -34,14 +35,15 @@
  * apply, as they do for `git checkout`.
  */
 import { execFile } from "node:child_process";
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, realpathSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { FlowError } from "../../core/errors.js";
 import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/index.js";
-import { indexTree, type ObjectStore, writeCommit, writeRef } from "./objects.js";
+import { commitInProcess, editedInProcess, refInProcess, seedIndex } from "./in-process.js";
+import { writeCommit } from "./objects.js";
 import { GitShell } from "./git-shell.js";
 import { watchTree } from "./watch.js";
-import { CHECK_IGNORE, hasDotGit, indexName, PREPARE_SCRIPT, REV_PARSE, type Workspace, workspaceOf } from "./workspace.js";
+import { ADDED, CHECK_IGNORE, type GuessedRepository, guessRepository, hasDotGit, PREPARE_SCRIPT, REV_PARSE, type Workspace, workspaceOf } from "./workspace.js";
 
 const IDENTITY = { GIT_AUTHOR_NAME: "Flow", GIT_AUTHOR_EMAIL: "flow@localhost", GIT_COMMITTER_NAME: "Flow", GIT_COMMITTER_EMAIL: "flow@localhost" };
 /** Configuration for every git command (through the environment, so the snapshot script's commands get it too). */
@@ -106,7 +108,12 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     if (code !== 0) throw failed(ws, args, output, Object.assign(new Error(output), { code }));
     return output;
   };
-  const add = (ws: Workspace, pathspecs: string[], extraEnv: Record<string, string> = {}) => hot(ws, gitPath, ["add", "-A", "--", ...pathspecs], extraEnv);
+  /** `git add -A` of `pathspecs` (the whole workspace unless given); exit 1 counts as done (ADDED). */
+  const add = (ws: Workspace, pathspecs = ws.pathspec, extraEnv: Record<string, string> = {}) =>
+    hot(ws, gitPath, ["add", "-A", "--", ...pathspecs], extraEnv).catch((error: FlowError) => {
+      if (!ADDED.has((error.cause as { code?: number } | undefined)?.code ?? -1)) throw error;
+      return "";
+    });
 
   async function open(dir: string): Promise<Workspace | null> {
     const abs = resolve(dir);
@@ -129,30 +136,29 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
   }
 
   /**
-   * `locate` and the workspace's first snapshot in one process (PREPARE_SCRIPT), started now:
-   * the watch is set up first, so whatever changes while git reads the tree is an event after
-   * `generation`, and the snapshot is the tree as it was when the script started only while
-   * none came.
+   * `locate` and the workspace's first snapshot in one process (PREPARE_SCRIPT), started now,
+   * in the repository Node found (`guess`, its private index seeded here): the watch is set up
+   * first, so whatever changes while git reads the tree is an event after `generation`, and the
+   * snapshot is the tree as it was when the script started only while none came. It is kept
+   * only where git's answer is the guess (same repository, same prefix).
    */
-  async function locatePrepared(dir: string): Promise<Workspace | null> {
+  async function locatePrepared(dir: string, guess: GuessedRepository): Promise<Workspace | null> {
     const watch = watchTree(dir);
     const generation = watch.generation;
+    seedIndex(guess);
     let out: string;
     try {
-      out = await hot({ top: dir }, "sh", ["-c", PREPARE_SCRIPT], { FLOW_GIT: gitPath, FLOW_INDEX: indexName(dir) });
+      out = await hot({ top: dir, indexFile: guess.indexFile }, "sh", ["-c", PREPARE_SCRIPT], { FLOW_GIT: gitPath, FLOW_PREFIX: guess.prefix });
     } catch {
       return null; // not a work tree (bare, or git missing)
     }
-    const [info = "", ignored = "", tree = ""] = out.split("\0");
+    const [info = "", ignored = "", added = ""] = out.split("\0");
     const ws = workspaceOf(dir, info, ignored);
-    const id = tree.trim();
-    if (ws?.store && !ws.ignored && /^[0-9a-f]{40}$/.test(id)) {
+    if (ws?.store && !ws.ignored && added !== "" && ADDED.has(Number(added)) && ws.indexFile === guess.indexFile && ws.prefix === guess.prefix && realGitDir(ws) === guess.gitDir) {
       ws.watch = watch;
-      try {
-        adopt(ws, id, writeCommit(ws.store, id, "flow snapshot"), generation);
-      } catch {
-        // the first snapshot takes it again, and says what is wrong
-      }
+      // Undefined where git must write the tree: the first snapshot takes it again, and says what is wrong.
+      const written = commitInProcess(ws, ws.store, undefined, "flow snapshot");
+      if (written) adopt(ws, written[0], written[1], generation);
     }
     return ws;
   }
@@ -180,11 +186,12 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
    */
   async function writeSnapshot(ws: Workspace, ref: string, message: string, changed: string[] | undefined): Promise<string> {
     if (process.platform !== "win32") {
-      if (!(changed && existsSync(ws.indexFile) && (await addChanged(ws, changed)))) {
+      const edited = changed && ws.store && existsSync(ws.indexFile) ? editedInProcess(ws, ws.store, changed) : undefined;
+      if (edited === undefined && !(changed && existsSync(ws.indexFile) && (await addChanged(ws, changed)))) {
         seedIndex(ws);
-        await add(ws, ws.pathspec);
+        await add(ws);
       }
-      const written = ws.store && commitInProcess(ws, ws.store, ref, message);
+      const written = ws.store && commitInProcess(ws, ws.store, ref, message, edited);
       const [tree, commit] = written || ((await run(ws, "sh", ["-c", COMMIT_SCRIPT], undefined, { FLOW_GIT: gitPath, FLOW_REF: ref, FLOW_MESSAGE: message, FLOW_LAST_TREE: ws.last?.tree ?? "", FLOW_LAST_COMMIT: ws.last?.commit ?? "" })).trim().split(" ") as [string, string]);
       ws.last = { tree, commit };
       return commit;
@@ -211,9 +218,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     const { pathspecs, goneDirs } = changedPathspecs(ws, changed);
     try {
       if (goneDirs.length) await run(ws, gitPath, ["rm", "-r", "-q", "-f", "--cached", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], `${goneDirs.join("\0")}\0`, CHANGED_ENV);
-      if (pathspecs.length) await add(ws, pathspecs, CHANGED_ENV).catch((error: FlowError) => {
-        if ((error.cause as { code?: unknown } | undefined)?.code !== 1) throw error;
-      });
+      if (pathspecs.length) await add(ws, pathspecs, CHANGED_ENV);
       return true;
     } catch {
       return false;
@@ -236,7 +241,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
   /** The working tree of the workspace as a tree id (in the private index). */
   async function writeWorkingTree(ws: Workspace): Promise<string> {
     seedIndex(ws);
-    await add(ws, ws.pathspec);
+    await add(ws);
     return (await git(ws, ["write-tree"])).trim();
   }
 
@@ -310,11 +315,16 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
       // a prepared commit would never be reused.
       if (process.platform !== "linux") return;
       const abs = resolve(dir);
-      const known = workspaces.get(abs);
+      let known = workspaces.get(abs);
       if (!known) {
         // Inside a `.flow/` folder (the app's store) is never snapshotted: nothing to watch there.
-        if (existsSync(abs) && hasDotGit(abs) && !/\/\.flow(\/|$)/.test(abs)) workspaces.set(abs, locatePrepared(abs));
-        return;
+        if (!existsSync(abs) || !hasDotGit(abs) || /\/\.flow(\/|$)/.test(abs)) return;
+        const guess = guessRepository(abs);
+        if (guess) {
+          workspaces.set(abs, locatePrepared(abs, guess));
+          return;
+        }
+        known = open(abs); // git says where the repository is first, then the snapshot below
       }
       void known
         .then((ws) => {
@@ -325,7 +335,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
             const watch = (ws.watch ??= watchTree(ws.dir));
             const generation = watch.generation;
             seedIndex(ws);
-            await add(ws, ws.pathspec);
+            await add(ws);
             const written = commitInProcess(ws, ws.store!, undefined, "flow snapshot");
             if (written) adopt(ws, written[0], written[1], generation);
           });
@@ -385,43 +395,6 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
       return refs.length;
     },
   };
-}
-
-/**
- * Creates the private index from the user's: its stat data makes the first snapshot of a large
- * tree hash only the files that differ. The user's index itself is only read.
- */
-function seedIndex(ws: Workspace): void {
-  if (existsSync(ws.indexFile)) return;
-  mkdirSync(dirname(ws.indexFile), { recursive: true });
-  const userIndex = join(ws.gitDir, "index");
-  if (existsSync(userIndex)) copyFileSync(userIndex, ws.indexFile);
-}
-
-/**
- * The tree, commit and ref of a snapshot written in process from the private index; undefined
- * where git's commands must write them (node/vcs/objects.ts `Unsupported`, or anything else
- * that went wrong there: git then says what).
- */
-function commitInProcess(ws: Workspace, store: ObjectStore, ref: string | undefined, message: string): [string, string] | undefined {
-  try {
-    const tree = indexTree(store, ws.indexFile);
-    const commit = ws.last?.tree === tree ? ws.last.commit : writeCommit(store, tree, message);
-    if (ref !== undefined) writeRef(store, ref, commit);
-    return [tree, commit];
-  } catch {
-    return undefined;
-  }
-}
-
-/** Points `ref` at `commit` in process; false where git's `update-ref` must (node/vcs/objects.ts `Unsupported`). */
-function refInProcess(store: ObjectStore, ref: string, commit: string): boolean {
-  try {
-    writeRef(store, ref, commit);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Git configuration passed through the environment (`GIT_CONFIG_COUNT`, git 2.31+). */
@@ -490,5 +463,14 @@ function clearBlockingDir(ws: Workspace, path: string): void {
     if (statSync(abs, { throwIfNoEntry: false })?.isDirectory()) rmSync(abs, { recursive: true, force: true });
   } catch {
     // checkout-index reports what it cannot write
+  }
+}
+
+/** The workspace's git directory as a real path ("" when it cannot be resolved). */
+function realGitDir(ws: Workspace): string {
+  try {
+    return realpathSync(ws.gitDir);
+  } catch {
+    return "";
   }
 }

@@ -2,13 +2,15 @@
  * @module node/vcs/objects
  * The end of a snapshot without git processes (docs/time-travel.md "When a snapshot is taken"):
  * what `git write-tree`, `git commit-tree` and `git update-ref` do, done in Node over git's
- * stable on-disk formats, once `git add` has brought Flow's private index up to date. Starting
- * three processes from a Node process cost more than their work (each reads the 10,000-entry
- * index or starts git), so a snapshot of one edited file is now one `git add` process.
+ * stable on-disk formats, once `git add` (or node/vcs/index-edit.ts) has brought Flow's private
+ * index up to date. Starting three processes from a Node process cost more than their work (each
+ * reads the 10,000-entry index or starts git), so a snapshot of one edited file is now at most
+ * one `git add` process.
  *
  * - `indexTree`: the tree of an index file (version 2 or 3), as `write-tree` builds it: a
  *   directory whose cache-tree entry (the index's `TREE` extension) is valid keeps that tree id,
  *   the others are hashed from their entries and written as loose objects.
+ * - `writeBlob`: a file's content as a loose blob, as `git hash-object -w` writes it.
  * - `writeCommit`: a parentless commit object, as `commit-tree <tree> -m <message>` writes it.
  * - `writeRef`: a loose ref (`<ref>.lock` created exclusively, renamed over the ref).
  *
@@ -20,9 +22,7 @@ import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { deflateSync } from "node:zlib";
-
-/** What git would do differently from this module: the caller falls back to git's commands. */
-class Unsupported extends Error {}
+import { type CacheTree, type IndexFile, readIndex, Unsupported } from "./index-format.js";
 
 /** Where a repository keeps its objects and refs (`git rev-parse --git-path objects --git-common-dir`). */
 export interface ObjectStore {
@@ -32,28 +32,23 @@ export interface ObjectStore {
   known: Set<string>;
 }
 
-interface CacheTree {
-  /** The tree id, or undefined when the entry is invalid (its directory changed since `write-tree`). */
-  id: string | undefined;
-  children: Map<string, CacheTree>;
-}
-
-/** An index's entries as offsets into its bytes (no object per entry: an index has 10,000s). */
-interface Entries {
-  buf: Buffer;
-  count: number;
-  /** Where each entry's path starts and ends (its mode is 38 bytes before, its id 22). */
-  pathAt: Uint32Array;
-  pathEnd: Uint32Array;
-}
-
 /**
  * The tree id of the index file's entries, writing the trees the object store lacks.
  * @example
  * const tree = indexTree(store, "/repo/.git/flow/index-abc"); // what `git write-tree` prints
  */
 export function indexTree(store: ObjectStore, indexFile: string): string {
-  const { entries, cacheTree } = readIndex(readFileSync(indexFile));
+  return treeOf(store, readIndex(readFileSync(indexFile)));
+}
+
+/**
+ * The tree id of a parsed index's entries (its valid cached trees kept), writing the trees the
+ * object store lacks.
+ * @example
+ * const tree = treeOf(store, readIndex(readFileSync("/repo/.git/flow/index-abc")));
+ */
+export function treeOf(store: ObjectStore, index: IndexFile): string {
+  const { entries, cacheTree } = index;
   const { buf, count, pathAt, pathEnd } = entries;
   if (cacheTree?.id !== undefined) return cacheTree.id;
   let i = 0;
@@ -136,8 +131,18 @@ function modeBytes(mode: number): Buffer {
   return bytes;
 }
 
+/**
+ * Writes `content` as a loose blob unless the store has it (what `git hash-object -w` does for a
+ * file no filter applies to); returns its id.
+ * @example
+ * const id = writeBlob(store, readFileSync("/repo/README.md"));
+ */
+export function writeBlob(store: ObjectStore, content: Buffer): string {
+  return writeObject(store, "blob", content);
+}
+
 /** Writes a loose object unless the store has it; returns its id. */
-function writeObject(store: ObjectStore, type: "tree" | "commit", body: Buffer): string {
+function writeObject(store: ObjectStore, type: "blob" | "tree" | "commit", body: Buffer): string {
   const raw = Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]);
   const id = createHash("sha1").update(raw).digest("hex");
   if (store.known.has(id)) return id;
@@ -150,59 +155,4 @@ function writeObject(store: ObjectStore, type: "tree" | "commit", body: Buffer):
   }
   store.known.add(id);
   return id;
-}
-
-/** The entries and cache tree of an index file (format: git's Documentation/gitformat-index.txt). */
-function readIndex(buf: Buffer): { entries: Entries; cacheTree: CacheTree | undefined } {
-  if (buf.toString("latin1", 0, 4) !== "DIRC") throw new Unsupported("not an index");
-  const version = buf.readUInt32BE(4);
-  if (version !== 2 && version !== 3) throw new Unsupported(`index version ${version}`);
-  const count = buf.readUInt32BE(8);
-  const pathAt = new Uint32Array(count);
-  const pathEnd = new Uint32Array(count);
-  let at = 12;
-  for (let n = 0; n < count; n++) {
-    // Extended flags (intent-to-add, skip-worktree) and conflict stages: write-tree's own rules.
-    const flags = buf.readUInt16BE(at + 60);
-    if (flags & 0x7000) throw new Unsupported("extended or conflicted entry");
-    const end = (flags & 0xfff) < 0xfff ? at + 62 + (flags & 0xfff) : buf.indexOf(0, at + 62);
-    pathAt[n] = at + 62;
-    pathEnd[n] = end;
-    // Each entry is padded with 1-8 NULs to a multiple of 8 bytes from its own start.
-    at += (62 + (end - at - 62) + 8) & ~7;
-  }
-  let cacheTree: CacheTree | undefined;
-  const stop = buf.length - 20;
-  while (at + 8 <= stop) {
-    const signature = buf.toString("latin1", at, at + 4);
-    const size = buf.readUInt32BE(at + 4);
-    if (signature === "link" || signature === "sdir") throw new Unsupported(`index extension ${signature}`);
-    if (signature === "TREE") cacheTree = readCacheTree(buf.subarray(at + 8, at + 8 + size));
-    at += 8 + size;
-  }
-  return { entries: { buf, count, pathAt, pathEnd }, cacheTree };
-}
-
-/** The `TREE` extension: `<name>\0<entry count> <subtree count>\n[<id>]` per directory, depth first. */
-function readCacheTree(buf: Buffer): CacheTree | undefined {
-  let at = 0;
-  const node = (): CacheTree & { name: string } => {
-    const nul = buf.indexOf(0, at);
-    const name = buf.toString("latin1", at, nul);
-    const nl = buf.indexOf(0x0a, nul);
-    const [entryCount, subtrees] = buf.toString("latin1", nul + 1, nl).split(" ").map(Number) as [number, number];
-    at = nl + 1;
-    let id: string | undefined;
-    if (entryCount >= 0) {
-      id = buf.toString("hex", at, at + 20);
-      at += 20;
-    }
-    const children = new Map<string, CacheTree>();
-    for (let s = 0; s < subtrees; s++) {
-      const child = node();
-      children.set(child.name, child);
-    }
-    return { name, id, children };
-  };
-  return buf.length ? node() : undefined;
 }

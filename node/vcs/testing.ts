@@ -6,7 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { VcsPort } from "../../core/time-travel/index.js";
@@ -71,4 +71,26 @@ export function workingTreeId(dir: string, indexDir: string): string {
   const env = { ...process.env, GIT_INDEX_FILE: join(indexDir, "index") };
   execFileSync("git", ["-C", dir, "add", "-A"], { env });
   return execFileSync("git", ["-C", dir, "write-tree"], { env, encoding: "utf8" }).trim();
+}
+
+/**
+ * The real git behind a script that logs every command line: `since()` gives the command lines
+ * (arguments joined by spaces) run since its last call, so a test sees which git processes a
+ * snapshot started.
+ */
+export function loggingGit(): { gitPath: string; since(): string[] } {
+  const dir = mkdtempSync(join(tmpdir(), "flow-git-shim-"));
+  const log = join(dir, "calls");
+  writeFileSync(log, "");
+  const gitPath = join(dir, "git-logging");
+  writeFileSync(gitPath, `#!/bin/sh\nprintf '%s\\n' "$*" >> "${log}"\nexec git "$@"\n`);
+  chmodSync(gitPath, 0o755);
+  let seen = 0;
+  const since = () => {
+    const lines = readFileSync(log, "utf8").split("\n").filter(Boolean);
+    const fresh = lines.slice(seen);
+    seen = lines.length;
+    return fresh;
+  };
+  return { gitPath, since };
 }

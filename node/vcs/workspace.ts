@@ -6,8 +6,8 @@
  * first snapshot's `git add` in the same process, for `prepare`.
  */
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, lstatSync, realpathSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import type { ObjectStore } from "./objects.js";
 import type { TreeWatch } from "./watch.js";
 
@@ -43,36 +43,30 @@ export interface Workspace {
 
 /** What locating a workspace asks git, run in the workspace (both print one line per answer). */
 export const REV_PARSE = ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir", "--git-path", "objects", "--show-object-format", "--show-prefix"];
-/** Whether git ignores the workspace itself (`.`) or its `.flow/` (naming an ignored path makes `git add` fail). */
-export const CHECK_IGNORE = ["check-ignore", "--no-index", "--", ".", ".flow/"];
+/** Whether git ignores the workspace itself (prints `.`). */
+export const CHECK_IGNORE = ["check-ignore", "--no-index", "--", "."];
 /**
- * A workspace's first snapshot in one process started from Node (`prepare`, Linux): REV_PARSE
- * and CHECK_IGNORE, printed NUL-terminated for `workspaceOf`, then, unless git ignores the
- * workspace, the whole-workspace `add -A` into the private index (seeded from the user's, as
- * `seedIndex` does) with the pathspec `workspaceOf` gives, and `write-tree`, whose id ends
- * the output (git's messages are left out: what fails here, the first snapshot meets and
- * reports). One process to start, before the session's first render: the steps do not wait
- * for Node's event loop between them.
+ * A workspace's first `git add` in one process started from Node (`prepare`, Linux), where Node
+ * found the repository (`guessRepository`) and seeded the private index: the whole-workspace
+ * `add -A` into the private index (`GIT_INDEX_FILE`) with the pathspec `workspaceOf` gives
+ * (`FLOW_PREFIX` is the workspace's prefix), and beside it REV_PARSE and CHECK_IGNORE to confirm
+ * what Node found; Node reads the tree from the index after it (node/vcs/objects.ts). Prints
+ * REV_PARSE's lines, NUL, CHECK_IGNORE's, NUL and add's exit code (git's messages are left out:
+ * what fails here, the first snapshot meets and reports); exits 1 where git finds no work tree.
+ * One process to start, before the session's first render: the steps do not wait for Node's
+ * event loop between them, and the add waits for nothing.
  */
-export const PREPARE_SCRIPT = `nl='
-'
-info=$("$FLOW_GIT" ${REV_PARSE.join(" ")} && echo .) || exit 1
-ignored=$("$FLOW_GIT" ${CHECK_IGNORE.join(" ")} 2>/dev/null)
-printf '%s\\0%s\\0' "$info" "$ignored"
-case "$nl$ignored$nl" in *"$nl.$nl"*) exit 0 ;; esac
-rest=\${info#*"$nl"}
-gd=\${rest%%"$nl"*}
-prefix=\${info%"$nl".}
-prefix=\${prefix##*"$nl"}
-if [ -n "$prefix" ]; then set -- ":(top)$prefix"; else set -- ":/"; fi
-case "$nl$ignored$nl" in *"$nl.flow/$nl"*) ;; *) set -- "$@" ":(top,exclude)\${prefix}.flow" ;; esac
-export GIT_INDEX_FILE="$gd/flow/$FLOW_INDEX"
-if [ ! -f "$GIT_INDEX_FILE" ]; then
-  mkdir -p "$gd/flow"
-  if [ -f "$gd/index" ]; then cp "$gd/index" "$GIT_INDEX_FILE"; fi
-fi
-"$FLOW_GIT" add -A -- "$@" >/dev/null 2>&1 && "$FLOW_GIT" write-tree 2>/dev/null
-exit 0`;
+export const PREPARE_SCRIPT = `{
+  info=$("$FLOW_GIT" ${REV_PARSE.join(" ")} && echo .) || exit 1
+  ignored=$("$FLOW_GIT" ${CHECK_IGNORE.join(" ")})
+  printf '%s\\0%s\\0' "$info" "$ignored"
+} 2>/dev/null &
+located=$!
+if [ -n "$FLOW_PREFIX" ]; then set -- ":(top)$FLOW_PREFIX"; else set -- ":/"; fi
+"$FLOW_GIT" add -A -- "$@" ":(top,exclude)\${FLOW_PREFIX}.flow" >/dev/null 2>&1
+added=$?
+wait $located || exit 1
+printf '%s' "$added"`;
 
 /**
  * The workspace at `dir` from git's answers run there: REV_PARSE's lines and CHECK_IGNORE's.
@@ -89,15 +83,22 @@ export function workspaceOf(dir: string, info: string, checkIgnore: string): Wor
     top,
     gitDir,
     prefix,
-    // A workspace git ignores (the app's `.flow/app`) is not snapshotted at all, and `.flow/` is
-    // excluded only when git would add it.
+    // A workspace git ignores (the app's `.flow/app`) is not snapshotted at all, and its `.flow/`
+    // is always left out (git's `add` exits 1 when a `.gitignore` lists it too: ADDED).
     ignored: ignored.includes(".") || /(^|\/)\.flow\//.test(prefix),
-    pathspec: [prefix ? `:(top)${prefix}` : ":/", ...(ignored.includes(".flow/") ? [] : [`:(top,exclude)${prefix}.flow`])],
+    pathspec: [prefix ? `:(top)${prefix}` : ":/", `:(top,exclude)${prefix}.flow`],
     indexFile: join(gitDir, "flow", indexName(dir)),
     queue: Promise.resolve(),
     store,
   };
 }
+
+/**
+ * `git add -A` exit codes after which the paths it was given are in the index: 1 is git naming
+ * an ignored path it was given (the workspace's `.flow`, left out of it anyway, or a changed path
+ * a `.gitignore` lists) after adding the rest.
+ */
+export const ADDED = new Set([0, 1]);
 
 /** The private index's file name for the workspace at `dir` (absolute). */
 export function indexName(dir: string): string {
@@ -109,5 +110,45 @@ export function hasDotGit(dir: string): boolean {
   for (let d = dir; ; d = dirname(d)) {
     if (existsSync(join(d, ".git"))) return true;
     if (dirname(d) === d) return false;
+  }
+}
+
+/** Where `prepare` snapshots a workspace before git has said where its repository is. */
+export interface GuessedRepository {
+  /** The `.git` directory (real path). */
+  gitDir: string;
+  /** The private index `workspaceOf` will name. */
+  indexFile: string;
+  /** The workspace relative to the repository's top, as `--show-prefix` prints it. */
+  prefix: string;
+}
+
+/**
+ * The repository of `dir` as git will find it, when that is plain: the nearest `.git` above is
+ * a directory holding a HEAD and no `GIT_*` variable moves the repository or its work tree.
+ * Undefined otherwise (a worktree's or submodule's `.git` file): git is asked first. `prepare`
+ * checks the guess against git's own answer (repository, prefix) before it keeps the snapshot.
+ * @example
+ * guessRepository("/repo/pkg"); // { gitDir: "/repo/.git", indexFile: "/repo/.git/flow/index-…", prefix: "pkg/" }
+ */
+export function guessRepository(dir: string): GuessedRepository | undefined {
+  if (process.env.GIT_DIR || process.env.GIT_WORK_TREE || process.env.GIT_COMMON_DIR) return undefined;
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    return undefined;
+  }
+  for (let top = real; ; top = dirname(top)) {
+    const dotGit = join(top, ".git");
+    const kind = lstatSync(dotGit, { throwIfNoEntry: false });
+    // A `.git` file (a linked worktree, a submodule): git is asked. A directory that is no
+    // repository (no HEAD) is passed over, as git passes it.
+    if (kind && !kind.isDirectory()) return undefined;
+    if (kind && existsSync(join(dotGit, "HEAD"))) {
+      const rel = relative(top, real);
+      return { gitDir: dotGit, indexFile: join(dotGit, "flow", indexName(dir)), prefix: rel ? `${rel}/` : "" };
+    }
+    if (dirname(top) === top) return undefined;
   }
 }

@@ -1,0 +1,143 @@
+/**
+ * @module node/vcs/index-edit
+ * An editing snapshot without a git process (docs/time-travel.md "When a snapshot is taken").
+ * Where every path the watch named since the private index last matched the working tree is a
+ * tracked regular file edited in place (what the `write` and `edit` tools, and most agents, do),
+ * or a file gone that the index never had (those tools' temporary files), Node does what
+ * `git add` would: each file becomes a loose blob, its entry gets the blob's id and the file's
+ * stat data, the cached trees above it are marked changed, and the index is written as git
+ * writes it (`<index>.lock`, renamed over the index). Everything else throws `Unsupported`
+ * (a new, deleted or replaced path, a mode change, a symlink, attributes that could filter
+ * the content, an index form or extension this does not write, a lock held), and git's `add`
+ * does it as before.
+ *
+ * The written entries are "smudged" (size 0), as git does for an entry that may have changed
+ * within its timestamp's granularity: git compares their content the next time it looks
+ * instead of trusting their stat data.
+ */
+import { type BigIntStats, closeSync, existsSync, lstatSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { AT, cacheTreeBytes, type CacheTree, extensions, findEntry, invalidate, readIndex, Unsupported, withChecksum } from "./index-format.js";
+import { type ObjectStore, treeOf, writeBlob } from "./objects.js";
+
+/** Extensions kept as they are: the untracked cache (entries' contents do not enter it) and resolve-undo. */
+const KEPT = new Set(["TREE", "UNTR", "REUC"]);
+/** Files above this are left to git (it streams large files into packs). */
+const MAX_BYTES = 32 << 20;
+
+/** Where the edited files and the private index are. */
+export interface EditedWorkspace {
+  /** The repository's work tree. */
+  top: string;
+  /** The private index. */
+  indexFile: string;
+  /** The repository's common git directory (`info/attributes`, `config`). */
+  commonDir: string;
+}
+
+/**
+ * Brings the private index up to date for `paths` (relative to the repository's top) without
+ * git, and returns the tree of the index after it.
+ * @example
+ * const tree = addEdited(store, { top: "/repo", indexFile: "/repo/.git/flow/index-abc", commonDir: "/repo/.git" }, ["src/a.ts"]);
+ */
+export function addEdited(store: ObjectStore, ws: EditedWorkspace, paths: string[]): string {
+  if (attributesOutsideTheTree(ws.commonDir)) throw new Unsupported("attributes or includes in git's configuration");
+  const buf = Buffer.from(readFileSync(ws.indexFile));
+  const index = readIndex(buf);
+  const found = extensions(buf, index.extensionsAt);
+  if (found.some((e) => !KEPT.has(e.signature))) throw new Unsupported("index extension");
+  const cacheTree: CacheTree | undefined = index.cacheTree;
+  for (const path of paths) {
+    if (path.endsWith("/") || /(^|\/)\.git(attributes|ignore|modules)$/.test(path)) throw new Unsupported(`path ${path}`);
+    const n = findEntry(index.entries, Buffer.from(path));
+    const file = join(ws.top, path);
+    const before = lstatSync(file, { bigint: true, throwIfNoEntry: false });
+    if (!before) {
+      if (n < 0) continue; // a temporary file, gone: nothing of it was ever added
+      throw new Unsupported(`${path} deleted`);
+    }
+    if (n < 0 || !before.isFile() || before.size > MAX_BYTES) throw new Unsupported(`${path} is not an edited tracked file`);
+    const at = index.entries.pathAt[n]!;
+    const mode = before.mode & 0o100n ? 0o100755 : 0o100644;
+    if (buf.readUInt16BE(at + AT.flags) & 0x8000 || buf.readUInt32BE(at + AT.mode) !== mode) throw new Unsupported(`${path}: mode or flags`);
+    if (attributesAbove(ws.top, path)) throw new Unsupported(`${path}: a .gitattributes applies`);
+    const content = readFileSync(file);
+    const after = lstatSync(file, { bigint: true });
+    if (after.mtimeNs !== before.mtimeNs || after.ctimeNs !== before.ctimeNs || after.ino !== before.ino || after.size !== BigInt(content.length)) throw new Unsupported(`${path} changed while read`);
+    Buffer.from(writeBlob(store, content), "hex").copy(buf, at + AT.id);
+    writeStat(buf, at, after, mode);
+    if (cacheTree) invalidate(cacheTree, path);
+  }
+  const parts: Buffer[] = [buf.subarray(0, index.extensionsAt)];
+  for (const { signature, body } of found) {
+    const bytes = signature === "TREE" && cacheTree ? cacheTreeBytes(cacheTree) : body;
+    const header = Buffer.alloc(8);
+    header.write(signature, 0, "latin1");
+    header.writeUInt32BE(bytes.length, 4);
+    parts.push(header, bytes);
+  }
+  const body = Buffer.concat(parts);
+  // An index written without its checksum (`index.skipHash`) stays so.
+  const skipHash = buf.subarray(buf.length - 20).every((b) => b === 0);
+  writeLocked(ws.indexFile, skipHash ? Buffer.concat([body, Buffer.alloc(20)]) : withChecksum(body));
+  return treeOf(store, { ...index, entries: { ...index.entries, buf: body }, cacheTree });
+}
+
+/** The entry's stat data from `st`, as git's fill_stat_cache_info stores it (32 bits each), with its size smudged. */
+function writeStat(buf: Buffer, at: number, st: BigIntStats, mode: number): void {
+  const u32 = (value: bigint) => Number(value & 0xffffffffn);
+  const time = (offset: number, ns: bigint) => {
+    buf.writeUInt32BE(u32(ns / 1_000_000_000n), at + offset);
+    buf.writeUInt32BE(Number(ns % 1_000_000_000n), at + offset + 4);
+  };
+  time(AT.ctime, st.ctimeNs);
+  time(AT.mtime, st.mtimeNs);
+  buf.writeUInt32BE(u32(st.dev), at + AT.dev);
+  buf.writeUInt32BE(u32(st.ino), at + AT.ino);
+  buf.writeUInt32BE(mode, at + AT.mode);
+  buf.writeUInt32BE(u32(st.uid), at + AT.uid);
+  buf.writeUInt32BE(u32(st.gid), at + AT.gid);
+  buf.writeUInt32BE(0, at + AT.size);
+}
+
+/** Writes `bytes` over `file` as git does: into `<file>.lock`, created exclusively (held: Unsupported), renamed over it. */
+function writeLocked(file: string, bytes: Buffer): void {
+  const lock = `${file}.lock`;
+  let fd: number;
+  try {
+    fd = openSync(lock, "wx", 0o666);
+  } catch (error) {
+    throw new Unsupported(`${lock}: ${(error as Error).message}`);
+  }
+  try {
+    writeSync(fd, bytes);
+    closeSync(fd);
+    renameSync(lock, file);
+  } catch (error) {
+    rmSync(lock, { force: true });
+    throw error;
+  }
+}
+
+/** Whether a `.gitattributes` in the work tree could apply to `path`: one in its directory or any above it. */
+function attributesAbove(top: string, path: string): boolean {
+  const dirs = path.split("/").slice(0, -1);
+  for (let i = 0; i <= dirs.length; i++) if (existsSync(join(top, ...dirs.slice(0, i), ".gitattributes"))) return true;
+  return false;
+}
+
+/**
+ * Whether attributes may come from outside the work tree (the repository's `info/attributes`,
+ * the user's or the system's attributes file), or a configuration file names another attributes
+ * file or includes others. Asked at each editing snapshot (a few small files): a file added
+ * during a run counts from then on.
+ */
+function attributesOutsideTheTree(commonDir: string): boolean {
+  const xdg = process.env.XDG_CONFIG_HOME || join(homedir(), ".config");
+  const files = [join(commonDir, "info", "attributes"), join(xdg, "git", "attributes"), "/etc/gitattributes"];
+  const configs = [join(commonDir, "config"), process.env.GIT_CONFIG_GLOBAL ?? join(homedir(), ".gitconfig"), join(xdg, "git", "config"), process.env.GIT_CONFIG_SYSTEM ?? "/etc/gitconfig"];
+  const inEnv = Object.entries(process.env).some(([key, value]) => (key.startsWith("GIT_CONFIG_KEY_") || key === "GIT_CONFIG_PARAMETERS" || key === "GIT_ATTR_SOURCE") && /attributesfile|include|GIT_ATTR_SOURCE/i.test(`${key}=${value}`));
+  return inEnv || files.some((f) => existsSync(f)) || configs.some((f) => existsSync(f) && /attributesfile|\[\s*include/i.test(readFileSync(f, "latin1")));
+}

@@ -1,0 +1,147 @@
+/**
+ * @module node/vcs/index-format
+ * Git's index file as node/vcs/objects.ts and node/vcs/index-edit.ts read and write it (git's
+ * Documentation/gitformat-index.txt): versions 2 and 3, entries as offsets into the file's
+ * bytes (no object per entry: an index has 10,000s), the cached trees (`TREE`), and the trailing
+ * checksum. Anything else git may have written that these modules would get wrong throws
+ * `Unsupported`: the caller then lets git's own commands do the work.
+ */
+import { createHash } from "node:crypto";
+
+/** What git would do differently from these modules: the caller falls back to git's commands. */
+export class Unsupported extends Error {}
+
+/** An entry's fields, as byte offsets from where its path starts. */
+export const AT = { ctime: -62, mtime: -54, dev: -46, ino: -42, mode: -38, uid: -34, gid: -30, size: -26, id: -22, flags: -2 } as const;
+
+export interface CacheTree {
+  /** The tree id, or undefined when the entry is invalid (its directory changed since `write-tree`). */
+  id: string | undefined;
+  /** Index entries under the directory (-1 when invalid). */
+  count: number;
+  children: Map<string, CacheTree>;
+}
+
+/** An index's entries as offsets into its bytes. */
+export interface Entries {
+  buf: Buffer;
+  count: number;
+  /** Where each entry's path starts and ends (its fields are before it: `AT`). */
+  pathAt: Uint32Array;
+  pathEnd: Uint32Array;
+}
+
+/** A parsed index: its entries, cached trees, and where its extensions start. */
+export interface IndexFile {
+  entries: Entries;
+  cacheTree: CacheTree | undefined;
+  /** Offset of the first extension (the end of the entries). */
+  extensionsAt: number;
+}
+
+/** The entries and cache tree of an index file's bytes. */
+export function readIndex(buf: Buffer): IndexFile {
+  if (buf.toString("latin1", 0, 4) !== "DIRC") throw new Unsupported("not an index");
+  const version = buf.readUInt32BE(4);
+  if (version !== 2 && version !== 3) throw new Unsupported(`index version ${version}`);
+  const count = buf.readUInt32BE(8);
+  const pathAt = new Uint32Array(count);
+  const pathEnd = new Uint32Array(count);
+  let at = 12;
+  for (let n = 0; n < count; n++) {
+    // Extended flags (intent-to-add, skip-worktree) and conflict stages: write-tree's own rules.
+    const flags = buf.readUInt16BE(at + 60);
+    if (flags & 0x7000) throw new Unsupported("extended or conflicted entry");
+    const end = (flags & 0xfff) < 0xfff ? at + 62 + (flags & 0xfff) : buf.indexOf(0, at + 62);
+    pathAt[n] = at + 62;
+    pathEnd[n] = end;
+    // Each entry is padded with 1-8 NULs to a multiple of 8 bytes from its own start.
+    at += (62 + (end - at - 62) + 8) & ~7;
+  }
+  const extensionsAt = at;
+  let cacheTree: CacheTree | undefined;
+  for (const { signature, body } of extensions(buf, extensionsAt)) {
+    if (signature === "link" || signature === "sdir") throw new Unsupported(`index extension ${signature}`);
+    if (signature === "TREE") cacheTree = readCacheTree(body);
+  }
+  return { entries: { buf, count, pathAt, pathEnd }, cacheTree, extensionsAt };
+}
+
+/** The extensions from `at` to the checksum. */
+export function extensions(buf: Buffer, at: number): Array<{ signature: string; body: Buffer }> {
+  const found: Array<{ signature: string; body: Buffer }> = [];
+  const stop = buf.length - 20;
+  while (at + 8 <= stop) {
+    const size = buf.readUInt32BE(at + 4);
+    found.push({ signature: buf.toString("latin1", at, at + 4), body: buf.subarray(at + 8, at + 8 + size) });
+    at += 8 + size;
+  }
+  return found;
+}
+
+/** The position of the entry named `path` (its bytes), or -1. Entries are sorted by path, byte by byte. */
+export function findEntry(entries: Entries, path: Buffer): number {
+  const { buf, pathAt, pathEnd } = entries;
+  let low = 0;
+  let high = entries.count - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const order = Buffer.compare(buf.subarray(pathAt[mid]!, pathEnd[mid]!), path);
+    if (order === 0) return mid;
+    if (order < 0) low = mid + 1;
+    else high = mid - 1;
+  }
+  return -1;
+}
+
+/** The `TREE` extension: `<name>\0<entry count> <subtree count>\n[<id>]` per directory, depth first. */
+function readCacheTree(buf: Buffer): CacheTree | undefined {
+  let at = 0;
+  const node = (): CacheTree & { name: string } => {
+    const nul = buf.indexOf(0, at);
+    const name = buf.toString("latin1", at, nul);
+    const nl = buf.indexOf(0x0a, nul);
+    const [count, subtrees] = buf.toString("latin1", nul + 1, nl).split(" ").map(Number) as [number, number];
+    at = nl + 1;
+    let id: string | undefined;
+    if (count >= 0) {
+      id = buf.toString("hex", at, at + 20);
+      at += 20;
+    }
+    const children = new Map<string, CacheTree>();
+    for (let s = 0; s < subtrees; s++) {
+      const child = node();
+      children.set(child.name, child);
+    }
+    return { name, id, count, children };
+  };
+  return buf.length ? node() : undefined;
+}
+
+/** The `TREE` extension's body for `tree` (the inverse of readCacheTree). */
+export function cacheTreeBytes(tree: CacheTree): Buffer {
+  const parts: Buffer[] = [];
+  const write = (name: string, node: CacheTree) => {
+    parts.push(Buffer.from(`${name}\0${node.id === undefined ? -1 : node.count} ${node.children.size}\n`, "latin1"));
+    if (node.id !== undefined) parts.push(Buffer.from(node.id, "hex"));
+    for (const [childName, child] of node.children) write(childName, child);
+  };
+  write("", tree);
+  return Buffer.concat(parts);
+}
+
+/** Marks the cached trees of `path`'s directories (the top included) as changed. */
+export function invalidate(tree: CacheTree, path: string): void {
+  const dirs = path.split("/").slice(0, -1);
+  let node: CacheTree | undefined = tree;
+  for (let i = 0; node; i++) {
+    node.id = undefined;
+    node.count = -1;
+    node = i < dirs.length ? node.children.get(dirs[i]!) : undefined;
+  }
+}
+
+/** `body` with git's trailing SHA-1 of it appended: a whole index file. */
+export function withChecksum(body: Buffer): Buffer {
+  return Buffer.concat([body, createHash("sha1").update(body).digest()]);
+}

@@ -16,10 +16,20 @@
  * and firstRowMs (to the first run row) of each reopen, clickMs (to a click on the first row's
  * checkbox having selected it: the list is interactive), writes, deliveredMs (reconnect to the
  * queue empty), load (1-minute load average at the end; the machine is shared).
+ * What the page itself saw, less dependent on the machine's load than Playwright's round trips:
+ * pagePillMs and pageRowMs (from the page's navigation start to the pill and to the first row
+ * with the count entering the DOM), longTasksMs (the main thread's tasks over 50 ms until the
+ * click was seen, summed), and firstViewKB / firstViewModules (the JavaScript and CSS the first
+ * view loads, from the build's dist/app/.first-view.json, vite.app.config.ts).
+ * Every wait polls every 10 ms (the row's too: Playwright's default backoff polls a selector
+ * 0, 20, 70, 170, 270, then 770 ms after it starts, which rounded a row up by as much as 0.5 s).
  */
+import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
+import { APP_DIR } from "../e2e/support/app.js";
 import { allowConsole, launchChromium } from "../e2e/support/chromium.js";
 import { signIn, startTeamApp } from "../e2e/support/team-app.js";
 
@@ -48,7 +58,7 @@ try {
         const req = indexedDB.open("flow-last-seen");
         req.onsuccess = () => {
           const all = req.result.transaction("loads").objectStore("loads").getAll();
-          all.onsuccess = () => resolve((all.result as Array<{ id: string; value: { rows?: unknown[] } }>).some((s) => s.id.endsWith(":runs:shape") && s.value.rows?.length === want));
+          all.onsuccess = () => resolve((all.result as Array<{ id: string; value: { count?: number } }>).some((s) => s.id.endsWith(":runs:shape") && s.value.count === want));
         };
         req.onerror = () => resolve(false);
       }),
@@ -56,12 +66,33 @@ try {
     { timeout: 60_000, polling: 250 },
   );
 
+  // And the runs list's first page with the count of all (kept a second after the list last
+  // changed, ui/views/runs-first-page.ts): without it a reopen waits for the whole shape.
+  await bea.page.waitForFunction(
+    (want) => Object.keys(localStorage).some((k) => k.startsWith("flow-runs-first-page:") && (JSON.parse(localStorage.getItem(k)!) as { count?: number }).count === want),
+    runs,
+    { timeout: 60_000, polling: 100 },
+  );
   await bea.context.setOffline(true);
+  // In each reopened page: when the pill, the first row and the count enter the DOM, and its long tasks.
+  await bea.context.addInitScript(() => {
+    const seen = { marks: {} as Record<string, number>, long: [] as number[] };
+    (window as unknown as { __bench: typeof seen }).__bench = seen;
+    new PerformanceObserver((list) => void list.getEntries().forEach((e) => seen.long.push(e.duration))).observe({ type: "longtask", buffered: true });
+    // Inline callbacks only: tsx names a `const f = () => ...` with a helper the page does not have.
+    new MutationObserver(() => {
+      if (seen.marks.pill === undefined && document.querySelector('[data-testid="connection-status"]')) seen.marks.pill = performance.now();
+      if (seen.marks.row === undefined && document.querySelector('[data-testid="run-row"]') && /\d/.test(document.querySelector('[data-testid="runs-count"]')?.textContent ?? "")) seen.marks.row = performance.now();
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
   let page = bea.page;
   const reopenMs: number[] = [];
   const shellMs: number[] = [];
   const firstRowMs: number[] = [];
   const clickMs: number[] = [];
+  const pagePillMs: number[] = [];
+  const pageRowMs: number[] = [];
+  const longTasksMs: number[] = [];
   for (let i = 0; i < reopens; i++) {
     await page.close();
     page = await bea.context.newPage();
@@ -69,7 +100,7 @@ try {
     await page.goto(`${t.url}/runs`);
     await page.getByTestId("connection-status").waitFor({ timeout: 60_000 });
     shellMs.push(Date.now() - start);
-    await page.locator('[data-testid="run-row"]').first().waitFor({ timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid="run-row"]') !== null, null, { timeout: 60_000, polling: 10 });
     firstRowMs.push(Date.now() - start);
     await page.waitForFunction((want) => document.querySelector('[data-testid="runs-count"]')?.textContent?.replace(/\D/g, "") === want, String(runs), { timeout: 60_000, polling: 10 });
     reopenMs.push(Date.now() - start);
@@ -77,6 +108,10 @@ try {
     await page.locator('[data-testid="run-row"]').first().locator('input[type="checkbox"]').click();
     await page.locator('[data-testid="run-row"].selected').first().waitFor({ timeout: 60_000 });
     clickMs.push(Date.now() - start);
+    const seen = await page.evaluate(() => (window as unknown as { __bench: { marks: Record<string, number>; long: number[] } }).__bench);
+    pagePillMs.push(Math.round(seen.marks.pill!));
+    pageRowMs.push(Math.round(seen.marks.row!));
+    longTasksMs.push(Math.round(seen.long.reduce((a, b) => a + b, 0)));
   }
 
   // Queued offline through the launch form, then the network back.
@@ -94,7 +129,15 @@ try {
   const applied = (await db.query<{ n: string }>("SELECT count(*) AS n FROM _flow_runs WHERE input_json LIKE '%queued-%'")).rows[0]!.n;
   if (Number(applied) !== writes) throw new Error(`${applied} queued launches in PostgreSQL, expected ${writes}`);
   const sorted = [...reopenMs].sort((a, b) => a - b);
-  console.log(JSON.stringify({ bench: "team-offline", runs, reopenMs, reopenP50Ms: sorted[Math.floor(sorted.length / 2)], shellMs, firstRowMs, clickMs, writes, deliveredMs, load: Math.round(loadavg()[0]! * 10) / 10 }));
+  const firstView = (() => {
+    try {
+      const r = JSON.parse(readFileSync(join(APP_DIR, ".first-view.json"), "utf8")) as { bytes: number; modules: string[] };
+      return { firstViewKB: Math.round(r.bytes / 1024), firstViewModules: r.modules.length };
+    } catch {
+      return {};
+    }
+  })();
+  console.log(JSON.stringify({ bench: "team-offline", runs, reopenMs, reopenP50Ms: sorted[Math.floor(sorted.length / 2)], shellMs, firstRowMs, clickMs, pagePillMs, pageRowMs, longTasksMs, ...firstView, writes, deliveredMs, load: Math.round(loadavg()[0]! * 10) / 10 }));
   await bea.context.close();
 } finally {
   await db.end();

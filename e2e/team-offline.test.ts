@@ -26,7 +26,11 @@ async function keptShapeRows(page: Page, shape: string): Promise<number> {
         const req = indexedDB.open("flow-last-seen");
         req.onsuccess = () => {
           const all = req.result.transaction("loads").objectStore("loads").getAll();
-          all.onsuccess = () => resolve(((all.result as Array<{ id: string; value: { rows: unknown[] } }>).find((s) => s.id.endsWith(suffix))?.value.rows ?? []).length);
+          all.onsuccess = () => {
+            // A kept shape says how many rows its parts hold (sync/shape-cache.ts).
+            const kept = (all.result as Array<{ id: string; value: { count?: number } }>).find((s) => s.id.endsWith(suffix));
+            resolve(kept?.value.count ?? 0);
+          };
           all.onerror = () => resolve(-1);
         };
         req.onerror = () => resolve(-1);

@@ -13,6 +13,7 @@
  */
 export { createTeamCollections, multiplayerSource } from "./source-multiplayer.js";
 export type { TeamOfflineOptions } from "./source-multiplayer.js";
+export { savedRows } from "./shape-cache.js";
 export { isQueued } from "./team-writes.js";
 export type { QueuedAnswer } from "./team-writes.js";
 export { assertRoleAllows, describeRefusal, notReached, WriteQueue } from "./write-queue.js";

@@ -16,9 +16,18 @@ import type { LastSeenStore } from "../core/data/index.js";
 
 /** What is saved per shape collection: its synced rows (never optimistic ones) and the resume point. */
 export interface SavedShape {
-  rows: object[];
+  /** The rows as JSON arrays of up to `SEED_CHUNK` rows each. */
+  parts: string[];
+  /** How many rows the parts hold. */
+  count: number;
   /** electric-db-collection's resume state (`{ kind: "resume", offset, handle, shapeId, ... }`). */
   resume: { kind: string } & Record<string, unknown>;
+}
+
+/** A shape saved before parts: its rows as objects. */
+interface SavedShapeRows {
+  rows: object[];
+  resume: SavedShape["resume"];
 }
 
 /** A collection's sync config, as electric-db-collection builds it (only the parts wrapped here). */
@@ -35,8 +44,31 @@ type SyncParams = {
 } & Record<string, unknown>;
 
 const RESUME = "electric:resume";
-/** Kept rows written per sync transaction when a collection opens from the store. */
-const SEED_CHUNK = 1000;
+/** Rows per saved part, and per sync transaction when a collection opens from the store. */
+const SEED_CHUNK = 250;
+
+/**
+ * The parts of a saved shape, each parsed when asked for (either format); undefined when
+ * `saved` is no saved shape.
+ * @example
+ * for (const part of savedParts(saved) ?? []) rows.push(...part());
+ */
+export function savedParts(saved: unknown): Array<() => object[]> | undefined {
+  const s = saved as Partial<SavedShape & SavedShapeRows> | null | undefined;
+  if (Array.isArray(s?.parts)) return s.parts.map((part) => () => JSON.parse(part) as object[]);
+  if (!Array.isArray(s?.rows)) return undefined;
+  const rows = s.rows;
+  return Array.from({ length: Math.ceil(rows.length / SEED_CHUNK) }, (_, i) => () => rows.slice(i * SEED_CHUNK, (i + 1) * SEED_CHUNK));
+}
+
+/**
+ * A saved shape's rows, all of them (the members view offline).
+ * @example
+ * const rows = savedRows(await lastSeen.shapes.load(id)) ?? [];
+ */
+export function savedRows(saved: unknown): object[] | undefined {
+  return savedParts(saved)?.flatMap((part) => part());
+}
 
 /**
  * Wraps an electric collection's options so its rows and resume point persist in `store`
@@ -60,7 +92,9 @@ export function persistShape<O extends object>(options: O, store: LastSeenStore,
       timer = setTimeout(() => {
         if (stopped || resume?.kind !== "resume") return;
         keptHandle = resume.handle;
-        void Promise.resolve(store.save(id, { rows: [...rows.values()], resume } satisfies SavedShape)).catch(() => undefined);
+        const all = [...rows.values()];
+        const parts = Array.from({ length: Math.ceil(all.length / SEED_CHUNK) }, (_, i) => JSON.stringify(all.slice(i * SEED_CHUNK, (i + 1) * SEED_CHUNK)));
+        void Promise.resolve(store.save(id, { parts, count: all.length, resume } satisfies SavedShape)).catch(() => undefined);
       }, saveDelayMs);
     };
     // The transaction being staged: its writes reach `rows` once the collection applied it.
@@ -124,21 +158,22 @@ export function persistShape<O extends object>(options: O, store: LastSeenStore,
     void (async () => {
       const loading = early ?? Promise.resolve(store.load(id)).catch(() => undefined);
       early = undefined;
-      const saved = (await loading) as SavedShape | undefined;
+      const saved = (await loading) as Partial<SavedShape> | undefined;
       if (stopped) return;
-      if (saved?.resume?.kind === "resume" && Array.isArray(saved.rows) && params.metadata) {
-        // The saved rows are written in sync transactions of SEED_CHUNK rows, the page's main
-        // thread free between them (a click, a first page painted), the resume point with the
-        // last; the collection is ready once all are in, offline included.
-        for (let from = 0; from < saved.rows.length || from === 0; from += SEED_CHUNK) {
-          if (from > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      const parts = savedParts(saved);
+      if (saved?.resume?.kind === "resume" && parts && params.metadata) {
+        // Each part is parsed and written as a sync transaction, the page's main thread free
+        // between them (a click, a first page painted), the resume point with the last; the
+        // collection is ready once all are in, offline included.
+        for (let i = 0; i < parts.length || i === 0; i++) {
+          if (i > 0) await new Promise((resolve) => setTimeout(resolve, 0));
           if (stopped) return;
           params.begin({ immediate: true });
-          for (const row of saved.rows.slice(from, from + SEED_CHUNK)) {
+          for (const row of parts[i]?.() ?? []) {
             params.write({ type: "insert", value: row });
             rows.set(getKey(row), row);
           }
-          if (from + SEED_CHUNK >= saved.rows.length) params.metadata.collection.set(RESUME, saved.resume);
+          if (i >= parts.length - 1) params.metadata.collection.set(RESUME, saved.resume);
           params.commit();
         }
         resume = saved.resume;

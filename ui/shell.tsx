@@ -5,8 +5,8 @@
  * that renders views once the workspace is open (with its loading and error states).
  */
 import { A, type RouteSectionProps } from "@solidjs/router";
-import { useLiveQuery } from "@tanstack/solid-db";
 import { createEffect, createSignal, ErrorBoundary, For, Match, on, onCleanup, type ParentProps, Show, Suspense, Switch } from "solid-js";
+import { createCollectionRows } from "./components/collection-rows.js";
 import { ConnectionStatus } from "./components/connection-status.js";
 import { formatAgo, formatDateTime } from "./components/format.js";
 import { ShortcutsHelp } from "./components/shortcuts-help.js";
@@ -92,11 +92,11 @@ export function Shell(props: RouteSectionProps) {
   );
 }
 
-/** The number of pending approvals and human tasks (hidden at zero). */
+/** The number of pending approvals and human tasks (hidden at zero): counted from the collection, no live query (the shell opens first). */
 function ApprovalsBadge() {
   const { cols } = useConnection();
-  const approvals = useLiveQuery((q) => q.from({ a: cols.approvals }));
-  const count = () => (approvals.isReady ? (approvals() as unknown[]).length : 0);
+  const approvals = createCollectionRows(cols.approvals);
+  const count = () => (approvals.isReady ? approvals().length : 0);
   return (
     <Show when={count() > 0}>
       <span class="nav-badge" data-testid="approvals-badge" aria-label={`${count()} waiting`}>

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HEADERS } from "../../core/api/internal.js";
 import type { LastSeenStore } from "../../core/data/index.js";
-import { describeRefusal, isQueued, type QueuedWrite, WriteQueue } from "../../sync/index.js";
+import { describeRefusal, isQueued, type QueuedWrite, savedRows, WriteQueue } from "../../sync/index.js";
 import { until } from "../server/gateway-testing.js";
 import { startTeamFixture, type TeamFixture, type TeamUser } from "../../e2e/electric/team-fixture.js";
 import type { TeamOfflineOptions } from "../../sync/index.js";
@@ -61,8 +61,8 @@ describe("team collections offline", () => {
     const online = member("bea", { shapes: store });
     await online.cols.runs.preload();
     await until(() => online.cols.runs.has(first), Boolean, "the run in bea's list", 10_000);
-    const kept = () => [...store.kept].find(([id]) => id.endsWith(":runs:shape"))?.[1] as { rows: Array<{ runId: string }>; resume: { offset: string; handle: string } } | undefined;
-    await until(() => kept()?.rows.some((r) => r.runId === first), Boolean, "the runs shape kept", 10_000);
+    const kept = () => [...store.kept].find(([id]) => id.endsWith(":runs:shape"))?.[1] as { resume: { offset: string; handle: string } } | undefined;
+    await until(() => (savedRows(kept()) as Array<{ runId: string }> | undefined)?.some((r) => r.runId === first), Boolean, "the runs shape kept", 10_000);
     online.cols.close();
 
     const offline = member("bea", { shapes: store }, false);
@@ -123,7 +123,7 @@ describe("team collections offline", () => {
     await bea.cols.runs.preload();
     try {
       await t.call("ana", "POST", "/v1/rpc/ext.workspace.addMember", { userId: "bea", role: "read" });
-      await until(() => [...store.kept.entries()].find(([id]) => id.endsWith(":members:shape"))?.[1] as { rows?: Array<{ user_id: string; role: string }> } | undefined, (kept) => kept?.rows?.some((r) => r.user_id === "bea" && r.role === "read") === true, "the demotion kept in bea's members shape", 15_000);
+      await until(() => savedRows([...store.kept.entries()].find(([id]) => id.endsWith(":members:shape"))?.[1]) as Array<{ user_id: string; role: string }> | undefined, (rows) => rows?.some((r) => r.user_id === "bea" && r.role === "read") === true, "the demotion kept in bea's members shape", 15_000);
       bea.network.online = false;
       await expect(bea.cols.launch({ workflow: "release", input: { service: "demoted", shards: 1, workMs: 0 } })).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("your role in this workspace is read") });
       await expect(bea.cols.cancel("r-any")).rejects.toMatchObject({ code: "FORBIDDEN" });

@@ -47,7 +47,8 @@ describe("followRows", () => {
     const col = createCollection<Run, string>({ id: `late-${Math.random()}`, getKey: (r) => r.runId, sync: { sync: (params) => void (sync = params as never) } }) as unknown as LiveCollection<Run>;
     const seen: Run[][] = [];
     const statuses: string[] = [];
-    followRows(col, newestFirst, (rows) => seen.push(rows), (s) => statuses.push(s));
+    const order: string[] = [];
+    followRows(col, newestFirst, (rows) => (seen.push(rows), order.push("rows")), (s) => (statuses.push(s), order.push(s)));
     expect(statuses.at(-1)).toBe("loading");
     // Two transactions while loading (kept rows open in chunks), then ready: one read, of both.
     sync.begin();
@@ -62,5 +63,21 @@ describe("followRows", () => {
     expect(statuses.at(-1)).toBe("ready");
     expect(seen.at(-1)!.map((r) => r.runId)).toEqual(["b", "a"]);
     expect(seen).toHaveLength(1);
+    // "ready" is told with the rows, never before them (a view would show an empty list).
+    expect(order.slice(-2)).toEqual(["rows", "ready"]);
+  });
+
+  it("reads the rows in the collection's order when no order is given (a count)", async () => {
+    const col = runs([
+      { runId: "b", createdAtMs: 1, status: "waiting" },
+      { runId: "a", createdAtMs: 2, status: "waiting" },
+    ]);
+    const seen: Run[][] = [];
+    followRows(col, undefined, (rows) => seen.push(rows));
+    expect(seen.at(-1)!.map((r) => r.runId)).toEqual([...col.values()].map((r) => r.runId));
+    // A batch of deletes alone is read too (an approval decided leaves the badge's collection).
+    col.delete("b");
+    await tick();
+    expect(seen.at(-1)!.map((r) => r.runId)).toEqual(["a"]);
   });
 });

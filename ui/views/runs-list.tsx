@@ -8,9 +8,8 @@
  * visit shows (ui/views/runs-first-page.ts). `/` focuses the search. See docs/app-views-runs.md.
  */
 import { A, useSearchParams } from "@solidjs/router";
-import { useLiveQuery } from "@tanstack/solid-db";
 import { createEffect, createMemo, createSignal, For, Match, on, onCleanup, Show, Switch, untrack } from "solid-js";
-import type { GatewayRunSummaryRow, GatewayWorkflowRow } from "../../core/data/index.js";
+import type { GatewayRunSummaryRow } from "../../core/data/index.js";
 import { createCollectionRows } from "../components/collection-rows.js";
 import { EmptyState } from "../components/empty-state.js";
 import { useConnection } from "../flow-context.js";
@@ -49,7 +48,8 @@ export default function RunsList() {
 
   // Newest first, sorted in plain JS: a live query over 10,000 runs took seconds to open (ui/components/collection-rows.ts).
   const runs = createCollectionRows(cols.runs, newestFirst);
-  const workflows = useLiveQuery((q) => q.from({ w: cols.workflows }));
+  // The workflows for the filter, read like the runs (no live query in the first view).
+  const workflows = createCollectionRows(cols.workflows);
   // Until the collection is ready, the first page kept from the last visit (newest first, with
   // the count of all) stands in for it, unless the list is filtered or sorted otherwise.
   const kept = runs.isReady ? undefined : readFirstPage(cols.runs.id);
@@ -84,7 +84,7 @@ export default function RunsList() {
   // Workflows of the workspace, and those of stored runs it no longer serves (read when the
   // number of runs changes, without subscribing to every row).
   const workflowChoices = createMemo(() => {
-    const keys = new Set<string>(workflows.isReady ? (workflows() as GatewayWorkflowRow[]).map((w) => w.key) : []);
+    const keys = new Set<string>(workflows.isReady ? workflows().map((w) => w.key) : []);
     if (all().length) {
       untrack(() => {
         for (const r of all()) if (r.workflowKey) keys.add(r.workflowKey);

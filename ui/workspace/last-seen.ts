@@ -10,7 +10,7 @@
  */
 import { type Accessor, createSignal } from "solid-js";
 import type { LastSeenStore, LiveCollection } from "../../core/data/index.js";
-import type { QueuedWrite, WriteQueueStore } from "../../sync/index.js";
+import { savedRows, type QueuedWrite, type WriteQueueStore } from "../../sync/index.js";
 
 const DB = "flow-last-seen";
 const STORE = "loads";
@@ -126,9 +126,11 @@ export function createLastSeen(options: LastSeenOptions = {}): LastSeen {
       return next;
     });
   let served = false;
-  const save = async (id: string, value: unknown) => {
-    await tx("readwrite", (s) => s.put({ id, value: JSON.parse(JSON.stringify(value ?? null)), atMs: Date.now() } satisfies Saved));
+  const put = async (id: string, value: unknown) => {
+    await tx("readwrite", (s) => s.put({ id, value, atMs: Date.now() } satisfies Saved));
   };
+  // A load's rows may hold what IndexedDB cannot clone: saved as plain JSON values.
+  const save = (id: string, value: unknown) => put(id, JSON.parse(JSON.stringify(value ?? null)));
   const load = async (id: string) => {
     const saved = (await tx<Saved>("readonly", (s) => s.get(id) as IDBRequest<Saved>)) ?? undefined;
     if (saved) setShownFrom((at) => Math.min(at ?? saved.atMs, saved.atMs));
@@ -156,11 +158,12 @@ export function createLastSeen(options: LastSeenOptions = {}): LastSeen {
     unseen: (id) => setUnseen(id, true),
     isUnseen: (id) => unseenIds().has(id),
     ...(options.warming ? { warming: options.warming } : {}),
-    shapes: { save, load },
+    // A kept shape is plain data already (its rows JSON text, sync/shape-cache.ts).
+    shapes: { save: put, load },
     async keptShape(id) {
       const saved = (await tx<Saved>("readonly", (s) => s.get(id) as IDBRequest<Saved>)) ?? undefined;
-      const rows = (saved?.value as { rows?: unknown } | null | undefined)?.rows;
-      return saved && Array.isArray(rows) ? { rows, atMs: saved.atMs } : undefined;
+      const rows = savedRows(saved?.value);
+      return saved && rows ? { rows, atMs: saved.atMs } : undefined;
     },
     follow(id, collection) {
       let timer: ReturnType<typeof setTimeout> | undefined;

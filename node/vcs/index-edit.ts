@@ -49,6 +49,7 @@ export function addEdited(store: ObjectStore, ws: EditedWorkspace, paths: string
   const found = extensions(buf, index.extensionsAt);
   if (found.some((e) => !KEPT.has(e.signature))) throw new Unsupported("index extension");
   const cacheTree: CacheTree | undefined = index.cacheTree;
+  let updated = 0;
   for (const path of paths) {
     if (path.endsWith("/") || /(^|\/)\.git(attributes|ignore|modules)$/.test(path)) throw new Unsupported(`path ${path}`);
     const n = findEntry(index.entries, Buffer.from(path));
@@ -69,7 +70,9 @@ export function addEdited(store: ObjectStore, ws: EditedWorkspace, paths: string
     Buffer.from(writeBlob(store, content), "hex").copy(buf, at + AT.id);
     writeStat(buf, at, after, mode);
     if (cacheTree) invalidate(cacheTree, path);
+    updated++;
   }
+  if (updated === 0) return treeOf(store, index); // only temporary files, gone: the index stays as it is
   const parts: Buffer[] = [buf.subarray(0, index.extensionsAt)];
   for (const { signature, body } of found) {
     const bytes = signature === "TREE" && cacheTree ? cacheTreeBytes(cacheTree) : body;

@@ -26,6 +26,17 @@ function commit(p: Params, rows: Row[], offset: string, handle = "h1") {
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
 
+/** A collection over `store` that synced `count` rows up to `offset` and turned ready. */
+async function syncedOnline(store: LastSeenStore, count: number, offset: string) {
+  const online = kept(store);
+  void online.col.preload();
+  await settle();
+  commit(online.stream(), Array.from({ length: count }, (_, i) => ({ id: `r${i}`, n: i })), offset);
+  online.stream().markReady();
+  await settle();
+  return online;
+}
+
 /**
  * Reopens a kept shape and reads the collection's size from a timer set before the seed: a
  * seed that yields between its transactions lets the timer run after the first of them.
@@ -46,12 +57,7 @@ describe("persistShape", () => {
     let loads = 0;
     const store: LastSeenStore = { save: (id, v) => void (saves.push(id), saved.set(id, structuredClone(v) as SavedShape)), load: async (id) => (loads++, saved.get(id)) };
 
-    const online = kept(store);
-    void online.col.preload();
-    await settle();
-    commit(online.stream(), Array.from({ length: 3 }, (_, i) => ({ id: `r${i}`, n: i })), "1_0");
-    online.stream().markReady();
-    await settle();
+    await syncedOnline(store, 3, "1_0");
     expect(saves).toHaveLength(1);
     expect(savedRows(saved.get("rows:shape"))).toHaveLength(3);
 
@@ -84,12 +90,7 @@ describe("persistShape", () => {
   it("keeps a big shape as JSON parts of 250 rows and opens it one part per transaction, the page free between them, ready once all are in", async () => {
     const saved = new Map<string, SavedShape>();
     const store: LastSeenStore = { save: (id, v) => void saved.set(id, structuredClone(v) as SavedShape), load: async (id) => structuredClone(saved.get(id)) };
-    const online = kept(store);
-    void online.col.preload();
-    await settle();
-    commit(online.stream(), Array.from({ length: 2600 }, (_, i) => ({ id: `r${i}`, n: i })), "9_0");
-    online.stream().markReady();
-    await settle();
+    await syncedOnline(store, 2600, "9_0");
     // Text, not 2,600 objects: reading it back is a copy of strings.
     const kept2600 = saved.get("rows:shape")!;
     expect(kept2600.count).toBe(2600);

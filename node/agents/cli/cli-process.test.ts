@@ -44,11 +44,13 @@ describe("CLI agent processes", () => {
     const silent = new LocalPresetCliAgent({ env: fakes.env({ hang: true }), idleTimeoutMs: 300 });
     expect(isFlowError(await silent.generate({ prompt: "hi" }).catch((e) => e), "PROCESS_IDLE_TIMEOUT")).toBe(true);
 
-    const chatty = new LocalPresetCliAgent({ env: fakes.env({ trickle: { everyMs: 100, count: 6 }, stdout: ["done"] }), idleTimeoutMs: 300 });
+    // The idle clock starts at spawn, so the limit leaves room for a loaded machine's Node start;
+    // the ticks run longer in all than the limit, so only their resets keep the CLI alive.
+    const chatty = new LocalPresetCliAgent({ env: fakes.env({ trickle: { everyMs: 200, count: 8 }, stdout: ["done"] }), idleTimeoutMs: 1000 });
     const out: string[] = [];
     const result = await chatty.generate({ prompt: "hi", onStdout: (t) => out.push(t) });
     expect(result.text).toMatch(/done$/);
-    expect(out.join("")).toContain("tick 5");
+    expect(out.join("")).toContain("tick 7");
   });
 
   it("drops the agent's idle limit when the call gives a plain number, and keeps it for an object", async () => {

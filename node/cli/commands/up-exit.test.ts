@@ -63,6 +63,8 @@ describe("flow up exits right after its result", () => {
     const { code, result, lingerMs } = await upAndTime(await envOf());
     expect(result.status).toBe("finished");
     expect(code).toBe(0);
-    expect(lingerMs).toBeLessThan(1000);
+    // What this guards against is a process kept alive by the store after close (PGlite's wasm
+    // keeps 10 s timers); closing PGlite itself can take over a second on a loaded machine.
+    expect(lingerMs).toBeLessThan(4000);
   }, 90_000);
 });

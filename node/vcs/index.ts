@@ -2,12 +2,12 @@
  * @module node/vcs
  * The VCS port on the real file system: git, and watching a workspace for changes.
  */
-import type { VcsPort } from "../../core/time-travel/index.js";
-import { createGitVcs } from "./git.js";
+import { createGitVcs, type GitVcs } from "./git.js";
+import { hasDotGit } from "./workspace.js";
 
-export { createGitVcs };
+export { createGitVcs, type GitVcs };
 
-let shared: VcsPort | undefined;
+let shared: GitVcs | undefined;
 
 /**
  * The process's git port, shared by its Node envs (every `createFlow`): one git shell, and a
@@ -15,6 +15,20 @@ let shared: VcsPort | undefined;
  * @example
  * processVcs().prepare?.(process.cwd()); // the first snapshot starts now, before any run asks
  */
-export function processVcs(): VcsPort {
+export function processVcs(): GitVcs {
   return (shared ??= createGitVcs());
+}
+
+let warmed = false;
+
+/**
+ * Starts the process's git shell now (`GitVcs.warm`) when the working directory is inside a git
+ * repository, where this process's runs will most likely snapshot; once per process.
+ * @example
+ * warmProcessVcs(); // at createFlow: the first run's snapshot then forks no grown Node process
+ */
+export function warmProcessVcs(): void {
+  if (warmed) return;
+  warmed = true;
+  if (process.platform !== "win32" && hasDotGit(process.cwd())) processVcs().warm();
 }

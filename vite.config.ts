@@ -26,10 +26,8 @@ export default defineConfig({
     // Tests run inside this repository: no time-travel snapshots of it unless a test injects a
     // VCS port on a repository of its own (node/time-travel/*.test.tsx).
     env: { FLOW_SNAPSHOTS: "off" },
-    // Closes what test helpers keep open for a whole file (the shared PGlite instance), and fails
-    // a file that leaves the working directory or environment changed (the next file in its
-    // process would run in it).
-    setupFiles: ["node/testing/after-file.ts", "node/testing/process-state.ts"],
+    // Closes what test helpers keep open for a whole file (the shared PGlite instance).
+    setupFiles: ["node/testing/after-file.ts"],
     // Most files wait on processes, sockets, PostgreSQL and disks more than on the CPU, so two
     // run at once (Vitest's default on 2 cores is one: the suite took 24 minutes). The browser
     // files drive Chromium, which wants both cores: they run after the rest, one at a time.
@@ -46,6 +44,9 @@ export default defineConfig({
           // working directory and environment), and its state must not depend on which files ran
           // before it; shuffled runs showed none does (docs/performance.md).
           isolate: false,
+          // Added to the shared setup file: fails a file that leaves the working directory or
+          // environment changed (the next file in its worker would run in it).
+          setupFiles: ["node/testing/process-state.ts"],
           sequence: { groupOrder: 0 },
         },
       },

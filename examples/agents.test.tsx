@@ -6,7 +6,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { createFlow, FlowDb, HostedChatAgent, LocalServerAgent, runWorkflow, SessionCliAgent } from "durable-flow";
 import { installFakeClis } from "../node/agents/testing/fake-cli.js";
 import { startProviderServer } from "../node/agents/testing/provider-server.js";
@@ -18,6 +18,8 @@ afterAll(async () => Promise.all(servers.map((s) => s.close())));
 describe("examples/agents.tsx", () => {
   it("plans through a failover chain, fixes with a CLI agent, and records usage per attempt", async () => {
     const dir = mkdtempSync(join(tmpdir(), "flow-agents-example-"));
+    const cwd = process.cwd();
+    onTestFinished(() => process.chdir(cwd)); // other files share this process (vite.config.ts)
     process.chdir(dir); // the module's default export opens .flow/flow.db in the working directory
     const { schemas, triageWorkflow } = await import("./agents.js");
     const limited = await startProviderServer([{ status: 429, headers: { "retry-after": "3600" }, message: "rate limit exceeded" }]);

@@ -33,7 +33,10 @@ import { main as cliMain } from "../node/cli/main.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TMP = mkdtempSync(join(tmpdir(), "flow-components-"));
-afterAll(() => rmSync(TMP, { recursive: true, force: true }));
+afterAll(() => {
+  vi.unstubAllEnvs();
+  rmSync(TMP, { recursive: true, force: true });
+});
 
 let stores = 0;
 /** A fresh store file for one test. */
@@ -41,7 +44,7 @@ const freshDb = (name: string) => join(TMP, `${name}-${++stores}.db`);
 
 /** Imports an example with its default store in the temp directory. */
 async function load<T>(name: string, importer: () => Promise<T>): Promise<T> {
-  process.env.FLOW_EXAMPLE_DB = join(TMP, `${name}-default.db`);
+  vi.stubEnv("FLOW_EXAMPLE_DB", join(TMP, `${name}-default.db`));
   return importer();
 }
 

@@ -6,13 +6,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { createFlow, FlowDb, listPendingApprovals, runWorkflow, submitApproval, submitHumanTask } from "durable-flow";
 import type { OutputTarget } from "durable-flow";
 
 const TMP = mkdtempSync(join(tmpdir(), "flow-library-"));
-afterAll(() => rmSync(TMP, { recursive: true, force: true }));
-process.env.FLOW_EXAMPLE_DB = join(TMP, "default.db");
+afterAll(() => {
+  vi.unstubAllEnvs();
+  rmSync(TMP, { recursive: true, force: true });
+});
+vi.stubEnv("FLOW_EXAMPLE_DB", join(TMP, "default.db"));
 let stores = 0;
 const freshDb = () => join(TMP, `library-${++stores}.db`);
 

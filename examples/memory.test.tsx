@@ -5,12 +5,14 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { aggregateScores, createFlow, createMemoryStore, FlowDb, listScores, runWorkflow, scoreRuns } from "durable-flow";
 
 describe("examples/memory.tsx", () => {
   it("remembers updates across runs, recalls related ones, and scores the summaries", async () => {
     const dir = mkdtempSync(join(tmpdir(), "flow-memory-example-"));
+    const cwd = process.cwd();
+    onTestFinished(() => process.chdir(cwd)); // other files share this process (vite.config.ts)
     process.chdir(dir); // the module's default export opens .flow/flow.db in the working directory
     const { schemas, standupWorkflow, continuity } = await import("./memory.js");
     const api = createFlow(schemas, { dbPath: join(dir, "flow.db") });

@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { createFlow, HostedChatAgent, runWorkflow } from "durable-flow";
 import { startProviderServer, type ProviderServer } from "../node/agents/testing/provider-server.js";
 import { startTestServer, type TestServer } from "../node/tools/testing.js";
@@ -39,6 +39,8 @@ describe("examples/tools.tsx", () => {
     git("init", "-q");
     git("add", ".");
     git("commit", "-qm", "init");
+    const cwd = process.cwd();
+    onTestFinished(() => process.chdir(cwd)); // other files share this process (vite.config.ts)
     process.chdir(dir); // the built-ins default to the working directory as rootDir
     const { schemas, toolsWorkflow, agentTools } = await import("./tools.js");
 

@@ -16,14 +16,23 @@ describe.each(testBackends)("resumeClaim on $name", (backend) => {
     const first = await backend.open(schemas);
     const ran: string[] = [];
     const pause = new AbortController();
+    // The winner waits in s2 until the other worker's resume has settled (or a second s2 starts,
+    // which the assertions below report): a run that finished before the other worker read it
+    // would be answered as finished, not refused, so the race must not depend on timing.
+    let raced: Array<Promise<unknown>> = [];
+    let inS2 = 0;
+    let secondS2!: () => void;
+    const bothInS2 = new Promise<void>((resolve) => (secondS2 = resolve));
     const make = (a: typeof first.api) =>
       a.flow(() => (
         <a.Workflow name="race">
           {["s1", "s2", "s3"].map((id) => (
             <a.Task key={id} id={id} output={a.outputs.step}>
-              {() => {
+              {async () => {
                 ran.push(id);
                 if (id === "s1") pause.abort();
+                if (id === "s2" && ++inS2 === 2) secondS2();
+                if (id === "s2") await Promise.race([bothInS2, ...raced.map((p) => p.then(() => undefined, () => undefined))]);
                 return { value: ran.length };
               }}
             </a.Task>
@@ -38,7 +47,8 @@ describe.each(testBackends)("resumeClaim on $name", (backend) => {
     const seen = await db.requireRun(parked.runId);
     const workers = await Promise.all([1, 2].map((n) => backend.open(schemas, { sameStoreAs: first.location, env: { ownerId: `worker-${n}` } })));
     const claim = { claimOwnerId: seen.ownerId!, claimHeartbeatAtMs: seen.heartbeatAtMs! };
-    const results = await Promise.allSettled(workers.map((w) => runWorkflow(make(w.api), { runId: parked.runId, resume: true, resumeClaim: claim })));
+    raced = workers.map((w) => runWorkflow(make(w.api), { runId: parked.runId, resume: true, resumeClaim: claim }));
+    const results = await Promise.allSettled(raced);
     const won = results.filter((r) => r.status === "fulfilled");
     const lost = results.filter((r) => r.status === "rejected");
     expect(won).toHaveLength(1);

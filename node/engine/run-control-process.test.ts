@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { flowDbFile } from "../testing/flow-db-file.js";
 import { flowProcess } from "../testing/flow-process.js";
 import { FrameClient, until } from "../server/gateway-testing.js";
@@ -134,7 +134,8 @@ describe("controlling runs across processes (issue 23)", () => {
     await slowStarted(env, `slow to start (${up.output()})`);
     up.child.kill("SIGKILL");
     await up.exited;
-    Object.assign(process.env, env, { FLOW_TEST_TASK_MS: "10" });
+    for (const [name, value] of Object.entries({ ...env, FLOW_TEST_TASK_MS: "10" })) vi.stubEnv(name, value);
+    onTestFinished(() => void vi.unstubAllEnvs());
     const { default: workflow } = await import("./fixtures/control/control.js");
     const { runWorkflow } = await import("../index.js");
     const seen: string[] = [];

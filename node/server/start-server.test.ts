@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createFlow, FlowDb, startServer, type FlowServer } from "durable-flow";
 import { tempDir } from "../testing/backends.js";
 import { readSse } from "./testing.js";
@@ -33,12 +33,15 @@ async function untilParked(runId: string) {
 
 beforeAll(async () => {
   const dbPath = join(tempDir(), "flow.db");
-  process.env.FLOW_SERVER_TEST_DB = dbPath;
+  vi.stubEnv("FLOW_SERVER_TEST_DB", dbPath);
   db = new FlowDb(createFlow({}, { dbPath }).db);
   server = startServer({ port: 0, rootDir, authToken: "tok", db, hostname: "127.0.0.1" });
   url = await listening(server);
 });
-afterAll(() => close(server));
+afterAll(() => {
+  vi.unstubAllEnvs();
+  return close(server);
+});
 
 describe("startServer", () => {
   it("listens on the port 0 picked, with SPEC's timeouts, /health open and every other route behind the bearer token", async () => {

@@ -2,8 +2,8 @@
  * @module node/testing/pglite-shared
  * One PGlite instance per test process, lent to one test at a time and reset between tests.
  * A new PGlite costs about 0.7 s of wall time and 1.5 s of CPU (the template copy, then
- * PostgreSQL's start in wasm) and engine tests open one per test on the pglite backend; Vitest
- * runs each test file in a process of its own, so a file pays one start instead.
+ * PostgreSQL's start in wasm) and engine tests open one per test on the pglite backend; a test
+ * file pays one start instead (files that share a worker process each start their own, below).
  *
  * A test borrows the shared data dir with {@link lendPgliteDir}; while it is lent, other fresh
  * stores (a second one in the same test, a concurrent test) get a new data dir of their own, as

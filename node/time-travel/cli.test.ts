@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import type { CliIO } from "../cli/command.js";
 import { main } from "../cli/main.js";
 import { createFlow, FlowDb } from "../index.js";
@@ -39,8 +39,9 @@ describe("time-travel CLI", () => {
   it("timeline, rewind, snapshots, revert, fork and replay a run in a real repository", async () => {
     const repo = tempRepo();
     const db = join(tempDir(), "flow.db");
-    process.env.FLOW_TEST_DB = db;
-    process.env.FLOW_TEST_REPO = repo;
+    vi.stubEnv("FLOW_TEST_DB", db);
+    vi.stubEnv("FLOW_TEST_REPO", repo);
+    onTestFinished(() => void vi.unstubAllEnvs());
     const { default: wf } = await import("./fixtures/cli-workflow.js");
     const { runWorkflow } = await import("durable-flow");
     const { runId, status } = await runWorkflow(wf, { input: { word: "one" }, rootDir: repo });

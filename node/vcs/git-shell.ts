@@ -48,13 +48,12 @@ export class GitShell {
 
   /** Starts the shell now if it is not running (see `GitVcs.warm`). */
   warm(): void {
-    this.child ??= this.start();
+    if (!this.child) this.start();
   }
 
   /** Runs `command` (its first word the executable; `sh -c <script>` runs a script) in `cwd` with `vars` added to the environment. */
   run(cwd: string, command: string[], vars: Record<string, string> = {}): Promise<ShellResult> {
-    this.warm();
-    const child = this.child!;
+    const child = this.child ?? this.start();
     const assignments = Object.entries(vars).map(([key, value]) => `${key}=${quote(value)}`);
     // A directory that is gone is exit 126, never an exit code a git command gives meaning to (add's 1).
     const line = `(cd ${quote(cwd)} || exit 126; ${[...assignments, "exec", ...command.map(quote)].join(" ")}) </dev/null 2>&1\n`;

@@ -17,7 +17,7 @@ import { createDefaultEnv, type RuntimeEnv } from "../../core/engine/index.js";
 import { type CurrentAttempt, installAttemptContext } from "../../core/tools/index.js";
 import { createNodeHotReload } from "../hot/index.js";
 import { openFileRunLog } from "./run-log.js";
-import { processVcs, warmProcessVcs } from "../vcs/index.js";
+import { processVcs } from "../vcs/index.js";
 import { createNodeWorkspaces } from "../workspace/index.js";
 import { otlpTracingFromEnv } from "../tracing/index.js";
 
@@ -67,7 +67,6 @@ export function createNodeEnv(overrides: Partial<RuntimeEnv> = {}): RuntimeEnv {
     warn: (message, details) => (warningSink ? warningSink(message, details) : process.emitWarning(message, { code: "FLOW_WARNING", detail: details ? JSON.stringify(details) : undefined })),
     ...overrides,
   });
-  if (env.vcs === processVcs() && env.recordSnapshots !== false) warmProcessVcs();
   return env;
 }
 

@@ -4,10 +4,7 @@
  * snapshot is taken"): an editing snapshot's `git add`, and `prepare`'s first snapshot. Starting
  * a process from Node blocks its event loop until the child has exec'd (libuv forks the whole
  * Node process and waits), which on a busy machine was most of an editing snapshot's time in
- * Node; `sh` forks a small process instead, and Node only writes a line to a pipe. The fork
- * also leaves every page of Node's heap copy-on-write, so each page's next write faults: the
- * process's shell is started early (`warm`; node/vcs/index.ts `warmProcessVcs`), before a run
- * grows the heap and writes it.
+ * Node; `sh` forks a small process instead, and Node only writes a line to a pipe.
  *
  * Protocol: one command per line, its words single-quoted (a newline in a word is `$nl`),
  * run as `(cd <dir> || exit 126; VAR=... exec <command>) </dev/null 2>&1`; its output (stdout
@@ -45,11 +42,6 @@ export class GitShell {
 
   /** `env`: the environment of the shell (and of every command), read when it starts. */
   constructor(private readonly env: () => NodeJS.ProcessEnv) {}
-
-  /** Starts the shell now if it is not running (see `GitVcs.warm`). */
-  warm(): void {
-    if (!this.child) this.start();
-  }
 
   /** Runs `command` (its first word the executable; `sh -c <script>` runs a script) in `cwd` with `vars` added to the environment. */
   run(cwd: string, command: string[], vars: Record<string, string> = {}): Promise<ShellResult> {

@@ -73,18 +73,6 @@ const MAX_CHANGED = 2_000;
 const CHANGED_ENV = configEnv({ ...CONFIG, "core.preloadIndex": "false" });
 const NULL_SHA = "0000000000000000000000000000000000000000";
 
-/** The git port: the VCS port, and a way to start its git shell early. */
-export interface GitVcs extends VcsPort {
-  /**
-   * Starts the port's git shell now (not on Windows), while the process is small, instead of at
-   * its first snapshot. Node starts a process by forking itself (libuv), which leaves every page
-   * of its heap copy-on-write: each page's next write then faults, about 30 us apiece on the
-   * virtual machines Flow is measured on, so a shell started in the middle of a run costs the
-   * run far more than the start itself (docs/performance.md).
-   */
-  warm(): void;
-}
-
 /**
  * A VCS port over the `git` executable.
  * @example
@@ -92,7 +80,7 @@ export interface GitVcs extends VcsPort {
  * const pointer = await vcs.snapshot("/repo", "refs/flow/runs/r1/manual");
  * await vcs.restore("/repo", pointer); // the tree back byte for byte
  */
-export function createGitVcs(options: { gitPath?: string } = {}): GitVcs {
+export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
   const gitPath = options.gitPath ?? "git";
   const workspaces = new Map<string, Promise<Workspace | null>>();
 
@@ -280,10 +268,6 @@ export function createGitVcs(options: { gitPath?: string } = {}): GitVcs {
   }
 
   return {
-    warm() {
-      shell?.warm();
-    },
-
     async detect(dir) {
       return (await open(dir))?.top ?? null;
     },

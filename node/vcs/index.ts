@@ -2,12 +2,12 @@
  * @module node/vcs
  * The VCS port on the real file system: git, and watching a workspace for changes.
  */
-import { createGitVcs, type GitVcs } from "./git.js";
-import { hasDotGit } from "./workspace.js";
+import type { VcsPort } from "../../core/time-travel/index.js";
+import { createGitVcs } from "./git.js";
 
-export { createGitVcs, type GitVcs };
+export { createGitVcs };
 
-let shared: GitVcs | undefined;
+let shared: VcsPort | undefined;
 
 /**
  * The process's git port, shared by its Node envs (every `createFlow`): one git shell, and a
@@ -15,20 +15,6 @@ let shared: GitVcs | undefined;
  * @example
  * processVcs().prepare?.(process.cwd()); // the first snapshot starts now, before any run asks
  */
-export function processVcs(): GitVcs {
+export function processVcs(): VcsPort {
   return (shared ??= createGitVcs());
-}
-
-let warmed = false;
-
-/**
- * Starts the process's git shell now (`GitVcs.warm`) when the working directory is inside a git
- * repository, where this process's runs will most likely snapshot; once per process.
- * @example
- * warmProcessVcs(); // at createFlow: the first run's snapshot then forks no grown Node process
- */
-export function warmProcessVcs(): void {
-  if (warmed) return;
-  warmed = true;
-  if (process.platform !== "win32" && hasDotGit(process.cwd())) processVcs().warm();
 }

@@ -18,13 +18,13 @@
  *   (what an editing attempt's end costs, without the run around it); median and p90 in ms.
  *   Steadier than `agent-edit` on a busy machine.
  */
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { createFlow, createGitVcs, FlowDb, runWorkflow, timeTravel, write } from "durable-flow";
+import { benchWorkspace } from "./support/repository.js";
 
 const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, edits: { type: "string" }, cases: { type: "string" } } });
 const CASES = new Set((values.cases ?? "compute,agent-edit,snapshot").split(","));
@@ -32,25 +32,8 @@ const FILES = Number(values.files ?? 10_000);
 const TASKS = Number(values.tasks ?? 1_000);
 const EDITS = Number(values.edits ?? 20);
 const round = (n: number) => Math.round(n * 10) / 10;
-// gc.auto=0: committing 10,000 loose objects would start a background repack in the middle of the measurement.
-const git = (dir: string, ...args: string[]) => execFileSync("git", ["-C", dir, "-c", "gc.auto=0", ...args], { env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" } });
 delete process.env.FLOW_SNAPSHOTS;
-
-/** A directory of FILES files in folders of 100 (a repository with them committed when `repo`). */
-function workspace(repo: boolean): string {
-  const dir = mkdtempSync(join(tmpdir(), "flow-bench-snap-"));
-  for (let i = 0; i < FILES; i++) {
-    if (i % 100 === 0) mkdirSync(join(dir, `d${i / 100}`));
-    writeFileSync(join(dir, `d${Math.floor(i / 100)}`, `f${i}.txt`), `file ${i}\n${"x".repeat(900)}\n`);
-  }
-  if (repo) {
-    git(dir, "init", "-q");
-    writeFileSync(join(dir, ".gitignore"), ".flow/\n");
-    git(dir, "add", "-A");
-    git(dir, "commit", "-q", "-m", "files");
-  }
-  return dir;
-}
+const workspace = (repo: boolean) => benchWorkspace(FILES, repo);
 
 /** Runs a Sequence of `count` tasks in `dir` (its store in `dir/.flow`); `body(i)` is task i's work. */
 async function runIn(dir: string, count: number, body: (i: number) => Promise<void> | void) {

@@ -1,0 +1,61 @@
+/**
+ * A process's first run in a repository, as a user's script runs it (docs/performance.md "The git
+ * shell started before the run"): each sample is a new process that calls `createFlow` and runs a
+ * Sequence of `--tasks` compute tasks rooted in one repository of `--files` committed files, its
+ * first snapshot included (the private index is removed before each sample). Prints one JSON line
+ * with the medians of `runMs` (from `createFlow` to the run's end) and `cpuMs` (Node's CPU in
+ * that time). The samples' working directory (`--cwd`, default this one) decides whether the git
+ * shell starts at `createFlow` (inside a repository) or inside the run (elsewhere):
+ *
+ *   npx tsx bench/first-run.tsx                # from the checkout: the shell starts at createFlow
+ *   npx tsx bench/first-run.tsx --cwd /tmp     # the shell starts inside the run
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { createFlow, runWorkflow } from "durable-flow";
+import { benchWorkspace } from "./support/repository.js";
+
+const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, samples: { type: "string" }, cwd: { type: "string" }, child: { type: "string" } } });
+const TASKS = Number(values.tasks ?? 1_000);
+
+if (values.child !== undefined) {
+  delete process.env.FLOW_SNAPSHOTS;
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const { flow, Workflow, Task, Sequence, outputs } = createFlow({ step: z.object({ i: z.number() }) }, { dbPath: join(mkdtempSync(join(tmpdir(), "flow-bench-first-")), "flow.db") });
+  const wf = flow(() => (
+    <Workflow name="bench-first-run">
+      <Sequence>
+        {Array.from({ length: TASKS }, (_, i) => (
+          <Task key={i} id={`t${i}`} output={outputs.step}>
+            {() => ({ i })}
+          </Task>
+        ))}
+      </Sequence>
+    </Workflow>
+  ));
+  const result = await runWorkflow(wf, { input: {}, rootDir: values.child, logDir: null });
+  if (result.status !== "finished") throw new Error(`run ${result.status}: ${JSON.stringify(result.error)}`);
+  const used = process.cpuUsage(cpu);
+  console.log(JSON.stringify({ runMs: performance.now() - started, cpuMs: (used.user + used.system) / 1000 }));
+} else {
+  const repo = benchWorkspace(Number(values.files ?? 10_000), true);
+  const samples = Array.from({ length: Number(values.samples ?? 7) }, () => {
+    rmSync(join(repo, ".git", "flow"), { recursive: true, force: true });
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--child", repo, "--tasks", String(TASKS)], {
+      encoding: "utf8",
+      cwd: values.cwd ?? process.cwd(),
+      // tsx reads the tsconfig of the working directory; this one says how JSX compiles.
+      env: { ...process.env, TSX_TSCONFIG_PATH: fileURLToPath(new URL("../tsconfig.json", import.meta.url)) },
+    });
+    if (child.status !== 0) throw new Error(child.stderr);
+    return JSON.parse(child.stdout.trim().split("\n").pop()!) as { runMs: number; cpuMs: number };
+  });
+  const median = (xs: number[]) => Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!);
+  console.log(JSON.stringify({ bench: "first-run", cwd: values.cwd ?? process.cwd(), tasks: TASKS, samples: samples.length, runMs: median(samples.map((s) => s.runMs)), cpuMs: median(samples.map((s) => s.cpuMs)) }));
+}

@@ -11,35 +11,19 @@
  * the first, middle and last task: wall time, files the restore changed), `revert`
  * (revertToAttempt of the middle task), `rewind-rows` (restoreVcs false: the rows alone).
  */
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { createFlow, FlowDb, revertToAttempt, runWorkflow, timeTravel } from "durable-flow";
+import { benchWorkspace } from "./support/repository.js";
 
 const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" } } });
 const FILES = Number(values.files ?? 10_000);
 const TASKS = Number(values.tasks ?? 100);
 const round = (n: number) => Math.round(n * 10) / 10;
-const git = (dir: string, ...args: string[]) => execFileSync("git", ["-C", dir, ...args], { env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" } });
-
 /** A directory of FILES files in folders of 100 (a repository when `repo`). */
-function workspace(repo: boolean): string {
-  const dir = mkdtempSync(join(tmpdir(), "flow-bench-tt-"));
-  for (let i = 0; i < FILES; i++) {
-    if (i % 100 === 0) mkdirSync(join(dir, `d${i / 100}`));
-    writeFileSync(join(dir, `d${Math.floor(i / 100)}`, `f${i}.txt`), `file ${i}\n${"x".repeat(900)}\n`);
-  }
-  if (repo) {
-    git(dir, "init", "-q");
-    writeFileSync(join(dir, ".gitignore"), ".flow/\n");
-    git(dir, "add", "-A");
-    git(dir, "commit", "-q", "-m", "files");
-  }
-  return dir;
-}
+const workspace = (repo: boolean) => benchWorkspace(FILES, repo);
 
 async function runIn(dir: string) {
   const { flow, Workflow, Task, Sequence, outputs, db } = createFlow({ step: z.object({ i: z.number() }) }, { dbPath: join(dir, ".flow", "flow.db"), env: { recordSnapshots: true } });

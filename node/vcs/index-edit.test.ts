@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../testing/backends.js";
@@ -55,6 +55,17 @@ describe.runIf(process.platform === "linux")("editing snapshots added by Node", 
     expect(withIndex(dir, index, "diff-files", "--name-only")).toContain("src0.txt");
     // The user's index never moves.
     expect(gitIn(dir, "diff", "--cached", "--name-only")).toBe("");
+  });
+
+  it("leaves the index unwritten when the only change is a temporary file already gone", async () => {
+    const { dir, snap, index } = await editedRepo();
+    const before = statSync(index, { bigint: true });
+    writeFileSync(join(dir, "src", ".a.ts.tmp"), "partial\n");
+    rmSync(join(dir, "src", ".a.ts.tmp"));
+    expect(await snap(1)).toEqual([]);
+    // The same file, not one written again through its lock (a new inode) to say the same thing.
+    const after = statSync(index, { bigint: true });
+    expect([after.ino, after.mtimeNs]).toEqual([before.ino, before.mtimeNs]);
   });
 
   it("leaves to git what Node would not add as git does: modes, new and deleted files, attributes, a held lock", async () => {

@@ -13,6 +13,10 @@ describe.runIf(process.platform !== "win32")("GitShell", () => {
     const printed = await shell.run(dir, ["sh", "-c", 'for w in "$@"; do printf "[%s]" "$w"; done; printf "%s|%s" "$PWD" "$FLOW_X"', "sh", ...words], { FLOW_X: "y'z" });
     expect(printed).toEqual({ output: `${words.map((w) => `[${w}]`).join("")}${dir}|y'z`, code: 0 });
     expect(await shell.run(dir, ["sh", "-c", "echo failed >&2; exit 3"])).toEqual({ output: "failed\n", code: 3 });
+    // A script runs in the shell's subshell: its variables exported, its exit code the answer.
+    const script = `sh -c 'printf "%s|" "$FLOW_X"'\nprintf "%s|%s" "$PWD" "$(printf 'a\\nb\\n' | wc -l)"\nexit 4`;
+    expect(await shell.run(dir, { script }, { FLOW_X: "y'z" })).toEqual({ output: `y'z|${dir}|2`, code: 4 });
+    expect((await shell.run(join(dir, "gone"), { script: "true" })).code).toBe(126);
     expect((await shell.run(join(dir, "gone"), ["true"])).code).toBe(126);
     // Commands run one after the other, each answer to its own caller.
     const many = await Promise.all(Array.from({ length: 20 }, (_, i) => shell.run(dir, ["echo", String(i)])));

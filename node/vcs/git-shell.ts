@@ -7,7 +7,9 @@
  * Node; `sh` forks a small process instead, and Node only writes a line to a pipe.
  *
  * Protocol: one command per line, its words single-quoted (a newline in a word is `$nl`),
- * run as `(cd <dir> || exit 126; VAR=... exec <command>) </dev/null 2>&1`; its output (stdout
+ * run as `(cd <dir> || exit 126; VAR=... exec <command>) </dev/null 2>&1` (a script: `(cd <dir>
+ * || exit 126; export VAR=...; eval <script>)`, which spares starting another `sh`: on these
+ * machines each process started costs milliseconds of page faults); its output (stdout
  * and stderr), then `\n<token> <exit code>\n`, `token` being random per shell. A shell that dies fails what
  * it was running; the next command starts a new one. It keeps Node alive only while a command
  * runs.
@@ -43,12 +45,16 @@ export class GitShell {
   /** `env`: the environment of the shell (and of every command), read when it starts. */
   constructor(private readonly env: () => NodeJS.ProcessEnv) {}
 
-  /** Runs `command` (its first word the executable; `sh -c <script>` runs a script) in `cwd` with `vars` added to the environment. */
-  run(cwd: string, command: string[], vars: Record<string, string> = {}): Promise<ShellResult> {
+  /**
+   * Runs `command` in `cwd` with `vars` added to the environment: its first word the executable,
+   * or `{ script }`, a shell script run in the shell's own subshell (`vars` exported to it).
+   */
+  run(cwd: string, command: string[] | { script: string }, vars: Record<string, string> = {}): Promise<ShellResult> {
     const child = this.child ?? this.start();
     const assignments = Object.entries(vars).map(([key, value]) => `${key}=${quote(value)}`);
+    const body = Array.isArray(command) ? [...assignments, "exec", ...command.map(quote)].join(" ") : `${assignments.length ? `export ${assignments.join(" ")}; ` : ""}eval ${quote(command.script)}`;
     // A directory that is gone is exit 126, never an exit code a git command gives meaning to (add's 1).
-    const line = `(cd ${quote(cwd)} || exit 126; ${[...assignments, "exec", ...command.map(quote)].join(" ")}) </dev/null 2>&1\n`;
+    const line = `(cd ${quote(cwd)} || exit 126; ${body}) </dev/null 2>&1\n`;
     return new Promise<ShellResult>((resolve, reject) => {
       if (this.pending.length === 0) this.hold(child, true);
       this.pending.push({ resolve, reject });

@@ -39,7 +39,7 @@ import { existsSync, lstatSync, readdirSync, realpathSync, rmdirSync, rmSync, st
 import { dirname, join, resolve } from "node:path";
 import { FlowError } from "../../core/errors.js";
 import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/index.js";
-import { commitInProcess, editedInProcess, refInProcess, seedIndex } from "./in-process.js";
+import { commitInProcess, editedInProcess, type ReadIndex, readIndexEarly, refInProcess, seedIndex } from "./in-process.js";
 import { writeCommit } from "./objects.js";
 import { GitShell } from "./git-shell.js";
 import { watchTree } from "./watch.js";
@@ -71,6 +71,12 @@ echo "$t $c"`;
 const MAX_CHANGED = 2_000;
 /** The short form's environment: no threads to stat a few paths in parallel. */
 const CHANGED_ENV = configEnv({ ...CONFIG, "core.preloadIndex": "false" });
+/**
+ * `prepare`'s environment: its add builds no untracked cache (one already there is used), so
+ * where the tree matches the private index git leaves the file as it was, and Node's read of it
+ * while git worked stands (node/vcs/in-process.ts `readIndexEarly`).
+ */
+const PREPARE_ENV = configEnv({ ...CONFIG, "core.untrackedCache": "keep" });
 const NULL_SHA = "0000000000000000000000000000000000000000";
 
 /**
@@ -99,10 +105,15 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
   const git = (ws: Pick<Workspace, "top" | "indexFile"> | { top: string }, args: string[], input?: string) => run(ws, gitPath, args, input);
   // Where sh is (not Windows), the hot commands go through one long-lived shell (node/vcs/git-shell.ts).
   const shell = process.platform === "win32" ? undefined : new GitShell(baseEnv);
-  /** `git add` (or `prepare`'s script, `file` "sh") through the shell; resolves stdout and stderr together, rejects as `run` does (the cause's `code` is the exit code). */
-  const hot = async (ws: Pick<Workspace, "top" | "indexFile"> | { top: string }, file: string, args: string[], extraEnv: Record<string, string> = {}): Promise<string> => {
-    if (!shell) return run(ws, file, args, undefined, extraEnv);
-    const { output, code } = await shell.run(ws.top, [file, ...args], { ...("indexFile" in ws ? { GIT_INDEX_FILE: ws.indexFile } : {}), ...extraEnv }).catch((error: Error) => {
+  /**
+   * `git add` (`command`: the executable and its arguments), or `prepare`'s script (`{ script }`),
+   * through the shell; resolves stdout and stderr together, rejects as `run` does (the cause's
+   * `code` is the exit code).
+   */
+  const hot = async (ws: Pick<Workspace, "top" | "indexFile"> | { top: string }, command: string[] | { script: string }, extraEnv: Record<string, string> = {}): Promise<string> => {
+    const [file, ...args] = Array.isArray(command) ? command : ["sh", "-c", command.script];
+    if (!shell) return run(ws, file!, args, undefined, extraEnv);
+    const { output, code } = await shell.run(ws.top, command, { ...("indexFile" in ws ? { GIT_INDEX_FILE: ws.indexFile } : {}), ...extraEnv }).catch((error: Error) => {
       throw failed(ws, args, error.message, error);
     });
     if (code !== 0) throw failed(ws, args, output, Object.assign(new Error(output), { code }));
@@ -110,7 +121,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
   };
   /** `git add -A` of `pathspecs` (the whole workspace unless given); exit 1 counts as done (ADDED). */
   const add = (ws: Workspace, pathspecs = ws.pathspec, extraEnv: Record<string, string> = {}) =>
-    hot(ws, gitPath, ["add", "-A", "--", ...pathspecs], extraEnv).catch((error: FlowError) => {
+    hot(ws, [gitPath, "add", "-A", "--", ...pathspecs], extraEnv).catch((error: FlowError) => {
       if (!ADDED.has((error.cause as { code?: number } | undefined)?.code ?? -1)) throw error;
       return "";
     });
@@ -147,17 +158,23 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     const generation = watch.generation;
     seedIndex(guess);
     let out: string;
+    // Node reads the private index while git works (Node waits for it otherwise): git leaves the
+    // file as it is when the tree matches it, and the read is used only then.
+    let early: ReadIndex | undefined;
+    const reading = setImmediate(() => (early = readIndexEarly(guess.indexFile)));
     try {
-      out = await hot({ top: dir, indexFile: guess.indexFile }, "sh", ["-c", PREPARE_SCRIPT], { FLOW_GIT: gitPath, FLOW_PREFIX: guess.prefix });
+      out = await hot({ top: dir, indexFile: guess.indexFile }, { script: PREPARE_SCRIPT }, { ...PREPARE_ENV, FLOW_GIT: gitPath, FLOW_PREFIX: guess.prefix });
     } catch {
       return null; // not a work tree (bare, or git missing)
+    } finally {
+      clearImmediate(reading);
     }
     const [info = "", ignored = "", added = ""] = out.split("\0");
     const ws = workspaceOf(dir, info, ignored);
     if (ws?.store && !ws.ignored && added !== "" && ADDED.has(Number(added)) && ws.indexFile === guess.indexFile && ws.prefix === guess.prefix && realGitDir(ws) === guess.gitDir) {
       ws.watch = watch;
       // Undefined where git must write the tree: the first snapshot takes it again, and says what is wrong.
-      const written = commitInProcess(ws, ws.store, undefined, "flow snapshot");
+      const written = commitInProcess(ws, ws.store, undefined, "flow snapshot", undefined, early);
       if (written) adopt(ws, written[0], written[1], generation);
     }
     return ws;

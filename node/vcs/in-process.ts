@@ -5,10 +5,11 @@
  * (node/vcs/index-edit.ts), and the tree, commit and ref written from it (node/vcs/objects.ts).
  * Each says where git's own commands must do the work instead (undefined or false).
  */
-import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { addEdited } from "./index-edit.js";
-import { indexTree, type ObjectStore, writeCommit, writeRef } from "./objects.js";
+import { type IndexFile, readIndex } from "./index-format.js";
+import { indexTree, type ObjectStore, treeOf, writeCommit, writeRef } from "./objects.js";
 import type { Workspace } from "./workspace.js";
 
 /**
@@ -35,14 +36,41 @@ export function editedInProcess(ws: Workspace, store: ObjectStore, changed: stri
   }
 }
 
+/** An index file as it was read, with what identifies that version of the file (git replaces the file to change it). */
+export interface ReadIndex {
+  index: IndexFile;
+  stamp: string;
+}
+
 /**
- * The tree, commit and ref of a snapshot written in process from the private index; undefined
- * where git's commands must write them (node/vcs/objects.ts `Unsupported`, or anything else
- * that went wrong there: git then says what).
+ * The index file parsed, read while git may still be working on it: `commitInProcess` uses it
+ * only while the file is still the one read (`stamp`). Undefined where it cannot be read or
+ * parsed (git's commands decide then).
  */
-export function commitInProcess(ws: Workspace, store: ObjectStore, ref: string | undefined, message: string, known?: string): [string, string] | undefined {
+export function readIndexEarly(indexFile: string): ReadIndex | undefined {
   try {
-    const tree = known ?? indexTree(store, ws.indexFile);
+    const fd = openSync(indexFile, "r");
+    try {
+      const stamp = stampOf(fstatSync(fd, { bigint: true }));
+      return { index: readIndex(readFileSync(fd)), stamp };
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+const stampOf = (s: { ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }) => `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+
+/**
+ * The tree, commit and ref of a snapshot written in process from the private index (`early`: as
+ * read before, while the file is unchanged); undefined where git's commands must write them
+ * (node/vcs/objects.ts `Unsupported`, or anything else that went wrong there: git then says what).
+ */
+export function commitInProcess(ws: Workspace, store: ObjectStore, ref: string | undefined, message: string, known?: string, early?: ReadIndex): [string, string] | undefined {
+  try {
+    const tree = known ?? (early && stampOf(statSync(ws.indexFile, { bigint: true })) === early.stamp ? treeOf(store, early.index) : indexTree(store, ws.indexFile));
     const commit = ws.last?.tree === tree ? ws.last.commit : writeCommit(store, tree, message);
     if (ref !== undefined) writeRef(store, ref, commit);
     return [tree, commit];

@@ -22,6 +22,15 @@ function fullTree(dir: string): string {
   return execFileSync("git", ["-C", dir, "write-tree"], { env, encoding: "utf8" }).trim();
 }
 
+/** The tree a fresh whole-workspace snapshot gives: `git add -A` into a copy of the user's index (files it tracks stay, ignored or not). */
+function treeFromUserIndex(dir: string): string {
+  const index = join(tempDir("flow-index-"), "index");
+  copyFileSync(join(dir, ".git", "index"), index);
+  const env = { ...process.env, GIT_INDEX_FILE: index };
+  execFileSync("git", ["-C", dir, "add", "-A"], { env });
+  return execFileSync("git", ["-C", dir, "write-tree"], { env, encoding: "utf8" }).trim();
+}
+
 describe.runIf(process.platform === "linux")("snapshots from the paths the watch saw change", () => {
   it("gives git only the changed paths and still snapshots byte for byte (edits, deletions, modes, new directories, renames, ignored files)", async () => {
     const dir = tempRepo();
@@ -188,6 +197,41 @@ describe.runIf(process.platform === "linux")("snapshots from the paths the watch
     expect(since().sort()).toEqual(["add -A -- :(top)inner/ :(top,exclude)inner/.flow", "add -A -- :/ :(top,exclude).flow", "add -A -- :/ :(top,exclude).flow"]);
   });
 
+  it("does not watch what a .gitignore excludes, yet snapshots a tracked file inside it and what a changed .gitignore lets in", async () => {
+    const dir = tempRepo();
+    writeFileSync(join(dir, ".gitignore"), ".flow/\nnode_modules/\nvendor/\n");
+    mkdirSync(join(dir, "node_modules", "dep"), { recursive: true });
+    writeFileSync(join(dir, "node_modules", "dep", "index.js"), "dep\n");
+    mkdirSync(join(dir, "vendor", "lib"), { recursive: true });
+    writeFileSync(join(dir, "vendor", "lib", "patched.js"), "v1\n");
+    gitIn(dir, "add", "-A");
+    gitIn(dir, "add", "-f", "vendor/lib/patched.js");
+    gitIn(dir, "commit", "-q", "-m", "vendor");
+    const { gitPath, since } = loggingGit();
+    const vcs = createGitVcs({ gitPath });
+    vcs.prepare!(dir);
+    const p0 = await vcs.snapshot(dir, "refs/flow/runs/i/0");
+    since();
+    // A write where git never looks: no event, no git work, the same snapshot.
+    writeFileSync(join(dir, "node_modules", "dep", "index.js"), "dep 2\n");
+    expect(await vcs.unchangedSince!(dir, p0, { settle: true })).toBe(true);
+    expect(await vcs.snapshot(dir, "refs/flow/runs/i/1")).toBe(p0);
+    expect(since()).toEqual([]);
+    // A tracked file in an excluded directory is watched: its edit is in the next snapshot.
+    writeFileSync(join(dir, "vendor", "lib", "patched.js"), "v2\n");
+    const p2 = await vcs.snapshot(dir, "refs/flow/runs/i/2");
+    expect(gitIn(dir, "show", `${p2}:vendor/lib/patched.js`)).toBe("v2");
+    expect(gitIn(dir, "rev-parse", `${p2}^{tree}`)).toBe(treeFromUserIndex(dir));
+    // The rules let node_modules in: it is in the next snapshot, and watched from then on.
+    writeFileSync(join(dir, ".gitignore"), ".flow/\nvendor/\n");
+    const p3 = await vcs.snapshot(dir, "refs/flow/runs/i/3");
+    expect(gitIn(dir, "show", `${p3}:node_modules/dep/index.js`)).toBe("dep 2");
+    writeFileSync(join(dir, "node_modules", "dep", "index.js"), "dep 3\n");
+    const p4 = await vcs.snapshot(dir, "refs/flow/runs/i/4");
+    expect(gitIn(dir, "show", `${p4}:node_modules/dep/index.js`)).toBe("dep 3");
+    expect(gitIn(dir, "rev-parse", `${p4}^{tree}`)).toBe(treeFromUserIndex(dir));
+  });
+
   it("falls back to the whole workspace when git refuses the short form", async () => {
     const dir = tempRepo();
     const { gitPath, since } = loggingGit();
@@ -223,14 +267,7 @@ describe.runIf(process.platform === "linux")("snapshots from the paths the watch
     gitIn(dir, "add", ".gitignore", "sub/.gitignore");
     gitIn(dir, "commit", "-q", "-m", "ignore rules");
     const vcs = createGitVcs();
-    /** The tree a fresh whole-workspace snapshot gives (`git add -A` into a copy of the user's index). */
-    const reference = () => {
-      const index = join(tempDir("flow-index-"), "index");
-      copyFileSync(join(dir, ".git", "index"), index);
-      const env = { ...process.env, GIT_INDEX_FILE: index };
-      execFileSync("git", ["-C", dir, "add", "-A"], { env });
-      return execFileSync("git", ["-C", dir, "write-tree"], { env, encoding: "utf8" }).trim();
-    };
+    const reference = () => treeFromUserIndex(dir);
     const names = (pointer: string) => gitIn(dir, "ls-tree", "-r", "--name-only", pointer).split("\n");
     const first = await vcs.snapshot(dir, "refs/flow/runs/g/0");
     expect(names(first)).toContain("keep.tmp");

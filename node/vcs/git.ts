@@ -42,6 +42,7 @@ import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-tra
 import { commitInProcess, editedInProcess, type ReadIndex, readIndexEarly, refInProcess, seedIndex } from "./in-process.js";
 import { writeCommit } from "./objects.js";
 import { GitShell } from "./git-shell.js";
+import { IgnoredDirs } from "./ignored-dirs.js";
 import { watchTree } from "./watch.js";
 import { ADDED, CHECK_IGNORE, type GuessedRepository, guessRepository, hasDotGit, PREPARE_SCRIPT, REV_PARSE, type Workspace, workspaceOf } from "./workspace.js";
 
@@ -154,7 +155,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
    * only where git's answer is the guess (same repository, same prefix).
    */
   async function locatePrepared(dir: string, guess: GuessedRepository): Promise<Workspace | null> {
-    const watch = watchTree(dir);
+    const watch = watchTree(dir, ignoredDirs(dir, guess));
     const generation = watch.generation;
     seedIndex(guess);
     let out: string;
@@ -303,7 +304,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
       if (ws.ignored) throw new FlowError("VCS_FAILED", `${ws.dir} is ignored by git (a .gitignore lists it, or it is inside a .flow folder): nothing there is snapshotted.`, { dir: ws.dir });
       return serialized(ws, async () => {
         // Watched before git reads the tree: a write during the snapshot is an event after `generation`.
-        const watch = (ws.watch ??= watchTree(ws.dir));
+        const watch = (ws.watch ??= watchTree(ws.dir, ignoredDirs(ws.dir, ws)));
         if (await isClean(ws, true)) {
           const commit = ws.clean!.commit;
           if (!(process.platform !== "win32" && ws.store && refInProcess(ws.store, ref, commit))) await git(ws, ["update-ref", ref, commit]);
@@ -349,7 +350,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
           return serialized(ws, async () => {
             if (ws.clean) return;
             // Watched before git reads the tree, as in `snapshot`: what changes from here on is an event after `generation`.
-            const watch = (ws.watch ??= watchTree(ws.dir));
+            const watch = (ws.watch ??= watchTree(ws.dir, ignoredDirs(ws.dir, ws)));
             const generation = watch.generation;
             seedIndex(ws);
             await add(ws);
@@ -412,6 +413,11 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
       return refs.length;
     },
   };
+}
+
+/** What a workspace's watch leaves out: directories a `.gitignore` excludes that hold no file its index (or the user's) tracks. */
+function ignoredDirs(dir: string, repo: Pick<Workspace, "prefix" | "indexFile" | "gitDir">): IgnoredDirs {
+  return new IgnoredDirs(dir, repo.prefix, [repo.indexFile, join(repo.gitDir, "index")]);
 }
 
 /** Git configuration passed through the environment (`GIT_CONFIG_COUNT`, git 2.31+). */

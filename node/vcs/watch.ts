@@ -9,7 +9,9 @@
  * recursive watch with one watcher and one `stat` per file (10,000 files, 10,000 watches); a
  * directory watch reports every change to the files in it, so a tree of 10,000 files in 100
  * folders needs 101. The root's `.flow/` (Flow's own store) and `.git` directories are not
- * watched: their writes are no change to the workspace. Setting the watches up lists only the
+ * watched: their writes are no change to the workspace; nor are the directories a `.gitignore`
+ * excludes that hold no tracked file (`IgnoredDirs`: a `node_modules` is most of a JavaScript
+ * repository's directories, and git never looks inside it). Setting the watches up lists only the
  * directories that have sub-directories, where the file system's link counts say which
  * (`COUNTING_LINKS`): listing 10,000 files was most of that set-up's time.
  *
@@ -30,6 +32,7 @@
  */
 import { type Dirent, type FSWatcher, lstatSync, readdirSync, type Stats, statfsSync, watch } from "node:fs";
 import { join } from "node:path";
+import type { IgnoredDirs } from "./ignored-dirs.js";
 
 /** Directories watched at most; a larger tree is snapshotted on every attempt, as without a watch. */
 const MAX_DIRS = 20_000;
@@ -75,14 +78,15 @@ const watches = new Map<string, TreeWatch>();
 
 /**
  * The watch of `root` (an absolute directory), shared by everyone in the process who asks;
- * it never keeps the process alive.
+ * it never keeps the process alive. `ignored` (read when the watch is made): the directories
+ * under it whose changes can reach no snapshot, left unwatched.
  * @example
  * const w = watchTree(process.cwd());
  */
-export function watchTree(root: string): TreeWatch {
+export function watchTree(root: string, ignored?: IgnoredDirs): TreeWatch {
   let w = watches.get(root);
   if (!w) {
-    w = process.platform === "linux" ? new DirectoryWatch(root) : UNTRUSTED;
+    w = process.platform === "linux" ? new DirectoryWatch(root, ignored) : UNTRUSTED;
     watches.set(root, w);
   }
   return w;
@@ -98,6 +102,8 @@ class DirectoryWatch implements TreeWatch {
   private readonly dirs = new Map<string, { watcher: FSWatcher; ino: number }>();
   private burst = 0;
   private rewalk = false;
+  /** A `.gitignore` changed: look for directories it lets in (what changed there is the snapshot's whole add, node/vcs/git.ts). */
+  private relist = false;
   /** Each path an event named, with the generation of its last event. */
   private readonly changed = new Map<string, number>();
   /** Intervals starting before this generation may hold changes no event named. */
@@ -106,7 +112,10 @@ class DirectoryWatch implements TreeWatch {
   /** The device whose directories' link counts say they have no sub-directories (COUNTING_LINKS), if any. */
   private readonly leafDevice: number | undefined;
 
-  constructor(private readonly root: string) {
+  constructor(
+    private readonly root: string,
+    private readonly ignored: IgnoredDirs | undefined,
+  ) {
     try {
       if (COUNTING_LINKS.has(statfsSync(root).type)) this.leafDevice = lstatSync(root).dev;
     } catch {
@@ -119,10 +128,10 @@ class DirectoryWatch implements TreeWatch {
     await turn();
     await turn();
     this.burst = 0;
-    if (this.rewalk && this.trusted) {
+    if ((this.rewalk || this.relist) && this.trusted) {
       this.watchDir(this.root);
-      this.rewalk = false;
-      this.namedFrom = this.generation;
+      if (this.rewalk) this.namedFrom = this.generation;
+      this.rewalk = this.relist = false;
     }
   }
 
@@ -179,7 +188,7 @@ class DirectoryWatch implements TreeWatch {
     } catch {
       return;
     }
-    for (const entry of entries) if (entry.isDirectory() && !this.skipped(dir, entry.name)) this.watchDir(join(dir, entry.name));
+    for (const entry of entries) if (entry.isDirectory() && !this.skipped(dir, entry.name) && !this.unwatched(join(dir, entry.name))) this.watchDir(join(dir, entry.name));
   }
 
   private onEvent(dir: string, type: string, name: string | Buffer | null): void {
@@ -193,6 +202,11 @@ class DirectoryWatch implements TreeWatch {
       this.namedFrom = this.generation;
     }
     this.changed.set(path.slice(this.root.length + 1), this.generation);
+    if (name === ".gitignore" && this.ignored) {
+      // Its rules may now let in a directory left unwatched: read them again and look (at the next settle).
+      this.ignored.forget(dir.slice(this.root.length + 1));
+      this.relist = true;
+    }
     if (type !== "rename") return;
     // Created, deleted or renamed: a new directory is watched, a removed one let go.
     let isDir = false;
@@ -201,8 +215,14 @@ class DirectoryWatch implements TreeWatch {
     } catch {
       // removed
     }
-    if (isDir) this.watchDir(path);
-    else if (this.dirs.has(path)) this.lostDir(path);
+    if (isDir) {
+      if (!this.unwatched(path)) this.watchDir(path);
+    } else if (this.dirs.has(path)) this.lostDir(path);
+  }
+
+  /** A directory a `.gitignore` excludes that holds no tracked file (`IgnoredDirs`). */
+  private unwatched(dir: string): boolean {
+    return this.ignored?.ignored(dir.slice(this.root.length + 1)) ?? false;
   }
 
   /** Flow's own store (`.flow/` at the root) and git's directories are not the workspace. */

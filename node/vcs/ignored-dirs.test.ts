@@ -1,0 +1,64 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { gitIn, tempRepo } from "./testing.js";
+import { IgnoredDirs } from "./ignored-dirs.js";
+import { watchTree } from "./watch.js";
+
+describe("IgnoredDirs", () => {
+  it("excludes what git excludes, with git's precedence, and never a directory that holds a tracked file", () => {
+    const repo = tempRepo();
+    writeFileSync(join(repo, ".gitignore"), "node_modules/\n/build\ndist/\n*.tmp/\nBig/\n");
+    mkdirSync(join(repo, "pkg", "dist"), { recursive: true });
+    // A deeper .gitignore lets one back in; a rule anchored at the top applies only there.
+    writeFileSync(join(repo, "pkg", ".gitignore"), "!dist/\n");
+    mkdirSync(join(repo, "vendor", "keep"), { recursive: true });
+    writeFileSync(join(repo, "vendor", "keep", "patched.js"), "x\n");
+    writeFileSync(join(repo, ".gitignore"), "node_modules/\n/build\ndist/\n*.tmp/\nBig/\nvendor/\n");
+    gitIn(repo, "add", "-f", "vendor/keep/patched.js");
+    const dirs = new IgnoredDirs(repo, "", [join(repo, ".git", "flow", "none"), join(repo, ".git", "index")]);
+    expect(["node_modules", "a/node_modules", "build", "dist", "x.tmp", "Big"].filter((d) => dirs.ignored(d))).toEqual(["node_modules", "a/node_modules", "build", "dist", "x.tmp", "Big"]);
+    // Not ignored: anchored elsewhere, re-included deeper, another case (git on Linux is case-sensitive), a tracked file inside.
+    expect(["src", "a/build", "pkg/dist", "big", "vendor", "vendor/keep"].filter((d) => dirs.ignored(d))).toEqual([]);
+  });
+
+  it("reads the .gitignore files above a workspace in a sub-directory, relative to where each is", () => {
+    const repo = tempRepo();
+    writeFileSync(join(repo, ".gitignore"), "pkg/cache/\nout/\n");
+    mkdirSync(join(repo, "pkg"));
+    const dirs = new IgnoredDirs(join(repo, "pkg"), "pkg/", [join(repo, ".git", "index")]);
+    expect(["cache", "out", "lib/out"].map((d) => dirs.ignored(d))).toEqual([true, true, true]);
+    expect(dirs.ignored("src")).toBe(false);
+  });
+
+  it.runIf(process.platform === "linux")("leaves them out of a watch, and watches one a changed .gitignore lets in", async () => {
+    const repo = tempRepo();
+    writeFileSync(join(repo, ".gitignore"), ".flow/\nnode_modules/\n");
+    mkdirSync(join(repo, "node_modules", "left", "deep"), { recursive: true });
+    mkdirSync(join(repo, "src"));
+    const w = watchTree(repo, new IgnoredDirs(repo, "", [join(repo, ".git", "index")]));
+    await w.settle();
+    let g = w.generation;
+    writeFileSync(join(repo, "node_modules", "left", "deep", "x.js"), "x\n");
+    await w.settle();
+    expect(w.generation).toBe(g);
+    writeFileSync(join(repo, "src", "a.ts"), "a\n");
+    await w.settle();
+    expect(w.changedSince(g, 10)).toEqual(["src/a.ts"]);
+    // A new ignored directory made later is left out too.
+    mkdirSync(join(repo, "src", "node_modules", "p"), { recursive: true });
+    await w.settle();
+    g = w.generation;
+    writeFileSync(join(repo, "src", "node_modules", "p", "y.js"), "y\n");
+    await w.settle();
+    expect(w.generation).toBe(g);
+    // The rules change: the directory is let in and watched from the next settle on.
+    writeFileSync(join(repo, ".gitignore"), ".flow/\n");
+    await w.settle();
+    g = w.generation;
+    writeFileSync(join(repo, "node_modules", "left", "deep", "x.js"), "changed\n");
+    await w.settle();
+    expect(w.generation).toBeGreaterThan(g);
+    expect(w.trusted).toBe(true);
+  });
+});

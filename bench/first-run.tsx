@@ -2,13 +2,14 @@
  * A process's first run in a repository, as a user's script runs it (docs/performance.md "The git
  * shell started before the run"): each sample is a new process that calls `createFlow` and runs a
  * Sequence of `--tasks` compute tasks rooted in one repository of `--files` committed files, its
- * first snapshot included (the private index is removed before each sample). Prints one JSON line
- * with the medians of `runMs` (from `createFlow` to the run's end) and `cpuMs` (Node's CPU in
- * that time). The samples' working directory (`--cwd`, default this one) decides whether the git
- * shell starts at `createFlow` (inside a repository) or inside the run (elsewhere):
+ * first snapshot included (the private index is removed before each sample), and in turn the same
+ * run in a directory of the same files outside any repository. Prints one JSON line with the
+ * medians of `runMs` (from `createFlow` to the run's end) and `cpuMs` (Node's CPU in that time)
+ * for each, and `ratio` (repository / outside): what a process that runs once pays for time
+ * travel, its git shell's start (a fork of the whole Node process) included:
  *
- *   npx tsx bench/first-run.tsx                # from the checkout: the shell starts at createFlow
- *   npx tsx bench/first-run.tsx --cwd /tmp     # the shell starts inside the run
+ *   npx tsx bench/first-run.tsx                        # 10,000 files, 1,000 tasks, 7 samples each
+ *   npx tsx bench/first-run.tsx --files 1000 --node-modules 1500   # a JavaScript project
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -20,7 +21,7 @@ import { z } from "zod";
 import { createFlow, runWorkflow } from "durable-flow";
 import { benchWorkspace } from "./support/repository.js";
 
-const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, samples: { type: "string" }, cwd: { type: "string" }, child: { type: "string" } } });
+const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, samples: { type: "string" }, "node-modules": { type: "string" }, child: { type: "string" } } });
 const TASKS = Number(values.tasks ?? 1_000);
 
 if (values.child !== undefined) {
@@ -44,18 +45,35 @@ if (values.child !== undefined) {
   const used = process.cpuUsage(cpu);
   console.log(JSON.stringify({ runMs: performance.now() - started, cpuMs: (used.user + used.system) / 1000 }));
 } else {
-  const repo = benchWorkspace(Number(values.files ?? 10_000), true);
-  const samples = Array.from({ length: Number(values.samples ?? 7) }, () => {
-    rmSync(join(repo, ".git", "flow"), { recursive: true, force: true });
-    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--child", repo, "--tasks", String(TASKS)], {
+  const shape = [Number(values.files ?? 10_000), { nodeModules: Number(values["node-modules"] ?? 0) }] as const;
+  const repo = benchWorkspace(shape[0], true, shape[1]);
+  const plain = benchWorkspace(shape[0], false, shape[1]);
+  const sample = (dir: string) => {
+    rmSync(join(dir, ".git", "flow"), { recursive: true, force: true });
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--child", dir, "--tasks", String(TASKS)], {
       encoding: "utf8",
-      cwd: values.cwd ?? process.cwd(),
       // tsx reads the tsconfig of the working directory; this one says how JSX compiles.
       env: { ...process.env, TSX_TSCONFIG_PATH: fileURLToPath(new URL("../tsconfig.json", import.meta.url)) },
     });
     if (child.status !== 0) throw new Error(child.stderr);
     return JSON.parse(child.stdout.trim().split("\n").pop()!) as { runMs: number; cpuMs: number };
-  });
+  };
+  const samples = Array.from({ length: Number(values.samples ?? 7) }, () => ({ repo: sample(repo), plain: sample(plain) }));
   const median = (xs: number[]) => Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!);
-  console.log(JSON.stringify({ bench: "first-run", cwd: values.cwd ?? process.cwd(), tasks: TASKS, samples: samples.length, runMs: median(samples.map((s) => s.runMs)), cpuMs: median(samples.map((s) => s.cpuMs)) }));
+  const runMs = median(samples.map((s) => s.repo.runMs));
+  const plainMs = median(samples.map((s) => s.plain.runMs));
+  console.log(
+    JSON.stringify({
+      bench: "first-run",
+      files: shape[0],
+      ...(shape[1].nodeModules ? { nodeModules: shape[1].nodeModules } : {}),
+      tasks: TASKS,
+      samples: samples.length,
+      runMs,
+      cpuMs: median(samples.map((s) => s.repo.cpuMs)),
+      plainRunMs: plainMs,
+      plainCpuMs: median(samples.map((s) => s.plain.cpuMs)),
+      ratio: Math.round((runMs / plainMs) * 100) / 100,
+    }),
+  );
 }

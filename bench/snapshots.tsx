@@ -6,6 +6,7 @@
  *   npx tsx bench/snapshots.tsx                       # 10,000 committed files, 1,000 tasks, 20 edits, 5 rounds
  *   npx tsx bench/snapshots.tsx --files 1000 --tasks 200 --edits 10
  *   npx tsx bench/snapshots.tsx --cases compute --rounds 9  # one case (compute, agent-edit, snapshot)
+ *   npx tsx bench/snapshots.tsx --cases compute --files 1000 --node-modules 1500  # a JavaScript project
  *
  * - `compute`: a Sequence of `--tasks` compute tasks that touch no file, in a repository of
  *   `--files` committed files vs the same run in a directory outside any repository, `--rounds`
@@ -30,15 +31,17 @@ import { z } from "zod";
 import { createFlow, createGitVcs, FlowDb, runWorkflow, timeTravel, write } from "durable-flow";
 import { benchWorkspace } from "./support/repository.js";
 
-const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, edits: { type: "string" }, cases: { type: "string" }, rounds: { type: "string" } } });
+const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, edits: { type: "string" }, cases: { type: "string" }, rounds: { type: "string" }, "node-modules": { type: "string" } } });
 const CASES = new Set((values.cases ?? "compute,agent-edit,snapshot").split(","));
 const FILES = Number(values.files ?? 10_000);
 const TASKS = Number(values.tasks ?? 1_000);
 const EDITS = Number(values.edits ?? 20);
 const ROUNDS = Number(values.rounds ?? 5);
+/** Packages in an ignored `node_modules` (two directories each), as a JavaScript project has; 0 by default. */
+const NODE_MODULES = Number(values["node-modules"] ?? 0);
 const round = (n: number) => Math.round(n * 10) / 10;
 delete process.env.FLOW_SNAPSHOTS;
-const workspace = (repo: boolean) => benchWorkspace(FILES, repo);
+const workspace = (repo: boolean) => benchWorkspace(FILES, repo, { nodeModules: NODE_MODULES });
 
 /** Runs a Sequence of `count` tasks in `dir` (its store in `dir/.flow`); `body(i)` is task i's work. */
 async function runIn(dir: string, count: number, body: (i: number) => Promise<void> | void) {
@@ -88,6 +91,7 @@ if (CASES.has("compute")) {
     JSON.stringify({
       case: "compute",
       files: FILES,
+      ...(NODE_MODULES ? { nodeModules: NODE_MODULES } : {}),
       tasks: TASKS,
       rounds: ROUNDS,
       wallMsPlain: round(median(rounds.map((w) => w.plain))),

@@ -1,8 +1,11 @@
 /**
  * A directory of `files` files in folders of 100, for the snapshot benchmarks; a git repository
- * with them committed when `repo` (its `.flow/` store ignored).
+ * with them committed when `repo` (its `.flow/` store ignored). `nodeModules` adds an ignored
+ * `node_modules` of that many packages (a directory, a `lib` inside it, three files), as a
+ * JavaScript project has.
  * @example
  * const dir = benchWorkspace(10_000, true);
+ * const js = benchWorkspace(1_000, true, { nodeModules: 1_500 });
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -12,15 +15,21 @@ import { join } from "node:path";
 // gc.auto=0: committing 10,000 loose objects would start a background repack in the middle of the measurement.
 const git = (dir: string, ...args: string[]) => execFileSync("git", ["-C", dir, "-c", "gc.auto=0", ...args], { env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" } });
 
-export function benchWorkspace(files: number, repo: boolean): string {
+export function benchWorkspace(files: number, repo: boolean, opts: { nodeModules?: number } = {}): string {
   const dir = mkdtempSync(join(tmpdir(), "flow-bench-snap-"));
   for (let i = 0; i < files; i++) {
     if (i % 100 === 0) mkdirSync(join(dir, `d${i / 100}`));
     writeFileSync(join(dir, `d${Math.floor(i / 100)}`, `f${i}.txt`), `file ${i}\n${"x".repeat(900)}\n`);
   }
+  for (let p = 0; p < (opts.nodeModules ?? 0); p++) {
+    const lib = join(dir, "node_modules", `pkg${p}`, "lib");
+    mkdirSync(lib, { recursive: true });
+    writeFileSync(join(dir, "node_modules", `pkg${p}`, "package.json"), `{"name":"pkg${p}"}\n`);
+    for (const name of ["index.js", "util.js"]) writeFileSync(join(lib, name), `module.exports = ${p};\n`);
+  }
   if (repo) {
     git(dir, "init", "-q");
-    writeFileSync(join(dir, ".gitignore"), ".flow/\n");
+    writeFileSync(join(dir, ".gitignore"), ".flow/\nnode_modules/\n");
     git(dir, "add", "-A");
     git(dir, "commit", "-q", "-m", "files");
   }

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../testing/backends.js";
@@ -22,10 +22,15 @@ function fullTree(dir: string): string {
   return execFileSync("git", ["-C", dir, "write-tree"], { env, encoding: "utf8" }).trim();
 }
 
-/** The tree a fresh whole-workspace snapshot gives: `git add -A` into a copy of the user's index (files it tracks stay, ignored or not). */
+/**
+ * The tree a fresh whole-workspace snapshot gives: `git add -A` into a copy of the user's index
+ * (files it tracks stay, ignored or not), dated as the original so git's racy check still applies.
+ */
 function treeFromUserIndex(dir: string): string {
   const index = join(tempDir("flow-index-"), "index");
   copyFileSync(join(dir, ".git", "index"), index);
+  const { atime, mtime } = statSync(join(dir, ".git", "index"));
+  utimesSync(index, atime, mtime);
   const env = { ...process.env, GIT_INDEX_FILE: index };
   execFileSync("git", ["-C", dir, "add", "-A"], { env });
   return execFileSync("git", ["-C", dir, "write-tree"], { env, encoding: "utf8" }).trim();

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -9,6 +9,31 @@ import { gitIn, snapshotSeries, tempRepo, treePicture, userGitState } from "./te
 const binary = (seed: number) => Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 31 + seed) % 256));
 
 describe("git VCS port", () => {
+  it("snapshots a file rewritten, at the same size, in the second your index was written (git's racy check, kept in the private index)", async () => {
+    const dir = tempRepo();
+    // Stat data that cannot tell the rewrite: the same size and modification time, ctime not trusted.
+    gitIn(dir, "config", "core.trustctime", "false");
+    const then = new Date("2026-01-01T00:00:00Z");
+    writeFileSync(join(dir, "a.txt"), "v1\n");
+    utimesSync(join(dir, "a.txt"), then, then);
+    gitIn(dir, "add", "a.txt");
+    gitIn(dir, "commit", "-q", "-m", "a");
+    writeFileSync(join(dir, "a.txt"), "v2\n");
+    utimesSync(join(dir, "a.txt"), then, then);
+    // Your index written in that same second: git looks at the file's content again (`git diff`
+    // does, without rewriting the index as `git status` would).
+    utimesSync(join(dir, ".git", "index"), then, then);
+    expect(gitIn(dir, "diff", "--name-only")).toBe("a.txt");
+    // Taken by a snapshot, and by a prepared first snapshot (Linux), each seeding a new private index.
+    for (const prepared of [false, true]) {
+      rmSync(join(dir, ".git", "flow"), { recursive: true, force: true });
+      const vcs = createGitVcs();
+      if (prepared) vcs.prepare?.(dir);
+      const pointer = await vcs.snapshot(dir, "refs/flow/runs/racy/0");
+      expect(gitIn(dir, "show", `${pointer}:a.txt`)).toBe("v2");
+    }
+  });
+
   it("restores every snapshot byte for byte (edit, create, delete, chmod, binary, symlink) and never moves the user's git state", async () => {
     const dir = tempRepo();
     const vcs = createGitVcs();

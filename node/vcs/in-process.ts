@@ -5,7 +5,7 @@
  * (node/vcs/index-edit.ts), and the tree, commit and ref written from it (node/vcs/objects.ts).
  * Each says where git's own commands must do the work instead (undefined or false).
  */
-import { closeSync, copyFileSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, statSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, statSync, utimesSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { addEdited } from "./index-edit.js";
 import { type IndexFile, readIndex } from "./index-format.js";
@@ -14,13 +14,19 @@ import type { Workspace } from "./workspace.js";
 
 /**
  * Creates the private index from the user's: its stat data makes the first snapshot of a large
- * tree hash only the files that differ. The user's index itself is only read.
+ * tree hash only the files that differ. The user's index itself is only read. The copy keeps the
+ * user's index's modification time: git hashes again an entry written in the same second as its
+ * index (racily clean: its stat data cannot tell a later rewrite of the same size), and a copy
+ * dated now would hide such a rewrite.
  */
 export function seedIndex(ws: Pick<Workspace, "indexFile" | "gitDir">): void {
   if (existsSync(ws.indexFile)) return;
   mkdirSync(dirname(ws.indexFile), { recursive: true });
   const userIndex = join(ws.gitDir, "index");
-  if (existsSync(userIndex)) copyFileSync(userIndex, ws.indexFile);
+  if (!existsSync(userIndex)) return;
+  copyFileSync(userIndex, ws.indexFile);
+  const { atime, mtime } = statSync(userIndex);
+  utimesSync(ws.indexFile, atime, mtime);
 }
 
 /**

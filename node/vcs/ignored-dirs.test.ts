@@ -61,4 +61,26 @@ describe("IgnoredDirs", () => {
     expect(w.generation).toBeGreaterThan(g);
     expect(w.trusted).toBe(true);
   });
+
+  it.runIf(process.platform === "linux")("watches a sub-directory workspace by the rules above it too, and stops vouching when one of those changes", async () => {
+    const repo = tempRepo();
+    writeFileSync(join(repo, ".gitignore"), ".flow/\npkg/cache/\n");
+    mkdirSync(join(repo, "pkg", "cache"), { recursive: true });
+    const root = join(repo, "pkg");
+    const w = watchTree(root, new IgnoredDirs(root, "pkg/", [join(repo, ".git", "index")]));
+    let g = w.generation;
+    writeFileSync(join(root, "cache", "a.bin"), "a");
+    await w.settle();
+    expect(w.generation).toBe(g);
+    // The rule above is gone: what was written under cache/ meanwhile was never named, so the
+    // watch cannot vouch for the interval (a whole-workspace snapshot), and it watches cache/ now.
+    writeFileSync(join(repo, ".gitignore"), ".flow/\n");
+    await w.settle();
+    expect(w.generation).toBeGreaterThan(g);
+    expect(w.changedSince(g, 10)).toBeUndefined();
+    g = w.generation;
+    writeFileSync(join(root, "cache", "b.bin"), "b");
+    await w.settle();
+    expect(w.changedSince(g, 10)).toEqual(["cache/b.bin"]);
+  });
 });

@@ -8,10 +8,10 @@
  * repository 200-290 ms before its first attempt (docs/performance.md).
  *
  * Only the `.gitignore` files are read, with git's precedence (the deepest file with a matching
- * rule decides, the last matching rule in it); `.git/info/exclude` and `core.excludesFile` are
- * not, so a directory only they exclude is watched, which costs watches and is never wrong. A
- * `.gitignore` that changes is read again (`forget`), and the watch looks for directories it
- * now lets in.
+ * rule decides, the last matching rule in it), the workspace's own and those of the directories
+ * above it in the repository (`above`); `.git/info/exclude` and `core.excludesFile` are not, so a
+ * directory only they exclude is watched, which costs watches and is never wrong. A `.gitignore`
+ * that changes is read again (`forget`), and the watch looks for directories it now lets in.
  */
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -27,6 +27,8 @@ import { type Entries, readIndex } from "./index-format.js";
 export class IgnoredDirs {
   private readonly top: string;
   private readonly prefix: string;
+  /** The directories above the workspace up to the repository's top, whose `.gitignore` files apply to it too. */
+  readonly above: string[] = [];
   /** Each directory's rules (repository-relative, "" the top), null where it has no `.gitignore`. */
   private readonly rules = new Map<string, Ignore | null>();
   private tracked: Entries | null | undefined;
@@ -42,7 +44,7 @@ export class IgnoredDirs {
     private readonly indexFiles: string[],
   ) {
     let top = realpathSync(root);
-    for (let depth = prefix.split("/").filter(Boolean).length; depth > 0; depth--) top = dirname(top);
+    for (let depth = prefix.split("/").filter(Boolean).length; depth > 0; depth--) this.above.push((top = dirname(top)));
     this.top = top;
     this.prefix = prefix;
   }
@@ -58,9 +60,10 @@ export class IgnoredDirs {
     }
   }
 
-  /** `rel`'s `.gitignore` changed (relative to the workspace, the directory holding it). */
-  forget(rel: string): void {
-    this.rules.delete(`${this.prefix}${rel}`.replace(/\/$/, ""));
+  /** `rel`'s `.gitignore` changed (relative to the workspace, the directory holding it; undefined: one `above`). */
+  forget(rel?: string): void {
+    if (rel === undefined) this.rules.clear();
+    else this.rules.delete(`${this.prefix}${rel}`.replace(/\/$/, ""));
   }
 
   private rulesOf(dir: string): Ignore | null {

@@ -100,6 +100,8 @@ class DirectoryWatch implements TreeWatch {
   generation = 0;
   trusted = true;
   private readonly dirs = new Map<string, { watcher: FSWatcher; ino: number }>();
+  /** Watches of the directories above the root (their `.gitignore` files only). */
+  private readonly above: FSWatcher[] = [];
   private burst = 0;
   private rewalk = false;
   /** A `.gitignore` changed: look for directories it lets in (what changed there is the snapshot's whole add, node/vcs/git.ts). */
@@ -122,6 +124,22 @@ class DirectoryWatch implements TreeWatch {
       // listed the long way
     }
     this.watchDir(root);
+    // The `.gitignore` files above the root apply to it too: one changing may let in a directory
+    // left unwatched, whose writes meanwhile no event named, so the watch no longer vouches.
+    for (const dir of ignored?.above ?? []) {
+      try {
+        const watcher = watch(dir, { persistent: false }, (_type, name) => {
+          if (String(name) !== ".gitignore") return;
+          ignored!.forget();
+          this.generation++;
+          this.rewalk = true;
+        });
+        watcher.on("error", () => this.distrust());
+        this.above.push(watcher);
+      } catch {
+        this.distrust();
+      }
+    }
   }
 
   async settle(): Promise<void> {
@@ -244,5 +262,6 @@ class DirectoryWatch implements TreeWatch {
   private distrust(): void {
     this.trusted = false;
     for (const dir of [...this.dirs.keys()]) this.unwatch(dir);
+    for (const watcher of this.above.splice(0)) watcher.close();
   }
 }

@@ -4,7 +4,7 @@
  * connection limit (a raw HTTP upgrade gets 503) and extensions.
  */
 import { connect as netConnect } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import WebSocket from "ws";
 import { FrameClient, rpc, startTestGateway, type TestGateway } from "./gateway-testing.js";
 
@@ -122,6 +122,10 @@ describe("WebSocket protocol", () => {
   });
 
   it("drops a subscriber that stops reading with run.error instead of buffering without bound", async () => {
+    // A Gateway of its own, with the default heartbeat: a paused client answers no ping, and the
+    // shared one's 300 ms heartbeat could terminate it (1006) before the drop is seen on a busy machine.
+    const t = await startTestGateway({ maxPayload: 64 * 1024, eventWindowSize: 50, maxSubscriberBufferBytes: 64 * 1024 });
+    onTestFinished(() => t.gateway.close());
     await seedForeignRun(t, "firehose", 50, 200_000);
     const c = await FrameClient.open(t.wsUrl);
     await c.connect();

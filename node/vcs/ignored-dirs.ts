@@ -43,7 +43,7 @@ export class IgnoredDirs {
     prefix: string,
     private readonly indexFiles: string[],
   ) {
-    let top = realpathSync(root);
+    let top = realPath(root);
     for (let depth = prefix.split("/").filter(Boolean).length; depth > 0; depth--) this.above.push((top = dirname(top)));
     this.top = top;
     this.prefix = prefix;
@@ -96,6 +96,15 @@ export class IgnoredDirs {
       else high = mid;
     }
     return low < count && buf.subarray(pathAt[low]!, pathEnd[low]!).subarray(0, key.length).equals(key);
+  }
+}
+
+/** `dir` on its real path (as git's answers are); as given where it cannot be resolved (gone: the snapshot says so). */
+function realPath(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
   }
 }
 

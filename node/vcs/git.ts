@@ -175,7 +175,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     if (ws?.store && !ws.ignored && added !== "" && ADDED.has(Number(added)) && ws.indexFile === guess.indexFile && ws.prefix === guess.prefix && realGitDir(ws) === guess.gitDir) {
       ws.watch = watch;
       // Undefined where git must write the tree: the first snapshot takes it again, and says what is wrong.
-      const written = commitInProcess(ws, ws.store, undefined, "flow snapshot", undefined, early);
+      const written = commitInProcess(ws, ws.store, undefined, "flow snapshot", early);
       if (written) adopt(ws, written[0], written[1], generation);
     }
     return ws;

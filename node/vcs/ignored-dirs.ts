@@ -16,7 +16,7 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { type Entries, readIndex } from "./index-format.js";
+import { type Entries, hasEntryUnder, readIndex } from "./index-format.js";
 
 /**
  * The `.gitignore` rules of a workspace and the index that says what is tracked.
@@ -81,21 +81,11 @@ export class IgnoredDirs {
     return found;
   }
 
-  /** Whether the index has an entry under `path/` (entries are sorted byte by byte). */
+  /** Whether the index has an entry under `path/`. */
   private holdsTracked(path: string): boolean {
     if (this.tracked === undefined) this.tracked = readEntries(this.indexFiles);
     // No readable index: count every directory as holding tracked files (watched).
-    if (this.tracked === null) return true;
-    const { buf, count, pathAt, pathEnd } = this.tracked;
-    const key = Buffer.from(`${path}/`);
-    let low = 0;
-    let high = count;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (Buffer.compare(buf.subarray(pathAt[mid]!, pathEnd[mid]!), key) < 0) low = mid + 1;
-      else high = mid;
-    }
-    return low < count && buf.subarray(pathAt[low]!, pathEnd[low]!).subarray(0, key.length).equals(key);
+    return this.tracked === null || hasEntryUnder(this.tracked, Buffer.from(`${path}/`));
   }
 }
 

@@ -70,13 +70,15 @@ export function readIndexEarly(indexFile: string): ReadIndex | undefined {
 const stampOf = (s: { ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }) => `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
 
 /**
- * The tree, commit and ref of a snapshot written in process from the private index (`early`: as
- * read before, while the file is unchanged); undefined where git's commands must write them
- * (node/vcs/objects.ts `Unsupported`, or anything else that went wrong there: git then says what).
+ * The tree, commit and ref of a snapshot written in process from the private index (`known`: its
+ * tree id, or the index as read before, used while the file is unchanged); undefined where git's
+ * commands must write them (node/vcs/objects.ts `Unsupported`, or anything else that went wrong
+ * there: git then says what).
  */
-export function commitInProcess(ws: Workspace, store: ObjectStore, ref: string | undefined, message: string, known?: string, early?: ReadIndex): [string, string] | undefined {
+export function commitInProcess(ws: Workspace, store: ObjectStore, ref: string | undefined, message: string, known?: string | ReadIndex): [string, string] | undefined {
   try {
-    const tree = known ?? (early && stampOf(statSync(ws.indexFile, { bigint: true })) === early.stamp ? treeOf(store, early.index) : indexTree(store, ws.indexFile));
+    const tree =
+      typeof known === "string" ? known : known && stampOf(statSync(ws.indexFile, { bigint: true })) === known.stamp ? treeOf(store, known.index) : indexTree(store, ws.indexFile);
     const commit = ws.last?.tree === tree ? ws.last.commit : writeCommit(store, tree, message);
     if (ref !== undefined) writeRef(store, ref, commit);
     return [tree, commit];

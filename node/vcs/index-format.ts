@@ -81,18 +81,29 @@ export function extensions(buf: Buffer, at: number): Array<{ signature: string; 
 
 /** The position of the entry named `path` (its bytes), or -1. Entries are sorted by path, byte by byte. */
 export function findEntry(entries: Entries, path: Buffer): number {
-  const { buf, pathAt, pathEnd } = entries;
-  let low = 0;
-  let high = entries.count - 1;
-  while (low <= high) {
-    const mid = (low + high) >>> 1;
-    const order = Buffer.compare(buf.subarray(pathAt[mid]!, pathEnd[mid]!), path);
-    if (order === 0) return mid;
-    if (order < 0) low = mid + 1;
-    else high = mid - 1;
-  }
-  return -1;
+  const at = firstEntryFrom(entries, path);
+  return at < entries.count && pathOf(entries, at).equals(path) ? at : -1;
 }
+
+/** Whether an entry's path starts with `prefix` (its bytes; a directory ends with `/`). */
+export function hasEntryUnder(entries: Entries, prefix: Buffer): boolean {
+  const at = firstEntryFrom(entries, prefix);
+  return at < entries.count && pathOf(entries, at).subarray(0, prefix.length).equals(prefix);
+}
+
+/** The position of the first entry whose path is `path` or sorts after it (`count` if none). */
+function firstEntryFrom(entries: Entries, path: Buffer): number {
+  let low = 0;
+  let high = entries.count;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (Buffer.compare(pathOf(entries, mid), path) < 0) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+const pathOf = (entries: Entries, n: number) => entries.buf.subarray(entries.pathAt[n]!, entries.pathEnd[n]!);
 
 /** The `TREE` extension: `<name>\0<entry count> <subtree count>\n[<id>]` per directory, depth first. */
 function readCacheTree(buf: Buffer): CacheTree | undefined {

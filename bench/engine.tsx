@@ -7,6 +7,7 @@
  *   npx tsx bench/engine.ts --n 1000        # one size
  *   npx tsx bench/engine.ts --case seq --n 1000   # one case, in this process
  *   npx tsx bench/engine.ts --backend pglite      # one backend: sqlite | pglite | postgres | all (default)
+ *   npx tsx bench/engine.ts --case seq --n 1000 --root ~/my-repo   # rooted there (snapshots on, as users run it)
  *
  * PostgreSQL cases run in a fresh schema of FLOW_TEST_POSTGRES_URL (scripts/setup.d/postgres.sh
  * makes the default one); PGlite cases in a new data dir (copied from the initialized template).
@@ -40,7 +41,7 @@ type Shape = "seq" | "par4" | "par16" | "seq-reads" | "seq-reads-root";
 type Backend = "sqlite" | "pglite" | "postgres";
 const BACKENDS: Backend[] = ["sqlite", "pglite", "postgres"];
 
-const { values } = parseArgs({ options: { case: { type: "string" }, n: { type: "string", multiple: true }, backend: { type: "string" } } });
+const { values } = parseArgs({ options: { case: { type: "string" }, n: { type: "string", multiple: true }, backend: { type: "string" }, root: { type: "string" } } });
 const sizes = (values.n ?? ["10", "100", "1000", "10000"]).map(Number);
 const chosen = values.backend ?? "all";
 if (chosen !== "all" && !BACKENDS.includes(chosen as Backend)) throw new Error(`--backend must be one of ${BACKENDS.join(", ")} or all`);
@@ -57,7 +58,7 @@ if (values.case) {
       // build alone creates 10^8 elements (run it with --case seq-reads-root --n 10000).
       if (shape === "seq-reads-root" && n > 1000) continue;
       for (const backend of backends) {
-        const r = spawnSync(process.execPath, ["--import", "tsx", self, "--case", shape, "--n", String(n), "--backend", backend], { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+        const r = spawnSync(process.execPath, ["--import", "tsx", self, "--case", shape, "--n", String(n), "--backend", backend, ...(values.root ? ["--root", values.root] : [])], { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
         if (r.status !== 0) throw new Error(`case ${shape} n=${n} on ${backend} failed`);
         process.stdout.write(r.stdout);
       }
@@ -113,9 +114,9 @@ async function runCase(shape: Shape, n: number, backend: Backend) {
   const baselineRssMb = round(process.memoryUsage().rss / 1024 / 1024);
   const started = performance.now();
   const cpuStart = process.cpuUsage();
-  // rootDir outside any repository: the engine alone, without time-travel snapshots
-  // (bench/time-travel.ts measures those).
-  const result = await runWorkflow(workflow, { input: {}, maxConcurrency: limit, logDir: null, rootDir: tmpdir() });
+  // By default rooted outside any repository: the engine alone, without time-travel snapshots
+  // (bench/snapshots.tsx measures those); `--root` roots it where a user would, in a repository.
+  const result = await runWorkflow(workflow, { input: {}, maxConcurrency: limit, logDir: null, rootDir: values.root ?? tmpdir() });
   const wallMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuStart);
   if (result.status !== "finished") throw new Error(`run ${result.status}: ${JSON.stringify(result.error)}`);

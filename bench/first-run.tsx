@@ -45,9 +45,10 @@ if (values.child !== undefined) {
   const used = process.cpuUsage(cpu);
   console.log(JSON.stringify({ runMs: performance.now() - started, cpuMs: (used.user + used.system) / 1000 }));
 } else {
-  const shape = [Number(values.files ?? 10_000), { nodeModules: Number(values["node-modules"] ?? 0) }] as const;
-  const repo = benchWorkspace(shape[0], true, shape[1]);
-  const plain = benchWorkspace(shape[0], false, shape[1]);
+  const files = Number(values.files ?? 10_000);
+  const nodeModules = Number(values["node-modules"] ?? 0);
+  const repo = benchWorkspace(files, true, { nodeModules });
+  const plain = benchWorkspace(files, false, { nodeModules });
   const sample = (dir: string) => {
     rmSync(join(dir, ".git", "flow"), { recursive: true, force: true });
     const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--child", dir, "--tasks", String(TASKS)], {
@@ -65,8 +66,8 @@ if (values.child !== undefined) {
   console.log(
     JSON.stringify({
       bench: "first-run",
-      files: shape[0],
-      ...(shape[1].nodeModules ? { nodeModules: shape[1].nodeModules } : {}),
+      files,
+      ...(nodeModules ? { nodeModules } : {}),
       tasks: TASKS,
       samples: samples.length,
       runMs,

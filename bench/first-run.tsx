@@ -6,10 +6,14 @@
  * run in a directory of the same files outside any repository. Prints one JSON line with the
  * medians of `runMs` (from `createFlow` to the run's end) and `cpuMs` (Node's CPU in that time)
  * for each, and `ratio` (repository / outside): what a process that runs once pays for time
- * travel, its git shell's start (a fork of the whole Node process) included:
+ * travel, its git shell's start (a fork of the whole Node process) included. With `--cli`, each
+ * sample is `flow up` instead (bench/support/compute-sequence.tsx, in the directory, as a user
+ * types it), and `runMs` is the whole command's time (its start and the workflow file's loading
+ * included: `flow up` starts the first snapshot before it loads the file); no `cpuMs`:
  *
  *   npx tsx bench/first-run.tsx                        # 10,000 files, 1,000 tasks, 7 samples each
  *   npx tsx bench/first-run.tsx --files 1000 --node-modules 1500   # a JavaScript project
+ *   npx tsx bench/first-run.tsx --cli                  # `flow up`, the whole command
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -21,7 +25,7 @@ import { z } from "zod";
 import { createFlow, runWorkflow } from "durable-flow";
 import { benchWorkspace } from "./support/repository.js";
 
-const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, samples: { type: "string" }, "node-modules": { type: "string" }, child: { type: "string" } } });
+const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, samples: { type: "string" }, "node-modules": { type: "string" }, child: { type: "string" }, cli: { type: "boolean" } } });
 const TASKS = Number(values.tasks ?? 1_000);
 
 if (values.child !== undefined) {
@@ -49,8 +53,19 @@ if (values.child !== undefined) {
   const nodeModules = Number(values["node-modules"] ?? 0);
   const repo = benchWorkspace(files, true, { nodeModules });
   const plain = benchWorkspace(files, false, { nodeModules });
+  const cli = (dir: string) => {
+    const started = performance.now();
+    const child = spawnSync(process.execPath, [fileURLToPath(new URL("../node/cli/bin.mjs", import.meta.url)), "up", fileURLToPath(new URL("support/compute-sequence.tsx", import.meta.url)), "--quiet", "--log-dir", "none"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, FLOW_SNAPSHOTS: "", FLOW_BENCH_TASKS: String(TASKS) },
+    });
+    if (child.status !== 0) throw new Error(child.stderr);
+    return { runMs: performance.now() - started, cpuMs: Number.NaN };
+  };
   const sample = (dir: string) => {
     rmSync(join(dir, ".git", "flow"), { recursive: true, force: true });
+    if (values.cli) return cli(dir);
     const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--child", dir, "--tasks", String(TASKS)], {
       encoding: "utf8",
       // tsx reads the tsconfig of the working directory; this one says how JSX compiles.
@@ -68,12 +83,13 @@ if (values.child !== undefined) {
       bench: "first-run",
       files,
       ...(nodeModules ? { nodeModules } : {}),
+      ...(values.cli ? { command: "flow up" } : {}),
       tasks: TASKS,
       samples: samples.length,
       runMs,
-      cpuMs: median(samples.map((s) => s.repo.cpuMs)),
+      ...(values.cli ? {} : { cpuMs: median(samples.map((s) => s.repo.cpuMs)) }),
       plainRunMs: plainMs,
-      plainCpuMs: median(samples.map((s) => s.plain.cpuMs)),
+      ...(values.cli ? {} : { plainCpuMs: median(samples.map((s) => s.plain.cpuMs)) }),
       ratio: Math.round((runMs / plainMs) * 100) / 100,
     }),
   );

@@ -5,7 +5,7 @@
  *
  *   npx tsx bench/snapshots.tsx                       # 10,000 committed files, 1,000 tasks, 20 edits, 5 rounds
  *   npx tsx bench/snapshots.tsx --files 1000 --tasks 200 --edits 10
- *   npx tsx bench/snapshots.tsx --cases compute --rounds 9  # one case (compute, agent-edit, snapshot)
+ *   npx tsx bench/snapshots.tsx --cases compute --rounds 9  # one case (compute, host, agent-edit, snapshot)
  *   npx tsx bench/snapshots.tsx --cases compute --files 1000 --node-modules 1500  # a JavaScript project
  *
  * - `compute`: a Sequence of `--tasks` compute tasks that touch no file, in a repository of
@@ -18,6 +18,10 @@
  *   `againRatio`, the median of those repo / plain. The process has run in a repository before
  *   (the warm-up): what a process pays once, starting its git shell (a fork of the whole
  *   Node process, docs/performance.md), is measured per process by bench/first-run.tsx.
+ * - `host`: the same Sequence started on a Gateway whose `workspaceRoot` is the directory, after
+ *   it listened and sat idle for 300 ms (a Gateway takes its workspace's first snapshot when it
+ *   listens), from `startRun` to the run's end; a new pair of directories each round (made
+ *   before the warm-up, as for `compute`); `ratio` as for `compute`.
  * - `agent-edit`: a Sequence of `--edits` tasks, each editing one committed file with the
  *   built-in `write` tool (what an agent's tool call does); `snapshotMs` = the extra time per
  *   attempt in the repository (the goal is < 50 ms), `restored` = a rewind to the middle task
@@ -31,11 +35,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { createFlow, createGitVcs, FlowDb, runWorkflow, timeTravel, write } from "durable-flow";
+import { createFlow, createGitVcs, FlowDb, Gateway, runWorkflow, timeTravel, write } from "durable-flow";
 import { benchWorkspace } from "./support/repository.js";
 
 const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, edits: { type: "string" }, cases: { type: "string" }, rounds: { type: "string" }, "node-modules": { type: "string" } } });
-const CASES = new Set((values.cases ?? "compute,agent-edit,snapshot").split(","));
+const CASES = new Set((values.cases ?? "compute,host,agent-edit,snapshot").split(","));
+/** How long a Gateway sits idle after `listen()` before the `host` case starts its run. */
+const HOST_IDLE_MS = 300;
 const FILES = Number(values.files ?? 10_000);
 const TASKS = Number(values.tasks ?? 1_000);
 const EDITS = Number(values.edits ?? 20);
@@ -46,8 +52,8 @@ const round = (n: number) => Math.round(n * 10) / 10;
 delete process.env.FLOW_SNAPSHOTS;
 const workspace = (repo: boolean) => benchWorkspace(FILES, repo, { nodeModules: NODE_MODULES });
 
-/** Runs a Sequence of `count` tasks in `dir` (its store in `dir/.flow`); `body(i)` is task i's work. */
-async function runIn(dir: string, count: number, body: (i: number) => Promise<void> | void) {
+/** A Sequence of `count` tasks, its store in `dir/.flow`; `body(i)` is task i's work, `firstAt()` when task 0 started. */
+function sequenceIn(dir: string, count: number, body: (i: number) => Promise<void> | void) {
   const { flow, Workflow, Task, Sequence, outputs, db } = createFlow({ step: z.object({ i: z.number() }) }, { dbPath: join(dir, ".flow", "flow.db") });
   let firstAt = Number.NaN;
   const wf = flow(() => (
@@ -65,10 +71,34 @@ async function runIn(dir: string, count: number, body: (i: number) => Promise<vo
       </Sequence>
     </Workflow>
   ));
+  return { wf, db, firstAt: () => firstAt };
+}
+
+/** Runs a Sequence of `count` tasks rooted in `dir` (its store in `dir/.flow`); `body(i)` is task i's work. */
+async function runIn(dir: string, count: number, body: (i: number) => Promise<void> | void) {
+  const { wf, db, firstAt } = sequenceIn(dir, count, body);
   const started = performance.now();
   const result = await runWorkflow(wf, { input: {}, rootDir: dir, logDir: null });
   if (result.status !== "finished") throw new Error(`run ${result.status}`);
-  return { wallMs: performance.now() - started, firstMs: firstAt - started, runId: result.runId, db: new FlowDb(db) };
+  return { wallMs: performance.now() - started, firstMs: firstAt() - started, runId: result.runId, db: new FlowDb(db) };
+}
+
+/** A Gateway whose workspace is `dir` runs the Sequence of `count` compute tasks once it has listened and idled HOST_IDLE_MS: from `startRun` to the run's end. */
+async function hostRunIn(dir: string, count: number) {
+  const gateway = new Gateway({ workspaceRoot: dir }).register("sequence", sequenceIn(dir, count, () => undefined).wf);
+  await gateway.listen({ port: 0, host: "127.0.0.1" });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, HOST_IDLE_MS));
+    const started = performance.now();
+    const { runId } = await gateway.host.startRun({ workflowKey: "sequence", input: {} });
+    await gateway.host.activeRun(runId)?.done;
+    const wallMs = performance.now() - started;
+    const run = await gateway.host.db.requireRun(runId);
+    if (run.status !== "finished") throw new Error(`run ${run.status}`);
+    return wallMs;
+  } finally {
+    await gateway.close();
+  }
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -77,6 +107,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 // started from Node slows Node's next writes to its memory (docs/performance.md), which the
 // warm-up runs then absorb instead of a measured run.
 const computeDirs = CASES.has("compute") ? Array.from({ length: ROUNDS }, () => ({ plain: workspace(false), repo: workspace(true) })) : [];
+const hostDirs = CASES.has("host") ? Array.from({ length: ROUNDS }, () => ({ plain: workspace(false), repo: workspace(true) })) : [];
 // Warm-up (module loading, JIT) on small runs outside any repository and in a small one.
 await runIn(mkdtempSync(join(tmpdir(), "flow-bench-snap-warm-")), 200, () => undefined);
 await runIn(benchWorkspace(100, true), 200, () => undefined);
@@ -107,6 +138,28 @@ if (CASES.has("compute")) {
       ratios: ratios.map((x) => round(x * 100) / 100),
       firstAttemptMs: { plain: round(median(rounds.map(({ first }) => first.plain))), repo: round(median(rounds.map(({ first }) => first.repo))) },
       againRatio: round(median(rounds.map(({ again }) => again.repo / again.plain)) * 100) / 100,
+    }),
+  );
+}
+
+if (CASES.has("host")) {
+  const rounds: Array<{ plain: number; repo: number }> = [];
+  for (const [r, dirs] of hostDirs.entries()) {
+    const wall = { plain: 0, repo: 0 };
+    for (const kind of r % 2 === 0 ? (["plain", "repo"] as const) : (["repo", "plain"] as const)) wall[kind] = await hostRunIn(dirs[kind], TASKS);
+    rounds.push(wall);
+  }
+  for (const dirs of hostDirs) for (const dir of Object.values(dirs)) rmSync(dir, { recursive: true, force: true });
+  console.log(
+    JSON.stringify({
+      case: "host",
+      files: FILES,
+      ...(NODE_MODULES ? { nodeModules: NODE_MODULES } : {}),
+      tasks: TASKS,
+      rounds: ROUNDS,
+      wallMsPlain: round(median(rounds.map((w) => w.plain))),
+      wallMsRepo: round(median(rounds.map((w) => w.repo))),
+      ratio: round(median(rounds.map((w) => w.repo / w.plain)) * 100) / 100,
     }),
   );
 }

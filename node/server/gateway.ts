@@ -177,7 +177,11 @@ export class Gateway {
     if (this.host.listWorkflows().length === 0) throw new FlowError("INVALID_ARGUMENT", "Register at least one workflow before listen(): its store holds runs, crons and webhook deliveries.");
     const o = this.options;
     const store = this.host.db.store;
-    const clock = this.host.db.binding.env.clock;
+    const { clock, vcs, recordSnapshots } = this.host.db.binding.env;
+    // The workspace's first snapshot is taken now, in the background, as `flow up` takes it
+    // before it loads the workflow file: the first run there finds it taken, and the watch says
+    // what changed since (docs/time-travel.md "When a snapshot is taken").
+    if (vcs && recordSnapshots !== false) vcs.prepare?.(o.workspaceRoot);
     this.scheduler = new CronScheduler({
       store,
       clock,

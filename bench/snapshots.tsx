@@ -122,8 +122,6 @@ if (CASES.has("compute")) {
     for (const kind of order) pair.again[kind] = (await runIn(dirs[kind], TASKS, () => undefined)).wallMs;
     rounds.push(pair);
   }
-  // Removed only now: the watches of the rounds' repositories would count every deletion in the next run.
-  for (const dirs of computeDirs) for (const dir of Object.values(dirs)) rmSync(dir, { recursive: true, force: true });
   const ratios = rounds.map(({ wall }) => wall.repo / wall.plain);
   console.log(
     JSON.stringify({
@@ -149,7 +147,6 @@ if (CASES.has("host")) {
     for (const kind of r % 2 === 0 ? (["plain", "repo"] as const) : (["repo", "plain"] as const)) wall[kind] = await hostRunIn(dirs[kind], TASKS);
     rounds.push(wall);
   }
-  for (const dirs of hostDirs) for (const dir of Object.values(dirs)) rmSync(dir, { recursive: true, force: true });
   console.log(
     JSON.stringify({
       case: "host",
@@ -203,3 +200,6 @@ if (CASES.has("snapshot")) {
   times.sort((a, b) => a - b);
   console.log(JSON.stringify({ case: "snapshot", files: FILES, edits: EDITS, medianMs: round(median(times)), p90Ms: round(times[Math.floor(times.length * 0.9)]!) }));
 }
+
+// Removed only at the end: the watches of the rounds' repositories would count every deletion in the next run.
+for (const dirs of [...computeDirs, ...hostDirs]) for (const dir of Object.values(dirs)) rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,7 @@
  * medians of `runMs` (from `createFlow` to the run's end) and `cpuMs` (Node's CPU in that time)
  * for each, and `ratio` (repository / outside): what a process that runs once pays for time
  * travel, its git shell's start (a fork of the whole Node process) included. With `--cli`, each
- * sample is `flow up` instead (bench/support/compute-sequence.tsx, in the directory, as a user
+ * sample is `flow up` instead (bench/support/flow-up-sequence.tsx, in the directory, as a user
  * types it), and `runMs` is the whole command's time (its start and the workflow file's loading
  * included: `flow up` starts the first snapshot before it loads the file); no `cpuMs`:
  *
@@ -21,8 +21,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { z } from "zod";
-import { createFlow, runWorkflow } from "durable-flow";
+import { runWorkflow } from "durable-flow";
+import { computeSequence } from "./support/compute-sequence.js";
 import { benchWorkspace } from "./support/repository.js";
 
 const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, samples: { type: "string" }, "node-modules": { type: "string" }, child: { type: "string" }, cli: { type: "boolean" } } });
@@ -32,18 +32,7 @@ if (values.child !== undefined) {
   delete process.env.FLOW_SNAPSHOTS;
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const { flow, Workflow, Task, Sequence, outputs } = createFlow({ step: z.object({ i: z.number() }) }, { dbPath: join(mkdtempSync(join(tmpdir(), "flow-bench-first-")), "flow.db") });
-  const wf = flow(() => (
-    <Workflow name="bench-first-run">
-      <Sequence>
-        {Array.from({ length: TASKS }, (_, i) => (
-          <Task key={i} id={`t${i}`} output={outputs.step}>
-            {() => ({ i })}
-          </Task>
-        ))}
-      </Sequence>
-    </Workflow>
-  ));
+  const wf = computeSequence(TASKS, { dbPath: join(mkdtempSync(join(tmpdir(), "flow-bench-first-")), "flow.db") });
   const result = await runWorkflow(wf, { input: {}, rootDir: values.child, logDir: null });
   if (result.status !== "finished") throw new Error(`run ${result.status}: ${JSON.stringify(result.error)}`);
   const used = process.cpuUsage(cpu);
@@ -55,7 +44,7 @@ if (values.child !== undefined) {
   const plain = benchWorkspace(files, false, { nodeModules });
   const cli = (dir: string) => {
     const started = performance.now();
-    const child = spawnSync(process.execPath, [fileURLToPath(new URL("../node/cli/bin.mjs", import.meta.url)), "up", fileURLToPath(new URL("support/compute-sequence.tsx", import.meta.url)), "--quiet", "--log-dir", "none"], {
+    const child = spawnSync(process.execPath, [fileURLToPath(new URL("../node/cli/bin.mjs", import.meta.url)), "up", fileURLToPath(new URL("support/flow-up-sequence.tsx", import.meta.url)), "--quiet", "--log-dir", "none"], {
       cwd: dir,
       encoding: "utf8",
       env: { ...process.env, FLOW_SNAPSHOTS: "", FLOW_BENCH_TASKS: String(TASKS) },

@@ -96,9 +96,11 @@ describe("stopping a host", () => {
       const gateway = appProcess(app.child.pid!);
       process.kill(-app.child.pid!, "SIGINT"); // what Ctrl+C in a terminal does
       // ... and the copy a wrapper relays late (tsx sends its own when its child seems not to
-      // have heard it): with a one-shot handler this one killed the process mid-pause.
-      await new Promise((r) => setTimeout(r, 100));
-      if (gateway) process.kill(gateway, "SIGINT");
+      // have heard it): with a one-shot handler this one killed the process mid-pause. Sent 20 ms
+      // later, while the run is being parked (a quiet machine parks and exits within 100 ms); a
+      // process already gone has nothing left to kill.
+      await new Promise((r) => setTimeout(r, 20));
+      if (gateway) sendIfAlive(gateway, "SIGINT");
       // npm answers a signal by dying of it; what counts is the Gateway below it (tsx and
       // node): the group is gone once it has parked the run and exited.
       await app.exited;
@@ -109,3 +111,12 @@ describe("stopping a host", () => {
     }
   });
 });
+
+/** Sends `signal` to `pid` unless it has exited already. */
+function sendIfAlive(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
+}

@@ -41,8 +41,9 @@ function importsOf(file: string): string[] {
  * has a second, `server.ts`: what a Gateway needs, without the browser's collections. A
  * subfolder's `index.ts` is a door too, for a part loaded on its own (node/agents/testing: the
  * testing kit, which the entry must not load). An area of core/ whose front door is published
- * whole (core/engine, core/api: durable-flow/core re-exports them with `export *`) has a second
- * door, `internal.ts`, for the names Flow's other areas take that are not published.
+ * whole (core/engine, core/api, core/time-travel: durable-flow/core re-exports them with
+ * `export *`) has a second door, `internal.ts`, for the names Flow's other areas take that are
+ * not published.
  */
 function areaOf(path: string): string {
   const parts = path.split("/");
@@ -57,7 +58,7 @@ function areaOf(path: string): string {
 const PAST_THE_DOOR: Record<string, string> = {};
 
 /** The internal doors (see `areaOf`). */
-const INTERNAL_DOORS = ["core/engine/internal.js", "core/api/internal.js"];
+const INTERNAL_DOORS = ["core/engine/internal.js", "core/api/internal.js", "core/time-travel/internal.js"];
 
 /** The published entries (package.json "exports"): they never take a name from an internal door. */
 const ENTRIES = ["core/index.ts", "core/client/index.ts", "core/data/index.ts", "core/jsx/jsx-runtime.ts", "sync/index.ts", "node/index.ts", "node/testing/index.ts"];
@@ -111,7 +112,7 @@ describe("seams", () => {
     expect(Object.keys(PAST_THE_DOOR).filter((allowed) => !crossings.includes(allowed))).toEqual([]);
   });
 
-  it("publishes the front doors of core/engine and core/api whole, and no published entry opens an internal door", () => {
+  it("publishes the front doors of core/engine, core/api and core/time-travel whole, and no published entry opens an internal door", () => {
     const core = readFileSync(join(ROOT, "core/index.ts"), "utf8");
     for (const door of INTERNAL_DOORS) {
       const front = door.replace(/internal\.js$/, "index.js");

@@ -11,6 +11,7 @@ import { stopRun } from "../engine/index.js";
 import { previewDecisions, runSql, stopPath } from "../engine/internal.js";
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
+import { forkRootDir } from "../time-travel/internal.js";
 import { planFork, timeTravel } from "../time-travel/index.js";
 import { ANNOTATIONS } from "./contract.js";
 import type { GatewayHost } from "./host.js";
@@ -200,8 +201,9 @@ export type ForkRunResult = z.infer<typeof forkRunResultSchema>;
 /**
  * Starts a new run from a task attempt of a stored run (`planFork`): the outputs of what finished
  * before that attempt are seeded, so only the task and what came after it run, on the original
- * input or `input`. The original run is only read. An input the workflow's schema refuses is
- * INPUT_INVALID (400) with `details.problems`, before anything is written.
+ * input or `input`, in the directory the original run worked in. The original run is only read.
+ * An input the workflow's schema refuses is INPUT_INVALID (400) with `details.problems`, before
+ * anything is written.
  */
 const forkRun: RpcMethod<z.infer<typeof forkRunParams>, ForkRunResult> = {
   scope: "run:write",
@@ -210,14 +212,17 @@ const forkRun: RpcMethod<z.infer<typeof forkRunParams>, ForkRunResult> = {
   async handler(p, caller, host) {
     const key = host.workflowKeyOf(await host.db.requireRun(p.runId));
     if (!key) throw new FlowError("WORKFLOW_NOT_FOUND", `Run ${p.runId} is of a workflow this host does not serve; register it to fork the run.`, { runId: p.runId });
-    const plan = await planFork(await workflowDbOf(host, p.runId), { runId: p.runId, nodeId: p.nodeId, ...(p.iteration !== undefined ? { iteration: p.iteration } : {}), ...(p.attempt !== undefined ? { attempt: p.attempt } : {}) });
+    const db = await workflowDbOf(host, p.runId);
+    const plan = await planFork(db, { runId: p.runId, nodeId: p.nodeId, ...(p.iteration !== undefined ? { iteration: p.iteration } : {}), ...(p.attempt !== undefined ? { attempt: p.attempt } : {}) });
+    // The fork works where the original run worked, not in this host's default directory.
+    const rootDir = forkRootDir(db.binding.env, p.runId, plan.rootDir, undefined);
     const { runId } = await host.startRun({
       workflowKey: key,
       input: p.input ?? plan.input,
       ...(p.newRunId ? { runId: p.newRunId } : {}),
       auth: runAuthOf(caller, host.now()),
       annotations: plan.annotations,
-      options: { initialOutputs: plan.initialOutputs, initialIterations: plan.initialIterations },
+      options: { initialOutputs: plan.initialOutputs, initialIterations: plan.initialIterations, ...(rootDir !== undefined ? { rootDir } : {}) },
     });
     return { runId, workflow: key, forkedFrom: plan.annotations["flow.forkedFrom"]!, rerun: plan.rerun };
   },

@@ -4,7 +4,8 @@
  * from a task attempt of an existing run, seeded with the outputs of everything that finished
  * before that attempt started (`initialOutputs`, `initialIterations`), so only the task and
  * what came after it run. The original run is only read. A fork may edit the input; a replay
- * keeps it.
+ * keeps it. Both work where the original run worked (its recorded directory) unless their
+ * options give a `rootDir`: forked from another directory, a run still edits its own files.
  */
 import type { SchemaMap } from "../components/index.js";
 import { attachBinding, bindingOf, dependentsOf, FlowDb, runWorkflow } from "../engine/index.js";
@@ -40,6 +41,8 @@ export interface ForkPlan {
   annotations: Record<string, string>;
   /** Node ids that will run again (the fork point and what came after it). */
   rerun: string[];
+  /** The directory the original run worked in, where the new run works too (omitted when it recorded none). */
+  rootDir?: string;
 }
 
 /**
@@ -86,7 +89,23 @@ export async function planFork(adapter: FlowDbLike, point: ForkPoint): Promise<F
     initialIterations: (await loopIterationsAt(db, runId, { nodeId, iteration })) ?? run.iterations,
     annotations: { "flow.forkedFrom": `${runId}:${nodeId}@${iteration}#${attempt.attempt}` },
     rerun: [...new Set([...rerun].map((k) => k.slice(0, k.lastIndexOf("@"))))],
+    ...(run.rootDir ? { rootDir: run.rootDir } : {}),
   };
+}
+
+/**
+ * The directory a run forked or replayed from `runId` works in: `explicit` when given, else
+ * the one the original run recorded (`recorded`), which must still exist (RUN_WORKSPACE_MISSING,
+ * as for a resume); undefined where there is neither (the new run's default applies).
+ * @example
+ * const rootDir = forkRootDir(binding.env, "r1", plan.rootDir, undefined);
+ */
+export function forkRootDir(env: { directoryExists?(path: string): boolean }, runId: string, recorded: string | undefined, explicit: string | undefined): string | undefined {
+  if (explicit !== undefined || recorded === undefined) return explicit;
+  if (env.directoryExists?.(recorded) === false) {
+    throw new FlowError("RUN_WORKSPACE_MISSING", `Run ${runId} worked in ${recorded}, which no longer exists. Restore the directory, or give the new run a rootDir (flow fork/replay --root-dir <dir>) to work elsewhere.`, { runId, rootDir: recorded });
+  }
+  return recorded;
 }
 
 /**
@@ -99,9 +118,12 @@ export async function planFork(adapter: FlowDbLike, point: ForkPoint): Promise<F
  */
 export async function forkRun<S extends SchemaMap>(workflow: FlowWorkflow<S>, opts: ForkRunOptions): Promise<RunResult> {
   const { runId, nodeId, iteration, attempt, newRunId, input, ...runOptions } = opts;
-  const plan = await planFork(new FlowDb(attachBinding({}, bindingOf(workflow))), { runId, nodeId, ...(iteration !== undefined ? { iteration } : {}), ...(attempt !== undefined ? { attempt } : {}) });
+  const binding = bindingOf(workflow);
+  const plan = await planFork(new FlowDb(attachBinding({}, binding)), { runId, nodeId, ...(iteration !== undefined ? { iteration } : {}), ...(attempt !== undefined ? { attempt } : {}) });
+  const rootDir = forkRootDir(binding.env, runId, plan.rootDir, runOptions.rootDir);
   return runWorkflow(workflow, {
     ...(runOptions as RunOptions),
+    ...(rootDir !== undefined ? { rootDir } : {}),
     ...(newRunId ? { runId: newRunId } : {}),
     input: (input ?? plan.input) as never,
     initialOutputs: plan.initialOutputs,
@@ -117,15 +139,18 @@ export async function forkRun<S extends SchemaMap>(workflow: FlowWorkflow<S>, op
  * const again = await replayRun(workflow, { runId, nodeId: "review" });
  */
 export async function replayRun<S extends SchemaMap>(workflow: FlowWorkflow<S>, opts: Omit<ForkRunOptions, "input" | "nodeId"> & { nodeId?: string }): Promise<RunResult> {
-  const db = new FlowDb(attachBinding({}, bindingOf(workflow)));
+  const binding = bindingOf(workflow);
+  const db = new FlowDb(attachBinding({}, binding));
   const run = await db.requireRun(opts.runId);
   if (run.status !== "finished") {
     throw new FlowError("INVALID_ARGUMENT", `Run ${opts.runId} is ${run.status}; only a finished run is replayed (resume it, or fork it with forkRun).`, { runId: opts.runId, status: run.status });
   }
   if (opts.nodeId) return forkRun(workflow, { ...opts, nodeId: opts.nodeId });
   const { runId, newRunId, iteration: _i, attempt: _a, ...runOptions } = opts;
+  const rootDir = forkRootDir(binding.env, runId, run.rootDir ?? undefined, runOptions.rootDir);
   return runWorkflow(workflow, {
     ...(runOptions as RunOptions),
+    ...(rootDir !== undefined ? { rootDir } : {}),
     ...(newRunId ? { runId: newRunId } : {}),
     input: run.input as never,
     annotations: { ...runOptions.annotations, "flow.replayOf": runId },

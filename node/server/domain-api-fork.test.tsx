@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
@@ -49,6 +50,34 @@ describe("forkRun over the domain API", () => {
       // The original is only read.
       expect((await data.api.getNodeOutput("r1", "c")).row).toMatchObject({ v: 100 });
       expect((await data.api.getRun("r1")).nodes.every((n) => n.attempts.length === 1)).toBe(true);
+    } finally {
+      data.close();
+    }
+  });
+
+  it("runs the fork where the original run worked, not in the forking host's directory; one that is gone is RUN_WORKSPACE_MISSING", async () => {
+    const f = createFlow({ step: z.object({ v: z.number() }) }, { dbPath: join(tempDir(), "flow.db") });
+    const one = f.flow(() => (
+      <f.Workflow name="one">
+        <f.Task id="a" output={f.outputs.step}>{() => ({ v: 1 })}</f.Task>
+      </f.Workflow>
+    ));
+    // The run was started by a host working in one directory (another machine, or before a restart) ...
+    const original = tempDir();
+    const first = new LocalGatewayHost({ workflows: { one }, runDefaults: { rootDir: original } });
+    const { runId } = await first.startRun({ workflowKey: "one", input: {} });
+    await first.activeRun(runId)?.done;
+    // ... and is forked through one whose default is another.
+    const host = new LocalGatewayHost({ workflows: { one }, runDefaults: { rootDir: tempDir() } });
+    const { url } = await listenForTest(createDomainHandler({ host, heartbeatMs: 60_000 }).fetch);
+    const data = createDataClient({ mode: { kind: "local", apiBaseUrl: url } });
+    try {
+      await data.api.forkRun({ runId, nodeId: "a", newRunId: "f1" });
+      expect((await host.activeRun("f1")?.done) ?? (await host.db.requireRun("f1"))).toMatchObject({ status: "finished" });
+      expect((await host.db.requireRun("f1")).rootDir).toBe(original);
+      rmSync(original, { recursive: true });
+      expect(await codeOf(data.api.forkRun({ runId, nodeId: "a", newRunId: "f2" }))).toBe("RUN_WORKSPACE_MISSING 409");
+      expect(await host.db.getRun("f2")).toBeFalsy();
     } finally {
       data.close();
     }

@@ -8,7 +8,7 @@ import { main } from "../cli/main.js";
 import { createFlow, FlowDb } from "../index.js";
 import { tempDir } from "../testing/backends.js";
 import { flowProcess } from "../testing/flow-process.js";
-import { tempRepo } from "../vcs/testing.js";
+import { gitIn, tempRepo } from "../vcs/testing.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURE = join(ROOT, "node/time-travel/fixtures/cli-workflow.tsx");
@@ -92,6 +92,9 @@ describe("time-travel CLI", () => {
     const replay = await flow(repo, "replay", FIXTURE, "forked", "--run-id", "replayed");
     expect(replay.code, replay.err).toBe(0);
     expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("two a\n");
+    // Both worked where the original run did (this test's process works elsewhere): their
+    // snapshots are that repository's.
+    for (const id of ["forked", "replayed"]) expect(gitIn(repo, "for-each-ref", "--format=%(refname)", `refs/flow/runs/${id}/`)).toMatch(new RegExp(`^refs/flow/runs/${id}/`));
 
     const gc = await flow(repo, "snapshots", runId, "--db", db, "--gc");
     expect(gc.out).toMatch(/Deleted [1-9]\d* snapshot ref/);

@@ -1,7 +1,8 @@
+import { rmSync } from "node:fs";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { FlowDb, forkRun, isFlowError, planFork, replayRun, runWorkflow } from "durable-flow";
-import { testBackends } from "../testing/backends.js";
+import { tempDir, testBackends } from "../testing/backends.js";
 
 const schemas = { input: z.object({ x: z.number() }), step: z.object({ v: z.number() }) };
 
@@ -41,5 +42,29 @@ describe.each(testBackends)("fork and replay on $name", (backend) => {
     expect(ran).toEqual(["c"]);
     expect(await values(replay.runId)).toEqual({ a: 1, b: 21, c: 121 });
     await expect(forkRun(wf, { runId: source.runId, nodeId: "zzz" })).rejects.toSatisfy((e) => isFlowError(e, "NODE_NOT_FOUND"));
+  });
+
+  it("forks and replays in the directory the original run worked in, wherever they are started from; rootDir moves them", async () => {
+    const elsewhere = tempDir();
+    const { api } = await backend.open(schemas, { env: { cwd: elsewhere } });
+    const { flow, Workflow, Task, outputs } = api;
+    const wf = flow((ctx) => (
+      <Workflow name="one">
+        <Task id="a" output={outputs.step}>{() => ({ v: ctx.input.x })}</Task>
+      </Workflow>
+    ));
+    const original = tempDir();
+    const source = await runWorkflow(wf, { input: { x: 1 }, rootDir: original });
+    const db = new FlowDb(api.db);
+    const rootOf = async (runId: string) => (await db.requireRun(runId)).rootDir;
+    expect(await rootOf(source.runId)).toBe(original);
+    expect((await planFork(db, { runId: source.runId, nodeId: "a" })).rootDir).toBe(original);
+    expect(await rootOf((await forkRun(wf, { runId: source.runId, nodeId: "a", input: { x: 2 } })).runId)).toBe(original);
+    expect(await rootOf((await replayRun(wf, { runId: source.runId })).runId)).toBe(original);
+    const moved = tempDir();
+    expect(await rootOf((await forkRun(wf, { runId: source.runId, nodeId: "a", rootDir: moved })).runId)).toBe(moved);
+    rmSync(original, { recursive: true });
+    await expect(replayRun(wf, { runId: source.runId })).rejects.toSatisfy((e) => isFlowError(e, "RUN_WORKSPACE_MISSING"));
+    await expect(forkRun(wf, { runId: source.runId, nodeId: "a" })).rejects.toSatisfy((e) => isFlowError(e, "RUN_WORKSPACE_MISSING"));
   });
 });

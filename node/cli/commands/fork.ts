@@ -4,6 +4,7 @@
  * that starts at a task attempt of an existing run, optionally on an edited input. See
  * docs/time-travel.md ("CLI").
  */
+import { resolve } from "node:path";
 import { forkRun } from "../../../core/time-travel/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { loadWorkflow } from "../load-workflow.js";
@@ -14,11 +15,12 @@ const USAGE = `Usage: flow fork <workflow file> <runId> <nodeId> [options]
 
 Starts a new run from a task attempt of an existing run: the outputs of what finished before
 that attempt are kept, the task and everything after it run again, on the same input or an
-edited one. The original run is not changed.
+edited one, in the directory the original run worked in. The original run is not changed.
 
 Options:
   --input <json>         The new run's input (default: the original run's input)
   --run-id <id>          Id of the new run (default: a new id)
+  --root-dir <dir>       Where the new run works (default: where the original run worked)
   --iteration <n>        Loop iteration of the task (default 0)
   --attempt <n>          Which attempt (default the latest)
   --json                 Print events as NDJSON
@@ -31,7 +33,7 @@ export const forkCommand: CliCommand = {
   summary: "Start a new run from a task attempt of a run (optionally with an edited input)",
   usage: USAGE,
   async run(argv, io) {
-    const { values, positionals } = parseCli(argv, { ...ATTEMPT_OPTIONS, input: { type: "string" }, "run-id": { type: "string" }, json: { type: "boolean" } });
+    const { values, positionals } = parseCli(argv, { ...ATTEMPT_OPTIONS, input: { type: "string" }, "run-id": { type: "string" }, "root-dir": { type: "string" }, json: { type: "boolean" } });
     const [file, runId, nodeId, extra] = positionals;
     if (!file || !runId || !nodeId) throw new UsageError("give a workflow file, a run id and a node id.");
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}".`);
@@ -48,6 +50,7 @@ export const forkCommand: CliCommand = {
         onProgress,
         ...(input ? { input: input as Record<string, unknown> } : {}),
         ...(values["run-id"] ? { newRunId: values["run-id"] } : {}),
+        ...(values["root-dir"] ? { rootDir: resolve(io.cwd, values["root-dir"]) } : {}),
         ...(iteration !== undefined ? { iteration } : {}),
         ...(attempt !== undefined ? { attempt } : {}),
       }),

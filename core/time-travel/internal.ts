@@ -1,0 +1,6 @@
+/**
+ * @module core/time-travel/internal
+ * core/time-travel's second door (core/seams.test.ts): names Flow's other areas take that are
+ * not published. `forkRootDir`: where the `forkRun` RPC's new run works.
+ */
+export { forkRootDir } from "./fork.js";

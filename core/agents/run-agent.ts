@@ -40,6 +40,8 @@ export interface AgentSessionRef {
 
 /** The attempt metadata run-agent returns (stored as the attempt's meta). */
 export interface AgentAttemptMeta extends AgentSessionRef {
+  /** The directory the agent's session ran in, when it reported one (`AgentResult.sessionDir`): hijack reopens it there. */
+  sessionDir?: string;
   /** Position of the agent that answered in the failover chain (0 = primary). */
   agentIndex: number;
   model?: string;
@@ -132,6 +134,7 @@ export async function runAgentTask(input: AgentTaskInput): Promise<{ raw: unknow
           agentId: agent.id ?? null,
           engine: agent.capabilities?.engine ?? null,
           sessionId: answer.sessionId ?? null,
+          ...(answer.sessionDir ? { sessionDir: answer.sessionDir } : {}),
           agentIndex: index,
           latencyMs: now() - started,
           calls: tally.calls,
@@ -214,6 +217,7 @@ function sessionFor(agent: AgentLike, ref: AgentSessionRef | undefined): string 
 interface ValidAnswer {
   raw: unknown;
   sessionId?: string;
+  sessionDir?: string;
   model?: string;
   schemaRetries: number;
 }
@@ -256,7 +260,7 @@ async function generateValid(agent: AgentLike, agentIndex: number, options: Agen
     const raw = extractAgentOutput(result);
     const problems = schema ? validate(schema, raw) : [];
     const sessionId = fields.sessionId ?? call.resumeSession;
-    if (problems.length === 0) return { raw, schemaRetries: retry, ...(sessionId ? { sessionId } : {}), ...(fields.model ? { model: fields.model } : {}) };
+    if (problems.length === 0) return { raw, schemaRetries: retry, ...(sessionId ? { sessionId } : {}), ...(fields.sessionDir ? { sessionDir: fields.sessionDir } : {}), ...(fields.model ? { model: fields.model } : {}) };
     if (retry >= maxRetries) {
       throw new FlowError(
         "TASK_OUTPUT_INVALID",
@@ -280,7 +284,7 @@ function validate(schema: SchemaLike, raw: unknown): string[] {
   return (parsed.error?.issues ?? []).map((i) => `${i.path.map(String).join(".") || "(row)"}: ${i.message}`);
 }
 
-function resultFields(result: unknown): { text?: string; sessionId?: string; model?: string; provider?: string; finishReason?: string; usage?: AgentUsage } {
+function resultFields(result: unknown): { text?: string; sessionId?: string; sessionDir?: string; model?: string; provider?: string; finishReason?: string; usage?: AgentUsage } {
   if (!result || typeof result !== "object") return typeof result === "string" ? { text: result } : {};
   const r = result as Record<string, any>;
   const pick = (k: string) => {
@@ -292,6 +296,7 @@ function resultFields(result: unknown): { text?: string; sessionId?: string; mod
   };
   const text = pick("text");
   const sessionId = pick("sessionId");
+  const sessionDir = pick("sessionDir");
   const model = pick("modelId") ?? pick("response")?.modelId;
   const usage = normalizeUsage(pick("totalUsage") ?? pick("usage"));
   const provider = pick("provider");
@@ -301,6 +306,7 @@ function resultFields(result: unknown): { text?: string; sessionId?: string; mod
     ...(typeof finishReason === "string" ? { finishReason } : {}),
     ...(typeof text === "string" ? { text } : {}),
     ...(typeof sessionId === "string" ? { sessionId } : {}),
+    ...(typeof sessionDir === "string" ? { sessionDir } : {}),
     ...(typeof model === "string" ? { model } : {}),
     ...(usage ? { usage } : {}),
   };

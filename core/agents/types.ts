@@ -88,6 +88,8 @@ export interface AgentResult {
   usage?: AgentUsage;
   /** The agent's native session id, for retries, schema corrections and `fork`. */
   sessionId?: string;
+  /** The directory that session ran in (CLI agents): where a person reopens it (hijack). */
+  sessionDir?: string;
   finishReason?: string;
   modelId?: string;
   /** Who served the model: the AI SDK provider id (`openai.chat`), or the CLI engine. */

@@ -6,7 +6,7 @@
  */
 import type { Unsubscribe } from "../../core/api/index.js";
 import type { HijackPlanSummary, HijackRequest } from "../../core/api/internal.js";
-import { LocalGatewayHost, type LocalGatewayHostOptions, pickUpRuns } from "../../core/api/index.js";
+import { LocalGatewayHost, pickUpRuns } from "../../core/api/index.js";
 import type { FlowEvent } from "../../core/engine/index.js";
 import { planHijack } from "../agents/index.js";
 import type { EventBridge } from "./event-bridge.js";
@@ -15,14 +15,6 @@ import type { EventBridge } from "./event-bridge.js";
 export class GatewayRunHost extends LocalGatewayHost {
   /** Set once the gateway listens with the bridge enabled. */
   bridge: EventBridge | undefined;
-
-  /** Where CLI-agent sessions run: the gateway's workspace. */
-  private readonly workspaceRoot: string | undefined;
-
-  constructor(opts: LocalGatewayHostOptions) {
-    super(opts);
-    this.workspaceRoot = opts.runDefaults?.rootDir;
-  }
 
   override async subscribeRunEvents(runId: string, afterSeq: number, onEvent: (event: FlowEvent) => void): Promise<Unsubscribe> {
     let last = afterSeq;
@@ -37,9 +29,9 @@ export class GatewayRunHost extends LocalGatewayHost {
     };
   }
 
-  /** The command that reopens a node's CLI-agent session (node/agents/cli/hijack.ts), in the gateway's workspace. */
+  /** The command that reopens a node's CLI-agent session (node/agents/cli/hijack.ts), where the session ran. */
   async planHijack(req: HijackRequest): Promise<HijackPlanSummary> {
-    return planHijack(this.db, { ...req, ...(this.workspaceRoot ? { cwd: this.workspaceRoot } : {}) });
+    return planHijack(this.db, req);
   }
 
   override publishRunEvent(event: FlowEvent): void {

@@ -144,7 +144,7 @@ export abstract class BaseCliAgent<O extends BaseCliAgentOptions = BaseCliAgentO
         text,
         ...(output !== undefined ? { output } : {}),
         ...(interpreted.usage ? { usage: interpreted.usage } : {}),
-        ...(sessionId ? { sessionId } : {}),
+        ...(sessionId ? { sessionId, sessionDir: call.cwd } : {}),
         finishReason: "stop",
         modelId: this.options.model ?? cmd.command,
       };

@@ -125,7 +125,9 @@ describe("the Gateway's hijackRun", () => {
         <api.Task id="fix" output={api.outputs.patch} agent={coder([])}>Fix the flaky test.</api.Task>
       </api.Workflow>
     ));
-    const run = await runWorkflow(wf, { input: {} });
+    // The run worked in one directory; the Gateway's default is another: the session is reopened where it ran.
+    const runDir = tempDir();
+    const run = await runWorkflow(wf, { input: {}, rootDir: runDir });
     const workspace = tempDir();
     const gateway = new Gateway({ workspaceRoot: workspace }).register("hijack", wf);
     const server = await gateway.listen({ port: 0 });
@@ -137,7 +139,7 @@ describe("the Gateway's hijackRun", () => {
         result: expect.objectContaining({
           command: "claude",
           args: ["--resume", "sess-42"],
-          cwd: workspace,
+          cwd: runDir,
           engine: "claude-code",
           sessionId: "sess-42",
           status: "finished",
@@ -151,3 +153,23 @@ describe("the Gateway's hijackRun", () => {
   });
 });
 
+describe("where a hijacked session opens", () => {
+  it("in the directory the agent reported its session ran in, else the run's; cwd overrides", async () => {
+    const { api } = await sqliteBackend.open(schemas);
+    const sessionDir = tempDir();
+    const reporting: AgentLike = { ...coder([]), generate: async () => ({ text: JSON.stringify({ summary: "s" }), sessionId: "sess-7", sessionDir }) };
+    const wf = api.flow(() => (
+      <api.Workflow name="hijack-dirs">
+        <api.Task id="fix" output={api.outputs.patch} agent={reporting}>Fix it.</api.Task>
+        <api.Task id="old" output={api.outputs.patch} agent={coder([])}>An agent that reports no directory.</api.Task>
+      </api.Workflow>
+    ));
+    const runDir = tempDir();
+    const run = await runWorkflow(wf, { input: {}, rootDir: runDir });
+    expect(run.status).toBe("finished");
+    expect((await planHijack(api, { runId: run.runId, nodeId: "fix" })).cwd).toBe(sessionDir);
+    expect((await planHijack(api, { runId: run.runId, nodeId: "old" })).cwd).toBe(runDir);
+    const elsewhere = tempDir();
+    expect((await planHijack(api, { runId: run.runId, nodeId: "fix", cwd: elsewhere })).cwd).toBe(elsewhere);
+  });
+});

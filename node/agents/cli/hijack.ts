@@ -53,7 +53,7 @@ export interface HijackInput {
   nodeId: string;
   /** Default: the latest iteration with an agent session. */
   iteration?: number;
-  /** Where the session runs (default: the process's working directory). */
+  /** Where the session runs (default: where the agent ran it, else the run's directory, else the process's). */
   cwd?: string;
 }
 
@@ -69,7 +69,7 @@ const flowDbOf = (a: Adapter) => (a instanceof FlowDb ? a : new FlowDb((a as { d
  */
 export async function planHijack(adapter: Adapter, input: HijackInput): Promise<HijackPlan> {
   const db = flowDbOf(adapter);
-  await db.requireRun(input.runId);
+  const run = await db.requireRun(input.runId);
   const attempts = (await db.listAttempts(input.runId, input.nodeId)).filter((a) => input.iteration === undefined || a.iteration === input.iteration);
   if (attempts.some((a) => a.state === "in-progress")) {
     throw new FlowError("RUN_ALREADY_RUNNING", `Task "${input.nodeId}" of run ${input.runId} is running; pause the run first (pauseRun, or Ctrl-C its flow up), then hijack its session.`, { runId: input.runId, nodeId: input.nodeId });
@@ -79,11 +79,12 @@ export async function planHijack(adapter: Adapter, input: HijackInput): Promise<
   if (!last) {
     throw new FlowError("HIJACK_UNSUPPORTED", `Task "${input.nodeId}" of run ${input.runId} has no agent session to take over (it has not run a CLI agent that reports one).`, { runId: input.runId, nodeId: input.nodeId });
   }
-  const meta = last.meta as { sessionId: string; engine?: string | null };
+  const meta = last.meta as { sessionId: string; engine?: string | null; sessionDir?: string };
   const frame = await db.getFrame(input.runId);
   const desc = frame?.tasks.find((t) => t.nodeId === input.nodeId && t.iteration === last.iteration) as { hijack?: unknown; onHijackExit?: "complete" | "reopen" } | undefined;
   if (desc?.hijack === false) throw new FlowError("HIJACK_UNSUPPORTED", `Task "${input.nodeId}" says hijack={false}.`, { runId: input.runId, nodeId: input.nodeId });
-  const cwd = input.cwd ?? process.cwd();
+  // A CLI finds a session by the directory it ran in (claude's projects are per directory).
+  const cwd = input.cwd ?? meta.sessionDir ?? run.rootDir ?? process.cwd();
   const command = nativeHijackCommand(meta.engine ?? "unknown", meta.sessionId, cwd);
   return { ...command, runId: input.runId, nodeId: input.nodeId, iteration: last.iteration, attempt: last.attempt, engine: meta.engine ?? "unknown", sessionId: meta.sessionId, cwd, onHijackExit: desc?.onHijackExit ?? "complete" };
 }

@@ -4,6 +4,7 @@
  * the CLI's own resume command; when you leave it, the task is handed back (its next attempt
  * continues the session). See docs/agents.md ("Hijack") and docs/cli.md.
  */
+import { resolve } from "node:path";
 import { hijackNode } from "../../agents/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { DB_HELP, iterationArg, parseCli, printer, resumeHint, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
@@ -19,7 +20,8 @@ must be paused first.
 
 Options:
   --iteration <n>        Iteration of the task (default: its latest with a session)
-  --cwd <dir>            Directory to open the session in (default: here)
+  --cwd <dir>            Directory to open the session in (default: where the agent ran
+                         it, else the run's directory)
 ${WORKFLOW_HELP}
 ${DB_HELP}`;
 
@@ -33,7 +35,7 @@ export const hijackCommand: CliCommand = {
     if (!runId || !nodeId || extra !== undefined) throw new UsageError("give a run id and a node id.");
     const iteration = iterationArg(values.iteration);
     return withStore(io, values, async (db) => {
-      const done = await hijackNode(db, { runId, nodeId, ...(iteration !== undefined ? { iteration } : {}), cwd: values.cwd ?? io.cwd });
+      const done = await hijackNode(db, { runId, nodeId, ...(iteration !== undefined ? { iteration } : {}), ...(values.cwd !== undefined ? { cwd: resolve(io.cwd, values.cwd) } : {}) });
       const { plan } = done;
       printer(io, values.json)(
         { runId, nodeId, engine: plan.engine, sessionId: plan.sessionId, exitCode: done.exitCode, resetNodes: done.resetNodes, onHijackExit: plan.onHijackExit },

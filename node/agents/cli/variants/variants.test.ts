@@ -74,6 +74,7 @@ describe("variant 1: SessionCliAgent (claude)", () => {
     expect(r.text).toBe('{"passed":12}');
     expect(r.output).toEqual({ passed: 12 });
     expect(r.sessionId).toBe("3b9e0c6a-1f2d-4a1e-9c55-0d6b7f1e2a10");
+    expect(r.sessionDir).toBe(cwd); // where a person reopens the session (hijack)
     expect(r.usage).toEqual({ inputTokens: 1840, outputTokens: 64, totalTokens: 1904, cacheReadTokens: 1200, costUsd: 0.0132 });
     expect(events.map((e) => (e.type === "action" ? `${e.phase}:${e.action.title}` : e.type))).toEqual(["started", "started:Bash", "completed:tool result", "completed"]);
   });
@@ -401,6 +402,12 @@ describe("shared CLI behaviour", () => {
   it("uses the call's rootDir when the agent has no cwd", async () => {
     await new LocalPresetCliAgent({ env: env() }).generate({ prompt: "x", rootDir: cwd });
     expect(last().cwd).toBe(cwd);
+  });
+
+  it("reports the directory its session ran in, the call's rootDir when the agent has no cwd", async () => {
+    const r = await new SessionCliAgent({ env: env() }).generate({ prompt: "x", rootDir: cwd });
+    expect(last().cwd).toBe(cwd);
+    expect(r).toMatchObject({ sessionId: expect.any(String), sessionDir: cwd });
   });
 
   it("gives each agent a UUID id by default and an engine capability registry", () => {

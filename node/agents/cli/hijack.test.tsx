@@ -98,9 +98,11 @@ describe("flow hijack", () => {
         <api.Task id="fix" output={api.outputs.patch} agent={coder(resumed)} onHijackExit="reopen">Fix it.</api.Task>
       </api.Workflow>
     ));
-    const r = await runWorkflow(wf, { input: {} });
+    const runDir = tempDir();
+    const r = await runWorkflow(wf, { input: {}, rootDir: runDir });
+    // Typed in another directory than the run's: the session still opens where it ran.
     const dir = tempDir();
-    writeFileSync(join(dir, "claude"), `#!/bin/sh\necho "$@" > ${join(dir, "claude.log")}\n`);
+    writeFileSync(join(dir, "claude"), `#!/bin/sh\necho "$@ cwd=$(pwd)" > ${join(dir, "claude.log")}\n`);
     chmodSync(join(dir, "claude"), 0o755);
     let stdout = "";
     const io: CliIO = { stdout: (t) => void (stdout += t), stderr: (t) => void (stdout += t), cwd: dir, env: {}, isTTY: false };
@@ -111,7 +113,7 @@ describe("flow hijack", () => {
     } finally {
       process.env.PATH = path;
     }
-    expect(readFileSync(join(dir, "claude.log"), "utf8").trim()).toBe("--resume sess-42");
+    expect(readFileSync(join(dir, "claude.log"), "utf8").trim()).toBe(`--resume sess-42 cwd=${runDir}`);
     expect(stdout).toContain("Task fix is pending again (onHijackExit reopen)");
     expect((await new FlowDb(api.db).listNodes(r.runId)).find((n) => n.nodeId === "fix")?.state).toBe("pending");
   });
@@ -119,7 +121,7 @@ describe("flow hijack", () => {
 
 describe("the Gateway's hijackRun", () => {
   it("answers the command that reopens a node's session, and the terminal command that hands it back", async () => {
-    const { api } = await sqliteBackend.open(schemas);
+    const { api, location } = await sqliteBackend.open(schemas);
     const wf = api.flow(() => (
       <api.Workflow name="hijack">
         <api.Task id="fix" output={api.outputs.patch} agent={coder([])}>Fix the flaky test.</api.Task>
@@ -147,6 +149,24 @@ describe("the Gateway's hijackRun", () => {
         }),
       });
       expect(await call({ runId: run.runId, nodeId: "nope" })).toMatchObject({ ok: false, error: { code: "HIJACK_UNSUPPORTED" } });
+
+      // The terminal command it answers, typed as given (in the Gateway's directory): the session
+      // opens where it ran, and the task is handed back.
+      const answer = (await call({ runId: run.runId, nodeId: "fix" })).result as { terminal: string };
+      const bin = tempDir();
+      writeFileSync(join(bin, "claude"), `#!/bin/sh\necho "$@ cwd=$(pwd)" > ${join(bin, "claude.log")}\n`);
+      chmodSync(join(bin, "claude"), 0o755);
+      let out = "";
+      const io: CliIO = { stdout: (t) => void (out += t), stderr: (t) => void (out += t), cwd: workspace, env: {}, isTTY: false };
+      const path = process.env.PATH;
+      process.env.PATH = `${bin}:${path}`;
+      try {
+        expect(await cliMain([...answer.terminal.split(" ").slice(1), "--db", location.location], io), out).toBe(0);
+      } finally {
+        process.env.PATH = path;
+      }
+      expect(readFileSync(join(bin, "claude.log"), "utf8").trim()).toBe(`--resume sess-42 cwd=${runDir}`);
+      expect(out).toContain("continues your session when the run resumes");
     } finally {
       await gateway.close();
     }

@@ -82,8 +82,11 @@ export function RunEvents(props: { events: GatewayRunEventRow[]; loading: boolea
     if (filtered().length > 0) virtualizer.scrollToIndex(filtered().length - 1, { align: "end" });
     setFollowing(true);
   };
-  // Follow new events while the person is at the bottom.
-  createEffect(on(() => filtered().length, () => following() && queueMicrotask(toLatest)));
+  // Follow new events while the person is at the bottom, and go to the latest when the list
+  // appears: a finished run's events all come in one batch, before the list is in the page, so
+  // scrolling then found no list and nothing came after to scroll again. At the next frame, when
+  // the list and its rows' height are laid out (a scroll before that stopped short of the end).
+  createEffect(on([() => filtered().length, scroller], () => following() && requestAnimationFrame(toLatest)));
   const onScroll = () => {
     const el = scroller();
     const atBottom = !el || el.scrollHeight - el.scrollTop - el.clientHeight < 40;

@@ -29,6 +29,26 @@ function coder(resumed: Array<string | undefined>): AgentLike {
   };
 }
 
+/**
+ * Runs `flow <argv>` in `cwd` with a fake `claude` first on PATH that logs its arguments and the
+ * directory it was started in: the exit code, what the command printed, and that log line.
+ */
+async function flowWithFakeClaude(cwd: string, argv: string[]): Promise<{ code: number; out: string; claude: string }> {
+  const bin = tempDir();
+  writeFileSync(join(bin, "claude"), `#!/bin/sh\necho "$@ cwd=$(pwd)" > ${join(bin, "claude.log")}\n`);
+  chmodSync(join(bin, "claude"), 0o755);
+  let out = "";
+  const io: CliIO = { stdout: (t) => void (out += t), stderr: (t) => void (out += t), cwd, env: {}, isTTY: false };
+  const path = process.env.PATH;
+  process.env.PATH = `${bin}:${path}`;
+  try {
+    const code = await cliMain(argv, io);
+    return { code, out, claude: readFileSync(join(bin, "claude.log"), "utf8").trim() };
+  } finally {
+    process.env.PATH = path;
+  }
+}
+
 describe("nativeHijackCommand", () => {
   it("builds each engine's resume command and refuses engines without one", () => {
     expect(nativeHijackCommand("codex", "th_1", "/repo")).toEqual({ command: "codex", args: ["resume", "th_1", "-C", "/repo"] });
@@ -101,20 +121,10 @@ describe("flow hijack", () => {
     const runDir = tempDir();
     const r = await runWorkflow(wf, { input: {}, rootDir: runDir });
     // Typed in another directory than the run's: the session still opens where it ran.
-    const dir = tempDir();
-    writeFileSync(join(dir, "claude"), `#!/bin/sh\necho "$@ cwd=$(pwd)" > ${join(dir, "claude.log")}\n`);
-    chmodSync(join(dir, "claude"), 0o755);
-    let stdout = "";
-    const io: CliIO = { stdout: (t) => void (stdout += t), stderr: (t) => void (stdout += t), cwd: dir, env: {}, isTTY: false };
-    const path = process.env.PATH;
-    process.env.PATH = `${dir}:${path}`;
-    try {
-      expect(await cliMain(["hijack", r.runId, "fix", "--db", location.location], io)).toBe(0);
-    } finally {
-      process.env.PATH = path;
-    }
-    expect(readFileSync(join(dir, "claude.log"), "utf8").trim()).toBe(`--resume sess-42 cwd=${runDir}`);
-    expect(stdout).toContain("Task fix is pending again (onHijackExit reopen)");
+    const hijacked = await flowWithFakeClaude(tempDir(), ["hijack", r.runId, "fix", "--db", location.location]);
+    expect(hijacked.code).toBe(0);
+    expect(hijacked.claude).toBe(`--resume sess-42 cwd=${runDir}`);
+    expect(hijacked.out).toContain("Task fix is pending again (onHijackExit reopen)");
     expect((await new FlowDb(api.db).listNodes(r.runId)).find((n) => n.nodeId === "fix")?.state).toBe("pending");
   });
 });
@@ -153,20 +163,10 @@ describe("the Gateway's hijackRun", () => {
       // The terminal command it answers, typed as given (in the Gateway's directory): the session
       // opens where it ran, and the task is handed back.
       const answer = (await call({ runId: run.runId, nodeId: "fix" })).result as { terminal: string };
-      const bin = tempDir();
-      writeFileSync(join(bin, "claude"), `#!/bin/sh\necho "$@ cwd=$(pwd)" > ${join(bin, "claude.log")}\n`);
-      chmodSync(join(bin, "claude"), 0o755);
-      let out = "";
-      const io: CliIO = { stdout: (t) => void (out += t), stderr: (t) => void (out += t), cwd: workspace, env: {}, isTTY: false };
-      const path = process.env.PATH;
-      process.env.PATH = `${bin}:${path}`;
-      try {
-        expect(await cliMain([...answer.terminal.split(" ").slice(1), "--db", location.location], io), out).toBe(0);
-      } finally {
-        process.env.PATH = path;
-      }
-      expect(readFileSync(join(bin, "claude.log"), "utf8").trim()).toBe(`--resume sess-42 cwd=${runDir}`);
-      expect(out).toContain("continues your session when the run resumes");
+      const typed = await flowWithFakeClaude(workspace, [...answer.terminal.split(" ").slice(1), "--db", location.location]);
+      expect(typed.code, typed.out).toBe(0);
+      expect(typed.claude).toBe(`--resume sess-42 cwd=${runDir}`);
+      expect(typed.out).toContain("continues your session when the run resumes");
     } finally {
       await gateway.close();
     }

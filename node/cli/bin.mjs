@@ -26,9 +26,13 @@ function projectTsconfig(dir) {
 const argv = process.argv.slice(2);
 const command = argv.find((a) => a !== "--verbose");
 const fromSources = existsSync(fileURLToPath(new URL("./main.ts", import.meta.url)));
+/** The tsconfig tsx compiles workflow files with, when this command loads them. */
+let workflowTsconfig;
 if (fromSources || !WITHOUT_LOADER.has(command) || argv.some((a) => a === "--workflow" || a.startsWith("--workflow="))) {
   const { register } = await import("tsx/esm/api");
-  register({ tsconfig: projectTsconfig(process.cwd()) ?? fileURLToPath(new URL("./tsconfig.workflows.json", import.meta.url)) });
+  const tsconfig = projectTsconfig(process.cwd()) ?? fileURLToPath(new URL("./tsconfig.workflows.json", import.meta.url));
+  register({ tsconfig });
+  workflowTsconfig = tsconfig;
 }
 if (fromSources) {
   const addSourceCondition = `export function resolve(specifier, context, next) {
@@ -36,8 +40,10 @@ if (fromSources) {
   }`;
   registerHooks(`data:text/javascript,${encodeURIComponent(addSourceCondition)}`);
 }
-const { main } = await import(fromSources ? "./main.ts" : "./main.js");
-process.exitCode = await main(argv);
+const cli = await import(fromSources ? "./main.ts" : "./main.js");
+// The loader bundles, with Flow's JSX, the JSX files that tsconfig leaves out.
+if (workflowTsconfig) cli.useWorkflowTsconfig(workflowTsconfig);
+process.exitCode = await cli.main(argv);
 // Every command closes what it opened, but PGlite's wasm keeps internal timers (up to 10 s)
 // after close(): once the output is flushed, nothing is left worth waiting for (issue 18).
 for (const stream of [process.stdout, process.stderr]) {

@@ -116,6 +116,21 @@ describe("the first hour with flow", () => {
     expect(flow(dir, "runs", "--db", "data/review.db", "--json").stdout).toContain('"status": "waiting-event"');
   }, 60_000);
 
+  it("runs a JSX workflow file its project's tsconfig leaves out, with Flow's JSX", () => {
+    const dir = project({ name: "my-app", type: "module" });
+    // The project compiles src/ only; tsx would compile flows/ as classic React JSX.
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "ESNext", moduleResolution: "bundler", jsx: "react-jsx", jsxImportSource: "durable-flow" }, include: ["src"] }));
+    mkdirSync(join(dir, "flows"));
+    writeFileSync(
+      join(dir, "flows/hello.tsx"),
+      `import { z } from "zod";\nimport { createFlow } from "durable-flow";\nconst { flow, Workflow, Task, outputs } = createFlow({ out: z.object({ n: z.number() }) }, { dbPath: "data/hello.db" });\nexport default flow(() => <Workflow name="hello"><Task id="one" output={outputs.out}>{{ n: 1 }}</Task></Workflow>);\n`,
+    );
+    const r = flow(dir, "up", "flows/hello.tsx", "--run-id", "h1");
+    expect(r.code, r.all).toBe(0);
+    expect(r.stdout).toContain('"status": "finished"');
+    expect(r.all).not.toContain("React is not defined");
+  }, 60_000);
+
   it("reports a JSX syntax error as file:line:column and message, in one line, with or without a package.json", () => {
     for (const pkg of [undefined, { type: "module" }]) {
       const dir = project(pkg);

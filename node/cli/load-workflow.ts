@@ -9,17 +9,23 @@
  * it directly fails (ERR_REQUIRE_CYCLE_MODULE). There the file is bundled with esbuild into an
  * ES module beside it (npm packages and `durable-flow` stay external, so they resolve from the
  * same folder as before), imported, and the bundle removed: the same build hot reload uses
- * (node/hot/bundle.ts).
+ * (node/hot/bundle.ts). A `.tsx`/`.jsx` file is bundled too where the tsconfig the `flow` command
+ * compiles with (node/cli/workflow-tsconfig.ts) leaves it out (its `include`): tsx would compile it as
+ * classic React JSX ("React is not defined" at the first render).
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { FileMatcher } from "get-tsconfig";
 import type { FlowWorkflow } from "../../core/engine/index.js";
 import { FlowError, isFlowError } from "../../core/errors.js";
 import { bundleWorkflow } from "../hot/index.js";
+import { workflowTsconfig } from "./workflow-tsconfig.js";
 
 /** Counts loads, so each gets a module instance of its own. */
 let loads = 0;
+/** Which files the registered tsconfig applies to (`workflowTsconfig`), read once. */
+let tsconfigFiles: { path: string; matches: FileMatcher } | undefined;
 
 /**
  * Loads the workflow exported by `file` (relative to `cwd`). Each call evaluates the file anew,
@@ -33,7 +39,7 @@ let loads = 0;
 export async function loadWorkflow(file: string, cwd: string): Promise<{ workflow: FlowWorkflow; path: string }> {
   const path = resolve(cwd, file);
   if (!existsSync(path)) throw new FlowError("INVALID_ARGUMENT", `Workflow file ${path} does not exist. Check the path (relative to ${cwd}).`, { path });
-  const mod = (await (loadsAsEsm(path) ? importFile(path) : importBundled(path))) as { default?: unknown; workflow?: unknown };
+  const mod = (await (loadsAsEsm(path) && (await jsxAsConfigured(path)) ? importFile(path) : importBundled(path))) as { default?: unknown; workflow?: unknown };
   const workflow = (mod.default ?? mod.workflow) as FlowWorkflow | undefined;
   if (!workflow || typeof workflow !== "object" || typeof workflow.build !== "function") {
     throw new FlowError("INVALID_ARGUMENT", `${path} must export default a workflow made with flow(...) (from createFlow), or export one named \`workflow\`.`, { path });
@@ -59,6 +65,21 @@ function loadsAsEsm(path: string): boolean {
     }
     if (dirname(dir) === dir) return false;
   }
+}
+
+/**
+ * Whether tsx compiles `path`'s JSX as its project says: a file without JSX, or one the
+ * registered tsconfig applies to (one it leaves out, tsx compiles as classic React JSX).
+ */
+async function jsxAsConfigured(path: string): Promise<boolean> {
+  const tsconfig = workflowTsconfig();
+  if (!tsconfig || !/\.[jt]sx$/.test(path)) return true;
+  if (tsconfigFiles?.path !== tsconfig) {
+    // Loaded here: only a `flow` command that loads a JSX workflow file reads a tsconfig.
+    const { createFilesMatcher, parseTsconfig } = await import("get-tsconfig");
+    tsconfigFiles = { path: tsconfig, matches: createFilesMatcher({ path: tsconfig, config: parseTsconfig(tsconfig) }) };
+  }
+  return tsconfigFiles.matches(path) !== undefined;
 }
 
 /** Imports `file`; a failure is reported as a failure of the workflow file `path`. */

@@ -9,6 +9,8 @@ import { fileURLToPath } from "node:url";
 import { closestName, describeFailure } from "./cli-errors.js";
 import { type CliCommand, type CliIO, EXIT, useColor } from "./command.js";
 
+export { useWorkflowTsconfig } from "./workflow-tsconfig.js";
+
 /** Every command: name, one-line summary, loader. Issues add theirs here. */
 const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<CliCommand> }> = [
   { name: "up", summary: "Run a workflow file (or resume a run), showing progress", load: async () => (await import("./commands/up.js")).upCommand },

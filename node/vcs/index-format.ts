@@ -88,7 +88,8 @@ export function findEntry(entries: Entries, path: Buffer): number {
 /** Whether an entry's path starts with `prefix` (its bytes; a directory ends with `/`). */
 export function hasEntryUnder(entries: Entries, prefix: Buffer): boolean {
   const at = firstEntryFrom(entries, prefix);
-  return at < entries.count && pathOf(entries, at).subarray(0, prefix.length).equals(prefix);
+  const start = entries.pathAt[at]!;
+  return at < entries.count && entries.pathEnd[at]! - start >= prefix.length && entries.buf.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0;
 }
 
 /** The position of the first entry whose path is `path` or sorts after it (`count` if none). */
@@ -97,7 +98,8 @@ function firstEntryFrom(entries: Entries, path: Buffer): number {
   let high = entries.count;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    if (Buffer.compare(pathOf(entries, mid), path) < 0) low = mid + 1;
+    // In place: a sub-array per step was most of a look-up's time (the watch makes one per directory).
+    if (entries.buf.compare(path, 0, path.length, entries.pathAt[mid]!, entries.pathEnd[mid]!) < 0) low = mid + 1;
     else high = mid;
   }
   return low;

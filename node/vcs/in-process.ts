@@ -7,9 +7,9 @@
  */
 import { closeSync, copyFileSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, statSync, utimesSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { addEdited } from "./index-edit.js";
+import { addEdited, keepCacheTree } from "./index-edit.js";
 import { type IndexFile, readIndex } from "./index-format.js";
-import { indexTree, type ObjectStore, treeOf, writeCommit, writeRef } from "./objects.js";
+import { type ObjectStore, treeOf, writeCommit, writeRef } from "./objects.js";
 import type { Workspace } from "./workspace.js";
 
 /**
@@ -77,14 +77,30 @@ const stampOf = (s: { ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigin
  */
 export function commitInProcess(ws: Workspace, store: ObjectStore, ref: string | undefined, message: string, known?: string | ReadIndex): [string, string] | undefined {
   try {
-    const tree =
-      typeof known === "string" ? known : known && stampOf(statSync(ws.indexFile, { bigint: true })) === known.stamp ? treeOf(store, known.index) : indexTree(store, ws.indexFile);
+    const tree = typeof known === "string" ? known : treeOfIndex(ws.indexFile, store, known);
     const commit = ws.last?.tree === tree ? ws.last.commit : writeCommit(store, tree, message);
     if (ref !== undefined) writeRef(store, ref, commit);
     return [tree, commit];
   } catch {
     return undefined;
   }
+}
+
+/** Directories hashed by one snapshot from which their trees are written back into the private index (an index of 10,000 entries is about 1 MB to write). */
+const KEEP_TREES_FROM = 16;
+
+/**
+ * The tree of the private index (`early`: as read while git worked, used while the file is still
+ * that one). Where many directories had to be hashed (a first snapshot, or edits across the tree
+ * since the cached trees were last written), their trees are written back into the index.
+ */
+function treeOfIndex(indexFile: string, store: ObjectStore, early: ReadIndex | undefined): string {
+  const stamp = () => stampOf(statSync(indexFile, { bigint: true }));
+  const read = early && stamp() === early.stamp ? early : readIndexEarly(indexFile);
+  if (!read) throw new Error(`${indexFile} could not be read`);
+  const { tree, hashed } = treeOf(store, read.index);
+  if (hashed >= KEEP_TREES_FROM) keepCacheTree(indexFile, read.index, () => stamp() === read.stamp);
+  return tree;
 }
 
 /** Points `ref` at `commit` in process; false where git's `update-ref` must (node/vcs/objects.ts `Unsupported`). */

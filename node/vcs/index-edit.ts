@@ -18,7 +18,7 @@
 import { type BigIntStats, closeSync, existsSync, lstatSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { AT, cacheTreeBytes, type CacheTree, extensions, findEntry, invalidate, readIndex, Unsupported, withChecksum } from "./index-format.js";
+import { AT, cacheTreeBytes, type CacheTree, extensions, findEntry, type IndexFile, invalidate, readIndex, Unsupported, withChecksum } from "./index-format.js";
 import { type ObjectStore, treeOf, writeBlob } from "./objects.js";
 
 /** Extensions kept as they are: the untracked cache (entries' contents do not enter it) and resolve-undo. */
@@ -72,20 +72,47 @@ export function addEdited(store: ObjectStore, ws: EditedWorkspace, paths: string
     if (cacheTree) invalidate(cacheTree, path);
     updated++;
   }
-  if (updated === 0) return treeOf(store, index); // only temporary files, gone: the index stays as it is
+  if (updated === 0) return treeOf(store, index).tree; // only temporary files, gone: the index stays as it is
+  // The trees first: the index is written with its cached trees valid again (as `git write-tree`
+  // leaves it), so the next snapshot hashes only what changes after this one.
+  const { tree } = treeOf(store, index);
+  writeIndex(ws.indexFile, index);
+  return tree;
+}
+
+/**
+ * Writes the cached trees `treeOf` made valid into the index file `index` was read from, where
+ * it is still that file (`stamp`, node/vcs/in-process.ts) and holds no extension this module
+ * does not write; otherwise leaves it (a later snapshot hashes those trees again).
+ * @example
+ * const { tree } = treeOf(store, read.index);
+ * keepCacheTree(indexFile, read.index, () => stampOf(statSync(indexFile, { bigint: true })) === read.stamp);
+ */
+export function keepCacheTree(indexFile: string, index: IndexFile, unchanged: () => boolean): void {
+  if (!index.cacheTree || extensions(index.entries.buf, index.extensionsAt).some((e) => !KEPT.has(e.signature)) || !unchanged()) return;
+  try {
+    writeIndex(indexFile, index);
+  } catch {
+    // held by git (its lock), or not writable: the trees are hashed again next time
+  }
+}
+
+/** Writes `index` (its entries' bytes as they are now, its extensions, `cacheTree` as its `TREE`) over `file`, as git writes an index. */
+function writeIndex(file: string, index: IndexFile): void {
+  const { buf } = index.entries;
   const parts: Buffer[] = [buf.subarray(0, index.extensionsAt)];
-  for (const { signature, body } of found) {
-    const bytes = signature === "TREE" && cacheTree ? cacheTreeBytes(cacheTree) : body;
+  const extension = (signature: string, bytes: Buffer) => {
     const header = Buffer.alloc(8);
     header.write(signature, 0, "latin1");
     header.writeUInt32BE(bytes.length, 4);
     parts.push(header, bytes);
-  }
+  };
+  if (index.cacheTree) extension("TREE", cacheTreeBytes(index.cacheTree));
+  for (const { signature, body } of extensions(buf, index.extensionsAt)) if (signature !== "TREE") extension(signature, body);
   const body = Buffer.concat(parts);
   // An index written without its checksum (`index.skipHash`) stays so.
   const skipHash = buf.subarray(buf.length - 20).every((b) => b === 0);
-  writeLocked(ws.indexFile, skipHash ? Buffer.concat([body, Buffer.alloc(20)]) : withChecksum(body));
-  return treeOf(store, { ...index, entries: { ...index.entries, buf: body }, cacheTree });
+  writeLocked(file, skipHash ? Buffer.concat([body, Buffer.alloc(20)]) : withChecksum(body));
 }
 
 /** The entry's stat data from `st`, as git's fill_stat_cache_info stores it (32 bits each), with its size smudged. */

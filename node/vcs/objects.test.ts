@@ -1,8 +1,11 @@
-import { chmodSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../testing/backends.js";
 import { createGitVcs } from "./git.js";
+import { invalidate, readIndex } from "./index-format.js";
+import { treeOf } from "./objects.js";
 import { gitIn, loggingGit as loggingGitLines, tempRepo, workingTreeId } from "./testing.js";
 
 /** The real git behind a logging script: the name of each git command a snapshot ran. */
@@ -24,7 +27,10 @@ describe.runIf(process.platform === "linux")("snapshot trees, commits and refs w
     const { gitPath, since } = loggingGit();
     const vcs = createGitVcs({ gitPath });
     const first = await vcs.snapshot(dir, "refs/flow/runs/o/0");
-    expect(since()).toEqual(["rev-parse", "check-ignore", "add"]);
+    // Where the repository is (rev-parse and check-ignore, started together), then the add.
+    const located = since();
+    expect(located.slice(0, 2).sort()).toEqual(["check-ignore", "rev-parse"]);
+    expect(located.slice(2)).toEqual(["add"]);
     expect(gitIn(dir, "rev-parse", `${first}^{tree}`)).toBe(gitIn(dir, "rev-parse", "HEAD^{tree}"));
 
     const edits: Array<() => void> = [
@@ -50,6 +56,50 @@ describe.runIf(process.platform === "linux")("snapshot trees, commits and refs w
     expect(gitIn(dir, "ls-tree", "-r", pointers.at(-1)!, "--", "link", "src/a.txt")).toMatch(/^120000 blob \S+\tlink\n100755 blob \S+\tsrc\/a\.txt$/);
     // Nothing changed: the same commit, no new object.
     expect(await vcs.snapshot(dir, "refs/flow/runs/o/again")).toBe(pointers.at(-1));
+  });
+
+  it("leaves the private index's cached trees valid, as git's write-tree does, so the next snapshot hashes only what changed", async () => {
+    const dir = tempRepo();
+    for (let d = 0; d < 20; d++) {
+      mkdirSync(join(dir, `d${d}`, "sub"), { recursive: true });
+      writeFileSync(join(dir, `d${d}`, "sub", "f.txt"), `${d}\n`);
+    }
+    gitIn(dir, "add", "-A");
+    gitIn(dir, "commit", "-q", "-m", "twenty directories");
+    // Changed in every directory: git's add leaves the private index's cached trees invalid for
+    // all of them, so the first snapshot hashes 41 trees.
+    for (let d = 0; d < 20; d++) writeFileSync(join(dir, `d${d}`, "sub", "f.txt"), `${d} changed\n`);
+    const vcs = createGitVcs();
+    const privateIndex = () => {
+      const name = readdirSync(join(dir, ".git", "flow")).find((f) => f.startsWith("index-"))!;
+      return join(dir, ".git", "flow", name);
+    };
+    const cachedTop = () => readIndex(readFileSync(privateIndex())).cacheTree?.id;
+    const withPrivateIndex = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { env: { ...process.env, GIT_INDEX_FILE: privateIndex() }, encoding: "utf8" }).trim();
+
+    const first = await vcs.snapshot(dir, "refs/flow/runs/c/0");
+    const firstTree = gitIn(dir, "rev-parse", `${first}^{tree}`);
+    expect(firstTree).toBe(workingTreeId(dir, tempDir("flow-index-")));
+    expect(cachedTop()).toBe(firstTree);
+    // Git reads the index Flow wrote (its checksum, its TREE) and trusts the cached trees: its
+    // own write-tree answers from them, and after git's add of one file it rehashes that
+    // directory only, skipping the others by their entry counts.
+    expect(withPrivateIndex("write-tree")).toBe(firstTree);
+    writeFileSync(join(dir, "d7", "sub", "f.txt"), "seven again\n");
+    withPrivateIndex("add", "d7/sub/f.txt");
+    expect(withPrivateIndex("write-tree")).toBe(workingTreeId(dir, tempDir("flow-index-")));
+
+    // An editing snapshot (node/vcs/index-edit.ts) leaves them valid too.
+    writeFileSync(join(dir, "d3", "sub", "f.txt"), "three again\n");
+    const edited = await vcs.snapshot(dir, "refs/flow/runs/c/1");
+    expect(cachedTop()).toBe(gitIn(dir, "rev-parse", `${edited}^{tree}`));
+    expect(cachedTop()).toBe(workingTreeId(dir, tempDir("flow-index-")));
+    // The next tree built from that index hashes nothing; one edited file rehashes its directories only.
+    const index = readIndex(readFileSync(privateIndex()));
+    expect(treeOf({ objectsDir: join(dir, ".git", "objects"), commonDir: join(dir, ".git"), known: new Set() }, index).hashed).toBe(0);
+    invalidate(index.cacheTree!, "d5/sub/f.txt");
+    expect(treeOf({ objectsDir: join(dir, ".git", "objects"), commonDir: join(dir, ".git"), known: new Set() }, index)).toEqual({ tree: cachedTop(), hashed: 3 });
+    expect(gitIn(dir, "fsck", "--no-dangling", "--no-progress")).toBe("");
   });
 
   it("lets git write the tree, commit and ref where its index is in a form Flow does not read (version 4)", async () => {

@@ -7,9 +7,10 @@
  * reads the 10,000-entry index or starts git), so a snapshot of one edited file is now at most
  * one `git add` process.
  *
- * - `indexTree`: the tree of an index file (version 2 or 3), as `write-tree` builds it: a
- *   directory whose cache-tree entry (the index's `TREE` extension) is valid keeps that tree id,
- *   the others are hashed from their entries and written as loose objects.
+ * - `treeOf`: the tree of an index (version 2 or 3), as `write-tree` builds it: a directory
+ *   whose cache-tree entry (the index's `TREE` extension) is valid keeps that tree id, the
+ *   others are hashed from their entries and written as loose objects, and the cache tree is
+ *   left valid throughout.
  * - `writeBlob`: a file's content as a loose blob, as `git hash-object -w` writes it.
  * - `writeCommit`: a parentless commit object, as `commit-tree <tree> -m <message>` writes it.
  * - `writeRef`: a loose ref (`<ref>.lock` created exclusively, renamed over the ref).
@@ -33,25 +34,20 @@ export interface ObjectStore {
 }
 
 /**
- * The tree id of the index file's entries, writing the trees the object store lacks.
- * @example
- * const tree = indexTree(store, "/repo/.git/flow/index-abc"); // what `git write-tree` prints
- */
-export function indexTree(store: ObjectStore, indexFile: string): string {
-  return treeOf(store, readIndex(readFileSync(indexFile)));
-}
-
-/**
  * The tree id of a parsed index's entries (its valid cached trees kept), writing the trees the
- * object store lacks.
+ * object store lacks, and how many trees it hashed. `index.cacheTree` is then valid throughout
+ * (what `git write-tree` leaves in the index): written back into the index file
+ * (node/vcs/index-edit.ts `writeCacheTree`), the next snapshot hashes only the directories
+ * changed since.
  * @example
- * const tree = treeOf(store, readIndex(readFileSync("/repo/.git/flow/index-abc")));
+ * const { tree } = treeOf(store, readIndex(readFileSync("/repo/.git/flow/index-abc")));
  */
-export function treeOf(store: ObjectStore, index: IndexFile): string {
+export function treeOf(store: ObjectStore, index: IndexFile): { tree: string; hashed: number } {
   const { entries, cacheTree } = index;
   const { buf, count, pathAt, pathEnd } = entries;
-  if (cacheTree?.id !== undefined) return cacheTree.id;
+  if (cacheTree?.id !== undefined) return { tree: cacheTree.id, hashed: 0 };
   let i = 0;
+  let hashed = 0;
   /** Whether entry `n`'s path starts with the `length` bytes at `from` (a directory, `/`-terminated). */
   const under = (n: number, from: number, length: number) => {
     const at = pathAt[n]!;
@@ -60,9 +56,11 @@ export function treeOf(store: ObjectStore, index: IndexFile): string {
     for (let k = length - 1; k >= 0; k--) if (buf[at + k] !== buf[from + k]) return false;
     return true;
   };
-  /** The tree of the directory at `buf[from, from + length)` (length 0 at the top), from entry `i` on. */
-  const build = (from: number, length: number, cached: CacheTree | undefined): string => {
+  /** The cached tree of the directory at `buf[from, from + length)` (length 0 at the top), from entry `i` on. */
+  const build = (from: number, length: number, cached: CacheTree | undefined): CacheTree & { id: string } => {
+    const first = i;
     const parts: Buffer[] = [];
+    const children = new Map<string, CacheTree>();
     while (i < count && (length === 0 || under(i, from, length))) {
       const at = pathAt[i]!;
       let slash = at + length;
@@ -72,15 +70,23 @@ export function treeOf(store: ObjectStore, index: IndexFile): string {
         i++;
         continue;
       }
-      const child = cached?.children.get(buf.toString("latin1", at + length, slash));
-      let id = child?.id;
-      if (id === undefined) id = build(at, slash + 1 - at, child);
-      else while (i < count && under(i, at, slash + 1 - at)) i++;
-      parts.push(Buffer.from("40000 "), buf.subarray(at + length, slash), Buffer.of(0), Buffer.from(id, "hex"));
+      const name = buf.toString("latin1", at + length, slash);
+      const cachedChild = cached?.children.get(name);
+      let child: CacheTree & { id: string };
+      if (cachedChild?.id === undefined) child = build(at, slash + 1 - at, cachedChild);
+      else {
+        child = cachedChild as CacheTree & { id: string };
+        while (i < count && under(i, at, slash + 1 - at)) i++;
+      }
+      children.set(name, child);
+      parts.push(Buffer.from("40000 "), buf.subarray(at + length, slash), Buffer.of(0), Buffer.from(child.id, "hex"));
     }
-    return writeObject(store, "tree", Buffer.concat(parts));
+    hashed++;
+    return { id: writeObject(store, "tree", Buffer.concat(parts)), count: i - first, children };
   };
-  return build(0, 0, cacheTree);
+  const top = build(0, 0, cacheTree);
+  index.cacheTree = top;
+  return { tree: top.id, hashed };
 }
 
 /**

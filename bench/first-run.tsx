@@ -14,6 +14,7 @@
  *   npx tsx bench/first-run.tsx                        # 10,000 files, 1,000 tasks, 7 samples each
  *   npx tsx bench/first-run.tsx --files 1000 --node-modules 1500   # a JavaScript project
  *   npx tsx bench/first-run.tsx --cli                  # `flow up`, the whole command
+ *   npx tsx bench/first-run.tsx --nested               # folders of 10 files, three deep, as a source tree
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -25,7 +26,7 @@ import { runWorkflow } from "durable-flow";
 import { computeSequence } from "./support/compute-sequence.js";
 import { benchWorkspace } from "./support/repository.js";
 
-const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, samples: { type: "string" }, "node-modules": { type: "string" }, child: { type: "string" }, cli: { type: "boolean" } } });
+const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, samples: { type: "string" }, "node-modules": { type: "string" }, nested: { type: "boolean" }, child: { type: "string" }, cli: { type: "boolean" } } });
 const TASKS = Number(values.tasks ?? 1_000);
 
 if (values.child !== undefined) {
@@ -40,8 +41,9 @@ if (values.child !== undefined) {
 } else {
   const files = Number(values.files ?? 10_000);
   const nodeModules = Number(values["node-modules"] ?? 0);
-  const repo = benchWorkspace(files, true, { nodeModules });
-  const plain = benchWorkspace(files, false, { nodeModules });
+  const shape = { nodeModules, nested: values.nested ?? false };
+  const repo = benchWorkspace(files, true, shape);
+  const plain = benchWorkspace(files, false, shape);
   const cli = (dir: string) => {
     const started = performance.now();
     const child = spawnSync(process.execPath, [fileURLToPath(new URL("../node/cli/bin.mjs", import.meta.url)), "up", fileURLToPath(new URL("support/flow-up-sequence.tsx", import.meta.url)), "--quiet", "--log-dir", "none"], {
@@ -72,6 +74,7 @@ if (values.child !== undefined) {
       bench: "first-run",
       files,
       ...(nodeModules ? { nodeModules } : {}),
+      ...(values.nested ? { nested: true } : {}),
       ...(values.cli ? { command: "flow up" } : {}),
       tasks: TASKS,
       samples: samples.length,

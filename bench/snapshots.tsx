@@ -7,6 +7,7 @@
  *   npx tsx bench/snapshots.tsx --files 1000 --tasks 200 --edits 10
  *   npx tsx bench/snapshots.tsx --cases compute --rounds 9  # one case (compute, host, agent-edit, snapshot)
  *   npx tsx bench/snapshots.tsx --cases compute --files 1000 --node-modules 1500  # a JavaScript project
+ *   npx tsx bench/snapshots.tsx --cases compute,host --nested  # folders of 10 files, three deep, as a source tree
  *
  * - `compute`: a Sequence of `--tasks` compute tasks that touch no file, in a repository of
  *   `--files` committed files vs the same run in a directory outside any repository, `--rounds`
@@ -36,9 +37,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { createFlow, createGitVcs, FlowDb, Gateway, runWorkflow, timeTravel, write } from "durable-flow";
-import { benchWorkspace } from "./support/repository.js";
+import { benchFile, benchFileContent, benchWorkspace } from "./support/repository.js";
 
-const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, edits: { type: "string" }, cases: { type: "string" }, rounds: { type: "string" }, "node-modules": { type: "string" } } });
+const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, edits: { type: "string" }, cases: { type: "string" }, rounds: { type: "string" }, "node-modules": { type: "string" }, nested: { type: "boolean" } } });
 const CASES = new Set((values.cases ?? "compute,host,agent-edit,snapshot").split(","));
 /** How long a Gateway sits idle after `listen()` before the `host` case starts its run. */
 const HOST_IDLE_MS = 300;
@@ -50,7 +51,9 @@ const ROUNDS = Number(values.rounds ?? 5);
 const NODE_MODULES = Number(values["node-modules"] ?? 0);
 const round = (n: number) => Math.round(n * 10) / 10;
 delete process.env.FLOW_SNAPSHOTS;
-const workspace = (repo: boolean) => benchWorkspace(FILES, repo, { nodeModules: NODE_MODULES });
+/** Folders of 10 files, three deep, as a source tree has them (bench/support/repository.ts). */
+const NESTED = values.nested ?? false;
+const workspace = (repo: boolean) => benchWorkspace(FILES, repo, { nodeModules: NODE_MODULES, nested: NESTED });
 
 /** A Sequence of `count` tasks, its store in `dir/.flow`; `body(i)` is task i's work, `firstAt()` when task 0 started. */
 function sequenceIn(dir: string, count: number, body: (i: number) => Promise<void> | void) {
@@ -128,6 +131,7 @@ if (CASES.has("compute")) {
       case: "compute",
       files: FILES,
       ...(NODE_MODULES ? { nodeModules: NODE_MODULES } : {}),
+      ...(NESTED ? { nested: true } : {}),
       tasks: TASKS,
       rounds: ROUNDS,
       wallMsPlain: round(median(rounds.map(({ wall }) => wall.plain))),
@@ -152,6 +156,7 @@ if (CASES.has("host")) {
       case: "host",
       files: FILES,
       ...(NODE_MODULES ? { nodeModules: NODE_MODULES } : {}),
+      ...(NESTED ? { nested: true } : {}),
       tasks: TASKS,
       rounds: ROUNDS,
       wallMsPlain: round(median(rounds.map((w) => w.plain))),
@@ -164,19 +169,20 @@ if (CASES.has("host")) {
 if (CASES.has("agent-edit")) {
   const plainDir = workspace(false);
   const repoDir = workspace(true);
-  const edit = (dir: string) => (i: number) => write.execute({ path: `d${Math.floor(i / 100)}/f${i}.txt`, content: `edited by t${i}\n` }, { rootDir: dir }).then(() => undefined);
+  const edit = (dir: string) => (i: number) => write.execute({ path: benchFile(i, NESTED), content: `edited by t${i}\n` }, { rootDir: dir }).then(() => undefined);
   const editsPlain = await runIn(plainDir, EDITS, edit(plainDir));
   const editsRepo = await runIn(repoDir, EDITS, edit(repoDir));
   const middle = Math.floor(EDITS / 2);
-  const path = join(repoDir, `d${Math.floor(middle / 100)}`, `f${middle}.txt`);
+  const path = join(repoDir, benchFile(middle, NESTED));
   writeFileSync(path, "changed after the run\n");
   const r = await timeTravel(editsRepo.db, { runId: editsRepo.runId, nodeId: `t${middle}` });
   if (!r.success) throw new Error(r.error);
-  const restored = readFileSync(path, "utf8") === `file ${middle}\n${"x".repeat(900)}\n`;
+  const restored = readFileSync(path, "utf8") === benchFileContent(middle);
   console.log(
     JSON.stringify({
       case: "agent-edit",
       files: FILES,
+      ...(NESTED ? { nested: true } : {}),
       edits: EDITS,
       wallMsPlain: round(editsPlain.wallMs),
       wallMsRepo: round(editsRepo.wallMs),
@@ -192,13 +198,14 @@ if (CASES.has("snapshot")) {
   await vcs.snapshot(snapDir, "refs/flow/bench/first");
   const times: number[] = [];
   for (let i = 0; i < EDITS; i++) {
-    writeFileSync(join(snapDir, `d${i % 100}`, `f${(i % 100) * 100 + 1}.txt`), `edit ${i}\n`);
+    // One file in each of 100 folders in turn, across the tree.
+    writeFileSync(join(snapDir, benchFile((i % 100) * Math.floor(FILES / 100) + 1, NESTED)), `edit ${i}\n`);
     const started = performance.now();
     await vcs.snapshot(snapDir, `refs/flow/bench/${i}`);
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
-  console.log(JSON.stringify({ case: "snapshot", files: FILES, edits: EDITS, medianMs: round(median(times)), p90Ms: round(times[Math.floor(times.length * 0.9)]!) }));
+  console.log(JSON.stringify({ case: "snapshot", files: FILES, ...(NESTED ? { nested: true } : {}), edits: EDITS, medianMs: round(median(times)), p90Ms: round(times[Math.floor(times.length * 0.9)]!) }));
 }
 
 // Removed only at the end: the watches of the rounds' repositories would count every deletion in the next run.

@@ -63,6 +63,21 @@ describe.runIf(process.platform === "linux")("watchTree", () => {
     expect(await movedSince(w, g)).toBe(true);
   });
 
+  it("watches a directory renamed over an empty watched one in its place (no event says the old one went)", async () => {
+    const root = tempDir("flow-watch-");
+    mkdirSync(join(root, "target"));
+    mkdirSync(join(root, "src/inner"), { recursive: true });
+    const w = watchTree(root);
+    renameSync(join(root, "src"), join(root, "target"));
+    await w.settle();
+    for (const path of ["target/f.txt", "target/inner/g.txt"]) {
+      const g = w.generation;
+      writeFileSync(join(root, path), path);
+      expect(await movedSince(w, g), path).toBe(true);
+      expect(w.changedSince(g, 10), path).toEqual([path]);
+    }
+  });
+
   it("ignores Flow's store folder at the root and git's directory", async () => {
     const root = tempDir("flow-watch-");
     mkdirSync(join(root, ".git"));

@@ -82,11 +82,12 @@ export function addEdited(store: ObjectStore, ws: EditedWorkspace, paths: string
 
 /**
  * Writes the cached trees `treeOf` made valid into the index file `index` was read from, where
- * it is still that file (`stamp`, node/vcs/in-process.ts) and holds no extension this module
- * does not write; otherwise leaves it (a later snapshot hashes those trees again).
+ * it is still that file (`unchanged`) and holds no extension this module does not write;
+ * otherwise leaves it (a later snapshot hashes those trees again).
  * @example
- * const { tree } = treeOf(store, read.index);
- * keepCacheTree(indexFile, read.index, () => stampOf(statSync(indexFile, { bigint: true })) === read.stamp);
+ * const index = readIndex(readFileSync(indexFile));
+ * const { tree } = treeOf(store, index);
+ * keepCacheTree(indexFile, index, () => statSync(indexFile).mtimeMs === readAt);
  */
 export function keepCacheTree(indexFile: string, index: IndexFile, unchanged: () => boolean): void {
   if (!index.cacheTree || extensions(index.entries.buf, index.extensionsAt).some((e) => !KEPT.has(e.signature)) || !unchanged()) return;

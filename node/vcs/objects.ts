@@ -20,10 +20,10 @@
  * entry, an unusual ref name): the caller then runs git's own commands, as before.
  */
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { deflateSync } from "node:zlib";
-import { type CacheTree, type IndexFile, readIndex, Unsupported } from "./index-format.js";
+import { type CacheTree, type IndexFile, Unsupported } from "./index-format.js";
 
 /** Where a repository keeps its objects and refs (`git rev-parse --git-path objects --git-common-dir`). */
 export interface ObjectStore {
@@ -37,7 +37,7 @@ export interface ObjectStore {
  * The tree id of a parsed index's entries (its valid cached trees kept), writing the trees the
  * object store lacks, and how many trees it hashed. `index.cacheTree` is then valid throughout
  * (what `git write-tree` leaves in the index): written back into the index file
- * (node/vcs/index-edit.ts `writeCacheTree`), the next snapshot hashes only the directories
+ * (node/vcs/index-edit.ts `keepCacheTree`), the next snapshot hashes only the directories
  * changed since.
  * @example
  * const { tree } = treeOf(store, readIndex(readFileSync("/repo/.git/flow/index-abc")));

@@ -7,7 +7,7 @@
  * See docs/hosting.md "RPC methods".
  */
 import { z } from "zod";
-import { stopRun } from "../engine/index.js";
+import { ownerStateOf, stopRun } from "../engine/index.js";
 import { previewDecisions, runSql, stopPath } from "../engine/internal.js";
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
@@ -123,7 +123,7 @@ async function cancel(host: GatewayHost, runId: string): Promise<RunStatusResult
     if (path === "ask-owner") return { runId, status: (await stopRun(host.db, runId, "cancel")).status };
     // A parked run (waiting, paused), or one whose process is gone, has no session: resume it
     // already cancelled, so the engine records the cancellation with its events like any other.
-    await host.resumeRun(runId, { cancel: true, force: run.status === "running" });
+    await host.resumeRun(runId, { cancel: true, force: ownerStateOf(host.db.binding.env, run) === "gone" });
     active = host.activeRun(runId);
   }
   active?.cancel();

@@ -12,21 +12,25 @@ import { FlowError } from "../errors.js";
 import type { FlowDb, RunRecord } from "./flow-db.js";
 import { runWorkflow } from "./run.js";
 import { runSql } from "./run-sql.js";
-import { checkStop, type RunStopRequest } from "./status.js";
+import { checkStop, executingStatuses, type RunStopRequest } from "./status.js";
 import type { FlowWorkflow, RunStatus } from "./types.js";
 import type { RuntimeEnv } from "./world.js";
 
 /** Who executes a run: a live process, one that is gone (crashed, killed, heartbeat stale), or none. */
 export type RunOwnerState = "live" | "gone" | null;
 
+/** The statuses in which a process holds the run (`running`, and `waiting-quota`: its quota retry timer runs there). */
+const EXECUTING: readonly RunStatus[] = executingStatuses();
+
 /**
- * Whether the process that owns a `running` run is still there: its claim heartbeat is fresh
- * and (on this host) its pid lives. Null for runs no process owns (parked, paused, ended).
+ * Whether the process that executes a run (`running`, or `waiting-quota`, which its process
+ * keeps) is still there: its claim heartbeat is fresh and (on this host) its pid lives. Null for
+ * runs no process owns (parked, paused, ended).
  * @example
  * if (ownerStateOf(db.binding.env, run) === "gone") console.log("left running by a process that is gone");
  */
 export function ownerStateOf(env: Pick<RuntimeEnv, "clock" | "claimStaleMs" | "isOwnerAlive">, run: Pick<RunRecord, "status" | "ownerId" | "heartbeatAtMs">): RunOwnerState {
-  if (run.status !== "running") return null;
+  if (!EXECUTING.includes(run.status)) return null;
   if (!run.ownerId || run.heartbeatAtMs === null) return "gone";
   if (env.isOwnerAlive?.(run.ownerId) === false) return "gone";
   return env.clock.now() - run.heartbeatAtMs < env.claimStaleMs ? "live" : "gone";
@@ -79,7 +83,7 @@ export function stopPath(env: Pick<RuntimeEnv, "clock" | "claimStaleMs" | "isOwn
 
 /**
  * Cancels or pauses a run, whichever process executes it. Resolves once the run has stopped
- * (its status is no longer `running`). The request is checked by `stopPath`: a run the table
+ * (no process executes it any more: neither `running` nor `waiting-quota`). The request is checked by `stopPath`: a run the table
  * lets go nowhere there (ended) is INVALID_TRANSITION, a cancelled run cancelled again (a
  * paused one paused) answers as it is, pausing a run no process executes is
  * INVALID_TRANSITION; cancelling one needs `workflow` (else WORKFLOW_NOT_FOUND).
@@ -104,13 +108,13 @@ export async function stopRun(db: FlowDb, runId: string, request: RunStopRequest
   return { runId, status: result.status, how: "stopped" };
 }
 
-/** Polls the run until it leaves `running`; RUN_ALREADY_RUNNING when it does not within `waitMs`. */
+/** Polls the run until no process executes it any more; RUN_ALREADY_RUNNING when it still does after `waitMs`. */
 async function untilStopped(db: FlowDb, runId: string, waitMs: number): Promise<RunStatus> {
   const { clock } = db.binding.env;
   const deadline = clock.now() + waitMs;
   for (;;) {
     const run = await db.requireRun(runId);
-    if (run.status !== "running") return run.status;
+    if (!EXECUTING.includes(run.status)) return run.status;
     if (clock.now() >= deadline) {
       throw new FlowError("RUN_ALREADY_RUNNING", `Run ${runId} was asked to stop, but its process (${run.ownerId}) has not stopped it within ${Math.round(waitMs / 1000)} s; it will when its next heartbeat reads the request.`, { runId, ownerId: run.ownerId });
     }

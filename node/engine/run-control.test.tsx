@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { FlowDb, ownerStateOf, runWorkflow, stopRun, workflowNameOf } from "durable-flow";
+import { type AgentLike, FlowDb, FlowError, ownerStateOf, runWorkflow, stopRun, workflowNameOf } from "durable-flow";
 import { LocalGatewayHost } from "../../core/api/local-host.js";
 import { bindingOf } from "../../core/binding.js";
 import { testBackends } from "../testing/backends.js";
@@ -77,6 +77,35 @@ describe.each(testBackends)("run control on $name", (backend) => {
     expect((await db.listAttempts("r2")).find((a) => a.nodeId === "hold")?.state).toBe("cancelled");
   });
 
+  it("stopRun pauses and cancels a run waiting for quota that another handle executes (its process keeps it)", { timeout: 60_000 }, async () => {
+    const env = { claimHeartbeatMs: 400 };
+    const { api, location } = await backend.open(schemas, { env });
+    const { api: other } = await backend.open(schemas, { env, sameStoreAs: location });
+    // Its quota resets in a minute: the run waits in its process, its retry timer armed there.
+    const limited: AgentLike = {
+      id: "limited",
+      async generate() {
+        throw new FlowError("AGENT_QUOTA_EXCEEDED", "usage limit reached", { retryAtMs: Date.now() + 60_000 });
+      },
+    };
+    const wf = api.flow(() => (
+      <api.Workflow name="quota-stop">
+        <api.Task id="ask" output={api.outputs.step} agent={limited} retries={0}>
+          Say where.
+        </api.Task>
+      </api.Workflow>
+    ));
+    const db = new FlowDb(other.db);
+    for (const [request, status] of [["pause", "paused"], ["cancel", "cancelled"]] as const) {
+      const runId = `quota-${request}`;
+      const running = runWorkflow(wf, { input: {}, runId, logDir: null });
+      await until(async () => (await db.getRun(runId))?.status === "waiting-quota");
+      expect(ownerStateOf(db.binding.env, await db.requireRun(runId))).toBe("live");
+      expect(await stopRun(db, runId, request)).toMatchObject({ status, how: "requested" });
+      expect((await running).status).toBe(status);
+    }
+  });
+
   it("a host knows a run another handle started by its <Workflow name>, and shows a gone owner", { timeout: 60_000 }, async () => {
     const { api, location } = await backend.open(schemas);
     const { api: other } = await backend.open(schemas, { sameStoreAs: location });
@@ -97,6 +126,8 @@ describe.each(testBackends)("run control on $name", (backend) => {
     expect(ownerStateOf(env, { status: "running", ownerId: "elsewhere:1:x", heartbeatAtMs: env.clock.now() - env.claimStaleMs - 1 })).toBe("gone");
     expect(ownerStateOf(env, { status: "running", ownerId: "elsewhere:1:x", heartbeatAtMs: env.clock.now() })).toBe("live");
     expect(ownerStateOf(env, { status: "paused", ownerId: null, heartbeatAtMs: null })).toBeNull();
+    // Waiting for quota, its process keeps it: live or gone as a running run is.
+    expect(ownerStateOf(env, { status: "waiting-quota", ownerId: "elsewhere:1:x", heartbeatAtMs: env.clock.now() - env.claimStaleMs - 1 })).toBe("gone");
   });
 });
 

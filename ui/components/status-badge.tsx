@@ -33,16 +33,16 @@ export function toneOf(status: string): string {
 }
 
 /**
- * A status badge. A `running` run whose process is gone (`owner: "gone"`) says so: it runs
- * nowhere until it is resumed or cancelled.
+ * A status badge. A run whose process is gone (`owner: "gone"`: it was `running`, or waiting
+ * for quota in that process) says so: it runs nowhere until it is resumed or cancelled.
  * @example
  * <StatusBadge status={run.status} owner={run.owner} />
  */
 export function StatusBadge(props: { status: string; owner?: string | null }) {
-  const gone = () => props.status === "running" && props.owner === "gone";
+  const gone = () => props.owner === "gone";
   return (
     <span class={`badge ${gone() ? "tone-bad" : toneOf(props.status)}`} data-status={props.status} data-owner={props.owner ?? undefined} title={gone() ? "The process running it is gone: resume or cancel it" : undefined}>
-      {gone() ? "running · owner gone" : props.status}
+      {gone() ? `${props.status} · owner gone` : props.status}
     </span>
   );
 }

@@ -70,7 +70,7 @@ async function listRuns(db: FlowDb, filter: { limit: number; status?: RunStatus 
   const runs = await db.listRuns(filter);
   if (json) return io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
   // A run left `running` by a process that is gone says so (it can be cancelled or resumed).
-  const shown = (r: RunRecord) => (ownerStateOf(db.binding.env, r) === "gone" ? "running (owner gone)" : r.status);
+  const shown = (r: RunRecord) => (ownerStateOf(db.binding.env, r) === "gone" ? `${r.status} (owner gone)` : r.status);
   // Tokens and cost (child runs included) where a run's agents recorded usage; a list of runs
   // that used no agent keeps its columns as they were.
   const usage = await Promise.all(runs.map(async (r) => formatUsage((await db.getRunUsage(r.runId)).total)));

@@ -77,7 +77,7 @@ describe.each(testBackends)("run control on $name", (backend) => {
     expect((await db.listAttempts("r2")).find((a) => a.nodeId === "hold")?.state).toBe("cancelled");
   });
 
-  it("stopRun pauses and cancels a run waiting for quota that another handle executes (its process keeps it)", { timeout: 60_000 }, async () => {
+  it("stopRun pauses and cancels a run waiting for quota that another handle executes, and a resume elsewhere is refused (its process keeps it)", { timeout: 60_000 }, async () => {
     const env = { claimHeartbeatMs: 400 };
     const { api, location } = await backend.open(schemas, { env });
     const { api: other } = await backend.open(schemas, { env, sameStoreAs: location });
@@ -95,12 +95,21 @@ describe.each(testBackends)("run control on $name", (backend) => {
         </api.Task>
       </api.Workflow>
     ));
+    const otherWf = other.flow(() => (
+      <other.Workflow name="quota-stop">
+        <other.Task id="ask" output={other.outputs.step} agent={limited} retries={0}>
+          Say where.
+        </other.Task>
+      </other.Workflow>
+    ));
     const db = new FlowDb(other.db);
     for (const [request, status] of [["pause", "paused"], ["cancel", "cancelled"]] as const) {
       const runId = `quota-${request}`;
       const running = runWorkflow(wf, { input: {}, runId, logDir: null });
       await until(async () => (await db.getRun(runId))?.status === "waiting-quota");
       expect(ownerStateOf(db.binding.env, await db.requireRun(runId))).toBe("live");
+      // Nor is it taken from its process by a resume elsewhere.
+      await expect(runWorkflow(otherWf, { runId, resume: true, logDir: null })).rejects.toMatchObject({ code: "RUN_ALREADY_RUNNING" });
       expect(await stopRun(db, runId, request)).toMatchObject({ status, how: "requested" });
       expect((await running).status).toBe(status);
     }

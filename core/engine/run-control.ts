@@ -12,15 +12,12 @@ import { FlowError } from "../errors.js";
 import type { FlowDb, RunRecord } from "./flow-db.js";
 import { runWorkflow } from "./run.js";
 import { runSql } from "./run-sql.js";
-import { checkStop, executingStatuses, type RunStopRequest } from "./status.js";
+import { checkStop, EXECUTING_STATUSES, type RunStopRequest } from "./status.js";
 import type { FlowWorkflow, RunStatus } from "./types.js";
 import type { RuntimeEnv } from "./world.js";
 
 /** Who executes a run: a live process, one that is gone (crashed, killed, heartbeat stale), or none. */
 export type RunOwnerState = "live" | "gone" | null;
-
-/** The statuses in which a process holds the run (`running`, and `waiting-quota`: its quota retry timer runs there). */
-const EXECUTING: readonly RunStatus[] = executingStatuses();
 
 /**
  * Whether the process that executes a run (`running`, or `waiting-quota`, which its process
@@ -30,7 +27,7 @@ const EXECUTING: readonly RunStatus[] = executingStatuses();
  * if (ownerStateOf(db.binding.env, run) === "gone") console.log("left running by a process that is gone");
  */
 export function ownerStateOf(env: Pick<RuntimeEnv, "clock" | "claimStaleMs" | "isOwnerAlive">, run: Pick<RunRecord, "status" | "ownerId" | "heartbeatAtMs">): RunOwnerState {
-  if (!EXECUTING.includes(run.status)) return null;
+  if (!EXECUTING_STATUSES.includes(run.status)) return null;
   if (!run.ownerId || run.heartbeatAtMs === null) return "gone";
   if (env.isOwnerAlive?.(run.ownerId) === false) return "gone";
   return env.clock.now() - run.heartbeatAtMs < env.claimStaleMs ? "live" : "gone";
@@ -114,7 +111,7 @@ async function untilStopped(db: FlowDb, runId: string, waitMs: number): Promise<
   const deadline = clock.now() + waitMs;
   for (;;) {
     const run = await db.requireRun(runId);
-    if (!EXECUTING.includes(run.status)) return run.status;
+    if (!EXECUTING_STATUSES.includes(run.status)) return run.status;
     if (clock.now() >= deadline) {
       throw new FlowError("RUN_ALREADY_RUNNING", `Run ${runId} was asked to stop, but its process (${run.ownerId}) has not stopped it within ${Math.round(waitMs / 1000)} s; it will when its next heartbeat reads the request.`, { runId, ownerId: run.ownerId });
     }

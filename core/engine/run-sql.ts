@@ -10,7 +10,7 @@ import type { Dialect, SqlExecutor, SqlValue, StorePort } from "../store/index.j
 import { encodeValue } from "../schema/index.js";
 import type { TableEntry } from "../schema/index.js";
 import type { FlowEvent } from "./events.js";
-import { assertNodeTransition, assertTransition, executingStatuses, type RunStopRequest } from "./status.js";
+import { assertNodeTransition, assertTransition, EXECUTING_STATUSES, type RunStopRequest } from "./status.js";
 import type { AttemptState, NodeState, PauseReason, RunStatus } from "./types.js";
 
 /** Statements to commit together. */
@@ -167,8 +167,7 @@ export const runSql = {
   },
   /** Asks the process that executes a run (`running`, or waiting for quota) to cancel or pause it (read by its heartbeat). */
   async requestStop(db: SqlExecutor, runId: string, request: RunStopRequest, now: number): Promise<boolean> {
-    const executing = executingStatuses();
-    return (await db.execute(`UPDATE ${TABLES.runs} SET requested_state = ?, updated_at_ms = ? WHERE run_id = ? AND status IN (${executing.map(() => "?").join(", ")})`, [request, now, runId, ...executing])) === 1;
+    return (await db.execute(`UPDATE ${TABLES.runs} SET requested_state = ?, updated_at_ms = ? WHERE run_id = ? AND status IN (${EXECUTING_STATUSES.map(() => "?").join(", ")})`, [request, now, runId, ...EXECUTING_STATUSES])) === 1;
   },
 };
 

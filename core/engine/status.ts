@@ -86,6 +86,9 @@ export function executingStatuses(moves: RunMoves = RUN_MOVES): RunStatus[] {
   return (Object.keys(moves) as RunStatus[]).filter((from) => moves[from].includes("finished"));
 }
 
+/** The statuses in which a process executes a run, from the table: `running`, `waiting-quota`. */
+export const EXECUTING_STATUSES: readonly RunStatus[] = executingStatuses();
+
 /** Statuses a run never leaves. */
 export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set(["finished", "continued"]);
 

@@ -88,20 +88,15 @@ describe.each(testBackends)("run control on $name", (backend) => {
         throw new FlowError("AGENT_QUOTA_EXCEEDED", "usage limit reached", { retryAtMs: Date.now() + 60_000 });
       },
     };
-    const wf = api.flow(() => (
-      <api.Workflow name="quota-stop">
-        <api.Task id="ask" output={api.outputs.step} agent={limited} retries={0}>
-          Say where.
-        </api.Task>
-      </api.Workflow>
-    ));
-    const otherWf = other.flow(() => (
-      <other.Workflow name="quota-stop">
-        <other.Task id="ask" output={other.outputs.step} agent={limited} retries={0}>
-          Say where.
-        </other.Task>
-      </other.Workflow>
-    ));
+    const make = ({ flow, Workflow, Task, outputs }: typeof api) =>
+      flow(() => (
+        <Workflow name="quota-stop">
+          <Task id="ask" output={outputs.step} agent={limited} retries={0}>
+            Say where.
+          </Task>
+        </Workflow>
+      ));
+    const [wf, otherWf] = [make(api), make(other)];
     const db = new FlowDb(other.db);
     for (const [request, status] of [["pause", "paused"], ["cancel", "cancelled"]] as const) {
       const runId = `quota-${request}`;

@@ -12,6 +12,7 @@ import type { FlowEvent } from "./events.js";
 import { FlowDb } from "./flow-db.js";
 import { resetWaits } from "./waits/reset-waits.js";
 import { eventSql, nodeChange, outputSql, RELEASED, statusChange, WriteBatch } from "./run-sql.js";
+import { ownerStateOf } from "./run-control.js";
 import type { RetryTaskOptions, RetryTaskResult } from "./types.js";
 
 /**
@@ -27,9 +28,9 @@ export async function retryTask(adapter: FlowDb | { db?: unknown }, opts: RetryT
   const run = await db.getRun(opts.runId);
   if (!run) return { success: false, resetNodes: [], error: `Run ${opts.runId} does not exist.` };
   const now = env.clock.now();
-  if (run.status === "running" && run.ownerId && !opts.force) {
-    const fresh = run.heartbeatAtMs !== null && now - run.heartbeatAtMs < env.claimStaleMs && env.isOwnerAlive?.(run.ownerId) !== false;
-    if (fresh) return { success: false, resetNodes: [], error: `Run ${opts.runId} is running in another process (${run.ownerId}); pass force: true to reset it anyway.` };
+  // A live process executes it (running, or waiting for quota in that process): not reset under it.
+  if (ownerStateOf(env, run) === "live" && !opts.force) {
+    return { success: false, resetNodes: [], error: `Run ${opts.runId} is ${run.status} in another process (${run.ownerId}); pass force: true to reset it anyway.` };
   }
   const nodes = await db.listNodes(opts.runId);
   const candidates = nodes.filter((n) => n.nodeId === opts.nodeId);

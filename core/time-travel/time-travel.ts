@@ -6,7 +6,7 @@
  * compensations, then go through a crash-safe intent (core/engine/travel/intent.ts): snapshot of
  * the tree as it is, intent row, file restore, one transaction for the rows.
  */
-import { effectKey, recoverTimeTravel, settledEffectKeys } from "../engine/index.js";
+import { effectKey, ownerStateOf, recoverTimeTravel, settledEffectKeys } from "../engine/index.js";
 import { completeIntent, intentRef, resetSetOf, writeIntent } from "../engine/internal.js";
 import type { FlowDb, FlowEvent } from "../engine/index.js";
 import type { Intent, ResetDecision } from "../engine/internal.js";
@@ -64,10 +64,8 @@ async function travel(
   if (!run) return fail(`Run ${runId} does not exist.`);
   if (db.binding.activeRuns.has(runId)) return fail(`Run ${runId} is running in this process; pause or cancel it before going back in time.`);
   const now = env.clock.now();
-  if (run.status === "running" && run.ownerId && run.ownerId !== env.ownerId) {
-    const fresh = run.heartbeatAtMs !== null && now - run.heartbeatAtMs < env.claimStaleMs && env.isOwnerAlive?.(run.ownerId) !== false;
-    if (fresh) return fail(`Run ${runId} is running in another process (${run.ownerId}); pause or cancel it before going back in time.`);
-  }
+  // A live process executes it (running, or waiting for quota in that process).
+  if (run.ownerId !== env.ownerId && ownerStateOf(env, run) === "live") return fail(`Run ${runId} is ${run.status} in another process (${run.ownerId}); pause or cancel it before going back in time.`);
 
   const attempts = (await db.listAttempts(runId, nodeId)).filter((a) => a.iteration === iteration);
   const target = opts.attempt === undefined ? attempts.sort((a, b) => b.attempt - a.attempt)[0] : attempts.find((a) => a.attempt === opts.attempt);

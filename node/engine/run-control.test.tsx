@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { type AgentLike, FlowDb, FlowError, ownerStateOf, runWorkflow, stopRun, workflowNameOf } from "durable-flow";
+import { type AgentLike, FlowDb, FlowError, ownerStateOf, retryTask, runWorkflow, stopRun, timeTravel, workflowNameOf } from "durable-flow";
 import { LocalGatewayHost } from "../../core/api/local-host.js";
 import { bindingOf } from "../../core/binding.js";
 import { testBackends } from "../testing/backends.js";
@@ -77,7 +77,7 @@ describe.each(testBackends)("run control on $name", (backend) => {
     expect((await db.listAttempts("r2")).find((a) => a.nodeId === "hold")?.state).toBe("cancelled");
   });
 
-  it("stopRun pauses and cancels a run waiting for quota that another handle executes, and a resume elsewhere is refused (its process keeps it)", { timeout: 60_000 }, async () => {
+  it("stopRun pauses and cancels a run waiting for quota that another handle executes, and a resume, task retry or rewind elsewhere is refused (its process keeps it)", { timeout: 60_000 }, async () => {
     const env = { claimHeartbeatMs: 400 };
     const { api, location } = await backend.open(schemas, { env });
     const { api: other } = await backend.open(schemas, { env, sameStoreAs: location });
@@ -103,8 +103,10 @@ describe.each(testBackends)("run control on $name", (backend) => {
       const running = runWorkflow(wf, { input: {}, runId, logDir: null });
       await until(async () => (await db.getRun(runId))?.status === "waiting-quota");
       expect(ownerStateOf(db.binding.env, await db.requireRun(runId))).toBe("live");
-      // Nor is it taken from its process by a resume elsewhere.
+      // Nor is it taken from its process by a resume elsewhere, or reset under it.
       await expect(runWorkflow(otherWf, { runId, resume: true, logDir: null })).rejects.toMatchObject({ code: "RUN_ALREADY_RUNNING" });
+      expect(await retryTask(db, { runId, nodeId: "ask" })).toMatchObject({ success: false, error: expect.stringContaining("waiting-quota in another process") });
+      expect(await timeTravel(db, { runId, nodeId: "ask" })).toMatchObject({ success: false, error: expect.stringContaining("waiting-quota in another process") });
       expect(await stopRun(db, runId, request)).toMatchObject({ status, how: "requested" });
       expect((await running).status).toBe(status);
     }

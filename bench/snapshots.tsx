@@ -54,6 +54,8 @@ delete process.env.FLOW_SNAPSHOTS;
 /** Folders of 10 files, three deep, as a source tree has them (bench/support/repository.ts). */
 const NESTED = values.nested ?? false;
 const workspace = (repo: boolean) => benchWorkspace(FILES, repo, { nodeModules: NODE_MODULES, nested: NESTED });
+/** The workspace's shape, in every case's line. */
+const SHAPE = { files: FILES, ...(NODE_MODULES ? { nodeModules: NODE_MODULES } : {}), ...(NESTED ? { nested: true } : {}) };
 
 /** A Sequence of `count` tasks, its store in `dir/.flow`; `body(i)` is task i's work, `firstAt()` when task 0 started. */
 function sequenceIn(dir: string, count: number, body: (i: number) => Promise<void> | void) {
@@ -129,9 +131,7 @@ if (CASES.has("compute")) {
   console.log(
     JSON.stringify({
       case: "compute",
-      files: FILES,
-      ...(NODE_MODULES ? { nodeModules: NODE_MODULES } : {}),
-      ...(NESTED ? { nested: true } : {}),
+      ...SHAPE,
       tasks: TASKS,
       rounds: ROUNDS,
       wallMsPlain: round(median(rounds.map(({ wall }) => wall.plain))),
@@ -154,9 +154,7 @@ if (CASES.has("host")) {
   console.log(
     JSON.stringify({
       case: "host",
-      files: FILES,
-      ...(NODE_MODULES ? { nodeModules: NODE_MODULES } : {}),
-      ...(NESTED ? { nested: true } : {}),
+      ...SHAPE,
       tasks: TASKS,
       rounds: ROUNDS,
       wallMsPlain: round(median(rounds.map((w) => w.plain))),
@@ -181,8 +179,7 @@ if (CASES.has("agent-edit")) {
   console.log(
     JSON.stringify({
       case: "agent-edit",
-      files: FILES,
-      ...(NESTED ? { nested: true } : {}),
+      ...SHAPE,
       edits: EDITS,
       wallMsPlain: round(editsPlain.wallMs),
       wallMsRepo: round(editsRepo.wallMs),
@@ -205,7 +202,7 @@ if (CASES.has("snapshot")) {
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
-  console.log(JSON.stringify({ case: "snapshot", files: FILES, ...(NESTED ? { nested: true } : {}), edits: EDITS, medianMs: round(median(times)), p90Ms: round(times[Math.floor(times.length * 0.9)]!) }));
+  console.log(JSON.stringify({ case: "snapshot", ...SHAPE, edits: EDITS, medianMs: round(median(times)), p90Ms: round(times[Math.floor(times.length * 0.9)]!) }));
 }
 
 // Removed only at the end: the watches of the rounds' repositories would count every deletion in the next run.

@@ -12,7 +12,7 @@ import { FlowError } from "../errors.js";
 import type { FlowDb, RunRecord } from "./flow-db.js";
 import { runWorkflow } from "./run.js";
 import { runSql } from "./run-sql.js";
-import { checkStop, EXECUTING_STATUSES, type RunStopRequest } from "./status.js";
+import { checkStop, isExecuting, type RunStopRequest } from "./status.js";
 import type { FlowWorkflow, RunStatus } from "./types.js";
 import type { RuntimeEnv } from "./world.js";
 
@@ -27,7 +27,7 @@ export type RunOwnerState = "live" | "gone" | null;
  * if (ownerStateOf(db.binding.env, run) === "gone") console.log("left running by a process that is gone");
  */
 export function ownerStateOf(env: Pick<RuntimeEnv, "clock" | "claimStaleMs" | "isOwnerAlive">, run: Pick<RunRecord, "status" | "ownerId" | "heartbeatAtMs">): RunOwnerState {
-  if (!EXECUTING_STATUSES.includes(run.status)) return null;
+  if (!isExecuting(run.status)) return null;
   if (!run.ownerId || run.heartbeatAtMs === null) return "gone";
   if (env.isOwnerAlive?.(run.ownerId) === false) return "gone";
   return env.clock.now() - run.heartbeatAtMs < env.claimStaleMs ? "live" : "gone";
@@ -111,7 +111,7 @@ async function untilStopped(db: FlowDb, runId: string, waitMs: number): Promise<
   const deadline = clock.now() + waitMs;
   for (;;) {
     const run = await db.requireRun(runId);
-    if (!EXECUTING_STATUSES.includes(run.status)) return run.status;
+    if (!isExecuting(run.status)) return run.status;
     if (clock.now() >= deadline) {
       throw new FlowError("RUN_ALREADY_RUNNING", `Run ${runId} was asked to stop, but its process (${run.ownerId}) has not stopped it within ${Math.round(waitMs / 1000)} s; it will when its next heartbeat reads the request.`, { runId, ownerId: run.ownerId });
     }

@@ -18,7 +18,7 @@ import { OutputIndex, type OutputRow } from "./output-index.js";
 import { nodeKey } from "./plan.js";
 import { attemptSql, eventSql, frameSql, nodeChange, nodeSql, outputSql, type RunRow, runSql, WriteBatch } from "./run-sql.js";
 import type { NodeInfo, SessionStart } from "./session.js";
-import { EXECUTING_STATUSES } from "./status.js";
+import { isExecuting } from "./status.js";
 import type { RunOptions, RunResult } from "./types.js";
 
 export type Opened = { kind: "session"; start: SessionStart } | { kind: "done"; result: RunResult };
@@ -249,7 +249,7 @@ async function claim(input: OpenInput, row: RunRow): Promise<boolean> {
   let expect = { ownerId: owner, heartbeatAtMs: heartbeat };
   if (opts.resumeClaim) {
     expect = { ownerId: opts.resumeClaim.claimOwnerId, heartbeatAtMs: opts.resumeClaim.claimHeartbeatAtMs };
-  } else if ((EXECUTING_STATUSES as readonly string[]).includes(row.status) && owner && owner !== env.ownerId && !opts.force) {
+  } else if (isExecuting(row.status) && owner && owner !== env.ownerId && !opts.force) {
     const age = heartbeat === null ? Infinity : now - heartbeat;
     const dead = env.isOwnerAlive?.(owner) === false;
     if (age < env.claimStaleMs && !dead) {
@@ -263,7 +263,7 @@ async function claim(input: OpenInput, row: RunRow): Promise<boolean> {
   if (!(await runSql.claim(store, runId, row.status, expect, env.ownerId, now))) {
     throw new FlowError("RUN_ALREADY_RUNNING", `Run ${runId} was claimed by another process at the same moment.`, { runId });
   }
-  return (EXECUTING_STATUSES as readonly string[]).includes(row.status) && owner !== null && owner !== env.ownerId;
+  return isExecuting(row.status) && owner !== null && owner !== env.ownerId;
 }
 
 async function lastFrame(input: OpenInput, runId: string): Promise<{ frameNo: number; frames: FrameEncoder }> {

@@ -89,6 +89,16 @@ export function executingStatuses(moves: RunMoves = RUN_MOVES): RunStatus[] {
 /** The statuses in which a process executes a run, from the table: `running`, `waiting-quota`. */
 export const EXECUTING_STATUSES: readonly RunStatus[] = executingStatuses();
 
+/**
+ * Whether a process executes a run in `status` (EXECUTING_STATUSES): its owner keeps it, and
+ * another process asks that owner rather than taking the run.
+ * @example
+ * isExecuting("waiting-quota"); // true: its quota retry timer runs in its process
+ */
+export function isExecuting(status: string): boolean {
+  return (EXECUTING_STATUSES as readonly string[]).includes(status);
+}
+
 /** Statuses a run never leaves. */
 export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set(["finished", "continued"]);
 

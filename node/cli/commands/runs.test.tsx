@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { createFlowPostgres, runWorkflow } from "durable-flow";
+import { createFlow, createFlowPostgres, FlowDb, runWorkflow } from "durable-flow";
 import { tempDir } from "../../testing/backends.js";
 import type { CliIO } from "../command.js";
 import { main } from "../main.js";
@@ -41,5 +41,27 @@ describe("flow runs", () => {
     const missing = io(cwd, {});
     expect(await main(["runs"], missing)).toBe(1);
     expect(missing.out.join("")).toContain("STORE_NOT_FOUND");
+  }, 60_000);
+
+  it("says a run's process is gone, whether it was running or waiting for quota there", async () => {
+    const cwd = tempDir("flow-runs-");
+    const dbPath = join(cwd, "flow.db");
+    const api = createFlow({ step: z.object({ value: z.number() }) }, { dbPath });
+    const wf = api.flow(() => (
+      <api.Workflow name="left">
+        <api.Task id="a" output={api.outputs.step}>{{ value: 1 }}</api.Task>
+      </api.Workflow>
+    ));
+    for (const runId of ["was-running", "was-waiting"]) await runWorkflow(wf, { input: {}, runId });
+    // What a killed process leaves: its status, its owner, a heartbeat long stale.
+    const db = new FlowDb(api.db);
+    for (const [runId, status] of [["was-running", "running"], ["was-waiting", "waiting-quota"]] as const) {
+      await db.store.execute("UPDATE _flow_runs SET status = ?, owner_id = 'elsewhere:1:x', heartbeat_at_ms = 1, finished_at_ms = NULL WHERE run_id = ?", [status, runId]);
+    }
+    const cli = io(cwd, {});
+    expect(await main(["runs", "--db", dbPath], cli)).toBe(0);
+    const lines = cli.out.join("").split("\n");
+    expect(lines.find((l) => l.includes("was-running"))).toContain("running (owner gone)");
+    expect(lines.find((l) => l.includes("was-waiting"))).toContain("waiting-quota (owner gone)");
   }, 60_000);
 });

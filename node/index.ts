@@ -66,7 +66,7 @@ export { createOpenApiTool, createOpenApiTools, createOpenApiToolSync, createOpe
 export { createNodeWorkspaces, prepareSandbox, prepareWorktree, removeRunSandboxes, removeRunWorkspaces, removeRunWorktrees } from "./workspace/index.js";
 export type { RemovedWorkspaces, RemovedWorktrees, RemoveWorktreesOptions } from "./workspace/index.js";
 // ---- time travel (docs/time-travel.md): timeTravel, revertToAttempt, forkRun, replayRun come from core ----
-export { createGitVcs } from "./vcs/index.js";
+export { createGitVcs, type GitVcsOptions } from "./vcs/index.js";
 export { createNodeHotReload, HOT_RELOAD_DEFAULTS } from "./hot/index.js";
 export type { NodeHotBuild, NodeHotReloadPort, NodeHotWatchOptions, StopWatching } from "./hot/index.js";
 // ---- hosting: startServer and the serve app (docs/hosting.md) ----

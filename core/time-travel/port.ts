@@ -63,6 +63,12 @@ export interface VcsPort {
    */
   unchangedSince?(dir: string, pointer: string, opts?: { settle?: boolean }): Promise<boolean>;
   /**
+   * Why the port cannot tell that `dir` is unchanged (so every attempt edge there reads the whole
+   * tree), with what the user can do about it; undefined when it can, before it has looked, or
+   * where nothing can be done (a system it never watches). Optional.
+   */
+  whyUnwatched?(dir: string): Promise<string | undefined>;
+  /**
    * Starts, in the background, what the first `snapshot` of `dir` would do (watch it, commit its
    * working tree without a ref), so that the first snapshot of a run, taken when its first
    * attempt starts, finds it done: a later `snapshot` waits for it and, when nothing changed

@@ -226,6 +226,59 @@ describe("snapshot notices", () => {
     expect(gitIn(repo, "for-each-ref", "refs/flow")).toBe("");
   });
 
+  it("says once, with what to do, that a workspace too large to watch is read at every edge, and still snapshots each edge exactly", async () => {
+    const watched = tempRepo();
+    const tooLarge = tempRepo();
+    for (const repo of [watched, tooLarge]) {
+      for (const dir of ["a", "b", "c"]) {
+        mkdirSync(join(repo, dir));
+        writeFileSync(join(repo, dir, "file.txt"), `${dir}\n`);
+      }
+      gitIn(repo, "add", "-A");
+      gitIn(repo, "commit", "-q", "-m", "dirs");
+    }
+    const warnings: string[] = [];
+    const { gitPath, calls } = countingGit();
+    const run = async (repo: string, maxWatchedDirs?: number) => {
+      const { api, db } = await open({ vcs: createGitVcs({ gitPath, ...(maxWatchedDirs ? { maxWatchedDirs } : {}) }), warn: (message: string) => void warnings.push(message) });
+      const { flow, Workflow, Task, Sequence, outputs } = api;
+      const wf = flow(() => (
+        <Workflow name="wide">
+          <Sequence>
+            <Task id="compute" output={outputs.step}>
+              {() => ({ n: 0 })}
+            </Task>
+            <Task id="writes" output={outputs.step}>
+              {() => (writeFileSync(join(repo, "b", "file.txt"), "written\n"), { n: 1 })}
+            </Task>
+          </Sequence>
+        </Workflow>
+      ));
+      const result = await runWorkflow(wf, { input: {}, rootDir: repo });
+      expect(result.status).toBe("finished");
+      return { db, runId: result.runId };
+    };
+
+    // Watched (the default budget): the compute task costs no git process, and nothing is said.
+    await run(watched);
+    expect(warnings).toEqual([]);
+    const afterWatched = calls().length;
+
+    // Four directories (the top and a, b, c) against a budget of three: every edge is a git add.
+    const first = await run(tooLarge, 3);
+    expect(calls().slice(afterWatched).filter((c) => c === "add").length).toBeGreaterThanOrEqual(4);
+    await run(tooLarge, 3);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`Snapshots of ${tooLarge} read the whole tree at every task attempt`);
+    expect(warnings[0]).toContain("more than 3 directories");
+    expect(warnings[0]).toContain("fs.inotify.max_user_watches");
+    expect(warnings[0]).toContain("FLOW_SNAPSHOTS=off");
+    // Read each time, the snapshots are still exact: the write is in the end snapshot, not the start.
+    const e = await edges(first.db, first.runId);
+    expect(gitIn(tooLarge, "show", `${e.writes!.start}:b/file.txt`)).toBe("b");
+    expect(gitIn(tooLarge, "show", `${e.writes!.end}:b/file.txt`)).toBe("written");
+  });
+
   it("reports a snapshot that keeps failing once per process, with what to do", async () => {
     const repo = tempRepo();
     // A file where git keeps Flow's refs: every update-ref under refs/flow fails.

@@ -53,9 +53,11 @@ const CONFIG: Record<string, string> = {
   "core.safecrlf": "false",
   "core.quotepath": "off",
   "advice.addIgnoredFile": "false",
-  // The private index remembers which directories hold no new files (by their mtime), so `add -A`
-  // does not read every directory of a large tree again.
-  "core.untrackedCache": "true",
+  // `add` never reads an untracked cache (only `status` does), and building one would make git
+  // write the private index where the tree matches it, so that Node's read of the file while
+  // git worked (node/vcs/in-process.ts `readIndexEarly`) would not stand; one the user's index
+  // brought is kept as it is.
+  "core.untrackedCache": "keep",
 };
 const CONFIG_ENV = configEnv(CONFIG);
 /**
@@ -72,13 +74,18 @@ echo "$t $c"`;
 const MAX_CHANGED = 2_000;
 /** The short form's environment: no threads to stat a few paths in parallel. */
 const CHANGED_ENV = configEnv({ ...CONFIG, "core.preloadIndex": "false" });
-/**
- * `prepare`'s environment: its add builds no untracked cache (one already there is used), so
- * where the tree matches the private index git leaves the file as it was, and Node's read of it
- * while git worked stands (node/vcs/in-process.ts `readIndexEarly`).
- */
-const PREPARE_ENV = configEnv({ ...CONFIG, "core.untrackedCache": "keep" });
 const NULL_SHA = "0000000000000000000000000000000000000000";
+
+/** Options of `createGitVcs`. */
+export interface GitVcsOptions {
+  /** The git executable (default `git`, found on PATH). */
+  gitPath?: string;
+  /**
+   * The most directories watched per workspace (default: half of `fs.inotify.max_user_watches`);
+   * a workspace with more is snapshotted at every attempt edge, and says why (`whyUnwatched`).
+   */
+  maxWatchedDirs?: number;
+}
 
 /**
  * A VCS port over the `git` executable.
@@ -87,8 +94,9 @@ const NULL_SHA = "0000000000000000000000000000000000000000";
  * const pointer = await vcs.snapshot("/repo", "refs/flow/runs/r1/manual");
  * await vcs.restore("/repo", pointer); // the tree back byte for byte
  */
-export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
+export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
   const gitPath = options.gitPath ?? "git";
+  const watchOf = (dir: string, repo: Pick<Workspace, "prefix" | "indexFile" | "gitDir">) => watchTree(dir, ignoredDirs(dir, repo), options.maxWatchedDirs);
   const workspaces = new Map<string, Promise<Workspace | null>>();
 
   const baseEnv = () => ({ ...process.env, ...IDENTITY, ...CONFIG_ENV, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" });
@@ -155,7 +163,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
    * only where git's answer is the guess (same repository, same prefix).
    */
   async function locatePrepared(dir: string, guess: GuessedRepository): Promise<Workspace | null> {
-    const watch = watchTree(dir, ignoredDirs(dir, guess));
+    const watch = watchOf(dir, guess);
     const generation = watch.generation;
     seedIndex(guess);
     let out: string;
@@ -164,7 +172,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
     let early: ReadIndex | undefined;
     const reading = setImmediate(() => (early = readIndexEarly(guess.indexFile)));
     try {
-      out = await hot({ top: dir, indexFile: guess.indexFile }, { script: PREPARE_SCRIPT }, { ...PREPARE_ENV, FLOW_GIT: gitPath, FLOW_PREFIX: guess.prefix });
+      out = await hot({ top: dir, indexFile: guess.indexFile }, { script: PREPARE_SCRIPT }, { FLOW_GIT: gitPath, FLOW_PREFIX: guess.prefix });
     } catch {
       return null; // not a work tree (bare, or git missing)
     } finally {
@@ -299,12 +307,16 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
       return ws?.clean?.commit === pointer && isClean(ws, opts?.settle ?? false);
     },
 
+    async whyUnwatched(dir) {
+      return (await workspaces.get(resolve(dir)))?.watch?.whyUntrusted;
+    },
+
     async snapshot(dir, ref, message = "flow snapshot") {
       const ws = await required(dir);
       if (ws.ignored) throw new FlowError("VCS_FAILED", `${ws.dir} is ignored by git (a .gitignore lists it, or it is inside a .flow folder): nothing there is snapshotted.`, { dir: ws.dir });
       return serialized(ws, async () => {
         // Watched before git reads the tree: a write during the snapshot is an event after `generation`.
-        const watch = (ws.watch ??= watchTree(ws.dir, ignoredDirs(ws.dir, ws)));
+        const watch = (ws.watch ??= watchOf(ws.dir, ws));
         if (await isClean(ws, true)) {
           const commit = ws.clean!.commit;
           if (!(process.platform !== "win32" && ws.store && refInProcess(ws.store, ref, commit))) await git(ws, ["update-ref", ref, commit]);
@@ -350,7 +362,7 @@ export function createGitVcs(options: { gitPath?: string } = {}): VcsPort {
           return serialized(ws, async () => {
             if (ws.clean) return;
             // Watched before git reads the tree, as in `snapshot`: what changes from here on is an event after `generation`.
-            const watch = (ws.watch ??= watchTree(ws.dir, ignoredDirs(ws.dir, ws)));
+            const watch = (ws.watch ??= watchOf(ws.dir, ws));
             const generation = watch.generation;
             seedIndex(ws);
             await add(ws);

@@ -3,9 +3,9 @@
  * The VCS port on the real file system: git, and watching a workspace for changes.
  */
 import type { VcsPort } from "../../core/time-travel/index.js";
-import { createGitVcs } from "./git.js";
+import { createGitVcs, type GitVcsOptions } from "./git.js";
 
-export { createGitVcs };
+export { createGitVcs, type GitVcsOptions };
 
 let shared: VcsPort | undefined;
 

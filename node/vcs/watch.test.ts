@@ -1,8 +1,8 @@
-import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../testing/backends.js";
-import { watchTree } from "./watch.js";
+import { watchBudget, watchTree } from "./watch.js";
 
 describe.runIf(process.platform === "linux")("watchTree", () => {
   /** Whether something happened under the watch since `before`, once this process's writes are seen. */
@@ -42,6 +42,29 @@ describe.runIf(process.platform === "linux")("watchTree", () => {
     rmSync(join(root, "moved"), { recursive: true });
     expect(await movedSince(w, g)).toBe(true);
     expect(w.trusted).toBe(true);
+  });
+
+  it("takes at most its budget of directories (half of the system's inotify watches), and says why it cannot be trusted past it", async () => {
+    const limit = Number(readFileSync("/proc/sys/fs/inotify/max_user_watches", "utf8"));
+    expect(watchBudget()).toBe(Math.floor(limit / 2));
+
+    const within = tempDir("flow-watch-");
+    const beyond = tempDir("flow-watch-");
+    for (const dir of ["a", "b"]) mkdirSync(join(within, dir));
+    for (const dir of ["a", "b", "c/d"]) mkdirSync(join(beyond, dir), { recursive: true });
+    const kept = watchTree(within, undefined, 3);
+    expect(kept.trusted).toBe(true);
+    expect(kept.whyUntrusted).toBeUndefined();
+    const g = kept.generation;
+    writeFileSync(join(within, "b", "f.txt"), "x");
+    expect(await movedSince(kept, g)).toBe(true);
+
+    // Five directories against three: nothing it says can be trusted, and it says why and what to do.
+    const dropped = watchTree(beyond, undefined, 3);
+    expect(dropped.trusted).toBe(false);
+    expect(dropped.whyUntrusted).toContain("more than 3 directories");
+    expect(dropped.whyUntrusted).toContain(`sudo sysctl fs.inotify.max_user_watches=${Math.max(524_288, 2 * limit)}`);
+    expect(dropped.changedSince(0, 10)).toBeUndefined();
   });
 
   it("counts writes in every directory that existed before it started, leaf or not, and in one made inside a leaf after", async () => {

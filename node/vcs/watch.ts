@@ -26,16 +26,20 @@
  * Where it cannot be trusted it says so (`trusted` false) and snapshots are taken as before:
  * not Linux (FSEvents and ReadDirectoryChangesW deliver late, so `settle` could not promise
  * that a write already made was seen), a watch that failed (no inotify watches left, see
- * `fs.inotify.max_user_watches`), more than MAX_DIRS directories. A burst of events large
+ * `fs.inotify.max_user_watches`), more directories than its budget (`watchBudget`). On Linux
+ * it also says why (`whyUntrusted`), so that the user hears it once with what to do: a tree it
+ * does not watch costs a read of the whole tree at every attempt. A burst of events large
  * enough to overflow the kernel's queue, or an event without a name, re-walks the tree at the
  * next `settle` to watch the directories it may have missed.
  */
-import { type Dirent, type FSWatcher, lstatSync, readdirSync, type Stats, statfsSync, watch } from "node:fs";
+import { type Dirent, type FSWatcher, lstatSync, readdirSync, readFileSync, type Stats, statfsSync, watch } from "node:fs";
 import { join } from "node:path";
 import type { IgnoredDirs } from "./ignored-dirs.js";
 
-/** Directories watched at most; a larger tree is snapshotted on every attempt, as without a watch. */
-const MAX_DIRS = 20_000;
+/** The budget where the system's limit cannot be read. */
+const FALLBACK_DIRS = 20_000;
+/** What the notice suggests raising `fs.inotify.max_user_watches` to, at least (what editors' guides suggest). */
+const SUGGESTED_WATCHES = 524_288;
 /** Events between two settles after which some may have been lost (the kernel queues 16,384 by default). */
 const BURST = 8_192;
 /** Paths remembered at most; past it the watch forgets them and answers `changedSince` for later intervals only. */
@@ -62,6 +66,11 @@ export interface TreeWatch {
   /** False when a change may go unseen: the caller must look at the tree itself. */
   readonly trusted: boolean;
   /**
+   * Why it is not trusted, with what to do, where the user can act on it (Linux: too many
+   * directories, no inotify watches left); undefined while trusted, and on systems it never watches.
+   */
+  readonly whyUntrusted: string | undefined;
+  /**
    * Resolves once the events of every write made before the call have been counted: two turns
    * of the event loop, so that libuv reads the inotify queue in between.
    */
@@ -79,26 +88,61 @@ const watches = new Map<string, TreeWatch>();
 /**
  * The watch of `root` (an absolute directory), shared by everyone in the process who asks;
  * it never keeps the process alive. `ignored` (read when the watch is made): the directories
- * under it whose changes can reach no snapshot, left unwatched.
+ * under it whose changes can reach no snapshot, left unwatched. `maxDirs`: the most directories
+ * it watches (`watchBudget()`); a tree with more is not trusted.
  * @example
  * const w = watchTree(process.cwd());
  */
-export function watchTree(root: string, ignored?: IgnoredDirs): TreeWatch {
+export function watchTree(root: string, ignored?: IgnoredDirs, maxDirs = watchBudget()): TreeWatch {
   let w = watches.get(root);
   if (!w) {
-    w = process.platform === "linux" ? new DirectoryWatch(root, ignored) : UNTRUSTED;
+    w = process.platform === "linux" ? new DirectoryWatch(root, ignored, maxDirs) : UNTRUSTED;
     watches.set(root, w);
   }
   return w;
 }
 
-const UNTRUSTED: TreeWatch = { generation: 0, trusted: false, settle: () => Promise.resolve(), changedSince: () => undefined };
+let userWatches: number | undefined;
+
+/** `fs.inotify.max_user_watches` (NaN where it cannot be read). */
+function maxUserWatches(): number {
+  if (userWatches === undefined) {
+    try {
+      userWatches = Number.parseInt(readFileSync("/proc/sys/fs/inotify/max_user_watches", "utf8"), 10);
+    } catch {
+      userWatches = Number.NaN; // not Linux, or no /proc
+    }
+  }
+  return userWatches;
+}
+
+/**
+ * The most directories a workspace's watch takes: half of the inotify watches the system
+ * allows each user (`fs.inotify.max_user_watches`, shared with every other program that
+ * watches files: editors, dev servers). The kernel's default scales that limit with memory
+ * (about 1% of it for the kernel's side of the watches); Node's side costs about as much again.
+ * @example
+ * watchBudget(); // 96268 where max_user_watches is 192536
+ */
+export function watchBudget(): number {
+  const limit = maxUserWatches();
+  return limit > 0 ? Math.floor(limit / 2) : FALLBACK_DIRS;
+}
+
+/** Raising the system's limit, as the user would type it. */
+function raiseLimit(): string {
+  const limit = maxUserWatches();
+  return `raise fs.inotify.max_user_watches (\`sudo sysctl fs.inotify.max_user_watches=${Math.max(SUGGESTED_WATCHES, limit > 0 ? 2 * limit : 0)}\`)`;
+}
+
+const UNTRUSTED: TreeWatch = { generation: 0, trusted: false, whyUntrusted: undefined, settle: () => Promise.resolve(), changedSince: () => undefined };
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 class DirectoryWatch implements TreeWatch {
   generation = 0;
   trusted = true;
+  whyUntrusted: string | undefined;
   private readonly dirs = new Map<string, { watcher: FSWatcher; ino: number }>();
   /** Watches of the directories above the root (their `.gitignore` files only). */
   private readonly above: FSWatcher[] = [];
@@ -117,6 +161,7 @@ class DirectoryWatch implements TreeWatch {
   constructor(
     private readonly root: string,
     private readonly ignored: IgnoredDirs | undefined,
+    private readonly maxDirs: number,
   ) {
     try {
       if (COUNTING_LINKS.has(statfsSync(root).type)) this.leafDevice = lstatSync(root).dev;
@@ -134,10 +179,10 @@ class DirectoryWatch implements TreeWatch {
           this.generation++;
           this.rewalk = true;
         });
-        watcher.on("error", () => this.distrust());
+        watcher.on("error", (error) => this.distrust(failure(dir, error)));
         this.above.push(watcher);
-      } catch {
-        this.distrust();
+      } catch (error) {
+        this.distrust(failure(dir, error));
       }
     }
   }
@@ -176,16 +221,20 @@ class DirectoryWatch implements TreeWatch {
     const seen = this.dirs.get(dir);
     if (!seen || seen.ino !== ino) {
       if (seen) this.unwatch(dir);
-      if (this.dirs.size >= MAX_DIRS) return this.distrust();
+      if (this.dirs.size >= this.maxDirs) {
+        return this.distrust(
+          `it has more than ${this.maxDirs} directories to watch (half of fs.inotify.max_user_watches): ${raiseLimit()}, run in a smaller directory, or list generated directories in .gitignore`,
+        );
+      }
       let watcher: FSWatcher;
       try {
         watcher = watch(dir, { persistent: false }, (type, name) => this.onEvent(dir, type, name));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return;
-        return this.distrust();
+        return this.distrust(failure(dir, error));
       }
       // A watched directory that is removed or replaced: its parent reports it.
-      watcher.on("error", () => (dir === this.root ? this.distrust() : this.lostDir(dir)));
+      watcher.on("error", (error) => (dir === this.root ? this.distrust(failure(dir, error)) : this.lostDir(dir)));
       this.dirs.set(dir, { watcher, ino });
     }
     // Listing is what setting up a large tree's watch costs (a Dirent per file). A leaf directory
@@ -259,9 +308,17 @@ class DirectoryWatch implements TreeWatch {
     this.dirs.delete(dir);
   }
 
-  private distrust(): void {
+  private distrust(why: string): void {
+    if (this.trusted) this.whyUntrusted = why;
     this.trusted = false;
     for (const dir of [...this.dirs.keys()]) this.unwatch(dir);
     for (const watcher of this.above.splice(0)) watcher.close();
   }
+}
+
+/** Why watching `dir` failed, with what to do where the system's limit is the cause. */
+function failure(dir: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOSPC") return `the system has no inotify watches left for this user: ${raiseLimit()} or close programs that watch many files`;
+  return `watching ${dir} failed (${code ?? String(error)})`;
 }

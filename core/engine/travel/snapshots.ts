@@ -12,6 +12,8 @@
  * since) records the previous pointer again and costs no VCS work, so a compute task, or a
  * model call without file tools, adds nothing to a run in a repository. Such an edge gets no
  * ref of its own: its commit is kept by the ref of the edge that made it, in the same run.
+ * Where the port cannot tell (`whyUnwatched`: a tree too large to watch, no file watches left),
+ * every edge reads the whole tree; that is said once per directory and cause, with its fix.
  */
 import type { StoreBinding } from "../../binding.js";
 import { TABLES } from "../../protocol.js";
@@ -54,6 +56,8 @@ export class AttemptSnapshots {
     if (this.last !== undefined && (await this.vcs.unchangedSince?.(this.rootDir, this.last, { settle }))) return this.last;
     try {
       this.last = await this.vcs.snapshot(this.rootDir, attemptRef(this.runId, nodeId, iteration, attempt, edge), `flow ${this.runId} ${nodeId}@${iteration} attempt ${attempt} ${edge}`);
+      const why = await this.vcs.whyUnwatched?.(this.rootDir);
+      if (why) this.noticeOnce(`${this.rootDir}\0unwatched\0${why}`, `Snapshots of ${this.rootDir} read the whole tree at every task attempt, because Flow cannot watch it for changes: ${why}. Or set FLOW_SNAPSHOTS=off if runs there need no time travel.`);
       return this.last;
     } catch (error) {
       this.last = undefined;
@@ -61,25 +65,27 @@ export class AttemptSnapshots {
       // Once per directory and cause: the ref and run ids in git's message change per attempt,
       // and so does the command that met it (`update-ref` alone, or inside a snapshot's script).
       const key = `${this.rootDir}\0${cause.replace(/refs\/flow\/\S*|\b[0-9a-f]{7,40}\b|git \S+ failed/g, "")}`;
-      if (!noticed.has(key)) {
-        noticed.add(key);
-        this.binding.env.warn(
-          `Run ${this.runId}: could not snapshot ${this.rootDir} (first at the ${edge} of "${nodeId}" attempt ${attempt}; further failures here are not repeated); time travel to those attempts will not restore files. Fix the cause below (\`git status\` in that directory shows most), or set FLOW_SNAPSHOTS=off to stop snapshots.`,
-          { error: cause },
-        );
-      }
+      this.noticeOnce(
+        key,
+        `Run ${this.runId}: could not snapshot ${this.rootDir} (first at the ${edge} of "${nodeId}" attempt ${attempt}; further failures here are not repeated); time travel to those attempts will not restore files. Fix the cause below (\`git status\` in that directory shows most), or set FLOW_SNAPSHOTS=off to stop snapshots.`,
+        { error: cause },
+      );
       return undefined;
     }
+  }
+
+  /** Warns once per process for `key` (a directory and a cause). */
+  private noticeOnce(key: string, message: string, details?: Record<string, unknown>): void {
+    if (noticed.has(key)) return;
+    noticed.add(key);
+    this.binding.env.warn(message, details);
   }
 
   private async detect(): Promise<boolean> {
     const top = await this.vcs.detect(this.rootDir).catch(() => null);
     if (top && (await this.vcs.ignores?.(this.rootDir).catch(() => false))) return false;
     if (!top) {
-      if (!noticed.has(this.rootDir)) {
-        noticed.add(this.rootDir);
-        this.binding.env.warn(`Workspace ${this.rootDir} is not a git repository (or git is not on PATH): task attempts record no vcsPointer, so time travel cannot restore files there. Run \`git init\` in it to enable snapshots.`);
-      }
+      this.noticeOnce(this.rootDir, `Workspace ${this.rootDir} is not a git repository (or git is not on PATH): task attempts record no vcsPointer, so time travel cannot restore files there. Run \`git init\` in it to enable snapshots.`);
       return false;
     }
     // The run records its workspace, so time travel needs nothing but the run id.

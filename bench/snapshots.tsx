@@ -8,6 +8,7 @@
  *   npx tsx bench/snapshots.tsx --cases compute --rounds 9  # one case (compute, host, agent-edit, snapshot)
  *   npx tsx bench/snapshots.tsx --cases compute --files 1000 --node-modules 1500  # a JavaScript project
  *   npx tsx bench/snapshots.tsx --cases compute,host --nested  # folders of 10 files, three deep, as a source tree
+ *   npx tsx bench/snapshots.tsx --cases compute --files 120000 --per-folder 1 --rounds 1  # more folders than a watch takes
  *
  * - `compute`: a Sequence of `--tasks` compute tasks that touch no file, in a repository of
  *   `--files` committed files vs the same run in a directory outside any repository, `--rounds`
@@ -39,7 +40,7 @@ import { z } from "zod";
 import { createFlow, createGitVcs, FlowDb, Gateway, runWorkflow, timeTravel, write } from "durable-flow";
 import { benchFile, benchFileContent, benchWorkspace } from "./support/repository.js";
 
-const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, edits: { type: "string" }, cases: { type: "string" }, rounds: { type: "string" }, "node-modules": { type: "string" }, nested: { type: "boolean" } } });
+const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, edits: { type: "string" }, cases: { type: "string" }, rounds: { type: "string" }, "node-modules": { type: "string" }, nested: { type: "boolean" }, "per-folder": { type: "string" } } });
 const CASES = new Set((values.cases ?? "compute,host,agent-edit,snapshot").split(","));
 /** How long a Gateway sits idle after `listen()` before the `host` case starts its run. */
 const HOST_IDLE_MS = 300;
@@ -53,9 +54,11 @@ const round = (n: number) => Math.round(n * 10) / 10;
 delete process.env.FLOW_SNAPSHOTS;
 /** Folders of 10 files, three deep, as a source tree has them (bench/support/repository.ts). */
 const NESTED = values.nested ?? false;
-const workspace = (repo: boolean) => benchWorkspace(FILES, repo, { nodeModules: NODE_MODULES, nested: NESTED });
+/** Files per folder where not nested (100 by default; 1 gives a folder per file). */
+const PER_FOLDER = Number(values["per-folder"] ?? 100);
+const workspace = (repo: boolean) => benchWorkspace(FILES, repo, { nodeModules: NODE_MODULES, nested: NESTED, perFolder: PER_FOLDER });
 /** The workspace's shape, in every case's line. */
-const SHAPE = { files: FILES, ...(NODE_MODULES ? { nodeModules: NODE_MODULES } : {}), ...(NESTED ? { nested: true } : {}) };
+const SHAPE = { files: FILES, ...(NODE_MODULES ? { nodeModules: NODE_MODULES } : {}), ...(NESTED ? { nested: true } : {}), ...(PER_FOLDER !== 100 ? { perFolder: PER_FOLDER } : {}) };
 
 /** A Sequence of `count` tasks, its store in `dir/.flow`; `body(i)` is task i's work, `firstAt()` when task 0 started. */
 function sequenceIn(dir: string, count: number, body: (i: number) => Promise<void> | void) {
@@ -167,11 +170,11 @@ if (CASES.has("host")) {
 if (CASES.has("agent-edit")) {
   const plainDir = workspace(false);
   const repoDir = workspace(true);
-  const edit = (dir: string) => (i: number) => write.execute({ path: benchFile(i, NESTED), content: `edited by t${i}\n` }, { rootDir: dir }).then(() => undefined);
+  const edit = (dir: string) => (i: number) => write.execute({ path: benchFile(i, NESTED, PER_FOLDER), content: `edited by t${i}\n` }, { rootDir: dir }).then(() => undefined);
   const editsPlain = await runIn(plainDir, EDITS, edit(plainDir));
   const editsRepo = await runIn(repoDir, EDITS, edit(repoDir));
   const middle = Math.floor(EDITS / 2);
-  const path = join(repoDir, benchFile(middle, NESTED));
+  const path = join(repoDir, benchFile(middle, NESTED, PER_FOLDER));
   writeFileSync(path, "changed after the run\n");
   const r = await timeTravel(editsRepo.db, { runId: editsRepo.runId, nodeId: `t${middle}` });
   if (!r.success) throw new Error(r.error);
@@ -196,7 +199,7 @@ if (CASES.has("snapshot")) {
   const times: number[] = [];
   for (let i = 0; i < EDITS; i++) {
     // One file in each of 100 folders in turn, across the tree.
-    writeFileSync(join(snapDir, benchFile((i % 100) * Math.floor(FILES / 100) + 1, NESTED)), `edit ${i}\n`);
+    writeFileSync(join(snapDir, benchFile((i % 100) * Math.floor(FILES / 100) + 1, NESTED, PER_FOLDER)), `edit ${i}\n`);
     const started = performance.now();
     await vcs.snapshot(snapDir, `refs/flow/bench/${i}`);
     times.push(performance.now() - started);

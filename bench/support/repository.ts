@@ -1,13 +1,15 @@
 /**
- * A directory of `files` files in folders of 100, for the snapshot benchmarks; a git repository
- * with them committed when `repo` (its `.flow/` store ignored). `nodeModules` adds an ignored
- * `node_modules` of that many packages (a directory, a `lib` inside it, three files), as a
- * JavaScript project has. `nested`: folders of 10 files, three deep (`d1/d2/d3/`: 1,110
- * folders for 10,000 files), as a source tree has them (a clone of vite: 2,809 files in 898).
+ * A directory of `files` files in folders of 100 (`perFolder`), for the snapshot benchmarks; a
+ * git repository with them committed when `repo` (its `.flow/` store ignored). `nodeModules`
+ * adds an ignored `node_modules` of that many packages (a directory, a `lib` inside it, three
+ * files), as a JavaScript project has. `nested`: folders of 10 files, three deep (`d1/d2/d3/`:
+ * 1,110 folders for 10,000 files), as a source tree has them (a clone of vite: 2,809 files in
+ * 898). `perFolder` 1 makes a folder per file: a tree with more folders than a watch takes.
  * @example
  * const dir = benchWorkspace(10_000, true);
  * const js = benchWorkspace(1_000, true, { nodeModules: 1_500 });
  * const tree = benchWorkspace(10_000, true, { nested: true });
+ * const wide = benchWorkspace(120_000, true, { perFolder: 1 });
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -17,11 +19,12 @@ import { dirname, join } from "node:path";
 // gc.auto=0: committing 10,000 loose objects would start a background repack in the middle of the measurement.
 const git = (dir: string, ...args: string[]) => execFileSync("git", ["-C", dir, "-c", "gc.auto=0", ...args], { env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" } });
 
-export function benchWorkspace(files: number, repo: boolean, opts: { nodeModules?: number; nested?: boolean } = {}): string {
+export function benchWorkspace(files: number, repo: boolean, opts: { nodeModules?: number; nested?: boolean; perFolder?: number } = {}): string {
   const dir = mkdtempSync(join(tmpdir(), "flow-bench-snap-"));
+  const perFolder = opts.nested ? 10 : (opts.perFolder ?? 100);
   for (let i = 0; i < files; i++) {
-    const file = join(dir, benchFile(i, opts.nested ?? false));
-    if (i % (opts.nested ? 10 : 100) === 0) mkdirSync(dirname(file), { recursive: true });
+    const file = join(dir, benchFile(i, opts.nested ?? false, perFolder));
+    if (i % perFolder === 0) mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, benchFileContent(i));
   }
   for (let p = 0; p < (opts.nodeModules ?? 0); p++) {
@@ -44,9 +47,10 @@ export function benchWorkspace(files: number, repo: boolean, opts: { nodeModules
  * @example
  * benchFile(250, false); // "d2/f250.txt"
  * benchFile(250, true); // "d0/d2/d5/f250.txt"
+ * benchFile(250, false, 1); // "d250/f250.txt"
  */
-export function benchFile(i: number, nested: boolean): string {
-  const leaf = Math.floor(i / (nested ? 10 : 100));
+export function benchFile(i: number, nested: boolean, perFolder = 100): string {
+  const leaf = Math.floor(i / (nested ? 10 : perFolder));
   return nested ? `d${Math.floor(leaf / 100)}/d${Math.floor(leaf / 10) % 10}/d${leaf % 10}/f${i}.txt` : `d${leaf}/f${i}.txt`;
 }
 

@@ -4,7 +4,8 @@
  * adds an ignored `node_modules` of that many packages (a directory, a `lib` inside it, three
  * files), as a JavaScript project has. `nested`: folders of 10 files, three deep (`d1/d2/d3/`:
  * 1,110 folders for 10,000 files), as a source tree has them (a clone of vite: 2,809 files in
- * 898). `perFolder` 1 makes a folder per file: a tree with more folders than a watch takes.
+ * 898). Another `perFolder` puts its folders in parents of 100 (`d2/e250/` for folder 250): 1
+ * makes a folder per file, a tree with more folders than a watch takes.
  * @example
  * const dir = benchWorkspace(10_000, true);
  * const js = benchWorkspace(1_000, true, { nodeModules: 1_500 });
@@ -47,11 +48,12 @@ export function benchWorkspace(files: number, repo: boolean, opts: { nodeModules
  * @example
  * benchFile(250, false); // "d2/f250.txt"
  * benchFile(250, true); // "d0/d2/d5/f250.txt"
- * benchFile(250, false, 1); // "d250/f250.txt"
+ * benchFile(250, false, 1); // "d2/e250/f250.txt"
  */
 export function benchFile(i: number, nested: boolean, perFolder = 100): string {
   const leaf = Math.floor(i / (nested ? 10 : perFolder));
-  return nested ? `d${Math.floor(leaf / 100)}/d${Math.floor(leaf / 10) % 10}/d${leaf % 10}/f${i}.txt` : `d${leaf}/f${i}.txt`;
+  if (nested) return `d${Math.floor(leaf / 100)}/d${Math.floor(leaf / 10) % 10}/d${leaf % 10}/f${i}.txt`;
+  return perFolder === 100 ? `d${leaf}/f${i}.txt` : `d${Math.floor(leaf / 100)}/e${leaf}/f${i}.txt`;
 }
 
 /** What `benchWorkspace` wrote in file `i`. */

@@ -7,7 +7,7 @@
  */
 import { closeSync, copyFileSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, statSync, utimesSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { addEdited, keepCacheTree } from "./index-edit.js";
+import { addEdited, indexStamp, keepCacheTree } from "./index-edit.js";
 import { type IndexFile, readIndex } from "./index-format.js";
 import { type ObjectStore, treeOf, writeCommit, writeRef } from "./objects.js";
 import type { Workspace } from "./workspace.js";
@@ -57,7 +57,7 @@ export function readIndexEarly(indexFile: string): ReadIndex | undefined {
   try {
     const fd = openSync(indexFile, "r");
     try {
-      const stamp = stampOf(fstatSync(fd, { bigint: true }));
+      const stamp = indexStamp(fstatSync(fd, { bigint: true }));
       return { index: readIndex(readFileSync(fd)), stamp };
     } finally {
       closeSync(fd);
@@ -67,7 +67,6 @@ export function readIndexEarly(indexFile: string): ReadIndex | undefined {
   }
 }
 
-const stampOf = (s: { ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }) => `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
 
 /**
  * The tree, commit and ref of a snapshot written in process from the private index (`known`: its
@@ -95,7 +94,7 @@ const KEEP_TREES_FROM = 16;
  * since the cached trees were last written), their trees are written back into the index.
  */
 function treeOfIndex(indexFile: string, store: ObjectStore, early: ReadIndex | undefined): string {
-  const stamp = () => stampOf(statSync(indexFile, { bigint: true }));
+  const stamp = () => indexStamp(statSync(indexFile, { bigint: true }));
   const read = early && stamp() === early.stamp ? early : readIndexEarly(indexFile);
   if (!read) throw new Error(`${indexFile} could not be read`);
   const { tree, hashed } = treeOf(store, read.index);

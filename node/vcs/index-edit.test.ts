@@ -57,6 +57,23 @@ describe.runIf(process.platform === "linux")("editing snapshots added by Node", 
     expect(gitIn(dir, "diff", "--cached", "--name-only")).toBe("");
   });
 
+  it("starts the next edit from the index it wrote, and reads the file again once git wrote it", async () => {
+    const { dir, vcs, snap, index } = await editedRepo();
+    await write.execute({ path: "src/a.ts", content: "export const a = 2;\n" }, { rootDir: dir });
+    expect(await snap(1)).toEqual([]);
+    await write.execute({ path: "src/a.ts", content: "export const a = 3;\n" }, { rootDir: dir });
+    expect(await snap(2)).toEqual([]);
+
+    // Git rewrites the private index (here: README.md's entry pointed at other content, which no
+    // file event shows). Node's next edit snapshot must start from that file, not from its copy.
+    const other = execFileSync("git", ["-C", dir, "hash-object", "-w", "--stdin"], { input: "other\n", encoding: "utf8" }).trim();
+    withIndex(dir, index, "update-index", "--cacheinfo", `100644,${other},README.md`);
+    await write.execute({ path: "src/a.ts", content: "export const a = 4;\n" }, { rootDir: dir });
+    const pointer = await vcs.snapshot(dir, "refs/flow/runs/e/3");
+    expect(gitIn(dir, "rev-parse", `${pointer}:README.md`)).toBe(other);
+    expect(gitIn(dir, "show", `${pointer}:src/a.ts`)).toBe("export const a = 4;");
+  });
+
   it("leaves the index unwritten when the only change is a temporary file already gone", async () => {
     const { dir, snap, index } = await editedRepo();
     const before = statSync(index, { bigint: true });

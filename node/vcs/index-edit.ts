@@ -14,8 +14,12 @@
  * The written entries are "smudged" (size 0), as git does for an entry that may have changed
  * within its timestamp's granularity: git compares their content the next time it looks
  * instead of trusting their stat data.
+ *
+ * The index this process wrote last is kept, parsed, while its file is still the one written
+ * (`indexStamp`): the next edit starts from it instead of reading and parsing the file again
+ * (a tree of 25,000 directories: 10 ms of each edit).
  */
-import { type BigIntStats, closeSync, existsSync, lstatSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { type BigIntStats, closeSync, existsSync, lstatSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { AT, cacheTreeBytes, type CacheTree, extensions, findEntry, type IndexFile, invalidate, readIndex, Unsupported, withChecksum } from "./index-format.js";
@@ -25,6 +29,28 @@ import { type ObjectStore, treeOf, writeBlob } from "./objects.js";
 const KEPT = new Set(["TREE", "UNTR", "REUC"]);
 /** Files above this are left to git (it streams large files into packs). */
 const MAX_BYTES = 32 << 20;
+
+/** The index this process wrote last, as written, and its file's stamp then. */
+let lastWritten: { file: string; stamp: string; index: IndexFile } | undefined;
+
+/**
+ * What identifies one version of a file: git replaces an index to change it (a new inode), and
+ * any write moves its times.
+ * @example
+ * indexStamp(statSync(indexFile, { bigint: true })); // "1234:803061:1764280000000000000:1764280000000000000"
+ */
+export function indexStamp(s: { ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }): string {
+  return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+}
+
+/** The index last written to `file` where the file is still that version; the caller owns it (it is not kept twice). */
+function takeWritten(file: string): IndexFile | undefined {
+  const last = lastWritten;
+  lastWritten = undefined;
+  if (last?.file !== file) return undefined;
+  const now = statSync(file, { bigint: true, throwIfNoEntry: false });
+  return now && indexStamp(now) === last.stamp ? last.index : undefined;
+}
 
 /** Where the edited files and the private index are. */
 export interface EditedWorkspace {
@@ -44,8 +70,8 @@ export interface EditedWorkspace {
  */
 export function addEdited(store: ObjectStore, ws: EditedWorkspace, paths: string[]): string {
   if (attributesOutsideTheTree(ws.commonDir)) throw new Unsupported("attributes or includes in git's configuration");
-  const buf = Buffer.from(readFileSync(ws.indexFile));
-  const index = readIndex(buf);
+  const index = takeWritten(ws.indexFile) ?? readIndex(Buffer.from(readFileSync(ws.indexFile)));
+  const { buf } = index.entries;
   const found = extensions(buf, index.extensionsAt);
   if (found.some((e) => !KEPT.has(e.signature))) throw new Unsupported("index extension");
   const cacheTree: CacheTree | undefined = index.cacheTree;
@@ -113,7 +139,11 @@ function writeIndex(file: string, index: IndexFile): void {
   const body = Buffer.concat(parts);
   // An index written without its checksum (`index.skipHash`) stays so.
   const skipHash = buf.subarray(buf.length - 20).every((b) => b === 0);
-  writeLocked(file, skipHash ? Buffer.concat([body, Buffer.alloc(20)]) : withChecksum(body));
+  const written = skipHash ? Buffer.concat([body, Buffer.alloc(20)]) : withChecksum(body);
+  lastWritten = undefined;
+  writeLocked(file, written);
+  // The same entries at the same places; the extensions start where they did.
+  lastWritten = { file, stamp: indexStamp(statSync(file, { bigint: true })), index: { entries: { ...index.entries, buf: written }, cacheTree: index.cacheTree, extensionsAt: index.extensionsAt } };
 }
 
 /** The entry's stat data from `st`, as git's fill_stat_cache_info stores it (32 bits each), with its size smudged. */

@@ -22,6 +22,19 @@ describe("IgnoredDirs", () => {
     expect(["src", "a/build", "pkg/dist", "big", "vendor", "vendor/keep"].filter((d) => dirs.ignored(d))).toEqual([]);
   });
 
+  it("counts every directory as holding tracked files where the index keeps its entries elsewhere (a split index)", () => {
+    const repo = tempRepo();
+    mkdirSync(join(repo, "vendor"));
+    writeFileSync(join(repo, "vendor", "patched.js"), "x\n");
+    writeFileSync(join(repo, ".gitignore"), "vendor/\n");
+    gitIn(repo, "add", "-f", "vendor/patched.js");
+    // The entries move to a shared index file; the index itself names it (its `link` extension).
+    gitIn(repo, "update-index", "--split-index");
+    expect(gitIn(repo, "ls-files", "vendor")).toBe("vendor/patched.js");
+    const dirs = new IgnoredDirs(repo, "", [join(repo, ".git", "index")]);
+    expect(dirs.ignored("vendor")).toBe(false);
+  });
+
   it("reads the .gitignore files above a workspace in a sub-directory, relative to where each is", () => {
     const repo = tempRepo();
     writeFileSync(join(repo, ".gitignore"), "pkg/cache/\nout/\n");

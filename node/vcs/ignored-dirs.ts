@@ -16,7 +16,7 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { type Entries, hasEntryUnder, readIndex } from "./index-format.js";
+import { type Entries, hasEntryUnder, readEntries } from "./index-format.js";
 
 /**
  * The `.gitignore` rules of a workspace and the index that says what is tracked.
@@ -91,7 +91,7 @@ export class IgnoredDirs {
 
   /** Whether the index has an entry under `path/`. */
   private holdsTracked(path: string): boolean {
-    if (this.tracked === undefined) this.tracked = readEntries(this.indexFiles);
+    if (this.tracked === undefined) this.tracked = trackedIn(this.indexFiles);
     // No readable index: count every directory as holding tracked files (watched).
     return this.tracked === null || hasEntryUnder(this.tracked, Buffer.from(`${path}/`));
   }
@@ -113,11 +113,11 @@ function parentOf(path: string): string {
 }
 
 /** The entries of the first index file that exists; null where it cannot be read (a new repository has none: nothing is tracked). */
-function readEntries(indexFiles: string[]): Entries | null {
+function trackedIn(indexFiles: string[]): Entries | null {
   const file = indexFiles.find((f) => existsSync(f));
   if (!file) return { buf: Buffer.alloc(0), count: 0, pathAt: new Uint32Array(0), pathEnd: new Uint32Array(0) };
   try {
-    return readIndex(readFileSync(file)).entries;
+    return readEntries(readFileSync(file)).entries;
   } catch {
     return null;
   }

@@ -41,6 +41,17 @@ export interface IndexFile {
 
 /** The entries and cache tree of an index file's bytes. */
 export function readIndex(buf: Buffer): IndexFile {
+  const { entries, extensionsAt } = readEntries(buf);
+  const tree = extensions(buf, extensionsAt).find((e) => e.signature === "TREE");
+  return { entries, cacheTree: tree && readCacheTree(tree.body), extensionsAt };
+}
+
+/**
+ * The entries of an index file's bytes, and where its extensions start: what is tracked,
+ * without the cached trees. A split index (`link`) or a sparse one (`sdir`) holds only part of
+ * its entries here: Unsupported.
+ */
+export function readEntries(buf: Buffer): { entries: Entries; extensionsAt: number } {
   if (buf.toString("latin1", 0, 4) !== "DIRC") throw new Unsupported("not an index");
   const version = buf.readUInt32BE(4);
   if (version !== 2 && version !== 3) throw new Unsupported(`index version ${version}`);
@@ -58,13 +69,8 @@ export function readIndex(buf: Buffer): IndexFile {
     // Each entry is padded with 1-8 NULs to a multiple of 8 bytes from its own start.
     at += (62 + (end - at - 62) + 8) & ~7;
   }
-  const extensionsAt = at;
-  let cacheTree: CacheTree | undefined;
-  for (const { signature, body } of extensions(buf, extensionsAt)) {
-    if (signature === "link" || signature === "sdir") throw new Unsupported(`index extension ${signature}`);
-    if (signature === "TREE") cacheTree = readCacheTree(body);
-  }
-  return { entries: { buf, count, pathAt, pathEnd }, cacheTree, extensionsAt };
+  for (const { signature } of extensions(buf, at)) if (signature === "link" || signature === "sdir") throw new Unsupported(`index extension ${signature}`);
+  return { entries: { buf, count, pathAt, pathEnd }, extensionsAt: at };
 }
 
 /** The extensions from `at` to the checksum. */

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync }
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../testing/backends.js";
-import { watchBudget, watchTree } from "./watch.js";
+import { tooManyDirectories, watchBudget, watchTree } from "./watch.js";
 
 describe.runIf(process.platform === "linux")("watchTree", () => {
   /** Whether something happened under the watch since `before`, once this process's writes are seen. */
@@ -62,8 +62,10 @@ describe.runIf(process.platform === "linux")("watchTree", () => {
     // Five directories against three: nothing it says can be trusted, and it says why and what to do.
     const dropped = watchTree(beyond, undefined, 3);
     expect(dropped.trusted).toBe(false);
-    expect(dropped.whyUntrusted).toContain("more than 3 directories");
-    expect(dropped.whyUntrusted).toContain(`sudo sysctl fs.inotify.max_user_watches=${Math.max(524_288, 2 * limit)}`);
+    expect(dropped.whyUntrusted).toContain("more than 3 directories to watch (the maxWatchedDirs it was given): raise it");
+    // Past the system's own budget, the fix is the system's limit.
+    expect(tooManyDirectories(watchBudget())).toContain(`more than ${watchBudget()} directories to watch (half of fs.inotify.max_user_watches)`);
+    expect(tooManyDirectories(watchBudget())).toContain(`sudo sysctl fs.inotify.max_user_watches=${Math.max(524_288, 2 * limit)}`);
     expect(dropped.changedSince(0, 10)).toBeUndefined();
   });
 

@@ -129,6 +129,16 @@ export function watchBudget(): number {
   return limit > 0 ? Math.floor(limit / 2) : FALLBACK_DIRS;
 }
 
+/**
+ * Why a tree of more than `maxDirs` directories is not watched, and what to do.
+ * @example
+ * tooManyDirectories(watchBudget()); // "it has more than 96268 directories to watch (half of fs.inotify.max_user_watches): raise ..."
+ */
+export function tooManyDirectories(maxDirs: number): string {
+  const budget = maxDirs === watchBudget() ? `(half of fs.inotify.max_user_watches): ${raiseLimit()}` : "(the maxWatchedDirs it was given): raise it";
+  return `it has more than ${maxDirs} directories to watch ${budget}, run in a smaller directory, or list generated directories in .gitignore`;
+}
+
 /** Raising the system's limit, as the user would type it. */
 function raiseLimit(): string {
   const limit = maxUserWatches();
@@ -221,11 +231,7 @@ class DirectoryWatch implements TreeWatch {
     const seen = this.dirs.get(dir);
     if (!seen || seen.ino !== ino) {
       if (seen) this.unwatch(dir);
-      if (this.dirs.size >= this.maxDirs) {
-        return this.distrust(
-          `it has more than ${this.maxDirs} directories to watch (half of fs.inotify.max_user_watches): ${raiseLimit()}, run in a smaller directory, or list generated directories in .gitignore`,
-        );
-      }
+      if (this.dirs.size >= this.maxDirs) return this.distrust(tooManyDirectories(this.maxDirs));
       let watcher: FSWatcher;
       try {
         watcher = watch(dir, { persistent: false }, (type, name) => this.onEvent(dir, type, name));

@@ -96,7 +96,9 @@ export interface GitVcsOptions {
  */
 export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
   const gitPath = options.gitPath ?? "git";
-  const watchOf = (dir: string, repo: Pick<Workspace, "prefix" | "indexFile" | "gitDir">) => watchTree(dir, ignoredDirs(dir, repo), options.maxWatchedDirs);
+  /** The watch of a workspace, leaving out directories a `.gitignore` excludes that hold no file its index (or the user's) tracks. */
+  const watchOf = (dir: string, repo: Pick<Workspace, "prefix" | "indexFile" | "gitDir">) =>
+    watchTree(dir, new IgnoredDirs(dir, repo.prefix, [repo.indexFile, join(repo.gitDir, "index")]), options.maxWatchedDirs);
   const workspaces = new Map<string, Promise<Workspace | null>>();
 
   const baseEnv = () => ({ ...process.env, ...IDENTITY, ...CONFIG_ENV, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" });
@@ -427,10 +429,6 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
   };
 }
 
-/** What a workspace's watch leaves out: directories a `.gitignore` excludes that hold no file its index (or the user's) tracks. */
-function ignoredDirs(dir: string, repo: Pick<Workspace, "prefix" | "indexFile" | "gitDir">): IgnoredDirs {
-  return new IgnoredDirs(dir, repo.prefix, [repo.indexFile, join(repo.gitDir, "index")]);
-}
 
 /** Git configuration passed through the environment (`GIT_CONFIG_COUNT`, git 2.31+). */
 function configEnv(config: Record<string, string>): Record<string, string> {

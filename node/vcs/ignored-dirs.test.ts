@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { gitIn, tempRepo } from "./testing.js";
@@ -73,6 +73,24 @@ describe("IgnoredDirs", () => {
     await w.settle();
     expect(w.generation).toBeGreaterThan(g);
     expect(w.trusted).toBe(true);
+  });
+
+  it.runIf(process.platform === "linux")("lets go of the watch of a directory made again while a .gitignore excludes it, and watches it anew when let in", async () => {
+    const repo = tempRepo();
+    mkdirSync(join(repo, "lib", "x"), { recursive: true });
+    const w = watchTree(repo, new IgnoredDirs(repo, "", [join(repo, ".git", "index")]));
+    writeFileSync(join(repo, ".gitignore"), ".flow/\nlib/\n");
+    await w.settle();
+    // Removed and made again while excluded: the same inode number (ext4), and no watch of it.
+    rmSync(join(repo, "lib", "x"), { recursive: true });
+    mkdirSync(join(repo, "lib", "x"));
+    await w.settle();
+    writeFileSync(join(repo, ".gitignore"), ".flow/\n");
+    await w.settle();
+    const g = w.generation;
+    writeFileSync(join(repo, "lib", "x", "f.txt"), "f\n");
+    await w.settle();
+    expect(w.changedSince(g, 10)).toEqual(["lib/x/f.txt"]);
   });
 
   it.runIf(process.platform === "linux")("watches a sub-directory workspace by the rules above it too, and stops vouching when one of those changes", async () => {

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../testing/backends.js";
@@ -101,6 +101,57 @@ describe.runIf(process.platform === "linux")("watchTree", () => {
       expect(await movedSince(w, g), path).toBe(true);
       expect(w.changedSince(g, 10), path).toEqual([path]);
     }
+  });
+
+  it("watches a directory removed and made again at once, which gets its inode numbers back (ext4)", async () => {
+    const root = tempDir("flow-watch-");
+    mkdirSync(join(root, "src/deep"), { recursive: true });
+    const w = watchTree(root);
+    rmSync(join(root, "src"), { recursive: true });
+    mkdirSync(join(root, "src/deep"), { recursive: true });
+    await w.settle();
+    for (const path of ["src/a.txt", "src/deep/b.txt"]) {
+      const g = w.generation;
+      writeFileSync(join(root, path), path);
+      expect(await movedSince(w, g), path).toBe(true);
+      expect(w.changedSince(g, 10), path).toEqual([path]);
+    }
+  });
+
+  it("after events were lost, cannot vouch for the interval, and watches what was made meanwhile", async () => {
+    const root = tempDir("flow-watch-");
+    mkdirSync(join(root, "src/deep"), { recursive: true });
+    mkdirSync(join(root, "burst"));
+    for (let i = 0; i < 10_000; i++) writeFileSync(join(root, "burst", `${i}`), "");
+    const w = watchTree(root);
+    const g0 = w.generation;
+    // More events than the kernel queues before Node reads them (16,384 by default): the later
+    // ones, the directory removed and made again among them, are lost.
+    for (let round = 0; round < 2; round++) for (let i = 0; i < 10_000; i++) appendFileSync(join(root, "burst", `${i}`), "x");
+    rmSync(join(root, "src"), { recursive: true });
+    mkdirSync(join(root, "src/deep"), { recursive: true });
+    await w.settle();
+    expect(w.changedSince(g0, 100_000)).toBeUndefined();
+    for (const path of ["src/a.txt", "src/deep/b.txt"]) {
+      const g = w.generation;
+      writeFileSync(join(root, path), path);
+      expect(await movedSince(w, g), path).toBe(true);
+    }
+  });
+
+  it("names the .gitignore files inside a directory that appeared with them", async () => {
+    const root = tempDir("flow-watch-");
+    const made = tempDir("flow-watch-made-");
+    mkdirSync(join(made, "inner"));
+    writeFileSync(join(made, ".gitignore"), "*.bin\n");
+    writeFileSync(join(made, "inner", ".gitignore"), "*.tmp\n");
+    writeFileSync(join(made, "inner", "f.txt"), "f");
+    const w = watchTree(root);
+    const g = w.generation;
+    renameSync(made, join(root, "pkg"));
+    await w.settle();
+    // No event named them: they were there before the directory's watch was.
+    expect(w.changedSince(g, 10)?.sort()).toEqual(["pkg", "pkg/.gitignore", "pkg/inner/.gitignore"]);
   });
 
   it("ignores Flow's store folder at the root and git's directory", async () => {

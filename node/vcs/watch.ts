@@ -29,10 +29,12 @@
  * `fs.inotify.max_user_watches`), more directories than its budget (`watchBudget`). On Linux
  * it also says why (`whyUntrusted`), so that the user hears it once with what to do: a tree it
  * does not watch costs a read of the whole tree at every attempt. A burst of events large
- * enough to overflow the kernel's queue, or an event without a name, re-walks the tree at the
- * next `settle` to watch the directories it may have missed.
+ * enough to overflow the kernel's queue, or an event without a name, watches every directory
+ * anew at the next `settle`. A directory that appears is watched anew with what is under it,
+ * even where a watch of its inode number is there: that may be the watch of one removed since
+ * (ext4 reuses inode numbers at once), which went with it.
  */
-import { type Dirent, type FSWatcher, lstatSync, readdirSync, readFileSync, type Stats, statfsSync, watch } from "node:fs";
+import { type Dirent, existsSync, type FSWatcher, lstatSync, readdirSync, readFileSync, type Stats, statfsSync, watch } from "node:fs";
 import { join } from "node:path";
 import type { IgnoredDirs } from "./ignored-dirs.js";
 
@@ -202,7 +204,11 @@ class DirectoryWatch implements TreeWatch {
     await turn();
     this.burst = 0;
     if ((this.rewalk || this.relist) && this.trusted) {
-      this.watchDir(this.root);
+      // After lost events every directory is watched anew (one may have been removed and made
+      // again in its place, with the same inode number: ext4 hands a freed one out again), and
+      // every `.gitignore` read again.
+      if (this.rewalk) this.ignored?.forget();
+      this.watchDir(this.root, this.rewalk ? "lost" : undefined);
       if (this.rewalk) this.namedFrom = this.generation;
       this.rewalk = this.relist = false;
     }
@@ -219,8 +225,14 @@ class DirectoryWatch implements TreeWatch {
     return paths;
   }
 
-  /** Watches `dir` (before listing it, so an entry made in between is listed or reported) and its sub-directories. */
-  private watchDir(dir: string): void {
+  /**
+   * Watches `dir` (before listing it, so an entry made in between is listed or reported) and its
+   * sub-directories. `fresh`: watched anew even where a watch of the same inode number is there,
+   * and what is under it too: a directory that `appeared` (an event named it) or any after events
+   * were `lost` may have replaced one removed since, whose watch went with it (inode numbers are
+   * reused at once).
+   */
+  private watchDir(dir: string, fresh?: "appeared" | "lost"): void {
     if (!this.trusted) return;
     let ino: number;
     try {
@@ -229,19 +241,23 @@ class DirectoryWatch implements TreeWatch {
       return; // gone already: its parent reported it
     }
     const seen = this.dirs.get(dir);
-    if (!seen || seen.ino !== ino) {
-      if (seen) this.unwatch(dir);
-      if (this.dirs.size >= this.maxDirs) return this.distrust(tooManyDirectories(this.maxDirs));
+    if (fresh || !seen || seen.ino !== ino) {
+      if (!seen && this.dirs.size >= this.maxDirs) return this.distrust(tooManyDirectories(this.maxDirs));
       let watcher: FSWatcher;
       try {
         watcher = watch(dir, { persistent: false }, (type, name) => this.onEvent(dir, type, name));
       } catch (error) {
+        if (seen) this.unwatch(dir);
         if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return;
         return this.distrust(failure(dir, error));
       }
       // A watched directory that is removed or replaced: its parent reports it.
       watcher.on("error", (error) => (dir === this.root ? this.distrust(failure(dir, error)) : this.lostDir(dir)));
       this.dirs.set(dir, { watcher, ino });
+      // Let go after the new watch started: where it is still the same directory, both share the
+      // kernel's watch of it, and no write falls between the two.
+      seen?.watcher.close();
+      if (fresh === "appeared") this.appeared(dir);
     }
     // Listing is what setting up a large tree's watch costs (a Dirent per file). A leaf directory
     // needs none: its link count, read after its watch started, counts every sub-directory made
@@ -261,7 +277,7 @@ class DirectoryWatch implements TreeWatch {
     } catch {
       return;
     }
-    for (const entry of entries) if (entry.isDirectory() && !this.skipped(dir, entry.name) && !this.unwatched(join(dir, entry.name))) this.watchDir(join(dir, entry.name));
+    for (const entry of entries) if (entry.isDirectory() && !this.skipped(dir, entry.name) && !this.unwatched(join(dir, entry.name))) this.watchDir(join(dir, entry.name), fresh);
   }
 
   private onEvent(dir: string, type: string, name: string | Buffer | null): void {
@@ -270,11 +286,7 @@ class DirectoryWatch implements TreeWatch {
     if (++this.burst > BURST || name === null) this.rewalk = true;
     if (name === null) return;
     const path = join(dir, String(name));
-    if (this.changed.size >= MAX_PATHS && !this.changed.has(path.slice(this.root.length + 1))) {
-      this.changed.clear();
-      this.namedFrom = this.generation;
-    }
-    this.changed.set(path.slice(this.root.length + 1), this.generation);
+    this.name(path.slice(this.root.length + 1));
     if (name === ".gitignore" && this.ignored) {
       // Its rules may now let in a directory left unwatched: read them again and look (at the next settle).
       this.ignored.forget(dir.slice(this.root.length + 1));
@@ -288,9 +300,31 @@ class DirectoryWatch implements TreeWatch {
     } catch {
       // removed
     }
-    if (isDir) {
-      if (!this.unwatched(path)) this.watchDir(path);
-    } else if (this.dirs.has(path)) this.lostDir(path);
+    if (!isDir) {
+      if (this.dirs.has(path)) this.lostDir(path);
+    } else if (!this.unwatched(path)) this.watchDir(path, "appeared");
+    // One a `.gitignore` now excludes: a watch kept from before may be of one removed since.
+    else this.unwatchUnder(path);
+  }
+
+  /** Remembers that an event named `rel` (relative to the root) at this generation. */
+  private name(rel: string): void {
+    if (this.changed.size >= MAX_PATHS && !this.changed.has(rel)) {
+      this.changed.clear();
+      this.namedFrom = this.generation;
+    }
+    this.changed.set(rel, this.generation);
+  }
+
+  /**
+   * `dir` appeared with what was already in it: a `.gitignore` there, which no event named, is
+   * new, so its rules are read again and it is named as changed (a snapshot then seeds its
+   * private index again, as for any `.gitignore` that changed: node/vcs/git.ts).
+   */
+  private appeared(dir: string): void {
+    const rel = dir.slice(this.root.length + 1);
+    this.ignored?.forget(rel);
+    if (existsSync(join(dir, ".gitignore"))) this.name(`${rel}/.gitignore`);
   }
 
   /** A directory a `.gitignore` excludes that holds no tracked file (`IgnoredDirs`). */
@@ -305,8 +339,13 @@ class DirectoryWatch implements TreeWatch {
 
   /** A watched directory is gone (removed or moved away): named with a trailing `/`, so a snapshot drops what was under it. */
   private lostDir(dir: string): void {
+    this.unwatchUnder(dir);
+    this.name(`${dir.slice(this.root.length + 1)}/`);
+  }
+
+  /** Lets go of the watches of `dir` and of the directories under it. */
+  private unwatchUnder(dir: string): void {
     for (const watched of [...this.dirs.keys()]) if (watched === dir || watched.startsWith(`${dir}/`)) this.unwatch(watched);
-    this.changed.set(`${dir.slice(this.root.length + 1)}/`, this.generation);
   }
 
   private unwatch(dir: string): void {

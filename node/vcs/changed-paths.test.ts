@@ -296,4 +296,32 @@ describe.runIf(process.platform === "linux")("snapshots from the paths the watch
     await vcs.restore(dir, unignored);
     expect(treePicture(dir, (p) => p === ".flow")).toEqual(atUnignored);
   });
+
+  it("drops exactly the directories that went, whatever their names say to a pathspec (`:m`, `[br]`), and edits in a directory whose name is not ASCII", async () => {
+    const dir = tempRepo();
+    for (const d of [":m", "[br]", "b", "r", "ü/日本"]) {
+      mkdirSync(join(dir, d), { recursive: true });
+      writeFileSync(join(dir, d, "f.txt"), `${d}\n`);
+    }
+    gitIn(dir, "add", "-A");
+    gitIn(dir, "commit", "-q", "-m", "names");
+    const vcs = createGitVcs();
+    let n = 0;
+    const snap = async () => {
+      const pointer = await vcs.snapshot(dir, `refs/flow/runs/names/${n++}`);
+      expect(gitIn(dir, "rev-parse", `${pointer}^{tree}`), `snapshot ${n - 1}`).toBe(fullTree(dir));
+      return pointer;
+    };
+    await snap();
+    // `[br]` read as a pattern would drop b/ and r/ too; `:m` read as magic, something else.
+    rmSync(join(dir, ":m"), { recursive: true });
+    rmSync(join(dir, "[br]"), { recursive: true });
+    expect(gitIn(dir, "-c", "core.quotepath=off", "ls-tree", "-r", "--name-only", await snap()).split("\n")).toEqual([".gitignore", "README.md", "b/f.txt", "r/f.txt", "ü/日本/f.txt"]);
+    // Edited in place twice (Node's own edit, node/vcs/index-edit.ts): the second starts from the
+    // trees the first left valid, and must see that the directory changed again.
+    for (const text of ["one\n", "two\n"]) {
+      writeFileSync(join(dir, "ü/日本/f.txt"), text);
+      expect(gitIn(dir, "show", `${await snap()}:ü/日本/f.txt`)).toBe(text.trim());
+    }
+  });
 });

@@ -237,8 +237,9 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
    * through its directory's entries, `:(glob)<dir>/*` (not recursive; it drops the file from the
    * private index when it was there, and is no error when it never was, as the write tools'
    * temporary files); a directory that is gone leaves the private index first (`rm --cached`,
-   * paths on stdin). `add` exits 1 (having added the rest) when a path it was given is ignored,
-   * which is no error here: the full form leaves that path out too. False on any other failure
+   * literal pathspecs on stdin: a name such as `[br]` or `:m` is no pattern or magic). `add`
+   * exits 1 (having added the rest) when a path it was given is ignored, which is no error here:
+   * the full form leaves that path out too. False on any other failure
    * (a directory holding nothing git would add; a path in a submodule or beyond a symlink): the
    * caller adds the whole workspace.
    */
@@ -451,13 +452,13 @@ function changedPathspecs(ws: Workspace, changed: string[]): { pathspecs: string
   const named = new Set(changed);
   for (const rel of changed) {
     const path = `${ws.prefix}${rel}`;
-    if (rel.endsWith("/")) goneDirs.push(path.slice(0, -1));
+    if (rel.endsWith("/")) goneDirs.push(`:(literal)${path.slice(0, -1)}`);
     else if (exists(join(ws.dir, rel))) pathspecs.add(`:(literal)${path}`);
     else if (!named.has(`${rel}/`)) {
       // A file gone (a directory that is gone is named with its `/`, above).
       const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/") + 1) : "";
       // Its directory gone too (the watch saw the file go first): what was under it goes.
-      if (dir && !exists(join(ws.top, dir))) goneDirs.push(dir.slice(0, -1));
+      if (dir && !exists(join(ws.top, dir))) goneDirs.push(`:(literal)${dir.slice(0, -1)}`);
       else pathspecs.add(`:(glob)${dir.replace(/[\\*?[]/g, "\\$&")}*`);
     }
   }

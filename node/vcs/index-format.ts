@@ -169,7 +169,8 @@ export function cacheTreeBytes(tree: CacheTree): Buffer {
 
 /** Marks the cached trees of `path`'s directories (the top included) as changed. */
 export function invalidate(tree: CacheTree, path: string): void {
-  const dirs = path.split("/").slice(0, -1);
+  // Named by their bytes, as read (`readCacheTree`): a name that is not ASCII is its UTF-8 in latin1.
+  const dirs = Buffer.from(path).toString("latin1").split("/").slice(0, -1);
   let node: CacheTree | undefined = tree;
   for (let i = 0; node; i++) {
     node.id = undefined;

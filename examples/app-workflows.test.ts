@@ -61,7 +61,12 @@ async function newsletterScenario(call: Call): Promise<void> {
   expect(Object.keys(human!.request.schema?.properties ?? {})).toEqual(["headline"]);
 
   // Parent and child: the run row of the child names its parent; the Subflow's attempt names the child.
-  const parent = await call<{ status: string; nodes: { nodeId: string; attempts: { meta?: Record<string, unknown> }[] }[] }>("GET", `/v1/api/runs/${encodeURIComponent(runId)}`);
+  // The run parks when only waits are left (its session ends), a moment after the wait is written.
+  const parent = await until(
+    () => call<{ status: string; nodes: { nodeId: string; attempts: { meta?: Record<string, unknown> }[] }[] }>("GET", `/v1/api/runs/${encodeURIComponent(runId)}`),
+    (run) => run.status !== "running",
+    "the run to park",
+  );
   expect(parent.status).toBe("waiting-approval");
   const childRunId = parent.nodes.find((n) => n.nodeId === "draft")?.attempts[0]?.meta?.childRunId as string;
   expect(childRunId).toBe(`${runId}/draft@0`);

@@ -5,8 +5,8 @@
  * tick too), binary files, deletions, renames of files and directories, directories removed and
  * made again (their inode numbers come back on ext4), modes, symlinks, `.gitignore` files at any
  * depth, bursts of events, the user's own commits and stashes, names that mean something to a
- * pathspec or are not ASCII. Each seed is one reproducible sequence; `FLOW_RANDOM_EDITS=1-500`
- * runs more of them.
+ * pathspec or are not ASCII; every third seed in a sub-directory workspace. Each seed is one
+ * reproducible sequence; `FLOW_RANDOM_EDITS=1-500` runs more of them.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -38,22 +38,26 @@ function random(seed: number): () => number {
   };
 }
 
-/** The tree `git add -A` gives in a copy of the user's index, dated as it (what a fresh whole-workspace snapshot holds). */
-function freshTree(dir: string): string {
+/**
+ * The tree `git add -A` of the workspace (`prefix` in the repository at `top`) gives in a copy
+ * of the user's index, dated as it: what a fresh whole-workspace snapshot holds.
+ */
+function freshTree(top: string, prefix: string): string {
   const index = join(tempDir("flow-index-"), "index");
-  execFileSync("cp", ["-p", join(dir, ".git", "index"), index]);
+  execFileSync("cp", ["-p", join(top, ".git", "index"), index]);
   const env = { ...process.env, GIT_INDEX_FILE: index };
-  execFileSync("git", ["-C", dir, "add", "-A"], { env });
-  return execFileSync("git", ["-C", dir, "write-tree"], { env, encoding: "utf8" }).trim();
+  execFileSync("git", ["-C", top, "add", "-A", "--", prefix ? `:(top)${prefix}` : ":/"], { env });
+  return execFileSync("git", ["-C", top, "write-tree"], { env, encoding: "utf8" }).trim();
 }
 
-/** What `treePicture` gives for the files of commit `pointer`. */
-function pictureOf(dir: string, pointer: string): Record<string, string> {
+/** What `treePicture` gives for the files of commit `pointer` under `prefix` (relative to it). */
+function pictureOf(top: string, prefix: string, pointer: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const line of execFileSync("git", ["-C", dir, "ls-tree", "-r", "-z", pointer], { encoding: "utf8" }).split("\0").filter(Boolean)) {
-    const [meta, path] = line.split("\t") as [string, string];
+  for (const line of execFileSync("git", ["-C", top, "ls-tree", "-r", "-z", pointer, "--", ...(prefix ? [prefix] : [])], { encoding: "utf8" }).split("\0").filter(Boolean)) {
+    const [meta, full] = line.split("\t") as [string, string];
+    const path = full.slice(prefix.length);
     const [mode, , sha] = meta.split(" ") as [string, string, string];
-    const content = execFileSync("git", ["-C", dir, "cat-file", "blob", sha]);
+    const content = execFileSync("git", ["-C", top, "cat-file", "blob", sha]);
     out[path] = mode === "120000" ? `link:${content.toString("utf8")}` : `${mode === "100755" ? "x" : "-"}:${createHash("sha256").update(content).digest("hex")}`;
   }
   return out;
@@ -86,13 +90,17 @@ describe.runIf(process.platform === "linux")("snapshots and restores under rando
     it(`seed ${seed}`, async () => {
       const r = random(seed);
       const pick = <T,>(xs: T[]): T => xs[Math.floor(r() * xs.length)]!;
-      const dir = tempRepo();
-      writeFileSync(join(dir, ".gitignore"), ".flow/\n*.log\nbuild/\n");
+      // Every third seed works in a sub-directory of the repository, beside a file outside it.
+      const top = tempRepo();
+      const prefix = seed % 3 === 0 ? "pkg/" : "";
+      const dir = join(top, prefix);
+      if (prefix) writeFileSync(join(top, "outside.txt"), "outside\n");
       mkdirSync(join(dir, "src", "deep"), { recursive: true });
+      writeFileSync(join(dir, ".gitignore"), ".flow/\n*.log\nbuild/\n");
       writeFileSync(join(dir, "src", "a.txt"), "a\n");
       writeFileSync(join(dir, "src", "deep", "f"), "f\n");
-      gitIn(dir, "add", "-A");
-      gitIn(dir, "commit", "-q", "-m", "base");
+      gitIn(top, "add", "-A");
+      gitIn(top, "commit", "-q", "-m", "base");
       const vcs = createGitVcs();
       const pointers: string[] = [];
       const done: string[] = [];
@@ -206,21 +214,21 @@ describe.runIf(process.platform === "linux")("snapshots and restores under rando
           const outside = (path: string) => path === ".flow" || [...kept].some((k) => path === k || path.startsWith(`${k}/`));
           await vcs.restore(dir, pointers[i]!);
           done.push(`restore ${i}`);
-          const want = Object.fromEntries(Object.entries(pictureOf(dir, pointers[i]!)).filter(([path]) => !outside(path)));
+          const want = Object.fromEntries(Object.entries(pictureOf(top, prefix, pointers[i]!)).filter(([path]) => !outside(path)));
           expect(treePicture(dir, outside), context(step)).toEqual(want);
           continue;
         }
         if (r() < 0.2) await new Promise((resolve) => setTimeout(resolve, Math.floor(r() * 30)));
         const pointer = await vcs.snapshot(dir, `refs/flow/runs/random${seed}/${pointers.length}`);
         const got = gitIn(dir, "rev-parse", `${pointer}^{tree}`);
-        const want = freshTree(dir);
+        const want = freshTree(top, prefix);
         if (got !== want) {
           // A file git ignores may be in one and not the other: the private index keeps what the
           // user's index tracked when it was made, and what a restore put back
           // (docs/time-travel.md). Any other difference is a change the snapshot missed.
-          const differ = execFileSync("git", ["-C", dir, "diff-tree", "-r", "-z", "--name-only", want, got], { encoding: "utf8" }).split("\0").filter(Boolean);
-          const ignored = ignoredOf(dir, differ);
-          expect(differ.filter((path) => !ignored.has(path)), context(step)).toEqual([]);
+          const differ = execFileSync("git", ["-C", top, "diff-tree", "-r", "-z", "--name-only", want, got], { encoding: "utf8" }).split("\0").filter(Boolean);
+          const ignored = ignoredOf(dir, differ.filter((path) => path.startsWith(prefix)).map((path) => path.slice(prefix.length)));
+          expect(differ.filter((path) => !ignored.has(path.slice(prefix.length))), context(step)).toEqual([]);
         }
         pointers.push(pointer);
         done.push(`snapshot ${pointers.length - 1}`);

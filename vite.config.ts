@@ -26,6 +26,8 @@ export default defineConfig({
     // Tests run inside this repository: no time-travel snapshots of it unless a test injects a
     // VCS port on a repository of its own (node/time-travel/*.test.tsx).
     env: { FLOW_SNAPSHOTS: "off" },
+    // Temporary files of the whole run under one directory, removed at its end.
+    globalSetup: ["node/testing/suite-tmp.ts"],
     // Closes what test helpers keep open for a whole file (the shared PGlite instance).
     setupFiles: ["node/testing/after-file.ts"],
     // Most files wait on processes, sockets, PostgreSQL and disks more than on the CPU, so two

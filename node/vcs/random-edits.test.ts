@@ -5,13 +5,15 @@
  * tick too), binary files, deletions, renames of files and directories, directories removed and
  * made again (their inode numbers come back on ext4), modes, symlinks, `.gitignore` files at any
  * depth, bursts of events, the user's own commits and stashes, names that mean something to a
- * pathspec or are not ASCII; every third seed in a sub-directory workspace. Each seed is one
- * reproducible sequence; `FLOW_RANDOM_EDITS=1-500` runs more of them.
+ * pathspec or are not ASCII; every third seed in a sub-directory workspace, every fourth in a
+ * linked worktree; and now and then a new process (a new port over the same private index, as
+ * when Flow starts again), which may prepare the workspace first as the CLI does. Each seed is
+ * one reproducible sequence; `FLOW_RANDOM_EDITS=1-500` runs more of them.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { appendFileSync, chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../testing/backends.js";
 import { createGitVcs } from "./git.js";
@@ -44,7 +46,7 @@ function random(seed: number): () => number {
  */
 function freshTree(top: string, prefix: string): string {
   const index = join(tempDir("flow-index-"), "index");
-  execFileSync("cp", ["-p", join(top, ".git", "index"), index]);
+  execFileSync("cp", ["-p", resolve(top, gitIn(top, "rev-parse", "--git-path", "index")), index]);
   const env = { ...process.env, GIT_INDEX_FILE: index };
   execFileSync("git", ["-C", top, "add", "-A", "--", prefix ? `:(top)${prefix}` : ":/"], { env });
   return execFileSync("git", ["-C", top, "write-tree"], { env, encoding: "utf8" }).trim();
@@ -90,8 +92,11 @@ describe.runIf(process.platform === "linux")("snapshots and restores under rando
     it(`seed ${seed}`, async () => {
       const r = random(seed);
       const pick = <T,>(xs: T[]): T => xs[Math.floor(r() * xs.length)]!;
-      // Every third seed works in a sub-directory of the repository, beside a file outside it.
-      const top = tempRepo();
+      // Every third seed works in a sub-directory of the repository, beside a file outside it;
+      // every fourth in a linked worktree (its `.git` a file, its index and HEAD its own).
+      const main = tempRepo();
+      const top = seed % 4 === 1 ? join(tempDir("flow-linked-"), "wt") : main;
+      if (top !== main) gitIn(main, "worktree", "add", "-q", "-b", `linked${seed}`, top);
       const prefix = seed % 3 === 0 ? "pkg/" : "";
       const dir = join(top, prefix);
       if (prefix) writeFileSync(join(top, "outside.txt"), "outside\n");
@@ -101,7 +106,9 @@ describe.runIf(process.platform === "linux")("snapshots and restores under rando
       writeFileSync(join(dir, "src", "deep", "f"), "f\n");
       gitIn(top, "add", "-A");
       gitIn(top, "commit", "-q", "-m", "base");
-      const vcs = createGitVcs();
+      let vcs = createGitVcs();
+      // Its own sequence, so that each seed's file operations are the ones it always had.
+      const restarts = random(seed ^ 0x5bd1e995);
       const pointers: string[] = [];
       const done: string[] = [];
       const context = (step: number) => `seed ${seed}, step ${step}, after:\n${done.join("\n")}`;
@@ -205,8 +212,19 @@ describe.runIf(process.platform === "linux")("snapshots and restores under rando
       };
 
       for (let step = 0; step < STEPS; step++) {
+        // A new process comes before this step's operations (which then race its preparation) or
+        // after them (they happened while no process watched).
+        const restart = restarts() < 0.08 ? (restarts() < 0.5 ? "before" : "after") : undefined;
+        const prepared = restarts() < 0.5;
+        const startAgain = () => {
+          vcs = createGitVcs();
+          if (prepared) vcs.prepare?.(dir);
+          done.push(prepared ? "new process, prepared" : "new process");
+        };
+        if (restart === "before") startAgain();
         const count = Math.floor(r() * 4);
         for (let i = 0; i < count; i++) operate();
+        if (restart === "after") startAgain();
         if (r() < 0.15 && pointers.length > 1) {
           const i = Math.floor(r() * pointers.length);
           // A restore leaves what git ignores as it is: what it ignored before is left out of the comparison.

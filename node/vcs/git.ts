@@ -96,9 +96,17 @@ export interface GitVcsOptions {
  */
 export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
   const gitPath = options.gitPath ?? "git";
-  /** The watch of a workspace, leaving out directories a `.gitignore` excludes that hold no file its index (or the user's) tracks. */
-  const watchOf = (dir: string, repo: Pick<Workspace, "prefix" | "indexFile" | "gitDir">) =>
-    watchTree(dir, new IgnoredDirs(dir, repo.prefix, [repo.indexFile, join(repo.gitDir, "index")]), options.maxWatchedDirs);
+  /**
+   * The watch of a workspace, leaving out directories a `.gitignore` excludes that hold no file its
+   * index (or the user's) tracks. Asked once per workspace and process, before its first snapshot:
+   * a private index that keeps a file a `.gitignore` now excludes (changed while no process
+   * watched) is made again from the user's, as a `.gitignore` change seen by the watch makes it.
+   */
+  const watchOf = (dir: string, repo: Pick<Workspace, "prefix" | "indexFile" | "gitDir">) => {
+    const ignored = new IgnoredDirs(dir, repo.prefix, [repo.indexFile, join(repo.gitDir, "index")]);
+    if (ignored.holdsNowIgnored()) rmSync(repo.indexFile, { force: true });
+    return watchTree(dir, ignored, options.maxWatchedDirs);
+  };
   const workspaces = new Map<string, Promise<Workspace | null>>();
 
   const baseEnv = () => ({ ...process.env, ...IDENTITY, ...CONFIG_ENV, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" });

@@ -1,9 +1,21 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createGitVcs } from "./git.js";
 import { gitIn, tempRepo } from "./testing.js";
 import { IgnoredDirs } from "./ignored-dirs.js";
 import { watchTree } from "./watch.js";
+import { indexName } from "./workspace.js";
+
+/** What an earlier process's snapshot left: the private index of `dir`, the user's with the whole workspace added. */
+function earlierSnapshot(repo: string, dir = repo): string {
+  const index = join(repo, ".git", "flow", indexName(dir));
+  mkdirSync(dirname(index), { recursive: true });
+  copyFileSync(join(repo, ".git", "index"), index);
+  execFileSync("git", ["-C", repo, "add", "-A"], { env: { ...process.env, GIT_INDEX_FILE: index } });
+  return index;
+}
 
 describe("IgnoredDirs", () => {
   it("excludes what git excludes, with git's precedence, and never a directory that holds a tracked file", () => {
@@ -42,6 +54,50 @@ describe("IgnoredDirs", () => {
     const dirs = new IgnoredDirs(join(repo, "pkg"), "pkg/", [join(repo, ".git", "index")]);
     expect(["cache", "out", "lib/out"].map((d) => dirs.ignored(d))).toEqual([true, true, true]);
     expect(dirs.ignored("src")).toBe(false);
+  });
+
+  it("finds a file the private index holds, the user's does not, and a .gitignore now excludes", () => {
+    const repo = tempRepo();
+    mkdirSync(join(repo, "build"));
+    writeFileSync(join(repo, "build", "keep.txt"), "k\n");
+    writeFileSync(join(repo, "notes.txt"), "n\n");
+    writeFileSync(join(repo, "ü.txt"), "u\n");
+    const index = earlierSnapshot(repo);
+    const stale = () => new IgnoredDirs(repo, "", [index, join(repo, ".git", "index")]).holdsNowIgnored();
+    // Untracked files the snapshot took, still let in: kept.
+    expect(stale()).toBe(false);
+    // A file excluded by name, a non-ASCII one, one under an excluded directory (which no rule
+    // can let back in, as in git), and not one the user's index tracks.
+    for (const rules of ["notes.txt\n", "ü.txt\n", "build/\n!build/keep.txt\n"]) {
+      writeFileSync(join(repo, ".gitignore"), `.flow/\n${rules}`);
+      expect(stale(), rules).toBe(true);
+    }
+    writeFileSync(join(repo, ".gitignore"), ".flow/\nREADME.md\n*.txt\n!notes.txt\n!ü.txt\n!build/keep.txt\n");
+    expect(stale()).toBe(false);
+    // A deeper .gitignore decides for its directory.
+    writeFileSync(join(repo, "build", ".gitignore"), "keep.txt\n");
+    expect(stale()).toBe(true);
+    // No private index, or none of the user's (a repository with no commit): nothing to say, or every untracked file is looked at.
+    expect(new IgnoredDirs(repo, "", [join(repo, ".git", "flow", "none"), join(repo, ".git", "index")]).holdsNowIgnored()).toBe(false);
+    rmSync(join(repo, ".git", "index"));
+    expect(stale()).toBe(true);
+  });
+
+  it.runIf(process.platform === "linux")("a .gitignore changed while no process watched: the next process's snapshots and watch leave out what it excludes", async () => {
+    const repo = tempRepo();
+    mkdirSync(join(repo, "node_modules", "pkg"), { recursive: true });
+    writeFileSync(join(repo, "node_modules", "pkg", "index.js"), "x\n");
+    writeFileSync(join(repo, "notes.txt"), "n\n");
+    earlierSnapshot(repo);
+    writeFileSync(join(repo, ".gitignore"), ".flow/\nnode_modules/\n");
+    const vcs = createGitVcs();
+    const pointer = await vcs.snapshot(repo, "refs/flow/t/1");
+    expect(gitIn(repo, "ls-tree", "-r", "--name-only", pointer).split("\n")).toEqual([".gitignore", "README.md", "notes.txt"]);
+    // Its directories are not watched: a write there changes no snapshot; one beside them does.
+    writeFileSync(join(repo, "node_modules", "pkg", "index.js"), "y\n");
+    expect(await vcs.unchangedSince!(repo, pointer, { settle: true })).toBe(true);
+    writeFileSync(join(repo, "notes.txt"), "changed\n");
+    expect(await vcs.unchangedSince!(repo, pointer, { settle: true })).toBe(false);
   });
 
   it.runIf(process.platform === "linux")("leaves them out of a watch, and watches one a changed .gitignore lets in", async () => {

@@ -12,11 +12,14 @@
  * above it in the repository (`above`); `.git/info/exclude` and `core.excludesFile` are not, so a
  * directory only they exclude is watched, which costs watches and is never wrong. A `.gitignore`
  * that changes is read again (`forget`), and the watch looks for directories it now lets in.
+ *
+ * `holdsNowIgnored` finds what a `.gitignore` changed while no Flow process watched leaves in the
+ * private index: node/vcs/git.ts makes that index again from the user's before it watches.
  */
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { type Entries, hasEntryUnder, readEntries } from "./index-format.js";
+import { type Entries, entriesMissingFrom, hasEntryUnder, readEntries } from "./index-format.js";
 
 /**
  * The `.gitignore` rules of a workspace and the index that says what is tracked.
@@ -55,12 +58,48 @@ export class IgnoredDirs {
     // Most directories hold a tracked file, and a look-up in the index costs less than the rules
     // (reading each directory's `.gitignore` and matching): 1-2 ms for a repository's 900
     // directories instead of 10-15.
-    if (this.holdsTracked(path)) return false;
-    for (let dir = parentOf(path); ; dir = parentOf(dir)) {
-      const { ignored, unignored } = this.rulesOf(dir)?.test(`${dir ? path.slice(dir.length + 1) : path}/`) ?? { ignored: false, unignored: false };
+    return !this.holdsTracked(path) && this.excluded(path, true);
+  }
+
+  /**
+   * Whether the private index (the first of `indexFiles`) holds a file that the user's (the
+   * last) does not track and a `.gitignore` now excludes: one a snapshot took before a
+   * `.gitignore` that changed while no Flow process watched left it out. `git add -A` never
+   * drops what its index tracks, so that file would stay in every snapshot, and its directories
+   * in the watch (a `node_modules` ignored after the first run). False where an index cannot be
+   * read: it is kept as it is.
+   */
+  holdsNowIgnored(): boolean {
+    const [own, user] = [this.indexFiles[0]!, this.indexFiles.at(-1)!];
+    if (own === user || !existsSync(own)) return false;
+    let mine: Entries;
+    let theirs: Entries;
+    try {
+      mine = readEntries(readFileSync(own)).entries;
+      theirs = existsSync(user) ? readEntries(readFileSync(user)).entries : readEntries(EMPTY_INDEX).entries;
+    } catch {
+      return false;
+    }
+    const stale = entriesMissingFrom(mine, theirs).some((path) => this.excluded(path, false));
+    // Kept: what the watch asks next, read once. Not kept: the caller removes it, and the user's is read.
+    if (!stale) this.tracked = mine;
+    return stale;
+  }
+
+  /** Whether `path` (repository-relative; a directory where `dir`) is excluded: itself, or a directory above it, matches a rule. */
+  private excluded(path: string, dir: boolean): boolean {
+    // Nothing under an excluded directory can be re-included.
+    for (let slash = path.indexOf("/"); slash >= 0; slash = path.indexOf("/", slash + 1)) if (this.matches(path.slice(0, slash), true)) return true;
+    return this.matches(path, dir);
+  }
+
+  /** Whether the deepest `.gitignore` with a rule for `path` excludes it. */
+  private matches(path: string, dir: boolean): boolean {
+    for (let at = parentOf(path); ; at = parentOf(at)) {
+      const { ignored, unignored } = this.rulesOf(at)?.test(`${at ? path.slice(at.length + 1) : path}${dir ? "/" : ""}`) ?? { ignored: false, unignored: false };
       if (unignored) return false;
       if (ignored) return true;
-      if (dir === "") return false;
+      if (at === "") return false;
     }
   }
 
@@ -96,6 +135,9 @@ export class IgnoredDirs {
     return this.tracked === null || hasEntryUnder(this.tracked, Buffer.from(`${path}/`));
   }
 }
+
+/** An index of no entries: a repository with no commit has no index file. */
+const EMPTY_INDEX = Buffer.concat([Buffer.from("DIRC"), Buffer.from([0, 0, 0, 2, 0, 0, 0, 0]), Buffer.alloc(20)]);
 
 /** `dir` on its real path (as git's answers are); as given where it cannot be resolved (gone: the snapshot says so). */
 function realPath(dir: string): string {

@@ -113,6 +113,39 @@ function firstEntryFrom(entries: Entries, path: Buffer): number {
 
 const pathOf = (entries: Entries, n: number) => entries.buf.subarray(entries.pathAt[n]!, entries.pathEnd[n]!);
 
+/**
+ * The paths (as strings) of the entries of `a` that `b` has not; both sorted as git sorts them.
+ * @example
+ * entriesMissingFrom(privateIndex, userIndex); // ["build/out.js"]: tracked only by the private index
+ */
+export function entriesMissingFrom(a: Entries, b: Entries): string[] {
+  const missing: string[] = [];
+  const x = a.buf;
+  const y = b.buf;
+  let j = 0;
+  // One loop, bytes compared by hand: a `Buffer#compare` per entry was most of the time (7-10 ms
+  // for 10,000 entries in a new process, before the code is optimized).
+  for (let i = 0; i < a.count; i++) {
+    const xStart = a.pathAt[i]!;
+    const xEnd = a.pathEnd[i]!;
+    let order = 1;
+    // Past the entries of `b` that sort before this one.
+    for (; j < b.count; j++) {
+      let xAt = xStart;
+      let yAt = b.pathAt[j]!;
+      const yEnd = b.pathEnd[j]!;
+      while (xAt < xEnd && yAt < yEnd && x[xAt] === y[yAt]) {
+        xAt++;
+        yAt++;
+      }
+      order = xAt < xEnd && yAt < yEnd ? x[xAt]! - y[yAt]! : xEnd - xAt - (yEnd - yAt);
+      if (order <= 0) break;
+    }
+    if (order !== 0) missing.push(x.toString("utf8", xStart, xEnd));
+  }
+  return missing;
+}
+
 /** The `TREE` extension: `<name>\0<entry count> <subtree count>\n[<id>]` per directory, depth first. */
 function readCacheTree(buf: Buffer): CacheTree | undefined {
   let at = 0;

@@ -43,7 +43,7 @@ import { commitInProcess, editedInProcess, type ReadIndex, readIndexEarly, refIn
 import { writeCommit } from "./objects.js";
 import { GitShell } from "./git-shell.js";
 import { IgnoredDirs } from "./ignored-dirs.js";
-import { watchTree } from "./watch.js";
+import { type TreeWatch, watchTree } from "./watch.js";
 import { ADDED, CHECK_IGNORE, type GuessedRepository, guessRepository, hasDotGit, PREPARE_SCRIPT, REV_PARSE, type Workspace, workspaceOf } from "./workspace.js";
 
 const IDENTITY = { GIT_AUTHOR_NAME: "Flow", GIT_AUTHOR_EMAIL: "flow@localhost", GIT_COMMITTER_NAME: "Flow", GIT_COMMITTER_EMAIL: "flow@localhost" };
@@ -194,14 +194,25 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
       ws.watch = watch;
       // Undefined where git must write the tree: the first snapshot takes it again, and says what is wrong.
       const written = commitInProcess(ws, ws.store, undefined, "flow snapshot", early);
-      if (written) adopt(ws, written[0], written[1], generation);
+      if (written) await adopt(ws, written[0], written[1], generation);
     }
     return ws;
   }
 
-  /** `tree` (committed as `commit`) is the working tree as the watch saw it at `generation`. */
-  function adopt(ws: Workspace, tree: string, commit: string, generation: number): void {
-    if (!ws.watch?.trusted) return;
+  /**
+   * Whether nothing changed under the watch since `generation` (every write made before the call
+   * counted). Git's add of the tree after `generation` holds only changes the watch's events can
+   * replay then: one that raced it may be a directory made and removed meanwhile, never watched and
+   * so named as a path that is gone, whose files git took; only a whole add drops them again.
+   */
+  async function quietSince(watch: TreeWatch, generation: number): Promise<boolean> {
+    await watch.settle();
+    return watch.trusted && watch.generation === generation;
+  }
+
+  /** `tree` (committed as `commit`) is the working tree as the watch saw it at `generation`, unless something changed while git read it. */
+  async function adopt(ws: Workspace, tree: string, commit: string, generation: number): Promise<void> {
+    if (!ws.watch || !(await quietSince(ws.watch, generation))) return;
     ws.last = { tree, commit };
     ws.clean = { commit, generation };
     ws.synced = generation;
@@ -346,7 +357,8 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
         }
         const commit = await writeSnapshot(ws, ref, message, changed);
         ws.clean = watch.trusted ? { commit, generation } : undefined;
-        ws.synced = watch.trusted ? generation : undefined;
+        // Where a write raced git's add, the next snapshot adds the whole workspace (`quietSince`).
+        ws.synced = (await quietSince(watch, generation)) ? generation : undefined;
         return commit;
       });
     },
@@ -378,7 +390,7 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
             seedIndex(ws);
             await add(ws);
             const written = commitInProcess(ws, ws.store!, undefined, "flow snapshot");
-            if (written) adopt(ws, written[0], written[1], generation);
+            if (written) await adopt(ws, written[0], written[1], generation);
           });
         })
         .catch(() => undefined); // the snapshot that needs it says what is wrong

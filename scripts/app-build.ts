@@ -21,6 +21,7 @@ import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { pidAlive } from "../node/pid-alive.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -106,18 +107,9 @@ function takeLock(): boolean {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     const pid = Number(readFileSync(LOCK, { encoding: "utf8", flag: "r" }).trim() || "0");
-    if (pid > 0 && isAlive(pid)) return false;
+    if (pidAlive(pid)) return false;
     rmSync(LOCK, { force: true });
     return false;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -20,6 +20,7 @@ import { openFileRunLog } from "./run-log.js";
 import { processVcs } from "../vcs/index.js";
 import { createNodeWorkspaces } from "../workspace/index.js";
 import { otlpTracingFromEnv } from "../tracing/index.js";
+import { pidAlive } from "../pid-alive.js";
 
 const HOST = hostname();
 
@@ -90,11 +91,5 @@ export function prepareSnapshots(dir: string): void {
 export function isOwnerAlive(ownerId: string): boolean | undefined {
   const [host, pid] = ownerId.split(":");
   if (host !== HOST || !pid || !/^\d+$/.test(pid)) return undefined;
-  if (Number(pid) === process.pid) return true;
-  try {
-    process.kill(Number(pid), 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return Number(pid) === process.pid || pidAlive(Number(pid));
 }

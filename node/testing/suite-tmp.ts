@@ -12,6 +12,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pidAlive } from "../pid-alive.js";
 
 const PREFIX = "flow-suite-";
 const OWNER = ".owner-pid";
@@ -45,15 +46,6 @@ function sweepLeftovers(parent: string): void {
     } catch {
       continue; // not one of ours, or being made
     }
-    if (!alive(pid)) rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    if (!pidAlive(pid)) rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -13,6 +13,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import type { PreparedWorkspace, WorkspaceSpec } from "../../core/engine/index.js";
 import { FlowError } from "../../core/errors.js";
 import { runWorkspaceDir, workspacePath } from "./paths.js";
+import { pidAlive } from "../pid-alive.js";
 
 const STAGING = ".partial-";
 
@@ -85,16 +86,7 @@ function removeAbandonedStaging(parent: string, name: string): void {
   for (const entry of readdirSync(parent)) {
     if (!entry.startsWith(`${name}${STAGING}`)) continue;
     const pid = Number(entry.slice(name.length + STAGING.length).split("-")[0]);
-    if (pid !== process.pid && !isAlive(pid)) rmSync(join(parent, entry), { recursive: true, force: true });
+    if (pid !== process.pid && !pidAlive(pid)) rmSync(join(parent, entry), { recursive: true, force: true });
   }
 }
 
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}

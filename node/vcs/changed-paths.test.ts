@@ -147,22 +147,32 @@ describe.runIf(process.platform === "linux")("snapshots from the paths the watch
     expect(gitIn(dir, "rev-parse", "refs/flow/runs/p/1")).toBe(p1);
   });
 
-  it("a directory made and removed while git read the tree leaves none of its files in the next snapshot", async () => {
-    const dir = tempRepo();
-    writeFileSync(join(dir, "kept.txt"), "kept\n");
-    const vcs = createGitVcs();
-    vcs.prepare!(dir);
-    // Made while the prepared snapshot's `git add` reads the tree, and removed before the watch
-    // could watch it: its events name only `burst`, a path that is gone.
-    mkdirSync(join(dir, "burst"));
-    for (let i = 0; i < 4000; i++) writeFileSync(join(dir, "burst", `${i}`), "");
-    rmSync(join(dir, "burst"), { recursive: true });
-    await vcs.detect(dir); // the preparation is done
-    const index = join(dir, ".git", "flow", readdirSync(join(dir, ".git", "flow")).find((name) => name.startsWith("index-"))!);
-    const took = execFileSync("git", ["-C", dir, "ls-files", "burst"], { env: { ...process.env, GIT_INDEX_FILE: index }, encoding: "utf8" });
-    expect(took.length, "git's add read some of burst/ (else this test shows nothing)").toBeGreaterThan(0);
-    const pointer = await vcs.snapshot(dir, "refs/flow/runs/b/0");
-    expect(gitIn(dir, "rev-parse", `${pointer}^{tree}`)).toBe(fullTree(dir));
+  it("a directory made and removed while git read the tree leaves none of its files in the next snapshot, which still names only what changed", async () => {
+    // Alone (what Node's own edit of the private index would take: no file entry of that name,
+    // yet entries under it) and beside a new file.
+    for (const beside of [undefined, "new.txt"]) {
+      const dir = tempRepo();
+      writeFileSync(join(dir, "kept.txt"), "kept\n");
+      const { gitPath, since } = loggingGit();
+      const vcs = createGitVcs({ gitPath });
+      vcs.prepare!(dir);
+      // Made while the prepared snapshot's `git add` reads the tree, and removed before the watch
+      // could watch it: its events name only `burst`, a path that is gone.
+      mkdirSync(join(dir, "burst"));
+      for (let i = 0; i < 4000; i++) writeFileSync(join(dir, "burst", `${i}`), "");
+      rmSync(join(dir, "burst"), { recursive: true });
+      if (beside) writeFileSync(join(dir, beside), "new\n");
+      await vcs.detect(dir); // the preparation is done
+      const index = join(dir, ".git", "flow", readdirSync(join(dir, ".git", "flow")).find((name) => name.startsWith("index-"))!);
+      const took = execFileSync("git", ["-C", dir, "ls-files", "burst"], { env: { ...process.env, GIT_INDEX_FILE: index }, encoding: "utf8" });
+      expect(took.length, "git's add read some of burst/ (else this test shows nothing)").toBeGreaterThan(0);
+      since();
+      const pointer = await vcs.snapshot(dir, "refs/flow/runs/b/0");
+      expect(gitIn(dir, "rev-parse", `${pointer}^{tree}`), `beside ${beside}`).toBe(fullTree(dir));
+      // `burst` leaves the private index as a directory; the rest is named as before.
+      const rm = "rm -r -q -f --cached --ignore-unmatch --pathspec-from-file=- --pathspec-file-nul";
+      expect(since(), `beside ${beside}`).toEqual(beside ? [rm, `add -A -- :(literal)${beside}`] : [rm]);
+    }
   });
 
   it("prepares a sub-directory workspace as a snapshot would (its own .flow left out), and never snapshots where git ignores the workspace", async () => {

@@ -24,7 +24,7 @@
  * (`git add -A -- <paths>`, `git rm --cached` for the ones gone; `addChanged`), so a
  * snapshot stats what changed instead of every file; where the watch cannot vouch for the
  * interval (first snapshot in the process, not Linux, lost events, more than MAX_CHANGED paths,
- * after a restore, after an add that writes raced: `quietSince`), where a `.gitignore` changed
+ * after a restore), where a `.gitignore` changed
  * (the private index is seeded again), or git refuses the short form, the whole workspace is
  * added as before. A workspace that git ignores (listed in a `.gitignore`, or inside a `.flow/`
  * folder) is never snapshotted (`ignores`).
@@ -201,22 +201,23 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
   }
 
   /**
-   * Whether nothing changed under the watch since `generation` (every write made before the call
-   * counted). Git's add of the tree after `generation` holds only changes the watch's events can
-   * replay then: one that raced it may be a directory made and removed meanwhile, never watched and
-   * so named as a path that is gone, whose files git took; only a whole add drops them again.
+   * After git's add of the tree from `generation` on: the private index matches the tree but for
+   * the paths named since (`synced`), and those named while git read it are `raced`; where the
+   * watch cannot name them all, nothing is synced (the next snapshot adds the whole workspace).
    */
-  async function quietSince(watch: TreeWatch, generation: number): Promise<boolean> {
+  async function sync(ws: Workspace, watch: TreeWatch, generation: number): Promise<void> {
     await watch.settle();
-    return watch.trusted && watch.generation === generation;
+    const raced = watch.changedSince(generation, MAX_CHANGED);
+    ws.synced = raced ? generation : undefined;
+    ws.raced = raced?.length ? new Set(raced) : undefined;
   }
 
-  /** `tree` (committed as `commit`) is the working tree as the watch saw it at `generation`, unless something changed while git read it. */
+  /** `tree` (committed as `commit`) is the working tree as the watch saw it at `generation`. */
   async function adopt(ws: Workspace, tree: string, commit: string, generation: number): Promise<void> {
-    if (!ws.watch || !(await quietSince(ws.watch, generation))) return;
+    if (!ws.watch?.trusted) return;
     ws.last = { tree, commit };
     ws.clean = { commit, generation };
-    ws.synced = generation;
+    await sync(ws, ws.watch, generation);
   }
 
   async function required(dir: string): Promise<Workspace> {
@@ -358,8 +359,7 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
         }
         const commit = await writeSnapshot(ws, ref, message, changed);
         ws.clean = watch.trusted ? { commit, generation } : undefined;
-        // Where a write raced git's add, the next snapshot adds the whole workspace (`quietSince`).
-        ws.synced = (await quietSince(watch, generation)) ? generation : undefined;
+        await sync(ws, watch, generation);
         return commit;
       });
     },
@@ -419,7 +419,7 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
         }
         ws.last = undefined;
         ws.clean = undefined;
-        ws.synced = undefined;
+        ws.synced = ws.raced = undefined;
         return { changed: written.length, deleted: deleted.length };
       });
     },
@@ -475,6 +475,8 @@ function changedPathspecs(ws: Workspace, changed: string[]): { pathspecs: string
     const path = `${ws.prefix}${rel}`;
     if (rel.endsWith("/")) goneDirs.push(`:(literal)${path.slice(0, -1)}`);
     else if (exists(join(ws.dir, rel))) pathspecs.add(`:(literal)${path}`);
+    // Named while git's last add read the tree, and gone: a file, or a directory git took files from.
+    else if (ws.raced?.has(rel)) goneDirs.push(`:(literal)${path}`);
     else if (!named.has(`${rel}/`)) {
       // A file gone (a directory that is gone is named with its `/`, above).
       const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/") + 1) : "";

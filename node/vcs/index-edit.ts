@@ -22,7 +22,7 @@
 import { type BigIntStats, closeSync, existsSync, lstatSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { AT, cacheTreeBytes, type CacheTree, extensions, findEntry, type IndexFile, invalidate, readIndex, Unsupported, withChecksum } from "./index-format.js";
+import { AT, cacheTreeBytes, type CacheTree, extensions, findEntry, hasEntryUnder, type IndexFile, invalidate, readIndex, Unsupported, withChecksum } from "./index-format.js";
 import { type ObjectStore, treeOf, writeBlob } from "./objects.js";
 
 /** Extensions kept as they are: the untracked cache (entries' contents do not enter it) and resolve-undo. */
@@ -82,7 +82,9 @@ export function addEdited(store: ObjectStore, ws: EditedWorkspace, paths: string
     const file = join(ws.top, path);
     const before = lstatSync(file, { bigint: true, throwIfNoEntry: false });
     if (!before) {
-      if (n < 0) continue; // a temporary file, gone: nothing of it was ever added
+      // A temporary file, gone: nothing of it was ever added. Not a directory with entries under
+      // it: one made and removed while git's add read the tree, whose files git took.
+      if (n < 0 && !hasEntryUnder(index.entries, Buffer.from(`${path}/`))) continue;
       throw new Unsupported(`${path} deleted`);
     }
     if (n < 0 || !before.isFile() || before.size > MAX_BYTES) throw new Unsupported(`${path} is not an edited tracked file`);

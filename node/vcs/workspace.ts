@@ -39,6 +39,12 @@ export interface Workspace {
    * after this generation: a snapshot needs to give git only the paths named since.
    */
   synced?: number;
+  /**
+   * The paths the watch named while git's last add read the tree. One of them that is gone may
+   * have been a directory made and removed meanwhile, never watched (so not named as one) and
+   * with files git took: the next snapshot drops it from the private index as a directory.
+   */
+  raced?: ReadonlySet<string>;
 }
 
 /** What locating a workspace asks git, run in the workspace (both print one line per answer). */

@@ -25,5 +25,10 @@ describe("entriesMissingFrom", () => {
     expect(entriesMissingFrom(entries(ours), entries(theirs))).toEqual(files(["[br]", "a-", "a.b", "a/b", "ü"]));
     expect(entriesMissingFrom(entries(theirs), entries(ours))).toEqual([]);
     expect(entriesMissingFrom(entries(ours), entries(ours))).toEqual([]);
+    // As many entries, not the same ones.
+    const other = join(repo, "other");
+    copyFileSync(join(repo, ".git", "index"), other);
+    add(other, files(["a", "a/b/c", "ab", "ü/日本", "[br]"]));
+    expect(entriesMissingFrom(entries(other), entries(theirs))).toEqual(files(["[br]"]));
   });
 });

@@ -5,7 +5,7 @@
  *
  *   npx tsx bench/snapshots.tsx                       # 10,000 committed files, 1,000 tasks, 20 edits, 5 rounds
  *   npx tsx bench/snapshots.tsx --files 1000 --tasks 200 --edits 10
- *   npx tsx bench/snapshots.tsx --cases compute --rounds 9  # one case (compute, host, agent-edit, snapshot)
+ *   npx tsx bench/snapshots.tsx --cases compute --rounds 9  # one case (compute, host, agent-edit, snapshot, parallel-writes)
  *   npx tsx bench/snapshots.tsx --cases compute --files 1000 --node-modules 1500  # a JavaScript project
  *   npx tsx bench/snapshots.tsx --cases compute,host --nested  # folders of 10 files, three deep, as a source tree
  *   npx tsx bench/snapshots.tsx --cases compute --files 120000 --per-folder 1 --rounds 1  # more folders than a watch takes
@@ -31,8 +31,11 @@
  * - `snapshot`: the VCS port alone, `--edits` times: one committed file edited, then a snapshot
  *   (what an editing attempt's end costs, without the run around it); median and p90 in ms.
  *   Steadier than `agent-edit` on a busy machine.
+ * - `parallel-writes`: a Parallel (4 at a time) of 10 x `--edits` tasks, each writing a new file,
+ *   then again 1 ms later, so that tasks write while git reads the tree for another's snapshot;
+ *   `extraMsPerTask` = (repository - outside) / tasks.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -41,7 +44,7 @@ import { createFlow, createGitVcs, FlowDb, Gateway, runWorkflow, timeTravel, wri
 import { benchFile, benchFileContent, benchWorkspace } from "./support/repository.js";
 
 const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, edits: { type: "string" }, cases: { type: "string" }, rounds: { type: "string" }, "node-modules": { type: "string" }, nested: { type: "boolean" }, "per-folder": { type: "string" } } });
-const CASES = new Set((values.cases ?? "compute,host,agent-edit,snapshot").split(","));
+const CASES = new Set((values.cases ?? "compute,host,agent-edit,snapshot,parallel-writes").split(","));
 /** How long a Gateway sits idle after `listen()` before the `host` case starts its run. */
 const HOST_IDLE_MS = 300;
 const FILES = Number(values.files ?? 10_000);
@@ -60,33 +63,31 @@ const workspace = (repo: boolean) => benchWorkspace(FILES, repo, { nodeModules: 
 /** The workspace's shape, in every case's line. */
 const SHAPE = { files: FILES, ...(NODE_MODULES ? { nodeModules: NODE_MODULES } : {}), ...(NESTED ? { nested: true } : {}), ...(PER_FOLDER !== 100 ? { perFolder: PER_FOLDER } : {}) };
 
-/** A Sequence of `count` tasks, its store in `dir/.flow`; `body(i)` is task i's work, `firstAt()` when task 0 started. */
-function sequenceIn(dir: string, count: number, body: (i: number) => Promise<void> | void) {
-  const { flow, Workflow, Task, Sequence, outputs, db } = createFlow({ step: z.object({ i: z.number() }) }, { dbPath: join(dir, ".flow", "flow.db") });
+/**
+ * A Sequence of `count` tasks (a Parallel of `parallel` at a time where given), its store in
+ * `dir/.flow`; `body(i)` is task i's work, `firstAt()` when task 0 started.
+ */
+function sequenceIn(dir: string, count: number, body: (i: number) => Promise<void> | void, parallel?: number) {
+  const { flow, Workflow, Task, Sequence, Parallel, outputs, db } = createFlow({ step: z.object({ i: z.number() }) }, { dbPath: join(dir, ".flow", "flow.db") });
   let firstAt = Number.NaN;
-  const wf = flow(() => (
-    <Workflow name="bench-snapshots">
-      <Sequence>
-        {Array.from({ length: count }, (_, i) => (
-          <Task key={i} id={`t${i}`} output={outputs.step}>
-            {async () => {
-              if (i === 0) firstAt = performance.now();
-              await body(i);
-              return { i };
-            }}
-          </Task>
-        ))}
-      </Sequence>
-    </Workflow>
+  const tasks = Array.from({ length: count }, (_, i) => (
+    <Task key={i} id={`t${i}`} output={outputs.step}>
+      {async () => {
+        if (i === 0) firstAt = performance.now();
+        await body(i);
+        return { i };
+      }}
+    </Task>
   ));
+  const wf = flow(() => <Workflow name="bench-snapshots">{parallel ? <Parallel maxConcurrency={parallel}>{tasks}</Parallel> : <Sequence>{tasks}</Sequence>}</Workflow>);
   return { wf, db, firstAt: () => firstAt };
 }
 
-/** Runs a Sequence of `count` tasks rooted in `dir` (its store in `dir/.flow`); `body(i)` is task i's work. */
-async function runIn(dir: string, count: number, body: (i: number) => Promise<void> | void) {
-  const { wf, db, firstAt } = sequenceIn(dir, count, body);
+/** Runs a Sequence (or a Parallel, `sequenceIn`) of `count` tasks rooted in `dir` (its store in `dir/.flow`); `body(i)` is task i's work. */
+async function runIn(dir: string, count: number, body: (i: number) => Promise<void> | void, parallel?: number) {
+  const { wf, db, firstAt } = sequenceIn(dir, count, body, parallel);
   const started = performance.now();
-  const result = await runWorkflow(wf, { input: {}, rootDir: dir, logDir: null });
+  const result = await runWorkflow(wf, { input: {}, rootDir: dir, logDir: null, ...(parallel ? { maxConcurrency: parallel } : {}) });
   if (result.status !== "finished") throw new Error(`run ${result.status}`);
   return { wallMs: performance.now() - started, firstMs: firstAt() - started, runId: result.runId, db: new FlowDb(db) };
 }
@@ -206,6 +207,22 @@ if (CASES.has("snapshot")) {
   }
   times.sort((a, b) => a - b);
   console.log(JSON.stringify({ case: "snapshot", ...SHAPE, edits: EDITS, medianMs: round(median(times)), p90Ms: round(times[Math.floor(times.length * 0.9)]!) }));
+}
+
+if (CASES.has("parallel-writes")) {
+  const count = 10 * EDITS;
+  const wall = { plain: 0, repo: 0 };
+  for (const kind of ["plain", "repo"] as const) {
+    const dir = workspace(kind === "repo");
+    mkdirSync(join(dir, "out"));
+    const writeTwice = async (i: number) => {
+      writeFileSync(join(dir, "out", `${i}.txt`), `${i}\n`);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      writeFileSync(join(dir, "out", `${i}.txt`), `${i} again\n`);
+    };
+    wall[kind] = (await runIn(dir, count, writeTwice, 4)).wallMs;
+  }
+  console.log(JSON.stringify({ case: "parallel-writes", ...SHAPE, tasks: count, wallMsPlain: round(wall.plain), wallMsRepo: round(wall.repo), extraMsPerTask: round((wall.repo - wall.plain) / count) }));
 }
 
 // Removed only at the end: the watches of the rounds' repositories would count every deletion in the next run.

@@ -24,10 +24,11 @@
  * (`git add -A -- <paths>`, `git rm --cached` for the ones gone; `addChanged`), so a
  * snapshot stats what changed instead of every file; where the watch cannot vouch for the
  * interval (first snapshot in the process, not Linux, lost events, more than MAX_CHANGED paths,
- * after a restore), where a `.gitignore` changed
- * (the private index is seeded again), or git refuses the short form, the whole workspace is
- * added as before. A workspace that git ignores (listed in a `.gitignore`, or inside a `.flow/`
- * folder) is never snapshotted (`ignores`).
+ * after a restore), where a `.gitignore` changed (the private index is seeded again), or git
+ * refuses the short form, the whole workspace is added as before. A path named while git's last
+ * add read the tree and gone since leaves the private index as a directory would (`sync`). A
+ * workspace that git ignores (listed in a `.gitignore`, or inside a `.flow/` folder) is never
+ * snapshotted (`ignores`).
  *
  * A restore diffs the working tree (snapshotted into the private index first) against the
  * target tree, deletes what the target lacks, and checks out only the changed paths with their

@@ -83,6 +83,17 @@ describe("IgnoredDirs", () => {
     expect(stale()).toBe(true);
   });
 
+  it("looks without failing where a directory the private index holds files of is now a file", () => {
+    const repo = tempRepo();
+    mkdirSync(join(repo, "gen"));
+    writeFileSync(join(repo, "gen", "out.txt"), "o\n");
+    const index = earlierSnapshot(repo);
+    rmSync(join(repo, "gen"), { recursive: true });
+    writeFileSync(join(repo, "gen"), "a file now\n");
+    writeFileSync(join(repo, ".gitignore"), ".flow/\n*.log\n");
+    expect(new IgnoredDirs(repo, "", [index, join(repo, ".git", "index")]).holdsNowIgnored()).toBe(false);
+  });
+
   it.runIf(process.platform === "linux")("a .gitignore changed while no process watched: the next process's snapshots and watch leave out what it excludes", async () => {
     const repo = tempRepo();
     mkdirSync(join(repo, "node_modules", "pkg"), { recursive: true });

@@ -98,7 +98,7 @@ export class IgnoredDirs {
         if (dir === "") break;
       }
     }
-    for (const dir of dirs) if ((statSync(join(this.top, dir, ".gitignore"), { throwIfNoEntry: false })?.ctimeMs ?? -1) >= sinceMs) return true;
+    for (const dir of dirs) if (changedAt(join(this.top, dir, ".gitignore")) >= sinceMs) return true;
     return false;
   }
 
@@ -149,6 +149,15 @@ export class IgnoredDirs {
     if (this.tracked === undefined) this.tracked = trackedIn(this.indexFiles);
     // No readable index: count every directory as holding tracked files (watched).
     return this.tracked === null || hasEntryUnder(this.tracked, Buffer.from(`${path}/`));
+  }
+}
+
+/** When `file` last changed (its ctime), -1 where there is none: gone, or a directory on its path is now a file. */
+function changedAt(file: string): number {
+  try {
+    return statSync(file).ctimeMs;
+  } catch {
+    return -1;
   }
 }
 

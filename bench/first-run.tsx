@@ -15,6 +15,7 @@
  *   npx tsx bench/first-run.tsx --files 1000 --node-modules 1500   # a JavaScript project
  *   npx tsx bench/first-run.tsx --cli                  # `flow up`, the whole command
  *   npx tsx bench/first-run.tsx --nested               # folders of 10 files, three deep, as a source tree
+ *   npx tsx bench/first-run.tsx --files 1000 --node-modules 1500 --excluded-by info   # node_modules in .git/info/exclude
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -26,7 +27,7 @@ import { runWorkflow } from "durable-flow";
 import { computeSequence } from "./support/compute-sequence.js";
 import { benchWorkspace } from "./support/repository.js";
 
-const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, samples: { type: "string" }, "node-modules": { type: "string" }, nested: { type: "boolean" }, child: { type: "string" }, cli: { type: "boolean" } } });
+const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, samples: { type: "string" }, "node-modules": { type: "string" }, nested: { type: "boolean" }, "excluded-by": { type: "string" }, child: { type: "string" }, cli: { type: "boolean" } } });
 const TASKS = Number(values.tasks ?? 1_000);
 
 if (values.child !== undefined) {
@@ -41,7 +42,9 @@ if (values.child !== undefined) {
 } else {
   const files = Number(values.files ?? 10_000);
   const nodeModules = Number(values["node-modules"] ?? 0);
-  const shape = { nodeModules, nested: values.nested ?? false };
+  const excludedBy = values["excluded-by"] ?? "gitignore";
+  if (excludedBy !== "gitignore" && excludedBy !== "info") throw new Error("--excluded-by must be gitignore or info");
+  const shape = { nodeModules, nested: values.nested ?? false, excludedBy } as const;
   const repo = benchWorkspace(files, true, shape);
   const plain = benchWorkspace(files, false, shape);
   const cli = (dir: string) => {
@@ -73,7 +76,7 @@ if (values.child !== undefined) {
     JSON.stringify({
       bench: "first-run",
       files,
-      ...(nodeModules ? { nodeModules } : {}),
+      ...(nodeModules ? { nodeModules, excludedBy } : {}),
       ...(values.nested ? { nested: true } : {}),
       ...(values.cli ? { command: "flow up" } : {}),
       tasks: TASKS,

@@ -5,22 +5,24 @@
  * files), as a JavaScript project has. `nested`: folders of 10 files, three deep (`d1/d2/d3/`:
  * 1,110 folders for 10,000 files), as a source tree has them (a clone of vite: 2,809 files in
  * 898). Another `perFolder` puts its folders in parents of 100 (`d2/e250/` for folder 250): 1
- * makes a folder per file, a tree with more folders than a watch takes.
+ * makes a folder per file, a tree with more folders than a watch takes. `excludedBy: "info"`
+ * lists `node_modules` in the repository's `.git/info/exclude` instead of its `.gitignore`.
  * @example
  * const dir = benchWorkspace(10_000, true);
  * const js = benchWorkspace(1_000, true, { nodeModules: 1_500 });
  * const tree = benchWorkspace(10_000, true, { nested: true });
  * const wide = benchWorkspace(120_000, true, { perFolder: 1 });
+ * const excluded = benchWorkspace(1_000, true, { nodeModules: 1_500, excludedBy: "info" });
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
 // gc.auto=0: committing 10,000 loose objects would start a background repack in the middle of the measurement.
 const git = (dir: string, ...args: string[]) => execFileSync("git", ["-C", dir, "-c", "gc.auto=0", ...args], { env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" } });
 
-export function benchWorkspace(files: number, repo: boolean, opts: { nodeModules?: number; nested?: boolean; perFolder?: number } = {}): string {
+export function benchWorkspace(files: number, repo: boolean, opts: { nodeModules?: number; nested?: boolean; perFolder?: number; excludedBy?: "gitignore" | "info" } = {}): string {
   const dir = mkdtempSync(join(tmpdir(), "flow-bench-snap-"));
   const perFolder = opts.nested ? 10 : (opts.perFolder ?? 100);
   for (let i = 0; i < files; i++) {
@@ -36,7 +38,9 @@ export function benchWorkspace(files: number, repo: boolean, opts: { nodeModules
   }
   if (repo) {
     git(dir, "init", "-q");
-    writeFileSync(join(dir, ".gitignore"), ".flow/\nnode_modules/\n");
+    const info = opts.excludedBy === "info";
+    writeFileSync(join(dir, ".gitignore"), info ? ".flow/\n" : ".flow/\nnode_modules/\n");
+    if (info) appendFileSync(join(dir, ".git", "info", "exclude"), "node_modules/\n");
     git(dir, "add", "-A");
     git(dir, "commit", "-q", "-m", "files");
   }

@@ -46,7 +46,7 @@ import { writeCommit } from "./objects.js";
 import { GitShell } from "./git-shell.js";
 import { IgnoredDirs } from "./ignored-dirs.js";
 import { type TreeWatch, watchTree } from "./watch.js";
-import { ADDED, CHECK_IGNORE, type GuessedRepository, guessRepository, hasDotGit, PREPARE_SCRIPT, REV_PARSE, type Workspace, workspaceOf } from "./workspace.js";
+import { ADDED, CHECK_IGNORE, type GuessedRepository, guessRepository, hasDotGit, infoExcludeOf, PREPARE_SCRIPT, REV_PARSE, type Workspace, workspaceOf } from "./workspace.js";
 
 const IDENTITY = { GIT_AUTHOR_NAME: "Flow", GIT_AUTHOR_EMAIL: "flow@localhost", GIT_COMMITTER_NAME: "Flow", GIT_COMMITTER_EMAIL: "flow@localhost" };
 /** Configuration for every git command (through the environment, so the snapshot script's commands get it too). */
@@ -99,13 +99,13 @@ export interface GitVcsOptions {
 export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
   const gitPath = options.gitPath ?? "git";
   /**
-   * The watch of a workspace, leaving out directories a `.gitignore` excludes that hold no file its
-   * index (or the user's) tracks. Asked once per workspace and process, before its first snapshot:
+   * The watch of a workspace, leaving out directories a `.gitignore` or `info/exclude` excludes
+   * that hold no file its index (or the user's) tracks. Asked once per workspace and process, before its first snapshot:
    * a private index that keeps a file a `.gitignore` now excludes (changed while no process
    * watched) is made again from the user's, as a `.gitignore` change seen by the watch makes it.
    */
   const watchOf = (dir: string, repo: Pick<Workspace, "prefix" | "indexFile" | "gitDir">) => {
-    const ignored = new IgnoredDirs(dir, repo.prefix, [repo.indexFile, join(repo.gitDir, "index")]);
+    const ignored = new IgnoredDirs(dir, repo.prefix, [repo.indexFile, join(repo.gitDir, "index")], infoExcludeOf(repo.gitDir));
     if (ignored.holdsNowIgnored()) rmSync(repo.indexFile, { force: true });
     return watchTree(dir, ignored, options.maxWatchedDirs);
   };

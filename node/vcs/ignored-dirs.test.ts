@@ -1,12 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { appendFileSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createGitVcs } from "./git.js";
 import { gitIn, tempRepo } from "./testing.js";
 import { IgnoredDirs } from "./ignored-dirs.js";
 import { watchTree } from "./watch.js";
-import { indexName } from "./workspace.js";
+import { indexName, infoExcludeOf } from "./workspace.js";
 
 /** What an earlier process's snapshot left: the private index of `dir`, the user's with the whole workspace added. */
 function earlierSnapshot(repo: string, dir = repo): string {
@@ -32,6 +32,34 @@ describe("IgnoredDirs", () => {
     expect(["node_modules", "a/node_modules", "build", "dist", "x.tmp", "Big"].filter((d) => dirs.ignored(d))).toEqual(["node_modules", "a/node_modules", "build", "dist", "x.tmp", "Big"]);
     // Not ignored: anchored elsewhere, re-included deeper, another case (git on Linux is case-sensitive), a tracked file inside.
     expect(["src", "a/build", "pkg/dist", "big", "vendor", "vendor/keep"].filter((d) => dirs.ignored(d))).toEqual([]);
+  });
+
+  it("reads the repository's info/exclude below every .gitignore, as git does, a linked worktree's from the common directory", () => {
+    const repo = tempRepo();
+    writeFileSync(join(repo, ".gitignore"), ".flow/\n!cache/\n");
+    mkdirSync(join(repo, "lib"));
+    writeFileSync(join(repo, "lib", ".gitignore"), "!local/\n");
+    appendFileSync(join(repo, ".git", "info", "exclude"), "node_modules/\ncache/\n*.venv/\nlocal/\n/out/\n");
+    gitIn(repo, "add", ".gitignore", "lib/.gitignore");
+    gitIn(repo, "commit", "-qm", "rules");
+    const dirs = ["node_modules", "a/node_modules", "cache", "x.venv", "local", "lib/local", "out", "lib/out", "src"];
+    // git's own answer for each, as directories.
+    const byGit = (dir: string) => gitIn(dir, "check-ignore", "--no-index", "--", ...dirs.map((d) => `${d}/`)).split("\n").filter(Boolean).map((d) => d.slice(0, -1));
+    expect(byGit(repo)).toEqual(["node_modules", "a/node_modules", "x.venv", "local", "out"]);
+    const mine = new IgnoredDirs(repo, "", [join(repo, ".git", "index")], infoExcludeOf(join(repo, ".git")));
+    expect(dirs.filter((d) => mine.ignored(d))).toEqual(byGit(repo));
+    // A linked worktree's git directory is .git/worktrees/<name>; the rules are the common directory's.
+    const tree = join(repo, "..", `${basename(repo)}-wt`);
+    gitIn(repo, "worktree", "add", "-q", tree);
+    const gitDir = gitIn(tree, "rev-parse", "--absolute-git-dir");
+    expect(gitDir).toContain(join(".git", "worktrees"));
+    const theirs = new IgnoredDirs(tree, "", [join(gitDir, "index")], infoExcludeOf(gitDir));
+    expect(dirs.filter((d) => theirs.ignored(d))).toEqual(byGit(tree));
+    // No info directory at all (a repository made without templates): only the .gitignore files.
+    rmSync(join(repo, ".git", "info"), { recursive: true });
+    const none = new IgnoredDirs(repo, "", [join(repo, ".git", "index")], infoExcludeOf(join(repo, ".git")));
+    expect(none.ruleFiles).toEqual([]);
+    expect(dirs.filter((d) => none.ignored(d))).toEqual([]);
   });
 
   it("counts every directory as holding tracked files where the index keeps its entries elsewhere (a split index)", () => {
@@ -80,6 +108,17 @@ describe("IgnoredDirs", () => {
     // No private index, or none of the user's (a repository with no commit): nothing to say, or every untracked file is looked at.
     expect(new IgnoredDirs(repo, "", [join(repo, ".git", "flow", "none"), join(repo, ".git", "index")]).holdsNowIgnored()).toBe(false);
     rmSync(join(repo, ".git", "index"));
+    expect(stale()).toBe(true);
+  });
+
+  it("finds a file the private index holds that info/exclude now excludes", () => {
+    const repo = tempRepo();
+    mkdirSync(join(repo, "cache"));
+    writeFileSync(join(repo, "cache", "blob.bin"), "b\n");
+    const index = earlierSnapshot(repo);
+    const stale = () => new IgnoredDirs(repo, "", [index, join(repo, ".git", "index")], infoExcludeOf(join(repo, ".git"))).holdsNowIgnored();
+    expect(stale()).toBe(false);
+    appendFileSync(join(repo, ".git", "info", "exclude"), "cache/\n");
     expect(stale()).toBe(true);
   });
 
@@ -158,6 +197,44 @@ describe("IgnoredDirs", () => {
     writeFileSync(join(repo, "lib", "x", "f.txt"), "f\n");
     await w.settle();
     expect(w.changedSince(g, 10)).toEqual(["lib/x/f.txt"]);
+  });
+
+  it.runIf(process.platform === "linux")("leaves out what info/exclude excludes, and stops vouching when its rules change", async () => {
+    const repo = tempRepo();
+    appendFileSync(join(repo, ".git", "info", "exclude"), "venv/\n");
+    mkdirSync(join(repo, "venv", "lib"), { recursive: true });
+    const w = watchTree(repo, new IgnoredDirs(repo, "", [join(repo, ".git", "index")], infoExcludeOf(join(repo, ".git"))));
+    let g = w.generation;
+    writeFileSync(join(repo, "venv", "lib", "site.py"), "a\n");
+    await w.settle();
+    expect(w.generation).toBe(g);
+    // The rule goes: what was written under venv/ meanwhile was never named, so the watch cannot
+    // vouch for the interval (a whole-workspace snapshot), and it watches venv/ now.
+    writeFileSync(join(repo, ".git", "info", "exclude"), "# nothing\n");
+    await w.settle();
+    expect(w.generation).toBeGreaterThan(g);
+    expect(w.changedSince(g, 10)).toBeUndefined();
+    g = w.generation;
+    writeFileSync(join(repo, "venv", "lib", "site.py"), "b\n");
+    await w.settle();
+    expect(w.changedSince(g, 10)).toEqual(["venv/lib/site.py"]);
+    expect(w.trusted).toBe(true);
+  });
+
+  it.runIf(process.platform === "linux")("through the port: a directory info/exclude excludes costs a snapshot nothing, and a snapshot holds none of it", async () => {
+    const repo = tempRepo();
+    mkdirSync(join(repo, "node_modules", "pkg"), { recursive: true });
+    writeFileSync(join(repo, "node_modules", "pkg", "index.js"), "x\n");
+    appendFileSync(join(repo, ".git", "info", "exclude"), "node_modules/\n");
+    const vcs = createGitVcs();
+    const pointer = await vcs.snapshot(repo, "refs/flow/t/1");
+    expect(gitIn(repo, "ls-tree", "-r", "--name-only", pointer).split("\n")).toEqual([".gitignore", "README.md"]);
+    writeFileSync(join(repo, "node_modules", "pkg", "index.js"), "y\n");
+    mkdirSync(join(repo, "node_modules", "new"));
+    writeFileSync(join(repo, "node_modules", "new", "a.js"), "a\n");
+    expect(await vcs.unchangedSince!(repo, pointer, { settle: true })).toBe(true);
+    writeFileSync(join(repo, "README.md"), "changed\n");
+    expect(await vcs.unchangedSince!(repo, pointer, { settle: true })).toBe(false);
   });
 
   it.runIf(process.platform === "linux")("watches a sub-directory workspace by the rules above it too, and stops vouching when one of those changes", async () => {

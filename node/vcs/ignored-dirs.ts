@@ -7,13 +7,15 @@
  * repository's `node_modules` is most of its directories: watching it cost a run in this
  * repository 200-290 ms before its first attempt (docs/performance.md).
  *
- * Only the `.gitignore` files are read, with git's precedence (the deepest file with a matching
- * rule decides, the last matching rule in it), the workspace's own and those of the directories
- * above it in the repository (`above`); `.git/info/exclude` and `core.excludesFile` are not, so a
- * directory only they exclude is watched, which costs watches and is never wrong. A `.gitignore`
- * that changes is read again (`forget`), and the watch looks for directories it now lets in.
+ * The rules are read with git's precedence: the `.gitignore` files, the workspace's own and those
+ * of the directories above it in the repository (the deepest file with a matching rule decides,
+ * the last matching rule in it), then the repository's `info/exclude` (`excludeFile`). Those
+ * outside the workspace are `ruleFiles`, which the watch watches too. `core.excludesFile` is not
+ * read (only git knows where it is, and Node asks before git has run): a directory only it
+ * excludes is watched, which costs watches and is never wrong. A rules file that changes is read
+ * again (`forget`), and the watch looks for directories it now lets in.
  *
- * `holdsNowIgnored` finds what a `.gitignore` changed while no Flow process watched leaves in the
+ * `holdsNowIgnored` finds what a rules file changed while no Flow process watched leaves in the
  * private index: node/vcs/git.ts makes that index again from the user's before it watches.
  */
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
@@ -30,29 +32,35 @@ import { type Entries, entriesMissingFrom, hasEntryUnder, readEntries } from "./
 export class IgnoredDirs {
   private readonly top: string;
   private readonly prefix: string;
-  /** The directories above the workspace up to the repository's top, whose `.gitignore` files apply to it too. */
-  readonly above: string[] = [];
+  /**
+   * The rules files outside the workspace that apply to it: the `.gitignore` files of the
+   * directories above it up to the repository's top, and `excludeFile`. One that changes may let
+   * in a directory left unwatched.
+   */
+  readonly ruleFiles: string[] = [];
   /** Each directory's rules (repository-relative, "" the top), null where it has no `.gitignore`. */
   private readonly rules = new Map<string, Ignore | null>();
+  /** `excludeFile`'s rules: undefined until read, null where there are none. */
+  private excludes: Ignore | null | undefined;
+  private readonly excludeFile: string | undefined;
   private tracked: Entries | null | undefined;
 
   /**
    * `root`: the workspace directory; `prefix`: where it is in the repository (`pkg/`, or "");
    * `indexFiles`: the index whose entries count as tracked, the first that exists (the private
-   * index, else the user's that will seed it).
+   * index, else the user's that will seed it); `excludeFile`: the repository's `info/exclude`
+   * (`infoExcludeOf`), read only where its directory exists: a file made there later can only
+   * exclude more, and the watch cannot watch a directory that is not there.
    */
-  constructor(
-    root: string,
-    prefix: string,
-    private readonly indexFiles: string[],
-  ) {
+  constructor(root: string, prefix: string, private readonly indexFiles: string[], excludeFile?: string) {
     let top = realPath(root);
-    for (let depth = prefix.split("/").filter(Boolean).length; depth > 0; depth--) this.above.push((top = dirname(top)));
+    for (let depth = prefix.split("/").filter(Boolean).length; depth > 0; depth--) this.ruleFiles.push(join((top = dirname(top)), ".gitignore"));
     this.top = top;
     this.prefix = prefix;
+    if (excludeFile && existsSync(dirname(excludeFile))) this.ruleFiles.push((this.excludeFile = excludeFile));
   }
 
-  /** Whether `rel` (a directory, relative to the workspace, `/`-separated) is excluded by a `.gitignore` and holds no tracked file. */
+  /** Whether `rel` (a directory, relative to the workspace, `/`-separated) is excluded by the rules and holds no tracked file. */
   ignored(rel: string): boolean {
     const path = `${this.prefix}${rel}`;
     // Most directories hold a tracked file, and a look-up in the index costs less than the rules
@@ -63,8 +71,8 @@ export class IgnoredDirs {
 
   /**
    * Whether the private index (the first of `indexFiles`) holds a file that the user's (the
-   * last) does not track and a `.gitignore` now excludes: one a snapshot took before a
-   * `.gitignore` that changed while no Flow process watched left it out. `git add -A` never
+   * last) does not track and the rules now exclude: one a snapshot took before a `.gitignore`
+   * or `info/exclude` that changed while no Flow process watched left it out. `git add -A` never
    * drops what its index tracks, so that file would stay in every snapshot, and its directories
    * in the watch (a `node_modules` ignored after the first run). False where an index cannot be
    * read: it is kept as it is.
@@ -82,14 +90,14 @@ export class IgnoredDirs {
     }
     const extra = entriesMissingFrom(mine, theirs);
     // Matching every such file costs 10-20 us each (a folder of 2,400 untracked files: 20-50
-    // ms): only where a `.gitignore` that applies to one changed after the index was written.
+    // ms): only where a rules file that applies to one changed after the index was written.
     const stale = this.rulesChangedSince(statSync(own).mtimeMs, extra) && extra.some((path) => this.excluded(path, false));
     // Kept: what the watch asks next, read once. Not kept: the caller removes it, and the user's is read.
     if (!stale) this.tracked = mine;
     return stale;
   }
 
-  /** Whether a `.gitignore` of a directory holding one of `paths` (repository-relative files), or above one, changed at `sinceMs` or later. */
+  /** Whether a `.gitignore` of a directory holding one of `paths` (repository-relative files), or above one, or `info/exclude`, changed at `sinceMs` or later. */
   private rulesChangedSince(sinceMs: number, paths: string[]): boolean {
     const dirs = new Set<string>();
     for (const path of paths) {
@@ -99,7 +107,7 @@ export class IgnoredDirs {
       }
     }
     for (const dir of dirs) if (changedAt(join(this.top, dir, ".gitignore")) >= sinceMs) return true;
-    return false;
+    return this.excludeFile !== undefined && changedAt(this.excludeFile) >= sinceMs;
   }
 
   /** Whether `path` (repository-relative; a directory where `dir`) is excluded: itself, or a directory above it, matches a rule. */
@@ -109,38 +117,30 @@ export class IgnoredDirs {
     return this.matches(path, dir);
   }
 
-  /** Whether the deepest `.gitignore` with a rule for `path` excludes it. */
+  /** Whether the deepest `.gitignore` with a rule for `path` excludes it, else `info/exclude`. */
   private matches(path: string, dir: boolean): boolean {
+    const name = `${path}${dir ? "/" : ""}`;
     for (let at = parentOf(path); ; at = parentOf(at)) {
-      const { ignored, unignored } = this.rulesOf(at)?.test(`${at ? path.slice(at.length + 1) : path}${dir ? "/" : ""}`) ?? { ignored: false, unignored: false };
+      const { ignored, unignored } = this.rulesOf(at)?.test(at ? name.slice(at.length + 1) : name) ?? NO_MATCH;
       if (unignored) return false;
       if (ignored) return true;
-      if (at === "") return false;
+      if (at === "") break;
     }
+    if (this.excludes === undefined) this.excludes = this.excludeFile ? rulesIn(this.excludeFile) : null;
+    return this.excludes?.test(name).ignored ?? false;
   }
 
-  /** `rel`'s `.gitignore` changed (relative to the workspace, the directory holding it; undefined: one `above`). */
+  /** `rel`'s `.gitignore` changed (relative to the workspace, the directory holding it; undefined: one of `ruleFiles`). */
   forget(rel?: string): void {
-    if (rel === undefined) this.rules.clear();
-    else this.rules.delete(`${this.prefix}${rel}`.replace(/\/$/, ""));
+    if (rel === undefined) {
+      this.rules.clear();
+      this.excludes = undefined;
+    } else this.rules.delete(`${this.prefix}${rel}`.replace(/\/$/, ""));
   }
 
   private rulesOf(dir: string): Ignore | null {
     let found = this.rules.get(dir);
-    if (found === undefined) {
-      const file = join(this.top, dir, ".gitignore");
-      let text: string | undefined;
-      // Most directories have none: asked without an exception (a thrown ENOENT cost 15 us a directory).
-      if (existsSync(file)) {
-        try {
-          text = readFileSync(file, "utf8");
-        } catch {
-          // unreadable (or a directory): git skips it too
-        }
-      }
-      found = text === undefined ? null : ignore({ ignorecase: false }).add(text);
-      this.rules.set(dir, found);
-    }
+    if (found === undefined) this.rules.set(dir, (found = rulesIn(join(this.top, dir, ".gitignore"))));
     return found;
   }
 
@@ -149,6 +149,19 @@ export class IgnoredDirs {
     if (this.tracked === undefined) this.tracked = trackedIn(this.indexFiles);
     // No readable index: count every directory as holding tracked files (watched).
     return this.tracked === null || hasEntryUnder(this.tracked, Buffer.from(`${path}/`));
+  }
+}
+
+const NO_MATCH = { ignored: false, unignored: false };
+
+/** The rules in `file`, null where there is none. */
+function rulesIn(file: string): Ignore | null {
+  // Most directories have no `.gitignore`: asked without an exception (a thrown ENOENT cost 15 us a directory).
+  if (!existsSync(file)) return null;
+  try {
+    return ignore({ ignorecase: false }).add(readFileSync(file, "utf8"));
+  } catch {
+    return null; // unreadable (or a directory): git skips it too
   }
 }
 

@@ -10,7 +10,7 @@
  * directory watch reports every change to the files in it, so a tree of 10,000 files in 100
  * folders needs 101. The root's `.flow/` (Flow's own store) and `.git` directories are not
  * watched: their writes are no change to the workspace; nor are the directories a `.gitignore`
- * excludes that hold no tracked file (`IgnoredDirs`: a `node_modules` is most of a JavaScript
+ * or the repository's `info/exclude` excludes that hold no tracked file (`IgnoredDirs`: a `node_modules` is most of a JavaScript
  * repository's directories, and git never looks inside it). Setting the watches up lists only the
  * directories that have sub-directories, where the file system's link counts say which
  * (`COUNTING_LINKS`): listing 10,000 files was most of that set-up's time.
@@ -35,7 +35,7 @@
  * (ext4 reuses inode numbers at once), which went with it.
  */
 import { type Dirent, existsSync, type FSWatcher, lstatSync, readdirSync, readFileSync, type Stats, statfsSync, watch } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { IgnoredDirs } from "./ignored-dirs.js";
 
 /** The budget where the system's limit cannot be read. */
@@ -181,12 +181,14 @@ class DirectoryWatch implements TreeWatch {
       // listed the long way
     }
     this.watchDir(root);
-    // The `.gitignore` files above the root apply to it too: one changing may let in a directory
-    // left unwatched, whose writes meanwhile no event named, so the watch no longer vouches.
-    for (const dir of ignored?.above ?? []) {
+    // The rules files outside the root (`.gitignore` above it, `info/exclude`) apply to it too: one
+    // changing may let in a directory left unwatched, whose writes meanwhile no event named, so
+    // the watch no longer vouches.
+    for (const file of ignored?.ruleFiles ?? []) {
+      const dir = dirname(file);
       try {
         const watcher = watch(dir, { persistent: false }, (_type, name) => {
-          if (String(name) !== ".gitignore") return;
+          if (String(name) !== basename(file)) return;
           ignored!.forget();
           this.generation++;
           this.rewalk = true;

@@ -6,7 +6,7 @@
  * first snapshot's `git add` in the same process, for `prepare`.
  */
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import type { ObjectStore } from "./objects.js";
 import type { TreeWatch } from "./watch.js";
@@ -109,6 +109,22 @@ export const ADDED = new Set([0, 1]);
 /** The private index's file name for the workspace at `dir` (absolute). */
 export function indexName(dir: string): string {
   return `index-${createHash("sha256").update(dir).digest("hex").slice(0, 12)}`;
+}
+
+/**
+ * The repository's own ignore rules, `info/exclude` of its common directory: a linked worktree's
+ * git directory names that one in its `commondir` file.
+ * @example
+ * infoExcludeOf("/repo/.git/worktrees/wt"); // "/repo/.git/info/exclude"
+ */
+export function infoExcludeOf(gitDir: string): string {
+  let common = gitDir;
+  try {
+    common = resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim());
+  } catch {
+    // no `commondir`: the git directory is the common one
+  }
+  return join(common, "info", "exclude");
 }
 
 /** Whether `dir` or a directory above it holds a `.git` (a repository may be there; git decides). */

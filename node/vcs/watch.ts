@@ -156,8 +156,8 @@ class DirectoryWatch implements TreeWatch {
   trusted = true;
   whyUntrusted: string | undefined;
   private readonly dirs = new Map<string, { watcher: FSWatcher; ino: number }>();
-  /** Watches of the directories above the root (their `.gitignore` files only). */
-  private readonly above: FSWatcher[] = [];
+  /** Watches of the directories of the rules files outside the root (`IgnoredDirs.ruleFiles`). */
+  private readonly ruleWatches: FSWatcher[] = [];
   private burst = 0;
   private rewalk = false;
   /** A `.gitignore` changed: look for directories it lets in (what changed there is the snapshot's whole add, node/vcs/git.ts). */
@@ -194,7 +194,7 @@ class DirectoryWatch implements TreeWatch {
           this.rewalk = true;
         });
         watcher.on("error", (error) => this.distrust(failure(dir, error)));
-        this.above.push(watcher);
+        this.ruleWatches.push(watcher);
       } catch (error) {
         this.distrust(failure(dir, error));
       }
@@ -359,7 +359,7 @@ class DirectoryWatch implements TreeWatch {
     if (this.trusted) this.whyUntrusted = why;
     this.trusted = false;
     for (const dir of [...this.dirs.keys()]) this.unwatch(dir);
-    for (const watcher of this.above.splice(0)) watcher.close();
+    for (const watcher of this.ruleWatches.splice(0)) watcher.close();
   }
 }
 

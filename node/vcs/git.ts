@@ -44,6 +44,7 @@ import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-tra
 import { commitInProcess, editedInProcess, type ReadIndex, readIndexEarly, refInProcess, seedIndex } from "./in-process.js";
 import { writeCommit } from "./objects.js";
 import { GitShell } from "./git-shell.js";
+import { EXCLUDES_FILE_QUESTION, excludesFileOf, keepExcludesFile, keptExcludesFile } from "./excludes-file.js";
 import { IgnoredDirs } from "./ignored-dirs.js";
 import { type TreeWatch, watchTree } from "./watch.js";
 import { ADDED, CHECK_IGNORE, type GuessedRepository, guessRepository, hasDotGit, infoExcludeOf, PREPARE_SCRIPT, REV_PARSE, type Workspace, workspaceOf } from "./workspace.js";
@@ -99,13 +100,14 @@ export interface GitVcsOptions {
 export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
   const gitPath = options.gitPath ?? "git";
   /**
-   * The watch of a workspace, leaving out directories a `.gitignore` or `info/exclude` excludes
-   * that hold no file its index (or the user's) tracks. Asked once per workspace and process, before its first snapshot:
-   * a private index that keeps a file a `.gitignore` now excludes (changed while no process
-   * watched) is made again from the user's, as a `.gitignore` change seen by the watch makes it.
+   * The watch of a workspace, leaving out directories the rules exclude (a `.gitignore`,
+   * `info/exclude`, and `core.excludesFile` where `excludesFile` says where it is) that hold no
+   * file its index (or the user's) tracks. Asked once per workspace and process, before its
+   * first snapshot: a private index that keeps a file the rules now exclude (changed while no
+   * process watched) is made again from the user's, as a `.gitignore` change seen by the watch makes it.
    */
-  const watchOf = (dir: string, repo: Pick<Workspace, "prefix" | "indexFile" | "gitDir">) => {
-    const ignored = new IgnoredDirs(dir, repo.prefix, [repo.indexFile, join(repo.gitDir, "index")], infoExcludeOf(repo.gitDir));
+  const watchOf = (dir: string, repo: Pick<Workspace, "prefix" | "indexFile" | "gitDir">, excludesFile?: string) => {
+    const ignored = new IgnoredDirs(dir, repo.prefix, [repo.indexFile, join(repo.gitDir, "index")], { info: infoExcludeOf(repo.gitDir), global: excludesFile });
     if (ignored.holdsNowIgnored()) rmSync(repo.indexFile, { force: true });
     return watchTree(dir, ignored, options.maxWatchedDirs);
   };
@@ -157,14 +159,30 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
     return found;
   }
 
-  /** Finds the repository of `dir` (rev-parse and check-ignore, started together); null when it is in none. */
+  /** Finds the repository of `dir` (rev-parse, check-ignore and where `core.excludesFile` is, started together); null when it is in none. */
   async function locate(dir: string): Promise<Workspace | null> {
     if (!existsSync(dir) || !hasDotGit(dir)) return null;
-    const [info, ignored] = await Promise.all([
+    const [info, ignored, excludes] = await Promise.all([
       git({ top: dir }, REV_PARSE).catch(() => undefined), // not a work tree (bare, or git missing)
       git({ top: dir }, CHECK_IGNORE).catch(() => ""),
+      hot({ top: dir }, [gitPath, ...EXCLUDES_FILE_QUESTION]).catch(() => ""), // exit 1: unset
     ]);
-    return info === undefined ? null : workspaceOf(dir, info, ignored);
+    const ws = info === undefined ? null : workspaceOf(dir, info, ignored);
+    if (ws) ws.excludesFile = excludesFileOf(excludes, ws.top);
+    return ws;
+  }
+
+  /**
+   * The workspace's watch, made at its first snapshot, with the rules git reads. One made before
+   * for the same directory in this process (watches are shared) is told where git's
+   * `core.excludesFile` is now.
+   */
+  function watchFor(ws: Workspace): TreeWatch {
+    if (!ws.watch) {
+      ws.watch = watchOf(ws.dir, ws, ws.excludesFile);
+      ws.watch.useExcludesFile(ws.excludesFile);
+    }
+    return ws.watch;
   }
 
   /**
@@ -175,7 +193,9 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
    * only where git's answer is the guess (same repository, same prefix).
    */
   async function locatePrepared(dir: string, guess: GuessedRepository): Promise<Workspace | null> {
-    const watch = watchOf(dir, guess);
+    // Where an earlier process's git said `core.excludesFile` is; checked against git's answer below.
+    const kept = keptExcludesFile(guess.gitDir);
+    const watch = watchOf(dir, guess, kept ?? undefined);
     const generation = watch.generation;
     seedIndex(guess);
     let out: string;
@@ -190,8 +210,13 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
     } finally {
       clearImmediate(reading);
     }
-    const [info = "", ignored = "", added = ""] = out.split("\0");
+    const [info = "", ignored = "", excludes = "", added = ""] = out.split("\0");
     const ws = workspaceOf(dir, info, ignored);
+    if (ws) {
+      ws.excludesFile = excludesFileOf(excludes, ws.top);
+      if (ws.excludesFile !== (kept ?? undefined) || kept === undefined) keepExcludesFile(guess.gitDir, ws.excludesFile);
+      watch.useExcludesFile(ws.excludesFile);
+    }
     if (ws?.store && !ws.ignored && added !== "" && ADDED.has(Number(added)) && ws.indexFile === guess.indexFile && ws.prefix === guess.prefix && realGitDir(ws) === guess.gitDir) {
       ws.watch = watch;
       // Undefined where git must write the tree: the first snapshot takes it again, and says what is wrong.
@@ -341,7 +366,7 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
       if (ws.ignored) throw new FlowError("VCS_FAILED", `${ws.dir} is ignored by git (a .gitignore lists it, or it is inside a .flow folder): nothing there is snapshotted.`, { dir: ws.dir });
       return serialized(ws, async () => {
         // Watched before git reads the tree: a write during the snapshot is an event after `generation`.
-        const watch = (ws.watch ??= watchOf(ws.dir, ws));
+        const watch = watchFor(ws);
         if (await isClean(ws, true)) {
           const commit = ws.clean!.commit;
           if (!(process.platform !== "win32" && ws.store && refInProcess(ws.store, ref, commit))) await git(ws, ["update-ref", ref, commit]);
@@ -387,7 +412,7 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
           return serialized(ws, async () => {
             if (ws.clean) return;
             // Watched before git reads the tree, as in `snapshot`: what changes from here on is an event after `generation`.
-            const watch = (ws.watch ??= watchOf(ws.dir, ws));
+            const watch = watchFor(ws);
             const generation = watch.generation;
             seedIndex(ws);
             await add(ws);

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { appendFileSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../testing/temp-dir.js";
 import { createGitVcs } from "./git.js";
 import { gitIn, tempRepo } from "./testing.js";
 import { IgnoredDirs } from "./ignored-dirs.js";
@@ -46,20 +47,41 @@ describe("IgnoredDirs", () => {
     // git's own answer for each, as directories.
     const byGit = (dir: string) => gitIn(dir, "check-ignore", "--no-index", "--", ...dirs.map((d) => `${d}/`)).split("\n").filter(Boolean).map((d) => d.slice(0, -1));
     expect(byGit(repo)).toEqual(["node_modules", "a/node_modules", "x.venv", "local", "out"]);
-    const mine = new IgnoredDirs(repo, "", [join(repo, ".git", "index")], infoExcludeOf(join(repo, ".git")));
+    const mine = new IgnoredDirs(repo, "", [join(repo, ".git", "index")], { info: infoExcludeOf(join(repo, ".git")) });
     expect(dirs.filter((d) => mine.ignored(d))).toEqual(byGit(repo));
     // A linked worktree's git directory is .git/worktrees/<name>; the rules are the common directory's.
     const tree = join(repo, "..", `${basename(repo)}-wt`);
     gitIn(repo, "worktree", "add", "-q", tree);
     const gitDir = gitIn(tree, "rev-parse", "--absolute-git-dir");
     expect(gitDir).toContain(join(".git", "worktrees"));
-    const theirs = new IgnoredDirs(tree, "", [join(gitDir, "index")], infoExcludeOf(gitDir));
+    const theirs = new IgnoredDirs(tree, "", [join(gitDir, "index")], { info: infoExcludeOf(gitDir) });
     expect(dirs.filter((d) => theirs.ignored(d))).toEqual(byGit(tree));
     // No info directory at all (a repository made without templates): only the .gitignore files.
     rmSync(join(repo, ".git", "info"), { recursive: true });
-    const none = new IgnoredDirs(repo, "", [join(repo, ".git", "index")], infoExcludeOf(join(repo, ".git")));
+    const none = new IgnoredDirs(repo, "", [join(repo, ".git", "index")], { info: infoExcludeOf(join(repo, ".git")) });
     expect(none.ruleFiles).toEqual([]);
     expect(dirs.filter((d) => none.ignored(d))).toEqual([]);
+  });
+
+  it("reads core.excludesFile below info/exclude, where it is known", () => {
+    const repo = tempRepo();
+    const global = join(tempDir("flow-excludes-"), "ignore");
+    writeFileSync(global, "node_modules/\ncache/\n*.venv/\n");
+    gitIn(repo, "config", "core.excludesFile", global);
+    writeFileSync(join(repo, ".git", "info", "exclude"), "!cache/\n");
+    writeFileSync(join(repo, ".gitignore"), ".flow/\n!x.venv/\n");
+    const dirs = ["node_modules", "lib/node_modules", "cache", "x.venv", "y.venv", "src"];
+    const byGit = gitIn(repo, "check-ignore", "--no-index", "--", ...dirs.map((d) => `${d}/`)).split("\n").map((d) => d.slice(0, -1));
+    expect(byGit).toEqual(["node_modules", "lib/node_modules", "y.venv"]);
+    const known = new IgnoredDirs(repo, "", [join(repo, ".git", "index")], { info: infoExcludeOf(join(repo, ".git")), global });
+    expect(dirs.filter((d) => known.ignored(d))).toEqual(byGit);
+    // Not known (git has not said): only what the repository's own rules exclude; told later, its rules apply.
+    const unknown = new IgnoredDirs(repo, "", [join(repo, ".git", "index")], { info: infoExcludeOf(join(repo, ".git")) });
+    expect(dirs.filter((d) => unknown.ignored(d))).toEqual([]);
+    expect(unknown.useExcludesFile(global)).toBe(true);
+    expect(unknown.useExcludesFile(global)).toBe(false);
+    expect(unknown.ruleFiles).toContain(global);
+    expect(dirs.filter((d) => unknown.ignored(d))).toEqual(byGit);
   });
 
   it("counts every directory as holding tracked files where the index keeps its entries elsewhere (a split index)", () => {
@@ -116,7 +138,7 @@ describe("IgnoredDirs", () => {
     mkdirSync(join(repo, "cache"));
     writeFileSync(join(repo, "cache", "blob.bin"), "b\n");
     const index = earlierSnapshot(repo);
-    const stale = () => new IgnoredDirs(repo, "", [index, join(repo, ".git", "index")], infoExcludeOf(join(repo, ".git"))).holdsNowIgnored();
+    const stale = () => new IgnoredDirs(repo, "", [index, join(repo, ".git", "index")], { info: infoExcludeOf(join(repo, ".git")) }).holdsNowIgnored();
     expect(stale()).toBe(false);
     appendFileSync(join(repo, ".git", "info", "exclude"), "cache/\n");
     expect(stale()).toBe(true);
@@ -203,7 +225,7 @@ describe("IgnoredDirs", () => {
     const repo = tempRepo();
     appendFileSync(join(repo, ".git", "info", "exclude"), "venv/\n");
     mkdirSync(join(repo, "venv", "lib"), { recursive: true });
-    const w = watchTree(repo, new IgnoredDirs(repo, "", [join(repo, ".git", "index")], infoExcludeOf(join(repo, ".git"))));
+    const w = watchTree(repo, new IgnoredDirs(repo, "", [join(repo, ".git", "index")], { info: infoExcludeOf(join(repo, ".git")) }));
     let g = w.generation;
     writeFileSync(join(repo, "venv", "lib", "site.py"), "a\n");
     await w.settle();

@@ -9,10 +9,10 @@
  *
  * The rules are read with git's precedence: the `.gitignore` files, the workspace's own and those
  * of the directories above it in the repository (the deepest file with a matching rule decides,
- * the last matching rule in it), then the repository's `info/exclude` (`excludeFile`). Those
- * outside the workspace are `ruleFiles`, which the watch watches too. `core.excludesFile` is not
- * read (only git knows where it is, and Node asks before git has run): a directory only it
- * excludes is watched, which costs watches and is never wrong. A rules file that changes is read
+ * the last matching rule in it), then the repository's `info/exclude`, then git's
+ * `core.excludesFile` where Node knows where it is (node/vcs/excludes-file.ts; unknown, a
+ * directory only it excludes is watched, which costs watches and is never wrong). Those outside
+ * the workspace are `ruleFiles`, which the watch watches too. A rules file that changes is read
  * again (`forget`), and the watch looks for directories it now lets in.
  *
  * `holdsNowIgnored` finds what a rules file changed while no Flow process watched leaves in the
@@ -34,30 +34,56 @@ export class IgnoredDirs {
   private readonly prefix: string;
   /**
    * The rules files outside the workspace that apply to it: the `.gitignore` files of the
-   * directories above it up to the repository's top, and `excludeFile`. One that changes may let
-   * in a directory left unwatched.
+   * directories above it up to the repository's top, `info/exclude` and `core.excludesFile`.
+   * One that changes may let in a directory left unwatched.
    */
   readonly ruleFiles: string[] = [];
   /** Each directory's rules (repository-relative, "" the top), null where it has no `.gitignore`. */
   private readonly rules = new Map<string, Ignore | null>();
-  /** `excludeFile`'s rules: undefined until read, null where there are none. */
-  private excludes: Ignore | null | undefined;
-  private readonly excludeFile: string | undefined;
+  /** The repository's `info/exclude`. */
+  private readonly info: RepositoryRules | undefined;
+  /** Git's `core.excludesFile`, where known. */
+  private global: RepositoryRules | undefined;
   private tracked: Entries | null | undefined;
 
   /**
    * `root`: the workspace directory; `prefix`: where it is in the repository (`pkg/`, or "");
    * `indexFiles`: the index whose entries count as tracked, the first that exists (the private
-   * index, else the user's that will seed it); `excludeFile`: the repository's `info/exclude`
-   * (`infoExcludeOf`), read only where its directory exists: a file made there later can only
-   * exclude more, and the watch cannot watch a directory that is not there.
+   * index, else the user's that will seed it); `excludes.info`: the repository's `info/exclude`
+   * (`infoExcludeOf`); `excludes.global`: git's `core.excludesFile`, where known. Each is read
+   * only where its directory exists: a file made there later can only exclude more, and the
+   * watch cannot watch a directory that is not there.
    */
-  constructor(root: string, prefix: string, private readonly indexFiles: string[], excludeFile?: string) {
+  constructor(root: string, prefix: string, private readonly indexFiles: string[], excludes: { info?: string; global?: string } = {}) {
     let top = realPath(root);
     for (let depth = prefix.split("/").filter(Boolean).length; depth > 0; depth--) this.ruleFiles.push(join((top = dirname(top)), ".gitignore"));
     this.top = top;
     this.prefix = prefix;
-    if (excludeFile && existsSync(dirname(excludeFile))) this.ruleFiles.push((this.excludeFile = excludeFile));
+    this.info = this.repositoryRules(excludes.info);
+    this.global = this.repositoryRules(excludes.global);
+  }
+
+  /** Git's `core.excludesFile` as used now (undefined: none, or not known). */
+  get excludesFile(): string | undefined {
+    return this.global?.file;
+  }
+
+  /**
+   * Git said where its `core.excludesFile` is (`file`; undefined: none): its rules apply from now
+   * on. Returns whether that changed the rules in use.
+   */
+  useExcludesFile(file: string | undefined): boolean {
+    const usable = file !== undefined && existsSync(dirname(file)) ? file : undefined;
+    if (usable === this.global?.file) return false;
+    if (this.global) this.ruleFiles.splice(this.ruleFiles.indexOf(this.global.file), 1);
+    this.global = this.repositoryRules(usable);
+    return true;
+  }
+
+  private repositoryRules(file: string | undefined): RepositoryRules | undefined {
+    if (file === undefined || !existsSync(dirname(file))) return undefined;
+    this.ruleFiles.push(file);
+    return { file };
   }
 
   /** Whether `rel` (a directory, relative to the workspace, `/`-separated) is excluded by the rules and holds no tracked file. */
@@ -107,7 +133,7 @@ export class IgnoredDirs {
       }
     }
     for (const dir of dirs) if (changedAt(join(this.top, dir, ".gitignore")) >= sinceMs) return true;
-    return this.excludeFile !== undefined && changedAt(this.excludeFile) >= sinceMs;
+    return [this.info, this.global].some((r) => r && changedAt(r.file) >= sinceMs);
   }
 
   /** Whether `path` (repository-relative; a directory where `dir`) is excluded: itself, or a directory above it, matches a rule. */
@@ -117,7 +143,7 @@ export class IgnoredDirs {
     return this.matches(path, dir);
   }
 
-  /** Whether the deepest `.gitignore` with a rule for `path` excludes it, else `info/exclude`. */
+  /** Whether the deepest `.gitignore` with a rule for `path` excludes it, else `info/exclude`, else `core.excludesFile`. */
   private matches(path: string, dir: boolean): boolean {
     const name = `${path}${dir ? "/" : ""}`;
     for (let at = parentOf(path); ; at = parentOf(at)) {
@@ -126,15 +152,21 @@ export class IgnoredDirs {
       if (ignored) return true;
       if (at === "") break;
     }
-    if (this.excludes === undefined) this.excludes = this.excludeFile ? rulesIn(this.excludeFile) : null;
-    return this.excludes?.test(name).ignored ?? false;
+    for (const r of [this.info, this.global]) {
+      if (!r) continue;
+      if (r.rules === undefined) r.rules = rulesIn(r.file);
+      const { ignored, unignored } = r.rules?.test(name) ?? NO_MATCH;
+      if (unignored) return false;
+      if (ignored) return true;
+    }
+    return false;
   }
 
   /** `rel`'s `.gitignore` changed (relative to the workspace, the directory holding it; undefined: one of `ruleFiles`). */
   forget(rel?: string): void {
     if (rel === undefined) {
       this.rules.clear();
-      this.excludes = undefined;
+      for (const r of [this.info, this.global]) if (r) r.rules = undefined;
     } else this.rules.delete(`${this.prefix}${rel}`.replace(/\/$/, ""));
   }
 
@@ -153,6 +185,12 @@ export class IgnoredDirs {
 }
 
 const NO_MATCH = { ignored: false, unignored: false };
+
+/** A rules file for the whole repository (patterns relative to its top), and its rules once read (null: none). */
+interface RepositoryRules {
+  file: string;
+  rules?: Ignore | null;
+}
 
 /** The rules in `file`, null where there is none. */
 function rulesIn(file: string): Ignore | null {

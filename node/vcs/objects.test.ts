@@ -27,10 +27,11 @@ describe.runIf(process.platform === "linux")("snapshot trees, commits and refs w
     const { gitPath, since } = loggingGit();
     const vcs = createGitVcs({ gitPath });
     const first = await vcs.snapshot(dir, "refs/flow/runs/o/0");
-    // Where the repository is (rev-parse and check-ignore, started together), then the add.
+    // Where the repository is and where core.excludesFile is (rev-parse, check-ignore and config,
+    // started together), then the add.
     const located = since();
-    expect(located.slice(0, 2).sort()).toEqual(["check-ignore", "rev-parse"]);
-    expect(located.slice(2)).toEqual(["add"]);
+    expect(located.slice(0, 3).sort()).toEqual(["check-ignore", "config", "rev-parse"]);
+    expect(located.slice(3)).toEqual(["add"]);
     expect(gitIn(dir, "rev-parse", `${first}^{tree}`)).toBe(gitIn(dir, "rev-parse", "HEAD^{tree}"));
 
     const edits: Array<() => void> = [

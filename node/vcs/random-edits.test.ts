@@ -4,7 +4,7 @@
  * snapshot's files back, whatever was done in between: edits (same-size ones within a timestamp
  * tick too), binary files, deletions, renames of files and directories, directories removed and
  * made again (their inode numbers come back on ext4), modes, symlinks, `.gitignore` files at any
- * depth and the repository's `info/exclude`, bursts of events, the user's own commits and stashes, names that mean something to a
+ * depth, the repository's `info/exclude` and `core.excludesFile`, bursts of events, the user's own commits and stashes, names that mean something to a
  * pathspec or are not ASCII; every third seed in a sub-directory workspace, every fourth in a
  * linked worktree; and now and then a new process (a new port over the same private index, as
  * when Flow starts again), which may prepare the workspace first as the CLI does. Each seed is
@@ -25,7 +25,7 @@ const NAMES = ["a.txt", "b.bin", "c d.txt", "ü.txt", "-dash", "x*y", "q?", "[br
 const DIRS = ["", "src", "src/deep", "lib", "lib/x y", "build", "n/m/o", "tmp.log", "ü/日本", "[br]", ":m"];
 const IGNORE_RULES = [".flow/", "*.log", "build/", "lib/", "*.bin", "!keep.bin", "n/"];
 const NESTED_RULES = ["*.bin\n", "x*\n", "deep/\n", "*\n!keep.bin\n", "f\n", ""];
-/** What `info/exclude` may hold: rules a `.gitignore` may override (`!keep.bin`, `*.bin`) and directories. */
+/** What `info/exclude` and `core.excludesFile` may hold: rules a `.gitignore` may override (`!keep.bin`, `*.bin`) and directories. */
 const EXCLUDE_RULES = ["lib/", "src/deep/", "n/", "*.bin", "[br]/", "ü/", "tmp.log/"];
 const USER = { ...process.env, GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@t" };
 
@@ -113,6 +113,9 @@ describe.runIf(process.platform === "linux")("snapshots and restores under rando
       const restarts = random(seed ^ 0x5bd1e995);
       const excludes = random(seed ^ 0x2545f491);
       const infoExclude = join(resolve(top, gitIn(top, "rev-parse", "--git-common-dir")), "info", "exclude");
+      const globalExcludes = join(tempDir("flow-excludes-"), "ignore");
+      writeFileSync(globalExcludes, "");
+      gitIn(main, "config", "core.excludesFile", globalExcludes);
       const pointers: string[] = [];
       const done: string[] = [];
       const context = (step: number) => `seed ${seed}, step ${step}, after:\n${done.join("\n")}`;
@@ -226,11 +229,12 @@ describe.runIf(process.platform === "linux")("snapshots and restores under rando
           done.push(prepared ? "new process, prepared" : "new process");
         };
         if (restart === "before") startAgain();
-        if (excludes() < 0.08) {
+        if (excludes() < 0.1) {
+          const file = excludes() < 0.5 ? infoExclude : globalExcludes;
           const rules = EXCLUDE_RULES.filter(() => excludes() < 0.35);
-          mkdirSync(join(infoExclude, ".."), { recursive: true });
-          writeFileSync(infoExclude, rules.map((rule) => `${rule}\n`).join(""));
-          done.push(`info/exclude ${rules.join(" ")}`);
+          mkdirSync(join(file, ".."), { recursive: true });
+          writeFileSync(file, rules.map((rule) => `${rule}\n`).join(""));
+          done.push(`${file === infoExclude ? "info/exclude" : "core.excludesFile"} ${rules.join(" ")}`);
         }
         const count = Math.floor(r() * 4);
         for (let i = 0; i < count; i++) operate();

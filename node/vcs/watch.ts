@@ -9,9 +9,9 @@
  * recursive watch with one watcher and one `stat` per file (10,000 files, 10,000 watches); a
  * directory watch reports every change to the files in it, so a tree of 10,000 files in 100
  * folders needs 101. The root's `.flow/` (Flow's own store) and `.git` directories are not
- * watched: their writes are no change to the workspace; nor are the directories a `.gitignore`
- * or the repository's `info/exclude` excludes that hold no tracked file (`IgnoredDirs`: a `node_modules` is most of a JavaScript
- * repository's directories, and git never looks inside it). Setting the watches up lists only the
+ * watched: their writes are no change to the workspace; nor are the directories git's ignore
+ * rules exclude that hold no tracked file (`IgnoredDirs`: a `node_modules` is most of a
+ * JavaScript repository's directories, and git never looks inside it). Setting the watches up lists only the
  * directories that have sub-directories, where the file system's link counts say which
  * (`COUNTING_LINKS`): listing 10,000 files was most of that set-up's time.
  *
@@ -83,6 +83,12 @@ export interface TreeWatch {
    * (untrusted, lost events, forgotten paths) or there are more than `limit`.
    */
   changedSince(generation: number, limit: number): string[] | undefined;
+  /**
+   * Git said where its `core.excludesFile` is (`file`; undefined: none): what it excludes is left
+   * out from now on, and its changes are watched. Where the watch was set up with another one,
+   * it vouches for nothing before (a directory that one left out may be one git does not ignore).
+   */
+  useExcludesFile(file: string | undefined): void;
 }
 
 const watches = new Map<string, TreeWatch>();
@@ -147,7 +153,7 @@ function raiseLimit(): string {
   return `raise fs.inotify.max_user_watches (\`sudo sysctl fs.inotify.max_user_watches=${Math.max(SUGGESTED_WATCHES, limit > 0 ? 2 * limit : 0)}\`)`;
 }
 
-const UNTRUSTED: TreeWatch = { generation: 0, trusted: false, whyUntrusted: undefined, settle: () => Promise.resolve(), changedSince: () => undefined };
+const UNTRUSTED: TreeWatch = { generation: 0, trusted: false, whyUntrusted: undefined, settle: () => Promise.resolve(), changedSince: () => undefined, useExcludesFile: () => undefined };
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -156,8 +162,8 @@ class DirectoryWatch implements TreeWatch {
   trusted = true;
   whyUntrusted: string | undefined;
   private readonly dirs = new Map<string, { watcher: FSWatcher; ino: number }>();
-  /** Watches of the directories of the rules files outside the root (`IgnoredDirs.ruleFiles`). */
-  private readonly ruleWatches: FSWatcher[] = [];
+  /** Watches of the directories of the rules files outside the root (`IgnoredDirs.ruleFiles`), by file. */
+  private readonly ruleWatches = new Map<string, FSWatcher>();
   private burst = 0;
   private rewalk = false;
   /** A `.gitignore` changed: look for directories it lets in (what changed there is the snapshot's whole add, node/vcs/git.ts). */
@@ -180,25 +186,20 @@ class DirectoryWatch implements TreeWatch {
     } catch {
       // listed the long way
     }
+    // The rules files outside the root (`.gitignore` above it, `info/exclude`, `core.excludesFile`)
+    // apply to it too: watched before their rules are read.
+    for (const file of ignored?.ruleFiles ?? []) this.watchRules(file);
     this.watchDir(root);
-    // The rules files outside the root (`.gitignore` above it, `info/exclude`) apply to it too: one
-    // changing may let in a directory left unwatched, whose writes meanwhile no event named, so
-    // the watch no longer vouches.
-    for (const file of ignored?.ruleFiles ?? []) {
-      const dir = dirname(file);
-      try {
-        const watcher = watch(dir, { persistent: false }, (_type, name) => {
-          if (String(name) !== basename(file)) return;
-          ignored!.forget();
-          this.generation++;
-          this.rewalk = true;
-        });
-        watcher.on("error", (error) => this.distrust(failure(dir, error)));
-        this.ruleWatches.push(watcher);
-      } catch (error) {
-        this.distrust(failure(dir, error));
-      }
-    }
+  }
+
+  useExcludesFile(file: string | undefined): void {
+    const ignored = this.ignored;
+    const before = ignored?.excludesFile;
+    if (!ignored || !this.trusted || !ignored.useExcludesFile(file)) return;
+    if (before) this.unwatchRules(before);
+    if (ignored.excludesFile) this.watchRules(ignored.excludesFile);
+    // The rules used so far may have left out a directory git does not ignore.
+    if (before) this.rulesChanged();
   }
 
   async settle(): Promise<void> {
@@ -282,6 +283,47 @@ class DirectoryWatch implements TreeWatch {
     for (const entry of entries) if (entry.isDirectory() && !this.skipped(dir, entry.name) && !this.unwatched(join(dir, entry.name))) this.watchDir(join(dir, entry.name), fresh);
   }
 
+  /** Watches `file`, a rules file outside the root, for changes (`rulesChanged`). */
+  private watchRules(file: string): void {
+    try {
+      const watcher = watch(dirname(file), { persistent: false }, (_type, name) => {
+        if (String(name) === basename(file)) this.rulesChanged();
+      });
+      watcher.on("error", (error) => this.cannotWatchRules(file, error));
+      this.ruleWatches.set(file, watcher);
+    } catch (error) {
+      this.cannotWatchRules(file, error);
+    }
+  }
+
+  private unwatchRules(file: string): void {
+    this.ruleWatches.get(file)?.close();
+    this.ruleWatches.delete(file);
+  }
+
+  /**
+   * A rules file outside the root changed: it may let in a directory left unwatched, whose writes
+   * meanwhile no event named, so the watch vouches for nothing before, and looks again at the
+   * next settle.
+   */
+  private rulesChanged(): void {
+    this.ignored?.forget();
+    this.generation++;
+    this.rewalk = true;
+  }
+
+  /**
+   * `core.excludesFile` cannot be watched (its directory is yours, not the repository's): its
+   * rules are let go, and what they left out looked at again. Any other rules file: the watch
+   * cannot vouch.
+   */
+  private cannotWatchRules(file: string, error: unknown): void {
+    this.unwatchRules(file);
+    if (file !== this.ignored?.excludesFile) return this.distrust(failure(dirname(file), error));
+    this.ignored.useExcludesFile(undefined);
+    this.rulesChanged();
+  }
+
   private onEvent(dir: string, type: string, name: string | Buffer | null): void {
     if (name !== null && this.skipped(dir, String(name))) return;
     this.generation++;
@@ -359,7 +401,7 @@ class DirectoryWatch implements TreeWatch {
     if (this.trusted) this.whyUntrusted = why;
     this.trusted = false;
     for (const dir of [...this.dirs.keys()]) this.unwatch(dir);
-    for (const watcher of this.ruleWatches.splice(0)) watcher.close();
+    for (const file of [...this.ruleWatches.keys()]) this.unwatchRules(file);
   }
 }
 

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { EXCLUDES_FILE_QUESTION } from "./excludes-file.js";
 import type { ObjectStore } from "./objects.js";
 import type { TreeWatch } from "./watch.js";
 
@@ -30,6 +31,8 @@ export interface Workspace {
   store: ObjectStore | undefined;
   /** The repository ignores the workspace itself: nothing to snapshot. */
   ignored: boolean;
+  /** Git's `core.excludesFile` as git named it when the workspace was located (undefined: none). */
+  excludesFile?: string;
   /** File events under the workspace, from its first snapshot on. */
   watch?: TreeWatch;
   /** The working tree is `commit` as long as the watch's generation is still `generation`. */
@@ -56,16 +59,19 @@ export const CHECK_IGNORE = ["check-ignore", "--no-index", "--", "."];
  * found the repository (`guessRepository`) and seeded the private index: the whole-workspace
  * `add -A` into the private index (`GIT_INDEX_FILE`) with the pathspec `workspaceOf` gives
  * (`FLOW_PREFIX` is the workspace's prefix), and beside it REV_PARSE and CHECK_IGNORE to confirm
- * what Node found; Node reads the tree from the index after it (node/vcs/objects.ts). Prints
- * REV_PARSE's lines, NUL, CHECK_IGNORE's, NUL and add's exit code (git's messages are left out:
- * what fails here, the first snapshot meets and reports); exits 1 where git finds no work tree.
+ * what Node found, and where `core.excludesFile` is (node/vcs/excludes-file.ts); Node reads the
+ * tree from the index after it (node/vcs/objects.ts). Prints REV_PARSE's lines, NUL,
+ * CHECK_IGNORE's, NUL, EXCLUDES_FILE_QUESTION's answer, NUL and add's exit code (git's messages
+ * are left out: what fails here, the first snapshot meets and reports); exits 1 where git finds
+ * no work tree.
  * One process to start, before the session's first render: the steps do not wait for Node's
  * event loop between them, and the add waits for nothing.
  */
 export const PREPARE_SCRIPT = `{
   info=$("$FLOW_GIT" ${REV_PARSE.join(" ")} && echo .) || exit 1
   ignored=$("$FLOW_GIT" ${CHECK_IGNORE.join(" ")})
-  printf '%s\\0%s\\0' "$info" "$ignored"
+  excludes=$("$FLOW_GIT" ${EXCLUDES_FILE_QUESTION.join(" ")})
+  printf '%s\\0%s\\0%s\\0' "$info" "$ignored" "$excludes"
 } 2>/dev/null &
 located=$!
 if [ -n "$FLOW_PREFIX" ]; then set -- ":(top)$FLOW_PREFIX"; else set -- ":/"; fi

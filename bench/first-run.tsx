@@ -2,7 +2,7 @@
  * A process's first run in a repository, as a user's script runs it (docs/performance.md "The git
  * shell started before the run"): each sample is a new process that calls `createFlow` and runs a
  * Sequence of `--tasks` compute tasks rooted in one repository of `--files` committed files, its
- * first snapshot included (the private index is removed before each sample), and in turn the same
+ * first snapshot included (the private index is removed before each sample, unless `--prepared`), and in turn the same
  * run in a directory of the same files outside any repository. Prints one JSON line with the
  * medians of `runMs` (from `createFlow` to the run's end) and `cpuMs` (Node's CPU in that time)
  * for each, and `ratio` (repository / outside): what a process that runs once pays for time
@@ -16,6 +16,8 @@
  *   npx tsx bench/first-run.tsx --cli                  # `flow up`, the whole command
  *   npx tsx bench/first-run.tsx --nested               # folders of 10 files, three deep, as a source tree
  *   npx tsx bench/first-run.tsx --files 1000 --node-modules 1500 --excluded-by info   # node_modules in .git/info/exclude
+ *   npx tsx bench/first-run.tsx --files 1000 --node-modules 1500 --excluded-by global  # in the file core.excludesFile names
+ *   npx tsx bench/first-run.tsx --prepared             # `.git/flow` kept: a repository an earlier process prepared
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -27,7 +29,7 @@ import { runWorkflow } from "durable-flow";
 import { computeSequence } from "./support/compute-sequence.js";
 import { benchWorkspace } from "./support/repository.js";
 
-const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, samples: { type: "string" }, "node-modules": { type: "string" }, nested: { type: "boolean" }, "excluded-by": { type: "string" }, child: { type: "string" }, cli: { type: "boolean" } } });
+const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, samples: { type: "string" }, "node-modules": { type: "string" }, nested: { type: "boolean" }, "excluded-by": { type: "string" }, prepared: { type: "boolean" }, child: { type: "string" }, cli: { type: "boolean" } } });
 const TASKS = Number(values.tasks ?? 1_000);
 
 if (values.child !== undefined) {
@@ -43,7 +45,7 @@ if (values.child !== undefined) {
   const files = Number(values.files ?? 10_000);
   const nodeModules = Number(values["node-modules"] ?? 0);
   const excludedBy = values["excluded-by"] ?? "gitignore";
-  if (excludedBy !== "gitignore" && excludedBy !== "info") throw new Error("--excluded-by must be gitignore or info");
+  if (excludedBy !== "gitignore" && excludedBy !== "info" && excludedBy !== "global") throw new Error("--excluded-by must be gitignore, info or global");
   const shape = { nodeModules, nested: values.nested ?? false, excludedBy } as const;
   const repo = benchWorkspace(files, true, shape);
   const plain = benchWorkspace(files, false, shape);
@@ -58,7 +60,7 @@ if (values.child !== undefined) {
     return { runMs: performance.now() - started, cpuMs: Number.NaN };
   };
   const sample = (dir: string) => {
-    rmSync(join(dir, ".git", "flow"), { recursive: true, force: true });
+    if (!values.prepared) rmSync(join(dir, ".git", "flow"), { recursive: true, force: true });
     if (values.cli) return cli(dir);
     const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--child", dir, "--tasks", String(TASKS)], {
       encoding: "utf8",
@@ -79,6 +81,7 @@ if (values.child !== undefined) {
       ...(nodeModules ? { nodeModules, excludedBy } : {}),
       ...(values.nested ? { nested: true } : {}),
       ...(values.cli ? { command: "flow up" } : {}),
+      ...(values.prepared ? { prepared: true } : {}),
       tasks: TASKS,
       samples: samples.length,
       runMs,

@@ -11,9 +11,9 @@
  * folders needs 101. The root's `.flow/` (Flow's own store) and `.git` directories are not
  * watched: their writes are no change to the workspace; nor are the directories git's ignore
  * rules exclude that hold no tracked file (`IgnoredDirs`: a `node_modules` is most of a
- * JavaScript repository's directories, and git never looks inside it). Setting the watches up lists only the
- * directories that have sub-directories, where the file system's link counts say which
- * (`COUNTING_LINKS`): listing 10,000 files was most of that set-up's time.
+ * JavaScript repository's directories, and git never looks inside it). Setting the watches up
+ * lists only the directories that have sub-directories, where the file system's link counts say
+ * which (`COUNTING_LINKS`): listing 10,000 files was most of that set-up's time.
  *
  * It also remembers which paths the events named (`changedSince`), so a snapshot can hand git
  * only those instead of a stat of every file (node/vcs/git.ts). A path is what an event named:

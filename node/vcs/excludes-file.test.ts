@@ -28,7 +28,7 @@ describe("core.excludesFile", () => {
     const gitDir = tempDir("flow-gitdir-");
     expect(keptExcludesFile(gitDir)).toBeUndefined();
     keepExcludesFile(gitDir, undefined);
-    expect(keptExcludesFile(gitDir)).toBeNull();
+    expect(keptExcludesFile(gitDir)).toBe("");
     keepExcludesFile(gitDir, "/home/me/.gitignore_global");
     expect(keptExcludesFile(gitDir)).toBe("/home/me/.gitignore_global");
   });

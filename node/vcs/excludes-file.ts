@@ -12,7 +12,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
-/** What `prepare`'s script asks git: the setting's value, `~` expanded; nothing where it is unset. */
+/** What git is asked (by `locate`, and by `prepare`'s script): the setting's value, `~` expanded; nothing where it is unset. */
 export const EXCLUDES_FILE_QUESTION = ["config", "--path", "--get", "core.excludesFile"];
 
 /**
@@ -34,13 +34,13 @@ export function excludesFileOf(value: string, top: string, env: NodeJS.ProcessEn
 const keptIn = (gitDir: string) => join(gitDir, "flow", "excludes-file");
 
 /**
- * The file an earlier process's git named (null: none), or undefined where no process asked yet.
+ * The file an earlier process's git named ("": none), or undefined where no process asked yet.
  * @example
  * keptExcludesFile("/repo/.git"); // "/home/me/.gitignore_global"
  */
-export function keptExcludesFile(gitDir: string): string | null | undefined {
+export function keptExcludesFile(gitDir: string): string | undefined {
   try {
-    return readFileSync(keptIn(gitDir), "utf8") || null;
+    return readFileSync(keptIn(gitDir), "utf8");
   } catch {
     return undefined;
   }

@@ -195,7 +195,7 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
   async function locatePrepared(dir: string, guess: GuessedRepository): Promise<Workspace | null> {
     // Where an earlier process's git said `core.excludesFile` is; checked against git's answer below.
     const kept = keptExcludesFile(guess.gitDir);
-    const watch = watchOf(dir, guess, kept ?? undefined);
+    const watch = watchOf(dir, guess, kept || undefined);
     const generation = watch.generation;
     seedIndex(guess);
     let out: string;
@@ -214,7 +214,7 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
     const ws = workspaceOf(dir, info, ignored);
     if (ws) {
       ws.excludesFile = excludesFileOf(excludes, ws.top);
-      if (ws.excludesFile !== (kept ?? undefined) || kept === undefined) keepExcludesFile(guess.gitDir, ws.excludesFile);
+      if ((ws.excludesFile ?? "") !== kept) keepExcludesFile(guess.gitDir, ws.excludesFile);
       watch.useExcludesFile(ws.excludesFile);
     }
     if (ws?.store && !ws.ignored && added !== "" && ADDED.has(Number(added)) && ws.indexFile === guess.indexFile && ws.prefix === guess.prefix && realGitDir(ws) === guess.gitDir) {

@@ -24,10 +24,10 @@ import ignore, { type Ignore } from "ignore";
 import { type Entries, entriesMissingFrom, hasEntryUnder, readEntries } from "./index-format.js";
 
 /**
- * The `.gitignore` rules of a workspace and the index that says what is tracked.
+ * The ignore rules of a workspace and the index that says what is tracked.
  * @example
- * const dirs = new IgnoredDirs("/repo/pkg", "pkg/", ["/repo/.git/flow/index-1", "/repo/.git/index"]);
- * dirs.ignored("node_modules"); // true where pkg/.gitignore or /repo/.gitignore excludes it
+ * const dirs = new IgnoredDirs("/repo/pkg", "pkg/", ["/repo/.git/flow/index-1", "/repo/.git/index"], { info: "/repo/.git/info/exclude" });
+ * dirs.ignored("node_modules"); // true where pkg/.gitignore, /repo/.gitignore or info/exclude excludes it
  */
 export class IgnoredDirs {
   private readonly top: string;
@@ -97,8 +97,8 @@ export class IgnoredDirs {
 
   /**
    * Whether the private index (the first of `indexFiles`) holds a file that the user's (the
-   * last) does not track and the rules now exclude: one a snapshot took before a `.gitignore`
-   * or `info/exclude` that changed while no Flow process watched left it out. `git add -A` never
+   * last) does not track and the rules now exclude: one a snapshot took before a rules file
+   * that changed while no Flow process watched left it out. `git add -A` never
    * drops what its index tracks, so that file would stay in every snapshot, and its directories
    * in the watch (a `node_modules` ignored after the first run). False where an index cannot be
    * read: it is kept as it is.
@@ -123,7 +123,7 @@ export class IgnoredDirs {
     return stale;
   }
 
-  /** Whether a `.gitignore` of a directory holding one of `paths` (repository-relative files), or above one, or `info/exclude`, changed at `sinceMs` or later. */
+  /** Whether a `.gitignore` of a directory holding one of `paths` (repository-relative files), or above one, or a repository-wide rules file, changed at `sinceMs` or later. */
   private rulesChangedSince(sinceMs: number, paths: string[]): boolean {
     const dirs = new Set<string>();
     for (const path of paths) {

@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../testing/backends.js";
 import { createGitVcs } from "./git.js";
-import { gitIn, loggingGit as loggingGitLines, snapshotSeries, tempRepo, treePicture, userGitState } from "./testing.js";
+import { gitIn, loggingGit as loggingGitLines, privateIndexOf, snapshotSeries, tempRepo, treePicture, userGitState } from "./testing.js";
 
 const binary = (seed: number) => Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 31 + seed) % 256));
 
@@ -163,7 +163,7 @@ describe.runIf(process.platform === "linux")("snapshots from the paths the watch
       rmSync(join(dir, "burst"), { recursive: true });
       if (beside) writeFileSync(join(dir, beside), "new\n");
       await vcs.detect(dir); // the preparation is done
-      const index = join(dir, ".git", "flow", readdirSync(join(dir, ".git", "flow")).find((name) => name.startsWith("index-"))!);
+      const index = privateIndexOf(dir);
       const took = execFileSync("git", ["-C", dir, "ls-files", "burst"], { env: { ...process.env, GIT_INDEX_FILE: index }, encoding: "utf8" });
       expect(took.length, "git's add read some of burst/ (else this test shows nothing)").toBeGreaterThan(0);
       since();

@@ -1,8 +1,9 @@
 /**
  * @module node/vcs/git
  * The VCS port over the `git` on PATH (git 2.31 or newer; docs/time-travel.md). A snapshot is
- * built in Flow's own index file (`GIT_INDEX_FILE=<git dir>/flow/index-<workspace>`): one `git
- * add -A` of the workspace (untracked files included, ignored files and `.flow/` left out), then
+ * built in Flow's own index file (`GIT_INDEX_FILE=<git dir>/flow/index-<workspace>.<owner>`, this
+ * port's, node/vcs/private-index.ts): one `git add -A` of the workspace (untracked files
+ * included, ignored files and `.flow/` left out), then
  * the tree, the commit and the `refs/flow/...` ref written in process from that index
  * (node/vcs/objects.ts: no `write-tree`, `commit-tree`, `update-ref` processes; git's own
  * commands where that module cannot, and on Windows). The user's branch, HEAD, index and stash
@@ -46,6 +47,7 @@ import { writeCommit } from "./objects.js";
 import { GitShell } from "./git-shell.js";
 import { EXCLUDES_FILE_QUESTION, excludesFileOf, keepExcludesFile, keptExcludesFile } from "./excludes-file.js";
 import { IgnoredDirs } from "./ignored-dirs.js";
+import { claimIndex, newIndexOwner } from "./private-index.js";
 import { type TreeWatch, watchTree } from "./watch.js";
 import { ADDED, CHECK_IGNORE, type GuessedRepository, guessRepository, hasDotGit, infoExcludeOf, PREPARE_SCRIPT, REV_PARSE, type Workspace, workspaceOf } from "./workspace.js";
 
@@ -99,6 +101,8 @@ export interface GitVcsOptions {
  */
 export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
   const gitPath = options.gitPath ?? "git";
+  /** Whose private indexes this port writes (node/vcs/private-index.ts). */
+  const owner = newIndexOwner();
   /**
    * The watch of a workspace, leaving out directories the rules exclude (a `.gitignore`,
    * `info/exclude`, and `core.excludesFile` where `excludesFile` says where it is) that hold no
@@ -167,8 +171,11 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
       git({ top: dir }, CHECK_IGNORE).catch(() => ""),
       hot({ top: dir }, [gitPath, ...EXCLUDES_FILE_QUESTION]).catch(() => ""), // exit 1: unset
     ]);
-    const ws = info === undefined ? null : workspaceOf(dir, info, ignored);
-    if (ws) ws.excludesFile = excludesFileOf(excludes, ws.top);
+    const ws = info === undefined ? null : workspaceOf(dir, info, ignored, owner);
+    if (ws) {
+      ws.excludesFile = excludesFileOf(excludes, ws.top);
+      if (!ws.ignored) claimIndex(ws.keptIndex, ws.indexFile);
+    }
     return ws;
   }
 
@@ -195,6 +202,7 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
   async function locatePrepared(dir: string, guess: GuessedRepository): Promise<Workspace | null> {
     // Where an earlier process's git said `core.excludesFile` is; checked against git's answer below.
     const kept = keptExcludesFile(guess.gitDir);
+    claimIndex(guess.keptIndex, guess.indexFile);
     const watch = watchOf(dir, guess, kept || undefined);
     const generation = watch.generation;
     seedIndex(guess);
@@ -211,8 +219,9 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
       clearImmediate(reading);
     }
     const [info = "", ignored = "", excludes = "", added = ""] = out.split("\0");
-    const ws = workspaceOf(dir, info, ignored);
+    const ws = workspaceOf(dir, info, ignored, owner);
     if (ws) {
+      if (ws.indexFile !== guess.indexFile) claimIndex(ws.keptIndex, ws.indexFile);
       ws.excludesFile = excludesFileOf(excludes, ws.top);
       if ((ws.excludesFile ?? "") !== kept) keepExcludesFile(guess.gitDir, ws.excludesFile);
       watch.useExcludesFile(ws.excludesFile);
@@ -399,7 +408,7 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
       if (!known) {
         // Inside a `.flow/` folder (the app's store) is never snapshotted: nothing to watch there.
         if (!existsSync(abs) || !hasDotGit(abs) || /\/\.flow(\/|$)/.test(abs)) return;
-        const guess = guessRepository(abs);
+        const guess = guessRepository(abs, owner);
         if (guess) {
           workspaces.set(abs, locatePrepared(abs, guess));
           return;

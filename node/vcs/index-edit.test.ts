@@ -5,8 +5,7 @@ import { describe, expect, it } from "vitest";
 import { tempDir } from "../testing/backends.js";
 import { write } from "../tools/index.js";
 import { createGitVcs } from "./git.js";
-import { indexName } from "./workspace.js";
-import { gitIn, loggingGit, tempRepo, workingTreeId } from "./testing.js";
+import { gitIn, loggingGit, privateIndexOf, tempRepo, workingTreeId } from "./testing.js";
 
 /** A repository with files in nested directories, committed, and a port that has taken its first snapshot. */
 async function editedRepo() {
@@ -27,7 +26,7 @@ async function editedRepo() {
     expect(gitIn(dir, "rev-parse", `${pointer}^{tree}`), `snapshot ${n}`).toBe(workingTreeId(dir, tempDir("flow-index-")));
     return git.since().map((line) => line.split(" ")[0]);
   };
-  return { dir, vcs, snap, index: join(dir, ".git", "flow", indexName(dir)) };
+  return { dir, vcs, snap, index: privateIndexOf(dir) };
 }
 
 /** Runs git with the private index. */

@@ -1,12 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../testing/backends.js";
 import { createGitVcs } from "./git.js";
 import { invalidate, readIndex } from "./index-format.js";
 import { treeOf } from "./objects.js";
-import { gitIn, loggingGit as loggingGitLines, tempRepo, workingTreeId } from "./testing.js";
+import { gitIn, loggingGit as loggingGitLines, privateIndexOf, tempRepo, workingTreeId } from "./testing.js";
 
 /** The real git behind a logging script: the name of each git command a snapshot ran. */
 function loggingGit() {
@@ -71,10 +71,7 @@ describe.runIf(process.platform === "linux")("snapshot trees, commits and refs w
     // all of them, so the first snapshot hashes 41 trees.
     for (let d = 0; d < 20; d++) writeFileSync(join(dir, `d${d}`, "sub", "f.txt"), `${d} changed\n`);
     const vcs = createGitVcs();
-    const privateIndex = () => {
-      const name = readdirSync(join(dir, ".git", "flow")).find((f) => f.startsWith("index-"))!;
-      return join(dir, ".git", "flow", name);
-    };
+    const privateIndex = () => privateIndexOf(dir);
     const cachedTop = () => readIndex(readFileSync(privateIndex())).cacheTree?.id;
     const withPrivateIndex = (...args: string[]) => execFileSync("git", ["-C", dir, ...args], { env: { ...process.env, GIT_INDEX_FILE: privateIndex() }, encoding: "utf8" }).trim();
 

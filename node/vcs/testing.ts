@@ -10,10 +10,22 @@ import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { VcsPort } from "../../core/time-travel/index.js";
+import { indexName } from "./workspace.js";
 
 /** Runs git in `dir` and returns its trimmed stdout. */
 export function gitIn(dir: string, ...args: string[]): string {
   return execFileSync("git", ["-C", dir, ...args], { encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@t" } }).trim();
+}
+
+/**
+ * The private index the one port of a test writes for the workspace `dir` (its file in the
+ * repository's `.git/flow`, node/vcs/private-index.ts), after that port's first snapshot there.
+ */
+export function privateIndexOf(dir: string, repo = dir): string {
+  const flowDir = join(repo, ".git", "flow");
+  const owned = readdirSync(flowDir).filter((name) => name.startsWith(`${indexName(dir)}.`) && !name.endsWith(".lock"));
+  if (owned.length !== 1) throw new Error(`expected one private index of ${dir} in ${flowDir}, found ${owned.join(", ") || "none"}`);
+  return join(flowDir, owned[0]!);
 }
 
 /** A fresh repository with one commit (`README.md`, `.gitignore` ignoring `.flow/` unless told not to). */

@@ -10,6 +10,7 @@ import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { EXCLUDES_FILE_QUESTION } from "./excludes-file.js";
 import type { ObjectStore } from "./objects.js";
+import { ownedIndex } from "./private-index.js";
 import type { TreeWatch } from "./watch.js";
 
 export interface Workspace {
@@ -22,7 +23,10 @@ export interface Workspace {
   prefix: string;
   /** Pathspec limiting add/diff to the workspace (and leaving `.flow/` out when git would not). */
   pathspec: string[];
+  /** This port's private index for the workspace (node/vcs/private-index.ts). */
   indexFile: string;
+  /** The private index kept for the workspace between processes, which `indexFile` starts from. */
+  keptIndex: string;
   /** Serializes the operations on this private index within the process. */
   queue: Promise<unknown>;
   /** The last tree snapshotted and its commit: an unchanged tree reuses the commit. */
@@ -81,11 +85,11 @@ wait $located || exit 1
 printf '%s' "$added"`;
 
 /**
- * The workspace at `dir` from git's answers run there: REV_PARSE's lines and CHECK_IGNORE's.
- * Its private index is named after the directory, so `prepare`'s script can name it before git
- * has answered.
+ * The workspace at `dir` from git's answers run there: REV_PARSE's lines and CHECK_IGNORE's; its
+ * private index `owner`'s (`newIndexOwner`). That is named after the directory, so `prepare`'s
+ * script can name it before git has answered.
  */
-export function workspaceOf(dir: string, info: string, checkIgnore: string): Workspace | null {
+export function workspaceOf(dir: string, info: string, checkIgnore: string, owner: string): Workspace | null {
   const [top, gitDir, commonDir, objectsDir, format, prefix = ""] = info.split("\n");
   if (!top || !gitDir || !commonDir || !objectsDir) return null;
   const ignored = checkIgnore.split("\n");
@@ -99,7 +103,7 @@ export function workspaceOf(dir: string, info: string, checkIgnore: string): Wor
     // is always left out (git's `add` exits 1 when a `.gitignore` lists it too: ADDED).
     ignored: ignored.includes(".") || /(^|\/)\.flow\//.test(prefix),
     pathspec: [prefix ? `:(top)${prefix}` : ":/", `:(top,exclude)${prefix}.flow`],
-    indexFile: join(gitDir, "flow", indexName(dir)),
+    ...privateIndexOf(gitDir, dir, owner),
     queue: Promise.resolve(),
     store,
   };
@@ -112,9 +116,15 @@ export function workspaceOf(dir: string, info: string, checkIgnore: string): Wor
  */
 export const ADDED = new Set([0, 1]);
 
-/** The private index's file name for the workspace at `dir` (absolute). */
+/** The kept private index's file name for the workspace at `dir` (absolute). */
 export function indexName(dir: string): string {
   return `index-${createHash("sha256").update(dir).digest("hex").slice(0, 12)}`;
+}
+
+/** The private indexes of the workspace at `dir` in the repository at `gitDir`: the kept one, and `owner`'s. */
+function privateIndexOf(gitDir: string, dir: string, owner: string): { indexFile: string; keptIndex: string } {
+  const keptIndex = join(gitDir, "flow", indexName(dir));
+  return { indexFile: ownedIndex(keptIndex, owner), keptIndex };
 }
 
 /**
@@ -145,8 +155,9 @@ export function hasDotGit(dir: string): boolean {
 export interface GuessedRepository {
   /** The `.git` directory (real path). */
   gitDir: string;
-  /** The private index `workspaceOf` will name. */
+  /** The private index `workspaceOf` will name, and the kept one it starts from. */
   indexFile: string;
+  keptIndex: string;
   /** The workspace relative to the repository's top, as `--show-prefix` prints it. */
   prefix: string;
 }
@@ -157,9 +168,9 @@ export interface GuessedRepository {
  * Undefined otherwise (a worktree's or submodule's `.git` file): git is asked first. `prepare`
  * checks the guess against git's own answer (repository, prefix) before it keeps the snapshot.
  * @example
- * guessRepository("/repo/pkg"); // { gitDir: "/repo/.git", indexFile: "/repo/.git/flow/index-…", prefix: "pkg/" }
+ * guessRepository("/repo/pkg", newIndexOwner()); // { gitDir: "/repo/.git", indexFile: "/repo/.git/flow/index-….48213-1", keptIndex: "/repo/.git/flow/index-…", prefix: "pkg/" }
  */
-export function guessRepository(dir: string): GuessedRepository | undefined {
+export function guessRepository(dir: string, owner: string): GuessedRepository | undefined {
   if (process.env.GIT_DIR || process.env.GIT_WORK_TREE || process.env.GIT_COMMON_DIR) return undefined;
   let real: string;
   try {
@@ -175,7 +186,7 @@ export function guessRepository(dir: string): GuessedRepository | undefined {
     if (kind && !kind.isDirectory()) return undefined;
     if (kind && existsSync(join(dotGit, "HEAD"))) {
       const rel = relative(top, real);
-      return { gitDir: dotGit, indexFile: join(dotGit, "flow", indexName(dir)), prefix: rel ? `${rel}/` : "" };
+      return { gitDir: dotGit, ...privateIndexOf(dotGit, dir, owner), prefix: rel ? `${rel}/` : "" };
     }
     if (dirname(top) === top) return undefined;
   }

@@ -1,0 +1,135 @@
+/**
+ * @module node/vcs/private-index
+ * Whose private index a snapshot writes (docs/time-travel.md "Several processes in one
+ * workspace"). Each port (`createGitVcs`) owns a file of its own per workspace,
+ * `<kept>.<pid>-<n>`, beside the kept one, `<git dir>/flow/index-<workspace>`: two processes in
+ * one workspace (a Gateway and a `flow up`, two scripts) never write one index. Git's lock does
+ * not make sharing one safe: Node reads the index before it takes the lock to write it
+ * (node/vcs/index-edit.ts), and a process that makes its index again from the user's (a
+ * `.gitignore` changed) would leave the other's next `add` of a few paths a tree without the
+ * untracked files.
+ *
+ * An owned file starts as the newest index there (the kept one, another live owner's, or one
+ * whose process is gone): a hard link, since git and Node replace an index file (a new inode)
+ * and never write into one, so the file linked from stays as it was. At exit it becomes the kept
+ * index, so that the next process starts from its stat data and cached trees; one left by a
+ * process that ended without that (killed) is taken up by the next claim.
+ */
+import { type BigIntStats, copyFileSync, linkSync, lstatSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+
+let owners = 0;
+/** Owned file -> the kept index it becomes at exit. */
+const owned = new Map<string, string>();
+
+/**
+ * A name for the private indexes of one port, unique in the machine's running processes.
+ * @example
+ * const owner = newIndexOwner(); // "48213-1"
+ */
+export function newIndexOwner(): string {
+  return `${process.pid}-${++owners}`;
+}
+
+/**
+ * The private index `owner` writes for a workspace whose kept index is `kept`.
+ * @example
+ * ownedIndex("/repo/.git/flow/index-3f2a9c", "48213-1"); // "/repo/.git/flow/index-3f2a9c.48213-1"
+ */
+export function ownedIndex(kept: string, owner: string): string {
+  return `${kept}.${owner}`;
+}
+
+/**
+ * Makes `file` (an `ownedIndex` of `kept`) this port's, where it is not there yet: the newest
+ * index of the workspace linked to it, after the files of processes that are gone have been
+ * taken up (the newest of them becomes the kept one) or removed with their locks. Nothing where
+ * there is none (the first snapshot makes it from the user's index). Best effort: what fails
+ * here only costs the first snapshot a longer `add`.
+ * @example
+ * claimIndex("/repo/.git/flow/index-3f2a9c", "/repo/.git/flow/index-3f2a9c.48213-1");
+ */
+export function claimIndex(kept: string, file: string): void {
+  if (!owned.has(file) && owned.size === 0) process.once("exit", keepOwned);
+  owned.set(file, kept);
+  if (lstatSync(file, { throwIfNoEntry: false })) return;
+  const live: string[] = [];
+  for (const { path, pid, lock } of ownedFiles(kept)) {
+    if (path === file || path === `${file}.lock`) continue;
+    if (alive(pid)) {
+      if (!lock) live.push(path);
+    } else if (lock || !takeUp(path, kept)) {
+      rmSync(path, { force: true });
+    }
+  }
+  let source: { path: string; stat: BigIntStats } | undefined;
+  for (const path of [kept, ...live]) {
+    const stat = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+    if (stat?.isFile() && (!source || stat.mtimeNs > source.stat.mtimeNs)) source = { path, stat };
+  }
+  if (source) linkOrCopy(source.path, file);
+}
+
+/** The owned index files of `kept` in its directory (any port's, with their `.lock`s), by owner process. */
+function ownedFiles(kept: string): Array<{ path: string; pid: number; lock: boolean }> {
+  const prefix = `${basename(kept)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(kept));
+  } catch {
+    return [];
+  }
+  const files: Array<{ path: string; pid: number; lock: boolean }> = [];
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const match = /^(\d+)-\d+(\.lock)?$/.exec(name.slice(prefix.length));
+    if (match) files.push({ path: join(dirname(kept), name), pid: Number(match[1]), lock: match[2] !== undefined });
+  }
+  return files;
+}
+
+/** Whether process `pid` is running (one of another user's counts: signalling it is refused, not failed). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** An index whose process is gone (or ends) becomes the kept one where it is newer; false where it is not taken (the caller removes it). */
+function takeUp(path: string, kept: string): boolean {
+  const stat = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  const current = lstatSync(kept, { bigint: true, throwIfNoEntry: false });
+  if (!stat?.isFile() || (current && current.mtimeNs >= stat.mtimeNs)) return false;
+  try {
+    renameSync(path, kept);
+    return true;
+  } catch {
+    return false; // another process took it up first
+  }
+}
+
+/** `to` as a second name of `from`, or a copy dated as it (git looks again at files written within its index's timestamp). */
+function linkOrCopy(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+    return;
+  } catch {
+    // no hard links here (or `from` went meanwhile): a copy
+  }
+  try {
+    // Dated no later than what it holds: stat first (a file replaced in between is newer).
+    const { atime, mtime } = statSync(from);
+    copyFileSync(from, to);
+    utimesSync(to, atime, mtime);
+  } catch {
+    rmSync(to, { force: true });
+  }
+}
+
+/** At exit: each owned index becomes its workspace's kept one where it is newer (one never written since it was linked is not), else goes. */
+function keepOwned(): void {
+  for (const [file, kept] of owned) if (!takeUp(file, kept)) rmSync(file, { force: true });
+}

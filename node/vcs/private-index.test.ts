@@ -7,7 +7,7 @@ import { createFlow, FlowDb } from "durable-flow";
 import { flowProcess } from "../testing/flow-process.js";
 import { tempDir } from "../testing/temp-dir.js";
 import { createGitVcs } from "./git.js";
-import { claimIndex, ownedIndex } from "./private-index.js";
+import { claimIndex, newIndexOwner, ownedIndex } from "./private-index.js";
 import { gitIn, privateIndexOf, tempRepo } from "./testing.js";
 import { indexName } from "./workspace.js";
 
@@ -16,23 +16,25 @@ const fixture = (name: string) => fileURLToPath(new URL(`fixtures/${name}`, impo
 const goneProcess = () => spawnSync(process.execPath, ["-e", ""]).pid!;
 const flowFiles = (repo: string) => readdirSync(join(repo, ".git", "flow")).filter((name) => name.startsWith("index-")).sort();
 const at = (path: string, seconds: number) => utimesSync(path, seconds, seconds);
+/** This machine's part of an owner's name. */
+const HOST = newIndexOwner().split("-")[0]!;
 
 describe("claimIndex", () => {
   it("starts a port's index as a second name of the newest index of the workspace, a live process's included", () => {
     const dir = tempDir("flow-claim-");
     const kept = join(dir, "index-abc");
-    const live = ownedIndex(kept, `${process.pid}-900`);
+    const live = ownedIndex(kept, `${HOST}-${process.pid}-900`);
     writeFileSync(kept, "kept");
     writeFileSync(live, "live");
     at(kept, 1_000);
     at(live, 2_000);
-    const mine = ownedIndex(kept, `${process.pid}-901`);
+    const mine = ownedIndex(kept, `${HOST}-${process.pid}-901`);
     claimIndex(kept, mine);
     expect(statSync(mine).ino).toBe(statSync(live).ino);
     expect(readFileSync(kept, "utf8")).toBe("kept"); // a live process's file is never taken from it
 
     // A port whose file is there keeps it.
-    const second = ownedIndex(kept, `${process.pid}-902`);
+    const second = ownedIndex(kept, `${HOST}-${process.pid}-902`);
     writeFileSync(second, "mine");
     claimIndex(kept, second);
     expect(readFileSync(second, "utf8")).toBe("mine");
@@ -45,24 +47,43 @@ describe("claimIndex", () => {
     writeFileSync(kept, "kept");
     at(kept, 2_000);
     for (const [n, seconds] of [[1, 3_000], [2, 1_000]] as const) {
-      writeFileSync(ownedIndex(kept, `${gone}-${n}`), `gone ${n}`);
-      at(ownedIndex(kept, `${gone}-${n}`), seconds);
+      writeFileSync(ownedIndex(kept, `${HOST}-${gone}-${n}`), `gone ${n}`);
+      at(ownedIndex(kept, `${HOST}-${gone}-${n}`), seconds);
     }
-    writeFileSync(`${ownedIndex(kept, `${gone}-1`)}.lock`, "");
-    writeFileSync(join(dir, "index-other.1-1"), "another workspace's");
-    const mine = ownedIndex(kept, `${process.pid}-903`);
+    writeFileSync(`${ownedIndex(kept, `${HOST}-${gone}-1`)}.lock`, "");
+    writeFileSync(join(dir, `index-other.${HOST}-1-1`), "another workspace's");
+    const mine = ownedIndex(kept, `${HOST}-${process.pid}-903`);
     claimIndex(kept, mine);
     expect(readFileSync(kept, "utf8")).toBe("gone 1");
     expect(statSync(mine).ino).toBe(statSync(kept).ino);
-    expect(readdirSync(dir).sort()).toEqual(["index-abc", `index-abc.${process.pid}-903`, "index-other.1-1"]);
+    expect(readdirSync(dir).sort()).toEqual(["index-abc", `index-abc.${HOST}-${process.pid}-903`, `index-other.${HOST}-1-1`]);
+  });
+
+  it("judges another machine's files (a container sharing the repository) by their age: gone after a week untouched", () => {
+    const dir = tempDir("flow-claim-");
+    const kept = join(dir, "index-abc");
+    const other = HOST === "00000000" ? "11111111" : "00000000";
+    writeFileSync(kept, "kept");
+    at(kept, Date.now() / 1000 - 30 * 86_400);
+    const [recent, old] = [ownedIndex(kept, `${other}-${process.pid}-1`), ownedIndex(kept, `${other}-${process.pid}-2`)];
+    writeFileSync(recent, "recent");
+    writeFileSync(old, "old");
+    at(recent, Date.now() / 1000 - 86_400);
+    at(old, Date.now() / 1000 - 8 * 86_400);
+    const mine = ownedIndex(kept, `${HOST}-${process.pid}-906`);
+    claimIndex(kept, mine);
+    // The old one became the kept index (newer than it); the recent one is left to its machine, and linked from.
+    expect(readFileSync(kept, "utf8")).toBe("old");
+    expect(existsSync(old)).toBe(false);
+    expect(statSync(mine).ino).toBe(statSync(recent).ino);
   });
 
   it("leaves the port without a file where the workspace has no index yet (its first snapshot seeds one)", () => {
     const dir = tempDir("flow-claim-");
-    const mine = ownedIndex(join(dir, "index-abc"), `${process.pid}-904`);
+    const mine = ownedIndex(join(dir, "index-abc"), `${HOST}-${process.pid}-904`);
     claimIndex(join(dir, "index-abc"), mine);
     expect(existsSync(mine)).toBe(false);
-    claimIndex(join(dir, "absent", "index-abc"), ownedIndex(join(dir, "absent", "index-abc"), `${process.pid}-905`));
+    claimIndex(join(dir, "absent", "index-abc"), ownedIndex(join(dir, "absent", "index-abc"), `${HOST}-${process.pid}-905`));
   });
 });
 

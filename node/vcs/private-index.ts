@@ -2,22 +2,29 @@
  * @module node/vcs/private-index
  * Whose private index a snapshot writes (docs/time-travel.md "Several processes in one
  * workspace"). Each port (`createGitVcs`) owns a file of its own per workspace,
- * `<kept>.<pid>-<n>`, beside the kept one, `<git dir>/flow/index-<workspace>`: two processes in
- * one workspace (a Gateway and a `flow up`, two scripts) never write one index. Git's lock does
- * not make sharing one safe: Node reads the index before it takes the lock to write it
- * (node/vcs/index-edit.ts), and a process that makes its index again from the user's (a
- * `.gitignore` changed) would leave the other's next `add` of a few paths a tree without the
+ * `<kept>.<host>-<pid>-<n>`, beside the kept one, `<git dir>/flow/index-<workspace>`: two
+ * processes in one workspace (a Gateway and a `flow up`, two scripts) never write one index.
+ * Git's lock does not make sharing one safe: Node reads the index before it takes the lock to
+ * write it (node/vcs/index-edit.ts), and a process that makes its index again from the user's
+ * (a `.gitignore` changed) would leave the other's next `add` of a few paths a tree without the
  * untracked files.
  *
  * An owned file starts as the newest index there (the kept one, another live owner's, or one
  * whose process is gone): a hard link, since git and Node replace an index file (a new inode)
  * and never write into one, so the file linked from stays as it was. At exit it becomes the kept
  * index, so that the next process starts from its stat data and cached trees; one left by a
- * process that ended without that (killed) is taken up by the next claim.
+ * process that ended without that (killed) is taken up by the next claim. Whether a process is
+ * gone is asked of this machine for its own files (`<host>`: its host name's hash); another
+ * machine's (a container sharing the repository) counts as gone after a week untouched.
  */
+import { createHash } from "node:crypto";
 import { type BigIntStats, copyFileSync, linkSync, lstatSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from "node:fs";
+import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 
+/** Another machine's index untouched this long counts as left by a process that is gone. */
+const OTHER_HOST_GONE_MS = 7 * 24 * 3600_000;
+const HOST = createHash("sha256").update(hostname()).digest("hex").slice(0, 8);
 let owners = 0;
 /** Owned file -> the kept index it becomes at exit. */
 const owned = new Map<string, string>();
@@ -25,16 +32,16 @@ const owned = new Map<string, string>();
 /**
  * A name for the private indexes of one port, unique in the machine's running processes.
  * @example
- * const owner = newIndexOwner(); // "48213-1"
+ * const owner = newIndexOwner(); // "5e1f09aa-48213-1"
  */
 export function newIndexOwner(): string {
-  return `${process.pid}-${++owners}`;
+  return `${HOST}-${process.pid}-${++owners}`;
 }
 
 /**
  * The private index `owner` writes for a workspace whose kept index is `kept`.
  * @example
- * ownedIndex("/repo/.git/flow/index-3f2a9c", "48213-1"); // "/repo/.git/flow/index-3f2a9c.48213-1"
+ * ownedIndex("/repo/.git/flow/index-3f2a9c", "5e1f09aa-48213-1"); // "/repo/.git/flow/index-3f2a9c.5e1f09aa-48213-1"
  */
 export function ownedIndex(kept: string, owner: string): string {
   return `${kept}.${owner}`;
@@ -47,16 +54,16 @@ export function ownedIndex(kept: string, owner: string): string {
  * there is none (the first snapshot makes it from the user's index). Best effort: what fails
  * here only costs the first snapshot a longer `add`.
  * @example
- * claimIndex("/repo/.git/flow/index-3f2a9c", "/repo/.git/flow/index-3f2a9c.48213-1");
+ * claimIndex("/repo/.git/flow/index-3f2a9c", "/repo/.git/flow/index-3f2a9c.5e1f09aa-48213-1");
  */
 export function claimIndex(kept: string, file: string): void {
   if (!owned.has(file) && owned.size === 0) process.once("exit", keepOwned);
   owned.set(file, kept);
   if (lstatSync(file, { throwIfNoEntry: false })) return;
   const live: string[] = [];
-  for (const { path, pid, lock } of ownedFiles(kept)) {
+  for (const { path, host, pid, lock } of ownedFiles(kept)) {
     if (path === file || path === `${file}.lock`) continue;
-    if (alive(pid)) {
+    if (host === HOST ? alive(pid) : recent(path)) {
       if (!lock) live.push(path);
     } else if (lock || !takeUp(path, kept)) {
       rmSync(path, { force: true });
@@ -71,7 +78,7 @@ export function claimIndex(kept: string, file: string): void {
 }
 
 /** The owned index files of `kept` in its directory (any port's, with their `.lock`s), by owner process. */
-function ownedFiles(kept: string): Array<{ path: string; pid: number; lock: boolean }> {
+function ownedFiles(kept: string): Array<{ path: string; host: string; pid: number; lock: boolean }> {
   const prefix = `${basename(kept)}.`;
   let names: string[];
   try {
@@ -79,11 +86,11 @@ function ownedFiles(kept: string): Array<{ path: string; pid: number; lock: bool
   } catch {
     return [];
   }
-  const files: Array<{ path: string; pid: number; lock: boolean }> = [];
+  const files: Array<{ path: string; host: string; pid: number; lock: boolean }> = [];
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
-    const match = /^(\d+)-\d+(\.lock)?$/.exec(name.slice(prefix.length));
-    if (match) files.push({ path: join(dirname(kept), name), pid: Number(match[1]), lock: match[2] !== undefined });
+    const match = /^([0-9a-f]{8})-(\d+)-\d+(\.lock)?$/.exec(name.slice(prefix.length));
+    if (match) files.push({ path: join(dirname(kept), name), host: match[1]!, pid: Number(match[2]), lock: match[3] !== undefined });
   }
   return files;
 }
@@ -96,6 +103,12 @@ function alive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+/** Whether another machine's file at `path` was written within OTHER_HOST_GONE_MS. */
+function recent(path: string): boolean {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  return stat !== undefined && Date.now() - stat.mtimeMs < OTHER_HOST_GONE_MS;
 }
 
 /** An index whose process is gone (or ends) becomes the kept one where it is newer; false where it is not taken (the caller removes it). */

@@ -9,7 +9,7 @@
  * directories that file excludes; when git's answer differs from the one kept, the watch looks
  * again and vouches for nothing before (node/vcs/git.ts).
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 /** What git is asked (by `locate`, and by `prepare`'s script): the setting's value, `~` expanded; nothing where it is unset. */
@@ -50,7 +50,10 @@ export function keptExcludesFile(gitDir: string): string | undefined {
 export function keepExcludesFile(gitDir: string, file: string | undefined): void {
   try {
     mkdirSync(join(gitDir, "flow"), { recursive: true });
-    writeFileSync(keptIn(gitDir), file ?? "");
+    // Written aside and renamed: a process starting meanwhile reads the old answer or the new, never half of one.
+    const temp = `${keptIn(gitDir)}.${process.pid}`;
+    writeFileSync(temp, file ?? "");
+    renameSync(temp, keptIn(gitDir));
   } catch {
     // not kept: the next process watches what it excludes until git answers
   }

@@ -70,7 +70,7 @@ describe("claimIndex", () => {
     writeFileSync(old, "old");
     at(recent, Date.now() / 1000 - 86_400);
     at(old, Date.now() / 1000 - 8 * 86_400);
-    const mine = ownedIndex(kept, `${HOST}-${process.pid}-906`);
+    const mine = ownedIndex(kept, `${HOST}-${process.pid}-907`);
     claimIndex(kept, mine);
     // The old one became the kept index (newer than it); the recent one is left to its machine, and linked from.
     expect(readFileSync(kept, "utf8")).toBe("old");
@@ -78,12 +78,15 @@ describe("claimIndex", () => {
     expect(statSync(mine).ino).toBe(statSync(recent).ino);
   });
 
-  it("leaves the port without a file where the workspace has no index yet (its first snapshot seeds one)", () => {
+  it("leaves the port without a file where the workspace has no index yet (its first snapshot seeds one), and never throws", () => {
     const dir = tempDir("flow-claim-");
     const mine = ownedIndex(join(dir, "index-abc"), `${HOST}-${process.pid}-904`);
     claimIndex(join(dir, "index-abc"), mine);
     expect(existsSync(mine)).toBe(false);
     claimIndex(join(dir, "absent", "index-abc"), ownedIndex(join(dir, "absent", "index-abc"), `${HOST}-${process.pid}-905`));
+    // `.git/flow` is a file (ENOTDIR on every look): the snapshot that needs the index says what is wrong.
+    writeFileSync(join(dir, "flow"), "");
+    expect(() => claimIndex(join(dir, "flow", "index-abc"), ownedIndex(join(dir, "flow", "index-abc"), `${HOST}-${process.pid}-906`))).not.toThrow();
   });
 });
 

@@ -57,9 +57,17 @@ export function ownedIndex(kept: string, owner: string): string {
  * claimIndex("/repo/.git/flow/index-3f2a9c", "/repo/.git/flow/index-3f2a9c.5e1f09aa-48213-1");
  */
 export function claimIndex(kept: string, file: string): void {
-  if (!owned.has(file) && owned.size === 0) process.once("exit", keepOwned);
+  if (owned.size === 0) process.once("exit", keepOwned);
   owned.set(file, kept);
-  if (lstatSync(file, { throwIfNoEntry: false })) return;
+  try {
+    if (!lstatSync(file, { throwIfNoEntry: false })) startFromNewest(kept, file);
+  } catch {
+    // `.git/flow` not readable or writable here: the first snapshot seeds the file, or says what is wrong
+  }
+}
+
+/** Links `file` to the newest index of the workspace, once the files of processes that are gone are taken up or removed. */
+function startFromNewest(kept: string, file: string): void {
   const live: string[] = [];
   for (const { path, host, pid, lock } of ownedFiles(kept)) {
     if (path === file || path === `${file}.lock`) continue;
@@ -144,5 +152,11 @@ function linkOrCopy(from: string, to: string): void {
 
 /** At exit: each owned index becomes its workspace's kept one where it is newer (one never written since it was linked is not), else goes. */
 function keepOwned(): void {
-  for (const [file, kept] of owned) if (!takeUp(file, kept)) rmSync(file, { force: true });
+  for (const [file, kept] of owned) {
+    try {
+      if (!takeUp(file, kept)) rmSync(file, { force: true });
+    } catch {
+      // left for the next claim to take up
+    }
+  }
 }

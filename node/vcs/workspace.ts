@@ -27,7 +27,7 @@ export interface Workspace {
   indexFile: string;
   /** The private index kept for the workspace between processes, which `indexFile` starts from. */
   keptIndex: string;
-  /** Serializes the operations on this private index within the process. */
+  /** Serializes this port's operations on its private index. */
   queue: Promise<unknown>;
   /** The last tree snapshotted and its commit: an unchanged tree reuses the commit. */
   last?: { tree: string; commit: string };

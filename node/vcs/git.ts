@@ -42,12 +42,12 @@ import { existsSync, lstatSync, readdirSync, realpathSync, rmdirSync, rmSync, st
 import { dirname, join, resolve } from "node:path";
 import { FlowError } from "../../core/errors.js";
 import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/index.js";
-import { commitInProcess, editedInProcess, type ReadIndex, readIndexEarly, refInProcess, seedIndex } from "./in-process.js";
+import { commitInProcess, editedInProcess, type ReadIndex, readIndexEarly, refInProcess } from "./in-process.js";
 import { writeCommit } from "./objects.js";
 import { GitShell } from "./git-shell.js";
 import { EXCLUDES_FILE_QUESTION, excludesFileOf, keepExcludesFile, keptExcludesFile } from "./excludes-file.js";
 import { IgnoredDirs } from "./ignored-dirs.js";
-import { claimIndex, newIndexOwner } from "./private-index.js";
+import { claimIndex, newIndexOwner, seedIndex } from "./private-index.js";
 import { type TreeWatch, watchTree } from "./watch.js";
 import { ADDED, CHECK_IGNORE, type GuessedRepository, guessRepository, hasDotGit, infoExcludeOf, PREPARE_SCRIPT, REV_PARSE, type Workspace, workspaceOf } from "./workspace.js";
 

@@ -1,33 +1,15 @@
 /**
  * @module node/vcs/in-process
  * What a snapshot writes from Node rather than through git (docs/time-travel.md "When a snapshot
- * is taken"): the private index seeded from the user's, edited files added to it
- * (node/vcs/index-edit.ts), and the tree, commit and ref written from it (node/vcs/objects.ts).
+ * is taken"): edited files added to the private index (node/vcs/index-edit.ts), and the tree,
+ * commit and ref written from it (node/vcs/objects.ts).
  * Each says where git's own commands must do the work instead (undefined or false).
  */
-import { closeSync, copyFileSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, statSync, utimesSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { closeSync, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import { addEdited, indexStamp, keepCacheTree } from "./index-edit.js";
 import { type IndexFile, readIndex } from "./index-format.js";
 import { type ObjectStore, treeOf, writeCommit, writeRef } from "./objects.js";
 import type { Workspace } from "./workspace.js";
-
-/**
- * Creates the private index from the user's: its stat data makes the first snapshot of a large
- * tree hash only the files that differ. The user's index itself is only read. The copy keeps the
- * user's index's modification time: git hashes again an entry written in the same second as its
- * index (racily clean: its stat data cannot tell a later rewrite of the same size), and a copy
- * dated now would hide such a rewrite.
- */
-export function seedIndex(ws: Pick<Workspace, "indexFile" | "gitDir">): void {
-  if (existsSync(ws.indexFile)) return;
-  mkdirSync(dirname(ws.indexFile), { recursive: true });
-  const userIndex = join(ws.gitDir, "index");
-  if (!existsSync(userIndex)) return;
-  copyFileSync(userIndex, ws.indexFile);
-  const { atime, mtime } = statSync(userIndex);
-  utimesSync(ws.indexFile, atime, mtime);
-}
 
 /**
  * The tree after the `changed` paths (relative to the workspace) were added to the private index

@@ -18,7 +18,7 @@
  * machine's (a container sharing the repository) counts as gone after a week untouched.
  */
 import { createHash } from "node:crypto";
-import { type BigIntStats, copyFileSync, linkSync, lstatSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from "node:fs";
+import { type BigIntStats, copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 
@@ -132,22 +132,45 @@ function takeUp(path: string, kept: string): boolean {
   }
 }
 
-/** `to` as a second name of `from`, or a copy dated as it (git looks again at files written within its index's timestamp). */
+/**
+ * Creates this port's index from the user's where it has none (no index was kept, or it was
+ * dropped to be made again): its stat data makes the first snapshot of a large tree hash only
+ * the files that differ. The user's index itself is only read, and copied, not linked: tools
+ * other than git may write it in place.
+ * @example
+ * seedIndex({ indexFile: "/repo/.git/flow/index-3f2a9c.5e1f09aa-48213-1", gitDir: "/repo/.git" });
+ */
+export function seedIndex(ws: { indexFile: string; gitDir: string }): void {
+  if (existsSync(ws.indexFile)) return;
+  mkdirSync(dirname(ws.indexFile), { recursive: true });
+  const userIndex = join(ws.gitDir, "index");
+  if (existsSync(userIndex)) copyDated(userIndex, ws.indexFile);
+}
+
+/** `to` as a second name of `from`, or a copy of it. */
 function linkOrCopy(from: string, to: string): void {
   try {
     linkSync(from, to);
-    return;
   } catch {
-    // no hard links here (or `from` went meanwhile): a copy
+    // no hard links here (or `from` went meanwhile)
+    try {
+      copyDated(from, to);
+    } catch {
+      rmSync(to, { force: true });
+    }
   }
-  try {
-    // Dated no later than what it holds: stat first (a file replaced in between is newer).
-    const { atime, mtime } = statSync(from);
-    copyFileSync(from, to);
-    utimesSync(to, atime, mtime);
-  } catch {
-    rmSync(to, { force: true });
-  }
+}
+
+/**
+ * A copy of the index `from` with its modification time: git hashes again an entry written in
+ * the same second as its index (racily clean: its stat data cannot tell a later rewrite of the
+ * same size), and a copy dated later would hide such a rewrite. The time is read first, so that
+ * a file replaced in between gives the copy an older time than its content, never a newer one.
+ */
+function copyDated(from: string, to: string): void {
+  const { atime, mtime } = statSync(from);
+  copyFileSync(from, to);
+  utimesSync(to, atime, mtime);
 }
 
 /** At exit: each owned index becomes its workspace's kept one where it is newer (one never written since it was linked is not), else goes. */

@@ -59,8 +59,8 @@ export class IgnoredDirs {
     for (let depth = prefix.split("/").filter(Boolean).length; depth > 0; depth--) this.ruleFiles.push(join((top = dirname(top)), ".gitignore"));
     this.top = top;
     this.prefix = prefix;
-    this.info = this.repositoryRules(excludes.info);
-    this.global = this.repositoryRules(excludes.global);
+    this.info = this.repositoryRules(usable(excludes.info));
+    this.global = this.repositoryRules(usable(excludes.global));
   }
 
   /** Git's `core.excludesFile` as used now (undefined: none, or not known). */
@@ -73,15 +73,16 @@ export class IgnoredDirs {
    * on. Returns whether that changed the rules in use.
    */
   useExcludesFile(file: string | undefined): boolean {
-    const usable = file !== undefined && existsSync(dirname(file)) ? file : undefined;
-    if (usable === this.global?.file) return false;
+    const next = usable(file);
+    if (next === this.global?.file) return false;
     if (this.global) this.ruleFiles.splice(this.ruleFiles.indexOf(this.global.file), 1);
-    this.global = this.repositoryRules(usable);
+    this.global = this.repositoryRules(next);
     return true;
   }
 
+  /** `file`'s rules, to be read when first asked; one of `ruleFiles` from now on. */
   private repositoryRules(file: string | undefined): RepositoryRules | undefined {
-    if (file === undefined || !existsSync(dirname(file))) return undefined;
+    if (file === undefined) return undefined;
     this.ruleFiles.push(file);
     return { file };
   }
@@ -190,6 +191,11 @@ const NO_MATCH = { ignored: false, unignored: false };
 interface RepositoryRules {
   file: string;
   rules?: Ignore | null;
+}
+
+/** `file` where its directory exists (one made there later can only exclude more, and cannot be watched before), else undefined. */
+function usable(file: string | undefined): string | undefined {
+  return file !== undefined && existsSync(dirname(file)) ? file : undefined;
 }
 
 /** The rules in `file`, null where there is none. */

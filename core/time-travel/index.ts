@@ -6,7 +6,7 @@
 export { timeTravel, revertToAttempt } from "./time-travel.js";
 // The snapshot ref names are the engine's (core/engine/travel/refs.ts), published here.
 export { attemptRef, parseAttemptRef, runRefPrefix } from "../engine/internal.js";
-export type { VcsPort, VcsFileChange, VcsSnapshotRef } from "./port.js";
+export type { VcsPort, VcsFileChange, VcsRestored, VcsSnapshotRef } from "./port.js";
 export type { Compensation, CrossedEffect, EffectBoundaryReport, RevertOptions, RevertResult, TimeTravelOptions, TimeTravelResult, TimeTravelStep } from "./types.js";
 export { clearRunAttention, getRunAttention, listTimeTravels, removeRunSnapshots } from "./history.js";
 export type { RunAttention, TimeTravelRecord } from "./history.js";

@@ -24,6 +24,18 @@ export interface VcsFileChange {
 }
 
 /**
+ * What a restore did: files rewritten or added, files deleted, and the repositories inside the
+ * workspace it left as they are (`VcsPort.repositoriesIn`; absent where the port has none).
+ * @example
+ * const r: VcsRestored = { changed: 2, deleted: 1, repositories: ["deps/lib"] };
+ */
+export interface VcsRestored {
+  changed: number;
+  deleted: number;
+  repositories?: string[];
+}
+
+/**
  * A snapshot kept on one of Flow's refs.
  * @example
  * const s: VcsSnapshotRef = { ref: "refs/flow/runs/r1/review/0/1/end", pointer: "3f2a..." };
@@ -80,9 +92,17 @@ export interface VcsPort {
   /**
    * Makes the working tree of `dir` exactly the snapshot `pointer`: changed and added files
    * rewritten byte for byte with their mode, files the snapshot lacks deleted (ignored files
-   * and `.flow/` untouched). Throws when the pointer is unknown.
+   * and `.flow/` untouched). A repository inside `dir` (`repositoriesIn`) is left as it is,
+   * whatever the snapshot holds there, and named in `repositories`. Throws when the pointer is unknown.
    */
-  restore(dir: string, pointer: string): Promise<{ changed: number; deleted: number }>;
+  restore(dir: string, pointer: string): Promise<VcsRestored>;
+  /**
+   * The repositories of their own inside `dir` that its last snapshot holds (a submodule, or a
+   * repository cloned into the workspace): git keeps each as the commit its HEAD was at, not
+   * its files, so files changed in them are neither snapshotted nor restored. Paths relative to
+   * `dir`, `/`-separated, sorted. Optional.
+   */
+  repositoriesIn?(dir: string): Promise<string[]>;
   /** What differs from `from` to `to` (a pointer, or the working tree when omitted), under `dir`. */
   diff(dir: string, from: string, to?: string): Promise<VcsFileChange[]>;
   /** The snapshots on refs starting with `prefix` (for example `refs/flow/runs/<run>/`). */

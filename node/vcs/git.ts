@@ -42,7 +42,7 @@ import { existsSync, lstatSync, readdirSync, realpathSync, rmdirSync, rmSync, st
 import { dirname, join, resolve } from "node:path";
 import { FlowError } from "../../core/errors.js";
 import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/index.js";
-import { commitInProcess, editedInProcess, type ReadIndex, readIndexEarly, refInProcess } from "./in-process.js";
+import { commitInProcess, editedInProcess, type ReadIndex, readIndexEarly, refInProcess, repositoriesOf } from "./in-process.js";
 import { writeCommit } from "./objects.js";
 import { GitShell } from "./git-shell.js";
 import { EXCLUDES_FILE_QUESTION, excludesFileOf, keepExcludesFile, keptExcludesFile } from "./excludes-file.js";
@@ -366,6 +366,10 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
       return ws?.clean?.commit === pointer && isClean(ws, opts?.settle ?? false);
     },
 
+    async repositoriesIn(dir) {
+      return [...((await workspaces.get(resolve(dir)))?.repositories ?? [])];
+    },
+
     async whyUnwatched(dir) {
       return (await workspaces.get(resolve(dir)))?.watch?.whyUntrusted;
     },
@@ -437,7 +441,12 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
       return serialized(ws, async () => {
         const target = await treeOf(ws, pointer);
         const current = await writeWorkingTree(ws);
-        const changes = await diffTrees(ws, current, target);
+        const between = await diffTrees(ws, current, target);
+        // A repository inside the workspace, now or in the snapshot, is left as it is: the
+        // snapshot holds only the commit it was at, and its files (its `.git` too) are its own.
+        const now = readIndexEarly(ws.indexFile);
+        const repositories = [...new Set([...(now ? repositoriesOf(ws, now.index.entries) : []), ...between.filter(isGitlink).map((c) => c.path.slice(ws.prefix.length))])].sort();
+        const changes = between.filter((c) => !repositories.some((r) => isUnder(c.path.slice(ws.prefix.length), r)));
         const deleted = changes.filter((c) => c.status === "deleted");
         const written = changes.filter((c) => c.status !== "deleted");
         for (const c of deleted) rmSync(join(ws.top, c.path), { force: true });
@@ -455,7 +464,7 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
         ws.last = undefined;
         ws.clean = undefined;
         ws.synced = ws.raced = undefined;
-        return { changed: written.length, deleted: deleted.length };
+        return { changed: written.length, deleted: deleted.length, repositories };
       });
     },
 
@@ -508,7 +517,11 @@ function changedPathspecs(ws: Workspace, changed: string[]): { pathspecs: string
   const named = new Set(changed);
   for (const rel of changed) {
     const path = `${ws.prefix}${rel}`;
-    if (rel.endsWith("/")) goneDirs.push(`:(literal)${path.slice(0, -1)}`);
+    // Inside a repository of its own: git takes only its commit, given the repository's path
+    // (a path under it is an error, which would cost a whole add).
+    const repository = ws.repositories?.find((r) => isUnder(rel, r));
+    if (repository !== undefined) pathspecs.add(`:(literal)${ws.prefix}${repository}`);
+    else if (rel.endsWith("/")) goneDirs.push(`:(literal)${path.slice(0, -1)}`);
     else if (exists(join(ws.dir, rel))) pathspecs.add(`:(literal)${path}`);
     // Named while git's last add read the tree, and gone: a file, or a directory git took files from.
     else if (ws.raced?.has(rel)) goneDirs.push(`:(literal)${path}`);
@@ -522,6 +535,12 @@ function changedPathspecs(ws: Workspace, changed: string[]): { pathspecs: string
   }
   return { pathspecs: [...pathspecs], goneDirs };
 }
+
+/** A change of a repository inside the tree (git's mode of a commit entry, before or after). */
+const isGitlink = (c: VcsFileChange) => c.oldMode === "160000" || c.newMode === "160000";
+
+/** `path` is `dir` or lies under it (both `/`-separated, relative to the same place). */
+const isUnder = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
 
 /** Whether `path` is on disk (a dangling symlink is; a path under a file is not). Unknown counts as there: git decides. */
 function exists(path: string): boolean {

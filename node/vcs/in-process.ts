@@ -7,7 +7,7 @@
  */
 import { closeSync, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import { addEdited, indexStamp, keepCacheTree } from "./index-edit.js";
-import { type IndexFile, readIndex } from "./index-format.js";
+import { type Entries, gitlinks, type IndexFile, readIndex } from "./index-format.js";
 import { type ObjectStore, treeOf, writeCommit, writeRef } from "./objects.js";
 import type { Workspace } from "./workspace.js";
 
@@ -58,7 +58,7 @@ export function readIndexEarly(indexFile: string): ReadIndex | undefined {
  */
 export function commitInProcess(ws: Workspace, store: ObjectStore, ref: string | undefined, message: string, known?: string | ReadIndex): [string, string] | undefined {
   try {
-    const tree = typeof known === "string" ? known : treeOfIndex(ws.indexFile, store, known);
+    const tree = typeof known === "string" ? known : treeOfIndex(ws, store, known);
     const commit = ws.last?.tree === tree ? ws.last.commit : writeCommit(store, tree, message);
     if (ref !== undefined) writeRef(store, ref, commit);
     return [tree, commit];
@@ -73,15 +73,28 @@ const KEEP_TREES_FROM = 16;
 /**
  * The tree of the private index (`early`: as read while git worked, used while the file is still
  * that one). Where many directories had to be hashed (a first snapshot, or edits across the tree
- * since the cached trees were last written), their trees are written back into the index.
+ * since the cached trees were last written), their trees are written back into the index. The
+ * repositories it holds are noted in `ws.repositories`.
  */
-function treeOfIndex(indexFile: string, store: ObjectStore, early: ReadIndex | undefined): string {
+function treeOfIndex(ws: Workspace, store: ObjectStore, early: ReadIndex | undefined): string {
+  const indexFile = ws.indexFile;
   const stamp = () => indexStamp(statSync(indexFile, { bigint: true }));
   const read = early && stamp() === early.stamp ? early : readIndexEarly(indexFile);
   if (!read) throw new Error(`${indexFile} could not be read`);
   const { tree, hashed } = treeOf(store, read.index);
   if (hashed >= KEEP_TREES_FROM) keepCacheTree(indexFile, read.index, () => stamp() === read.stamp);
+  ws.repositories = repositoriesOf(ws, read.index.entries);
   return tree;
+}
+
+/**
+ * The gitlinks of a workspace's private index, relative to the workspace (the index seeded from
+ * the user's holds the whole repository's).
+ */
+export function repositoriesOf(ws: Workspace, entries: Entries): string[] {
+  return gitlinks(entries)
+    .filter((path) => path.startsWith(ws.prefix))
+    .map((path) => path.slice(ws.prefix.length));
 }
 
 /** Points `ref` at `commit` in process; false where git's `update-ref` must (node/vcs/objects.ts `Unsupported`). */

@@ -113,6 +113,23 @@ function firstEntryFrom(entries: Entries, path: Buffer): number {
 
 const pathOf = (entries: Entries, n: number) => entries.buf.subarray(entries.pathAt[n]!, entries.pathEnd[n]!);
 
+/** Git's mode of a commit entry (a "gitlink": a submodule, or a repository inside the tree). */
+const GITLINK = 0o160000;
+
+/**
+ * The paths of the gitlink entries: repositories of their own inside the tree, which git
+ * records as the commit their HEAD is at, not their files.
+ * @example
+ * gitlinks(readIndex(readFileSync(indexFile)).entries); // ["deps/lib"]
+ */
+export function gitlinks(entries: Entries): string[] {
+  const found: string[] = [];
+  for (let n = 0; n < entries.count; n++) {
+    if ((entries.buf.readUInt32BE(entries.pathAt[n]! + AT.mode) & 0o170000) === GITLINK) found.push(pathOf(entries, n).toString("utf8"));
+  }
+  return found;
+}
+
 /**
  * The paths (as strings) of the entries of `a` that `b` has not; both sorted as git sorts them.
  * @example

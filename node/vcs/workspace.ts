@@ -52,6 +52,11 @@ export interface Workspace {
    * with files git took: the next snapshot drops it from the private index as a directory.
    */
   raced?: ReadonlySet<string>;
+  /**
+   * The repositories inside the workspace (gitlinks) its private index held when Node last read
+   * it after git's add, relative to the workspace; undefined before that.
+   */
+  repositories?: string[];
 }
 
 /** What locating a workspace asks git, run in the workspace (both print one line per answer). */

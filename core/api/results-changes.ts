@@ -43,6 +43,8 @@ const timeTravelShape = {
   /** The tree the target attempt started from (what was restored). */
   vcsPointer: z.string().optional(),
   vcsRestored: z.boolean(),
+  /** Repositories inside the workspace the restore left as they are (snapshots hold their commit, not their files). */
+  keptRepositories: z.array(z.string()).optional(),
   /** Node ids set back to `pending`, deduplicated. */
   resetNodes: z.array(z.string()),
   decisions: z.array(resetDecisionSchema).optional(),

@@ -53,10 +53,12 @@ export type TimerFiredEvent = Base<"TimerFired"> & NodeRef & { scheduledAtMs: nu
 export type WaitTimedOutEvent = Base<"WaitTimedOut"> & NodeRef & { onTimeout: "fail" | "skip" | "continue" };
 /** Time travel (docs/time-travel.md): the target attempt, and the snapshot restored (if any). */
 type TravelRef = NodeRef & { attempt: number; vcsPointer: string | null; intentId: string };
+/** Repositories inside the workspace (a submodule, a clone) the restore left as they are: snapshots hold their commit, not their files. */
+type Kept = { keptRepositories?: string[] };
 export type TimeTravelStartedEvent = Base<"TimeTravelStarted"> & TravelRef;
-export type TimeTravelFinishedEvent = Base<"TimeTravelFinished"> & TravelRef & { resetNodes: string[]; vcsRestored: boolean; forcedEffects: number };
+export type TimeTravelFinishedEvent = Base<"TimeTravelFinished"> & TravelRef & Kept & { resetNodes: string[]; vcsRestored: boolean; forcedEffects: number };
 export type RevertStartedEvent = Base<"RevertStarted"> & TravelRef;
-export type RevertFinishedEvent = Base<"RevertFinished"> & TravelRef & { forcedEffects: number };
+export type RevertFinishedEvent = Base<"RevertFinished"> & TravelRef & Kept & { forcedEffects: number };
 
 /**
  * Agent transcripts (docs/events.md, "Agent transcripts"): one generation is one `generate`

@@ -18,7 +18,10 @@ import { TABLES } from "../protocol.js";
 
 
 /** What both operations share: the resolved target and how it ended. */
-type Travel = { ok: true; pointer: string | null; restored: boolean; resetNodes: string[]; decisions: ResetDecision[]; report: EffectBoundaryReport } | { ok: false; pointer: string | null; error: string; report: EffectBoundaryReport };
+type Travel = { ok: true; pointer: string | null; restored: boolean; kept: string[]; resetNodes: string[]; decisions: ResetDecision[]; report: EffectBoundaryReport } | { ok: false; pointer: string | null; error: string; report: EffectBoundaryReport };
+
+/** The `keptRepositories` field of a result, where a restore left any. */
+const keptOf = (t: Travel) => (t.ok && t.kept.length ? { keptRepositories: t.kept } : {});
 
 const emptyReport = (): EffectBoundaryReport => ({ blocking: [], revertible: [], warnings: [] });
 
@@ -34,7 +37,7 @@ const emptyReport = (): EffectBoundaryReport => ({ blocking: [], revertible: [],
 export async function timeTravel(adapter: FlowDbLike, opts: TimeTravelOptions): Promise<TimeTravelResult> {
   const t = await travel(flowDbOf(adapter), "rewind", { ...opts, iteration: opts.iteration ?? 0 }, opts.restoreVcs !== false, opts.resetDependents !== false);
   if (!t.ok) return { success: false, ...(t.pointer ? { vcsPointer: t.pointer } : {}), vcsRestored: false, resetNodes: [], effectBoundary: t.report, error: t.error };
-  return { success: true, ...(t.pointer ? { vcsPointer: t.pointer } : {}), vcsRestored: t.restored, resetNodes: t.resetNodes, decisions: t.decisions, effectBoundary: t.report };
+  return { success: true, ...(t.pointer ? { vcsPointer: t.pointer } : {}), vcsRestored: t.restored, ...keptOf(t), resetNodes: t.resetNodes, decisions: t.decisions, effectBoundary: t.report };
 }
 
 /**
@@ -46,7 +49,7 @@ export async function timeTravel(adapter: FlowDbLike, opts: TimeTravelOptions): 
  */
 export async function revertToAttempt(adapter: FlowDbLike, opts: RevertOptions): Promise<RevertResult> {
   const t = await travel(flowDbOf(adapter), "revert", opts, true, false);
-  return { success: t.ok, ...(t.pointer ? { vcsPointer: t.pointer } : {}), effectBoundary: t.report, ...(t.ok ? {} : { error: t.error }) };
+  return { success: t.ok, ...(t.pointer ? { vcsPointer: t.pointer } : {}), ...keptOf(t), effectBoundary: t.report, ...(t.ok ? {} : { error: t.error }) };
 }
 
 async function travel(
@@ -154,5 +157,5 @@ async function travel(
   const outcome = await completeIntent(db, intent, opts.checkpoint);
   if (!outcome.ok) return fail(outcome.error, pointer, report);
   for (const e of outcome.events) opts.onProgress?.(e);
-  return { ok: true, pointer, restored: restore, resetNodes: outcome.resetNodes, decisions: outcome.decisions, report };
+  return { ok: true, pointer, restored: restore, kept: outcome.kept, resetNodes: outcome.resetNodes, decisions: outcome.decisions, report };
 }

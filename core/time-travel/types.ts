@@ -109,6 +109,12 @@ export interface TimeTravelResult {
   /** The tree the target attempt started from (what was restored). */
   vcsPointer?: string;
   vcsRestored: boolean;
+  /**
+   * Repositories inside the workspace (a submodule, a clone) the restore left as they are, relative
+   * to it: snapshots hold the commit each was at, not its files (docs/time-travel.md "What is not
+   * snapshotted"). Absent when there were none.
+   */
+  keptRepositories?: string[];
   /** Node ids set back to `pending`, deduplicated. */
   resetNodes: string[];
   /** Decided waits among the reset nodes: asked again, or kept with `keepDecisions` (success only). */
@@ -136,6 +142,8 @@ export interface RevertResult {
   success: boolean;
   /** The tree right after the attempt (what was restored). */
   vcsPointer?: string;
+  /** As `TimeTravelResult.keptRepositories`. */
+  keptRepositories?: string[];
   effectBoundary: EffectBoundaryReport;
   error?: string;
 }

@@ -145,7 +145,8 @@ function intentOf(row: Record<string, unknown>): Intent {
   };
 }
 
-export type IntentOutcome = { ok: true; resetNodes: string[]; decisions: ResetDecision[]; events: FlowEvent[] } | { ok: false; error: string };
+/** `kept`: the repositories inside the workspace its restore left as they are (`VcsPort.repositoriesIn`). */
+export type IntentOutcome = { ok: true; resetNodes: string[]; decisions: ResetDecision[]; events: FlowEvent[]; kept: string[] } | { ok: false; error: string };
 
 /**
  * Restores the intent's files (when it has a pointer), then commits its row changes and marks
@@ -156,6 +157,7 @@ export type IntentOutcome = { ok: true; resetNodes: string[]; decisions: ResetDe
  */
 export async function completeIntent(db: FlowDb, intent: Intent, checkpoint?: (step: TimeTravelStep) => void | Promise<void>): Promise<IntentOutcome> {
   const { env, store } = db.binding;
+  let kept: string[] = [];
   try {
     if (intent.pointer && intent.workspace) {
       if (!env.vcs) {
@@ -165,7 +167,7 @@ export async function completeIntent(db: FlowDb, intent: Intent, checkpoint?: (s
         });
       }
       try {
-        await env.vcs.restore(intent.workspace, intent.pointer);
+        kept = (await env.vcs.restore(intent.workspace, intent.pointer)).repositories ?? [];
       } catch (cause) {
         if (intent.beforePointer) await env.vcs.restore(intent.workspace, intent.beforePointer).catch(() => undefined);
         const error = `Restoring snapshot ${intent.pointer} into ${intent.workspace} failed (${(cause as Error).message}); the working tree was put back as it was and run ${intent.runId} is unchanged.`;
@@ -179,7 +181,7 @@ export async function completeIntent(db: FlowDb, intent: Intent, checkpoint?: (s
       }
       await checkpoint?.("files-restored");
     }
-    const outcome = await commitIntent(db, intent);
+    const outcome = await commitIntent(db, intent, kept);
     await checkpoint?.("committed");
     return outcome;
   } finally {
@@ -188,7 +190,7 @@ export async function completeIntent(db: FlowDb, intent: Intent, checkpoint?: (s
 }
 
 /** The row changes of an intent and its `done` mark, in one transaction (SPEC.md state table). */
-async function commitIntent(db: FlowDb, intent: Intent): Promise<IntentOutcome> {
+async function commitIntent(db: FlowDb, intent: Intent, kept: string[]): Promise<IntentOutcome> {
   const { env, store, registry } = db.binding;
   const { runId } = intent;
   const now = env.clock.now();
@@ -203,7 +205,7 @@ async function commitIntent(db: FlowDb, intent: Intent): Promise<IntentOutcome> 
     eventSql.insert(batch, event);
     events.push(event);
   };
-  const ref = { nodeId: intent.nodeId, iteration: intent.iteration, attempt: intent.attempt, vcsPointer: intent.pointer, intentId: intent.intentId };
+  const ref = { nodeId: intent.nodeId, iteration: intent.iteration, attempt: intent.attempt, vcsPointer: intent.pointer, intentId: intent.intentId, ...(kept.length ? { keptRepositories: kept } : {}) };
   const resetNodes: string[] = [];
   let decisions: ResetDecision[] = [];
 
@@ -258,7 +260,7 @@ async function commitIntent(db: FlowDb, intent: Intent): Promise<IntentOutcome> 
   } catch (cause) {
     throw new FlowError("DB_WRITE_FAILED", `Time travel of run ${runId} restored the files but could not commit its rows (${(cause as Error).message}); the next timeTravel or resume of the run finishes it.`, { runId, intentId: intent.intentId }, { cause });
   }
-  return { ok: true, resetNodes: [...new Set(resetNodes)], decisions, events };
+  return { ok: true, resetNodes: [...new Set(resetNodes)], decisions, events, kept };
 }
 
 /**

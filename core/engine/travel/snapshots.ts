@@ -58,6 +58,7 @@ export class AttemptSnapshots {
       this.last = await this.vcs.snapshot(this.rootDir, attemptRef(this.runId, nodeId, iteration, attempt, edge), `flow ${this.runId} ${nodeId}@${iteration} attempt ${attempt} ${edge}`);
       const why = await this.vcs.whyUnwatched?.(this.rootDir);
       if (why) this.noticeOnce(`${this.rootDir}\0unwatched\0${why}`, `Snapshots of ${this.rootDir} read the whole tree at every task attempt, because Flow cannot watch it for changes: ${why}. Or set FLOW_SNAPSHOTS=off if runs there need no time travel.`);
+      this.noticeRepositories(await this.vcs.repositoriesIn?.(this.rootDir));
       return this.last;
     } catch (error) {
       this.last = undefined;
@@ -72,6 +73,21 @@ export class AttemptSnapshots {
       );
       return undefined;
     }
+  }
+
+  /**
+   * Says once per process which repositories inside the workspace (a submodule, a clone an agent
+   * made) the snapshots hold only as a commit: one notice for those first seen together.
+   */
+  private noticeRepositories(repositories: string[] | undefined): void {
+    const fresh = (repositories ?? []).filter((path) => !noticed.has(`${this.rootDir}\0repository\0${path}`));
+    if (!fresh.length) return;
+    for (const path of fresh) noticed.add(`${this.rootDir}\0repository\0${path}`);
+    const one = fresh.length === 1;
+    this.binding.env.warn(
+      `Snapshots of ${this.rootDir} hold ${fresh.join(", ")} only as the commit ${one ? "its" : "each one's"} HEAD is at: ${one ? "it is a git repository" : "they are git repositories"} of ${one ? "its" : "their"} own inside the workspace (a submodule, or a clone), so files changed there are not snapshotted and time travel leaves them as they are. Root a run in ${one ? "it" : "one"} (rootDir, or flow up --root-dir) to snapshot its files.`,
+      { repositories: fresh },
+    );
   }
 
   /** Warns once per process for `key` (a directory and a cause). */

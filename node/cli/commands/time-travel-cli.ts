@@ -42,6 +42,9 @@ export { iterationArg };
 export function formatTravelEvent(e: FlowEvent, color: boolean): string | null {
   const c = (code: number, s: string) => (color ? `\u001b[${code}m${s}\u001b[0m` : s);
   const at = (x: { nodeId: string; iteration: number; attempt: number }) => `${x.nodeId}${x.iteration ? `@${x.iteration}` : ""} attempt ${x.attempt}`;
+  const forced = (n: number) => (n ? c(33, `, ${n} side effect(s) crossed with --force`) : "");
+  const kept = (repositories: string[] | undefined) =>
+    repositories?.length ? `\n  ${c(33, "!")} left as ${repositories.length === 1 ? "it is" : "they are"}: ${repositories.join(", ")} (a git repository of its own inside the workspace: snapshots hold the commit it was at, not its files)` : "";
   switch (e.type) {
     case "TimeTravelStarted":
       return `${c(36, "↶")} rewinding to ${at(e)}${e.vcsPointer ? ` (files from ${e.vcsPointer.slice(0, 12)})` : " (rows only)"}`;
@@ -50,9 +53,9 @@ export function formatTravelEvent(e: FlowEvent, color: boolean): string | null {
     case "TaskReset":
       return `${c(90, "○")} ${e.nodeId}${e.iteration ? `@${e.iteration}` : ""} reset to pending`;
     case "TimeTravelFinished":
-      return `${c(32, "✓")} rewound: ${e.resetNodes.length} node(s) pending, files ${e.vcsRestored ? "restored" : "untouched"}${e.forcedEffects ? c(33, `, ${e.forcedEffects} side effect(s) crossed with --force`) : ""}`;
+      return `${c(32, "✓")} rewound: ${e.resetNodes.length} node(s) pending, files ${e.vcsRestored ? "restored" : "untouched"}${forced(e.forcedEffects)}${kept(e.keptRepositories)}`;
     case "RevertFinished":
-      return `${c(32, "✓")} files reverted${e.forcedEffects ? c(33, `, ${e.forcedEffects} side effect(s) crossed with --force`) : ""}`;
+      return `${c(32, "✓")} files reverted${forced(e.forcedEffects)}${kept(e.keptRepositories)}`;
     default:
       return formatEvent(e, color);
   }

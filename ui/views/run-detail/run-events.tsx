@@ -36,6 +36,8 @@ function eventSummary(e: AnyEvent): string {
   if (typeof e.durationMs === "number") parts.push(`${e.durationMs} ms`);
   if (typeof e.status === "string") parts.push(e.status);
   if (Array.isArray(e.waitingOn)) parts.push(`on ${e.waitingOn.join(", ")}`);
+  // A rewind's restore left these repositories inside the workspace as they were (docs/time-travel.md).
+  if (Array.isArray(e.keptRepositories)) parts.push(`left as they were: ${e.keptRepositories.join(", ")}`);
   if (typeof e.frameNo === "number") parts.push(`frame ${e.frameNo} · ${String(e.taskCount ?? "")} tasks`);
   if (typeof e.name === "string") parts.push(e.name);
   if (typeof e.reason === "string") parts.push(e.reason);

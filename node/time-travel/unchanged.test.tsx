@@ -5,10 +5,21 @@ import { describe, expect, it } from "vitest";
 import { bash, FlowDb, runWorkflow, timeTravel, write } from "durable-flow";
 import { sqliteBackend, tempDir } from "../testing/backends.js";
 import { createGitVcs } from "../vcs/git.js";
-import { countingGit, gitIn, tempRepo, treePicture } from "../vcs/testing.js";
+import { gitIn, tempRepo, treePicture } from "../vcs/testing.js";
 
 const schemas = { step: z.object({ n: z.number() }) };
 const skip = (p: string) => p === ".flow";
+
+/** The real git behind a script that logs each command's name: how many git processes Flow started. */
+function countingGit() {
+  const dir = tempDir("flow-git-shim-");
+  const log = join(dir, "calls");
+  writeFileSync(log, "");
+  const gitPath = join(dir, "git-counting");
+  writeFileSync(gitPath, `#!/bin/sh\necho "$1" >> "${log}"\nexec git "$@"\n`);
+  chmodSync(gitPath, 0o755);
+  return { gitPath, calls: () => readFileSync(log, "utf8").split("\n").filter(Boolean) };
+}
 
 /** Each attempt's start and end pointers, by node id. */
 async function edges(db: FlowDb, runId: string): Promise<Record<string, { start: string | null; end: string | null }>> {

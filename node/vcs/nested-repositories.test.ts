@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createGitVcs } from "./git.js";
-import { countingGit, gitIn, tempRepo, treePicture, userGitState } from "./testing.js";
+import { gitIn, loggingGit, tempRepo, treePicture, userGitState } from "./testing.js";
 
 /** A repository to clone, with one committed file. */
 function library(): string {
@@ -59,8 +59,8 @@ describe("repositories inside a workspace", () => {
 
   it("gives git a changed repository's path, not the paths under it, and drops it once it is gone", async () => {
     const repo = tempRepo();
-    const { gitPath, calls } = countingGit();
-    const vcs = createGitVcs({ gitPath });
+    const git = loggingGit();
+    const vcs = createGitVcs({ gitPath: git.gitPath });
     await vcs.snapshot(repo, "refs/flow/runs/paths/0");
     gitIn(repo, "clone", "-q", library(), "deps/lib");
     await vcs.snapshot(repo, "refs/flow/runs/paths/1");
@@ -69,9 +69,9 @@ describe("repositories inside a workspace", () => {
     // given to git is an error, and then the whole workspace was added again).
     writeFileSync(join(repo, "deps/lib/lib.txt"), "lib edited\n");
     writeFileSync(join(repo, "a.txt"), "a\n");
-    const before = calls().length;
+    git.since();
     const edited = await vcs.snapshot(repo, "refs/flow/runs/paths/2");
-    expect(calls().slice(before).filter((c) => c === "add")).toEqual(["add"]);
+    expect(git.since().filter((line) => line.startsWith("add "))).toHaveLength(1);
     expect(gitIn(repo, "ls-tree", "--name-only", "-r", edited).split("\n")).toEqual([".gitignore", "README.md", "a.txt", "deps/lib"]);
 
     rmSync(join(repo, "deps"), { recursive: true });

@@ -12,17 +12,6 @@ import { join } from "node:path";
 import type { VcsPort } from "../../core/time-travel/index.js";
 import { indexName } from "./workspace.js";
 
-/** The real git behind a script that logs each command's name: how many git processes Flow started. */
-export function countingGit(): { gitPath: string; calls: () => string[] } {
-  const dir = mkdtempSync(join(tmpdir(), "flow-git-shim-"));
-  const log = join(dir, "calls");
-  writeFileSync(log, "");
-  const gitPath = join(dir, "git-counting");
-  writeFileSync(gitPath, `#!/bin/sh\necho "$1" >> "${log}"\nexec git "$@"\n`);
-  chmodSync(gitPath, 0o755);
-  return { gitPath, calls: () => readFileSync(log, "utf8").split("\n").filter(Boolean) };
-}
-
 /** Runs git in `dir` and returns its trimmed stdout. */
 export function gitIn(dir: string, ...args: string[]): string {
   return execFileSync("git", ["-C", dir, ...args], { encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@t" } }).trim();

@@ -56,6 +56,34 @@ describe.runIf(process.platform === "linux")("editing snapshots added by Node", 
     expect(gitIn(dir, "diff", "--cached", "--name-only")).toBe("");
   });
 
+  it("edits in process where your index is version 4 (feature.manyFiles): the private index is made version 2 and stays so", async () => {
+    const dir = tempRepo();
+    gitIn(dir, "config", "feature.manyFiles", "true");
+    mkdirSync(join(dir, "src", "deep"), { recursive: true });
+    writeFileSync(join(dir, "src", "a.ts"), "export const a = 1;\n");
+    writeFileSync(join(dir, "src", "deep", "b.ts"), "export const b = 1;\n");
+    gitIn(dir, "add", "-A");
+    gitIn(dir, "commit", "-q", "-m", "files");
+    gitIn(dir, "update-index", "--index-version", "4");
+    const yours = readFileSync(join(dir, ".git", "index"));
+    expect(yours.readUInt32BE(4)).toBe(4);
+
+    const git = loggingGit();
+    const vcs = createGitVcs({ gitPath: git.gitPath });
+    const first = await vcs.snapshot(dir, "refs/flow/runs/v4/0");
+    expect(readFileSync(privateIndexOf(dir)).readUInt32BE(4)).toBe(2);
+    git.since();
+    writeFileSync(join(dir, "src", "deep", "b.ts"), "export const b = 2;\n");
+    const edited = await vcs.snapshot(dir, "refs/flow/runs/v4/1");
+    // No git process: Node read the index, added the edit and wrote the tree (before: an `add` and a `write-tree`).
+    expect(git.since()).toEqual([]);
+    expect(gitIn(dir, "show", `${edited}:src/deep/b.ts`)).toBe("export const b = 2;");
+    expect(readFileSync(privateIndexOf(dir)).readUInt32BE(4)).toBe(2);
+    await vcs.restore(dir, first);
+    expect(readFileSync(join(dir, "src", "deep", "b.ts"), "utf8")).toBe("export const b = 1;\n");
+    expect(readFileSync(join(dir, ".git", "index")).equals(yours)).toBe(true);
+  });
+
   it("starts the next edit from the index it wrote, and reads the file again once git wrote it", async () => {
     const { dir, vcs, snap, index } = await editedRepo();
     await write.execute({ path: "src/a.ts", content: "export const a = 2;\n" }, { rootDir: dir });

@@ -100,9 +100,9 @@ describe.runIf(process.platform === "linux")("snapshot trees, commits and refs w
     expect(gitIn(dir, "fsck", "--no-dangling", "--no-progress")).toBe("");
   });
 
-  it("lets git write the tree, commit and ref where its index is in a form Flow does not read (version 4)", async () => {
+  it("lets git write the tree, commit and ref where its index is in a form Flow does not read (a split index)", async () => {
     const dir = tempRepo();
-    gitIn(dir, "update-index", "--index-version", "4"); // the private index is seeded from it
+    gitIn(dir, "update-index", "--split-index"); // the private index is seeded from it
     const { gitPath, since } = loggingGit();
     const vcs = createGitVcs({ gitPath });
     await vcs.snapshot(dir, "refs/flow/runs/v/0");

@@ -18,9 +18,10 @@
  * machine's (a container sharing the repository) counts as gone after a week untouched.
  */
 import { createHash } from "node:crypto";
-import { type BigIntStats, copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from "node:fs";
+import { type BigIntStats, closeSync, copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { asVersion2 } from "./index-format.js";
 
 /** Another machine's index untouched this long counts as left by a process that is gone. */
 const OTHER_HOST_GONE_MS = 7 * 24 * 3600_000;
@@ -144,7 +145,24 @@ export function seedIndex(ws: { indexFile: string; gitDir: string }): void {
   if (existsSync(ws.indexFile)) return;
   mkdirSync(dirname(ws.indexFile), { recursive: true });
   const userIndex = join(ws.gitDir, "index");
-  if (existsSync(userIndex)) copyDated(userIndex, ws.indexFile);
+  if (existsSync(userIndex)) copyDated(userIndex, ws.indexFile, inVersion2);
+}
+
+/**
+ * A version 4 index (`feature.manyFiles`) as version 2, which git keeps writing once the private
+ * index is in it and Node reads and edits (node/vcs/index-format.ts); else undefined: copied as it is.
+ */
+function inVersion2(from: string): Buffer | undefined {
+  const head = Buffer.alloc(8);
+  const fd = openSync(from, "r");
+  try {
+    if (readSync(fd, head, 0, 8, 0) < 8 || head.readUInt32BE(4) !== 4) return undefined;
+    return asVersion2(readFileSync(fd));
+  } catch {
+    return undefined; // an index Node does not read: git's commands work with it as it is
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** `to` as a second name of `from`, or a copy of it. */
@@ -167,9 +185,11 @@ function linkOrCopy(from: string, to: string): void {
  * same size), and a copy dated later would hide such a rewrite. The time is read first, so that
  * a file replaced in between gives the copy an older time than its content, never a newer one.
  */
-function copyDated(from: string, to: string): void {
+function copyDated(from: string, to: string, convert?: (from: string) => Buffer | undefined): void {
   const { atime, mtime } = statSync(from);
-  copyFileSync(from, to);
+  const converted = convert?.(from);
+  if (converted) writeFileSync(to, converted);
+  else copyFileSync(from, to);
   utimesSync(to, atime, mtime);
 }
 

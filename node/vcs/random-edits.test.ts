@@ -6,7 +6,7 @@
  * made again (their inode numbers come back on ext4), modes, symlinks, `.gitignore` files at any
  * depth, the repository's `info/exclude` and `core.excludesFile`, bursts of events, the user's own commits and stashes, names that mean something to a
  * pathspec or are not ASCII; every third seed in a sub-directory workspace, every fourth in a
- * linked worktree; and now and then a new process (a new port over the same private index, as
+ * linked worktree, every fifth with the user's index in version 4; and now and then a new process (a new port over the same private index, as
  * when Flow starts again), which may prepare the workspace first as the CLI does. Each seed is
  * one reproducible sequence; `FLOW_RANDOM_EDITS=1-500` runs more of them.
  */
@@ -110,6 +110,11 @@ describe.runIf(process.platform === "linux")("snapshots and restores under rando
       writeFileSync(join(dir, "src", "deep", "f"), "f\n");
       gitIn(top, "add", "-A");
       gitIn(top, "commit", "-q", "-m", "base");
+      // Every fifth with your index in version 4 (`feature.manyFiles`; git keeps it so).
+      if (seed % 5 === 2) {
+        gitIn(top, "config", "feature.manyFiles", "true");
+        gitIn(top, "update-index", "--index-version", "4");
+      }
       let vcs = createGitVcs();
       // Their own sequences, so that each seed's file operations are the ones it always had.
       const restarts = random(seed ^ 0x5bd1e995);

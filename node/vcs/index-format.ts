@@ -71,7 +71,10 @@ export function readEntries(buf: Buffer): { entries: Entries; extensionsAt: numb
     // Each entry is padded with 1-8 NULs to a multiple of 8 bytes from its own start.
     at += (62 + (end - at - 62) + 8) & ~7;
   }
-  for (const { signature } of extensions(buf, at)) if (signature === "link" || signature === "sdir") throw new Unsupported(`index extension ${signature}`);
+  const found = extensions(buf, at);
+  for (const { signature } of found) if (signature === "link" || signature === "sdir") throw new Unsupported(`index extension ${signature}`);
+  // Read as a SHA-1 repository's: a SHA-256 one's entries and checksum are longer, and end elsewhere.
+  if (endOf(found, at) !== buf.length - 20) throw new Unsupported("not a SHA-1 index");
   return { entries: { buf, count, pathAt, pathEnd }, extensionsAt: at };
 }
 
@@ -120,7 +123,7 @@ export function asVersion2(buf: Buffer): Buffer {
     previous = length;
     at = nul + 1;
   }
-  const ends = extensions(buf, at).reduce((end, e) => end + 8 + e.body.length, at);
+  const ends = endOf(extensions(buf, at), at);
   if (ends !== buf.length - 20) throw new Unsupported("index version 4: extensions");
   const out = Buffer.alloc(size + (ends - at) + 20);
   buf.copy(out, 0, 0, 12);
@@ -140,6 +143,9 @@ export function asVersion2(buf: Buffer): Buffer {
   if (!buf.subarray(ends).every((b) => b === 0)) createHash("sha1").update(out.subarray(0, out.length - 20)).digest().copy(out, out.length - 20);
   return out;
 }
+
+/** Where extensions that start at `at` end. */
+const endOf = (found: Array<{ body: Buffer }>, at: number) => found.reduce((end, e) => end + 8 + e.body.length, at);
 
 /** The extensions from `at` to the checksum. */
 export function extensions(buf: Buffer, at: number): Array<{ signature: string; body: Buffer }> {

@@ -131,6 +131,28 @@ describe("the first hour with flow", () => {
     expect(r.all).not.toContain("React is not defined");
   }, 60_000);
 
+  it("prints the cause a warning names: git's own words when a snapshot fails", () => {
+    const dir = project({ name: "my-app", type: "module" });
+    // A repository where git's `add` fails: a required clean filter that exits 1, on .txt files.
+    const git = (...args: string[]) => spawnSync("git", ["-C", dir, ...args], { encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@t" } });
+    git("init", "-q");
+    git("config", "filter.broken.clean", "false");
+    git("config", "filter.broken.required", "true");
+    writeFileSync(join(dir, ".gitattributes"), "*.txt filter=broken\n");
+    writeFileSync(join(dir, ".gitignore"), "node_modules/\ndata/\n.flow/\n");
+    git("add", ".gitattributes", ".gitignore");
+    git("commit", "-q", "-m", "init");
+    writeFileSync(
+      join(dir, "notes.tsx"),
+      `import { writeFileSync } from "node:fs";\nimport { z } from "zod";\nimport { createFlow } from "durable-flow";\nconst { flow, Workflow, Task, outputs } = createFlow({ out: z.object({ n: z.number() }) }, { dbPath: "data/notes.db" });\nexport default flow(() => <Workflow name="notes"><Task id="write" output={outputs.out}>{() => (writeFileSync("notes.txt", "x"), { n: 1 })}</Task></Workflow>);\n`,
+    );
+    const r = spawnSync(process.execPath, [BIN, "up", "notes.tsx", "--run-id", "n1"], { cwd: dir, env: { ...ENV, FLOW_SNAPSHOTS: "" }, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    // Said once, and followed by what git said, indented (the notice tells the reader to look below).
+    expect(r.stderr.match(/could not snapshot/g)).toHaveLength(1);
+    expect(r.stderr).toMatch(/^! Run n1: could not snapshot [^\n]*Fix the cause below[^\n]*\n(?: {4}[^\n]*\n)* {4}[^\n]*notes\.txt: clean filter 'broken' failed\n/m);
+  }, 60_000);
+
   it("reports a JSX syntax error as file:line:column and message, in one line, with or without a package.json", () => {
     for (const pkg of [undefined, { type: "module" }]) {
       const dir = project(pkg);

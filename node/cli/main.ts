@@ -82,6 +82,18 @@ function writerOf(stream: NodeJS.WriteStream): (text: string) => void {
   };
 }
 
+/**
+ * An engine warning as the CLI prints it: `! message`, then the cause it carries (`details.error`:
+ * git's own message for a snapshot that failed, a workflow file's compile error...), indented.
+ * @example
+ * warningLines("Run r1: could not snapshot /repo ...", { error: "fatal: ..." }, false); // "! Run r1: ...\n    fatal: ...\n"
+ */
+export function warningLines(message: string, details: Record<string, unknown> | undefined, color: boolean): string {
+  const cause = typeof details?.error === "string" ? details.error.trim() : "";
+  const indented = cause ? cause.split("\n").map((line) => `    ${line}\n`).join("") : "";
+  return `${color ? "\u001b[33m!\u001b[0m" : "!"} ${message}\n${indented}`;
+}
+
 /** The version of the durable-flow package this CLI belongs to. */
 function flowVersion(): string {
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
@@ -124,7 +136,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   }
   // Engine warnings (workflow changed, ...) print once, as the CLI's own lines, not as Node warnings.
   const { routeWarnings } = await import("../engine/index.js");
-  const restoreWarnings = routeWarnings((message) => io.stderr(`${useColor(io) ? "\u001b[33m!\u001b[0m" : "!"} ${message}\n`));
+  const restoreWarnings = routeWarnings((message, details) => io.stderr(warningLines(message, details, useColor(io))));
   try {
     return await command.run(rest, io);
   } catch (error) {

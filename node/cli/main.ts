@@ -88,7 +88,7 @@ function writerOf(stream: NodeJS.WriteStream): (text: string) => void {
  * @example
  * warningLines("Run r1: could not snapshot /repo ...", { error: "fatal: ..." }, false); // "! Run r1: ...\n    fatal: ...\n"
  */
-export function warningLines(message: string, details: Record<string, unknown> | undefined, color: boolean): string {
+function warningLines(message: string, details: Record<string, unknown> | undefined, color: boolean): string {
   const cause = typeof details?.error === "string" ? details.error.trim() : "";
   const indented = cause ? cause.split("\n").map((line) => `    ${line}\n`).join("") : "";
   return `${color ? "\u001b[33m!\u001b[0m" : "!"} ${message}\n${indented}`;

@@ -15,7 +15,7 @@ import { approvalDecisionSchema, createFlow, createMemoryStore, FlowDb, HostedCh
 import { RPC_METHODS } from "../../core/api/index.js";
 import { API_ROUTES, type ApiRoute, type ApiRouteName, routeUrl } from "../../core/api/internal.js";
 import { type ProviderServer, startProviderServer } from "../agents/testing/provider-server.js";
-import { tempRepo } from "../vcs/testing.js";
+import { gitIn, tempRepo } from "../vcs/testing.js";
 import { startTestGateway, type TestGateway, until } from "./gateway-testing.js";
 
 /** The result schema a route declares: its RPC method's, or its own. */
@@ -175,6 +175,13 @@ describe("the contract's result schemas", () => {
     expect(await call("listPrompts", {}, { runId: ask })).toEqual([expect.objectContaining({ nodeId: "ask", prompt: expect.stringContaining("Yes?") })]);
     expect((await call("getWorkflowUsage", { workflow: "ask" }, { days: 2 })).total).toMatchObject({ runs: 1, attempts: 1 });
 
+    // A repository of its own inside the workspace: the rewind leaves it and says so (keptRepositories).
+    const lib = join(repo, "deps", "lib");
+    mkdirSync(lib, { recursive: true });
+    gitIn(lib, "init", "-q");
+    writeFileSync(join(lib, "lib.txt"), "lib\n");
+    gitIn(lib, "add", "lib.txt");
+    gitIn(lib, "commit", "-q", "-m", "lib");
     const edit = (await call("launchRun", {}, {}, { workflow: "edit" })).runId as string;
     await until(() => statusOf(edit), (s) => s === "finished", "edit to finish");
     expect((await call("getNodeDiff", { runId: edit, nodeId: "write" })).files).toEqual([expect.objectContaining({ path: "notes.txt", status: "added" })]);
@@ -182,7 +189,7 @@ describe("the contract's result schemas", () => {
     expect((await call("getFrame", { runId: edit })).tasks).toEqual([expect.objectContaining({ nodeId: "write" })]);
     expect((await call("getNodeOutput", { runId: edit, nodeId: "write" })).row).toMatchObject({ n: 1 });
     expect((await call("whatHappened", { runId: edit })).status).toBe("finished");
-    expect(await call("rewindRun", { runId: edit }, {}, { nodeId: "write" })).toMatchObject({ success: true, resetNodes: ["write"], runId: edit });
+    expect(await call("rewindRun", { runId: edit }, {}, { nodeId: "write" })).toMatchObject({ success: true, resetNodes: ["write"], keptRepositories: ["deps/lib"], runId: edit });
     await until(() => statusOf(edit), (s) => s === "finished", "the rewound edit to finish");
     const fork = await call("forkRun", { runId: edit }, {}, { nodeId: "write" });
     expect(fork).toMatchObject({ workflow: "edit", rerun: ["write"] });

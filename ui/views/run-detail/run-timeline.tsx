@@ -112,7 +112,7 @@ export function RunTimeline(props: {
       </div>
       <Show when={rows().length > 0} fallback={<p class="muted run-timeline-empty">No task has started yet.</p>}>
         <div class="run-timeline-scroll" ref={body} tabIndex={0} role="group" aria-label="Attempts over time (arrow keys move between bars)" onKeyDown={onKeyDown} onScroll={() => setTip(undefined)}>
-          <div class="run-timeline-grid" style={{ "--zoom": zoom() }}>
+          <div class="run-timeline-grid" style={{ "--zoom": zoom(), "--tick": `${(tickStep(range(), 6 * zoom()) / range()) * 100}%` }}>
             <div class="tl-label tl-axis-label" />
             <div class="tl-track tl-axis" aria-hidden="true">
               <For each={ticks()}>{(t) => <span class="tl-tick" style={{ left: `${(t / range()) * 100}%` }}>{formatDuration(t)}</span>}</For>
@@ -128,7 +128,6 @@ export function RunTimeline(props: {
                     </Show>
                   </button>
                   <div class="tl-track" data-testid="timeline-row" data-node-id={row().nodeId} classList={{ selected: props.selected === row().key }}>
-                    <For each={ticks()}>{(t) => <span class="tl-gridline" style={{ left: `${(t / range()) * 100}%` }} />}</For>
                     <Index each={row().spans}>
                       {(s, si) => {
                         const title = () => spanTitle(row(), s(), timeline().startMs);

@@ -151,7 +151,7 @@ function TreeRow(props: { id: string; item: TreeItem; depth: number; top: number
           </span>
           <span class="run-tree-group-title">{groupTitle(props.item as TreeGroup)}</span>
           <span class={`run-tree-dot ${toneOf((props.item as TreeGroup).state)}`} aria-hidden="true" />
-          <span class="run-tree-meta">
+          <span class="run-tree-meta" data-testid="tree-group-progress">
             {(props.item as TreeGroup).finished}/{(props.item as TreeGroup).total}
           </span>
         </li>

@@ -123,8 +123,10 @@ describe("the browser workspace opens fast (issue #27)", () => {
     await page.locator('[data-testid="run-status"][data-status="finished"]').waitFor({ timeout: 60_000 });
     expect(await runStatus(page, runId)).toBe("finished");
     const seen = await page.evaluate(() => (globalThis as unknown as { seenRun: { status: string | null; done: number }[] }).seenRun);
-    // The page showed the held run, then its tree moved on while it ran, step by step, to the end.
+    // The page showed the held run, then its tree moved on while it ran, step by step, to the end,
+    // and never left it: no "Loading…" in its place while a part of it (a node's panel) mounted.
     expect(seen[0]!.status).toBe("paused");
+    expect(seen.filter((s) => s.status === null), JSON.stringify(seen)).toEqual([]);
     const whileRunning = seen.filter((s) => s.status === "running" && s.done > 0 && s.done < 100);
     expect(new Set(whileRunning.map((s) => s.done)).size, JSON.stringify(seen)).toBeGreaterThanOrEqual(2);
     expect(seen.at(-1)?.status).toBe("finished");

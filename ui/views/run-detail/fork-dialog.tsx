@@ -8,10 +8,10 @@
  * field; the original run is only read. A fork opens the new run's page.
  */
 import { useNavigate } from "@solidjs/router";
-import { useLiveQuery } from "@tanstack/solid-db";
 import { createEffect, createMemo, createSignal, on, Show } from "solid-js";
 import { createStore, reconcile } from "solid-js/store";
 import type { GatewayRunRow, GatewayWorkflowRow } from "../../../core/data/index.js";
+import { createCollectionRows } from "../../components/collection-rows.js";
 import { ConfirmDialog } from "../../components/confirm-dialog.js";
 import { useConnection } from "../../flow-context.js";
 import { SchemaFields } from "../../launch/schema-fields.js";
@@ -27,8 +27,10 @@ import "../launch.css";
 export function ForkDialog(props: { open: boolean; run: GatewayRunRow; nodeId: string; iteration: number; onClose(): void }) {
   const { cols } = useConnection();
   const navigate = useNavigate();
-  const workflows = useLiveQuery((q) => q.from({ w: cols.workflows }));
-  const workflow = createMemo(() => (workflows.isReady ? (workflows() as GatewayWorkflowRow[]).find((w) => w.key === props.run.workflowKey) : undefined));
+  // The collection's rows, not a live query: mounted with each node's panel while a run goes on,
+  // a live query would suspend the whole page (its first read waits a microtask even when ready).
+  const workflows = createCollectionRows<GatewayWorkflowRow>(cols.workflows);
+  const workflow = createMemo(() => (workflows.isReady ? workflows().find((w) => w.key === props.run.workflowKey) : undefined));
   const model = createMemo(() => formModel(workflow()?.inputSchema ?? null));
   const [values, setValues] = createStore<FormValues>({});
   const [json, setJson] = createSignal("{}");

@@ -68,7 +68,7 @@ export function useRunData(runId: Accessor<string>) {
     events,
     frameNo,
     /** The latest frame's XML (null while none is loaded or it failed: the tree then lists tasks flat). */
-    structure: () => (structure.state === "ready" ? structure() : null),
+    structure: () => (structure.state === "ready" || structure.state === "refreshing" ? (structure.latest ?? null) : null),
     approvals: () => (approvalsQ.isReady ? approvalsQ() : []),
     children: () => (childrenQ.isReady ? [...childrenQ()].sort((a, b) => a.createdAtMs - b.createdAtMs) : []),
     loading: () => runQ.isLoading || (!runQ.isReady && !runQ.isError),

@@ -87,9 +87,16 @@ describe("the run console: compare, fork, export, parent and child (issue #27)",
     await page.getByTestId("compare-pick-b").waitFor();
     expect(new URL(page.url()).searchParams.get("a")).toBe(ada);
     await page.locator(`[data-testid="compare-pick-b"] option[value="${other}"]`).waitFor({ state: "attached" });
+    // The view stays while B loads: never the shell's "Loading…" in its place (the picker taken down with its focus).
+    await page.evaluate(() => {
+      const gone = { count: 0 };
+      (globalThis as unknown as { viewGone: typeof gone }).viewGone = gone;
+      new MutationObserver(() => void (document.querySelector('[data-testid="compare-pick-a"]') || gone.count++)).observe(document.body, { subtree: true, childList: true });
+    });
     await page.getByTestId("compare-pick-b").selectOption(other);
     await page.getByTestId("compare-summary").waitFor();
     expect(new URL(page.url()).searchParams.get("b")).toBe(other);
+    expect(await page.evaluate(() => (globalThis as unknown as { viewGone: { count: number } }).viewGone.count)).toBe(0);
     // Same input, same output: nothing marked.
     await expect.poll(() => page.locator('[data-testid="compare-task"][data-node-id="greet"]').getAttribute("data-differs")).toBe("false");
     expect(await page.getByTestId("input-differs").count()).toBe(0);

@@ -7,10 +7,10 @@
  * for `b`). The URL holds both ids, so a comparison is a link. docs/app-views-run.md "Compare".
  */
 import { A, useSearchParams } from "@solidjs/router";
-import { eq, useLiveQuery } from "@tanstack/solid-db";
 import { createMemo, createResource, For, type JSX, Show } from "solid-js";
 import type { GatewayRunRow } from "../../core/data/index.js";
 import { Breadcrumbs } from "../components/breadcrumbs.js";
+import { createCollectionRows } from "../components/collection-rows.js";
 import { EmptyState } from "../components/empty-state.js";
 import { errorText } from "../components/error-text.js";
 import { formatAgo, formatDuration, formatUsage } from "../components/format.js";
@@ -130,8 +130,11 @@ export default function Compare() {
 /** One run of the comparison, live: its row, its agents' usage and its tasks' output rows. */
 function useSide(id: () => string | undefined) {
   const { cols } = useConnection();
-  const q = useLiveQuery((q) => (id() ? q.from({ r: cols.run(id()!) }) : undefined));
-  const run = createMemo<GatewayRunRow | undefined>(() => (id() && q.isReady ? q()[0] : undefined));
+  // The run's collection followed per id, its rows read as they are (not a live query: picking
+  // a run made the query again, whose first read suspended the view, the picker and its focus
+  // taken down and drawn again under the shell's "Loading…").
+  const rows = createMemo(() => (id() ? createCollectionRows(cols.run(id()!)) : undefined));
+  const run = createMemo<GatewayRunRow | undefined>(() => rows()?.()[0]);
   // Read again when a task settles (a string key: a refresh that changed nothing fetches nothing).
   const version = () => {
     const r = run();
@@ -151,9 +154,10 @@ function useSide(id: () => string | undefined) {
   });
   return {
     run,
-    error: (): unknown => (q.isError && id() ? (cols.run(id()!).utils.lastError ?? new Error(`Run ${id()} could not be loaded.`)) : undefined),
+    error: (): unknown => (rows()?.isError && id() ? (cols.run(id()!).utils.lastError ?? new Error(`Run ${id()} could not be loaded.`)) : undefined),
     usage: () => (usage.state === "ready" || usage.state === "refreshing" ? usage.latest : undefined),
-    outputs: () => outputs.latest,
+    // `latest` before a first answer would suspend the view: read once one came.
+    outputs: () => (outputs.state === "ready" || outputs.state === "refreshing" ? outputs.latest : undefined),
   };
 }
 
@@ -196,10 +200,11 @@ function TaskCell(props: { node: GatewayRunRow["nodes"][number] | undefined; out
 /** Choose a run for one side: the runs of the other side's workflow first, newest first. */
 function RunPicker(props: { side: Side; value: string | undefined; other: string | undefined; workflow: string | null; onPick(id: string): void }) {
   const { cols } = useConnection();
-  const runs = useLiveQuery((q) => (props.workflow ? q.from({ r: cols.runs }).where(({ r }) => eq(r.workflowKey, props.workflow)) : q.from({ r: cols.runs })));
+  // The runs' rows (not a live query made again per workflow: its first read suspended the view).
+  const runs = createCollectionRows(cols.runs);
   const options = createMemo(() =>
-    (runs.isReady ? [...runs()] : [])
-      .filter((r) => r.runId !== props.other)
+    runs()
+      .filter((r) => r.runId !== props.other && (!props.workflow || r.workflowKey === props.workflow))
       .sort((x, y) => y.createdAtMs - x.createdAtMs)
       .slice(0, 200),
   );

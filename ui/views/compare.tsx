@@ -15,6 +15,7 @@ import { EmptyState } from "../components/empty-state.js";
 import { errorText } from "../components/error-text.js";
 import { formatAgo, formatDuration, formatUsage } from "../components/format.js";
 import { JsonBlock } from "../components/json-block.js";
+import { lastAnswer } from "../components/last-answer.js";
 import { createNow } from "../components/now.js";
 import { StatusBadge } from "../components/status-badge.js";
 import { useConnection } from "../flow-context.js";
@@ -155,9 +156,8 @@ function useSide(id: () => string | undefined) {
   return {
     run,
     error: (): unknown => (rows()?.isError && id() ? (cols.run(id()!).utils.lastError ?? new Error(`Run ${id()} could not be loaded.`)) : undefined),
-    usage: () => (usage.state === "ready" || usage.state === "refreshing" ? usage.latest : undefined),
-    // `latest` before a first answer would suspend the view: read once one came.
-    outputs: () => (outputs.state === "ready" || outputs.state === "refreshing" ? outputs.latest : undefined),
+    usage: () => lastAnswer(usage),
+    outputs: () => lastAnswer(outputs),
   };
 }
 

@@ -13,6 +13,7 @@ import { ConfirmDialog } from "../components/confirm-dialog.js";
 import { EmptyState } from "../components/empty-state.js";
 import { errorText } from "../components/error-text.js";
 import { formatAgo, formatDateTime } from "../components/format.js";
+import { lastAnswer } from "../components/last-answer.js";
 import { useConnection } from "../flow-context.js";
 import { memberFromRow, type MemberRow, notReached, WORKSPACE_ROLES, type WorkspaceRole } from "../../sync/index.js";
 import type { LastSeen } from "../workspace/last-seen.js";
@@ -63,7 +64,7 @@ function MemberList(props: { url: string; token: string | undefined; workspaceId
   const [read, { refetch }] = createResource(() => readMembers(props));
   /** Why members cannot be changed now (offline), else undefined. */
   const offline = () => {
-    const at = read.latest?.asOfMs;
+    const at = lastAnswer(read)?.asOfMs;
     return at === undefined ? undefined : `Members are changed through the workspace's Gateway, which this browser cannot reach now; this list is as of ${formatDateTime(at)}.`;
   };
   const [notice, setNotice] = createSignal<{ tone: "ok" | "bad"; text: string }>();
@@ -131,8 +132,8 @@ function MemberList(props: { url: string; token: string | undefined; workspaceId
         )}
       </Show>
       <Show when={!read.error} fallback={<div class="error-banner" role="alert">Could not read the members: {errorText(read.error)}</div>}>
-        <Show when={!read.loading || read.latest?.rows} fallback={<p class="muted">Loading members…</p>}>
-          <Show when={(read.latest?.rows ?? []).length} fallback={<EmptyState title="No members yet" hint="Only the workspace's owners (team.owners on the Gateway) can open it. Add your team below." />}>
+        <Show when={lastAnswer(read)} fallback={<p class="muted">Loading members…</p>}>
+          <Show when={(lastAnswer(read)?.rows ?? []).length} fallback={<EmptyState title="No members yet" hint="Only the workspace's owners (team.owners on the Gateway) can open it. Add your team below." />}>
             <div class="card table-scroll">
               <table class="members-table">
                 <thead>
@@ -148,7 +149,7 @@ function MemberList(props: { url: string; token: string | undefined; workspaceId
                   </tr>
                 </thead>
                 <tbody>
-                  <For each={read.latest?.rows}>
+                  <For each={lastAnswer(read)?.rows}>
                     {(m) => (
                       <tr data-testid="member-row" data-user-id={m.userId} data-role={m.role}>
                         <td class="mono">{m.userId}</td>

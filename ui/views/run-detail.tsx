@@ -13,6 +13,7 @@ import { createMemo, createResource, Match, Show, Switch } from "solid-js";
 import { Breadcrumbs } from "../components/breadcrumbs.js";
 import { EmptyState } from "../components/empty-state.js";
 import { errorCode, errorText } from "../components/error-text.js";
+import { lastAnswer } from "../components/last-answer.js";
 import { createNow } from "../components/now.js";
 import { NodePanel } from "./run-detail/node-panel.js";
 import { RunActions } from "./run-detail/run-actions.js";
@@ -77,7 +78,7 @@ export default function RunDetail() {
       return chain;
     },
   );
-  const ancestors = () => (data.run()?.parentRunId ? (ancestorIds.latest ?? [data.run()!.parentRunId!]) : []);
+  const ancestors = () => (data.run()?.parentRunId ? (lastAnswer(ancestorIds) ?? [data.run()!.parentRunId!]) : []);
 
   return (
     <div class="run-detail">

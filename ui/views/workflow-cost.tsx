@@ -9,6 +9,7 @@
 import { createResource, For, Show } from "solid-js";
 import type { WorkflowUsage, WorkflowUsageDay } from "../../core/data/index.js";
 import { formatCost, formatUsage, plural } from "../components/format.js";
+import { lastAnswer } from "../components/last-answer.js";
 import { useConnection } from "../flow-context.js";
 import "./workflow-cost.css";
 
@@ -27,8 +28,8 @@ export function WorkflowCost(props: { workflow: string }) {
     // The chart is an extra: offline, or on a Gateway without the route, the form shows without it.
     (key) => cols.data.api.getWorkflowUsage(key, { days: DAYS }).catch(() => undefined),
   );
-  // Read once loaded, so the launch form never waits (suspends) for its chart.
-  const loaded = () => (usage.state === "ready" ? usage() : undefined);
+  // Read once loaded, so the launch form never waits (suspends) for its chart, nor when another workflow is picked.
+  const loaded = () => lastAnswer(usage);
   return (
     <Show when={loaded() && loaded()!.total.attempts > 0 ? loaded() : undefined}>
       {(u) => <Chart usage={u()} />}

@@ -9,6 +9,7 @@ import { eq, useLiveQuery } from "@tanstack/solid-db";
 import { type Accessor, createMemo, createResource } from "solid-js";
 import type { GatewayRunEventRow, GatewayRunNode, GatewayRunRow, GatewayRunTreeRow } from "../../../core/data/index.js";
 import type { XmlNode } from "../../../core/jsx/index.js";
+import { lastAnswer } from "../../components/last-answer.js";
 import { useConnection } from "../../flow-context.js";
 
 /** Everything the view shows of one run, live. */
@@ -68,7 +69,7 @@ export function useRunData(runId: Accessor<string>) {
     events,
     frameNo,
     /** The latest frame's XML (null while none is loaded or it failed: the tree then lists tasks flat). */
-    structure: () => (structure.state === "ready" || structure.state === "refreshing" ? (structure.latest ?? null) : null),
+    structure: () => lastAnswer(structure) ?? null,
     approvals: () => (approvalsQ.isReady ? approvalsQ() : []),
     children: () => (childrenQ.isReady ? [...childrenQ()].sort((a, b) => a.createdAtMs - b.createdAtMs) : []),
     loading: () => runQ.isLoading || (!runQ.isReady && !runQ.isError),

@@ -13,6 +13,7 @@ import type { GatewayRunEventRow, GatewayRunRow, GatewayRunSummaryRow } from "..
 import { CopyButton } from "../../components/copy-button.js";
 import { formatAgo, formatDuration, formatUsage } from "../../components/format.js";
 import { JsonBlock } from "../../components/json-block.js";
+import { lastAnswer } from "../../components/last-answer.js";
 import { StatusBadge } from "../../components/status-badge.js";
 import { useConnection } from "../../flow-context.js";
 import { startedByLabel } from "../run-facts.js";
@@ -86,7 +87,7 @@ export function RunHeader(props: { run: GatewayRunRow; events: readonly GatewayR
           <dt>Started by</dt>
           <dd title="Who or what started the run: the signed-in caller, a cron, or the harness that launched it">{startedByLabel(run()) ?? "—"}</dd>
         </div>
-        <Show when={(usage.state === "ready" || usage.state === "refreshing") && formatUsage(usage.latest)}>
+        <Show when={formatUsage(lastAnswer(usage))}>
           {(u) => (
             <div>
               <dt>Agents</dt>

@@ -7,7 +7,7 @@
  */
 import { type Accessor, createMemo, createSignal, For, Index, Show } from "solid-js";
 import type { GatewayRunEventRow, GatewayRunNode } from "../../../core/data/index.js";
-import { formatDuration } from "../../components/format.js";
+import { formatDuration, plural } from "../../components/format.js";
 import { toneOf } from "../../components/status-badge.js";
 import { buildTimeline, tickStep, type TimelineRow, type TimelineSpan } from "./timeline-model.js";
 import "./run-timeline.css";
@@ -89,7 +89,7 @@ export function RunTimeline(props: {
     <section class="run-timeline" aria-label="Timeline">
       <div class="run-timeline-tools">
         <span class="muted">
-          {timeline().rows.length} nodes · {formatDuration(range())}
+          {plural(timeline().rows.length, "node")} · {formatDuration(range())}
         </span>
         <div class="run-timeline-legend" aria-hidden="true">
           <span class="legend legend-ok">finished</span>

@@ -1,6 +1,6 @@
-/** Tokens and cost in words: the run header, the node panel and the runs list's Cost column. */
+/** Tokens and cost in words (the run header, the node panel and the runs list's Cost column), and counts. */
 import { describe, expect, it } from "vitest";
-import { formatCost, formatUsage } from "./format.js";
+import { formatCost, formatCount, formatUsage, plural } from "./format.js";
 
 describe("formatCost", () => {
   it("keeps two significant digits under a dollar, cents above, and says when it rounds to nothing", () => {
@@ -20,5 +20,14 @@ describe("formatUsage", () => {
     expect(formatUsage({ totalTokens: 1 })).toBe("1 token");
     expect(formatUsage({})).toBeUndefined();
     expect(formatUsage(null)).toBeUndefined();
+  });
+});
+
+describe("plural and formatCount", () => {
+  it("count as the locale groups them, the noun singular for one only", () => {
+    expect(plural(1, "node")).toBe("1 node");
+    expect(plural(0, "node")).toBe("0 nodes");
+    expect(plural(12_345, "run")).toBe(`${(12_345).toLocaleString()} runs`);
+    expect(formatCount(1_000_000)).toBe((1_000_000).toLocaleString());
   });
 });

@@ -5,6 +5,7 @@
  * height and "Show all N lines" lets it grow to its full length (and back).
  */
 import { createSignal, Show } from "solid-js";
+import { formatCount } from "./format.js";
 import "./json-block.css";
 
 /** Lines shown before "Show all" (about the block's 320 px). */
@@ -34,7 +35,7 @@ export function JsonBlock(props: { title: string; value: unknown; open?: boolean
       <pre tabIndex={0} classList={{ "json-block-full": full() }}>{text()}</pre>
       <Show when={lines() > FOLDED_LINES || text().length > 2000}>
         <button type="button" class="ghost json-block-more" aria-expanded={full()} onClick={() => setFull(!full())} data-testid="json-show-all">
-          {full() ? "Show less" : `Show all ${lines().toLocaleString()} lines`}
+          {full() ? "Show less" : `Show all ${formatCount(lines())} lines`}
         </button>
       </Show>
     </details>

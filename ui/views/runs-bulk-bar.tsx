@@ -11,7 +11,7 @@ import { type Accessor, createSignal, For, Match, onCleanup, Show, Switch } from
 import type { GatewayRunSummaryRow } from "../../core/data/index.js";
 import { type BulkProgress, type BulkSummary, runBulk } from "../components/bulk-action.js";
 import { ConfirmDialog } from "../components/confirm-dialog.js";
-import { plural } from "../components/format.js";
+import { formatCount, plural } from "../components/format.js";
 import { type BulkKind, bulkApplies } from "./run-facts.js";
 import { EMPTY_SELECTION, type Selection } from "./run-selection.js";
 
@@ -71,10 +71,10 @@ export function RunsBulkBar(props: RunsBulkBarProps) {
             )}
           </Match>
           <Match when={props.selection().ids.size > 0}>
-            <strong data-testid="selected-count">{props.selection().ids.size.toLocaleString()} selected</strong>
+            <strong data-testid="selected-count">{formatCount(props.selection().ids.size)} selected</strong>
             <Show when={!allShown()}>
               <button type="button" class="ghost" onClick={() => props.onSelect({ ids: new Set(props.shown().map((r) => r.runId)), anchor: null })}>
-                Select all {props.shown().length.toLocaleString()} shown
+                Select all {formatCount(props.shown().length)} shown
               </button>
             </Show>
             <span class="runs-bulk-spacer" />
@@ -84,10 +84,10 @@ export function RunsBulkBar(props: RunsBulkBarProps) {
               </A>
             </Show>
             <button type="button" class="danger" disabled={!applicable("cancel").length} onClick={() => setAsking({ cancel: applicable("cancel").map((r) => r.runId), skipped: selected().length - applicable("cancel").length })} data-testid="bulk-cancel" title="Runs that have not ended stop; ended ones are left alone.">
-              Cancel {applicable("cancel").length.toLocaleString()}
+              Cancel {formatCount(applicable("cancel").length)}
             </button>
             <button type="button" disabled={!applicable("resume").length} onClick={() => void run("resume")} data-testid="bulk-resume" title="Paused and failed runs continue from where they stopped; the others are left alone.">
-              Resume {applicable("resume").length.toLocaleString()}
+              Resume {formatCount(applicable("resume").length)}
             </button>
             <button type="button" class="ghost" onClick={() => props.onSelect(EMPTY_SELECTION)}>
               Clear selection
@@ -97,7 +97,7 @@ export function RunsBulkBar(props: RunsBulkBarProps) {
             {(s) => (
               <div class="runs-bulk-summary" role="status" data-testid="bulk-summary">
                 <p>
-                  {VERBS[s().kind].done} {s().result.ok.length.toLocaleString()} {s().result.ok.length === 1 ? "run" : "runs"}
+                  {VERBS[s().kind].done} {formatCount(s().result.ok.length)} {s().result.ok.length === 1 ? "run" : "runs"}
                   {s().result.failed.length ? `; ${s().result.failed.length} refused` : ""}
                   {s().result.skipped.length ? `; ${s().result.skipped.length} not sent (stopped)` : ""}.
                 </p>

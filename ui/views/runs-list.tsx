@@ -12,6 +12,7 @@ import { createEffect, createMemo, createSignal, For, Match, on, onCleanup, Show
 import type { GatewayRunSummaryRow } from "../../core/data/index.js";
 import { createCollectionRows } from "../components/collection-rows.js";
 import { EmptyState } from "../components/empty-state.js";
+import { formatCount } from "../components/format.js";
 import { useConnection } from "../flow-context.js";
 import { QueuedRuns } from "./queued-runs.js";
 import { RunsBulkBar } from "./runs-bulk-bar.js";
@@ -116,7 +117,7 @@ export default function RunsList() {
         <h1 id="runs-title">Runs</h1>
         <span class="muted" aria-live="polite" data-testid="runs-count">
           <Show when={runs.isReady || firstPage()} fallback="Loading…">
-            {narrowed() ? `${shown().length.toLocaleString()} of ${all().length.toLocaleString()}` : `${count().toLocaleString()} ${count() === 1 ? "run" : "runs"}`}
+            {narrowed() ? `${formatCount(shown().length)} of ${formatCount(all().length)}` : `${formatCount(count())} ${count() === 1 ? "run" : "runs"}`}
           </Show>
         </span>
         <A class="button primary runs-launch" href="/launch">

@@ -12,7 +12,7 @@ import { createVirtualizer } from "@tanstack/solid-virtual";
 import { type Accessor, createEffect, createMemo, createSignal, For, on, onCleanup, Show, untrack } from "solid-js";
 import type { GatewayRunSummaryRow } from "../../core/data/index.js";
 import { readBoot } from "../boot.js";
-import { formatAgo, formatCost, formatDateTime, formatDuration, formatUsage } from "../components/format.js";
+import { formatAgo, formatCost, formatCount, formatDateTime, formatDuration, formatUsage } from "../components/format.js";
 import { StatusBadge } from "../components/status-badge.js";
 import { hasEnded, runDurationMs, startedByLabel } from "./run-facts.js";
 import { type Selection, toggleAll, toggleSelection } from "./run-selection.js";
@@ -205,7 +205,7 @@ export function RunsTable(props: RunsTableProps) {
                       {formatDuration(runDurationMs(r(), now()))}
                     </span>
                     <span role="cell" class="runs-num mono" data-testid="run-cost" title={formatUsage(r().usage)}>
-                      {r().usage?.costUsd !== undefined ? formatCost(r().usage!.costUsd!) : r().usage ? `${(r().usage!.totalTokens ?? 0).toLocaleString()} tok` : "—"}
+                      {r().usage?.costUsd !== undefined ? formatCost(r().usage!.costUsd!) : r().usage ? `${formatCount(r().usage!.totalTokens ?? 0)} tok` : "—"}
                     </span>
                   </div>
                 )}

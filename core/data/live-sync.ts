@@ -8,7 +8,7 @@
  *   the full row when its `run`/`nodes` collections exist) and its row is upserted into `runs`
  *   and handed to the run's `run`/`nodes` query; its `runEvents` get the
  *   events after the last seq they hold; a new frame refreshes its `runTree`, `tickets` and
- *   `prompts`; a finished task or run refreshes `scores` and `memoryFacts`. Fetches of one run overlap at most two deep, and the newest result wins.
+ *   `prompts`; a finished task or run refreshes `scores` and `memoryFacts`. Fetches of one run overlap at most two deep, start at least REFRESH_SPACING_MS apart, and the newest result wins (core/data/refresh-coalescer.ts).
  *   An agent's transcript event (`Agent*`: streamed text, a tool call, a generation's start or
  *   end) writes only its event row, so it refreshes only the run's `runEvents`: a watched
  *   generation costs each watcher one small fetch per flush, not two (docs/performance.md
@@ -27,6 +27,7 @@ import type { QueryClient } from "@tanstack/query-core";
 import type { DomainChange } from "../api/index.js";
 import { isFlowError } from "../errors.js";
 import type { ConnectionStatus } from "./change-stream.js";
+import { Coalescer } from "./refresh-coalescer.js";
 import { listAllRunEvents } from "./data-api.js";
 import type { DataClient } from "./data-client.js";
 import type { LiveCollection } from "./query-collection.js";
@@ -45,59 +46,6 @@ const TRANSCRIPT_REASON_PREFIX = "Agent";
 
 /** Events that change a run's graph snapshot (run tree, tickets, prompts). */
 const FRAME_REASONS = new Set(["FrameCommitted", "RunStarted", "RunResumed", "TimeTravelFinished"]);
-
-/**
- * Runs `work` for a key with at most two runs in flight and one queued behind them: a change
- * that arrives while a fetch is under way starts its own fetch at once (the running one may
- * have read the state before the change), and bursts of changes (a run's events come in
- * batches) cost at most three fetches. `work` gets a generation number; callers apply only
- * results newer than the last applied (`isLatest`).
- */
-class Coalescer {
-  private readonly inFlight = new Map<string, number>();
-  private readonly queued = new Map<string, Promise<void>>();
-  private readonly started = new Map<string, number>();
-  private readonly applied = new Map<string, number>();
-  private readonly waiting = new Map<string, () => void>();
-
-  run(key: string, work: (generation: number) => Promise<void>): Promise<void> {
-    if ((this.inFlight.get(key) ?? 0) < 2) return this.start(key, work);
-    const queued = this.queued.get(key);
-    if (queued) return queued;
-    // Starts when one of the two in flight finishes.
-    const next = new Promise<void>((resolve) => this.waiting.set(key, resolve)).then(() => {
-      this.queued.delete(key);
-      return this.start(key, work);
-    });
-    this.queued.set(key, next);
-    return next;
-  }
-
-  /** True when `generation` is newer than every result applied for `key` (and marks it applied). */
-  isLatest(key: string, generation: number): boolean {
-    if (generation <= (this.applied.get(key) ?? 0)) return false;
-    this.applied.set(key, generation);
-    return true;
-  }
-
-  private async start(key: string, work: (generation: number) => Promise<void>): Promise<void> {
-    const generation = (this.started.get(key) ?? 0) + 1;
-    this.started.set(key, generation);
-    this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
-    try {
-      await work(generation);
-    } catch {
-      // a failed refresh keeps the rows; the next change or reset refreshes again
-    } finally {
-      const left = (this.inFlight.get(key) ?? 1) - 1;
-      const wake = this.waiting.get(key);
-      this.waiting.delete(key);
-      if (left > 0 || wake) this.inFlight.set(key, left);
-      else for (const m of [this.inFlight, this.started, this.applied]) m.delete(key); // idle: forget the key
-      wake?.();
-    }
-  }
-}
 
 /**
  * The change-stream driven refresher of one registry.

@@ -2,6 +2,7 @@
  * The app in Chromium (issue #13): one JSON line per measure, for each storage (OPFS, IndexedDB).
  *
  *   npx tsx bench/app.ts            # builds dist/app when its sources changed
+ *   npx tsx bench/app.ts --case run-page-100   # one case (and what it needs first)
  *
  * - `cold-start`: a new profile's first visit, navigation to an interactive runs list (a
  *   `run-row` or the empty state's launch link, as the page noted it), and the engine's ready
@@ -12,15 +13,22 @@
  * - `runs-10k` (OPFS): 10,000 runs seeded in the worker's database, a reload to the first row,
  *   then the list scrolled 200 px per animation frame for 180 frames: frame intervals and
  *   dropped frames (an interval over 25 ms).
+ * - `run-page-100` (OPFS): a 100-task `pipeline` run watched on its page while it runs (run
+ *   once, rewound to its first task and held, its page opened, then resumed): how long it ran
+ *   (its RunResumed to its RunFinished),
+ *   the page's main-thread time meanwhile (Chrome's `Performance.getMetrics`: `TaskDuration`,
+ *   `ScriptDuration`), its long tasks, and how many distinct progress counts the page showed
+ *   (the tree's finished/total of the sequence); median of 3.
  * Serves dist/app statically on loopback (e2e/support/static-server.ts), headless Chromium.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import type { Page } from "playwright-core";
 import { APP_DIR, ensureAppBuilt } from "../e2e/support/app.js";
 import { launchPersistent } from "../e2e/support/chromium.js";
-import { engineCall, engineReady, runStatus, until } from "../e2e/support/engine-page.js";
+import { engineCall, engineReady, runEvents, runStatus, until } from "../e2e/support/engine-page.js";
 import { serveStatic } from "../e2e/support/static-server.js";
 
 const LIST_READY = '[data-testid="run-row"], [data-testid="empty-launch"]';
@@ -81,6 +89,55 @@ async function seedRuns(page: Page, count: number): Promise<void> {
   );
 }
 
+/** A `pipeline` run of `tasks` tasks, finished, then rewound to its first task and held (paused): its id. */
+async function heldPipeline(page: Page, tasks: number): Promise<string> {
+  const { runId } = await engineCall<{ runId: string }>(page, "POST", "/v1/api/runs", { workflow: "pipeline", input: { tasks } });
+  await until(() => runStatus(page, runId), (s) => s === "finished", "the pipeline", 120_000);
+  // The engine lets go of a finished run just after its row says so: asked sooner, the rewind says it still runs here.
+  const rewind = () => engineCall<{ success: boolean; error?: string }>(page, "POST", `/v1/api/runs/${encodeURIComponent(runId)}/rewind`, { nodeId: "step-0", iteration: 0, restoreVcs: false, resume: false });
+  const rewound = await until(rewind, (r) => r.success || !/is running in this process/.test(r.error ?? ""), "the rewind");
+  if (!rewound.success) throw new Error(`rewind failed: ${rewound.error}`);
+  return runId;
+}
+
+/** Watches a held run's page while the run goes on from its Resume to its end. */
+async function watchRunPage(page: Page, base: string, runId: string): Promise<{ runMs: number; pageTaskMs: number; pageScriptMs: number; longTasks: number; longestTaskMs: number; progressShown: number }> {
+  await page.goto(`${base}runs/${encodeURIComponent(runId)}`);
+  await page.locator('[data-testid="run-status"][data-status="paused"]').waitFor({ timeout: 60_000 });
+  await page.evaluate(() => {
+    const seen = new Set<number>();
+    const longs: number[] = [];
+    (globalThis as unknown as { watched: { seen: Set<number>; longs: number[] } }).watched = { seen, longs };
+    new PerformanceObserver((list) => void list.getEntries().forEach((e) => longs.push(e.duration))).observe({ type: "longtask" });
+    new MutationObserver(() => {
+      const status = document.querySelector('[data-testid="run-status"]')?.getAttribute("data-status");
+      const done = Number(document.querySelector('[data-testid="tree-group-progress"]')?.textContent?.split("/")[0] ?? -1);
+      if (status === "running" && done > 0 && done < 100) seen.add(done);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable");
+  const metric = async () => Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
+  const before = await metric();
+  const started = Date.now();
+  await page.getByTestId("run-resume").click();
+  await page.locator('[data-testid="run-action-dialog"] [data-testid="confirm"]').click();
+  await page.locator('[data-testid="run-status"][data-status="finished"]').waitFor({ timeout: 60_000 });
+  const after = await metric();
+  // The run's own time, from its events: the page's clicks and waits are not the run's.
+  const events = await runEvents(page, runId);
+  const resumed = events.findLast((e) => e.type === "RunResumed")?.timestampMs;
+  const finished = events.findLast((e) => e.type === "RunFinished")?.timestampMs;
+  const runMs = resumed !== undefined && finished !== undefined ? finished - resumed : Date.now() - started;
+  await cdp.detach();
+  const watched = await page.evaluate(() => {
+    const w = (globalThis as unknown as { watched: { seen: Set<number>; longs: number[] } }).watched;
+    return { progressShown: w.seen.size, longTasks: w.longs.length, longestTaskMs: Math.round(Math.max(0, ...w.longs)) };
+  });
+  const ms = (name: string) => Math.round(((after[name] ?? 0) - (before[name] ?? 0)) * 1000);
+  return { runMs, pageTaskMs: ms("TaskDuration"), pageScriptMs: ms("ScriptDuration"), ...watched };
+}
+
 /** Scrolls the runs list one step per animation frame; frame intervals in ms. */
 async function scrollFrames(page: Page): Promise<{ frames: number; p50: number; p95: number; maxMs: number; dropped: number; scrolledTo: number } | null> {
   return page.evaluate(async () => {
@@ -102,10 +159,15 @@ async function scrollFrames(page: Page): Promise<{ frames: number; p50: number; 
   });
 }
 
+const { values } = parseArgs({ options: { case: { type: "string" } } });
+const want = (name: string) => values.case === undefined || values.case === name;
+const OPFS_ONLY = ["runs-10k", "run-page-100"];
+
 await ensureAppBuilt();
 const server = await serveStatic(APP_DIR);
 try {
   for (const storage of ["opfs", "idb"] as const) {
+    if (storage === "idb" && values.case !== undefined && OPFS_ONLY.includes(values.case)) continue;
     const profile = mkdtempSync(join(tmpdir(), `flow-bench-app-${storage}-`));
     const ctx = await launchPersistent(profile);
     try {
@@ -116,24 +178,33 @@ try {
       const cold = await openTimes(page);
       const startup = await page.evaluate(() => (globalThis as unknown as EngineGlobal).__FLOW_ENGINE__.startup());
       const reported = await page.evaluate(() => (globalThis as unknown as { __FLOW_ENGINE__: { storage: string } }).__FLOW_ENGINE__.storage);
-      print({ bench: "app", case: "cold-start", storage: reported, listMs: cold.listMs, workerReadyMs: cold.readyMs, startup });
+      if (want("cold-start")) print({ bench: "app", case: "cold-start", storage: reported, listMs: cold.listMs, workerReadyMs: cold.readyMs, startup });
       await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
       await engineCall(page, "POST", "/v1/api/runs", { workflow: "hello", input: { name: "bench" } });
 
       const warm: { listMs: number | null; readyMs: number }[] = [];
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < (want("warm-start") ? 3 : 0); i++) {
         await page.reload();
         warm.push(await openTimes(page));
       }
       const warmStartup = await page.evaluate(() => (globalThis as unknown as EngineGlobal).__FLOW_ENGINE__.startup());
       const lists = warm.map((w) => w.listMs).filter((x): x is number => x !== null);
-      print({ bench: "app", case: "warm-start", storage: reported, listMs: lists.length ? median(lists) : null, workerReadyMs: median(warm.map((w) => w.readyMs)), startup: warmStartup });
+      if (want("warm-start")) print({ bench: "app", case: "warm-start", storage: reported, listMs: lists.length ? median(lists) : null, workerReadyMs: median(warm.map((w) => w.readyMs)), startup: warmStartup });
 
       await pipelineMs(page, 10); // warm the engine's code paths
-      const runs = [await pipelineMs(page, 100), await pipelineMs(page, 100), await pipelineMs(page, 100)];
-      print({ bench: "app", case: "workflow-100", storage: reported, ms: median(runs), runsMs: runs });
+      if (want("workflow-100")) {
+        const runs = [await pipelineMs(page, 100), await pipelineMs(page, 100), await pipelineMs(page, 100)];
+        print({ bench: "app", case: "workflow-100", storage: reported, ms: median(runs), runsMs: runs });
+      }
 
-      if (storage === "opfs") {
+      if (storage === "opfs" && want("run-page-100")) {
+        const watched: Awaited<ReturnType<typeof watchRunPage>>[] = [];
+        for (let i = 0; i < 3; i++) watched.push(await watchRunPage(page, server.url, await heldPipeline(page, 100)));
+        const mid = (key: keyof (typeof watched)[number]) => median(watched.map((w) => w[key]));
+        print({ bench: "app", case: "run-page-100", storage: reported, runMs: mid("runMs"), pageTaskMs: mid("pageTaskMs"), pageScriptMs: mid("pageScriptMs"), longTasks: mid("longTasks"), longestTaskMs: mid("longestTaskMs"), progressShown: mid("progressShown"), runs: watched });
+        await page.goto(server.url);
+      }
+      if (storage === "opfs" && want("runs-10k")) {
         await seedRuns(page, 10_000);
         const started = Date.now();
         await page.reload();

@@ -36,7 +36,7 @@ export async function engineCall<T>(page: Page, method: string, path: string, bo
 }
 
 /** A run's events. */
-export type RunEvent = { type: string; nodeId?: string; takeover?: boolean; seq: number };
+export type RunEvent = { type: string; nodeId?: string; takeover?: boolean; seq: number; timestampMs: number };
 
 /** The events of a run so far. */
 export async function runEvents(page: Page, runId: string): Promise<RunEvent[]> {

@@ -10,6 +10,7 @@ import { retryTask } from "../engine/index.js";
 import { previewDecisions } from "../engine/internal.js";
 import { FlowError } from "../errors.js";
 import type { GatewayHost } from "./host.js";
+import { publishWritten, seqOf } from "./publish-written.js";
 import type { retryNodeResultSchema } from "./results-changes.js";
 import { workflowDbOf } from "./workflow-db.js";
 
@@ -66,8 +67,11 @@ export async function retryNode(host: GatewayHost, p: { runId: string; nodeId: s
     const decisions = await previewDecisions(db, p.runId, target, Math.min(...starts), p.resetDependents !== false, p.keepDecisions === true);
     return { runId: p.runId, status: run.status, resetNodes: [], decisions };
   }
-  const reset = await retryTask(await workflowDbOf(host, p.runId), { runId: p.runId, nodeId: p.nodeId, iteration: target.iteration, ...(p.resetDependents !== undefined ? { resetDependents: p.resetDependents } : {}), ...(p.keepDecisions ? { keepDecisions: true } : {}) });
+  const db = await workflowDbOf(host, p.runId);
+  const before = await seqOf(db, p.runId);
+  const reset = await retryTask(db, { runId: p.runId, nodeId: p.nodeId, iteration: target.iteration, ...(p.resetDependents !== undefined ? { resetDependents: p.resetDependents } : {}), ...(p.keepDecisions ? { keepDecisions: true } : {}) });
   if (!reset.success) throw new FlowError("INVALID_TRANSITION", `Run ${p.runId} could not retry ${p.nodeId}: ${reset.error}`, { runId: p.runId, nodeId: p.nodeId });
+  await publishWritten(host, db, p.runId, before);
   const after = p.resume === false ? { status: (await host.db.requireRun(p.runId)).status } : await host.resumeRun(p.runId);
   return { runId: p.runId, status: after.status, resetNodes: reset.resetNodes, decisions: reset.decisions ?? [] };
 }

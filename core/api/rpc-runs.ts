@@ -16,6 +16,7 @@ import { planFork, timeTravel } from "../time-travel/index.js";
 import { ANNOTATIONS } from "./contract.js";
 import type { GatewayHost } from "./host.js";
 import { runAuthOf } from "./identity.js";
+import { publishWritten, seqOf } from "./publish-written.js";
 import { launchRunResultSchema, pauseRunResultSchema, runStatusResultSchema } from "./results.js";
 import { forkRunResultSchema, hijackRunResultSchema, rewindRunResultSchema } from "./results-changes.js";
 import type { RpcMethod } from "./rpc-types.js";
@@ -164,7 +165,10 @@ const rewindRun: RpcMethod<z.infer<typeof rewindRunParams>, RewindRunResult> = {
     const { resume, preview: _preview, ...opts } = p;
     const definedOpts = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) as typeof opts;
     // Through the run's workflow: its handle knows the output tables of the tasks to reset.
-    const result = await timeTravel(await workflowDbOf(host, p.runId), definedOpts);
+    const db = await workflowDbOf(host, p.runId);
+    const before = await seqOf(db, p.runId);
+    const result = await timeTravel(db, definedOpts);
+    await publishWritten(host, db, p.runId, before);
     if (result.success && resume) return { ...result, ...(await host.resumeRun(p.runId)) };
     return { ...result, runId: p.runId, status: (await host.db.requireRun(p.runId)).status };
   },

@@ -62,8 +62,23 @@ describe("the run actions of the domain API (retry, rewind, diffs)", () => {
     close();
   });
 
+  it("tells the change stream of a retry that does not resume the run", async () => {
+    const { api, host, settle, heal, close } = await setup();
+    await api.launchRun({ workflow: "flaky", input: {}, runId: "f3" });
+    expect((await settle("f3")).status).toBe("failed");
+    const heard: string[] = [];
+    const stop = host.changes.subscribe((c) => void (c.runId === "f3" && heard.push(c.reason)));
+    expect(await api.request("POST", "/v1/api/runs/f3/nodes/flaky/retry", { resume: false })).toMatchObject({ resetNodes: ["flaky"] });
+    expect(heard).toContain("TaskReset");
+    stop();
+    heal();
+    await api.resumeRun("f3");
+    expect((await settle("f3")).status).toBe("finished");
+    close();
+  });
+
   it("refuses to retry while the run executes here, rewinds a finished run over HTTP, and answers VCS_FAILED for diffs of a run without snapshots", async () => {
-    const { api, settle, heal, release, close } = await setup();
+    const { api, host, settle, heal, release, close } = await setup();
     await api.launchRun({ workflow: "held", input: {}, runId: "h1" });
     expect(await codeOf(api.retryNode("h1", "hold"))).toBe("INVALID_TRANSITION 409"); // executing here: pause or cancel first
     release();
@@ -82,6 +97,16 @@ describe("the run actions of the domain API (retry, rewind, diffs)", () => {
     expect((await settle("f2")).status).toBe("finished");
     const flaky = (await api.getRun("f2")).nodes.find((n) => n.nodeId === "flaky")!;
     expect(flaky.attempts.map((a) => a.state)).toEqual(["finished", "finished"]); // the rewound attempt is kept as evidence beside the new one
+
+    // A rewind that leaves the run paused writes events no session runs: the change stream
+    // (another tab's run page, a client's run list) hears them.
+    const heard: string[] = [];
+    const stop = host.changes.subscribe((c) => void (c.runId === "f2" && heard.push(c.reason)));
+    expect(await api.rewindRun({ runId: "f2", nodeId: "after", restoreVcs: false, resume: false })).toMatchObject({ success: true, status: "paused" });
+    expect(heard).toContain("TimeTravelFinished");
+    stop();
+    await api.resumeRun("f2");
+    expect((await settle("f2")).status).toBe("finished");
 
     expect(await codeOf(api.getNodeDiff("f2", "flaky", { attempt: 1 }))).toBe("VCS_FAILED 500"); // tests run with FLOW_SNAPSHOTS=off
     expect(await codeOf(api.getRunDiff("f2"))).toBe("VCS_FAILED 500");

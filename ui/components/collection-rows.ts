@@ -10,7 +10,7 @@
  * the live-query engine at all. The rows are the collection's own objects: a changed row is a
  * new object, so a view keyed by index re-renders that row only.
  */
-import { type Accessor, createSignal, onCleanup } from "solid-js";
+import { type Accessor, createMemo, createSignal, onCleanup } from "solid-js";
 import type { LiveCollection } from "../../core/data/index.js";
 
 /** The rows and status of a followed collection (the parts of `useLiveQuery` the views read). */
@@ -75,4 +75,18 @@ export function createCollectionRows<T extends object>(collection: LiveCollectio
     isReady: { get: () => status() === "ready" },
     isError: { get: () => status() === "error" },
   }) as CollectionRows<T>;
+}
+
+/**
+ * `createCollectionRows` of the collection `of()` names, followed anew when it names another
+ * (a run page whose run id changed, another run picked to compare); undefined while it names none.
+ * @example
+ * const nodes = createRowsOf(() => cols.nodes(runId()));
+ * <Show when={nodes()?.isReady}>{nodes()!().length} nodes</Show>
+ */
+export function createRowsOf<T extends object>(of: () => LiveCollection<T, any> | undefined, compare?: (a: T, b: T) => number): Accessor<CollectionRows<T> | undefined> {
+  return createMemo(() => {
+    const collection = of();
+    return collection ? createCollectionRows(collection, compare) : undefined;
+  });
 }

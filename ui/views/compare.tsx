@@ -10,7 +10,7 @@ import { A, useSearchParams } from "@solidjs/router";
 import { createMemo, createResource, For, type JSX, Show } from "solid-js";
 import type { GatewayRunRow } from "../../core/data/index.js";
 import { Breadcrumbs } from "../components/breadcrumbs.js";
-import { createCollectionRows } from "../components/collection-rows.js";
+import { createCollectionRows, createRowsOf } from "../components/collection-rows.js";
 import { EmptyState } from "../components/empty-state.js";
 import { errorText } from "../components/error-text.js";
 import { formatAgo, formatDuration, formatUsage } from "../components/format.js";
@@ -131,10 +131,9 @@ export default function Compare() {
 /** One run of the comparison, live: its row, its agents' usage and its tasks' output rows. */
 function useSide(id: () => string | undefined) {
   const { cols } = useConnection();
-  // The run's collection followed per id, its rows read as they are (not a live query: picking
-  // a run made the query again, whose first read suspended the view, the picker and its focus
-  // taken down and drawn again under the shell's "Loading…").
-  const rows = createMemo(() => (id() ? createCollectionRows(cols.run(id()!)) : undefined));
+  // The run's rows as they are (not a live query: picking a run made the query again, whose first
+  // read suspended the view, the picker and its focus taken down and drawn again under "Loading…").
+  const rows = createRowsOf(() => (id() ? cols.run(id()!) : undefined));
   const run = createMemo<GatewayRunRow | undefined>(() => rows()?.()[0]);
   // Read again when a task settles (a string key: a refresh that changed nothing fetches nothing).
   const version = () => {

@@ -7,9 +7,9 @@
  */
 import { eq, useLiveQuery } from "@tanstack/solid-db";
 import { type Accessor, createMemo, createResource } from "solid-js";
-import type { GatewayRunEventRow, GatewayRunNode, GatewayRunRow, GatewayRunTreeRow, LiveCollection } from "../../../core/data/index.js";
+import type { GatewayRunEventRow, GatewayRunNode, GatewayRunRow, GatewayRunTreeRow } from "../../../core/data/index.js";
 import type { XmlNode } from "../../../core/jsx/index.js";
-import { createCollectionRows } from "../../components/collection-rows.js";
+import { createRowsOf } from "../../components/collection-rows.js";
 import { lastAnswer } from "../../components/last-answer.js";
 import { useConnection } from "../../flow-context.js";
 
@@ -25,14 +25,13 @@ export type RunData = ReturnType<typeof useRunData>;
 export function useRunData(runId: Accessor<string>) {
   const conn = useConnection();
   const { cols } = conn;
-  // The run's own collections, followed while `runId` names them, are read as their rows (plain,
-  // not a live query's store): a live run changes them at every task, and reconciling each
-  // change into a deep store was a fifth of the page's time (docs/performance.md "A live run's timeline").
-  const follow = <T extends object>(of: (id: string) => LiveCollection<T, any>, compare?: (a: T, b: T) => number) => createMemo(() => createCollectionRows(of(runId()), compare));
-  const runQ = follow((id) => cols.run(id));
-  const nodesQ = follow((id) => cols.nodes(id));
-  const treeQ = follow((id) => cols.runTree(id), (a, b) => a.ordinal - b.ordinal);
-  const eventsQ = follow((id) => cols.runEvents(id), (a, b) => a.seq - b.seq);
+  // The run's own collections are read as their rows (plain, not a live query's store): a live
+  // run changes them at every task, and reconciling each change into a deep store was a fifth
+  // of the page's time (docs/performance.md "A live run's timeline").
+  const runRows = createRowsOf(() => cols.run(runId()));
+  const nodeRows = createRowsOf(() => cols.nodes(runId()));
+  const treeRows = createRowsOf(() => cols.runTree(runId()), (a, b) => a.ordinal - b.ordinal);
+  const eventRows = createRowsOf(() => cols.runEvents(runId()), (a, b) => a.seq - b.seq);
   const approvalsQ = useLiveQuery((q) => q.from({ a: cols.approvals }).where(({ a }) => eq(a.runId, runId())));
   const childrenQ = useLiveQuery((q) => q.from({ r: cols.runs }).where(({ r }) => eq(r.parentRunId, runId())));
   const listedQ = useLiveQuery((q) => q.from({ r: cols.runs }).where(({ r }) => eq(r.runId, runId())));
@@ -44,15 +43,16 @@ export function useRunData(runId: Accessor<string>) {
   const unseen = () => conn.lastSeen?.isUnseen(cols.run(runId()).id) === true;
   /** The run row once loaded (undefined while loading or when it failed); unseen, the runs list's row of it. */
   const run = createMemo<GatewayRunRow | undefined>(() => {
-    if (!runQ().isReady) return undefined;
-    const row = runQ()()[0];
+    const rows = runRows();
+    if (!rows?.isReady) return undefined;
+    const row = rows()[0];
     if (row || !unseen()) return row;
     const listed = listedQ.isReady ? listedQ()[0] : undefined;
     return listed ? { ...listed, output: null, auth: null, nodes: [], frameNo: 0, lastSeq: 0 } : undefined;
   });
-  const nodes = (): GatewayRunNode[] => nodesQ()();
-  const tasks = (): GatewayRunTreeRow[] => treeQ()();
-  const events = (): GatewayRunEventRow[] => eventsQ()();
+  const nodes = (): GatewayRunNode[] => nodeRows()?.() ?? [];
+  const tasks = (): GatewayRunTreeRow[] => treeRows()?.() ?? [];
+  const events = (): GatewayRunEventRow[] => eventRows()?.() ?? [];
   const frameNo = createMemo(() => tasks()[0]?.frameNo ?? 0);
   // Keyed by a string, so a refresh of the same frame does not fetch it again.
   const [structure] = createResource(
@@ -63,7 +63,7 @@ export function useRunData(runId: Accessor<string>) {
     },
   );
   /** The error that kept the run from loading (RUN_NOT_FOUND, GATEWAY_UNAVAILABLE...). */
-  const loadError = (): unknown => (runQ().isError ? (cols.run(runId()).utils.lastError ?? new Error(`Run ${runId()} could not be loaded.`)) : undefined);
+  const loadError = (): unknown => (runRows()?.isError ? (cols.run(runId()).utils.lastError ?? new Error(`Run ${runId()} could not be loaded.`)) : undefined);
 
   return {
     cols,
@@ -77,14 +77,14 @@ export function useRunData(runId: Accessor<string>) {
     structure: () => lastAnswer(structure) ?? null,
     approvals: () => (approvalsQ.isReady ? approvalsQ() : []),
     children: () => (childrenQ.isReady ? [...childrenQ()].sort((a, b) => a.createdAtMs - b.createdAtMs) : []),
-    loading: () => !runQ().isReady && !runQ().isError,
+    loading: () => !runRows()?.isReady && !runRows()?.isError,
     loadError,
     /** The workspace answered and has no such run (a link of another workspace, or a wrong one). */
-    missing: () => runQ().isReady && runQ()().length === 0 && !unseen(),
+    missing: () => runRows()?.isReady === true && runRows()!().length === 0 && !unseen(),
     unseen,
     /** This browser's engine is still opening its database (the run is looked for once it has). */
     opening: () => conn.engineReady !== undefined && !conn.engineReady(),
-    eventsLoading: () => !eventsQ().isReady && !eventsQ().isError,
-    treeLoading: () => !treeQ().isReady && !treeQ().isError,
+    eventsLoading: () => !eventRows()?.isReady && !eventRows()?.isError,
+    treeLoading: () => !treeRows()?.isReady && !treeRows()?.isError,
   };
 }

@@ -27,10 +27,10 @@ import type { QueryClient } from "@tanstack/query-core";
 import type { DomainChange } from "../api/index.js";
 import { isFlowError } from "../errors.js";
 import type { ConnectionStatus } from "./change-stream.js";
-import { Coalescer } from "./refresh-coalescer.js";
 import { listAllRunEvents } from "./data-api.js";
 import type { DataClient } from "./data-client.js";
 import type { LiveCollection } from "./query-collection.js";
+import { Coalescer } from "./refresh-coalescer.js";
 import type { GatewayRunEventRow, GatewayRunRow, GatewayRunSummaryRow } from "./rows.js";
 import type { CollectionName, CollectionSource, PerRunKind } from "./source.js";
 

@@ -14,6 +14,7 @@ import { ActionButton } from "../../components/action-button.js";
 import { ConfirmDialog } from "../../components/confirm-dialog.js";
 import { errorText } from "../../components/error-text.js";
 import { JsonBlock } from "../../components/json-block.js";
+import { lastAnswer } from "../../components/last-answer.js";
 import { StatusBadge } from "../../components/status-badge.js";
 import { useConnection } from "../../flow-context.js";
 import { ForkDialog } from "./fork-dialog.js";
@@ -96,8 +97,8 @@ export function NodePanel(props: { run: GatewayRunRow; events: readonly GatewayR
       </Show>
       <Show when={props.node?.outputTable} fallback={<p class="muted">{props.node ? "This node writes no output row." : "This task has not run yet."}</p>}>
         <Show when={!output.error} fallback={<p class="error-banner">{errorText(output.error)}</p>}>
-          <Show when={output.state === "ready" || output.state === "refreshing"} fallback={<p class="muted">Loading the output…</p>}>
-            <Show when={output.latest?.row} fallback={<p class="muted" data-testid="no-output">{noOutput(state())}</p>}>
+          <Show when={lastAnswer(output)} fallback={<p class="muted">Loading the output…</p>}>
+            <Show when={lastAnswer(output)?.row} fallback={<p class="muted" data-testid="no-output">{noOutput(state())}</p>}>
               {(row) => <JsonBlock title={`Output · ${props.node?.outputTable}`} value={row()} open testId="node-output" />}
             </Show>
           </Show>

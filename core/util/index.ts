@@ -1,8 +1,10 @@
 /**
  * @module core/util
- * Small runtime-agnostic helpers: the clock port, hashing and loading an optional package lazily.
+ * Small runtime-agnostic helpers: the clock port, hashing, counts with their noun and loading an
+ * optional package lazily.
  */
 export { systemClock } from "./clock.js";
 export type { ClockPort } from "./clock.js";
+export { formatCount, plural } from "./count.js";
 export { sha256Hex, stableStringify } from "./hash.js";
 export { lazyPackage } from "./lazy-package.js";

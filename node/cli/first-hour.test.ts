@@ -79,7 +79,8 @@ describe("the first hour with flow", () => {
     expect(bad.stderr).toMatch(/^flow signal: SIGNAL_PAYLOAD_INVALID: The payload of signal "go" does not match the schema of "go" in run r1: ok: Invalid input: expected boolean, received string\. .*\n$/);
     const good = flow(dir, "signal", "go", "--run-id", "r1", "--payload", '{"ok":true}', "--workflow", "review.tsx", "--delivery-id", "d1");
     expect(good.code, good.all).toBe(0);
-    expect(good.stdout).toContain("flow up review.tsx --run-id r1 --resume");
+    // The command it prints to resume the run names the workflow's store, as the delivery did.
+    expect(good.stdout).toContain("resumed: flow resume r1 --workflow review.tsx (");
 
     // The edited file is noticed once, in the CLI's own words (no raw Node warning).
     appendFileSync(join(dir, "review.tsx"), "// edited\n");

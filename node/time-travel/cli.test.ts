@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parse as parseShell } from "shell-quote";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import type { CliIO } from "../cli/command.js";
 import { main } from "../cli/main.js";
@@ -100,6 +101,28 @@ describe("time-travel CLI", () => {
     expect(gc.out).toMatch(/Deleted [1-9]\d* snapshot ref/);
     expect((await flow(repo, "snapshots", runId, "--db", db)).out).toContain("has no snapshots");
   }, 120_000);
+
+  it("the command a rewind prints to resume the run names the store it was given, and works as printed", async () => {
+    const repo = tempRepo();
+    vi.stubEnv("FLOW_TEST_DB", join(tempDir(), "flow.db"));
+    vi.stubEnv("FLOW_TEST_REPO", repo);
+    onTestFinished(() => void vi.unstubAllEnvs());
+    expect((await flow(repo, "up", FIXTURE, "--input", '{"word":"one"}', "--run-id", "tt1", "--quiet")).code).toBe(0);
+
+    // The workflow's store is not the project's default one: `flow resume tt1` alone would not find the run.
+    const rewind = await flow(repo, "rewind", "tt1", "b", "--workflow", FIXTURE);
+    expect(rewind.code, rewind.err).toBe(0);
+    const printed = rewind.out.match(/is paused until you resume it \(b pending\): (.+)\n/)?.[1];
+    expect(printed).toBe(`flow resume tt1 --workflow ${FIXTURE}`);
+    expect((await flow(repo, "runs", "tt1", "--workflow", FIXTURE)).out).toContain(`rewound, waits to be resumed: ${printed}`);
+    expect((await flow(repo, "resume", "tt1")).code).toBe(1); // the default store has no such run
+
+    const [, ...argv] = parseShell(printed!) as string[];
+    const resumed = await flow(repo, ...argv, "--quiet");
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(JSON.parse(resumed.out).status).toBe("finished");
+    expect(readFileSync(join(repo, "b.txt"), "utf8")).toBe("one b\n");
+  }, 60_000);
 
   it("flow up starts the run's first snapshot before it loads the workflow file, and the run uses it", async () => {
     const repo = tempRepo();

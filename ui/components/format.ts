@@ -2,6 +2,7 @@
  * @module ui/components/format
  * Times and durations as people read them in a console.
  */
+import { formatCount, plural } from "../../core/util/count.js";
 
 /**
  * A duration: `850 ms`, `12.4 s`, `3 m 05 s`, `2 h 04 m`.
@@ -71,28 +72,8 @@ export function shortId(id: string): string {
   return id.length <= 12 ? id : id.slice(0, 8);
 }
 
-/**
- * A count with its noun, singular for one ("1 input", "3 inputs").
- * @example
- * plural(1, "run"); // "1 run"
- */
-export function plural(n: number, noun: string): string {
-  return `${formatCount(n)} ${noun}${n === 1 ? "" : "s"}`;
-}
-
-// One formatter, as for dates: `Number#toLocaleString` builds one per call too (a live run's
-// page formats its counts at every update: 11 ms of a 100-task run's).
-let counts: Intl.NumberFormat | undefined;
-
-/**
- * A count grouped as the locale writes it (`10,000` in en-US).
- * @example
- * formatCount(12_345); // "12,345"
- */
-export function formatCount(n: number): string {
-  counts ??= new Intl.NumberFormat();
-  return counts.format(n);
-}
+// Counts are formatted as the CLI formats them (core/util/count.ts).
+export { formatCount, plural };
 
 /**
  * Tokens and cost of agent work in a few words ("1,904 tokens · $0.0031"); undefined when

@@ -63,7 +63,7 @@ export const approveCommand: CliCommand = {
       const text =
         result.status === "duplicate"
           ? `"${nodeId}" of run ${runId} was already decided this way; nothing changed.\n`
-          : `${verb} "${nodeId}" of run ${runId}${result.iteration ? ` (iteration ${result.iteration})` : ""}.\n${resumeHint(runId, values.workflow)}`;
+          : `${verb} "${nodeId}" of run ${runId}${result.iteration ? ` (iteration ${result.iteration})` : ""}.\n${resumeHint(runId, values)}`;
       printer(io, values.json)(result, text);
       return 0;
     });

@@ -40,7 +40,7 @@ export const hijackCommand: CliCommand = {
       printer(io, values.json)(
         { runId, nodeId, engine: plan.engine, sessionId: plan.sessionId, exitCode: done.exitCode, resetNodes: done.resetNodes, onHijackExit: plan.onHijackExit },
         `Left the ${plan.engine} session ${plan.sessionId} (exit ${done.exitCode ?? "signal"}). Task ${nodeId} is pending again` +
-          (plan.onHijackExit === "complete" ? ` and continues your session when the run resumes.\n${resumeHint(runId, values.workflow)}` : " (onHijackExit reopen).\n"),
+          (plan.onHijackExit === "complete" ? ` and continues your session when the run resumes.\n${resumeHint(runId, values)}` : " (onHijackExit reopen).\n"),
       );
       return 0;
     });

@@ -6,7 +6,7 @@
 import { stopRun } from "../../../core/engine/index.js";
 import type { CliCommand } from "../command.js";
 import { oneRunId, withRun } from "./run-cli.js";
-import { DB_HELP, parseCli, printer, STORE_OPTIONS, WORKFLOW_HELP } from "./wait-cli.js";
+import { DB_HELP, parseCli, printer, resumeCommand, STORE_OPTIONS, WORKFLOW_HELP } from "./wait-cli.js";
 
 const USAGE = `Usage: flow pause <runId> [options]
 
@@ -29,7 +29,7 @@ export const pauseCommand: CliCommand = {
     const runId = oneRunId(positionals);
     return withRun(io, values, runId, async ({ db }) => {
       const result = await stopRun(db, runId, "pause");
-      printer(io, values.json)(result, `Run ${runId} is ${result.status}.${result.status === "paused" ? ` Continue it: flow resume ${runId}` : ""}\n`);
+      printer(io, values.json)(result, `Run ${runId} is ${result.status}.${result.status === "paused" ? ` Continue it: ${resumeCommand(runId, values)}` : ""}\n`);
       return result.status === "paused" ? 0 : 1;
     });
   },

@@ -6,7 +6,7 @@
 import { retryTask } from "../../../core/engine/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { withRun } from "./run-cli.js";
-import { DB_HELP, iterationArg, parseCli, printer, STORE_OPTIONS, WORKFLOW_HELP } from "./wait-cli.js";
+import { DB_HELP, iterationArg, parseCli, printer, resumeCommand, STORE_OPTIONS, WORKFLOW_HELP } from "./wait-cli.js";
 
 const USAGE = `Usage: flow retry <runId> <nodeId> [options]
 
@@ -41,7 +41,7 @@ export const retryCommand: CliCommand = {
         resetDependents: values["no-dependents"] !== true,
         force: values.force === true,
       });
-      const text = result.success ? `Reset ${result.resetNodes.join(", ")} of run ${runId}. Continue it: flow resume ${runId}\n` : `Failed: ${result.error}\n`;
+      const text = result.success ? `Reset ${result.resetNodes.join(", ")} of run ${runId}. Continue it: ${resumeCommand(runId, values)}\n` : `Failed: ${result.error}\n`;
       printer(io, values.json)(result, text);
       return result.success ? 0 : 1;
     });

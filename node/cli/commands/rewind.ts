@@ -8,7 +8,7 @@ import { timeTravel } from "../../../core/time-travel/index.js";
 import type { CliCommand } from "../command.js";
 import { ATTEMPT_OPTIONS, attemptArg, formatDecisions, iterationArg, runAndNode, travelCommand } from "./time-travel-cli.js";
 import { withRun } from "./run-cli.js";
-import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP } from "./wait-cli.js";
+import { DB_HELP, parseCli, resumeCommand, STORE_OPTIONS, WORKFLOW_HELP } from "./wait-cli.js";
 
 const USAGE = `Usage: flow rewind <runId> <nodeId> [options]
 
@@ -69,7 +69,7 @@ export const rewindCommand: CliCommand = {
             keepDecisions: values["keep-decisions"] === true,
             onProgress,
           }),
-        (r) => `${formatDecisions(r.decisions ?? [])}Run ${runId} is paused until you resume it (${r.resetNodes.join(", ")} pending): flow resume ${runId}\n`,
+        (r) => `${formatDecisions(r.decisions ?? [])}Run ${runId} is paused until you resume it (${r.resetNodes.join(", ")} pending): ${resumeCommand(runId, values)}\n`,
       ),
     );
   },

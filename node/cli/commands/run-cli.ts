@@ -11,7 +11,7 @@ import { FlowDb } from "../../../core/engine/index.js";
 import type { FlowWorkflow } from "../../../core/engine/index.js";
 import { type CliIO, UsageError } from "../command.js";
 import { loadWorkflow } from "../load-workflow.js";
-import { withStore } from "./wait-cli.js";
+import { type StoreOptions, withStore } from "./wait-cli.js";
 
 /** A run's store and the workflow it runs (undefined when neither given nor recorded). */
 export interface RunHandle {
@@ -37,7 +37,7 @@ export function oneRunId(positionals: string[]): string {
  * @example
  * await withRun(io, values, runId, ({ db, workflow }) => stopRun(db, runId, "cancel", { workflow }));
  */
-export async function withRun<T>(io: CliIO, where: { db?: string | undefined; workflow?: string | undefined }, runId: string, fn: (run: RunHandle) => Promise<T>): Promise<T> {
+export async function withRun<T>(io: CliIO, where: StoreOptions, runId: string, fn: (run: RunHandle) => Promise<T>): Promise<T> {
   if (where.workflow !== undefined) {
     if (where.db !== undefined) throw new UsageError("give --db or --workflow, not both.");
     const { workflow, path } = await loadWorkflow(where.workflow, io.cwd);

@@ -11,7 +11,7 @@ import { type CliCommand, type CliIO, UsageError, useColor } from "../command.js
 import { formatDuration, formatEvent } from "../progress.js";
 import { formatTranscript, formatUsage } from "../transcript-print.js";
 import { quoteIdent } from "../../../core/store/index.js";
-import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
+import { DB_HELP, parseCli, resumeCommand, STORE_OPTIONS, type StoreOptions, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 
 const USAGE = `Usage: flow runs [runId] [options]
 
@@ -51,8 +51,8 @@ export const runsCommand: CliCommand = {
     return withStore(io, values, async (db) => {
       if (runId && values.export) await exportEvents(db, runId, io);
       else if (runId && values.node !== undefined) await showNode(db, runId, values.node, { json: values.json === true, output: values.output === true }, io);
-      else if (runId) await showRun(db, runId, { json: values.json === true, events: eventCount }, io);
-      else await listRuns(db, { limit, ...(status ? { status: status as RunStatus } : {}) }, values.json === true, io);
+      else if (runId) await showRun(db, runId, { json: values.json === true, events: eventCount, where: values }, io);
+      else await listRuns(db, { limit, ...(status ? { status: status as RunStatus } : {}) }, { json: values.json === true, where: values }, io);
       return 0;
     });
   },
@@ -66,9 +66,9 @@ function countArg(text: string | undefined, what: string, fallback: number): num
   return n;
 }
 
-async function listRuns(db: FlowDb, filter: { limit: number; status?: RunStatus }, json: boolean, io: CliIO): Promise<void> {
+async function listRuns(db: FlowDb, filter: { limit: number; status?: RunStatus }, opts: { json: boolean; where: StoreOptions }, io: CliIO): Promise<void> {
   const runs = await db.listRuns(filter);
-  if (json) return io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
+  if (opts.json) return io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
   // A run left `running` by a process that is gone says so (it can be cancelled or resumed).
   const shown = (r: RunRecord) => (ownerStateOf(db.binding.env, r) === "gone" ? `${r.status} (owner gone)` : r.status);
   // Tokens and cost (child runs included) where a run's agents recorded usage; a list of runs
@@ -77,7 +77,7 @@ async function listRuns(db: FlowDb, filter: { limit: number; status?: RunStatus 
   const width = Math.max(0, ...usage.map((u) => u.length));
   runs.forEach((r, i) => {
     const cost = width ? `${usage[i]!.padEnd(width)}  ` : "";
-    io.stdout(`${new Date(r.createdAtMs).toISOString()}  ${shown(r).padEnd(16)} ${r.runId}  ${cost}${r.workflowName ?? ""}${pauseNote(r) ? `  (${pauseNote(r)})` : ""}\n`);
+    io.stdout(`${new Date(r.createdAtMs).toISOString()}  ${shown(r).padEnd(16)} ${r.runId}  ${cost}${r.workflowName ?? ""}${pauseNote(r, opts.where) ? `  (${pauseNote(r, opts.where)})` : ""}\n`);
   });
   if (runs.length === 0) io.stdout(filter.status ? `No ${filter.status} runs.\n` : "No runs.\n");
 }
@@ -122,7 +122,7 @@ async function showNode(db: FlowDb, runId: string, nodeId: string, opts: { json:
   io.stdout(formatTranscript(transcript, useColor(io)));
 }
 
-async function showRun(db: FlowDb, runId: string, opts: { json: boolean; events: number }, io: CliIO): Promise<void> {
+async function showRun(db: FlowDb, runId: string, opts: { json: boolean; events: number; where: StoreOptions }, io: CliIO): Promise<void> {
   const run = await db.requireRun(runId);
   const [stored, attempts, eventTotal, frame, usage] = await Promise.all([db.listNodes(runId), db.listAttempts(runId), db.countEvents(runId), db.getFrame(runId), db.getRunUsage(runId)]);
   const nodes = inPlanOrder(stored, frame?.tasks.map((t) => t.nodeId) ?? []);
@@ -134,7 +134,7 @@ async function showRun(db: FlowDb, runId: string, opts: { json: boolean; events:
   if (opts.json) return io.stdout(`${JSON.stringify({ run, nodes: lines, counts, usage, recentEvents: events }, null, 2)}\n`);
 
   const color = useColor(io);
-  io.stdout(`${header(run, now, ownerStateOf(db.binding.env, run))}\n`);
+  io.stdout(`${header(run, now, ownerStateOf(db.binding.env, run), opts.where)}\n`);
   if (run.error) io.stdout(`  error: ${run.error.code}: ${run.error.message}\n`);
   io.stdout(lines.length ? "\nNodes (plan order):\n" : "\nNo nodes yet.\n");
   const width = Math.min(40, Math.max(4, ...lines.map((n) => label(n).length)));
@@ -166,9 +166,9 @@ function inPlanOrder(nodes: NodeRecord[], plan: string[]): NodeRecord[] {
   return [...nodes].sort((a, b) => key(a) - key(b) || (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0) || a.iteration - b.iteration);
 }
 
-function header(run: RunRecord, now: number, owner: RunOwnerState): string {
+function header(run: RunRecord, now: number, owner: RunOwnerState, where: StoreOptions): string {
   const end = run.finishedAtMs ?? (run.status === "running" ? now : run.updatedAtMs);
-  return `Run ${run.runId}  ${run.status}${owner === "gone" ? " (owner gone: flow cancel or flow resume it)" : ""}${run.workflowName ? `  (${run.workflowName})` : ""}${pauseNote(run) ? `: ${pauseNote(run)}` : ""}\n  started ${new Date(run.createdAtMs).toISOString()}, ${run.finishedAtMs ? "ended" : "last change"} after ${formatDuration(end - run.createdAtMs)}`;
+  return `Run ${run.runId}  ${run.status}${owner === "gone" ? " (owner gone: flow cancel or flow resume it)" : ""}${run.workflowName ? `  (${run.workflowName})` : ""}${pauseNote(run, where) ? `: ${pauseNote(run, where)}` : ""}\n  started ${new Date(run.createdAtMs).toISOString()}, ${run.finishedAtMs ? "ended" : "last change"} after ${formatDuration(end - run.createdAtMs)}`;
 }
 
 function label(n: NodeRecord): string {
@@ -181,10 +181,10 @@ function timeSpent(attempts: AttemptRecord[], n: NodeRecord, now: number): numbe
   return total;
 }
 
-/** Why a paused run is paused, in words (empty for other runs). */
-function pauseNote(run: RunRecord): string {
+/** Why a paused run is paused, in words (empty for other runs); `where`: the store options given, for the command that resumes it. */
+function pauseNote(run: RunRecord, where: StoreOptions): string {
   if (run.status !== "paused") return "";
-  if (run.pauseReason === "rewind") return "rewound, waits to be resumed: flow up <workflow file> --run-id <id> --resume";
+  if (run.pauseReason === "rewind") return `rewound, waits to be resumed: ${resumeCommand(run.runId, where)}`;
   if (run.pauseReason === "shutdown") return "its host stopped; resumes when a host serving its workflow starts";
   return "paused by a person, waits to be resumed";
 }

@@ -57,7 +57,7 @@ export const signalCommand: CliCommand = {
       const text =
         result.status === "duplicate"
           ? `Delivery ${result.deliveryId} was made before; nothing changed.\n`
-          : `Delivered ${kind} "${name}" to ${target} (delivery ${result.deliveryId}).\n${runId !== undefined ? resumeHint(runId, values.workflow) : "flow wake lists the runs it lets continue.\n"}`;
+          : `Delivered ${kind} "${name}" to ${target} (delivery ${result.deliveryId}).\n${runId !== undefined ? resumeHint(runId, values) : "flow wake lists the runs it lets continue.\n"}`;
       printer(io, values.json)(result, text);
       return 0;
     });

@@ -10,6 +10,7 @@ import { type CliCommand, UsageError } from "../command.js";
 import { ATTEMPT_OPTIONS, attemptArg, iterationArg, requireWorkspace } from "./time-travel-cli.js";
 import { DB_HELP, parseCli, printer, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 import { TABLES } from "../../../core/protocol.js";
+import { plural } from "../../../core/util/index.js";
 
 const USAGE = `Usage: flow snapshots <runId> [options]
 
@@ -45,7 +46,7 @@ export const snapshotsCommand: CliCommand = {
       const workspace = requireWorkspace(runId, row?.workspace_dir);
       if (values.gc) {
         const removed = await removeRunSnapshots(db, runId);
-        print({ runId, workspace, removed }, `Deleted ${removed} snapshot ref(s) of run ${runId} in ${workspace}.\n`);
+        print({ runId, workspace, removed }, `Deleted ${plural(removed, "snapshot ref")} of run ${runId} in ${workspace}.\n`);
         return 0;
       }
       const snapshots = await listRunSnapshots(db, runId, createGitVcs(), workspace);
@@ -59,7 +60,7 @@ export const snapshotsCommand: CliCommand = {
       const { from, to, files } = await attemptDiff(db, { runId, nodeId: values.diff, iteration, ...(attempt !== undefined ? { attempt } : {}) });
       const mark = { added: "A", modified: "M", deleted: "D" } as const;
       const text = files.map((f) => `  ${mark[f.status]} ${f.path}${f.oldMode && f.newMode && f.oldMode !== f.newMode ? `  (mode ${f.oldMode} -> ${f.newMode})` : ""}\n`).join("");
-      print({ runId, nodeId: values.diff, iteration, from, to, files }, `${values.diff} changed ${files.length} file(s) (${from.slice(0, 10)} -> ${to?.slice(0, 10)}):\n${text}`);
+      print({ runId, nodeId: values.diff, iteration, from, to, files }, `${values.diff} changed ${plural(files.length, "file")} (${from.slice(0, 10)} -> ${to?.slice(0, 10)}):\n${text}`);
       return 0;
     });
   },

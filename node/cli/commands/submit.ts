@@ -39,7 +39,7 @@ export const submitCommand: CliCommand = {
         ...(iteration !== undefined ? { iteration } : {}),
         ...(values.by !== undefined ? { submittedBy: values.by } : {}),
       });
-      const text = result.status === "duplicate" ? `"${nodeId}" of run ${runId} already has this answer; nothing changed.\n` : `Submitted "${nodeId}" of run ${runId}.\n${resumeHint(runId, values.workflow)}`;
+      const text = result.status === "duplicate" ? `"${nodeId}" of run ${runId} already has this answer; nothing changed.\n` : `Submitted "${nodeId}" of run ${runId}.\n${resumeHint(runId, values)}`;
       printer(io, values.json)(result, text);
       return 0;
     });

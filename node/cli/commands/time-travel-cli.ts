@@ -7,6 +7,7 @@
 import type { FlowEvent, RunResult } from "../../../core/engine/index.js";
 import type { ResetDecision } from "../../../core/engine/internal.js";
 import { FlowError, isFlowError } from "../../../core/errors.js";
+import { plural } from "../../../core/util/index.js";
 import type { CrossedEffect, EffectBoundaryReport } from "../../../core/time-travel/index.js";
 import { routeWarnings } from "../../engine/index.js";
 import { type CliIO, EXIT, UsageError, useColor } from "../command.js";
@@ -42,7 +43,7 @@ export { iterationArg };
 export function formatTravelEvent(e: FlowEvent, color: boolean): string | null {
   const c = (code: number, s: string) => (color ? `\u001b[${code}m${s}\u001b[0m` : s);
   const at = (x: { nodeId: string; iteration: number; attempt: number }) => `${x.nodeId}${x.iteration ? `@${x.iteration}` : ""} attempt ${x.attempt}`;
-  const forced = (n: number) => (n ? c(33, `, ${n} side effect(s) crossed with --force`) : "");
+  const forced = (n: number) => (n ? c(33, `, ${plural(n, "side effect")} crossed with --force`) : "");
   const kept = (repositories: string[] | undefined) =>
     repositories?.length ? `\n  ${c(33, "!")} left as ${repositories.length === 1 ? "it is" : "they are"}: ${repositories.join(", ")} (a git repository of its own inside the workspace: snapshots hold the commit it was at, not its files)` : "";
   switch (e.type) {
@@ -53,7 +54,7 @@ export function formatTravelEvent(e: FlowEvent, color: boolean): string | null {
     case "TaskReset":
       return `${c(90, "○")} ${e.nodeId}${e.iteration ? `@${e.iteration}` : ""} reset to pending`;
     case "TimeTravelFinished":
-      return `${c(32, "✓")} rewound: ${e.resetNodes.length} node(s) pending, files ${e.vcsRestored ? "restored" : "untouched"}${forced(e.forcedEffects)}${kept(e.keptRepositories)}`;
+      return `${c(32, "✓")} rewound: ${plural(e.resetNodes.length, "node")} pending, files ${e.vcsRestored ? "restored" : "untouched"}${forced(e.forcedEffects)}${kept(e.keptRepositories)}`;
     case "RevertFinished":
       return `${c(32, "✓")} files reverted${forced(e.forcedEffects)}${kept(e.keptRepositories)}`;
     default:

@@ -9,6 +9,7 @@ import { type CliCommand, UsageError } from "../command.js";
 import { formatDuration } from "../progress.js";
 import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 import { TABLES } from "../../../core/protocol.js";
+import { plural } from "../../../core/util/index.js";
 
 const USAGE = `Usage: flow timeline <runId> [options]
 
@@ -64,7 +65,7 @@ export const timelineCommand: CliCommand = {
       }
       if (timeTravels.length) io.stdout("\nRewinds and reverts:\n");
       for (const t of timeTravels) {
-        io.stdout(`  ${new Date(t.createdAtMs).toISOString().slice(11, 23)}  ${t.kind.padEnd(7)} to ${t.nodeId}${t.iteration ? `@${t.iteration}` : ""} #${t.attempt}  ${t.status}${t.forcedEffects ? `  (${t.forcedEffects} side effect(s) forced)` : ""}${t.error ? `  ${t.error}` : ""}\n`);
+        io.stdout(`  ${new Date(t.createdAtMs).toISOString().slice(11, 23)}  ${t.kind.padEnd(7)} to ${t.nodeId}${t.iteration ? `@${t.iteration}` : ""} #${t.attempt}  ${t.status}${t.forcedEffects ? `  (${plural(t.forcedEffects, "side effect")} forced)` : ""}${t.error ? `  ${t.error}` : ""}\n`);
       }
       return 0;
     });

@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { quote } from "shell-quote";
 import { FlowDb } from "../../../core/engine/index.js";
 import { FlowError } from "../../../core/errors.js";
 import { resolveBackend } from "../../config/index.js";
@@ -16,6 +17,12 @@ import { loadWorkflow } from "../load-workflow.js";
 
 /** The `--db`, `--workflow` and `--json` options of the commands that read a store. */
 export const STORE_OPTIONS = { db: { type: "string" }, workflow: { type: "string" }, json: { type: "boolean" } } as const;
+
+/** Where a command's store is, as the user gave it (`--db`, `--workflow`; neither: the project's). */
+export interface StoreOptions {
+  db?: string | undefined;
+  workflow?: string | undefined;
+}
 
 /** How every command describes where its store is when `--db` is not given (one wording everywhere). */
 export const DB_DEFAULT = `default: the store the project resolves (FLOW_BACKEND, FLOW_DB_PATH, flow.config.json...), else ${DEFAULT_DB_PATH}`;
@@ -40,7 +47,7 @@ export function parseCli<T extends ParseArgsConfig["options"]>(argv: string[], o
  * A SQLite store that does not exist is STORE_NOT_FOUND rather than a new empty one: these
  * commands act on runs already there.
  */
-export async function withStore<T>(io: CliIO, where: { db?: string | undefined; workflow?: string | undefined }, fn: (db: FlowDb) => Promise<T>): Promise<T> {
+export async function withStore<T>(io: CliIO, where: StoreOptions, fn: (db: FlowDb) => Promise<T>): Promise<T> {
   if (where.db !== undefined && where.workflow !== undefined) throw new UsageError("give --db or --workflow, not both.");
   if (where.workflow !== undefined) {
     const { workflow } = await loadWorkflow(where.workflow, io.cwd);
@@ -88,7 +95,19 @@ export function printer(io: CliIO, json: boolean | undefined) {
   return (value: unknown, text: string) => io.stdout(json ? `${JSON.stringify(value, null, 2)}\n` : text);
 }
 
-/** The line telling the user how the run continues after a delivery (`file`: the `--workflow` given). */
-export function resumeHint(runId: string, file: string | undefined): string {
-  return `The run continues when it is resumed: flow up ${file ?? "<workflow file>"} --run-id ${runId} --resume (flow wake lists runs ready to continue).\n`;
+/**
+ * The command that resumes `runId`, naming the store the user named (`--workflow` or `--db`, as
+ * given): pasted into the same directory, it finds the run (`flow resume` alone reads the
+ * project's default store).
+ * @example
+ * resumeCommand("7f3a", { workflow: "release.tsx" }); // "flow resume 7f3a --workflow release.tsx"
+ */
+export function resumeCommand(runId: string, where: StoreOptions): string {
+  const store = where.workflow !== undefined ? ["--workflow", where.workflow] : where.db !== undefined ? ["--db", where.db] : [];
+  return quote(["flow", "resume", runId, ...store]);
+}
+
+/** The line telling the user how the run continues after a delivery (`where`: the store options given). */
+export function resumeHint(runId: string, where: StoreOptions): string {
+  return `The run continues when it is resumed: ${resumeCommand(runId, where)} (flow wake lists runs ready to continue).\n`;
 }

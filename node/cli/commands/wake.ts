@@ -11,7 +11,7 @@ const USAGE = `Usage: flow wake [options]
 
 Lists the parked runs (waiting-approval, waiting-event, waiting-timer) that can progress now:
 a decision, answer, signal or event was delivered to them, or a deadline (timer, timeout,
-auto-approval) passed. Resume each with: flow up <workflow file> --run-id <id> --resume.
+auto-approval) passed. Resume each with: flow resume <id> (with the --workflow or --db given here).
 
 Options:
 ${WORKFLOW_HELP}

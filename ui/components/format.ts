@@ -2,7 +2,7 @@
  * @module ui/components/format
  * Times and durations as people read them in a console.
  */
-import { formatCount, plural } from "../../core/util/count.js";
+import { formatCount, plural } from "../../core/util/index.js";
 
 /**
  * A duration: `850 ms`, `12.4 s`, `3 m 05 s`, `2 h 04 m`.

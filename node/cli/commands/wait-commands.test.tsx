@@ -64,7 +64,8 @@ describe("flow approvals / approve / wake", () => {
     expect(conflict.stderr).toContain("APPROVAL_ALREADY_DECIDED");
 
     expect(JSON.parse((await flow("wake", "--json")).stdout)).toEqual([{ runId: parked.runId, status: "waiting-approval", workflowName: "ship" }]);
-    expect((await flow("wake")).stdout).toMatch(new RegExp(`^${parked.runId}  waiting-approval +ship\\n$`));
+    // With the command that resumes it, naming the store it was given.
+    expect((await flow("wake")).stdout).toMatch(new RegExp(`^${parked.runId}  waiting-approval +ship\\n\\nResume it with:\\n  flow resume ${parked.runId} --db flow.db\\n$`));
 
     expect((await runWorkflow(wf, { runId: parked.runId, resume: true })).status).toBe("finished");
     expect(await db.listOutputs(parked.runId, "decision")).toEqual([expect.objectContaining({ approved: true, note: "lgtm", decidedBy: "ana" })]);

@@ -5,13 +5,14 @@
  */
 import { listRunsToWake } from "../../../core/engine/index.js";
 import type { CliCommand } from "../command.js";
-import { DB_HELP, parseCli, printer, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
+import { DB_HELP, parseCli, printer, resumeCommand, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 
 const USAGE = `Usage: flow wake [options]
 
 Lists the parked runs (waiting-approval, waiting-event, waiting-timer) that can progress now:
 a decision, answer, signal or event was delivered to them, or a deadline (timer, timeout,
-auto-approval) passed. Resume each with: flow resume <id> (with the --workflow or --db given here).
+auto-approval) passed, and the command that resumes each (flow resume <id>, with the
+--workflow or --db given here).
 
 Options:
 ${WORKFLOW_HELP}
@@ -30,7 +31,9 @@ export const wakeCommand: CliCommand = {
           return { runId, status: run.status, workflowName: run.workflowName };
         }),
       );
-      printer(io, values.json)(runs, runs.length ? runs.map((r) => `${r.runId}  ${r.status.padEnd(16)} ${r.workflowName ?? ""}\n`).join("") : "No parked run can continue now.\n");
+      const listed = runs.map((r) => `${r.runId}  ${r.status.padEnd(16)} ${r.workflowName ?? ""}\n`).join("");
+      const resume = `\nResume ${runs.length === 1 ? "it" : "each"} with:\n${runs.map((r) => `  ${resumeCommand(r.runId, values)}\n`).join("")}`;
+      printer(io, values.json)(runs, runs.length ? listed + resume : "No parked run can continue now.\n");
       return 0;
     });
   },

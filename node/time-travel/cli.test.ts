@@ -108,6 +108,8 @@ describe("time-travel CLI", () => {
     vi.stubEnv("FLOW_TEST_REPO", repo);
     onTestFinished(() => void vi.unstubAllEnvs());
     expect((await flow(repo, "up", FIXTURE, "--input", '{"word":"one"}', "--run-id", "tt1", "--quiet")).code).toBe(0);
+    // It worked (and was snapshotted) in the CLI's working directory, not this test process's.
+    expect(JSON.parse((await flow(repo, "runs", "tt1", "--workflow", FIXTURE, "--json")).out).run.rootDir).toBe(repo);
 
     // The workflow's store is not the project's default one: `flow resume tt1` alone would not find the run.
     const rewind = await flow(repo, "rewind", "tt1", "b", "--workflow", FIXTURE);

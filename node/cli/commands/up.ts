@@ -138,7 +138,8 @@ export const upCommand: CliCommand = {
         ...(values.resume ? { resume: true } : {}),
         ...(values.force ? { force: true } : {}),
         ...(maxConcurrency ? { maxConcurrency } : {}),
-        ...(rootDir !== undefined ? { rootDir } : {}),
+        // A new run works in the CLI's working directory (the one prepared above); a resumed one where it recorded.
+        ...(rootDir !== undefined ? { rootDir } : values.resume ? {} : { rootDir: io.cwd }),
         ...(values.wait ? { stayWhileWaiting: true } : {}),
         ...(values.hot ? { hot: true } : {}),
         onProgress,

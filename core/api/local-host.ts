@@ -17,6 +17,7 @@ import {
 import type { FlowEvent, FlowWorkflow, RunOptions, RunResult, RunStatus } from "../engine/index.js";
 import { errorToJson, FlowError } from "../errors.js";
 import { ChangeFeed, type DomainChange } from "./change-feed.js";
+import { executingHere } from "./executing-here.js";
 import type { ActiveRun, GatewayHost, RegisteredWorkflow, ResumeRunOptions, StartRunRequest, Unsubscribe } from "./host.js";
 import { RunEventHub } from "./run-event-hub.js";
 
@@ -125,8 +126,8 @@ export class LocalGatewayHost implements GatewayHost {
   }
 
   async resumeRun(runId: string, opts: ResumeRunOptions = {}): Promise<{ runId: string; status: RunStatus }> {
-    const running = this.active.get(runId);
-    if (running) return { runId, status: "running" };
+    // A session that is closing (it wrote paused, finished...) is waited for: the resume is for after it.
+    if (await executingHere(this, runId)) return { runId, status: "running" };
     const run = await this.db.requireRun(runId);
     const key = this.workflowKeyOf(run);
     if (!key) throw new FlowError("WORKFLOW_NOT_FOUND", `Run ${runId} is of workflow "${run.workflowName ?? "unnamed"}", which this host does not serve; register it to resume the run.`, { runId });

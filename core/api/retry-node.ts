@@ -9,6 +9,7 @@ import { z } from "zod";
 import { retryTask } from "../engine/index.js";
 import { previewDecisions } from "../engine/internal.js";
 import { FlowError } from "../errors.js";
+import { executingHere } from "./executing-here.js";
 import type { GatewayHost } from "./host.js";
 import { publishWritten, seqOf } from "./publish-written.js";
 import type { retryNodeResultSchema } from "./results-changes.js";
@@ -45,7 +46,7 @@ const RETRYABLE = new Set(["failed", "cancelled"]);
  */
 export async function retryNode(host: GatewayHost, p: { runId: string; nodeId: string } & Partial<z.infer<typeof retryNodeBody>>): Promise<RetryNodeResult> {
   const run = await host.db.requireRun(p.runId);
-  if (host.activeRun(p.runId)) {
+  if (await executingHere(host, p.runId)) {
     throw new FlowError("INVALID_TRANSITION", `Run ${p.runId} is executing in this host; pause or cancel it before retrying ${p.nodeId}.`, { runId: p.runId, nodeId: p.nodeId, status: run.status });
   }
   const nodes = (await host.db.listNodes(p.runId)).filter((n) => n.nodeId === p.nodeId);

@@ -14,6 +14,7 @@ import { TABLES } from "../protocol.js";
 import { forkRootDir } from "../time-travel/internal.js";
 import { planFork, timeTravel } from "../time-travel/index.js";
 import { ANNOTATIONS } from "./contract.js";
+import { executingHere } from "./executing-here.js";
 import type { GatewayHost } from "./host.js";
 import { runAuthOf } from "./identity.js";
 import { publishWritten, seqOf } from "./publish-written.js";
@@ -81,7 +82,7 @@ const pauseRun: RpcMethod<{ runId: string }, z.infer<typeof pauseRunResultSchema
   params: runIdParams,
   result: pauseRunResultSchema,
   async handler(p, _caller, host) {
-    const active = host.activeRun(p.runId);
+    const active = await executingHere(host, p.runId);
     if (!active) {
       const run = await host.db.requireRun(p.runId);
       if (stopPath(host.db.binding.env, run, "pause") === "as-is") return { runId: p.runId, status: "paused" };
@@ -114,7 +115,7 @@ async function recordCancelledBy(host: GatewayHost, runId: string, who: string):
 }
 
 async function cancel(host: GatewayHost, runId: string): Promise<RunStatusResult> {
-  let active = host.activeRun(runId);
+  let active = await executingHere(host, runId);
   if (!active) {
     const run = await host.db.requireRun(runId);
     // Checked as stopRun checks it: cancelled already answers as it is, an ended run is INVALID_TRANSITION.
@@ -158,7 +159,7 @@ const rewindRun: RpcMethod<z.infer<typeof rewindRunParams>, RewindRunResult> = {
   params: rewindRunParams,
   result: rewindRunResultSchema,
   async handler(p, _caller, host) {
-    if (host.activeRun(p.runId)) {
+    if (await executingHere(host, p.runId)) {
       throw new FlowError("INVALID_TRANSITION", `Run ${p.runId} is running in this host; pause or cancel it before rewinding it.`, { runId: p.runId });
     }
     if (p.preview) return previewRewind(host, p);

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { approvalDecisionSchema, FlowDb, LocalGatewayHost, pickUpRuns, RPC_METHODS } from "durable-flow";
+import { retryNode } from "../../core/api/retry-node.js";
 import { testBackends } from "../testing/backends.js";
 
 const schemas = { decision: approvalDecisionSchema, step: z.object({ value: z.number() }) };
@@ -55,6 +56,52 @@ describe.each(backends)("a host and waiting runs on $name", (backend) => {
     await host.activeRun(runId)?.done;
     expect(await status(runId)).toBe("waiting-approval");
     expect(ran).toEqual(["test"]);
+  });
+
+  it("a rewind, retry, resume or cancel asked the moment a run ends waits for its session to close, and is done", async () => {
+    const { api, host, status } = await setup();
+    const flaky = api.flow(() => (
+      <api.Workflow name="flaky">
+        <api.Task id="only" output={api.outputs.step} retries={0}>{() => { throw new Error("no"); }}</api.Task>
+      </api.Workflow>
+    ));
+    const slow = api.flow(() => (
+      <api.Workflow name="slow">
+        {[0, 1].map((i) => <api.Task id={`slow-${i}`} output={api.outputs.step}>{async () => (await new Promise((r) => setTimeout(r, 100)), { value: i })}</api.Task>)}
+      </api.Workflow>
+    ));
+    host.register("flaky", flaky).register("slow", slow);
+    // Asked from the run's own last event (`drive` takes the run there): its session still
+    // executes it in this host then, and closes right after.
+    const askedAtEnd = async (runId: string, workflowKey: string, end: string, drive: () => Promise<unknown>, ask: () => Promise<unknown>) => {
+      let asked: Promise<unknown> | undefined;
+      const stop = await host.subscribeRunEvents(runId, 0, (e) => {
+        if (e.type === end && !asked) {
+          expect(host.activeRun(runId)).toBeDefined();
+          asked = ask();
+        }
+      });
+      await host.startRun({ workflowKey, input: {}, runId });
+      await drive();
+      await until(async () => asked, (a) => a !== undefined, `the ${end} event of ${runId}`);
+      stop();
+      return asked;
+    };
+    const approve = (runId: string) => async () => {
+      await host.activeRun(runId)?.done;
+      await call(host, "submitApproval", { runId, nodeId: "ship", decision: "approve" });
+    };
+    const pause = (runId: string) => async () => host.activeRun(runId)?.pause();
+
+    expect(await askedAtEnd("r1", "release", "RunFinished", approve("r1"), () => call(host, "rewindRun", { runId: "r1", nodeId: "deploy", restoreVcs: false, resume: false }))).toMatchObject({ success: true, status: "paused" });
+    expect(await status("r1")).toBe("paused");
+    expect(await askedAtEnd("r2", "flaky", "RunFailed", async () => {}, () => retryNode(host, { runId: "r2", nodeId: "only", resume: false }))).toMatchObject({ runId: "r2", resetNodes: ["only"] });
+    // A Resume clicked as the run shows paused resumes it (it used to answer "running" of the closing session, and the run stayed paused).
+    expect(await askedAtEnd("r3", "slow", "RunPaused", pause("r3"), () => call(host, "resumeRun", { runId: "r3" }))).toMatchObject({ runId: "r3" });
+    await until(() => status("r3"), (s) => s === "finished", "the resumed run to finish");
+    // A cancel asked as the run shows paused cancels it.
+    expect(await askedAtEnd("r4", "slow", "RunPaused", pause("r4"), () => call(host, "cancelRun", { runId: "r4" }))).toEqual({ runId: "r4", status: "cancelled" });
+    expect(await status("r4")).toBe("cancelled");
   });
 
   it("resumes at pick-up a run its host paused on shutdown, not one a person paused", async () => {

@@ -61,6 +61,11 @@ export interface ActiveRun {
   pause(reason?: "shutdown"): void;
   /** Settles with the run's result. Never rejects: a failure to run is a `failed` result. */
   done: Promise<RunResult>;
+  /**
+   * True once the session has published the run's end (finished, failed, cancelled, paused,
+   * continued): it is closing, and `done` settles soon. Absent where the host cannot tell.
+   */
+  readonly closing?: boolean;
 }
 
 /** Stops a subscription. */

@@ -17,7 +17,7 @@ import {
 import type { FlowEvent, FlowWorkflow, RunOptions, RunResult, RunStatus } from "../engine/index.js";
 import { errorToJson, FlowError } from "../errors.js";
 import { ChangeFeed, type DomainChange } from "./change-feed.js";
-import { executingHere } from "./executing-here.js";
+import { ENDING_EVENT_TYPES, executingHere } from "./executing-here.js";
 import type { ActiveRun, GatewayHost, RegisteredWorkflow, ResumeRunOptions, StartRunRequest, Unsubscribe } from "./host.js";
 import { RunEventHub } from "./run-event-hub.js";
 
@@ -215,6 +215,7 @@ export class LocalGatewayHost implements GatewayHost {
     if (cancelled) cancel.abort();
     const pause = new AbortController();
     let opened!: () => void;
+    let closing = false;
     let failedToOpen!: (error: unknown) => void;
     const started = new Promise<void>((resolve, reject) => {
       opened = resolve;
@@ -233,6 +234,7 @@ export class LocalGatewayHost implements GatewayHost {
       signal: cancel.signal,
       pauseSignal: pause.signal,
       onProgress: (event) => {
+        if (ENDING_EVENT_TYPES.has(event.type)) closing = true;
         if (!sawEvent) {
           sawEvent = true;
           opened();
@@ -250,7 +252,17 @@ export class LocalGatewayHost implements GatewayHost {
         return { runId, status: "failed" as const, error: errorToJson(error) };
       },
     );
-    const active: ActiveRun = { runId, workflowKey: key, db: new FlowDb(workflow), cancel: () => cancel.abort(), pause: (reason) => pause.abort(reason ?? "person"), done };
+    const active: ActiveRun = {
+      runId,
+      workflowKey: key,
+      db: new FlowDb(workflow),
+      cancel: () => cancel.abort(),
+      pause: (reason) => pause.abort(reason ?? "person"),
+      done,
+      get closing() {
+        return closing;
+      },
+    };
     this.active.set(runId, active);
     void done.finally(() => {
       if (this.active.get(runId) === active) this.active.delete(runId);

@@ -126,7 +126,7 @@ export class LocalGatewayHost implements GatewayHost {
   }
 
   async resumeRun(runId: string, opts: ResumeRunOptions = {}): Promise<{ runId: string; status: RunStatus }> {
-    // A session that is closing (it wrote paused, finished...) is waited for: the resume is for after it.
+    // A session that is closing (it published the run's end: paused, finished...) is waited for: the resume is for after it.
     if (await executingHere(this, runId)) return { runId, status: "running" };
     const run = await this.db.requireRun(runId);
     const key = this.workflowKeyOf(run);

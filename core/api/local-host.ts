@@ -234,7 +234,7 @@ export class LocalGatewayHost implements GatewayHost {
       signal: cancel.signal,
       pauseSignal: pause.signal,
       onProgress: (event) => {
-        if (ENDING_EVENT_TYPES.has(event.type)) closing = true;
+        if (event.runId === runId && ENDING_EVENT_TYPES.has(event.type)) closing = true;
         if (!sawEvent) {
           sawEvent = true;
           opened();

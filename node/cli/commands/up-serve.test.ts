@@ -1,8 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../../testing/backends.js";
+import { createFlow, FlowDb } from "../../index.js";
+import { tempRepo } from "../../vcs/testing.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const children: ChildProcess[] = [];
@@ -50,5 +53,39 @@ describe("flow up --serve", () => {
     expect(await Promise.race([exited, new Promise((r) => setTimeout(() => r("hung"), 20_000))])).toBe(0);
     expect(out).toMatch(/"status": "finished"/);
     expect(out).toMatch(/"shipped": "v2"/);
+  }, 60_000);
+
+  it("with --root-dir, the runs the gateway starts work there, and the working directory is not snapshotted", async () => {
+    const cwd = tempRepo();
+    const root = tempRepo();
+    const db = join(tempDir(), "flow.db");
+    // The workflow, with a UI whose entry is the project's (in the working directory).
+    mkdirSync(join(cwd, "ui"));
+    writeFileSync(join(cwd, "ui", "app.ts"), `const n: number = 41;\ndocument.body.dataset.answer = String(n + 1);\n`);
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, "node/cli/bin.mjs"), "up", join(ROOT, "node/cli/fixtures/ship-ui.tsx"), "--serve", "--port", "0", "--run-id", "s1", "--input", '{"what":"v2"}', "--log-dir", "none", "--root-dir", root],
+      { cwd, env: { ...process.env, FLOW_TEST_DB: db, NO_COLOR: "1", FLOW_SNAPSHOTS: "on" }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    children.push(child);
+    let err = "";
+    child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const url = await until(() => /serving ship-ui on (http:\/\/\S+) \(run s1\)/.exec(err)?.[1]);
+    const page = await (await fetch(`${url}/workflows/ship-ui`)).text();
+    const script = /src="(assets\/app-[^"]+\.js)"/.exec(page)?.[1];
+    expect(await (await fetch(`${url}/workflows/ship-ui/${script}`)).text()).toContain("String(42)");
+    const rpc = async (method: string, params: unknown) => (await (await fetch(`${url}/v1/rpc/${method}`, { method: "POST", body: JSON.stringify(params) })).json()) as { ok: boolean; result?: unknown };
+    // A second run launched from the console, as a person would re-run the workflow.
+    expect(await rpc("launchRun", { workflow: "ship-ui", input: { what: "v3" }, runId: "s2" })).toMatchObject({ ok: true });
+    await until(async () => ((await rpc("listApprovals", {})).result as unknown[]).length === 2 || undefined);
+    for (const runId of ["s2", "s1"]) expect(await rpc("submitApproval", { runId, nodeId: "ok", decision: "approve" })).toMatchObject({ ok: true });
+    expect(await Promise.race([exited, new Promise((r) => setTimeout(() => r("hung"), 20_000))])).toBe(0);
+
+    const store = new FlowDb(createFlow({}, { dbPath: db }).db);
+    for (const runId of ["s1", "s2"]) expect((await store.requireRun(runId)).rootDir).toBe(root);
+    await store.store.close();
+    expect(existsSync(join(root, ".git", "flow"))).toBe(true);
+    expect(existsSync(join(cwd, ".git", "flow"))).toBe(false);
   }, 60_000);
 });

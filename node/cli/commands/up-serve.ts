@@ -7,7 +7,7 @@
  * process, resumes it) and exits when the run ends. Ctrl-C pauses the run and stops serving.
  */
 import type { AddressInfo } from "node:net";
-import { basename, extname } from "node:path";
+import { basename, extname, resolve } from "node:path";
 import type { FlowEvent, FlowWorkflow, RunResult } from "../../../core/engine/index.js";
 import { FlowDb } from "../../../core/engine/index.js";
 import { TERMINAL_EVENT_TYPES } from "../../../core/api/index.js";
@@ -39,8 +39,13 @@ export interface ServedRunOptions {
 /** Serves the workflow, runs it (or resumes it), and resolves with the run's result when it ends or is paused. */
 export async function serveRun(opts: ServedRunOptions, io: CliIO): Promise<RunResult> {
   const key = basename(opts.file, extname(opts.file));
+  // Every run this gateway starts works where the served run does (`--root-dir`); a workflow UI's
+  // entry stays the project's, resolved against the working directory as without it.
+  if (opts.rootDir !== undefined && opts.workflow.ui?.kind === "ui" && opts.workflow.ui.entry !== undefined) {
+    opts.workflow.ui = { ...opts.workflow.ui, entry: resolve(io.cwd, opts.workflow.ui.entry) };
+  }
   const gateway = new Gateway({
-    workspaceRoot: io.cwd,
+    workspaceRoot: opts.rootDir ?? io.cwd,
     ...(opts.token ? { auth: { mode: "token", tokens: { [opts.token]: { role: "operator", scopes: ["*"], tokenId: "up-serve" } } } } : {}),
   });
   gateway.register(key, opts.workflow);

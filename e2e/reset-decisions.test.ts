@@ -5,13 +5,14 @@
  * `deploy` waits; "Keep earlier decisions" keeps it; cancelling a waiting run drops its
  * approval from the open inbox at once. Screenshots of the dialog: docs/app/rewind-decisions-*.png.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import type { Gateway } from "durable-flow";
+import { gitIn, tempRepo } from "../node/vcs/testing.js";
 import { createAppGateway } from "../scripts/app-gateway.js";
 import { ensureAppBuilt } from "./support/app.js";
 import { launchChromium } from "./support/chromium.js";
@@ -90,6 +91,37 @@ describe("decisions when a run is rewound or cancelled, in the app", () => {
     await reach("rw-2", "finished");
     expect(await call<unknown[]>("GET", "/v1/api/approvals?runId=rw-2")).toEqual([]);
     await page.close();
+  });
+
+  it("names, before the rewind, the repositories inside the workspace the restore leaves as they are", { timeout: 120_000 }, async () => {
+    // A Gateway whose runs snapshot a real repository, into which an agent cloned a library.
+    const repo = tempRepo();
+    const lib = tempRepo();
+    writeFileSync(join(lib, "lib.txt"), "lib v1\n");
+    gitIn(lib, "add", "lib.txt");
+    gitIn(lib, "commit", "-q", "-m", "lib");
+    gitIn(repo, "clone", "-q", lib, "deps/lib");
+    vi.stubEnv("FLOW_SNAPSHOTS", "on");
+    const inRepo = createAppGateway({ dbPath: join(mkdtempSync(join(tmpdir(), "flow-kept-")), "flow.db"), options: { workspaceRoot: repo } });
+    vi.unstubAllEnvs();
+    const server = await inRepo.listen({ port: 0, host: "127.0.0.1" });
+    const at = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const launched = await fetch(`${at}/v1/api/runs`, { method: "POST", body: JSON.stringify({ workflow: "release", input: { service: "kept", shards: 1, workMs: 0 }, runId: "kp-1" }) });
+      expect(launched.status).toBe(200);
+      await inRepo.host.activeRun("kp-1")?.done;
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${at}/runs/kp-1?node=build`);
+      await page.locator('[data-testid="rewind"]').first().click();
+      const kept = page.locator('[data-testid="rewind-dialog"] [data-testid="rewind-kept"]');
+      await kept.waitFor();
+      expect(await kept.textContent()).toMatch(/Left as it is:\s*deps\/lib\s*\(a git repository of its own inside the workspace/);
+      expect(await page.locator('[data-testid="rewind-dialog"]').textContent()).toContain("The workspace files go back to the snapshot");
+      await shootThemes(page, "rewind-kept");
+      await page.close();
+    } finally {
+      await inRepo.close();
+    }
   });
 
   it("drops a cancelled run's approval from the open inbox at once", { timeout: 60_000 }, async () => {

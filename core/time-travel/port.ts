@@ -103,6 +103,12 @@ export interface VcsPort {
    * `dir`, `/`-separated, sorted. Optional.
    */
   repositoriesIn?(dir: string): Promise<string[]>;
+  /**
+   * The repositories of their own inside `dir` that `restore(dir, pointer)` would leave as they
+   * are, as it would name them (those in the working tree now and those the snapshot holds);
+   * nothing in the working tree changes. For a rewind's preview. Optional.
+   */
+  repositoriesKeptBy?(dir: string, pointer: string): Promise<string[]>;
   /** What differs from `from` to `to` (a pointer, or the working tree when omitted), under `dir`. */
   diff(dir: string, from: string, to?: string): Promise<VcsFileChange[]>;
   /** The snapshots on refs starting with `prefix` (for example `refs/flow/runs/<run>/`). */

@@ -35,3 +35,33 @@ it("snapshots its workspace when it listens, and its first run's snapshot holds 
   expect(gitIn(repo, "show", `${attempt!.vcs_start_pointer}:after-listen.txt`)).toBe("written while the gateway waited");
   expect(gitIn(repo, "status", "--porcelain")).toBe("?? after-listen.txt");
 });
+
+it("a rewind's preview names the repositories inside the workspace the restore would leave as they are, and changes nothing", async () => {
+  vi.stubEnv("FLOW_SNAPSHOTS", "on");
+  onTestFinished(() => void vi.unstubAllEnvs());
+  const repo = tempRepo();
+  const lib = tempRepo();
+  writeFileSync(join(lib, "lib.txt"), "lib v1\n");
+  gitIn(lib, "add", "lib.txt");
+  gitIn(lib, "commit", "-q", "-m", "lib");
+  gitIn(repo, "clone", "-q", lib, "deps/lib"); // an agent's clone, before the run
+  const dbPath = join(tempDir("flow-gw-snap-"), "flow.db");
+  const gateway = new Gateway({ workspaceRoot: repo }).register("greet", gatewayWorkflows(dbPath).greet);
+  const server = await gateway.listen({ port: 0, host: "127.0.0.1" });
+  onTestFinished(() => gateway.close());
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const runId = (await rpc(url, "launchRun", { workflow: "greet", input: { name: "repo" } })).body.result.runId as string;
+  await gateway.host.activeRun(runId)?.done;
+
+  writeFileSync(join(repo, "later.txt"), "written after the run\n");
+  writeFileSync(join(repo, "deps/lib/lib.txt"), "lib edited\n");
+  const status = gitIn(repo, "status", "--porcelain");
+  const preview = (await rpc(url, "rewindRun", { runId, nodeId: "hello", preview: true })).body.result;
+  expect(preview).toMatchObject({ success: true, keptRepositories: ["deps/lib"], resetNodes: [] });
+  expect(gitIn(repo, "status", "--porcelain")).toBe(status);
+  expect(gitIn(join(repo, "deps/lib"), "status", "--porcelain")).toBe("M lib.txt");
+  // Rows only: no restore, so nothing is kept.
+  expect((await rpc(url, "rewindRun", { runId, nodeId: "hello", preview: true, restoreVcs: false })).body.result.keptRepositories).toBeUndefined();
+  // The rewind itself names the same.
+  expect((await rpc(url, "rewindRun", { runId, nodeId: "hello", resume: false })).body.result).toMatchObject({ success: true, keptRepositories: ["deps/lib"] });
+});

@@ -442,10 +442,7 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
         const target = await treeOf(ws, pointer);
         const current = await writeWorkingTree(ws);
         const between = await diffTrees(ws, current, target);
-        // A repository inside the workspace, now or in the snapshot, is left as it is: the
-        // snapshot holds only the commit it was at, and its files (its `.git` too) are its own.
-        const now = readIndexEarly(ws.indexFile);
-        const repositories = [...new Set([...(now ? repositoriesOf(ws, now.index.entries) : []), ...between.filter(isGitlink).map((c) => c.path.slice(ws.prefix.length))])].sort();
+        const repositories = keptRepositories(ws, between);
         const changes = between.filter((c) => !repositories.some((r) => isUnder(c.path.slice(ws.prefix.length), r)));
         const deleted = changes.filter((c) => c.status === "deleted");
         const written = changes.filter((c) => c.status !== "deleted");
@@ -465,6 +462,14 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
         ws.clean = undefined;
         ws.synced = ws.raced = undefined;
         return { changed: written.length, deleted: deleted.length, repositories };
+      });
+    },
+
+    async repositoriesKeptBy(dir, pointer) {
+      const ws = await required(dir);
+      return serialized(ws, async () => {
+        const target = await treeOf(ws, pointer);
+        return keptRepositories(ws, await diffTrees(ws, await writeWorkingTree(ws), target));
       });
     },
 
@@ -534,6 +539,16 @@ function changedPathspecs(ws: Workspace, changed: string[]): { pathspecs: string
     }
   }
   return { pathspecs: [...pathspecs], goneDirs };
+}
+
+/**
+ * The repositories a restore leaves as they are, given what differs from the working tree (just
+ * added to the private index) to the target: one inside the workspace now or in the snapshot.
+ * The snapshot holds only the commit each was at, and its files (its `.git` too) are its own.
+ */
+function keptRepositories(ws: Workspace, between: VcsFileChange[]): string[] {
+  const now = readIndexEarly(ws.indexFile);
+  return [...new Set([...(now ? repositoriesOf(ws, now.index.entries) : []), ...between.filter(isGitlink).map((c) => c.path.slice(ws.prefix.length))])].sort();
 }
 
 /** A change of a repository inside the tree (git's mode of a commit entry, before or after). */

@@ -44,6 +44,12 @@ describe("repositories inside a workspace", () => {
     const library_ = pictureOf(repo, "deps/lib");
     const user = userGitState(repo);
 
+    // A preview names what the restore will leave, and changes nothing.
+    const tree = treePicture(repo);
+    expect(await vcs.repositoriesKeptBy!(repo, before)).toEqual(["deps/lib"]);
+    expect(treePicture(repo)).toEqual(tree);
+    expect(userGitState(repo)).toEqual(user);
+
     // Back to before the clone: the workspace's own file goes, the clone stays whole.
     expect(await vcs.restore(repo, before)).toEqual({ changed: 0, deleted: 1, repositories: ["deps/lib"] });
     expect(Object.keys(treePicture(repo, (p) => p === "deps"))).toEqual([".gitignore", "README.md"]);

@@ -43,10 +43,12 @@ export function NodeAttempts(props: { runId: string; runStatus: string; runStart
     (attempt) => cols.data.api.getNodeDiff(props.runId, props.node.nodeId, { iteration: props.node.iteration, attempt }),
   );
   const [keep, setKeep] = createSignal(false);
-  const [decisions] = createResource(
+  const [preview] = createResource(
     () => rewinding(),
-    async (a) => (await cols.data.api.rewindRun({ runId: props.runId, nodeId: a.nodeId, iteration: a.iteration, attempt: a.attempt, preview: true })).decisions ?? [],
+    (a) => cols.data.api.rewindRun({ runId: props.runId, nodeId: a.nodeId, iteration: a.iteration, attempt: a.attempt, preview: true }),
   );
+  /** Repositories of their own inside the workspace the restore leaves as they are (known once the preview answered). */
+  const kept = () => (preview.loading ? [] : (preview()?.keptRepositories ?? []));
   const rewind = async (a: Attempt) => {
     const result = await cols.data.api.rewindRun({ runId: props.runId, nodeId: a.nodeId, iteration: a.iteration, attempt: a.attempt, restoreVcs: a.vcsPointer !== null, ...(keep() ? { keepDecisions: true } : {}) });
     if (!result.success) throw new Error(result.error ?? `Run ${props.runId} could not be rewound to ${a.nodeId} attempt ${a.attempt}.`);
@@ -136,12 +138,22 @@ export function NodeAttempts(props: { runId: string; runStatus: string; runStart
           The run goes back to the moment attempt {rewinding()?.attempt} of <code>{props.node.nodeId}</code> started, then resumes: this task and everything that ran after it
           run again. Their current output rows are cleared and written anew.
         </p>
-        <ResetDecisions decisions={decisions} keep={keep()} onKeep={setKeep} />
+        <ResetDecisions preview={preview} keep={keep()} onKeep={setKeep} />
         <p>
           <strong>Nothing is erased from the record.</strong> Every attempt so far stays listed as evidence (later ones are marked cancelled) and the event log keeps every
           event.{" "}
           {rewinding()?.vcsPointer ? "The workspace files go back to the snapshot taken when the attempt started." : "This attempt has no workspace snapshot, so files are left as they are; only the run's rows go back."}
         </p>
+        <Show when={kept().length > 0}>
+          <p data-testid="rewind-kept">
+            <strong>Left as {kept().length === 1 ? "it is" : "they are"}:</strong>{" "}
+            <For each={kept()}>{(path, i) => <>{i() > 0 ? ", " : ""}<code>{path}</code></>}</For>
+            {" "}
+            <span class="muted">
+              ({kept().length === 1 ? "a git repository" : "git repositories"} of {kept().length === 1 ? "its" : "their"} own inside the workspace: the snapshot holds only the commit {kept().length === 1 ? "it was" : "each was"} at, so {kept().length === 1 ? "its files stay" : "their files stay"} as they are now).
+            </span>
+          </p>
+        </Show>
         <p>Tool calls with side effects since then (an email sent...) cannot be undone; the rewind stops and says so when it would cross one.</p>
       </ConfirmDialog>
     </Show>

@@ -47,9 +47,9 @@ export function NodePanel(props: { run: GatewayRunRow; events: readonly GatewayR
     () => cols.data.api.getNodeOutput(props.run.runId, props.nodeId, props.iteration),
   );
   const [keep, setKeep] = createSignal(false);
-  const [decisions] = createResource(
+  const [preview] = createResource(
     () => (retrying() ? `${props.run.runId}/${props.nodeId}/${props.iteration}` : undefined),
-    async () => (await cols.data.api.retryNode(props.run.runId, props.nodeId, { iteration: props.iteration, preview: true })).decisions,
+    () => cols.data.api.retryNode(props.run.runId, props.nodeId, { iteration: props.iteration, preview: true }),
   );
   const retry = async () => {
     await cols.data.api.retryNode(props.run.runId, props.nodeId, { iteration: props.iteration, ...(keep() ? { keepDecisions: true } : {}) });
@@ -123,7 +123,7 @@ export function NodePanel(props: { run: GatewayRunRow; events: readonly GatewayR
           <code>{props.nodeId}</code> (iteration {props.iteration}) and the tasks after it are set back to pending, and the run resumes: they run again. The failed attempts stay
           listed as evidence.
         </p>
-        <ResetDecisions decisions={decisions} keep={keep()} onKeep={setKeep} />
+        <ResetDecisions preview={preview} keep={keep()} onKeep={setKeep} />
       </ConfirmDialog>
     </section>
   );

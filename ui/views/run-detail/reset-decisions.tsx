@@ -22,13 +22,13 @@ function describe(d: ResetDecision): string {
 /**
  * The decisions paragraph and checkbox of a reset dialog.
  * @example
- * <ResetDecisions decisions={preview} keep={keep()} onKeep={setKeep} />
+ * <ResetDecisions preview={preview} keep={keep()} onKeep={setKeep} />
  */
-export function ResetDecisions(props: { decisions: Resource<ResetDecision[] | undefined>; keep: boolean; onKeep(keep: boolean): void }) {
-  const list = () => props.decisions() ?? [];
+export function ResetDecisions(props: { preview: Resource<{ decisions?: ResetDecision[] } | undefined>; keep: boolean; onKeep(keep: boolean): void }) {
+  const list = () => props.preview()?.decisions ?? [];
   return (
     <div class="reset-decisions" data-testid="reset-decisions">
-      <Show when={!props.decisions.loading} fallback={<p class="muted">Looking for decisions to ask again…</p>}>
+      <Show when={!props.preview.loading} fallback={<p class="muted">Looking for decisions to ask again…</p>}>
         <Show when={list().length > 0} fallback={<p class="muted">No approval, human task, signal or event is reset.</p>}>
           <p>
             <strong>{props.keep ? "Decisions kept:" : "Asked again:"}</strong>{" "}

@@ -63,5 +63,9 @@ describe("flow runs", () => {
     const lines = cli.out.join("").split("\n");
     expect(lines.find((l) => l.includes("was-running"))).toContain("running (owner gone)");
     expect(lines.find((l) => l.includes("was-waiting"))).toContain("waiting-quota (owner gone)");
+    // One run's page says how to continue or cancel it, with the store it was given.
+    const one = io(cwd, {});
+    expect(await main(["runs", "was-running", "--db", dbPath], one)).toBe(0);
+    expect(one.out.join("")).toContain(`running (owner gone: continue it with flow resume was-running --db ${dbPath}, or flow cancel was-running --db ${dbPath})`);
   }, 60_000);
 });

@@ -11,7 +11,7 @@ import { type CliCommand, type CliIO, UsageError, useColor } from "../command.js
 import { formatDuration, formatEvent } from "../progress.js";
 import { formatTranscript, formatUsage } from "../transcript-print.js";
 import { quoteIdent } from "../../../core/store/index.js";
-import { DB_HELP, parseCli, resumeCommand, STORE_OPTIONS, type StoreOptions, WORKFLOW_HELP, withStore } from "./wait-cli.js";
+import { DB_HELP, parseCli, resumeCommand, STORE_OPTIONS, storeCommand, type StoreOptions, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 
 const USAGE = `Usage: flow runs [runId] [options]
 
@@ -168,7 +168,7 @@ function inPlanOrder(nodes: NodeRecord[], plan: string[]): NodeRecord[] {
 
 function header(run: RunRecord, now: number, owner: RunOwnerState, where: StoreOptions): string {
   const end = run.finishedAtMs ?? (run.status === "running" ? now : run.updatedAtMs);
-  return `Run ${run.runId}  ${run.status}${owner === "gone" ? " (owner gone: flow cancel or flow resume it)" : ""}${run.workflowName ? `  (${run.workflowName})` : ""}${pauseNote(run, where) ? `: ${pauseNote(run, where)}` : ""}\n  started ${new Date(run.createdAtMs).toISOString()}, ${run.finishedAtMs ? "ended" : "last change"} after ${formatDuration(end - run.createdAtMs)}`;
+  return `Run ${run.runId}  ${run.status}${owner === "gone" ? ` (owner gone: continue it with ${resumeCommand(run.runId, where)}, or ${storeCommand(["flow", "cancel", run.runId], where)})` : ""}${run.workflowName ? `  (${run.workflowName})` : ""}${pauseNote(run, where) ? `: ${pauseNote(run, where)}` : ""}\n  started ${new Date(run.createdAtMs).toISOString()}, ${run.finishedAtMs ? "ended" : "last change"} after ${formatDuration(end - run.createdAtMs)}`;
 }
 
 function label(n: NodeRecord): string {

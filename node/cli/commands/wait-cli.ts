@@ -103,8 +103,17 @@ export function printer(io: CliIO, json: boolean | undefined) {
  * resumeCommand("7f3a", { workflow: "release.tsx" }); // "flow resume 7f3a --workflow release.tsx"
  */
 export function resumeCommand(runId: string, where: StoreOptions): string {
+  return storeCommand(["flow", "resume", runId], where);
+}
+
+/**
+ * A command line (`words`, shell-quoted) with the store options the user gave.
+ * @example
+ * storeCommand(["flow", "cancel", "7f3a"], { db: "my flow.db" }); // "flow cancel 7f3a --db 'my flow.db'"
+ */
+export function storeCommand(words: string[], where: StoreOptions): string {
   const store = where.workflow !== undefined ? ["--workflow", where.workflow] : where.db !== undefined ? ["--db", where.db] : [];
-  return quote(["flow", "resume", runId, ...store]);
+  return quote([...words, ...store]);
 }
 
 /** The line telling the user how the run continues after a delivery (`where`: the store options given). */

@@ -7,11 +7,11 @@
  * See docs/hosting.md "RPC methods".
  */
 import { z } from "zod";
-import { type FlowDb, ownerStateOf, stopRun } from "../engine/index.js";
+import { ownerStateOf, stopRun } from "../engine/index.js";
 import { previewDecisions, runSql, stopPath } from "../engine/internal.js";
 import { FlowError } from "../errors.js";
 import { TABLES } from "../protocol.js";
-import { forkRootDir } from "../time-travel/internal.js";
+import { forkRootDir, keptByRewind } from "../time-travel/internal.js";
 import { planFork, timeTravel } from "../time-travel/index.js";
 import { ANNOTATIONS } from "./contract.js";
 import { executingHere } from "./executing-here.js";
@@ -185,24 +185,8 @@ async function previewRewind(host: GatewayHost, p: z.infer<typeof rewindRunParam
   const attempt = p.attempt === undefined ? attempts.sort((a, b) => b.attempt - a.attempt)[0] : attempts.find((a) => a.attempt === p.attempt);
   if (!target || !attempt) throw new FlowError("NODE_NOT_FOUND", `Run ${p.runId} has no attempt of ${p.nodeId} (iteration ${iteration}) to rewind to.`, { runId: p.runId, nodeId: p.nodeId });
   const decisions = await previewDecisions(db, p.runId, target, attempt.startedAtMs, p.resetDependents !== false, p.keepDecisions === true);
-  const kept = p.restoreVcs === false ? [] : await keptByRewind(db, run.rootDir, p.runId, target, attempt.attempt);
+  const kept = p.restoreVcs === false ? [] : await keptByRewind(db, { runId: p.runId, nodeId: target.nodeId, iteration, attempt: attempt.attempt });
   return { success: true, vcsRestored: false, ...(kept.length ? { keptRepositories: kept } : {}), resetNodes: [], decisions, effectBoundary: { blocking: [], revertible: [], warnings: [] }, runId: p.runId, status: run.status };
-}
-
-/**
- * The repositories inside the run's workspace that restoring the attempt's start would leave as
- * they are (`VcsPort.repositoriesKeptBy`); none where the attempt has no snapshot, the host no
- * port that can tell, or the port cannot answer (the rewind itself says what is wrong).
- */
-async function keptByRewind(db: FlowDb, workspace: string | null | undefined, runId: string, node: { nodeId: string; iteration: number }, attempt: number): Promise<string[]> {
-  const vcs = db.binding.env.vcs;
-  if (!workspace || !vcs?.repositoriesKeptBy) return [];
-  const [row] = await db.store.query<{ vcs_start_pointer: string | null }>(
-    `SELECT vcs_start_pointer FROM ${TABLES.attempts} WHERE run_id = ? AND node_id = ? AND iteration = ? AND attempt = ?`,
-    [runId, node.nodeId, node.iteration, attempt],
-  );
-  const pointer = row?.vcs_start_pointer;
-  return pointer ? vcs.repositoriesKeptBy(workspace, pointer).catch(() => []) : [];
 }
 
 const forkRunParams = z.object({

@@ -52,6 +52,34 @@ export async function revertToAttempt(adapter: FlowDbLike, opts: RevertOptions):
   return { success: t.ok, ...(t.pointer ? { vcsPointer: t.pointer } : {}), ...keptOf(t), effectBoundary: t.report, ...(t.ok ? {} : { error: t.error }) };
 }
 
+/**
+ * The snapshot a rewind to the attempt (the tree it started from) or a revert (the tree right
+ * after it) restores, and the workspace the run recorded; null where there is none.
+ */
+async function snapshotOf(db: FlowDb, kind: "rewind" | "revert", at: { runId: string; nodeId: string; iteration: number; attempt: number }): Promise<{ pointer: string | null; workspace: string | null }> {
+  const [row] = await db.store.query<{ vcs_pointer: string | null; vcs_start_pointer: string | null }>(
+    `SELECT vcs_pointer, vcs_start_pointer FROM ${TABLES.attempts} WHERE run_id = ? AND node_id = ? AND iteration = ? AND attempt = ?`,
+    [at.runId, at.nodeId, at.iteration, at.attempt],
+  );
+  const [run] = await db.store.query<{ workspace_dir: string | null }>(`SELECT workspace_dir FROM ${TABLES.runs} WHERE run_id = ?`, [at.runId]);
+  return { pointer: (kind === "rewind" ? row?.vcs_start_pointer : row?.vcs_pointer) ?? null, workspace: run?.workspace_dir ?? null };
+}
+
+/**
+ * The repositories inside the run's workspace that a rewind to the attempt would leave as they
+ * are (`VcsPort.repositoriesKeptBy`), for a rewind's preview; none where the attempt has no
+ * snapshot, the host no port that can tell, or the port cannot answer (the rewind itself then
+ * says what is wrong).
+ * @example
+ * await keptByRewind(db, { runId: "r1", nodeId: "build", iteration: 0, attempt: 1 }); // ["deps/lib"]
+ */
+export async function keptByRewind(db: FlowDb, at: { runId: string; nodeId: string; iteration: number; attempt: number }): Promise<string[]> {
+  const vcs = db.binding.env.vcs;
+  if (!vcs?.repositoriesKeptBy) return [];
+  const { pointer, workspace } = await snapshotOf(db, "rewind", at);
+  return pointer && workspace ? vcs.repositoriesKeptBy(workspace, pointer).catch(() => []) : [];
+}
+
 async function travel(
   db: FlowDb,
   kind: "rewind" | "revert",
@@ -74,13 +102,7 @@ async function travel(
   const target = opts.attempt === undefined ? attempts.sort((a, b) => b.attempt - a.attempt)[0] : attempts.find((a) => a.attempt === opts.attempt);
   const what = `${nodeId} (iteration ${iteration}${opts.attempt === undefined ? "" : `, attempt ${opts.attempt}`})`;
   if (!target) return fail(`Run ${runId} has no attempt of ${what}.`);
-  const [row] = await store.query<{ vcs_pointer: string | null; vcs_start_pointer: string | null }>(
-    `SELECT vcs_pointer, vcs_start_pointer FROM ${TABLES.attempts} WHERE run_id = ? AND node_id = ? AND iteration = ? AND attempt = ?`,
-    [runId, nodeId, iteration, target.attempt],
-  );
-  const pointer = (kind === "rewind" ? row?.vcs_start_pointer : row?.vcs_pointer) ?? null;
-  const [runRow] = await store.query<{ workspace_dir: string | null }>(`SELECT workspace_dir FROM ${TABLES.runs} WHERE run_id = ?`, [runId]);
-  const workspace = runRow?.workspace_dir ?? null;
+  const { pointer, workspace } = await snapshotOf(db, kind, { runId, nodeId, iteration, attempt: target.attempt });
   if (restore) {
     const edge = kind === "rewind" ? "it started from" : "right after it";
     if (!pointer) return fail(`Attempt ${target.attempt} of ${nodeId} (iteration ${iteration}) in run ${runId} has no snapshot of the tree ${edge}: its workspace was not a git repository, snapshots were off, or it did not succeed. Pass restoreVcs: false to reset the rows only.`);

@@ -49,6 +49,7 @@ export function NodeAttempts(props: { runId: string; runStatus: string; runStart
   );
   /** Repositories of their own inside the workspace the restore leaves as they are (known once the preview answered). */
   const kept = () => (preview.loading ? [] : (preview()?.keptRepositories ?? []));
+  const one = () => kept().length === 1;
   const rewind = async (a: Attempt) => {
     const result = await cols.data.api.rewindRun({ runId: props.runId, nodeId: a.nodeId, iteration: a.iteration, attempt: a.attempt, restoreVcs: a.vcsPointer !== null, ...(keep() ? { keepDecisions: true } : {}) });
     if (!result.success) throw new Error(result.error ?? `Run ${props.runId} could not be rewound to ${a.nodeId} attempt ${a.attempt}.`);
@@ -146,11 +147,11 @@ export function NodeAttempts(props: { runId: string; runStatus: string; runStart
         </p>
         <Show when={kept().length > 0}>
           <p data-testid="rewind-kept">
-            <strong>Left as {kept().length === 1 ? "it is" : "they are"}:</strong>{" "}
-            <For each={kept()}>{(path, i) => <>{i() > 0 ? ", " : ""}<code>{path}</code></>}</For>
-            {" "}
+            <strong>Left as {one() ? "it is" : "they are"}:</strong> <For each={kept()}>{(path, i) => <>{i() > 0 ? ", " : ""}<code>{path}</code></>}</For>{" "}
             <span class="muted">
-              ({kept().length === 1 ? "a git repository" : "git repositories"} of {kept().length === 1 ? "its" : "their"} own inside the workspace: the snapshot holds only the commit {kept().length === 1 ? "it was" : "each was"} at, so {kept().length === 1 ? "its files stay" : "their files stay"} as they are now).
+              {one()
+                ? "(a git repository of its own inside the workspace: the snapshot holds only the commit it was at, so its files stay as they are now)."
+                : "(git repositories of their own inside the workspace: the snapshot holds only the commit each was at, so their files stay as they are now)."}
             </span>
           </p>
         </Show>

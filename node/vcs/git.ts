@@ -42,11 +42,12 @@ import { existsSync, lstatSync, readdirSync, realpathSync, rmdirSync, rmSync, st
 import { dirname, join, resolve } from "node:path";
 import { FlowError } from "../../core/errors.js";
 import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/index.js";
-import { commitInProcess, editedInProcess, type ReadIndex, readIndexEarly, refInProcess, repositoriesOf } from "./in-process.js";
+import { commitInProcess, editedInProcess, type ReadIndex, readIndexEarly, refInProcess } from "./in-process.js";
 import { writeCommit } from "./objects.js";
 import { GitShell } from "./git-shell.js";
 import { EXCLUDES_FILE_QUESTION, excludesFileOf, keepExcludesFile, keptExcludesFile } from "./excludes-file.js";
 import { IgnoredDirs } from "./ignored-dirs.js";
+import { gitlinks } from "./index-format.js";
 import { claimIndex, newIndexOwner, seedIndex } from "./private-index.js";
 import { type TreeWatch, watchTree } from "./watch.js";
 import { ADDED, CHECK_IGNORE, type GuessedRepository, guessRepository, hasDotGit, infoExcludeOf, PREPARE_SCRIPT, REV_PARSE, type Workspace, workspaceOf } from "./workspace.js";
@@ -239,8 +240,10 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
    * After git's add of the tree from `generation` on: the private index matches the tree but for
    * the paths named since (`synced`), and those named while git read it are `raced`; where the
    * watch cannot name them all, nothing is synced (the next snapshot adds the whole workspace).
+   * The repositories the index holds are watched from here on (their HEAD).
    */
   async function sync(ws: Workspace, watch: TreeWatch, generation: number): Promise<void> {
+    if (ws.repositories) watch.watchRepositories(ws.repositories);
     await watch.settle();
     const raced = watch.changedSince(generation, MAX_CHANGED);
     ws.synced = raced ? generation : undefined;
@@ -548,7 +551,7 @@ function changedPathspecs(ws: Workspace, changed: string[]): { pathspecs: string
  */
 function keptRepositories(ws: Workspace, between: VcsFileChange[]): string[] {
   const now = readIndexEarly(ws.indexFile);
-  return [...new Set([...(now ? repositoriesOf(ws, now.index.entries) : []), ...between.filter(isGitlink).map((c) => c.path.slice(ws.prefix.length))])].sort();
+  return [...new Set([...(now ? gitlinks(now.index.entries, ws.prefix) : []), ...between.filter(isGitlink).map((c) => c.path.slice(ws.prefix.length))])].sort();
 }
 
 /** A change of a repository inside the tree (git's mode of a commit entry, before or after). */

@@ -21,7 +21,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { type Entries, entriesMissingFrom, hasEntryUnder, readEntries } from "./index-format.js";
+import { type Entries, entriesMissingFrom, gitlinks, hasEntryUnder, readEntries } from "./index-format.js";
 
 /**
  * The ignore rules of a workspace and the index that says what is tracked.
@@ -135,6 +135,13 @@ export class IgnoredDirs {
     }
     for (const dir of dirs) if (changedAt(join(this.top, dir, ".gitignore")) >= sinceMs) return true;
     return [this.info, this.global].some((r) => r && changedAt(r.file) >= sinceMs);
+  }
+
+  /** The repositories inside the workspace the index holds (gitlinks), relative to the workspace. */
+  repositories(): string[] {
+    if (this.tracked === undefined) this.tracked = trackedIn(this.indexFiles);
+    if (!this.tracked) return [];
+    return gitlinks(this.tracked, this.prefix);
   }
 
   /** Whether `path` (repository-relative; a directory where `dir`) is excluded: itself, or a directory above it, matches a rule. */

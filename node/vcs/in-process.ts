@@ -7,7 +7,7 @@
  */
 import { closeSync, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import { addEdited, indexStamp, keepCacheTree } from "./index-edit.js";
-import { type Entries, gitlinks, type IndexFile, readIndex } from "./index-format.js";
+import { gitlinks, type IndexFile, readIndex } from "./index-format.js";
 import { type ObjectStore, treeOf, writeCommit, writeRef } from "./objects.js";
 import type { Workspace } from "./workspace.js";
 
@@ -83,18 +83,8 @@ function treeOfIndex(ws: Workspace, store: ObjectStore, early: ReadIndex | undef
   if (!read) throw new Error(`${indexFile} could not be read`);
   const { tree, hashed } = treeOf(store, read.index);
   if (hashed >= KEEP_TREES_FROM) keepCacheTree(indexFile, read.index, () => stamp() === read.stamp);
-  ws.repositories = repositoriesOf(ws, read.index.entries);
+  ws.repositories = gitlinks(read.index.entries, ws.prefix);
   return tree;
-}
-
-/**
- * The gitlinks of a workspace's private index, relative to the workspace (the index seeded from
- * the user's holds the whole repository's).
- */
-export function repositoriesOf(ws: Workspace, entries: Entries): string[] {
-  return gitlinks(entries)
-    .filter((path) => path.startsWith(ws.prefix))
-    .map((path) => path.slice(ws.prefix.length));
 }
 
 /** Points `ref` at `commit` in process; false where git's `update-ref` must (node/vcs/objects.ts `Unsupported`). */

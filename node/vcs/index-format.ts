@@ -191,15 +191,19 @@ const pathOf = (entries: Entries, n: number) => entries.buf.subarray(entries.pat
 const GITLINK = 0o160000;
 
 /**
- * The paths of the gitlink entries: repositories of their own inside the tree, which git
- * records as the commit their HEAD is at, not their files.
+ * The paths of the gitlink entries under `prefix` (a workspace's, `/`-terminated; "" for all),
+ * relative to it: repositories of their own inside the tree, which git records as the commit
+ * their HEAD is at, not their files.
  * @example
- * gitlinks(readIndex(readFileSync(indexFile)).entries); // ["deps/lib"]
+ * gitlinks(readIndex(readFileSync(indexFile)).entries); // ["pkg/deps/lib"]
+ * gitlinks(readIndex(readFileSync(indexFile)).entries, "pkg/"); // ["deps/lib"]
  */
-export function gitlinks(entries: Entries): string[] {
+export function gitlinks(entries: Entries, prefix = ""): string[] {
   const found: string[] = [];
   for (let n = 0; n < entries.count; n++) {
-    if ((entries.buf.readUInt32BE(entries.pathAt[n]! + AT.mode) & 0o170000) === GITLINK) found.push(pathOf(entries, n).toString("utf8"));
+    if ((entries.buf.readUInt32BE(entries.pathAt[n]! + AT.mode) & 0o170000) !== GITLINK) continue;
+    const path = pathOf(entries, n).toString("utf8");
+    if (path.startsWith(prefix)) found.push(path.slice(prefix.length));
   }
   return found;
 }

@@ -86,6 +86,50 @@ describe("repositories inside a workspace", () => {
     expect(await vcs.repositoriesIn!(repo)).toEqual([]);
   });
 
+  it("records the commit a repository inside the workspace is at now, after a commit, a reset or a checkout there", async () => {
+    const repo = tempRepo();
+    gitIn(repo, "clone", "-q", library(), "deps/lib");
+    const lib = join(repo, "deps/lib");
+    const vcs = createGitVcs();
+    const gitlinkOf = (pointer: string) => gitIn(repo, "ls-tree", pointer, "deps/lib").split(/\s+/)[2];
+    const head = () => gitIn(lib, "rev-parse", "HEAD");
+    const first = head();
+    expect(gitlinkOf(await vcs.snapshot(repo, "refs/flow/runs/head/0"))).toBe(first);
+    // Once its HEAD is watched, nothing changing costs nothing again.
+    const steady = await vcs.snapshot(repo, "refs/flow/runs/head/1");
+    expect(await vcs.unchangedSince!(repo, steady, { settle: true })).toBe(true);
+
+    // A commit there writes nothing in the workspace's files: only the repository's HEAD moves.
+    gitIn(lib, "commit", "-q", "--allow-empty", "-m", "moved");
+    const moved = head();
+    expect(moved).not.toBe(first);
+    expect(await vcs.unchangedSince!(repo, steady, { settle: true })).toBe(false);
+    expect(gitlinkOf(await vcs.snapshot(repo, "refs/flow/runs/head/2"))).toBe(moved);
+
+    // Back with a reset that leaves its index and files alone (only HEAD's reflog is written).
+    gitIn(lib, "reset", "-q", "--soft", first);
+    expect(gitlinkOf(await vcs.snapshot(repo, "refs/flow/runs/head/3"))).toBe(first);
+
+    // A checkout of another branch at the moved commit.
+    gitIn(lib, "checkout", "-q", "-b", "other", moved);
+    expect(gitlinkOf(await vcs.snapshot(repo, "refs/flow/runs/head/4"))).toBe(moved);
+  });
+
+  it("sees a submodule's HEAD move, kept in the outer repository's .git/modules, in a new process's first snapshots", async () => {
+    const repo = tempRepo();
+    gitIn(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", library(), "sub");
+    gitIn(repo, "commit", "-q", "-m", "sub");
+    await createGitVcs().snapshot(repo, "refs/flow/runs/sub-head/0");
+
+    // Another process: the submodule is known from the index it keeps, before git reads the tree.
+    const vcs = createGitVcs();
+    const before = await vcs.snapshot(repo, "refs/flow/runs/sub-head/1");
+    gitIn(join(repo, "sub"), "commit", "-q", "--allow-empty", "-m", "moved");
+    const after = await vcs.snapshot(repo, "refs/flow/runs/sub-head/2");
+    expect(after).not.toBe(before);
+    expect(gitIn(repo, "ls-tree", after, "sub").split(/\s+/)[2]).toBe(gitIn(join(repo, "sub"), "rev-parse", "HEAD"));
+  });
+
   it("leaves a submodule as it is in a restore, and names it with the repositories the snapshot holds", async () => {
     const repo = tempRepo();
     gitIn(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", library(), "sub");

@@ -2,6 +2,8 @@ import { appendFileSync, chmodSync, mkdirSync, readFileSync, renameSync, rmSync,
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../testing/backends.js";
+import { IgnoredDirs } from "./ignored-dirs.js";
+import { gitIn, tempRepo } from "./testing.js";
 import { tooManyDirectories, watchBudget, watchTree } from "./watch.js";
 
 describe.runIf(process.platform === "linux")("watchTree", () => {
@@ -182,6 +184,41 @@ describe.runIf(process.platform === "linux")("watchTree", () => {
     writeFileSync(join(root, "n/m/after.txt"), "a");
     await w.settle();
     expect(w.changedSince(g2, 100)).toEqual(["n/m/after.txt"]);
+  });
+
+  it("names a repository inside the root when its HEAD moves: those its index holds from the start, others once told", async () => {
+    const lib = tempRepo();
+    gitIn(lib, "commit", "-q", "--allow-empty", "-m", "lib");
+    const root = tempRepo();
+    gitIn(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "sub");
+    gitIn(root, "clone", "-q", lib, "clone");
+    const w = watchTree(root, new IgnoredDirs(root, "", [join(root, ".git/index")]));
+    // The submodule is in the index: watched before anything else happened (its git directory is the outer .git/modules/sub).
+    let g = w.generation;
+    gitIn(join(root, "sub"), "commit", "-q", "--allow-empty", "-m", "moved");
+    await w.settle();
+    expect(w.changedSince(g, 10)).toEqual(["sub"]);
+
+    // The clone is not: a commit there is no event until the watch is told, and telling it names it once.
+    g = w.generation;
+    gitIn(join(root, "clone"), "commit", "-q", "--allow-empty", "-m", "unseen");
+    await w.settle();
+    expect(w.generation).toBe(g);
+    w.watchRepositories(["sub", "clone"]);
+    expect(w.changedSince(g, 10)).toEqual(["clone"]);
+    g = w.generation;
+    w.watchRepositories(["sub", "clone"]);
+    gitIn(join(root, "clone"), "reset", "-q", "--soft", "HEAD~1");
+    await w.settle();
+    expect(w.changedSince(g, 10)).toEqual(["clone"]);
+
+    // One no longer listed is let go; `git status` there (which may rewrite its index) is no move.
+    w.watchRepositories(["clone"]);
+    g = w.generation;
+    gitIn(join(root, "sub"), "commit", "-q", "--allow-empty", "-m", "let go");
+    gitIn(join(root, "clone"), "status", "--porcelain");
+    await w.settle();
+    expect(w.generation).toBe(g);
   });
 
   it("is one watch per directory, shared in the process", () => {

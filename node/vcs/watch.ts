@@ -15,6 +15,10 @@
  * lists only the directories that have sub-directories, where the file system's link counts say
  * which (`COUNTING_LINKS`): listing 10,000 files was most of that set-up's time.
  *
+ * A repository inside the root (a submodule, a clone) is one path to a snapshot: git records the
+ * commit its HEAD is at. Its HEAD can move with no file of the tree written (a commit there), so
+ * where it keeps its HEAD is watched too (`watchRepositories`), and a move names its path.
+ *
  * It also remembers which paths the events named (`changedSince`), so a snapshot can hand git
  * only those instead of a stat of every file (node/vcs/git.ts). A path is what an event named:
  * a file or directory created, written, chmodded, deleted or renamed (both names of a rename).
@@ -35,7 +39,7 @@
  * (ext4 reuses inode numbers at once), which went with it.
  */
 import { type Dirent, existsSync, type FSWatcher, lstatSync, readdirSync, readFileSync, type Stats, statfsSync, watch } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { IgnoredDirs } from "./ignored-dirs.js";
 
 /** The budget where the system's limit cannot be read. */
@@ -89,6 +93,14 @@ export interface TreeWatch {
    * it vouches for nothing before (a directory that one left out may be one git does not ignore).
    */
   useExcludesFile(file: string | undefined): void;
+  /**
+   * The repositories inside the root (relative paths: the gitlinks of the index git's add just
+   * wrote): where each one's HEAD moves (a commit, a checkout, a reset there) is watched, and an
+   * event names the repository's path, so the next snapshot records the commit it is at now. One
+   * not watched before is named at once (its HEAD may have moved since git read it); those no
+   * longer listed are let go.
+   */
+  watchRepositories(paths: readonly string[]): void;
 }
 
 const watches = new Map<string, TreeWatch>();
@@ -153,7 +165,26 @@ function raiseLimit(): string {
   return `raise fs.inotify.max_user_watches (\`sudo sysctl fs.inotify.max_user_watches=${Math.max(SUGGESTED_WATCHES, limit > 0 ? 2 * limit : 0)}\`)`;
 }
 
-const UNTRUSTED: TreeWatch = { generation: 0, trusted: false, whyUntrusted: undefined, settle: () => Promise.resolve(), changedSince: () => undefined, useExcludesFile: () => undefined };
+const UNTRUSTED: TreeWatch = {
+  generation: 0,
+  trusted: false,
+  whyUntrusted: undefined,
+  settle: () => Promise.resolve(),
+  changedSince: () => undefined,
+  useExcludesFile: () => undefined,
+  watchRepositories: () => undefined,
+};
+
+/**
+ * What a repository's HEAD moving writes, by directory of its git directory: HEAD itself (a
+ * checkout), and HEAD's reflog, which git appends for every move (a commit, a reset, a checkout,
+ * a merge) where reflogs are on, the default outside bare repositories. Not its index: git's own
+ * `add` of the outer workspace runs `git status` there, which may rewrite it.
+ */
+const HEAD_FILES: ReadonlyArray<[dir: string, names: ReadonlySet<string>]> = [
+  ["", new Set(["HEAD"])],
+  ["logs", new Set(["HEAD"])],
+];
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -172,6 +203,8 @@ class DirectoryWatch implements TreeWatch {
   private readonly changed = new Map<string, number>();
   /** Intervals starting before this generation may hold changes no event named. */
   private namedFrom = 0;
+  /** The watches of where each repository inside the root keeps its HEAD (`watchRepositories`), by its relative path. */
+  private readonly repositories = new Map<string, FSWatcher[]>();
 
   /** The device whose directories' link counts say they have no sub-directories (COUNTING_LINKS), if any. */
   private readonly leafDevice: number | undefined;
@@ -190,6 +223,19 @@ class DirectoryWatch implements TreeWatch {
     // apply to it too: watched before their rules are read.
     for (const file of ignored?.ruleFiles ?? []) this.watchRules(file);
     this.watchDir(root);
+    // The repositories the index already holds: watched before git reads the tree, as the tree is.
+    for (const rel of ignored?.repositories() ?? []) this.watchRepository(rel);
+  }
+
+  watchRepositories(paths: readonly string[]): void {
+    if (!this.trusted) return;
+    const listed = new Set(paths);
+    for (const rel of [...this.repositories.keys()]) if (!listed.has(rel)) this.unwatchRepository(rel);
+    for (const rel of listed) {
+      if (this.repositories.has(rel) || !this.watchRepository(rel)) continue;
+      this.generation++;
+      this.name(rel);
+    }
   }
 
   useExcludesFile(file: string | undefined): void {
@@ -376,6 +422,43 @@ class DirectoryWatch implements TreeWatch {
     return this.ignored?.ignored(dir.slice(this.root.length + 1)) ?? false;
   }
 
+  /**
+   * Watches where the repository at `rel` keeps its HEAD (HEAD_FILES): its `.git` directory, or
+   * the one its `.git` file names (a submodule's is in the outer repository's `.git/modules`).
+   * False where it has none (gone, or no repository any more: the tree's watch reports that).
+   */
+  private watchRepository(rel: string): boolean {
+    const dir = join(this.root, rel);
+    const gitDir = gitDirOf(dir);
+    if (gitDir === undefined) return false;
+    if (this.dirs.size + 2 * (this.repositories.size + 1) > this.maxDirs) {
+      this.distrust(tooManyDirectories(this.maxDirs));
+      return false;
+    }
+    const watchers: FSWatcher[] = [];
+    this.repositories.set(rel, watchers);
+    for (const [sub, names] of HEAD_FILES) {
+      try {
+        const watcher = watch(join(gitDir, sub), { persistent: false }, (_type, name) => {
+          if (name !== null && !names.has(String(name))) return;
+          this.generation++;
+          this.name(rel);
+        });
+        // Its git directory removed or replaced: the tree's watch names the repository's directory.
+        watcher.on("error", () => this.unwatchRepository(rel));
+        watchers.push(watcher);
+      } catch {
+        // No `logs/` (a repository made with reflogs off): its HEAD file is still watched.
+      }
+    }
+    return true;
+  }
+
+  private unwatchRepository(rel: string): void {
+    for (const watcher of this.repositories.get(rel) ?? []) watcher.close();
+    this.repositories.delete(rel);
+  }
+
   /** Flow's own store (`.flow/` at the root) and git's directories are not the workspace. */
   private skipped(dir: string, name: string): boolean {
     return name === ".git" || (name === ".flow" && dir === this.root);
@@ -402,6 +485,19 @@ class DirectoryWatch implements TreeWatch {
     this.trusted = false;
     for (const dir of [...this.dirs.keys()]) this.unwatch(dir);
     for (const file of [...this.ruleWatches.keys()]) this.unwatchRules(file);
+    for (const rel of [...this.repositories.keys()]) this.unwatchRepository(rel);
+  }
+}
+
+/** The git directory of the repository whose work tree is `dir`: its `.git` directory, or where its `.git` file points; undefined where there is neither. */
+function gitDirOf(dir: string): string | undefined {
+  const dotGit = join(dir, ".git");
+  try {
+    if (lstatSync(dotGit).isDirectory()) return dotGit;
+    const named = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, "utf8"))?.[1]?.trim();
+    return named ? resolve(dir, named) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -3,7 +3,9 @@
  * serving the built app) in Debian's Chromium (issue 23): "Rewind here" on a task before an
  * approved `ship` lists `ship` as asked again, and after the rewind the inbox asks for it and
  * `deploy` waits; "Keep earlier decisions" keeps it; cancelling a waiting run drops its
- * approval from the open inbox at once. Screenshots of the dialog: docs/app/rewind-decisions-*.png.
+ * approval from the open inbox at once. And what a rewind leaves (repositories inside the
+ * workspace), and what an attempt changed there (its Diff). Screenshots: docs/app/rewind-decisions-*.png,
+ * rewind-kept-*.png, attempt-diff-*.png.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
@@ -118,6 +120,39 @@ describe("decisions when a run is rewound or cancelled, in the app", () => {
       expect(await kept.textContent()).toMatch(/Left as it is:\s*deps\/lib\s*\(a git repository of its own inside the workspace/);
       expect(await page.locator('[data-testid="rewind-dialog"]').textContent()).toContain("The workspace files go back to the snapshot");
       await shootThemes(page, "rewind-kept");
+      await page.close();
+    } finally {
+      await inRepo.close();
+    }
+  });
+
+  it("shows what an attempt changed in its workspace, a repository inside it as one whose HEAD moved", { timeout: 120_000 }, async () => {
+    const repo = tempRepo();
+    const lib = tempRepo();
+    gitIn(lib, "commit", "-q", "--allow-empty", "-m", "lib");
+    gitIn(repo, "clone", "-q", lib, "deps/lib");
+    vi.stubEnv("FLOW_SNAPSHOTS", "on");
+    const inRepo = createAppGateway({ dbPath: join(mkdtempSync(join(tmpdir(), "flow-diff-")), "flow.db"), options: { workspaceRoot: repo } });
+    vi.unstubAllEnvs();
+    const server = await inRepo.listen({ port: 0, host: "127.0.0.1" });
+    const at = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const launched = await fetch(`${at}/v1/api/runs`, { method: "POST", body: JSON.stringify({ workflow: "release", input: { service: "diff", shards: 1, workMs: 1500 }, runId: "df-1" }) });
+      expect(launched.status).toBe(200);
+      // While `build` works, something edits the workspace and commits in the clone (as an agent would).
+      for (let i = 0; i < 200 && !gitIn(repo, "for-each-ref", "refs/flow/runs/df-1/").includes("build"); i++) await new Promise((r) => setTimeout(r, 25));
+      writeFileSync(join(repo, "CHANGELOG.md"), "# 1.1\n");
+      gitIn(join(repo, "deps/lib"), "commit", "-q", "--allow-empty", "-m", "fix");
+      await inRepo.host.activeRun("df-1")?.done;
+
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${at}/runs/df-1?node=build`);
+      await page.getByRole("button", { name: "Diff" }).click();
+      const files = page.locator(".node-diff li");
+      await files.first().waitFor();
+      expect(await page.locator(".node-diff").textContent()).toContain("Attempt 1 changed 2 files:");
+      expect(await files.allTextContents()).toEqual(["added CHANGELOG.md", "modified deps/lib (a git repository of its own: its HEAD moved)"]);
+      await shootThemes(page, "attempt-diff");
       await page.close();
     } finally {
       await inRepo.close();

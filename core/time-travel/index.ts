@@ -13,6 +13,7 @@ export type { RunAttention, TimeTravelRecord } from "./history.js";
 export { forkRun, planFork, replayRun } from "./fork.js";
 export type { ForkPlan, ForkPoint, ForkRunOptions } from "./fork.js";
 export { attemptDiff, runDiff } from "./diff.js";
+export { changeNote, isRepositoryChange, REPOSITORY_MODE } from "./changes.js";
 export type { WorkspaceDiff } from "./diff.js";
 export type { FlowDbLike } from "./adapter.js";
 

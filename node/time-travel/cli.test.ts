@@ -27,6 +27,24 @@ async function flow(cwd: string, ...argv: string[]) {
   return { code, out: io.out(), err: io.err() };
 }
 
+type Fixture = { default: Parameters<typeof import("durable-flow").runWorkflow>[0] };
+
+/**
+ * Runs a fixture workflow (node/time-travel/fixtures, imported by `load` once `FLOW_TEST_DB` and
+ * `env` are set for the test: it opens its store when evaluated) to its end on a new SQLite
+ * store, rooted in `repo`.
+ */
+async function runFixture(load: () => Promise<Fixture>, repo: string, env: Record<string, string>, input: Record<string, unknown>): Promise<{ runId: string; db: string }> {
+  const db = join(tempDir(), "flow.db");
+  for (const [key, value] of Object.entries({ FLOW_TEST_DB: db, ...env })) vi.stubEnv(key, value);
+  onTestFinished(() => void vi.unstubAllEnvs());
+  const { default: wf } = await load();
+  const { runWorkflow } = await import("durable-flow");
+  const { runId, status } = await runWorkflow(wf, { input, rootDir: repo });
+  expect(status).toBe("finished");
+  return { runId, db };
+}
+
 describe("time-travel CLI", () => {
   it("prints help with an example for each command", async () => {
     for (const name of COMMANDS) {
@@ -39,14 +57,7 @@ describe("time-travel CLI", () => {
 
   it("timeline, rewind, snapshots, revert, fork and replay a run in a real repository", async () => {
     const repo = tempRepo();
-    const db = join(tempDir(), "flow.db");
-    vi.stubEnv("FLOW_TEST_DB", db);
-    vi.stubEnv("FLOW_TEST_REPO", repo);
-    onTestFinished(() => void vi.unstubAllEnvs());
-    const { default: wf } = await import("./fixtures/cli-workflow.js");
-    const { runWorkflow } = await import("durable-flow");
-    const { runId, status } = await runWorkflow(wf, { input: { word: "one" }, rootDir: repo });
-    expect(status).toBe("finished");
+    const { runId, db } = await runFixture(() => import("./fixtures/cli-workflow.js"), repo, { FLOW_TEST_REPO: repo }, { word: "one" });
 
     const timeline = await flow(repo, "timeline", runId, "--db", db, "--json");
     const attempts = JSON.parse(timeline.out).attempts as Array<{ nodeId: string; vcsStartPointer: string; vcsPointer: string }>;
@@ -101,6 +112,17 @@ describe("time-travel CLI", () => {
     expect(gc.out).toMatch(/Deleted [1-9]\d* snapshot ref/);
     expect((await flow(repo, "snapshots", runId, "--db", db)).out).toContain("has no snapshots");
   }, 120_000);
+
+  it("snapshots --diff names a repository inside the workspace as one: cloned, then its HEAD moved by a commit there", async () => {
+    const repo = tempRepo();
+    const { runId, db } = await runFixture(() => import("./fixtures/vendor-workflow.js"), repo, { FLOW_TEST_LIBRARY: tempRepo() }, {});
+
+    expect((await flow(repo, "snapshots", runId, "--db", db, "--diff", "vendor")).out).toContain("A deps/lib  (a git repository of its own: snapshots hold its commit, not its files)");
+    // The commit wrote no file of the workspace: the snapshot after it still has the new commit.
+    const fix = await flow(repo, "snapshots", runId, "--db", db, "--diff", "fix");
+    expect(fix.out).toContain("fix changed 1 file");
+    expect(fix.out).toContain("M deps/lib  (a git repository of its own: its HEAD moved)");
+  });
 
   it("the command a rewind prints to resume the run names the store it was given, and works as printed", async () => {
     const repo = tempRepo();

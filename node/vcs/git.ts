@@ -41,7 +41,7 @@ import { execFile } from "node:child_process";
 import { existsSync, lstatSync, readdirSync, realpathSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { FlowError } from "../../core/errors.js";
-import type { VcsFileChange, VcsPort, VcsSnapshotRef } from "../../core/time-travel/index.js";
+import { isRepositoryChange, type VcsFileChange, type VcsPort, type VcsSnapshotRef } from "../../core/time-travel/index.js";
 import { commitInProcess, editedInProcess, type ReadIndex, readIndexEarly, refInProcess } from "./in-process.js";
 import { writeCommit } from "./objects.js";
 import { GitShell } from "./git-shell.js";
@@ -551,11 +551,9 @@ function changedPathspecs(ws: Workspace, changed: string[]): { pathspecs: string
  */
 function keptRepositories(ws: Workspace, between: VcsFileChange[]): string[] {
   const now = readIndexEarly(ws.indexFile);
-  return [...new Set([...(now ? gitlinks(now.index.entries, ws.prefix) : []), ...between.filter(isGitlink).map((c) => c.path.slice(ws.prefix.length))])].sort();
+  return [...new Set([...(now ? gitlinks(now.index.entries, ws.prefix) : []), ...between.filter(isRepositoryChange).map((c) => c.path.slice(ws.prefix.length))])].sort();
 }
 
-/** A change of a repository inside the tree (git's mode of a commit entry, before or after). */
-const isGitlink = (c: VcsFileChange) => c.oldMode === "160000" || c.newMode === "160000";
 
 /** `path` is `dir` or lies under it (both `/`-separated, relative to the same place). */
 const isUnder = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);

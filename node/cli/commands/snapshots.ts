@@ -4,7 +4,7 @@
  * the files an attempt changed (`--diff <nodeId>`), and per-run garbage collection (`--gc`).
  * See docs/time-travel.md ("CLI").
  */
-import { attemptDiff, listRunSnapshots, removeRunSnapshots } from "../../../core/time-travel/index.js";
+import { attemptDiff, changeNote, listRunSnapshots, removeRunSnapshots } from "../../../core/time-travel/index.js";
 import { createGitVcs } from "../../vcs/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { ATTEMPT_OPTIONS, attemptArg, iterationArg, requireWorkspace } from "./time-travel-cli.js";
@@ -59,7 +59,7 @@ export const snapshotsCommand: CliCommand = {
       const attempt = attemptArg(values.attempt);
       const { from, to, files } = await attemptDiff(db, { runId, nodeId: values.diff, iteration, ...(attempt !== undefined ? { attempt } : {}) });
       const mark = { added: "A", modified: "M", deleted: "D" } as const;
-      const text = files.map((f) => `  ${mark[f.status]} ${f.path}${f.oldMode && f.newMode && f.oldMode !== f.newMode ? `  (mode ${f.oldMode} -> ${f.newMode})` : ""}\n`).join("");
+      const text = files.map((f) => `  ${mark[f.status]} ${f.path}${changeNote(f) ? `  (${changeNote(f)})` : ""}\n`).join("");
       print({ runId, nodeId: values.diff, iteration, from, to, files }, `${values.diff} changed ${plural(files.length, "file")} (${from.slice(0, 10)} -> ${to?.slice(0, 10)}):\n${text}`);
       return 0;
     });

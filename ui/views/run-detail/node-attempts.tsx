@@ -11,9 +11,10 @@ import type { GatewayRunNode } from "../../../core/data/index.js";
 import { ActionButton } from "../../components/action-button.js";
 import { ConfirmDialog } from "../../components/confirm-dialog.js";
 import { errorText } from "../../components/error-text.js";
-import { formatDuration, formatUsage } from "../../components/format.js";
+import { formatDuration, formatUsage, plural } from "../../components/format.js";
 import { StatusBadge } from "../../components/status-badge.js";
 import { useConnection } from "../../flow-context.js";
+import { changeNote } from "../../../core/time-travel/index.js";
 import { ResetDecisions } from "./reset-decisions.js";
 import { whyNotRewind } from "./run-status-rules.js";
 
@@ -112,11 +113,15 @@ export function NodeAttempts(props: { runId: string; runStatus: string; runStart
           <Show when={!diff.loading} fallback={<p class="muted">Loading the diff…</p>}>
             <Show when={!diff.error} fallback={<p class="error-banner">{errorText(diff.error)}</p>}>
               <Show when={(diff()?.files.length ?? 0) > 0} fallback={<p class="muted">Attempt {diffOf()} changed no file.</p>}>
+                <p class="muted">
+                  Attempt {diffOf()} changed {plural(diff()?.files.length ?? 0, "file")}:
+                </p>
                 <ul>
                   <For each={diff()?.files}>
                     {(f) => (
                       <li>
                         <span class={`badge ${f.status === "deleted" ? "tone-bad" : f.status === "added" ? "tone-ok" : "tone-info"}`}>{f.status}</span> <code>{f.path}</code>
+                        <Show when={changeNote(f)}>{(note) => <span class="muted"> ({note()})</span>}</Show>
                       </li>
                     )}
                   </For>

@@ -18,6 +18,7 @@ import { gitIn, tempRepo } from "../node/vcs/testing.js";
 import { createAppGateway } from "../scripts/app-gateway.js";
 import { ensureAppBuilt } from "./support/app.js";
 import { launchChromium } from "./support/chromium.js";
+import { domainApi } from "./support/domain-api.js";
 import { shootThemes } from "./support/screens.js";
 
 describe("decisions when a run is rewound or cancelled, in the app", () => {
@@ -25,23 +26,9 @@ describe("decisions when a run is rewound or cancelled, in the app", () => {
   let url = "";
   let browser: Browser;
 
-  async function call<T = any>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${url}${path}`, { method, headers: { "content-type": "application/json" }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-    const envelope = (await res.json()) as { ok: boolean; result?: T; error?: { code: string; message: string } };
-    if (!envelope.ok) throw new Error(`${method} ${path}: ${envelope.error?.code} ${envelope.error?.message}`);
-    return envelope.result as T;
-  }
-  async function reach(runId: string, want: string): Promise<void> {
-    for (let i = 0; i < 400; i++) {
-      if ((await call<{ status: string }>("GET", `/v1/api/runs/${runId}?view=summary`)).status === want) return;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error(`run ${runId} did not reach ${want}`);
-  }
-  const release = async (runId: string) => {
-    await call("POST", "/v1/api/runs", { workflow: "release", input: { service: runId, shards: 1, workMs: 0 }, runId });
-    await reach(runId, "waiting-approval");
-  };
+  const { call, reach, launch } = domainApi(() => url);
+  /** A `release` run waiting on its `ship` approval. */
+  const release = (runId: string) => launch("release", { service: runId, shards: 1, workMs: 0 }, runId, "waiting-approval");
   const approved = async (runId: string) => {
     await release(runId);
     await call("POST", "/v1/api/approvals", { runId, nodeId: "ship", decision: "approve", note: "green" });

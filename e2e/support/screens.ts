@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Locator, Page } from "playwright-core";
 import { bindWorkflows, Gateway, type WorkflowSet } from "durable-flow";
+import { domainApi } from "./domain-api.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -58,17 +59,12 @@ export async function startDevApp(name: string, sets: WorkflowSet[]): Promise<De
   const vite = await createServer({ configFile: join(root, "vite.app.config.ts"), server: { port: 0, host: "127.0.0.1", hmr: false, watch: null }, logLevel: "warn" });
   await vite.listen();
   const app = `http://127.0.0.1:${(vite.httpServer!.address() as AddressInfo).port}`;
-  async function call<T = any>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${api}${path}`, { method, headers: { "content-type": "application/json" }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-    const env = (await res.json()) as { ok: boolean; result?: T; error?: { code: string; message: string } };
-    if (!env.ok) throw new Error(`${method} ${path}: ${env.error?.code} ${env.error?.message}`);
-    return env.result as T;
-  }
+  const { call, status } = domainApi(() => api);
   return {
     api,
     app,
     call,
-    status: async (runId) => (await call<{ status: string }>("GET", `/v1/api/runs/${encodeURIComponent(runId)}?view=summary`)).status,
+    status,
     async close() {
       await vite.close();
       await gateway.close();

@@ -16,6 +16,7 @@ import { ANNOTATIONS } from "./contract.js";
 import { type GatewayRunNode, nodeRowOf } from "./node-rows.js";
 import type { runPageSchema, runRowSchema, runSummaryRowSchema, runUsageSummarySchema, workflowRowSchema } from "./results.js";
 import { type RunRowContext, runAuthColumn, runRowOf, runSummaryOf } from "./run-rows.js";
+import { usageMetasOf } from "./usage-metas.js";
 import { TABLES } from "../protocol.js";
 
 /** A run in a list (declared by its schema, core/api/results.ts `runSummaryRowSchema`). */
@@ -150,29 +151,10 @@ export async function runSummary(host: GatewayHost, runId: string): Promise<Gate
   return { ...summaryRow(host, run, auth), usage: usage.get(runId) ?? null };
 }
 
-/**
- * Tokens and cost of runs' agent attempts, each run's child runs (`<runId>/...`) included, in
- * one query over `_flow_attempts` (a range of its primary key per run); runs without usage
- * are absent.
- */
+/** Tokens and cost of runs' agent attempts, each run's child runs included; runs without usage are absent. */
 async function runUsages(host: GatewayHost, runIds: readonly string[]): Promise<Map<string, RunUsageSummary>> {
   const out = new Map<string, RunUsageSummary>();
-  if (runIds.length === 0) return out;
-  // `<id>/` up to `<id>0` ("0" sorts right after "/") holds exactly the ids under `<id>/`.
-  const rows = await host.db.store.query<{ run_id: string; meta_json: string }>(
-    `SELECT run_id, meta_json FROM ${TABLES.attempts} WHERE meta_json IS NOT NULL AND (${runIds.map(() => "run_id = ? OR (run_id > ? AND run_id < ?)").join(" OR ")})`,
-    runIds.flatMap((id) => [id, `${id}/`, `${id}0`]),
-  );
-  const wanted = new Set(runIds);
-  const metas = new Map<string, unknown[]>();
-  for (const r of rows) {
-    const parts = r.run_id.split("/");
-    for (let i = 1; i <= parts.length; i++) {
-      const id = parts.slice(0, i).join("/");
-      if (wanted.has(id)) metas.set(id, [...(metas.get(id) ?? []), JSON.parse(r.meta_json)]);
-    }
-  }
-  for (const [id, list] of metas) {
+  for (const [id, list] of await usageMetasOf(host, runIds)) {
     const { inputTokens, outputTokens, totalTokens, costUsd, attempts } = rollUpUsage(list);
     if (attempts) out.set(id, { attempts, ...(inputTokens !== undefined ? { inputTokens } : {}), ...(outputTokens !== undefined ? { outputTokens } : {}), ...(totalTokens !== undefined ? { totalTokens } : {}), ...(costUsd !== undefined ? { costUsd } : {}) });
   }

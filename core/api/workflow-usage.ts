@@ -10,6 +10,7 @@
 import { rollUpUsage } from "../agents/index.js";
 import type { z } from "zod";
 import { TABLES } from "../protocol.js";
+import { usageMetasOf } from "./usage-metas.js";
 import type { workflowUsageSchema } from "./results-reads.js";
 import type { GatewayHost } from "./host.js";
 import { workflowRunFilter } from "./read-model.js";
@@ -49,21 +50,8 @@ export async function workflowUsage(host: GatewayHost, workflow: string, opts: {
   );
   const dayOf = new Map(runs.map((r) => [r.run_id, Math.floor((Number(r.created_at_ms) - firstDay) / DAY_MS)]));
   const metas: unknown[][] = Array.from({ length: days }, () => []);
-  // One read of the attempts of the window's runs and their child runs, in chunks the
-  // databases' parameter limits allow (`<id>/` up to `<id>0` holds exactly the ids under `<id>/`).
-  const ids = [...dayOf.keys()];
-  for (let i = 0; i < ids.length; i += 200) {
-    const chunk = ids.slice(i, i + 200);
-    const rows = await host.db.store.query<{ run_id: string; meta_json: string }>(
-      `SELECT run_id, meta_json FROM ${TABLES.attempts} WHERE meta_json IS NOT NULL AND (${chunk.map(() => "run_id = ? OR (run_id > ? AND run_id < ?)").join(" OR ")})`,
-      chunk.flatMap((id) => [id, `${id}/`, `${id}0`]),
-    );
-    for (const r of rows) {
-      const root = dayOf.has(r.run_id) ? r.run_id : chunk.find((id) => r.run_id.startsWith(`${id}/`));
-      const day = root === undefined ? undefined : dayOf.get(root);
-      if (day !== undefined) metas[day]!.push(JSON.parse(r.meta_json));
-    }
-  }
+  // The window's runs are top-level (`parent_run_id IS NULL`): their child runs' attempts count for them.
+  for (const [runId, list] of await usageMetasOf(host, [...dayOf.keys()])) metas[dayOf.get(runId)!]!.push(...list);
   const runsPerDay = new Array<number>(days).fill(0);
   for (const day of dayOf.values()) runsPerDay[day]!++;
   const byDay = metas.map((list, i): WorkflowUsageDay => {

@@ -20,7 +20,7 @@ import { createDataClient } from "durable-flow/data";
 import { appWorkflows } from "../../examples/app-workflows.js";
 import { launchWorkflows } from "./launch-workflows.js";
 import { runDetailWorkflows } from "./run-detail-workflows.js";
-import { launchChromium } from "../support/chromium.js";
+import { allowConsole, launchChromium } from "../support/chromium.js";
 import { startAppGateway } from "../support/gateway.js";
 import { criticalA11y, finishScreens, shootThemes, startDevApp, until } from "../support/screens.js";
 
@@ -118,6 +118,8 @@ try {
   await until(() => rowIds(page), (ids) => ids.length === 3, "the three batch runs");
   await page.getByTestId("select-all").check();
   await page.getByTestId("bulk-cancel").click();
+  // Cancel asks first, saying how many runs end.
+  await page.getByTestId("bulk-cancel-dialog").getByRole("button", { name: "Cancel 3 runs" }).click();
   await page.getByTestId("bulk-summary").waitFor();
   expectThat(((await page.getByTestId("bulk-summary").textContent()) ?? "").startsWith("Cancelled 3 runs"), "bulk cancel reports the 3 runs cancelled");
   for (const n of [1, 2, 3]) await settle(small.status, `batch-${n}`, (st) => st === "cancelled");
@@ -163,6 +165,8 @@ try {
   await page.keyboard.press("Escape");
   await page.getByTestId("workspace-switcher").selectOption("__add");
   await page.getByTestId("add-gateway").waitFor();
+  // Nothing answers at port 9 on purpose: the browser logs the refused request.
+  allowConsole(browser, /127\.0\.0\.1:9\/health/);
   await page.locator('[data-testid="add-gateway"] input[name="url"]').fill("127.0.0.1:9");
   await page.locator('[data-testid="add-gateway"] button[type="submit"]').click();
   await page.locator(".ws-problem").waitFor();

@@ -54,4 +54,21 @@ describe("usage in run rows", () => {
     // The same total getRunUsage answers for the run header.
     expect((await rpc("getRunUsage", { runId })).total).toMatchObject(expected);
   }, 60_000);
+
+  it("reads a page of 500 runs, the most listRuns gives, with the usage of its last run", async () => {
+    const { runId } = await rpc("launchRun", { workflow: "hello", input: { name: "Cy" } });
+    await expect.poll(async () => (await rpc("getRun", { runId })).status, { timeout: 30_000 }).toBe("finished");
+    // 500 older copies of the run's row; the oldest ones, at the page's end, have an agent's usage.
+    const store = gateway.host.db.store;
+    const columns = (await store.query<{ name: string }>("PRAGMA table_info(_flow_runs)")).map((c) => c.name);
+    const copy = columns.map((c) => (c === "run_id" ? `'page-' || printf('%03d', n)` : c === "created_at_ms" ? "created_at_ms - 1000 * n" : c)).join(", ");
+    await store.execute(`WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 500) INSERT INTO _flow_runs (${columns.join(", ")}) SELECT ${copy} FROM _flow_runs, seq WHERE run_id = ?`, [runId]);
+    const meta = JSON.stringify({ usage: { totalTokens: 7 }, costUsd: 0.002 });
+    for (let n = 480; n <= 500; n++) await store.execute(`INSERT INTO _flow_attempts (run_id, node_id, iteration, attempt, state, started_at_ms, meta_json) VALUES (?, 'ask', 0, 1, 'finished', 0, ?)`, [`page-${n}`, meta]);
+
+    const page = await rpc("listRuns", { limit: 500 });
+    expect(page.runs).toHaveLength(500);
+    expect(page.runs.at(-1).runId).toMatch(/^page-4[89]\d$/);
+    expect(page.runs.at(-1).usage).toEqual({ totalTokens: 7, costUsd: 0.002, attempts: 1 });
+  }, 60_000);
 });

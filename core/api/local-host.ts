@@ -15,7 +15,7 @@ import {
   workflowNameOf,
 } from "../engine/index.js";
 import type { FlowEvent, FlowWorkflow, RunOptions, RunResult, RunStatus } from "../engine/index.js";
-import { errorToJson, FlowError } from "../errors.js";
+import { errorToJson, FlowError, isFlowError } from "../errors.js";
 import { ChangeFeed, type DomainChange } from "./change-feed.js";
 import { ENDING_EVENT_TYPES, executingHere } from "./executing-here.js";
 import type { ActiveRun, GatewayHost, RegisteredWorkflow, ResumeRunOptions, StartRunRequest, Unsubscribe } from "./host.js";
@@ -264,10 +264,22 @@ export class LocalGatewayHost implements GatewayHost {
       },
     };
     this.active.set(runId, active);
-    void done.finally(() => {
+    void done.then((result) => {
       if (this.active.get(runId) === active) this.active.delete(runId);
+      if (result.status === "continued" && result.nextRunId) this.takeContinuation(runId, result.nextRunId);
     });
     return started;
+  }
+
+  /**
+   * Continue-as-new wrote the next run without an owner: this host runs it now. Left to the next
+   * pick-up (a Gateway's poll, up to 15 s), it would read meanwhile as running with its owner gone.
+   */
+  private takeContinuation(runId: string, nextRunId: string): void {
+    this.resumeRun(nextRunId).catch((error: unknown) => {
+      // Another host claimed it first: it runs there.
+      if (!isFlowError(error, "RUN_ALREADY_RUNNING")) this.db.binding.env.warn(`Run ${runId} continued as ${nextRunId}, which could not start here: ${(error as Error).message}`, { runId, nextRunId });
+    });
   }
 
   private newId(workflow: FlowWorkflow): string {

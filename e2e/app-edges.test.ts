@@ -206,11 +206,22 @@ describe("the app at the edges (issue #27)", () => {
     page.setDefaultTimeout(20_000);
     await page.goto(`${gw.url}/runs/${runs.released}`);
     await page.locator('[data-testid="run-status"][data-status="finished"]').waitFor();
+    // Every state the connection pill shows from here on.
+    await page.evaluate(() => {
+      const seen: string[] = ((window as unknown as { __pill: string[] }).__pill = []);
+      new MutationObserver(() => {
+        const status = document.querySelector('[data-testid="connection-status"]')?.getAttribute("data-status");
+        if (status && seen.at(-1) !== status) seen.push(status);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-status"] });
+    });
     await page.getByTestId("workspace-switcher").selectOption("browser");
     // The browser's workspace opens (its engine starts first); the run is not in it, and the
     // page says so (not "Loading run…" forever), with the way back to this workspace's runs.
     await page.getByTestId("engine-info").waitFor({ timeout: 120_000 });
     await engineReady(page, 120_000);
+    // Its pill opens as its own: connecting, then this browser, never "reconnecting" (the Gateway's connection was online, not this one).
+    await expect.poll(() => page.getByTestId("connection-status").getAttribute("data-status"), { timeout: 30_000 }).toBe("local");
+    expect(await page.evaluate(() => (window as unknown as { __pill: string[] }).__pill)).not.toContain("reconnecting");
     const notFound = page.getByTestId("run-not-found");
     await notFound.waitFor();
     expect(await notFound.textContent()).toContain(`No run ${runs.released} in this workspace`);

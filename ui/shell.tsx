@@ -57,7 +57,10 @@ export function Shell(props: RouteSectionProps) {
         </A>
         <WorkspaceSwitcher />
         <span class="shell-spacer" />
-        <ConnectionStatus status={flow.status} local={flow.workspace().kind === "browser"} waiting={writes().filter((w) => w.state === "waiting").length} />
+        {/* One pill per workspace: "reconnecting" is for a connection that was online, not the one before it. */}
+        <Show when={flow.workspace().id} keyed>
+          {(_id) => <ConnectionStatus status={flow.status} local={flow.workspace().kind === "browser"} waiting={writes().filter((w) => w.state === "waiting").length} />}
+        </Show>
         <button type="button" class="ghost" onClick={() => openHelp?.()} aria-keyshortcuts="?" title="Keyboard shortcuts (?)">
           <span aria-hidden="true">⌨</span>
           <span class="sr-only">Keyboard shortcuts</span>

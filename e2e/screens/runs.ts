@@ -142,8 +142,10 @@ try {
   await page.goto(`${app}/runs?workflow=order`);
   await page.locator('[data-run-id="ord-1"] .runs-related').first().waitFor();
   await page.goto(`${app}/runs`);
-  await page.locator('[data-testid="parent-link"]').first().waitFor();
-  expectThat(((await page.locator('[data-testid="parent-link"]').first().getAttribute("href")) ?? "").includes("/runs/ord-"), "a child run links its parent order");
+  // (The run ord-1 continued as runs at once too, with a child run of its own.)
+  const childOfOrder = page.locator('[data-run-id="ord-1/pay@0"] [data-testid="parent-link"]');
+  await childOfOrder.waitFor();
+  expectThat(((await childOfOrder.getAttribute("href")) ?? "").endsWith("/runs/ord-1"), "a child run links its parent order");
 
   // 4. Bulk selection: select all shown of `hello`, cancel applies to none (all finished).
   await page.goto(`${app}/runs?workflow=hello`);
@@ -180,6 +182,7 @@ try {
   await page.getByTestId("engine-info").waitFor({ timeout: 60_000 });
   await until(() => page.getByTestId("engine-info").textContent(), (t) => /^(OPFS|IndexedDB) · this tab runs the engine$/.test(t ?? ""), "the browser workspace to say where its data lives and that this tab runs the engine", 60_000);
   await page.getByText("No runs yet").waitFor();
+  await until(() => page.getByTestId("connection-status").getAttribute("data-status"), (s) => s === "local", "the pill to say this browser", 30_000);
   await shoot(page, "shell-browser");
   await a11y(page, "browser workspace");
   await page.getByTestId("workspace-switcher").selectOption(`gateway:${app}`);

@@ -6,10 +6,10 @@
  * a clean history, however long the queue.
  *
  *   npx flow up examples/runs.tsx --input '{"queue":[101,102,103,104,105],"batchSize":2}'
- *   # ... "status": "continued", "nextRunId": "<id>"
- *   npx flow up examples/runs.tsx --run-id <id> --resume      # next batch; repeat until "finished"
+ *   # ● run continued as <id> (twice), then the last run's result: "status": "finished"
  *
- * `npx tsx examples/runs.tsx` runs `main()`, which follows the chain itself. The stores are
+ * `flow up` (and a Gateway) follow the chain of runs to its end. `npx tsx examples/runs.tsx`
+ * runs `main()`, which follows it with `runWorkflow`, as a script does. The stores are
  * `.flow/examples/runs.db` and `runs-checks.db` beside it (or `$FLOW_EXAMPLE_DB` and its
  * `-checks` sibling). A pull request whose number ends in 3 fails its tests.
  */

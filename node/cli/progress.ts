@@ -5,6 +5,7 @@
  * NDJSON instead.
  */
 import type { FlowEvent, RunResult } from "../../core/engine/index.js";
+import { formatCount, plural } from "../../core/util/index.js";
 
 const node = (e: { nodeId: string; iteration: number }) => (e.iteration ? `${e.nodeId}#${e.iteration}` : e.nodeId);
 
@@ -107,21 +108,28 @@ export class RunTally {
   private cached = 0;
   private attempts = 0;
   private events = 0;
+  /** Runs that continued as new (`flow up` follows them into their next runs). */
+  private continued = 0;
 
   observe(e: FlowEvent): void {
     this.events++;
-    if (e.type === "TaskStarted") this.attempts++;
+    if (e.type === "RunContinued") this.continued++;
+    else if (e.type === "TaskStarted") this.attempts++;
     else if (e.type === "TaskFinished") this.finished++;
     else if (e.type === "TaskCacheHit") this.cached++;
     else if (e.type === "TaskSkipped") this.skipped++;
     else if (e.type === "TaskFailed" && !e.willRetry) this.failed++;
   }
 
-  /** `Run r1 finished in 1.2 s: 5 tasks finished, 0 failed, 1 skipped; 6 attempts.` */
+  /**
+   * `Run r1 finished in 1.2 s: 5 tasks finished, 0 failed, 1 skipped; 6 attempts.`; after a
+   * chain of runs that continued as new, the last run's, with the chain's counts:
+   * `Run r3 finished in 2 s, the last of 3 runs (continued as new): ...`.
+   */
   summary(result: RunResult, elapsedMs: number): string {
     if (this.events === 0) return `Run ${result.runId} is ${result.status} already; nothing ran.`;
-    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-    const cached = this.cached ? `, ${this.cached} from cache` : "";
-    return `Run ${result.runId} ${result.status} in ${formatDuration(elapsedMs)}: ${plural(this.finished, "task")} finished, ${this.failed} failed, ${this.skipped} skipped${cached}; ${plural(this.attempts, "attempt")}.`;
+    const cached = this.cached ? `, ${formatCount(this.cached)} from cache` : "";
+    const chain = this.continued && result.status !== "continued" ? `, the last of ${formatCount(this.continued + 1)} runs (continued as new)` : "";
+    return `Run ${result.runId} ${result.status} in ${formatDuration(elapsedMs)}${chain}: ${plural(this.finished, "task")} finished, ${formatCount(this.failed)} failed, ${formatCount(this.skipped)} skipped${cached}; ${plural(this.attempts, "attempt")}.`;
   }
 }

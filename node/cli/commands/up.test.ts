@@ -28,6 +28,17 @@ describe("flow up", () => {
     expect(lines).toEqual([expect.objectContaining({ type: "result", runId: "cli-1", status: "finished" })]);
   }, 60_000);
 
+  it("follows a run that continues as new through its next runs to the end of the chain", () => {
+    const cwd = tempDir("flow-cli-");
+    const r = flow(["up", join(ROOT, "examples/runs.tsx"), "--input", '{"queue":[101,102,103,104,105],"batchSize":2}'], cwd);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.match(/● run continued as /g)).toHaveLength(2);
+    expect(r.stdout).toMatch(/Run \S+ finished in .+, the last of 3 runs \(continued as new\): 10 tasks finished, 0 failed/);
+    const result = JSON.parse(r.stdout.slice(r.stdout.lastIndexOf("\n{\n") + 1));
+    // 101-105 in batches of 2: 103 fails its tests; the last run sums what the chain merged.
+    expect(result).toMatchObject({ status: "finished", output: { merged: 4, rejected: [103] } });
+  }, 60_000);
+
   it("prints help without arguments and explains usage errors", () => {
     const cwd = tempDir("flow-cli-");
     const help = flow([], cwd);

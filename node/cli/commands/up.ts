@@ -7,7 +7,7 @@
 import { accessSync, constants, mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { bindingOf, runWorkflow } from "../../../core/engine/index.js";
-import type { FlowEvent } from "../../../core/engine/index.js";
+import type { FlowEvent, FlowWorkflow, RunOptions, RunResult } from "../../../core/engine/index.js";
 import { type CliCommand, EXIT, UsageError, useColor } from "../command.js";
 import { prepareSnapshots } from "../../engine/index.js";
 import { loadWorkflow } from "../load-workflow.js";
@@ -18,7 +18,8 @@ import { parseCli } from "./wait-cli.js";
 
 const USAGE = `Usage: flow up <workflow file> [options]
 
-Runs the workflow exported by the file (default export) and prints its progress.
+Runs the workflow exported by the file (default export) and prints its progress. A run that
+continues as new (ContinueAsNew) goes on as its next run, in this process, until one ends.
 
 Options:
   --input <json>          Run input as JSON (default {})
@@ -128,7 +129,7 @@ export const upCommand: CliCommand = {
             },
             io,
           )
-        : await runWorkflow(workflow, {
+        : await followContinuations(workflow, {
         input,
         workflowPath: path,
         logDir,
@@ -161,6 +162,20 @@ export const upCommand: CliCommand = {
     }
   },
 };
+
+/**
+ * The run to its end through its continue-as-new chain: a run that continues as new (status
+ * `continued`) is followed by its next run in this process, as a Gateway runs it, until one ends
+ * otherwise (finished, failed, parked, paused, cancelled). Answers the last run's result.
+ */
+async function followContinuations(workflow: FlowWorkflow, options: RunOptions): Promise<RunResult> {
+  let result = await runWorkflow(workflow, options);
+  const { input: _input, runId: _runId, resume: _resume, force: _force, rootDir: _rootDir, ...next } = options;
+  while (result.status === "continued" && result.nextRunId && !options.signal?.aborted && !options.pauseSignal?.aborted) {
+    result = await runWorkflow(workflow, { ...next, runId: result.nextRunId, resume: true });
+  }
+  return result;
+}
 
 function parseInput(inline: string | undefined, file: string | undefined, cwd: string): Record<string, unknown> {
   if (inline !== undefined && file !== undefined) throw new UsageError("give --input or --input-file, not both.");

@@ -55,6 +55,28 @@ describe("flow up --serve", () => {
     expect(out).toMatch(/"shipped": "v2"/);
   }, 60_000);
 
+  it("follows a run that continues as new through the runs the gateway starts, and exits with the last one's result", async () => {
+    const dir = tempDir("flow-up-serve-");
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, "node/cli/bin.mjs"), "up", join(ROOT, "examples/runs.tsx"), "--serve", "--port", "0", "--log-dir", "none", "--input", '{"queue":[101,102,103,104,105],"batchSize":2}'],
+      { cwd: dir, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    children.push(child);
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(await Promise.race([exited, new Promise((r) => setTimeout(() => r("hung"), 30_000))])).toBe(0);
+    expect(out.match(/● run continued as /g)).toHaveLength(2);
+    const result = JSON.parse(out.slice(out.lastIndexOf("\n{\n") + 1));
+    expect(result).toMatchObject({ status: "finished", output: { merged: 4, rejected: [103] } });
+    // The chain's last run, finished: none of it was left paused when the gateway closed.
+    const db = new FlowDb(createFlow({}, { dbPath: join(dir, ".flow/examples/runs.db") }).db);
+    const runs = await db.store.query<{ status: string }>("SELECT status FROM _flow_runs WHERE parent_run_id IS NULL ORDER BY created_at_ms");
+    expect(runs.map((r) => r.status)).toEqual(["continued", "continued", "finished"]);
+    await db.store.close();
+  }, 60_000);
+
   it("with --root-dir, the runs the gateway starts work there, and the working directory is not snapshotted", async () => {
     const cwd = tempRepo();
     const root = tempRepo();

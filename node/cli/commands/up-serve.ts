@@ -4,7 +4,8 @@
  * "flow up --serve"), so the run can be watched, steered and answered over HTTP, WebSocket and
  * the gateway client while this terminal shows its progress. The process stays while the run
  * waits (an approval or signal delivered through the gateway, or by `flow approve` from another
- * process, resumes it) and exits when the run ends. Ctrl-C pauses the run and stops serving.
+ * process, resumes it) and exits when the run ends: a run that continues as new, when the last
+ * run of its chain ends. Ctrl-C pauses the run and stops serving.
  */
 import type { AddressInfo } from "node:net";
 import { basename, extname, resolve } from "node:path";
@@ -64,31 +65,37 @@ export async function serveRun(opts: ServedRunOptions, io: CliIO): Promise<RunRe
       ? await gateway.host.resumeRun(opts.runId!, { ...(opts.force ? { force: true } : {}) })
       : await gateway.host.startRun({ workflowKey: key, input: opts.input, ...(opts.runId ? { runId: opts.runId } : {}), options: runOptions });
     io.stderr(`Flow gateway serving ${key} on http://${host}:${address.port} (run ${runId}); Ctrl-C pauses the run and stops serving\n`);
-    const ended = new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off("SIGINT", stop);
-        stopping = true;
-        io.stderr("\nPausing the run and closing the gateway.\n");
-        void gateway.close({ runs: "pause" }).then(resolve);
-      };
-      process.on("SIGINT", stop);
-      void gateway.host.subscribeRunEvents(runId, 0, (event) => {
+    let ended!: () => void;
+    const stop = () => {
+      process.off("SIGINT", stop);
+      stopping = true;
+      io.stderr("\nPausing the run and closing the gateway.\n");
+      void gateway.close({ runs: "pause" }).then(ended);
+    };
+    process.on("SIGINT", stop);
+    // The run, and the runs it continues as (the gateway starts each one at once), to the end of the chain.
+    for (let current = runId; ; ) {
+      const end = new Promise<void>((resolve) => (ended = resolve));
+      const unsubscribe = await gateway.host.subscribeRunEvents(current, 0, (event) => {
         opts.onEvent(event);
-        if (TERMINAL_EVENT_TYPES.has(event.type)) {
-          process.off("SIGINT", stop);
-          resolve();
-        }
+        if (TERMINAL_EVENT_TYPES.has(event.type)) ended();
       });
-    });
-    await ended;
-    // The run's session commits its last event before it returns: wait for it, then read the run.
-    await gateway.host.activeRun(runId)?.done;
-    const run = await new FlowDb(opts.workflow.db).requireRun(runId);
-    const result: RunResult = { runId, status: run.status };
-    if (run.output !== null && run.output !== undefined) result.output = run.output;
-    if (run.error) result.error = run.error as RunResult["error"];
-    if (run.nextRunId) result.nextRunId = run.nextRunId;
-    return result;
+      await end;
+      unsubscribe();
+      // The run's session commits its last event before it returns: wait for it, then read the run.
+      await gateway.host.activeRun(current)?.done;
+      const run = await new FlowDb(opts.workflow.db).requireRun(current);
+      if (!stopping && run.status === "continued" && run.nextRunId) {
+        current = run.nextRunId;
+        continue;
+      }
+      process.off("SIGINT", stop);
+      const result: RunResult = { runId: current, status: run.status };
+      if (run.output !== null && run.output !== undefined) result.output = run.output;
+      if (run.error) result.error = run.error as RunResult["error"];
+      if (run.nextRunId) result.nextRunId = run.nextRunId;
+      return result;
+    }
   } finally {
     if (!stopping) await gateway.close({ runs: "pause" });
   }

@@ -21,6 +21,8 @@ export function formatEvent(e: FlowEvent, color: boolean, ctx: { file?: string }
     case "RunStarted":
       return `${c(36, "●")} run ${e.runId} started${e.workflowName ? ` (${e.workflowName})` : ""}`;
     case "RunResumed":
+      // A run written as running that no process ever owned (the next run of a continue-as-new) starts here.
+      if (e.previousStatus === "running" && e.previousOwnerId === null && !e.takeover) return `${c(36, "●")} run ${e.runId} starts`;
       return `${c(36, "●")} run ${e.runId} resumed from ${e.previousStatus}${e.takeover ? ` (taken over from ${e.previousOwnerId})` : ""}`;
     case "WorkflowChanged":
       return `${c(33, "!")} workflow changed since the run started; resuming with the new code`;

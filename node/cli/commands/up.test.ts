@@ -33,6 +33,7 @@ describe("flow up", () => {
     const r = flow(["up", join(ROOT, "examples/runs.tsx"), "--input", '{"queue":[101,102,103,104,105],"batchSize":2}'], cwd);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout.match(/● run continued as /g)).toHaveLength(2);
+    expect(r.stdout.match(/● run \S+ starts\n/g)).toHaveLength(2);
     expect(r.stdout).toMatch(/Run \S+ finished in .+, the last of 3 runs \(continued as new\): 10 tasks finished, 0 failed/);
     const result = JSON.parse(r.stdout.slice(r.stdout.lastIndexOf("\n{\n") + 1));
     // 101-105 in batches of 2: 103 fails its tests; the last run sums what the chain merged.

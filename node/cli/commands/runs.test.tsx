@@ -43,6 +43,26 @@ describe("flow runs", () => {
     expect(missing.out.join("")).toContain("STORE_NOT_FOUND");
   }, 60_000);
 
+  it("names the run a continued run goes on as, in the list and in its details", async () => {
+    const cwd = tempDir("flow-runs-");
+    const dbPath = join(cwd, "flow.db");
+    const api = createFlow({ input: z.object({ round: z.number() }), step: z.object({ value: z.number() }) }, { dbPath });
+    const wf = api.flow((ctx) => (
+      <api.Workflow name="rounds">
+        <api.Task id="a" output={api.outputs.step}>{{ value: ctx.input.round }}</api.Task>
+        {ctx.input.round < 1 ? <api.ContinueAsNew input={{ round: 1 }} /> : null}
+      </api.Workflow>
+    ));
+    const first = await runWorkflow(wf, { input: { round: 0 }, runId: "round-0" });
+    expect(first).toMatchObject({ status: "continued", nextRunId: expect.any(String) });
+    const list = io(cwd, {});
+    expect(await main(["runs", "--db", dbPath], list)).toBe(0);
+    expect(list.out.join("")).toMatch(new RegExp(`continued +round-0  rounds  → continued as ${first.nextRunId}\n`));
+    const details = io(cwd, {});
+    expect(await main(["runs", "round-0", "--db", dbPath], details)).toBe(0);
+    expect(details.out.join("")).toContain(`Run round-0  continued as ${first.nextRunId}  (rounds)`);
+  }, 60_000);
+
   it("says a run's process is gone, whether it was running or waiting for quota there", async () => {
     const cwd = tempDir("flow-runs-");
     const dbPath = join(cwd, "flow.db");

@@ -77,7 +77,8 @@ async function listRuns(db: FlowDb, filter: { limit: number; status?: RunStatus 
   const width = Math.max(0, ...usage.map((u) => u.length));
   runs.forEach((r, i) => {
     const cost = width ? `${usage[i]!.padEnd(width)}  ` : "";
-    io.stdout(`${new Date(r.createdAtMs).toISOString()}  ${shown(r).padEnd(16)} ${r.runId}  ${cost}${r.workflowName ?? ""}${pauseNote(r, opts.where) ? `  (${pauseNote(r, opts.where)})` : ""}\n`);
+    const next = r.nextRunId ? `  → continued as ${r.nextRunId}` : "";
+    io.stdout(`${new Date(r.createdAtMs).toISOString()}  ${shown(r).padEnd(16)} ${r.runId}  ${cost}${r.workflowName ?? ""}${pauseNote(r, opts.where) ? `  (${pauseNote(r, opts.where)})` : ""}${next}\n`);
   });
   if (runs.length === 0) io.stdout(filter.status ? `No ${filter.status} runs.\n` : "No runs.\n");
 }
@@ -168,7 +169,7 @@ function inPlanOrder(nodes: NodeRecord[], plan: string[]): NodeRecord[] {
 
 function header(run: RunRecord, now: number, owner: RunOwnerState, where: StoreOptions): string {
   const end = run.finishedAtMs ?? (run.status === "running" ? now : run.updatedAtMs);
-  return `Run ${run.runId}  ${run.status}${owner === "gone" ? ` (owner gone: continue it with ${resumeCommand(run.runId, where)}, or ${storeCommand(["flow", "cancel", run.runId], where)})` : ""}${run.workflowName ? `  (${run.workflowName})` : ""}${pauseNote(run, where) ? `: ${pauseNote(run, where)}` : ""}\n  started ${new Date(run.createdAtMs).toISOString()}, ${run.finishedAtMs ? "ended" : "last change"} after ${formatDuration(end - run.createdAtMs)}`;
+  return `Run ${run.runId}  ${run.status}${run.nextRunId ? ` as ${run.nextRunId}` : ""}${owner === "gone" ? ` (owner gone: continue it with ${resumeCommand(run.runId, where)}, or ${storeCommand(["flow", "cancel", run.runId], where)})` : ""}${run.workflowName ? `  (${run.workflowName})` : ""}${pauseNote(run, where) ? `: ${pauseNote(run, where)}` : ""}\n  started ${new Date(run.createdAtMs).toISOString()}, ${run.finishedAtMs ? "ended" : "last change"} after ${formatDuration(end - run.createdAtMs)}`;
 }
 
 function label(n: NodeRecord): string {

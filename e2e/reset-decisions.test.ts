@@ -40,6 +40,21 @@ describe("decisions when a run is rewound or cancelled, in the app", () => {
     await page.locator('[data-testid="reset-decision"][data-node-id="ship"]').waitFor();
   };
 
+  /** A Gateway whose runs snapshot a real repository, into which an agent cloned a library (`deps/lib`); the caller closes it. */
+  const gatewayInRepository = async () => {
+    const repo = tempRepo();
+    const lib = tempRepo();
+    writeFileSync(join(lib, "lib.txt"), "lib v1\n");
+    gitIn(lib, "add", "lib.txt");
+    gitIn(lib, "commit", "-q", "-m", "lib");
+    gitIn(repo, "clone", "-q", lib, "deps/lib");
+    vi.stubEnv("FLOW_SNAPSHOTS", "on");
+    const inRepo = createAppGateway({ dbPath: join(mkdtempSync(join(tmpdir(), "flow-in-repo-")), "flow.db"), options: { workspaceRoot: repo } });
+    vi.unstubAllEnvs();
+    const server = await inRepo.listen({ port: 0, host: "127.0.0.1" });
+    return { repo, inRepo, at: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  };
+
   beforeAll(async () => {
     await ensureAppBuilt();
     gateway = createAppGateway({ dbPath: join(mkdtempSync(join(tmpdir(), "flow-decisions-")), "flow.db") });
@@ -83,18 +98,7 @@ describe("decisions when a run is rewound or cancelled, in the app", () => {
   });
 
   it("names, before the rewind, the repositories inside the workspace the restore leaves as they are", { timeout: 120_000 }, async () => {
-    // A Gateway whose runs snapshot a real repository, into which an agent cloned a library.
-    const repo = tempRepo();
-    const lib = tempRepo();
-    writeFileSync(join(lib, "lib.txt"), "lib v1\n");
-    gitIn(lib, "add", "lib.txt");
-    gitIn(lib, "commit", "-q", "-m", "lib");
-    gitIn(repo, "clone", "-q", lib, "deps/lib");
-    vi.stubEnv("FLOW_SNAPSHOTS", "on");
-    const inRepo = createAppGateway({ dbPath: join(mkdtempSync(join(tmpdir(), "flow-kept-")), "flow.db"), options: { workspaceRoot: repo } });
-    vi.unstubAllEnvs();
-    const server = await inRepo.listen({ port: 0, host: "127.0.0.1" });
-    const at = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { inRepo, at } = await gatewayInRepository();
     try {
       const launched = await fetch(`${at}/v1/api/runs`, { method: "POST", body: JSON.stringify({ workflow: "release", input: { service: "kept", shards: 1, workMs: 0 }, runId: "kp-1" }) });
       expect(launched.status).toBe(200);
@@ -114,15 +118,7 @@ describe("decisions when a run is rewound or cancelled, in the app", () => {
   });
 
   it("shows what an attempt changed in its workspace, a repository inside it as one whose HEAD moved", { timeout: 120_000 }, async () => {
-    const repo = tempRepo();
-    const lib = tempRepo();
-    gitIn(lib, "commit", "-q", "--allow-empty", "-m", "lib");
-    gitIn(repo, "clone", "-q", lib, "deps/lib");
-    vi.stubEnv("FLOW_SNAPSHOTS", "on");
-    const inRepo = createAppGateway({ dbPath: join(mkdtempSync(join(tmpdir(), "flow-diff-")), "flow.db"), options: { workspaceRoot: repo } });
-    vi.unstubAllEnvs();
-    const server = await inRepo.listen({ port: 0, host: "127.0.0.1" });
-    const at = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { repo, inRepo, at } = await gatewayInRepository();
     try {
       const launched = await fetch(`${at}/v1/api/runs`, { method: "POST", body: JSON.stringify({ workflow: "release", input: { service: "diff", shards: 1, workMs: 1500 }, runId: "df-1" }) });
       expect(launched.status).toBe(200);

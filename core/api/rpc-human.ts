@@ -16,7 +16,9 @@ const submitApprovalParams = z.object({
   runId: z.string().min(1),
   nodeId: z.string().min(1),
   iteration: z.number().int().min(0).optional(),
-  decision: z.union([z.enum(["approve", "deny"]), z.object({ selected: z.string() }), z.object({ ranked: z.array(z.string()) })]),
+  decision: z.union([z.enum(["approve", "deny"]), z.object({ selected: z.string() }), z.object({ ranked: z.array(z.string()) })], {
+    error: 'expected "approve", "deny", { "selected": <option key> } or { "ranked": [<every option key>] }',
+  }),
   note: z.string().optional(),
   /** The `createdAtMs` of the approval row decided: refused with WAIT_RESET when a rewind or retry asked again since (a decision queued offline). */
   askedAtMs: z.number().int().min(0).optional(),

@@ -184,6 +184,9 @@ describe("the domain API over HTTP", () => {
     expect(await rpc("launchRunn", {})).toMatchObject({ status: 404, body: { ok: false, error: { code: "METHOD_NOT_FOUND" } } });
     const badParams = await rpc("launchRun", { workflow: 7 });
     expect([badParams.status, badParams.body.error.code, badParams.body.error.details.issues[0]]).toEqual([400, "INVALID_ARGUMENT", expect.stringContaining("workflow")]);
+    // A decision in a shape the union does not take names the shapes it does.
+    const badDecision = await rpc("submitApproval", { runId: "r", nodeId: "n", decision: { approved: true } });
+    expect([badDecision.status, badDecision.body.error.details.issues[0]]).toEqual([400, 'decision: expected "approve", "deny", { "selected": <option key> } or { "ranked": [<every option key>] }']);
     expect((await rpc("launchRun", { workflow: "nope" })).body.error.code).toBe("WORKFLOW_NOT_FOUND");
     expect((await rpc("launchRun", { workflow: "greet", input: { name: 3 } })).body.error.code).toBe("INPUT_INVALID");
     const viaRpc = await fetch(`${url}/rpc`, { method: "POST", body: JSON.stringify({ params: {} }) });

@@ -18,31 +18,32 @@ import type { FlowWorkflow, RunOptions } from "./types.js";
 /** A source location in a stack line: `file:///a/b.tsx:3:7`, `/a/b.ts:3:7`, `C:\\a\\b.ts:3:7`. */
 const FRAME = /(?:file:\/\/)?((?:\/|[A-Za-z]:[\\/])[^\s()]*?):(\d+):\d+/;
 
-/** Frames of Flow's own modules that lie between `flow(build)` and the file calling it. */
-const OWN_FRAME = /[\\/](?:create-api|workflow-identity)\.[cm]?[jt]sx?$/;
 
 /** Per file, the lines `flow(build)` was called from in this process. */
 const sitesByFile = new Map<string, Set<number>>();
 
 /**
  * Records where `flow(build)` was called, read from `stack` (`new Error().stack` taken in
- * `flow`): sets `workflow.sourcePath` (and the line, which tells apart workflows defined in
- * one file). Does nothing when the runtime gives no file paths.
+ * `flow`, so its first frame is `flow` itself): sets `workflow.sourcePath` (and the line, which
+ * tells apart workflows defined in one file) to the first frame in another file than `flow`'s.
+ * That file is known from the stack, not by name: in the built package `flow` lives in a
+ * bundler's chunk, and a name check let the chunk pass for every workflow's file. Where all
+ * frames are in `flow`'s file (a workflow bundled with Flow into one script), its caller's frame
+ * counts. Does nothing when the runtime gives no file paths.
  * @example
  * recordDefiningSite(workflow, new Error().stack); // workflow.sourcePath === "/repo/review.tsx"
  */
 export function recordDefiningSite(workflow: FlowWorkflow, stack: string | undefined): void {
-  for (const line of (stack ?? "").split("\n").slice(1)) {
+  const frames = (stack ?? "").split("\n").slice(1).flatMap((line) => {
     const match = FRAME.exec(line);
-    if (!match) continue;
-    const file = decodeURIComponent(match[1]!.replace(/\?.*$/, ""));
-    if (OWN_FRAME.test(file)) continue;
-    const at = Number(match[2]);
-    workflow.sourcePath = file;
-    sourceLines.set(workflow, at);
-    sitesByFile.set(file, (sitesByFile.get(file) ?? new Set()).add(at));
-    return;
-  }
+    return match ? [{ file: decodeURIComponent(match[1]!.replace(/\?.*$/, "")), at: Number(match[2]) }] : [];
+  });
+  const own = frames[0]?.file;
+  const site = frames.find((frame) => frame.file !== own) ?? frames[1];
+  if (!site) return;
+  workflow.sourcePath = site.file;
+  sourceLines.set(workflow, site.at);
+  sitesByFile.set(site.file, (sitesByFile.get(site.file) ?? new Set()).add(site.at));
 }
 
 const sourceLines = new WeakMap<FlowWorkflow, number>();

@@ -236,6 +236,52 @@ console.log(JSON.stringify(fakes.records().map((r) => ({ name: r.name, args: r.a
     expect(result).toMatchObject({ status: "finished", output: { text: "Hello, Grace Hopper!", words: 3 } });
   }, 90_000);
 
+  // The version of a run's workflow is the hash of the file that called `flow(...)`, found from
+  // the stack: in the built package `flow` lives in a bundler's chunk, which once passed for
+  // every workflow's file, so a Gateway took each run `flow up` started for changed code.
+  it("resumes a run flow up parked in flow serve, after an approval through its API, as the same workflow", async () => {
+    await ok("npx", ["flow", "init", "gate-flow"], host);
+    const app = join(host, "gate-flow");
+    writeFileSync(
+      join(app, "gate.tsx"),
+      `import { z } from "zod";
+import { approvalDecisionSchema, createFlow } from "durable-flow";
+
+const { flow, Workflow, Task, Approval, outputs } = createFlow({ decision: approvalDecisionSchema, output: z.object({ shipped: z.boolean() }) });
+export default flow(() => (
+  <Workflow name="gate">
+    <Approval id="ship" output={outputs.decision} request={{ title: "Ship?" }} />
+    <Task id="deploy" output={outputs.output}>{() => ({ shipped: true })}</Task>
+  </Workflow>
+));
+`,
+    );
+    expect(await ok("npx", ["flow", "up", "gate.tsx", "--run-id", "g1"], app)).toContain("waiting-approval");
+    const serve = spawn(join(host, "node_modules/.bin/flow"), ["serve", ".", "--port", "0"], { cwd: app, env: { ...childEnv, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    let said = "";
+    serve.stdout.on("data", (d) => (said += d));
+    serve.stderr.on("data", (d) => (said += d));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        serve.stdout.on("data", () => /listening on (http:\/\/\S+)/.exec(said) && resolve(/listening on (http:\/\/\S+)/.exec(said)![1]!));
+        serve.on("close", () => reject(new Error(`flow serve exited:\n${said}`)));
+      });
+      const post = await fetch(`${url}/v1/api/approvals`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ runId: "g1", nodeId: "ship", decision: "approve" }) });
+      expect(post.status).toBe(200);
+      let status = "";
+      for (let i = 0; i < 100 && status !== "finished"; i++) {
+        status = ((await (await fetch(`${url}/v1/api/runs/g1?view=summary`)).json()) as { result: { status: string } }).result.status;
+        if (status !== "finished") await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(status).toBe("finished");
+      const { events } = ((await (await fetch(`${url}/v1/api/runs/g1/events`)).json()) as { result: { events: Array<{ type: string }> } }).result;
+      expect(events.map((e) => e.type)).not.toContain("WorkflowChanged");
+      expect(said).not.toContain("the workflow changed");
+    } finally {
+      serve.kill("SIGTERM");
+    }
+  }, 90_000);
+
   it("runs the README's quickstart exactly as written, in a folder outside the repository", async () => {
     expect(quickstartSteps().join("\n")).toContain("npx flow init");
     // Started by beforeAll as soon as the tarball was packed (it needs nothing else).

@@ -28,10 +28,13 @@ Options:
 
 const EXTENSIONS = new Set([".ts", ".tsx", ".mts", ".js", ".mjs"]);
 
-/** The workflow files of a folder: scripts that are not tests or declarations, sorted. */
+/**
+ * The workflow files of a folder, sorted: scripts that are not tests, declarations or tools'
+ * config files (`vitest.config.ts`, `vite.config.mjs`: importing one runs the tool's code).
+ */
 export function workflowFilesIn(dir: string): string[] {
   return readdirSync(dir)
-    .filter((f) => EXTENSIONS.has(extname(f)) && !/\.(test|spec)\.[^.]+$/.test(f) && !f.endsWith(".d.ts") && !f.startsWith("_"))
+    .filter((f) => EXTENSIONS.has(extname(f)) && !/\.(test|spec|config)\.[^.]+$/.test(f) && !f.endsWith(".d.ts") && !f.startsWith("_"))
     .map((f) => join(dir, f))
     .filter((p) => statSync(p).isFile())
     .sort();

@@ -2,7 +2,6 @@
  * @module node/create-flow
  * `createFlow`: the synchronous factory over a SQLite file (SPEC.md "Factories").
  */
-import { resolve } from "node:path";
 import type { drizzle } from "drizzle-orm/better-sqlite3";
 import { createFlowApi, type CreateFlowOptions, type FlowApi } from "../core/api/index.js";
 import type { SchemaMap } from "../core/components/index.js";
@@ -11,6 +10,7 @@ import { FlowError, isFlowError } from "../core/errors.js";
 import { ensureUserTablesSync, registryOptions, SchemaRegistry } from "../core/schema/index.js";
 import { migrateStoreSync } from "../core/store/index.js";
 import { lazyPackage } from "../core/util/index.js";
+import { resolveDbPath } from "./config/index.js";
 import { createNodeEnv } from "./engine/index.js";
 import { openSqliteStore } from "./store/index.js";
 
@@ -20,11 +20,13 @@ export type SqliteFlowDb = ReturnType<typeof drizzle>;
 /** Drizzle's better-sqlite3 driver, loaded by the first `createFlow` (docs/package.md "What loads when"). */
 const drizzleSqlite = lazyPackage<typeof import("drizzle-orm/better-sqlite3")>(import.meta, "drizzle-orm/better-sqlite3", () => import("drizzle-orm/better-sqlite3"));
 
-/** Default database file, relative to the working directory. */
+/** Default database file, relative to the working directory, where neither `dbPath`, `FLOW_DB_PATH` nor flow.config.json names one. */
 export const DEFAULT_DB_PATH = ".flow/flow.db";
 
 /**
- * Creates a workflow api over a SQLite file (default `.flow/flow.db`, WAL). Synchronous.
+ * Creates a workflow api over a SQLite file (WAL). Synchronous. Without `dbPath`, the file the
+ * project names (`FLOW_DB_PATH`, else `"dbPath"` in flow.config.json: `resolveDbPath`), else
+ * `.flow/flow.db`; `:memory:` opens a store of this api's own in memory.
  * @example
  * const { flow, Workflow, Task, outputs } = createFlow({
  *   input: z.object({ name: z.string() }),
@@ -36,7 +38,7 @@ export function createFlow<S extends SchemaMap>(schemas: S, opts: CreateFlowOpti
     throw new FlowError("BACKEND_UNSUPPORTED", `createFlow serves only the sqlite backend; for "${opts.backend}" use createFlowPostgres or openFlowBackend.`, { backend: opts.backend });
   }
   const registry = new SchemaRegistry(schemas, "sqlite", registryOptions(opts));
-  const path = opts.dbPath === ":memory:" ? ":memory:" : resolve(opts.dbPath ?? DEFAULT_DB_PATH);
+  const path = resolveDbPath({ dbPath: opts.dbPath });
   const store = openSqliteStore({ path, journalMode: opts.journalMode ?? "WAL" });
   const env = createNodeEnv(opts.env);
   try {

@@ -22,7 +22,7 @@ export { createFlowPostgres, DEFAULT_PGLITE_DIR } from "./create-flow-postgres.j
 export type { CreateFlowPostgresOptions, PgFlowTable, PostgresFlow, PostgresFlowDb } from "./create-flow-postgres.js";
 export { openFlowBackend } from "./open-flow-backend.js";
 export type { OpenedFlow, OpenFlowBackendOptions } from "./open-flow-backend.js";
-export { resolveBackend } from "./config/index.js";
+export { resolveBackend, resolveDbPath } from "./config/index.js";
 export type { ConfigSource, ResolveBackendOptions, ResolvedBackend } from "./config/index.js";
 export { BACKENDS, CONFIG_FILE_NAME, FLOW_ENV } from "./config/index.js";
 export type { BackendName, EnvMap, FlowConfigFile } from "./config/index.js";

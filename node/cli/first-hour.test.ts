@@ -5,7 +5,7 @@
  * progress, summaries and warnings printed once; closed pipes; compile errors in one line.
  */
 import { spawnSync } from "node:child_process";
-import { appendFileSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -51,7 +51,11 @@ function project(packageJson: object | undefined): string {
 }
 
 function flow(cwd: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: ENV, encoding: "utf8" });
+  return flowWith({}, cwd, ...args);
+}
+
+function flowWith(env: Record<string, string>, cwd: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: { ...ENV, ...env }, encoding: "utf8" });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, all: `${r.stdout}${r.stderr}` };
 }
 
@@ -102,6 +106,23 @@ describe("the first hour with flow", () => {
     expect(shown.stdout).toMatch(/\n3 nodes \(3 finished\), 3 attempts, (\d+) events\n\nRecent events \(last 10 of \1\):\n/);
     expect(shown.stdout).toMatch(/ {2}#\d+ +\d\d:\d\d:\d\d\.\d{3} {2}● run finished\n$/);
   }, 120_000);
+
+  it("writes a workflow file's runs where FLOW_DB_PATH or flow.config.json names the store, which flow runs reads", () => {
+    const dir = project({ name: "my-app", version: "1.0.0", type: "module" });
+    writeFileSync(join(dir, "hello.tsx"), `import { z } from "zod";
+import { createFlow } from "durable-flow";
+const { flow, Workflow, Task, outputs } = createFlow({ step: z.object({ value: z.number() }) });
+export default flow(() => <Workflow name="hello"><Task id="a" output={outputs.step}>{{ value: 1 }}</Task></Workflow>);
+`);
+    const listed = (env: Record<string, string>) => (JSON.parse(flowWith(env, dir, "runs", "--json").stdout) as Array<{ runId: string }>).map((r) => r.runId);
+    const fromEnv = { FLOW_DB_PATH: "data/env.db" };
+    expect(flowWith(fromEnv, dir, "up", "hello.tsx", "--run-id", "e1").code).toBe(0);
+    expect(listed(fromEnv)).toEqual(["e1"]);
+    writeFileSync(join(dir, "flow.config.json"), JSON.stringify({ dbPath: "data/config.db" }));
+    expect(flow(dir, "up", "hello.tsx", "--run-id", "c1").code).toBe(0);
+    expect(listed({})).toEqual(["c1"]);
+    expect(existsSync(join(dir, ".flow/flow.db"))).toBe(false);
+  });
 
   it("does not crash when stdout closes early (flow up | true, flow runs | true)", () => {
     const dir = project(undefined);

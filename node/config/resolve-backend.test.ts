@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { isFlowError } from "durable-flow";
 import { tempDir } from "../testing/backends.js";
 import { newMarker, writeMarker } from "./migration-marker.js";
-import { resolveBackend } from "./resolve-backend.js";
+import { resolveBackend, resolveDbPath } from "./resolve-backend.js";
 
 const writeConfig = (dir: string, config: unknown, name = "flow.config.json") => {
   writeFileSync(join(dir, name), typeof config === "string" ? config : JSON.stringify(config));
@@ -102,5 +102,29 @@ describe("resolveBackend", () => {
     // The marker keeps no password, so the URL must come from elsewhere.
     expect(codeOf(() => resolveBackend({ cwd, env: {} }))).toBe("BACKEND_CONFIG_INVALID");
     expect(resolveBackend({ cwd, env: { FLOW_DATABASE_URL: "postgres://app:pw@db/flow" } })).toMatchObject({ backend: "postgres", connectionString: "postgres://app:pw@db/flow" });
+  });
+});
+
+describe("resolveDbPath", () => {
+  it("takes the option, then FLOW_DB_PATH, then the config file's dbPath, then .flow/flow.db; :memory: as it is", () => {
+    const cwd = tempDir();
+    expect(resolveDbPath({ cwd, env: {} })).toBe(join(cwd, ".flow/flow.db"));
+    const other = tempDir();
+    writeConfig(other, { dbPath: "db/flow.db" }, "custom.json");
+    writeConfig(cwd, { dbPath: "from-config.db" });
+    expect(resolveDbPath({ cwd, env: {} })).toBe(join(cwd, "from-config.db"));
+    expect(resolveDbPath({ cwd, env: { FLOW_CONFIG: join(other, "custom.json") } })).toBe(join(other, "db/flow.db"));
+    expect(resolveDbPath({ cwd, env: { FLOW_DB_PATH: "env.db" } })).toBe(join(cwd, "env.db"));
+    expect(resolveDbPath({ cwd, env: { FLOW_DB_PATH: ":memory:" } })).toBe(":memory:");
+    expect(resolveDbPath({ cwd, env: { FLOW_DB_PATH: "env.db" }, dbPath: "/abs/opt.db" })).toBe("/abs/opt.db");
+    // The same file resolveBackend names, whichever level names it.
+    for (const env of [{}, { FLOW_DB_PATH: "env.db" }]) expect(resolveDbPath({ cwd, env })).toBe(resolveBackend({ cwd, env }).dbPath);
+  });
+
+  it("does not read the config file when the option or the environment names the file", () => {
+    const cwd = tempDir();
+    writeConfig(cwd, "{ not json");
+    expect(resolveDbPath({ cwd, env: { FLOW_DB_PATH: "env.db" } })).toBe(join(cwd, "env.db"));
+    expect(codeOf(() => resolveDbPath({ cwd, env: {} }))).toBe("BACKEND_CONFIG_INVALID");
   });
 });

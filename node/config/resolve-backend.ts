@@ -130,7 +130,7 @@ export function resolveBackend(opts: ResolveBackendOptions = {}): ResolvedBacken
   ];
 
   const dbPathField = first(levels, "dbPath");
-  const dbPath = dbPathField ? absolute(dbPathField.level.base, dbPathField.value) : join(cwd, ".flow", "flow.db");
+  const dbPath = dbPathOf(dbPathField?.value, dbPathField?.level.base, cwd);
   const markerPath = markerPathOf(dbPath);
   const marker = readMarker(markerPath);
 
@@ -182,6 +182,30 @@ export function resolveBackend(opts: ResolveBackendOptions = {}): ResolvedBacken
     }
   }
   return resolved;
+}
+
+/** A `dbPath` made absolute against `base` (`:memory:` stays itself), else the default `.flow/flow.db` in `cwd`. */
+function dbPathOf(value: string | undefined, base: string | undefined, cwd: string): string {
+  if (!value) return join(cwd, ".flow", "flow.db");
+  return value === ":memory:" ? value : absolute(base ?? cwd, value);
+}
+
+/**
+ * The SQLite file a project names, by the precedence `resolveBackend` uses for `dbPath`: the
+ * option, else `FLOW_DB_PATH`, else `"dbPath"` in the config file, else `.flow/flow.db`; absolute,
+ * or `:memory:`. Reads the config file only when the option and the environment name none.
+ * `createFlow` opens this file when it is given no `dbPath`, so `flow runs` and a workflow file
+ * agree on the store without `--db`.
+ * @example
+ * resolveDbPath({ cwd: "/srv/app", env: { FLOW_DB_PATH: "runs.db" } }); // "/srv/app/runs.db"
+ */
+export function resolveDbPath(opts: Pick<ResolveBackendOptions, "cwd" | "configPath" | "env" | "dbPath"> = {}): string {
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  const env = opts.env ?? process.env;
+  const named = opts.dbPath || env[FLOW_ENV.dbPath];
+  if (named) return dbPathOf(named, cwd, cwd);
+  const configPath = findConfigFile(cwd, env, opts.configPath);
+  return configPath ? dbPathOf(readConfigFile(configPath, env).dbPath, dirname(configPath), cwd) : dbPathOf(undefined, undefined, cwd);
 }
 
 function stripUndefined(opts: ResolveBackendOptions): Partial<Level> {

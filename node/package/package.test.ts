@@ -294,6 +294,9 @@ export default flow(() => (
       const pkg = JSON.parse(readFileSync(join(result.root, "my-flow", "package.json"), "utf8")) as { type: string; dependencies: Record<string, string> };
       expect(pkg.type).toBe("module");
       expect(pkg.dependencies["durable-flow"]).toMatch(/^file:.*durable-flow-.*\.tgz$/);
+      // The scaffold's `npm test` ran before `npm start`: its runs (the agent's "weather") stayed out of the project's store.
+      const runs = JSON.parse(await ok("npx", ["flow", "runs", "--json"], join(result.root, "my-flow"))) as Array<{ workflowName: string }>;
+      expect(new Set(runs.map((r) => r.workflowName))).toEqual(new Set(["hello", "review"]));
     } finally {
       rmSync(result.root, { recursive: true, force: true });
     }

@@ -30,6 +30,8 @@ describe("flow init", () => {
     // An agent-backed example whose test scripts the model with the testing kit.
     expect(readFileSync(join(cwd, "My Flow!", "agent.tsx"), "utf8")).toContain("HostedChatAgent");
     expect(readFileSync(join(cwd, "My Flow!", "workflow.test.ts"), "utf8")).toContain('from "durable-flow/testing"');
+    // Test runs go to a store in memory, not the project's .flow/flow.db.
+    expect(readFileSync(join(cwd, "My Flow!", "vitest.config.ts"), "utf8")).toContain('env: { FLOW_DB_PATH: ":memory:" }');
     expect(out.out).toContain('cd My Flow!');
   });
 

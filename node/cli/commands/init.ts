@@ -15,7 +15,8 @@ import { mergePackageJson, packageNameFor, projectFiles, type ProjectTemplateInp
 const USAGE = `Usage: flow init [dir] [options]
 
 Creates a Flow project in dir (default: the current directory): package.json, tsconfig.json,
-workflow.tsx, workflow.test.ts, .gitignore and README.md. Then: npm install && npm test.
+workflow.tsx, agent.tsx, workflow.test.ts, vitest.config.ts, .gitignore and README.md. Then:
+npm install && npm test.
 In a directory with a package.json already, its scripts and dependencies are added to it
 (what it has is kept, such as a durable-flow installed from a tarball).
 

@@ -2,8 +2,8 @@
  * @module node/cli/init/project-files
  * The files `flow init` writes (docs/package.md): a package.json whose scripts run, test and
  * type-check the workflow, a tsconfig.json for Flow's JSX, a first workflow, an agent-backed
- * one, their test (the agent's model answers scripted with `durable-flow/testing`), a
- * `.gitignore` for the local store and a README. Versions come from the durable-flow package
+ * one, their test (the agent's model answers scripted with `durable-flow/testing`) with a vitest
+ * config that keeps test runs out of the local store, a `.gitignore` for that store and a README. Versions come from the durable-flow package
  * doing the scaffolding, so a new project starts on the set Flow itself was tested with.
  */
 
@@ -30,6 +30,7 @@ export function projectFiles(input: ProjectTemplateInput): Record<string, string
     "workflow.tsx": WORKFLOW,
     "agent.tsx": AGENT_WORKFLOW,
     "workflow.test.ts": WORKFLOW_TEST,
+    "vitest.config.ts": VITEST_CONFIG,
     ".gitignore": "node_modules/\n.flow/\n",
     "README.md": readme(input.name),
   };
@@ -108,6 +109,14 @@ const TSCONFIG = {
   include: ["**/*.ts", "**/*.tsx"],
   exclude: ["node_modules", ".flow"],
 };
+
+/** Tests run on a store of each test file's own, in memory: `npm test` leaves no runs in `.flow/flow.db`. */
+const VITEST_CONFIG = `import { defineConfig } from "vitest/config";
+
+// createFlow opens the store FLOW_DB_PATH names: each test file's workflows get one of their own
+// in memory, so \`npm test\` leaves no runs in .flow/flow.db (what \`npm start\` and \`flow runs\` use).
+export default defineConfig({ test: { env: { FLOW_DB_PATH: ":memory:" } } });
+`;
 
 const WORKFLOW = `/**
  * A first Flow workflow: greet someone, then measure the greeting. Each Task stores one row in

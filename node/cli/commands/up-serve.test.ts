@@ -23,36 +23,55 @@ async function until<T>(probe: () => T | undefined | Promise<T | undefined>, ms 
   }
 }
 
+/** `flow up --serve` of the approval fixture as run s1, once its gateway listens. */
+async function serveApproval() {
+  const dir = tempDir("flow-up-serve-");
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, "node/cli/bin.mjs"), "up", join(ROOT, "node/cli/fixtures/approve-workflow.tsx"), "--serve", "--port", "0", "--run-id", "s1", "--input", '{"what":"v2"}', "--log-dir", "none"],
+    { cwd: dir, env: { ...process.env, FLOW_TEST_DB: join(dir, "flow.db"), NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  children.push(child);
+  const said = { out: "", err: "" };
+  child.stdout!.on("data", (d: Buffer) => (said.out += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (said.err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  const url = await until(() => /serving approve-workflow on (http:\/\/\S+) \(run s1\)/.exec(said.err)?.[1]);
+  const rpc = async (method: string, params: unknown) => {
+    const res = await fetch(`${url}/v1/rpc/${method}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(params) });
+    return (await res.json()) as { ok: boolean; result?: unknown; error?: unknown };
+  };
+  const pending = await until(async () => {
+    const r = (await rpc("listApprovals", {})) as { result: Array<{ runId: string; nodeId: string }> };
+    return r.result.length ? r.result : undefined;
+  });
+  return { said, exited, url, rpc, pending };
+}
+
 describe("flow up --serve", () => {
   it("runs the workflow inside a gateway, takes its approval over RPC, and exits when the run ends", async () => {
-    const dir = tempDir("flow-up-serve-");
-    const child = spawn(
-      process.execPath,
-      [join(ROOT, "node/cli/bin.mjs"), "up", join(ROOT, "node/cli/fixtures/approve-workflow.tsx"), "--serve", "--port", "0", "--run-id", "s1", "--input", '{"what":"v2"}', "--log-dir", "none"],
-      { cwd: dir, env: { ...process.env, FLOW_TEST_DB: join(dir, "flow.db"), NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    children.push(child);
-    let out = "";
-    let err = "";
-    child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-
-    const url = await until(() => /serving approve-workflow on (http:\/\/\S+) \(run s1\)/.exec(err)?.[1]);
-    const rpc = async (method: string, params: unknown) => {
-      const res = await fetch(`${url}/v1/rpc/${method}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(params) });
-      return (await res.json()) as { ok: boolean; result?: unknown; error?: unknown };
-    };
-    const pending = await until(async () => {
-      const r = (await rpc("listApprovals", {})) as { result: Array<{ runId: string; nodeId: string }> };
-      return r.result.length ? r.result : undefined;
-    });
+    const { said, exited, rpc, pending } = await serveApproval();
+    const out = () => said.out;
     expect(pending).toEqual([expect.objectContaining({ runId: "s1", nodeId: "ok" })]);
-    expect(out).toContain("waits for an approval");
+    expect(out()).toContain("waits for an approval");
     expect(await rpc("submitApproval", { runId: "s1", nodeId: "ok", decision: "approve" })).toMatchObject({ ok: true });
     expect(await Promise.race([exited, new Promise((r) => setTimeout(() => r("hung"), 20_000))])).toBe(0);
-    expect(out).toMatch(/"status": "finished"/);
-    expect(out).toMatch(/"shipped": "v2"/);
+    expect(out()).toMatch(/"status": "finished"/);
+    expect(out()).toMatch(/"shipped": "v2"/);
+  }, 60_000);
+
+  it("stays a moment after the run ends while a client watches, so it can read the run's end", async () => {
+    const { exited, url, rpc } = await serveApproval();
+    // A console following the run's events, as the app does; it reads the run once the end arrives.
+    const stream = await fetch(`${url}/v1/api/runs/s1/events/stream`);
+    const reader = stream.body!.getReader();
+    expect(await rpc("submitApproval", { runId: "s1", nodeId: "ok", decision: "approve" })).toMatchObject({ ok: true });
+    for (let seen = ""; !seen.includes("RunFinished"); ) seen += new TextDecoder().decode((await reader.read()).value);
+    await new Promise((r) => setTimeout(r, 300)); // the console's own pace: a render, a debounce
+    const run = (await (await fetch(`${url}/v1/api/runs/s1?view=summary`)).json()) as { result: { status: string } };
+    expect(run.result.status).toBe("finished");
+    await reader.cancel();
+    expect(await Promise.race([exited, new Promise((r) => setTimeout(() => r("hung"), 20_000))])).toBe(0);
   }, 60_000);
 
   it("follows a run that continues as new through the runs the gateway starts, and exits with the last one's result", async () => {

@@ -5,8 +5,10 @@
  * the gateway client while this terminal shows its progress. The process stays while the run
  * waits (an approval or signal delivered through the gateway, or by `flow approve` from another
  * process, resumes it) and exits when the run ends: a run that continues as new, when the last
- * run of its chain ends. Ctrl-C pauses the run and stops serving.
+ * run of its chain ends; while a client is connected, `SERVE_END_GRACE_MS` later, so an open
+ * console shows the end. Ctrl-C pauses the run and stops serving.
  */
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { basename, extname, resolve } from "node:path";
 import type { FlowEvent, FlowWorkflow, RunResult } from "../../../core/engine/index.js";
@@ -14,6 +16,13 @@ import { FlowDb } from "../../../core/engine/index.js";
 import { TERMINAL_EVENT_TYPES } from "../../../core/api/index.js";
 import { Gateway } from "../../server/index.js";
 import type { CliIO } from "../command.js";
+
+/**
+ * How long the gateway stays after the run ends while a client is connected: a console that
+ * watched the run learns of its end from the stream and then reads the run, which it could not
+ * once the gateway had closed (it showed the run running, its Gateway unreachable).
+ */
+export const SERVE_END_GRACE_MS = 1_500;
 
 /** What `flow up` parsed, for a served run. */
 export interface ServedRunOptions {
@@ -51,8 +60,9 @@ export async function serveRun(opts: ServedRunOptions, io: CliIO): Promise<RunRe
   });
   gateway.register(key, opts.workflow);
   let stopping = false;
+  let server: Server | undefined;
   try {
-    const server = await gateway.listen({ port: opts.port, host: opts.host });
+    server = await gateway.listen({ port: opts.port, host: opts.host });
     const address = server.address() as AddressInfo;
     const host = address.address.includes(":") ? `[${address.address}]` : address.address;
     const runOptions = {
@@ -97,6 +107,13 @@ export async function serveRun(opts: ServedRunOptions, io: CliIO): Promise<RunRe
       return result;
     }
   } finally {
-    if (!stopping) await gateway.close({ runs: "pause" });
+    if (!stopping) {
+      if (server && (await openConnections(server)) > 0) await new Promise((resolve) => setTimeout(resolve, SERVE_END_GRACE_MS));
+      await gateway.close({ runs: "pause" });
+    }
   }
+}
+
+function openConnections(server: Server): Promise<number> {
+  return new Promise((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count)));
 }

@@ -11,6 +11,7 @@ import { ensureUserTablesSync, registryOptions, SchemaRegistry } from "../core/s
 import { migrateStoreSync } from "../core/store/index.js";
 import { lazyPackage } from "../core/util/index.js";
 import { resolveDbPath } from "./config/index.js";
+import { markerPathOf, readMarker } from "./config/migration-marker.js";
 import { createNodeEnv } from "./engine/index.js";
 import { openSqliteStore } from "./store/index.js";
 
@@ -39,8 +40,9 @@ export function createFlow<S extends SchemaMap>(schemas: S, opts: CreateFlowOpti
   }
   const registry = new SchemaRegistry(schemas, "sqlite", registryOptions(opts));
   const path = resolveDbPath({ dbPath: opts.dbPath });
-  const store = openSqliteStore({ path, journalMode: opts.journalMode ?? "WAL" });
   const env = createNodeEnv(opts.env);
+  if (path !== ":memory:") warnIfMigrated(path, env);
+  const store = openSqliteStore({ path, journalMode: opts.journalMode ?? "WAL" });
   try {
     migrateStoreSync(store, env.clock.now());
     ensureUserTablesSync(store, registry);
@@ -50,4 +52,19 @@ export function createFlow<S extends SchemaMap>(schemas: S, opts: CreateFlowOpti
     throw new FlowError("STORE_OPEN_FAILED", `Could not prepare the SQLite store at ${path}: ${(cause as Error).message}`, { path }, { cause });
   }
   return createFlowApi<S, SqliteFlowDb>({ store, registry, env, activeRuns: new Set() }, drizzleSqlite().drizzle(store.raw), opts);
+}
+
+/**
+ * A store `migrateFlowStore` moved (its marker beside the file) opened as SQLite again: allowed,
+ * but almost always a mistake, since a new SQLite file starts empty where the migration removed
+ * it and its runs are in no store `flow runs` reads.
+ */
+function warnIfMigrated(path: string, env: RuntimeEnv): void {
+  const markerPath = markerPathOf(path);
+  const marker = readMarker(markerPath);
+  if (!marker) return;
+  env.warn(
+    `The SQLite store ${path} was migrated to ${marker.target.backend} (marker ${markerPath}); it is opened as SQLite anyway (createFlow, or a backend setting that says sqlite), so runs started here are not in the migrated store. Open that one with openFlowBackend and no backend setting (it follows the marker), or createFlowPostgres.`,
+    { markerPath },
+  );
 }

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { FlowDb, isFlowError, openFlowBackend, runWorkflow } from "durable-flow";
+import { createFlow, FlowDb, isFlowError, openFlowBackend, runWorkflow } from "durable-flow";
 import { newMarker, writeMarker } from "./config/migration-marker.js";
 import { tempDir } from "./testing/backends.js";
 import { freshPgliteDir } from "./testing/pglite-dirs.js";
@@ -78,6 +78,18 @@ describe("openFlowBackend", () => {
     expect(api.backend).toBe("sqlite");
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain("migrated to pglite");
+  });
+
+  it("warns when createFlow opens a store that was migrated away, where a new SQLite file would start empty", () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, ".flow"));
+    const dbPath = join(cwd, ".flow/flow.db");
+    const warnings: string[] = [];
+    createFlow({}, { dbPath, env: { warn: (m) => warnings.push(m) } }).db.$client.close();
+    expect(warnings).toEqual([]);
+    writeMarker(`${dbPath}.migrated.json`, newMarker(dbPath, { backend: "postgres", url: "postgres://app:***@db/flow" }, { schemaVersion: "0001", runCount: 3, sqliteRemoved: true }));
+    createFlow({}, { dbPath, env: { warn: (m) => warnings.push(m) } }).db.$client.close();
+    expect(warnings).toEqual([expect.stringMatching(/^The SQLite store .*flow\.db was migrated to postgres .*Open that one with openFlowBackend/)]);
   });
 
   it("fails with BACKEND_CONFIG_INVALID before opening anything when the config is wrong", async () => {

@@ -10,10 +10,9 @@ import type { CreateFlowOptions, FlowApi } from "../core/api/index.js";
 import type { SchemaMap } from "../core/components/index.js";
 import type { RuntimeEnv } from "../core/engine/index.js";
 import type { BackendName } from "./config/index.js";
-import { resolveBackend, type ResolveBackendOptions, type ResolvedBackend } from "./config/index.js";
+import { resolveBackend, type ResolveBackendOptions } from "./config/index.js";
 import { createFlow, type SqliteFlowDb } from "./create-flow.js";
 import { createFlowPostgres, type PostgresFlowDb } from "./create-flow-postgres.js";
-import { createNodeEnv } from "./engine/index.js";
 
 /**
  * SPEC.md `OpenFlowBackendOptions`: `CreateFlowOptions` plus where to look for the backend.
@@ -54,7 +53,6 @@ export async function openFlowBackend<S extends SchemaMap = {}>(schemas?: S, opt
   };
   const map = (schemas ?? {}) as S;
   if (resolved.backend === "sqlite") {
-    warnIfMigrated(resolved, runtime);
     const journalMode = opts.journalMode ?? resolved.journalMode;
     const api = createFlow(map, { ...flowOpts, dbPath: resolved.dbPath, ...(journalMode ? { journalMode } : {}) });
     return Object.assign(api, { backend: "sqlite" as const });
@@ -69,13 +67,4 @@ export async function openFlowBackend<S extends SchemaMap = {}>(schemas?: S, opt
           ...(resolved.connection ? { connection: resolved.connection } : {}),
         });
   return Object.assign(api, { backend: resolved.backend });
-}
-
-/** Opening SQLite on purpose after a migration is allowed, but almost always a mistake. */
-function warnIfMigrated(resolved: ResolvedBackend, runtime: Partial<RuntimeEnv> | undefined): void {
-  if (!resolved.marker) return;
-  createNodeEnv(runtime).warn(
-    `The SQLite store ${resolved.dbPath} was migrated to ${resolved.marker.target.backend} (marker ${resolved.markerPath}); opening SQLite anyway because the ${resolved.source} chose it. Runs started here are not in the migrated store.`,
-    { markerPath: resolved.markerPath },
-  );
 }

@@ -47,6 +47,7 @@ describe("flow migrate", () => {
     expect(stdout).toMatch(/Copied \d+ rows of \d+ tables \(2 runs\) in \d+ ms/);
     expect(stdout).toContain(`to PGlite data dir ${join(cwd, ".flow/pglite")}`);
     expect(stdout).toContain("The SQLite files were removed.");
+    expect(stdout).toContain("Workflow files that call createFlow still open SQLite (and warn): move them to openFlowBackend.");
     expect(existsSync(join(cwd, ".flow/flow.db"))).toBe(false);
     const api = await openFlowBackend(schemas, { cwd, env: {} });
     try {

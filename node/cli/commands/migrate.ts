@@ -39,6 +39,7 @@ function summary(r: MigrationResult): string {
     `Marker: ${r.markerPath}`,
     r.sqliteRemoved ? "The SQLite files were removed." : `The SQLite store was kept at ${r.dbPath}; new runs go to the migrated store.`,
     r.target.backend === "postgres" ? "Open it with openFlowBackend and FLOW_DATABASE_URL (the marker keeps no password)." : "openFlowBackend in this directory now opens it.",
+    "Workflow files that call createFlow still open SQLite (and warn): move them to openFlowBackend.",
   ].join("\n");
 }
 

@@ -14,7 +14,7 @@
  * resolves the same installed versions from it, instead of a second install.
  */
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -257,6 +257,8 @@ export default flow(() => (
 `,
     );
     expect(await ok("npx", ["flow", "up", "gate.tsx", "--run-id", "g1"], app)).toContain("waiting-approval");
+    // A script beside it, as the quickstart's app.ts: it runs when imported, so flow serve leaves it alone.
+    writeFileSync(join(app, "app.ts"), `import { writeFileSync } from "node:fs";\nwriteFileSync("imported.txt", "app.ts ran");\n`);
     const serve = spawn(join(host, "node_modules/.bin/flow"), ["serve", ".", "--port", "0"], { cwd: app, env: { ...childEnv, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
     let said = "";
     serve.stdout.on("data", (d) => (said += d));
@@ -277,6 +279,8 @@ export default flow(() => (
       const { events } = ((await (await fetch(`${url}/v1/api/runs/g1/events`)).json()) as { result: { events: Array<{ type: string }> } }).result;
       expect(events.map((e) => e.type)).not.toContain("WorkflowChanged");
       expect(said).not.toContain("the workflow changed");
+      expect(existsSync(join(app, "imported.txt"))).toBe(false);
+      expect(said).toMatch(/skipping \S+app\.ts: it exports no default and no `workflow` \(not imported\)/);
     } finally {
       serve.kill("SIGTERM");
     }

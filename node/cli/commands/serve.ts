@@ -5,7 +5,7 @@
  * start it picks up runs a previous gateway left behind; Ctrl-C (or SIGTERM) pauses the runs
  * in flight, so the next `flow serve` resumes them. See docs/hosting.md "flow serve".
  */
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { basename, extname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -28,16 +28,32 @@ Options:
 
 const EXTENSIONS = new Set([".ts", ".tsx", ".mts", ".js", ".mjs"]);
 
+/** A default export, or one named `workflow`, in a module's text: what `loadWorkflow` takes. */
+const EXPORTS_WORKFLOW = /\bexport\s+default\b|\bexport\s+(?:const|let|var|function)\s+workflow\b|\bexport\s*\{[^}]*\b(?:default|workflow)\b[^}]*\}/;
+
+/** A folder's files that `flow serve` imports, and the scripts it leaves alone. */
+export interface FolderWorkflows {
+  /** Scripts that are not tests, declarations or tools' config files, and export a default or `workflow`: sorted. */
+  files: string[];
+  /** Scripts that export neither: never imported, since importing one runs it (the quickstart's `app.ts` runs a workflow). */
+  scripts: string[];
+}
+
 /**
- * The workflow files of a folder, sorted: scripts that are not tests, declarations or tools'
- * config files (`vitest.config.ts`, `vite.config.mjs`: importing one runs the tool's code).
+ * The workflow files of a folder. Tools' config files (`vitest.config.ts`, `vite.config.mjs`)
+ * are left out by name, since importing one runs the tool's code; scripts that export no
+ * workflow, by a look at their text, for the same reason.
  */
-export function workflowFilesIn(dir: string): string[] {
-  return readdirSync(dir)
+export function workflowFilesIn(dir: string): FolderWorkflows {
+  const candidates = readdirSync(dir)
     .filter((f) => EXTENSIONS.has(extname(f)) && !/\.(test|spec|config)\.[^.]+$/.test(f) && !f.endsWith(".d.ts") && !f.startsWith("_"))
     .map((f) => join(dir, f))
     .filter((p) => statSync(p).isFile())
     .sort();
+  const files: string[] = [];
+  const scripts: string[] = [];
+  for (const path of candidates) (EXPORTS_WORKFLOW.test(readFileSync(path, "utf8")) ? files : scripts).push(path);
+  return { files, scripts };
 }
 
 export const serveCommand: CliCommand = {
@@ -56,7 +72,9 @@ export const serveCommand: CliCommand = {
     const token = values.token ?? io.env.FLOW_API_KEY;
     const gateway = new Gateway({ workspaceRoot: io.cwd, ...(token ? { auth: { mode: "token", tokens: { [token]: { role: "operator", scopes: ["*"], tokenId: "serve" } } } } : {}) });
     const keys: string[] = [];
-    for (const file of workflowFilesIn(dir)) {
+    const { files, scripts } = workflowFilesIn(dir);
+    for (const script of scripts) io.stderr(`flow serve: skipping ${script}: it exports no default and no \`workflow\` (not imported)\n`);
+    for (const file of files) {
       try {
         gateway.register(basename(file, extname(file)), (await loadWorkflow(file, io.cwd)).workflow);
         keys.push(basename(file, extname(file)));

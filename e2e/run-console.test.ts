@@ -249,5 +249,15 @@ describe("the run console: compare, fork, export, parent and child (issue #27)",
     expect(await node("ship").getAttribute("data-live")).toBeNull();
     expect(await page.locator('[data-testid="graph-node"][data-live="true"]').count()).toBe(0);
     expect(await page.locator(".run-graph-legend").textContent()).toContain("No task is running or waiting now");
+
+    // The timeline of the finished run: every time on its axis is inside the axis, side by side, the
+    // last one too (a tick in the last tenth puts its label left of its line; how near the end the
+    // last tick falls depends on how long the run took).
+    await page.locator("#tab-timeline").click();
+    const axis = (await page.locator(".tl-axis").boundingBox())!;
+    const ticks = await page.locator(".tl-tick").evaluateAll((els) => els.map((el) => ({ text: el.textContent, left: el.getBoundingClientRect().left, right: el.getBoundingClientRect().right })));
+    expect(ticks.length).toBeGreaterThan(2);
+    expect(ticks.filter((t) => t.left < axis.x || t.right > axis.x + axis.width)).toEqual([]);
+    expect(ticks.filter((t, i) => i > 0 && t.left < ticks[i - 1]!.right)).toEqual([]);
   }, 90_000);
 });

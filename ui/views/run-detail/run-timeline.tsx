@@ -115,7 +115,8 @@ export function RunTimeline(props: {
           <div class="run-timeline-grid" style={{ "--zoom": zoom(), "--tick": `${(tickStep(range(), 6 * zoom()) / range()) * 100}%` }}>
             <div class="tl-label tl-axis-label" />
             <div class="tl-track tl-axis" aria-hidden="true">
-              <For each={ticks()}>{(t) => <span class="tl-tick" style={{ left: `${(t / range()) * 100}%` }}>{formatDuration(t)}</span>}</For>
+              {/* A tick near the right edge puts its label left of its line, or the label is cut off there. */}
+              <For each={ticks()}>{(t) => <span class="tl-tick" classList={{ "at-end": t / range() > 0.9 }} style={{ left: `${(t / range()) * 100}%` }}>{formatDuration(t)}</span>}</For>
             </div>
             {/* By position (Index): the model is rebuilt every tick of a live run; rows and bars keep their elements (and focus). */}
             <Index each={rows()}>

@@ -10,8 +10,7 @@ import { FlowError, isFlowError } from "../core/errors.js";
 import { ensureUserTablesSync, registryOptions, SchemaRegistry } from "../core/schema/index.js";
 import { migrateStoreSync } from "../core/store/index.js";
 import { lazyPackage } from "../core/util/index.js";
-import { resolveDbPath } from "./config/index.js";
-import { markerPathOf, readMarker } from "./config/migration-marker.js";
+import { markerPathOf, readMarker, resolveDbPath } from "./config/index.js";
 import { createNodeEnv } from "./engine/index.js";
 import { openSqliteStore } from "./store/index.js";
 

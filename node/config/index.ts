@@ -5,6 +5,6 @@
  */
 export { BACKENDS, CONFIG_FILE_NAME, FLOW_ENV } from "./config-file.js";
 export type { BackendName, EnvMap, FlowConfigFile } from "./config-file.js";
-export { newMarker, writeMarker } from "./migration-marker.js";
+export { markerPathOf, newMarker, readMarker, writeMarker } from "./migration-marker.js";
 export { resolveBackend, resolveDbPath } from "./resolve-backend.js";
 export type { ConfigSource, ResolveBackendOptions, ResolvedBackend } from "./resolve-backend.js";

@@ -15,6 +15,7 @@ import { formatDuration, formatUsage, plural } from "../../components/format.js"
 import { StatusBadge } from "../../components/status-badge.js";
 import { useConnection } from "../../flow-context.js";
 import { changeNote } from "../../../core/time-travel/index.js";
+import { noAttemptsNote } from "./attempts-model.js";
 import { ResetDecisions } from "./reset-decisions.js";
 import { whyNotRewind } from "./run-status-rules.js";
 
@@ -57,7 +58,7 @@ export function NodeAttempts(props: { runId: string; runStatus: string; runStart
     void cols.invalidate({ runId: props.runId });
   };
   return (
-    <Show when={props.node.attempts.length > 0} fallback={<p class="muted">No attempt yet{props.node.state.startsWith("waiting-") ? ": it waits on a person, a signal or a timer, not on code." : "."}</p>}>
+    <Show when={props.node.attempts.length > 0} fallback={<p class="muted">{noAttemptsNote(props.node.state)}</p>}>
       <table class="node-attempts">
         <thead>
           <tr>

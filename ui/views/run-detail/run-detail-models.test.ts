@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { GatewayRunEventRow, GatewayRunNode, GatewayRunTreeRow } from "../../../core/data/index.js";
 import type { XmlNode } from "../../../core/jsx/host.js";
+import { noAttemptsNote } from "./attempts-model.js";
 import { buildTimeline, tickStep } from "./timeline-model.js";
 import { buildTree, groupTitle, visibleItems } from "./tree-model.js";
 import { whyNot, whyNotRetry } from "./run-status-rules.js";
@@ -71,5 +72,16 @@ describe("the run status rules", () => {
     expect(whyNotRetry("failed", "failed")).toBeUndefined();
     expect(whyNotRetry("failed", "running")).toMatch(/pause or cancel/);
     expect(whyNotRetry("finished", "finished")).toMatch(/Rewind/);
+  });
+});
+
+describe("the note of a task without attempts", () => {
+  it("says an attempt may come only where one may: not of an approval decided or a task skipped", () => {
+    expect(noAttemptsNote("pending")).toBe("No attempt yet.");
+    expect(noAttemptsNote("waiting-approval")).toBe("No attempt yet: it waits on a person, a signal or a timer, not on code.");
+    expect(noAttemptsNote("finished")).toMatch(/^No attempts: it finished without running code/);
+    expect(noAttemptsNote("skipped")).toBe("No attempts: it was skipped before it ran.");
+    expect(noAttemptsNote("cancelled")).toBe("No attempts: it was cancelled before it ran.");
+    expect(noAttemptsNote("failed")).toMatch(/^No attempts: it failed without running code \(an approval denied/);
   });
 });

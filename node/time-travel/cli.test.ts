@@ -79,6 +79,9 @@ describe("time-travel CLI", () => {
     expect(blind.code).toBe(1);
     expect(blind.out).toContain("--workflow");
     expect(existsSync(join(repo, "b.txt"))).toBe(true);
+    const blindFork = await flow(repo, "fork", runId, "b", "--db", db);
+    expect(blindFork.code).toBe(2);
+    expect(blindFork.out + blindFork.err).toContain(`run ${runId} recorded no workflow file that exists now: give the file first (flow fork <workflow file> ${runId} ...) or --workflow <file>.`);
     await new FlowDb(store).store.execute(`UPDATE _flow_runs SET workflow_path = ? WHERE run_id = ?`, [recorded, runId]);
     await new FlowDb(store).store.close();
 
@@ -101,7 +104,8 @@ describe("time-travel CLI", () => {
     const started = fork.out.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { type: string; nodeId?: string });
     expect(started.filter((e) => e.type === "TaskStarted").map((e) => e.nodeId)).toEqual(["b"]);
     expect(readFileSync(join(repo, "b.txt"), "utf8")).toBe("two b\n");
-    const replay = await flow(repo, "replay", FIXTURE, "forked", "--run-id", "replayed");
+    // No workflow file: the forked run's, as it recorded it.
+    const replay = await flow(repo, "replay", "forked", "--db", db, "--run-id", "replayed");
     expect(replay.code, replay.err).toBe(0);
     expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("two a\n");
     // Both worked where the original run did (this test's process works elsewhere): their

@@ -7,6 +7,7 @@
  * ("Controlling runs").
  */
 import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { FlowDb } from "../../../core/engine/index.js";
 import type { FlowWorkflow } from "../../../core/engine/index.js";
 import { type CliIO, UsageError } from "../command.js";
@@ -58,4 +59,35 @@ async function withWorkflowDb<T>(workflow: FlowWorkflow, workflowPath: string, f
   } finally {
     await db.store.close();
   }
+}
+
+/** A script file a workflow can be loaded from, by its extension. */
+const SCRIPT = /\.(?:[cm]?[jt]sx?)$/;
+
+/** A workflow to start a new run with, and the words that follow it. */
+export interface RunWorkflow {
+  workflow: FlowWorkflow;
+  workflowPath: string;
+  /** The positionals after the workflow file: the run id first. */
+  args: string[];
+}
+
+/**
+ * For the commands that start a new run from a run (`fork`, `replay`): the workflow file given
+ * first (a first word that names an existing script), else `--workflow`, else the file the run
+ * recorded when it started, as `withRun` finds it. UsageError when none is known.
+ * @example
+ * await withRunWorkflow(io, values, "fork", positionals, ({ workflow, args: [runId, nodeId] }) => forkRun(workflow, { runId, nodeId }));
+ */
+export async function withRunWorkflow<T>(io: CliIO, where: StoreOptions, command: string, positionals: string[], fn: (run: RunWorkflow) => Promise<T>): Promise<T> {
+  const [first, ...rest] = positionals;
+  if (first !== undefined && SCRIPT.test(first) && existsSync(resolve(io.cwd, first))) {
+    const { workflow, path } = await loadWorkflow(first, io.cwd);
+    return fn({ workflow, workflowPath: path, args: rest });
+  }
+  if (!first) throw new UsageError("give a run id.");
+  return withRun(io, where, first, ({ workflow, workflowPath }) => {
+    if (!workflow || !workflowPath) throw new UsageError(`run ${first} recorded no workflow file that exists now: give the file first (flow ${command} <workflow file> ${first} ...) or --workflow <file>.`);
+    return fn({ workflow, workflowPath, args: positionals });
+  });
 }

@@ -67,7 +67,6 @@ interface Level {
   connectionString?: string;
   connection?: pg.PoolConfig;
   pgliteDataDir?: string;
-  dbPath?: string;
   journalMode?: string;
   /** Relative paths of this level resolve against this directory. */
   base: string;
@@ -122,15 +121,15 @@ export function resolveBackend(opts: ResolveBackendOptions = {}): ResolvedBacken
       backend: env[FLOW_ENV.backend],
       connectionString: env[FLOW_ENV.databaseUrl],
       pgliteDataDir: env[FLOW_ENV.pgliteDir],
-      dbPath: env[FLOW_ENV.dbPath],
       base: cwd,
       backendFrom: FLOW_ENV.backend,
     },
     ...(file && configPath ? [{ source: "config" as const, ...file, base: dirname(configPath), backendFrom: `"backend" in ${configPath}` }] : []),
   ];
 
-  const dbPathField = first(levels, "dbPath");
-  const dbPath = dbPathOf(dbPathField?.value, dbPathField?.level.base, cwd);
+  // One rule for the SQLite file, shared with createFlow (it reads the config file again only when
+  // neither the options nor the environment name the file).
+  const dbPath = resolveDbPath(opts);
   const markerPath = markerPathOf(dbPath);
   const marker = readMarker(markerPath);
 
@@ -184,15 +183,12 @@ export function resolveBackend(opts: ResolveBackendOptions = {}): ResolvedBacken
   return resolved;
 }
 
-/** A `dbPath` made absolute against `base` (`:memory:` stays itself), else the default `.flow/flow.db` in `cwd`. */
-function dbPathOf(value: string | undefined, base: string | undefined, cwd: string): string {
-  if (!value) return join(cwd, ".flow", "flow.db");
-  return value === ":memory:" ? value : absolute(base ?? cwd, value);
-}
+/** A `dbPath` made absolute against `base` (`:memory:` stays itself). */
+const dbPathAt = (base: string, value: string) => (value === ":memory:" ? value : absolute(base, value));
 
 /**
- * The SQLite file a project names, by the precedence `resolveBackend` uses for `dbPath`: the
- * option, else `FLOW_DB_PATH`, else `"dbPath"` in the config file, else `.flow/flow.db`; absolute,
+ * The SQLite file a project names (`resolveBackend`'s `dbPath`): the option, else
+ * `FLOW_DB_PATH`, else `"dbPath"` in the config file, else `.flow/flow.db`; absolute,
  * or `:memory:`. Reads the config file only when the option and the environment name none.
  * `createFlow` opens this file when it is given no `dbPath`, so `flow runs` and a workflow file
  * agree on the store without `--db`.
@@ -203,9 +199,10 @@ export function resolveDbPath(opts: Pick<ResolveBackendOptions, "cwd" | "configP
   const cwd = resolve(opts.cwd ?? process.cwd());
   const env = opts.env ?? process.env;
   const named = opts.dbPath || env[FLOW_ENV.dbPath];
-  if (named) return dbPathOf(named, cwd, cwd);
+  if (named) return dbPathAt(cwd, named);
   const configPath = findConfigFile(cwd, env, opts.configPath);
-  return configPath ? dbPathOf(readConfigFile(configPath, env).dbPath, dirname(configPath), cwd) : dbPathOf(undefined, undefined, cwd);
+  const fromFile = configPath ? readConfigFile(configPath, env).dbPath : undefined;
+  return fromFile ? dbPathAt(dirname(configPath!), fromFile) : join(cwd, ".flow", "flow.db");
 }
 
 function stripUndefined(opts: ResolveBackendOptions): Partial<Level> {
@@ -214,6 +211,5 @@ function stripUndefined(opts: ResolveBackendOptions): Partial<Level> {
   if (opts.connectionString !== undefined) out.connectionString = opts.connectionString;
   if (opts.connection !== undefined) out.connection = opts.connection;
   if (opts.pgliteDataDir !== undefined) out.pgliteDataDir = opts.pgliteDataDir;
-  if (opts.dbPath !== undefined) out.dbPath = opts.dbPath;
   return out;
 }

@@ -138,6 +138,16 @@ describe("the run console: compare, fork, export, parent and child (issue #27)",
 
     await page.goto(`${gw.url}/runs/${encodeURIComponent(original)}?node=step-1`);
     await page.locator('[data-testid="node-panel"][data-node-id="step-1"]').waitFor();
+    // Retry is off on a finished task; hovering it says why, in a tooltip that stays inside the
+    // window although the button sits at the panel's right (it used to run past the edge).
+    const retry = page.getByTestId("retry");
+    expect(await retry.getAttribute("aria-disabled")).toBe("true");
+    await retry.hover();
+    const why = retry.locator("xpath=..").locator(".action-button-reason");
+    await expect.poll(() => why.evaluate((el) => getComputedStyle(el).visibility)).toBe("visible");
+    const tip = (await why.boundingBox())!;
+    expect(tip.x).toBeGreaterThanOrEqual(0);
+    expect(tip.x + tip.width).toBeLessThanOrEqual(await page.evaluate(() => document.documentElement.clientWidth));
     await page.getByTestId("fork").click();
     const dialog = page.getByTestId("fork-dialog");
     await dialog.waitFor();

@@ -2,9 +2,11 @@
  * @module ui/components/action-button
  * A button for an action the current state may not allow: when `reason` is set it is off
  * (`aria-disabled`, still focusable) and says why — as a tooltip on hover and focus, and to
- * screen readers through `aria-describedby` — instead of silently greying out.
+ * screen readers through `aria-describedby` — instead of silently greying out. The tooltip
+ * opens under the button towards the page's middle: from its left edge, or from its right
+ * edge where it would run past the window's (a button at the right of a panel).
  */
-import { createUniqueId, Show } from "solid-js";
+import { createSignal, createUniqueId, Show } from "solid-js";
 import "./action-button.css";
 
 /** An action button's props. */
@@ -24,8 +26,16 @@ export interface ActionButtonProps {
  */
 export function ActionButton(props: ActionButtonProps) {
   const id = createUniqueId();
+  const [fromEnd, setFromEnd] = createSignal(false);
+  // Measured when it is about to show: where the button is depends on the layout at that moment.
+  const place = (event: Event) => {
+    const tip = (event.currentTarget as HTMLElement).querySelector<HTMLElement>(".action-button-reason");
+    if (!tip) return;
+    const button = (event.currentTarget as HTMLElement).getBoundingClientRect();
+    setFromEnd(button.left + tip.offsetWidth > document.documentElement.clientWidth - 8);
+  };
   return (
-    <span class="action-button">
+    <span class="action-button" classList={{ "tip-from-end": fromEnd() }} onPointerEnter={place} onFocusIn={place}>
       <button
         type="button"
         class={props.tone === "primary" ? "primary" : props.tone === "danger" ? "danger" : ""}

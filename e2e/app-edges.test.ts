@@ -219,9 +219,14 @@ describe("the app at the edges (issue #27)", () => {
     // page says so (not "Loading run…" forever), with the way back to this workspace's runs.
     await page.getByTestId("engine-info").waitFor({ timeout: 120_000 });
     await engineReady(page, 120_000);
-    // Its pill opens as its own: connecting, then this browser, never "reconnecting" (the Gateway's connection was online, not this one).
+    // Its pill opens as its own: starting (its engine opens the database; nothing is reached
+    // over a network), then this browser, never "reconnecting" (the Gateway's connection was
+    // online, not this one).
     await expect.poll(() => page.getByTestId("connection-status").getAttribute("data-status"), { timeout: 30_000 }).toBe("local");
-    expect(await page.evaluate(() => (window as unknown as { __pill: string[] }).__pill)).not.toContain("reconnecting");
+    const pill = await page.evaluate(() => (window as unknown as { __pill: string[] }).__pill);
+    expect(pill).not.toContain("reconnecting");
+    expect(pill.indexOf("starting")).toBeGreaterThanOrEqual(0);
+    expect(pill.indexOf("starting")).toBeLessThan(pill.lastIndexOf("local"));
     const notFound = page.getByTestId("run-not-found");
     await notFound.waitFor();
     expect(await notFound.textContent()).toContain(`No run ${runs.released} in this workspace`);

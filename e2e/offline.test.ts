@@ -2,7 +2,8 @@
  * The app offline (issue #13, "What it must show" 2): loaded once, then with no network a
  * reload still opens it (the service worker); a workflow started there runs in the engine's
  * worker over PGlite; a reload mid-run resumes it to the end, every task once; after a browser
- * restart with the same profile its rows are still there.
+ * restart with the same profile its rows are still there. And the network going while the app
+ * is open leaves a run page whole.
  */
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -69,5 +70,31 @@ describe("the app offline", () => {
     expect(await runStatus(page, runId)).toBe("finished");
     const output = await engineCall<unknown>(page, "GET", `/v1/api/runs/${runId}/nodes/step-${TASKS - 1}/output`);
     expect(JSON.stringify(output)).toContain(`${(TASKS - 1) ** 2}`);
+  }, 120_000);
+
+  it("keeps a run page whole when the network drops while the app is open: its tasks, and the approval to give", async () => {
+    await app.ctx?.close();
+    app.ctx = await launchPersistent(app.profile);
+    const page = await firstPage(app.ctx);
+    await page.goto(`${app.server.url}runs`);
+    await engineReady(page);
+    // The network goes while the page is open (no reload): the page is told (the `offline`
+    // event), which held back every read TanStack Query makes; this browser's reads need no network.
+    await app.ctx.setOffline(true);
+    await until(() => page.evaluate(() => navigator.onLine), (online) => !online, "the page to know it is offline");
+    const { runId } = await engineCall<{ runId: string }>(page, "POST", "/v1/api/runs", { workflow: "release", input: { service: "web", shards: 1, workMs: 0 } });
+    // Opened from the runs list, as a person does.
+    const row = page.locator(`[data-testid="run-row"][data-run-id="${runId}"]`);
+    await row.locator('[data-status="waiting-approval"]').waitFor({ timeout: 30_000 });
+    await row.click();
+    await page.locator('[data-testid="run-status"][data-status="waiting-approval"]').waitFor();
+    // Its tasks (it used to say "Loading tasks…" for good) and the approval, given from here.
+    await page.locator('[data-testid="tree-node"][data-node-id="ship"][data-state="waiting-approval"]').waitFor({ timeout: 15_000 });
+    expect(await page.locator('[data-testid="tree-node"]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-node-id")))).toEqual(["build", "test-0", "ship", "deploy"]);
+    const approval = page.getByTestId("approval");
+    await approval.waitFor({ timeout: 15_000 });
+    await approval.getByTestId("approve").click();
+    await page.locator('[data-testid="run-status"][data-status="finished"]').waitFor({ timeout: 30_000 });
+    expect(await page.locator('[data-testid="tree-node"][data-node-id="deploy"]').getAttribute("data-state")).toBe("finished");
   }, 120_000);
 });

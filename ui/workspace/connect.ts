@@ -53,8 +53,9 @@ export const WORKER_ORIGIN = "http://flow.worker";
  * const conn = await connectWorkspace({ id: "browser", kind: "browser", name: "This browser" });
  * conn.cols.runs.toArray;
  */
-export async function connectWorkspace(workspace: Workspace, queryClient = new QueryClient(), options: { checkFirst?: boolean } = {}): Promise<WorkspaceConnection> {
-  if (workspace.kind === "browser") return openBrowser(workspace, queryClient);
+export async function connectWorkspace(workspace: Workspace, given?: QueryClient, options: { checkFirst?: boolean } = {}): Promise<WorkspaceConnection> {
+  if (workspace.kind === "browser") return openBrowser(workspace, given);
+  const queryClient = given ?? new QueryClient();
   const url = workspace.url ?? location.origin;
   // A team workspace opened before opens with what this browser kept when nothing answers.
   const kept = workspace.kind === "team" && workspace.workspaceId ? [{ workspaceId: workspace.workspaceId, name: workspace.name, role: workspace.role ?? "read", ...(workspace.userId ? { userId: workspace.userId } : {}), syncPath: `/sync/${workspace.workspaceId}` }] : undefined;
@@ -96,12 +97,15 @@ export async function connectWorkspace(workspace: Workspace, queryClient = new Q
  * Opens this browser's workspace at once: the engine's worker starts and opens the database
  * meanwhile, and until it answers the views show the rows this browser saw last (none on a
  * first visit: no runs yet), then everything is fetched from the engine. The views never wait
- * for the worker to load before they render (docs/app-browser.md "Opening fast").
+ * for the worker to load before they render (docs/app-browser.md "Opening fast"). Its reads
+ * never wait for the network (`networkMode: "always"`): TanStack Query holds a query back while
+ * the browser says it is offline, and a run page opened after the network dropped then said
+ * "Loading tasks…" for good, with no approval to give.
  * @example
  * const conn = openBrowser({ id: "browser", kind: "browser", name: "This browser" });
  * await conn.engine;
  */
-export function openBrowser(workspace: Workspace, queryClient = new QueryClient()): WorkspaceConnection {
+export function openBrowser(workspace: Workspace, queryClient = new QueryClient({ defaultOptions: { queries: { networkMode: "always" } } })): WorkspaceConnection {
   const engine = import("../../browser/client.js").then(({ connectBrowserEngine }) => connectBrowserEngine());
   const [engineReady, setEngineReady] = createSignal(false);
   const lastSeen = createLastSeen({ warming: () => !engineReady(), emptyWhenUnseen: [`flow:${WORKER_ORIGIN}:runs`] });

@@ -10,7 +10,7 @@ import { FlowError, isFlowError } from "../core/errors.js";
 import { ensureUserTablesSync, registryOptions, SchemaRegistry } from "../core/schema/index.js";
 import { migrateStoreSync } from "../core/store/index.js";
 import { lazyPackage } from "../core/util/index.js";
-import { markerPathOf, readMarker, resolveDbPath } from "./config/index.js";
+import { FLOW_ENV, markerPathOf, readMarker, resolveBackend, resolveDbPath } from "./config/index.js";
 import { createNodeEnv } from "./engine/index.js";
 import { openSqliteStore } from "./store/index.js";
 
@@ -40,7 +40,7 @@ export function createFlow<S extends SchemaMap>(schemas: S, opts: CreateFlowOpti
   const registry = new SchemaRegistry(schemas, "sqlite", registryOptions(opts));
   const path = resolveDbPath({ dbPath: opts.dbPath });
   const env = createNodeEnv(opts.env);
-  if (path !== ":memory:") warnIfMigrated(path, env);
+  if (path !== ":memory:") warnIfNotProjectStore(path, opts.backend === "sqlite", env);
   const store = openSqliteStore({ path, journalMode: opts.journalMode ?? "WAL" });
   try {
     migrateStoreSync(store, env.clock.now());
@@ -54,16 +54,37 @@ export function createFlow<S extends SchemaMap>(schemas: S, opts: CreateFlowOpti
 }
 
 /**
- * A store `migrateFlowStore` moved (its marker beside the file) opened as SQLite again: allowed,
- * but almost always a mistake, since a new SQLite file starts empty where the migration removed
- * it and its runs are in no store `flow runs` reads.
+ * Says when the SQLite file createFlow opens is not the store the project's settings name, which
+ * `flow runs` (given no `--workflow` or `--db`) and `openFlowBackend` open: those would not see
+ * the runs started here. Either a backend setting (FLOW_BACKEND, FLOW_DATABASE_URL, FLOW_PGLITE_DIR, or
+ * flow.config.json) names another backend, or `migrateFlowStore` moved this file (its marker
+ * beside it, where a new SQLite file starts empty). `forced`: the code asked for SQLite
+ * (`backend: "sqlite"`, as openFlowBackend does once it resolved the settings), so only the marker counts.
  */
-function warnIfMigrated(path: string, env: RuntimeEnv): void {
+function warnIfNotProjectStore(path: string, forced: boolean, env: RuntimeEnv): void {
+  const elsewhere = forced ? undefined : settingElsewhere(path);
   const markerPath = markerPathOf(path);
-  const marker = readMarker(markerPath);
-  if (!marker) return;
-  env.warn(
-    `The SQLite store ${path} was migrated to ${marker.target.backend} (marker ${markerPath}); it is opened as SQLite anyway (createFlow, or a backend setting that says sqlite), so runs started here are not in the migrated store. Open that one with openFlowBackend and no backend setting (it follows the marker), or createFlowPostgres.`,
-    { markerPath },
-  );
+  const marker = elsewhere ? undefined : readMarker(markerPath);
+  if (elsewhere) env.warn(elsewhere, { path });
+  else if (marker) {
+    env.warn(
+      `The SQLite store ${path} was migrated to ${marker.target.backend} (marker ${markerPath}); it is opened as SQLite anyway (createFlow, or a backend setting that says sqlite), so runs started here are not in the migrated store. Open that one with openFlowBackend and no backend setting (it follows the marker), or createFlowPostgres.`,
+      { markerPath },
+    );
+  }
+}
+
+/** What the project's environment or flow.config.json says against SQLite at `path`; undefined where neither names another backend. */
+function settingElsewhere(path: string): string | undefined {
+  try {
+    const project = resolveBackend({ dbPath: path });
+    if (project.backend === "sqlite" || (project.source !== "env" && project.source !== "config")) return undefined;
+    const from = project.source === "env" ? `the environment (${FLOW_ENV.backend}, ${FLOW_ENV.databaseUrl} or ${FLOW_ENV.pgliteDir})` : project.configPath;
+    return `createFlow opens the SQLite store ${path}, but ${from} names the ${project.backend} backend: flow runs (and the other flow commands given no --workflow or --db) and openFlowBackend open that store instead, so they do not see the runs started here. Open the project's store with openFlowBackend, or remove the setting.`;
+  } catch (error) {
+    // A setting names a backend it cannot open (postgres without a connection, an unknown name);
+    // a migration marker's own gap is left to the marker's warning.
+    if (!isFlowError(error) || error.details?.source === "marker") return undefined;
+    return `createFlow opens the SQLite store ${path}, but this project's backend setting names another one, which cannot be opened: ${error.message}`;
+  }
 }

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createFlow, FlowDb, isFlowError, openFlowBackend, runWorkflow } from "durable-flow";
 import { newMarker, writeMarker } from "./config/migration-marker.js";
 import { tempDir } from "./testing/backends.js";
@@ -90,6 +90,34 @@ describe("openFlowBackend", () => {
     writeMarker(`${dbPath}.migrated.json`, newMarker(dbPath, { backend: "postgres", url: "postgres://app:***@db/flow" }, { schemaVersion: "0001", runCount: 3, sqliteRemoved: true }));
     createFlow({}, { dbPath, env: { warn: (m) => warnings.push(m) } }).db.$client.close();
     expect(warnings).toEqual([expect.stringMatching(/^The SQLite store .*flow\.db was migrated to postgres .*Open that one with openFlowBackend/)]);
+  });
+
+  it("warns when createFlow opens SQLite while the project's settings name another backend, which flow runs reads", () => {
+    const cwd = tempDir();
+    const dbPath = join(cwd, "flow.db");
+    const warnings: string[] = [];
+    const open = (settings: Record<string, string>, backend?: "sqlite") => {
+      for (const [name, value] of Object.entries(settings)) vi.stubEnv(name, value);
+      try {
+        createFlow({}, { dbPath, ...(backend ? { backend } : {}), env: { warn: (m) => warnings.push(m) } }).db.$client.close();
+      } finally {
+        vi.unstubAllEnvs();
+      }
+    };
+    open({});
+    expect(warnings).toEqual([]);
+    open({ FLOW_BACKEND: "pglite" });
+    expect(warnings).toEqual([expect.stringMatching(/^createFlow opens the SQLite store .*flow\.db, but the environment \(FLOW_BACKEND, .*\) names the pglite backend: flow runs \(and the other flow commands given no --workflow or --db\) and openFlowBackend open that store instead/)]);
+    const config = join(cwd, "flow.config.json");
+    writeFileSync(config, JSON.stringify({ backend: "postgres", connectionString: "postgres://localhost/flow" }));
+    open({ FLOW_CONFIG: config });
+    expect(warnings[1]).toContain(`but ${config} names the postgres backend`);
+    // A setting that cannot be opened is said with why.
+    open({ FLOW_BACKEND: "postgres" });
+    expect(warnings[2]).toMatch(/names another one, which cannot be opened: .*needs a connection/);
+    // SQLite asked for in code (as openFlowBackend does once it resolved the settings): nothing to say.
+    open({ FLOW_BACKEND: "pglite" }, "sqlite");
+    expect(warnings).toHaveLength(3);
   });
 
   it("fails with BACKEND_CONFIG_INVALID before opening anything when the config is wrong", async () => {

@@ -54,7 +54,8 @@ export async function openFlowBackend<S extends SchemaMap = {}>(schemas?: S, opt
   const map = (schemas ?? {}) as S;
   if (resolved.backend === "sqlite") {
     const journalMode = opts.journalMode ?? resolved.journalMode;
-    const api = createFlow(map, { ...flowOpts, dbPath: resolved.dbPath, ...(journalMode ? { journalMode } : {}) });
+    // Resolved already (with this call's cwd and env): createFlow checks only the migration marker.
+    const api = createFlow(map, { ...flowOpts, backend: "sqlite", dbPath: resolved.dbPath, ...(journalMode ? { journalMode } : {}) });
     return Object.assign(api, { backend: "sqlite" as const });
   }
   const api =

@@ -69,7 +69,7 @@ export default function Crons() {
             {n().text}{" "}
             <Show when={n().runId}>
               {(runId) => (
-                <A href={`/runs/${encodeURIComponent(runId())}`} class="mono">
+                <A href={`/runs/${encodeURIComponent(runId())}`} class="mono" title={runId()}>
                   {shortId(runId())}
                 </A>
               )}
@@ -121,7 +121,7 @@ export default function Crons() {
                           <Show when={c.lastRunId} fallback={<span class="muted">never</span>}>
                             {(runId) => (
                               <>
-                                <A href={`/runs/${encodeURIComponent(runId())}`} class="mono">
+                                <A href={`/runs/${encodeURIComponent(runId())}`} class="mono" title={runId()}>
                                   {shortId(runId())}
                                 </A>{" "}
                                 <span class="muted">{formatAgo(c.lastFiredAtMs, now())}</span>

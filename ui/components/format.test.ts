@@ -36,6 +36,8 @@ describe("shortId", () => {
   it("keeps what tells runs apart: a UUID's start, a short id whole, a long id's start and end", () => {
     expect(shortId("0d9c6a2e-5b1f-4a57-9a0e-2f6f2b1c9d41")).toBe("0d9c6a2e");
     expect(shortId("release-web-42")).toBe("release-web-42");
+    // A child run: told from its parent by the node it runs for.
+    expect(shortId("0d9c6a2e-5b1f-4a57-9a0e-2f6f2b1c9d41/draft@0")).toBe("0d9c6a2e…/draft@0");
     // Two runs of one cron, a minute apart: told apart (their first 8 characters were both "cron-cro").
     const [a, b] = [1795911480000, 1795911540000].map((slot) => shortId(`cron-cron-b53272ec-2226-4160-a2ab-01f671814e83-${slot}`));
     expect(a).toBe("cron-cron-…480000");

@@ -64,15 +64,18 @@ export function formatUntil(atMs: number | null | undefined, now = Date.now()): 
 }
 
 /**
- * A run id short enough for a list: a generated one (a UUID) its first 8 characters, other ids
- * up to 16 characters whole, longer ones their start and end (a cron's runs share their start,
+ * A run id short enough for a list: a generated one (a UUID) its first 8 characters and what
+ * follows the UUID (a child run's `/<node>@<n>`, which tells it from its parent), other ids up
+ * to 16 characters whole, longer ones their start and end (a cron's runs share their start,
  * `cron-<cron id>-`, and differ at the end, the minute they were due).
  * @example
  * shortId("0d9c6a2e-5b1f-4a57-9a0e-2f6f2b1c9d41"); // "0d9c6a2e"
+ * shortId("0d9c6a2e-5b1f-4a57-9a0e-2f6f2b1c9d41/draft@0"); // "0d9c6a2e…/draft@0"
  * shortId("cron-nightly-1795911480000"); // "cron-night…480000"
  */
 export function shortId(id: string): string {
-  if (/^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(id)) return id.slice(0, 8);
+  const uuid = /^([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(.*)$/i.exec(id);
+  if (uuid) return uuid[2] ? `${uuid[1]}…${uuid[2]}` : uuid[1]!;
   return id.length <= 16 ? id : `${id.slice(0, 10)}…${id.slice(-6)}`;
 }
 

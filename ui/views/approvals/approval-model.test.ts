@@ -9,6 +9,9 @@ describe("the inbox's reading of approvals", () => {
     expect(modeOf({ kind: "human", request: { prompt: "x" } })).toBe("human");
     expect(titleOf({ kind: "approval", nodeId: "ship", request: { request: { title: "Ship?", summary: "4 passed" } } })).toEqual({ title: "Ship?", summary: "4 passed" });
     expect(titleOf({ kind: "human", nodeId: "claim", request: {} }).title).toBe("Fill in claim");
+    expect(titleOf({ kind: "human", nodeId: "edit", request: { prompt: "Name it" } })).toEqual({ title: "Name it", summary: null });
+    // A prompt with the text to work on: its first line titles it, the text is its summary (not one bold paragraph).
+    expect(titleOf({ kind: "human", nodeId: "edit", request: { prompt: "Give this draft a headline:\n\nFirst line.\nSecond line.\n" } })).toEqual({ title: "Give this draft a headline:", summary: "First line.\nSecond line." });
   });
 
   it("says who may decide and when an item falls due", () => {

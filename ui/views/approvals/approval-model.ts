@@ -45,13 +45,21 @@ export function modeOf(row: Pick<GatewayApprovalRow, "kind" | "request">): ItemM
 }
 
 /**
- * The item's title (the approval's request title, or the human task's prompt) and summary.
+ * The item's title (the approval's request title, or the human task's prompt) and summary. A
+ * prompt of several lines is titled by its first line; the rest (the text to work on, often)
+ * is its summary, its lines kept.
  * @example
  * titleOf(row); // { title: "Ship api to production?", summary: "4 test shards passed." }
+ * titleOf(human); // { title: "Give this draft a headline:", summary: "This month is about Rust. ..." }
  */
 export function titleOf(row: Pick<GatewayApprovalRow, "kind" | "request" | "nodeId">): { title: string; summary: string | null } {
   const r = requestOf(row);
-  if (row.kind === "human") return { title: r.prompt || `Fill in ${row.nodeId}`, summary: null };
+  if (row.kind === "human") {
+    const prompt = (r.prompt ?? "").trim();
+    const lineEnd = prompt.indexOf("\n");
+    if (lineEnd < 0) return { title: prompt || `Fill in ${row.nodeId}`, summary: null };
+    return { title: prompt.slice(0, lineEnd).trim(), summary: prompt.slice(lineEnd + 1).trim() || null };
+  }
   return { title: r.request?.title || `Approve ${row.nodeId}`, summary: r.request?.summary ?? null };
 }
 

@@ -12,7 +12,8 @@ import { createVirtualizer } from "@tanstack/solid-virtual";
 import { type Accessor, createEffect, createMemo, createSignal, For, on, onCleanup, Show, untrack } from "solid-js";
 import type { GatewayRunSummaryRow } from "../../core/data/index.js";
 import { readBoot } from "../boot.js";
-import { formatAgo, formatCost, formatCount, formatDateTime, formatDuration, formatUsage } from "../components/format.js";
+import { formatAgo, formatCost, formatCount, formatDateTime, formatDuration, formatUsage, shortId } from "../components/format.js";
+import { MiddleEllipsis } from "../components/middle-ellipsis.js";
 import { StatusBadge } from "../components/status-badge.js";
 import { hasEnded, runDurationMs, startedByLabel } from "./run-facts.js";
 import { type Selection, toggleAll, toggleSelection } from "./run-selection.js";
@@ -174,20 +175,20 @@ export function RunsTable(props: RunsTableProps) {
                       <StatusBadge status={r().status} owner={r().owner} />
                     </span>
                     <span role="cell" class="runs-id">
-                      <a class="run-id mono" href={runHref(r().runId)} onFocus={() => setActive(item.index)}>
-                        {r().runId}
+                      <a class="run-id mono" href={runHref(r().runId)} title={r().runId} onFocus={() => setActive(item.index)}>
+                        <MiddleEllipsis text={r().runId} />
                       </a>
                       <Show when={r().parentRunId}>
                         {(p) => (
                           <a class="runs-related" href={runHref(p())} title={`Child of run ${p()}`} data-testid="parent-link">
-                            ↳ child of {p().slice(0, 8)}
+                            ↳ child of {shortId(p())}
                           </a>
                         )}
                       </Show>
                       <Show when={r().nextRunId}>
                         {(n) => (
                           <a class="runs-related" href={runHref(n())} title={`Continued as run ${n()}`}>
-                            → continued as {n().slice(0, 8)}
+                            → continued as {shortId(n())}
                           </a>
                         )}
                       </Show>

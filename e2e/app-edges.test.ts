@@ -6,6 +6,7 @@
  *   on such a line (e2e/support/console-guard.ts) is checked to notice one;
  * - a deep link to a run's Events tab shows its events;
  * - bulk Cancel asks first, says what it will do, and does nothing when kept as is;
+ * - runs whose long ids differ only at the end (a cron's) are told apart in the runs list;
  * - the search matches a phrase, not words spread over the workflow and the input;
  * - the connection pill reads offline within 2 s of the network dropping; a view opened while
  *   offline and a run started meanwhile come back by themselves once the network returns;
@@ -98,6 +99,27 @@ describe("the app at the edges (issue #27)", () => {
     // A reload keeps the tab and its rows.
     await page.reload();
     await page.locator('[data-testid="event"][data-type="RunFinished"]').waitFor({ timeout: 15_000 });
+  });
+
+  it("tells runs apart whose long ids differ only at the end, as a cron's do", async () => {
+    const ids = ["1795911480000", "1795911540000"].map((slot) => `cron-nightly-report-for-the-whole-team-${slot}`);
+    for (const runId of ids) await rpc(gw.url, "launchRun", { workflow: "hello", input: { name: "cron" }, runId });
+    await page.goto(`${gw.url}/runs`);
+    const shown: string[] = [];
+    for (const runId of ids) {
+      const link = page.locator(`[data-testid="run-row"][data-run-id="${runId}"] a.run-id`);
+      await link.waitFor();
+      // The whole id is still the link's text (and its tooltip), cut in its middle where the column is narrow.
+      expect(await link.textContent()).toBe(runId);
+      expect(await link.getAttribute("title")).toBe(runId);
+      const cell = (await link.boundingBox())!;
+      const end = link.locator(".middle-ellipsis-end");
+      const box = (await end.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(cell.x + cell.width + 0.5);
+      shown.push((await end.textContent())!);
+    }
+    expect(shown[0]).not.toBe(shown[1]);
+    expect(ids.every((id, i) => id.endsWith(shown[i]!))).toBe(true);
   });
 
   it("asks before a bulk cancel, says how many runs end, and does nothing when kept as is", async () => {

@@ -131,6 +131,22 @@ describe("the run console: compare, fork, export, parent and child (issue #27)",
     }
   }, 120_000);
 
+  it("says the tasks a cancelled run never reached were not run, not that they are pending", async () => {
+    const runId = await launch("release", { service: "api", shards: 1, workMs: 60_000 });
+    await waitForStatus(gw.url, runId, ["running"]);
+    await rpc(gw.url, "cancelRun", { runId });
+    await waitForStatus(gw.url, runId, ["cancelled"]);
+    await page.goto(`${gw.url}/runs/${encodeURIComponent(runId)}?node=deploy`);
+    const deploy = page.locator('[data-testid="tree-node"][data-node-id="deploy"]');
+    await deploy.waitFor();
+    // The stored state stays what it is; the words say what it means for a run that ended.
+    expect(await deploy.getAttribute("data-state")).toBe("pending");
+    expect(await deploy.locator(".run-tree-state").textContent()).toBe("not run");
+    const panel = page.locator('[data-testid="node-panel"][data-node-id="deploy"]');
+    expect(await panel.locator(".badge[data-status]").first().textContent()).toBe("not run");
+    expect(await panel.getByTestId("no-output").textContent()).toBe("No output: the run ended before it reached this task.");
+  });
+
   it("forks from a task with an edited input, refusing an input the schema refuses beside its field", async () => {
     const original = await launch("pipeline", { tasks: 3 });
     await waitForStatus(gw.url, original, ["finished"]);

@@ -16,7 +16,7 @@ export type { StopPath } from "./run-control.js";
 export { eventSql, json, nodeChange, outputSql, runSql, statusChange, WriteBatch } from "./run-sql.js";
 export type { NodeWrite } from "./run-sql.js";
 export type { RunRow } from "./run-sql.js";
-export { assertNodeTransition, assertTransition, checkStop, executingStatuses, NODE_STATES, RUN_MOVES, RUN_STATUSES, stopMoveOf } from "./status.js";
+export { assertNodeTransition, assertTransition, checkStop, executingStatuses, NODE_STATES, RUN_MOVES, RUN_STATUSES, shownNodeState, stopMoveOf } from "./status.js";
 export type { NodeRef, RunMoves, RunStopRequest } from "./status.js";
 export type { PauseReason } from "./types.js";
 export { previewDecisions, resetWaits } from "./waits/reset-waits.js";

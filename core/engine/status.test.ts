@@ -4,7 +4,7 @@
  * node's (task's) table, and for a stop request (cancel, pause) checked against the run's.
  */
 import { describe, expect, it } from "vitest";
-import { assertNodeTransition, assertTransition, checkStop, NODE_STATES, RUN_STATUSES, TERMINAL_STATUSES } from "./status.js";
+import { assertNodeTransition, assertTransition, checkStop, NODE_STATES, RUN_STATUSES, shownNodeState, TERMINAL_STATUSES } from "./status.js";
 import type { NodeState, RunStatus } from "./types.js";
 
 const WAITING: RunStatus[] = ["waiting-approval", "waiting-event", "waiting-timer", "waiting-quota"];
@@ -123,5 +123,14 @@ describe("a stop request", () => {
     }
     expect(() => checkStop("r1", "continued", "pause")).toThrow(expect.objectContaining({ code: "INVALID_TRANSITION", details: expect.objectContaining({ to: "paused" }) }));
     expect(() => checkStop("r1", "finished", "cancel")).toThrow(/already ended \(status finished\); there is nothing to cancel/);
+  });
+});
+
+describe("a node's state as a console shows it", () => {
+  it("reads a task its run ended before reaching as not run, and every other state as it is", () => {
+    for (const ended of ["finished", "failed", "cancelled", "continued"]) expect(shownNodeState("pending", ended)).toBe("not run");
+    // A run that can still move: its pending tasks may yet run.
+    for (const live of ["running", "paused", ...WAITING]) expect(shownNodeState("pending", live)).toBe("pending");
+    for (const state of NODE_STATES.filter((s) => s !== "pending")) expect(shownNodeState(state, "cancelled")).toBe(state);
   });
 });

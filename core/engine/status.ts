@@ -137,6 +137,18 @@ export function stopMoveOf(from: RunStatus, request: RunStopRequest, moves: RunM
   return moves[from]?.includes(to) ? "move" : "none";
 }
 
+/**
+ * A node's state as a console shows it: a task still `pending` once its run ended (finished,
+ * failed, cancelled, continued: the table no longer moves it to `cancelled`) reads `not run`,
+ * since nothing runs it unless the run is resumed, retried or rewound; every other state as it is.
+ * @example
+ * shownNodeState("pending", "cancelled"); // "not run"
+ * shownNodeState("pending", "waiting-approval"); // "pending"
+ */
+export function shownNodeState(nodeState: string, runStatus: string): string {
+  return nodeState === "pending" && stopMoveOf(runStatus as RunStatus, "cancel") !== "move" ? "not run" : nodeState;
+}
+
 /** Throws INVALID_TRANSITION unless `from -> to` is in the table. */
 export function assertTransition(runId: string, from: RunStatus, to: RunStatus): void {
   if (!ALLOWED[from]?.includes(to)) {

@@ -38,11 +38,11 @@ export function toneOf(status: string): string {
  * @example
  * <StatusBadge status={run.status} owner={run.owner} />
  */
-export function StatusBadge(props: { status: string; owner?: string | null }) {
+export function StatusBadge(props: { status: string; owner?: string | null; /** Words shown instead of the status (its tone and `data-status` stay the status's). */ label?: string }) {
   const gone = () => props.owner === "gone";
   return (
     <span class={`badge ${gone() ? "tone-bad" : toneOf(props.status)}`} data-status={props.status} data-owner={props.owner ?? undefined} title={gone() ? "The process running it is gone: resume or cancel it" : undefined}>
-      {gone() ? `${props.status} · owner gone` : props.status}
+      {gone() ? `${props.status} · owner gone` : (props.label ?? props.status)}
     </span>
   );
 }

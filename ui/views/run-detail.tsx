@@ -125,7 +125,7 @@ export default function RunDetail() {
                   </h2>
                   <Show when={!data.treeLoading()} fallback={<p class="muted pad">Loading tasks…</p>}>
                     <Show when={items().length > 0} fallback={<NoTasks unseen={data.unseen()} />}>
-                      <RunTree items={items()} selected={selectedKey()} onSelect={select} />
+                      <RunTree items={items()} selected={selectedKey()} runStatus={data.run()?.status ?? "running"} onSelect={select} />
                     </Show>
                   </Show>
                 </section>

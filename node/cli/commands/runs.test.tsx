@@ -63,6 +63,34 @@ describe("flow runs", () => {
     expect(details.out.join("")).toContain(`Run round-0  continued as ${first.nextRunId}  (rounds)`);
   }, 60_000);
 
+  it("says a task the ended run never reached was not run, not that it is pending", async () => {
+    const cwd = tempDir("flow-runs-");
+    const dbPath = join(cwd, "flow.db");
+    const api = createFlow({ step: z.object({ value: z.number() }) }, { dbPath });
+    const wf = api.flow(() => (
+      <api.Workflow name="halts">
+        <api.Sequence>
+          <api.Task id="build" output={api.outputs.step} retries={0}>
+            {() => {
+              throw new Error("compile error");
+            }}
+          </api.Task>
+          <api.Task id="deploy" output={api.outputs.step}>{{ value: 1 }}</api.Task>
+        </api.Sequence>
+      </api.Workflow>
+    ));
+    expect((await runWorkflow(wf, { input: {}, runId: "halted" })).status).toBe("failed");
+    const details = io(cwd, {});
+    expect(await main(["runs", "halted", "--db", dbPath], details)).toBe(0);
+    const text = details.out.join("");
+    expect(text).toMatch(/\n  not run +deploy +0 attempts/);
+    expect(text).toContain("2 nodes (1 failed, 1 not run)");
+    // The JSON keeps the stored state.
+    const json = io(cwd, {});
+    expect(await main(["runs", "halted", "--db", dbPath, "--json"], json)).toBe(0);
+    expect((JSON.parse(json.out.join("")) as { nodes: Array<{ nodeId: string; state: string }> }).nodes.find((n) => n.nodeId === "deploy")?.state).toBe("pending");
+  }, 60_000);
+
   it("says a run's process is gone, whether it was running or waiting for quota there", async () => {
     const cwd = tempDir("flow-runs-");
     const dbPath = join(cwd, "flow.db");

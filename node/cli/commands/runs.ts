@@ -6,7 +6,7 @@
  */
 import type { AttemptRecord, FlowDb, NodeRecord, RunRecord, RunStatus } from "../../../core/engine/index.js";
 import { ownerStateOf, type RunOwnerState } from "../../../core/engine/index.js";
-import { RUN_STATUSES } from "../../../core/engine/internal.js";
+import { RUN_STATUSES, shownNodeState } from "../../../core/engine/internal.js";
 import { type CliCommand, type CliIO, UsageError, useColor } from "../command.js";
 import { formatDuration, formatEvent } from "../progress.js";
 import { formatTranscript, formatUsage } from "../transcript-print.js";
@@ -143,9 +143,15 @@ async function showRun(db: FlowDb, runId: string, opts: { json: boolean; events:
     const tries = `${n.attempts} attempt${n.attempts === 1 ? "" : "s"}`;
     const time = n.attempts ? formatDuration(n.durationMs) : "";
     const spent = n.iteration === 0 || !usage.byNode[n.nodeId] ? formatUsage(usage.byNode[n.nodeId]) : "";
-    io.stdout(`  ${n.state.padEnd(16)} ${label(n).padEnd(width)}  ${tries.padEnd(11)} ${time.padStart(8)}${spent ? `  ${spent}` : ""}${n.error ? `  ${n.error.code}: ${n.error.message}` : ""}\n`.replace(/ +\n$/, "\n"));
+    io.stdout(`  ${shownNodeState(n.state, run.status).padEnd(16)} ${label(n).padEnd(width)}  ${tries.padEnd(11)} ${time.padStart(8)}${spent ? `  ${spent}` : ""}${n.error ? `  ${n.error.code}: ${n.error.message}` : ""}\n`.replace(/ +\n$/, "\n"));
   }
-  const byState = Object.entries(counts.nodes).map(([state, count]) => `${count} ${state}`).join(", ");
+  // As the lines read them: a task the ended run never reached is "not run" (JSON keeps the stored state).
+  const shownCounts: Record<string, number> = {};
+  for (const n of nodes) {
+    const state = shownNodeState(n.state, run.status);
+    shownCounts[state] = (shownCounts[state] ?? 0) + 1;
+  }
+  const byState = Object.entries(shownCounts).map(([state, count]) => `${count} ${state}`).join(", ");
   io.stdout(`\n${nodes.length} node${nodes.length === 1 ? "" : "s"}${byState ? ` (${byState})` : ""}, ${counts.attempts} attempt${counts.attempts === 1 ? "" : "s"}, ${eventTotal} event${eventTotal === 1 ? "" : "s"}\n`);
   if (usage.total.attempts) io.stdout(`Agents: ${formatUsage(usage.total)} over ${usage.total.attempts} attempt${usage.total.attempts === 1 ? "" : "s"} (child runs included)\n`);
   if (events.length) {

@@ -15,6 +15,7 @@ import { ConfirmDialog } from "../../components/confirm-dialog.js";
 import { errorText } from "../../components/error-text.js";
 import { JsonBlock } from "../../components/json-block.js";
 import { lastAnswer } from "../../components/last-answer.js";
+import { shownNodeState } from "../../../core/engine/internal.js";
 import { StatusBadge } from "../../components/status-badge.js";
 import { useConnection } from "../../flow-context.js";
 import { ForkDialog } from "./fork-dialog.js";
@@ -64,7 +65,7 @@ export function NodePanel(props: { run: GatewayRunRow; events: readonly GatewayR
             <span class="muted"> {props.node?.label ?? props.task?.label}</span>
           </Show>
         </h2>
-        <StatusBadge status={state()} />
+        <StatusBadge status={state()} label={shownNodeState(state(), props.run.status)} />
         <Show when={props.iterations.length > 1}>
           <label class="node-panel-iteration">
             <span>Iteration</span>
@@ -98,7 +99,7 @@ export function NodePanel(props: { run: GatewayRunRow; events: readonly GatewayR
       <Show when={props.node?.outputTable} fallback={<p class="muted">{props.node ? "This node writes no output row." : "This task has not run yet."}</p>}>
         <Show when={!output.error} fallback={<p class="error-banner">{errorText(output.error)}</p>}>
           <Show when={lastAnswer(output)} fallback={<p class="muted">Loading the output…</p>}>
-            <Show when={lastAnswer(output)?.row} fallback={<p class="muted" data-testid="no-output">{noOutput(state())}</p>}>
+            <Show when={lastAnswer(output)?.row} fallback={<p class="muted" data-testid="no-output">{noOutput(shownNodeState(state(), props.run.status))}</p>}>
               {(row) => <JsonBlock title={`Output · ${props.node?.outputTable}`} value={row()} open testId="node-output" />}
             </Show>
           </Show>
@@ -137,5 +138,6 @@ function noOutput(state: string): string {
   if (state === "skipped") return "No output: the task was skipped.";
   if (state.startsWith("waiting")) return "No output yet: the task is waiting.";
   if (state === "finished") return "The task finished without an output row.";
+  if (state === "not run") return "No output: the run ended before it reached this task.";
   return "No output yet: the task has not started.";
 }

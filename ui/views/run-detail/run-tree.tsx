@@ -10,6 +10,7 @@
  */
 import { createVirtualizer } from "@tanstack/solid-virtual";
 import { createMemo, createSignal, createUniqueId, For, Show } from "solid-js";
+import { shownNodeState } from "../../../core/engine/internal.js";
 import { toneOf } from "../../components/status-badge.js";
 import { groupTitle, type TreeGroup, type TreeItem, type TreeTask, visibleItems } from "./tree-model.js";
 import "./run-tree.css";
@@ -22,7 +23,7 @@ const ROW_PX = 30;
  * @example
  * <RunTree items={items()} selected={selectedKey()} onSelect={(nodeId, iteration) => select(nodeId, iteration)} />
  */
-export function RunTree(props: { items: TreeItem[]; selected: string | undefined; onSelect(nodeId: string, iteration: number): void }) {
+export function RunTree(props: { items: TreeItem[]; selected: string | undefined; /** The run's status: a task an ended run never reached reads "not run". */ runStatus: string; onSelect(nodeId: string, iteration: number): void }) {
   const idPrefix = createUniqueId();
   const [collapsed, setCollapsed] = createSignal<ReadonlySet<string>>(new Set());
   const [active, setActive] = createSignal<string>();
@@ -117,6 +118,7 @@ export function RunTree(props: { items: TreeItem[]; selected: string | undefined
                     active={current() === r().item.key}
                     selected={props.selected === r().item.key}
                     open={!collapsed().has(r().item.key)}
+                    runStatus={props.runStatus}
                     onClick={() => activate(r().item.key)}
                   />
                 )}
@@ -130,7 +132,7 @@ export function RunTree(props: { items: TreeItem[]; selected: string | undefined
 }
 
 /** One row: a task (with the data-testid e2e tests read) or a collapsible group. */
-function TreeRow(props: { id: string; item: TreeItem; depth: number; top: number; active: boolean; selected: boolean; open: boolean; onClick(): void }) {
+function TreeRow(props: { id: string; item: TreeItem; depth: number; top: number; active: boolean; selected: boolean; open: boolean; runStatus: string; onClick(): void }) {
   const style = () => ({ "--depth": props.depth, transform: `translateY(${props.top}px)` });
   return (
     <Show
@@ -172,7 +174,7 @@ function TreeRow(props: { id: string; item: TreeItem; depth: number; top: number
           style={style()}
           onClick={() => props.onClick()}
         >
-          <span class={`run-tree-state badge ${toneOf(task().state)}`}>{task().state}</span>
+          <span class={`run-tree-state badge ${toneOf(task().state)}`}>{shownNodeState(task().state, props.runStatus)}</span>
           <span class="run-tree-label">
             <span class="mono">{task().nodeId}</span>
             <Show when={task().label && task().label !== task().nodeId}>

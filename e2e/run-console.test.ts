@@ -145,6 +145,9 @@ describe("the run console: compare, fork, export, parent and child (issue #27)",
     const panel = page.locator('[data-testid="node-panel"][data-node-id="deploy"]');
     expect(await panel.locator(".badge[data-status]").first().textContent()).toBe("not run");
     expect(await panel.getByTestId("no-output").textContent()).toBe("No output: the run ended before it reached this task.");
+    // The graph says the same.
+    await page.getByRole("tab", { name: "Graph" }).click();
+    expect(await page.locator('[data-testid="graph-node"][data-node-id="deploy"]').getAttribute("aria-label")).toMatch(/: not run$/);
   });
 
   it("forks from a task with an edited input, refusing an input the schema refuses beside its field", async () => {

@@ -175,7 +175,7 @@ export default function RunDetail() {
                       <Match when={tab() === "graph"}>
                         <Show when={!data.treeLoading()} fallback={<p class="muted pad">Loading tasks…</p>}>
                           <Show when={items().length > 0} fallback={<EmptyState title="No frame yet" hint="The run has not rendered its tasks yet; its graph shows here as soon as it does." />}>
-                            <RunGraph items={items()} selected={selectedKey()} onSelect={select} />
+                            <RunGraph items={items()} selected={selectedKey()} runStatus={data.run()?.status ?? "running"} onSelect={select} />
                           </Show>
                         </Show>
                       </Match>

@@ -8,6 +8,7 @@
  * keeps `?node=&iteration=`); the tab itself is `?tab=graph`.
  */
 import { createEffect, createMemo, For, on, Show } from "solid-js";
+import { shownNodeState } from "../../../core/engine/internal.js";
 import { toneOf } from "../../components/status-badge.js";
 import { layoutGraph } from "./graph-model.js";
 import type { TreeItem, TreeTask } from "./tree-model.js";
@@ -34,7 +35,7 @@ const fit = (text: string) => (text.length > FIT ? `${text.slice(0, FIT - 1)}…
  * @example
  * <RunGraph items={items()} selected={selectedKey()} onSelect={select} />
  */
-export function RunGraph(props: { items: TreeItem[]; selected: string | undefined; onSelect(nodeId: string, iteration: number): void }) {
+export function RunGraph(props: { items: TreeItem[]; selected: string | undefined; /** The run's status: a task an ended run never reached reads "not run". */ runStatus: string; onSelect(nodeId: string, iteration: number): void }) {
   const whole = createMemo(() => layoutGraph(props.items));
   const graph = createMemo(() => {
     const g = whole();
@@ -115,7 +116,7 @@ export function RunGraph(props: { items: TreeItem[]; selected: string | undefine
                   role="button"
                   tabindex="0"
                   aria-pressed={props.selected === t().key}
-                  aria-label={`${nameOf(t())}: ${t().state}`}
+                  aria-label={`${nameOf(t())}: ${shownNodeState(t().state, props.runStatus)}`}
                   data-testid="graph-node"
                   data-node-id={t().nodeId}
                   data-iteration={t().iteration}
@@ -126,7 +127,7 @@ export function RunGraph(props: { items: TreeItem[]; selected: string | undefine
                   onClick={() => props.onSelect(t().nodeId, t().iteration)}
                   onKeyDown={(e) => onKey(e, t())}
                 >
-                  <title>{`${nameOf(t())} (${t().element}): ${t().state}${t().attempts > 1 ? `, ${t().attempts} attempts` : ""}`}</title>
+                  <title>{`${nameOf(t())} (${t().element}): ${shownNodeState(t().state, props.runStatus)}${t().attempts > 1 ? `, ${t().attempts} attempts` : ""}`}</title>
                   <Show when={isLive(t().state)}>
                     <rect class="run-graph-ring" x={-4} y={-4} width={W + 8} height={H + 8} rx={10} />
                   </Show>
@@ -136,7 +137,7 @@ export function RunGraph(props: { items: TreeItem[]; selected: string | undefine
                     {fit(nameOf(t()))}
                   </text>
                   <text class="run-graph-state" x={14} y={32}>
-                    {t().element === "task" ? t().state : `${t().element} · ${t().state}`}
+                    {t().element === "task" ? shownNodeState(t().state, props.runStatus) : `${t().element} · ${shownNodeState(t().state, props.runStatus)}`}
                     {t().attempts > 1 ? ` · ${t().attempts} attempts` : ""}
                   </text>
                 </g>

@@ -188,6 +188,7 @@ export async function openBrowserPgliteStore(opts: BrowserPgliteStoreOptions = {
   };
   return {
     dialect: "postgres",
+    location: `this browser's ${storage} database "${name}"`,
     pglite,
     storage,
     name,

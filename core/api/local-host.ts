@@ -86,10 +86,28 @@ export class LocalGatewayHost implements GatewayHost {
   register(key: string, workflow: FlowWorkflow): this {
     if (!key) throw new FlowError("INVALID_ARGUMENT", "A workflow needs a non-empty key.");
     const db = new FlowDb(workflow);
+    this.warnIfElsewhere(key, db);
     this.firstDb ??= db;
     this.registry.set(key, { key, workflow });
     this.changes?.publish({ collection: "workflows", reason: "register" });
     return this;
+  }
+
+  /**
+   * Every read of this host (runs, events, approvals) goes to one store: `db`, or the first
+   * workflow's. A workflow that keeps its runs in another would run, but its runs would not be
+   * found (a console showed "Run not found" for the run it had just launched). Said when it is
+   * registered, where both stores say where they are.
+   */
+  private warnIfElsewhere(key: string, db: FlowDb): void {
+    const reading = this.explicitDb ?? this.firstDb;
+    if (!reading || reading.binding.store === db.binding.store) return;
+    const [here, there] = [reading.binding.store.location, db.binding.store.location];
+    if (!here || !there || here === there) return;
+    db.binding.env.warn(
+      `Workflow "${key}" keeps its runs in ${there}, but this host reads runs from ${here}: its runs would not be found through the host (its API, console and approvals). Give it the same store (the same dbPath, or openFlowBackend), or serve it from a host of its own.`,
+      { workflow: key, store: there, hostStore: here },
+    );
   }
 
   listWorkflows(): RegisteredWorkflow[] {

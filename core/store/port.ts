@@ -32,6 +32,12 @@ export interface SqlExecutor {
 export interface StorePort extends SqlExecutor {
   readonly dialect: Dialect;
   /**
+   * Where the store keeps its data, as a line for messages that also tells two stores apart: a
+   * SQLite file's path, a PGlite folder, a PostgreSQL target, a browser database; a store in
+   * memory names itself apart from every other. Optional: stores without one are not compared.
+   */
+  readonly location?: string;
+  /**
    * Runs `fn` in one transaction: committed when it resolves, rolled back when it rejects.
    * Statements outside the transaction wait until it ends (no interleaving on one connection).
    */

@@ -40,6 +40,9 @@ export interface PgliteStoreOptions {
   withFlowTables?: boolean;
 }
 
+/** Stores opened in memory so far: each names itself apart (`StorePort.location`). */
+let inMemory = 0;
+
 /** A PGlite store, with the PGlite instance for callers that need it (Drizzle). */
 export type PgliteStore = StorePort & {
   readonly pglite: PGlite;
@@ -211,6 +214,7 @@ export async function openPgliteStore(opts: PgliteStoreOptions = {}): Promise<Pg
 
   return withStoreFaults({
     dialect: "postgres",
+    location: dir ?? `PGlite in memory #${++inMemory}`,
     pglite,
     dataDir: dir,
     ...pgliteStatements(pglite, guard),

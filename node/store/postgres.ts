@@ -129,6 +129,8 @@ export function openPostgresStore(opts: PostgresStoreOptions): PostgresStore {
 
   return withStoreFaults({
     dialect: "postgres",
+    // Its server options too: a `search_path` there is another set of tables on the same database.
+    location: opts.connection?.options ? `${target} (${opts.connection.options})` : target,
     pool,
     target,
     ...closableExecutor(direct, guard),

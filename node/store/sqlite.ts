@@ -24,6 +24,9 @@ export interface SqliteStoreOptions {
 
 export type SqliteStore = StorePort & SyncScriptRunner & { readonly path: string; readonly raw: Database.Database };
 
+/** Stores opened in memory so far: each names itself apart (`StorePort.location`). */
+let inMemory = 0;
+
 /** Opens a SQLite file as a store. */
 export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
   let db: Database.Database;
@@ -89,6 +92,7 @@ export function openSqliteStore(opts: SqliteStoreOptions): SqliteStore {
 
   return withStoreFaults({
     dialect: "sqlite",
+    location: opts.path === ":memory:" ? `SQLite in memory #${++inMemory}` : opts.path,
     path: opts.path,
     raw: db,
     async execute(sql, params) {

@@ -134,7 +134,14 @@ describe("decisions when a run is rewound or cancelled, in the app", () => {
       const files = page.locator(".node-diff li");
       await files.first().waitFor();
       expect(await page.locator(".node-diff").textContent()).toContain("Attempt 1 changed 2 files:");
-      expect(await files.allTextContents()).toEqual(["added CHANGELOG.md", "modified deps/lib (a git repository of its own: its HEAD moved)"]);
+      expect(await files.allTextContents()).toEqual(["▸ added CHANGELOG.md", "▸ modified deps/lib (a git repository of its own: its HEAD moved)"]);
+      // A file opens to how it changed: its unified diff, the added line marked as added.
+      await page.locator('[data-testid="diff-file"][data-path="CHANGELOG.md"] button').click();
+      const patch = page.locator('[data-testid="file-patch"][data-path="CHANGELOG.md"]');
+      await patch.locator("pre").waitFor();
+      expect(await patch.locator(".patch-add").allTextContents()).toEqual(["+# 1.1"]);
+      expect(await patch.locator(".patch-meta").allTextContents()).toContain("+++ b/CHANGELOG.md");
+      expect(await page.locator('[data-testid="diff-file"][data-path="CHANGELOG.md"] button').getAttribute("aria-expanded")).toBe("true");
       await shootThemes(page, "attempt-diff");
       await page.close();
     } finally {

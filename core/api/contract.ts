@@ -133,6 +133,7 @@ export const API_ROUTES = {
   rewindRun: { verb: "POST", path: `${run}/rewind`, rpc: "rewindRun", body: true, doc: "`rewindRun` (body = its params without `runId`): time travel to a task attempt ([time travel](time-travel.md))" },
   forkRun: { verb: "POST", path: `${run}/fork`, rpc: "forkRun", body: true, doc: "`forkRun` (body = its params without `runId`): a new run from a task attempt, on the same or an edited input ([time travel](time-travel.md#fork-and-replay))" },
   getNodeDiff: { verb: "GET", path: `${run}/nodes/:nodeId/diff`, rpc: "getNodeDiff", query: { iteration: "int", attempt: "int" }, doc: "`getNodeDiff` (`{ runId, from, to, files }`; VCS_FAILED when the run has no workspace snapshots)" },
+  getFileDiff: { verb: "GET", path: `${run}/nodes/:nodeId/diff/file`, rpc: "getFileDiff", query: { path: "string", iteration: "int", attempt: "int" }, doc: "`getFileDiff` (`{ runId, from, to, path, patch, truncated }`: one file's unified diff in the attempt)" },
   getRunDiff: { verb: "GET", path: `${run}/diff`, rpc: "getRunDiff", doc: "`getRunDiff` (as `getNodeDiff`, for the whole run)" },
   // ---- people and signals ----
   listApprovals: { verb: "GET", path: "/v1/api/approvals", rpc: "listApprovals", query: { runId: "string" }, doc: "`listApprovals`" },

@@ -12,7 +12,7 @@ import type { AgentUsage, TranscriptAttempt, TranscriptToolCall } from "../agent
 import { RUN_STATUSES } from "../engine/rows/index.js";
 import type { GraphSnapshot, RunUsage, TaskDescriptor } from "../engine/index.js";
 import type { XmlNode } from "../jsx/index.js";
-import type { WorkspaceDiff } from "../time-travel/index.js";
+import type { FileDiff, WorkspaceDiff } from "../time-travel/index.js";
 
 const runStatus = z.enum(RUN_STATUSES);
 
@@ -32,6 +32,18 @@ export const workspaceDiffSchema: z.ZodType<WorkspaceDiff> = z.strictObject({
   /** A snapshot, or null for the working tree as it is now. */
   to: z.string().nullable(),
   files: z.array(z.strictObject({ path: z.string(), status: z.enum(["added", "modified", "deleted"]), oldMode: z.string().optional(), newMode: z.string().optional() })),
+});
+
+/** How one file changed in a task attempt (getFileDiff). */
+export const fileDiffSchema: z.ZodType<FileDiff> = z.strictObject({
+  runId: z.string(),
+  from: z.string(),
+  to: z.string(),
+  path: z.string(),
+  /** Git's unified diff; "" when the file did not change in the attempt. */
+  patch: z.string(),
+  /** Cut at MAX_PATCH_CHARS. */
+  truncated: z.boolean(),
 });
 
 /** The account of a run (whatHappened). */

@@ -1,6 +1,6 @@
 /**
  * @module core/api/rpc-reads
- * Read RPC methods: getRun, listRuns, listWorkflows, getNodeOutput, getNodeDiff and getRunDiff
+ * Read RPC methods: getRun, listRuns, listWorkflows, getNodeOutput, getNodeDiff, getFileDiff and getRunDiff
  * (what an attempt or a run changed in its workspace, from time travel's snapshots),
  * whatHappened, listPrompts, getRunUsage and getTranscript (agents' tokens, cost and transcripts). Rows are those of core/api/read-model.ts.
  */
@@ -9,12 +9,12 @@ import type { TranscriptAttempt } from "../agents/index.js";
 import { FlowDb, type RunUsage } from "../engine/index.js";
 import { FlowError } from "../errors.js";
 import { quoteIdent } from "../store/index.js";
-import { attemptDiff, runDiff, type WorkspaceDiff } from "../time-travel/index.js";
+import { attemptDiff, attemptFileDiff, type FileDiff, runDiff, type WorkspaceDiff } from "../time-travel/index.js";
 import type { GatewayHost } from "./host.js";
 import { type GatewayPromptRow, promptRowsOf } from "./node-rows.js";
 import { type GatewayRunRow, type GatewayWorkflowRow, listRunRows, type RunPage, runRow, workflowRow } from "./read-model.js";
 import { runPageSchema, runRowSchema, workflowRowSchema } from "./results.js";
-import { nodeOutputResultSchema, promptRowSchema, runUsageSchema, transcriptAttemptSchema, whatHappenedSchema, workspaceDiffSchema } from "./results-reads.js";
+import { fileDiffSchema, nodeOutputResultSchema, promptRowSchema, runUsageSchema, transcriptAttemptSchema, whatHappenedSchema, workspaceDiffSchema } from "./results-reads.js";
 import type { RpcMethod } from "./rpc-types.js";
 import { type WhatHappened, whatHappened } from "./what-happened.js";
 
@@ -77,6 +77,14 @@ export const READ_METHODS = {
     result: workspaceDiffSchema,
     handler: async (p, _c, host) => attemptDiff(host.db, { runId: (await host.db.requireRun(p.runId)).runId, nodeId: p.nodeId, ...(p.iteration !== undefined ? { iteration: p.iteration } : {}), ...(p.attempt !== undefined ? { attempt: p.attempt } : {}) }),
   } as RpcMethod<{ runId: string; nodeId: string; iteration?: number | undefined; attempt?: number | undefined }, WorkspaceDiff>,
+  /** How a task attempt changed one file: its unified diff (docs/time-travel.md, "Diffs"). */
+  getFileDiff: {
+    scope: "run:read",
+    params: z.object({ runId: z.string().min(1), nodeId: z.string().min(1), path: z.string().min(1), iteration: z.number().int().min(0).optional(), attempt: z.number().int().min(1).optional() }),
+    result: fileDiffSchema,
+    handler: async (p, _c, host) =>
+      attemptFileDiff(host.db, { runId: (await host.db.requireRun(p.runId)).runId, nodeId: p.nodeId, path: p.path, ...(p.iteration !== undefined ? { iteration: p.iteration } : {}), ...(p.attempt !== undefined ? { attempt: p.attempt } : {}) }),
+  } as RpcMethod<{ runId: string; nodeId: string; path: string; iteration?: number | undefined; attempt?: number | undefined }, FileDiff>,
   getRunDiff: {
     scope: "run:read",
     params: z.object({ runId: z.string().min(1), toWorkingTree: z.boolean().optional() }),

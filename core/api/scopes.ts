@@ -37,6 +37,7 @@ export const METHOD_SCOPES = {
   listWorkflows: "run:read",
   getNodeOutput: "run:read",
   getNodeDiff: "run:read",
+  getFileDiff: "run:read",
   getRunDiff: "run:read",
   whatHappened: "run:read",
   getRunUsage: "run:read",

@@ -64,6 +64,8 @@ export interface DataApi {
   forkRun(params: RpcParams<"forkRun">): Promise<RpcResult<"forkRun">>;
   /** What an attempt changed in the run's workspace (`getNodeDiff`; VCS_FAILED when it has no snapshots). */
   getNodeDiff(runId: string, nodeId: string, opts?: { iteration?: number; attempt?: number }): Promise<RpcResult<"getNodeDiff">>;
+  /** How an attempt changed one file: its unified diff (`getFileDiff`). */
+  getFileDiff(runId: string, nodeId: string, path: string, opts?: { iteration?: number; attempt?: number }): Promise<RpcResult<"getFileDiff">>;
   /** What the whole run changed in its workspace (`getRunDiff`). */
   getRunDiff(runId: string): Promise<RpcResult<"getRunDiff">>;
   listRunEvents(runId: string, opts?: { afterSeq?: number; limit?: number }): Promise<RunEventsPage>;
@@ -150,6 +152,7 @@ export function createDataApi(t: DataTransport): DataApi {
     rewindRun: ({ runId, ...rest }) => call("rewindRun", { runId }, {}, rest),
     forkRun: ({ runId, ...rest }) => call("forkRun", { runId }, {}, rest),
     getNodeDiff: (runId, nodeId, o = {}) => call("getNodeDiff", { runId, nodeId }, o),
+    getFileDiff: (runId, nodeId, path, o = {}) => call("getFileDiff", { runId, nodeId }, { path, ...o }),
     getRunDiff: (runId) => call("getRunDiff", { runId }),
     listRunEvents: (runId, o = {}) => call("listRunEvents", { runId }, o),
     getFrame: (runId, frameNo) => call("getFrame", { runId }, { frameNo }),

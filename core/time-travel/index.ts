@@ -12,9 +12,9 @@ export { clearRunAttention, getRunAttention, listTimeTravels, removeRunSnapshots
 export type { RunAttention, TimeTravelRecord } from "./history.js";
 export { forkRun, planFork, replayRun } from "./fork.js";
 export type { ForkPlan, ForkPoint, ForkRunOptions } from "./fork.js";
-export { attemptDiff, runDiff } from "./diff.js";
+export { attemptDiff, attemptFileDiff, MAX_PATCH_CHARS, runDiff } from "./diff.js";
 export { changeNote, isRepositoryChange, REPOSITORY_MODE } from "./changes.js";
-export type { WorkspaceDiff } from "./diff.js";
+export type { FileDiff, WorkspaceDiff } from "./diff.js";
 export type { FlowDbLike } from "./adapter.js";
 
 // For Flow's other areas (not part of the documented entry).

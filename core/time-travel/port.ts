@@ -111,6 +111,13 @@ export interface VcsPort {
   repositoriesKeptBy?(dir: string, pointer: string): Promise<string[]>;
   /** What differs from `from` to `to` (a pointer, or the working tree when omitted), under `dir`. */
   diff(dir: string, from: string, to?: string): Promise<VcsFileChange[]>;
+  /**
+   * How one file (`path`, relative to `dir`, as `diff` names it) differs from snapshot `from` to
+   * snapshot `to`: a unified diff in git's format (3 lines of context; "Binary files ... differ"
+   * for a binary file), "" when it does not differ. Optional: a host without it shows which
+   * files changed, not how.
+   */
+  patch?(dir: string, from: string, to: string, path: string): Promise<string>;
   /** The snapshots on refs starting with `prefix` (for example `refs/flow/runs/<run>/`). */
   list(dir: string, prefix: string): Promise<VcsSnapshotRef[]>;
   /** Deletes the refs starting with `prefix`; returns how many. The objects go at the next `git gc`. */

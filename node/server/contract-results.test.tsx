@@ -185,6 +185,7 @@ describe("the contract's result schemas", () => {
     const edit = (await call("launchRun", {}, {}, { workflow: "edit" })).runId as string;
     await until(() => statusOf(edit), (s) => s === "finished", "edit to finish");
     expect((await call("getNodeDiff", { runId: edit, nodeId: "write" })).files).toEqual([expect.objectContaining({ path: "notes.txt", status: "added" })]);
+    expect((await call("getFileDiff", { runId: edit, nodeId: "write" }, { path: "notes.txt" })).patch).toContain("+++ b/notes.txt");
     expect((await call("getRunDiff", { runId: edit })).files).toEqual([expect.objectContaining({ path: "notes.txt" })]);
     expect((await call("getFrame", { runId: edit })).tasks).toEqual([expect.objectContaining({ nodeId: "write" })]);
     expect((await call("getNodeOutput", { runId: edit, nodeId: "write" })).row).toMatchObject({ n: 1 });

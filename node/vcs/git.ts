@@ -485,6 +485,12 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
       });
     },
 
+    async patch(dir, from, to, path) {
+      const ws = await required(dir);
+      // No textconv or external diff driver a repository configures: the bytes as they are.
+      return git(ws, ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "-U3", from, to, "--", `:(literal)${ws.prefix}${path}`]);
+    },
+
     async list(dir, prefix) {
       const ws = await required(dir);
       const out = await git(ws, ["for-each-ref", "--format=%(objectname) %(refname)", prefix]);

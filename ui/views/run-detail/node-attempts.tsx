@@ -1,7 +1,8 @@
 /**
  * @module ui/views/run-detail/node-attempts
  * Every attempt of a node iteration: state, start, duration, error, agent usage, the child
- * run it started (Subflow), what it changed in the workspace (diff, when it has snapshots),
+ * run it started (Subflow), what it changed in the workspace (diff, when it has snapshots: the
+ * files, each opening to its unified diff),
  * and "Rewind here" — time travel to the attempt (`rewindRun`), behind a confirmation that
  * says what is kept: every earlier attempt and event stays as evidence.
  */
@@ -16,6 +17,7 @@ import { StatusBadge } from "../../components/status-badge.js";
 import { useConnection } from "../../flow-context.js";
 import { changeNote } from "../../../core/time-travel/index.js";
 import { noAttemptsNote } from "./attempts-model.js";
+import { FilePatch } from "./file-patch.js";
 import { ResetDecisions } from "./reset-decisions.js";
 import { whyNotRewind } from "./run-status-rules.js";
 
@@ -38,8 +40,13 @@ export function NodeAttempts(props: { runId: string; runStatus: string; runStart
   const { cols } = useConnection();
   const [rewinding, setRewinding] = createSignal<Attempt>();
   const [diffOf, setDiffOf] = createSignal<number>();
+  /** The files of the open diff whose patch is shown. */
+  const [shown, setShown] = createSignal<ReadonlySet<string>>(new Set());
+  const toggleFile = (path: string) => setShown((s) => (s.has(path) ? new Set([...s].filter((p) => p !== path)) : new Set([...s, path])));
   // Another node selected: its attempts have other numbers, so no diff stays open.
   createEffect(on(() => `${props.runId}/${props.node.nodeId}#${props.node.iteration}`, () => setDiffOf(undefined), { defer: true }));
+  // Another attempt's diff: its files start closed.
+  createEffect(on(diffOf, () => setShown(new Set<string>()), { defer: true }));
   const [diff] = createResource(
     () => diffOf(),
     (attempt) => cols.data.api.getNodeDiff(props.runId, props.node.nodeId, { iteration: props.node.iteration, attempt }),
@@ -120,9 +127,15 @@ export function NodeAttempts(props: { runId: string; runStatus: string; runStart
                 <ul>
                   <For each={diff()?.files}>
                     {(f) => (
-                      <li>
-                        <span class={`badge ${f.status === "deleted" ? "tone-bad" : f.status === "added" ? "tone-ok" : "tone-info"}`}>{f.status}</span> <code>{f.path}</code>
+                      <li data-testid="diff-file" data-path={f.path}>
+                        <button type="button" class="ghost diff-file" aria-expanded={shown().has(f.path)} onClick={() => toggleFile(f.path)} title={shown().has(f.path) ? "Hide how it changed" : "Show how it changed"}>
+                          <span aria-hidden="true">{shown().has(f.path) ? "▾" : "▸"}</span>{" "}
+                          <span class={`badge ${f.status === "deleted" ? "tone-bad" : f.status === "added" ? "tone-ok" : "tone-info"}`}>{f.status}</span> <code>{f.path}</code>
+                        </button>
                         <Show when={changeNote(f)}>{(note) => <span class="muted"> ({note()})</span>}</Show>
+                        <Show when={shown().has(f.path)}>
+                          <FilePatch runId={props.runId} nodeId={props.node.nodeId} iteration={props.node.iteration} attempt={diffOf()!} path={f.path} />
+                        </Show>
                       </li>
                     )}
                   </For>

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { GatewayRunEventRow, GatewayRunNode, GatewayRunTreeRow } from "../../../core/data/index.js";
 import type { XmlNode } from "../../../core/jsx/host.js";
 import { noAttemptsNote } from "./attempts-model.js";
+import { patchLines } from "./patch-model.js";
 import { buildTimeline, tickStep } from "./timeline-model.js";
 import { buildTree, groupTitle, visibleItems } from "./tree-model.js";
 import { whyNot, whyNotRetry } from "./run-status-rules.js";
@@ -83,5 +84,13 @@ describe("the note of a task without attempts", () => {
     expect(noAttemptsNote("skipped")).toBe("No attempts: it was skipped before it ran.");
     expect(noAttemptsNote("cancelled")).toBe("No attempts: it was cancelled before it ran.");
     expect(noAttemptsNote("failed")).toMatch(/^No attempts: it failed without running code \(an approval denied/);
+  });
+});
+
+describe("a file's patch", () => {
+  it("tells its header, hunks, added, removed and context lines apart (a removed line that reads like a header is still removed)", () => {
+    const patch = ["diff --git a/doc.md b/doc.md", "index 3b18e51..a2a5a6c 100644", "--- a/doc.md", "+++ b/doc.md", "@@ -1,3 +1,3 @@", " # Title", "-first draft", "+reviewed text", "--- not a header", "+++ nor this", "\\ No newline at end of file", "diff --git a/x.bin b/x.bin", "Binary files /dev/null and b/x.bin differ", ""].join("\n");
+    expect(patchLines(patch).map((l) => l.kind)).toEqual(["meta", "meta", "meta", "meta", "hunk", "context", "del", "add", "del", "add", "meta", "meta", "meta"]);
+    expect(patchLines(patch)[8]!.text).toBe("--- not a header");
   });
 });

@@ -67,6 +67,10 @@ describe("time-travel CLI", () => {
 
     const diff = await flow(repo, "snapshots", runId, "--db", db, "--diff", "b");
     expect(diff.out).toContain("A b.txt");
+    // With --patch, how each file changed, as git prints it.
+    const patched = await flow(repo, "snapshots", runId, "--db", db, "--diff", "b", "--patch");
+    expect(patched.out).toMatch(/A b\.txt\n\ndiff --git a\/b\.txt b\/b\.txt\nnew file mode 100644\n.*\n--- \/dev\/null\n\+\+\+ b\/b\.txt\n@@ -0,0 \+1 @@\n\+/);
+    expect((await flow(repo, "snapshots", runId, "--db", db, "--patch")).code).toBe(2);
     expect(JSON.parse((await flow(repo, "snapshots", runId, "--db", db, "--json")).out).snapshots).toHaveLength(4);
 
     // The run recorded its workflow file. Without it, a store opened without the workflow's

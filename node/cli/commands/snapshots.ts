@@ -1,10 +1,11 @@
 /**
  * @module node/cli/commands/snapshots
  * `flow snapshots <runId>`: the git snapshots of a run (refs under `refs/flow/runs/<run>/`),
- * the files an attempt changed (`--diff <nodeId>`), and per-run garbage collection (`--gc`).
+ * the files an attempt changed (`--diff <nodeId>`, with `--patch` how each changed), and per-run
+ * garbage collection (`--gc`).
  * See docs/time-travel.md ("CLI").
  */
-import { attemptDiff, changeNote, listRunSnapshots, removeRunSnapshots } from "../../../core/time-travel/index.js";
+import { attemptDiff, attemptFileDiff, changeNote, listRunSnapshots, MAX_PATCH_CHARS, removeRunSnapshots } from "../../../core/time-travel/index.js";
 import { createGitVcs } from "../../vcs/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { ATTEMPT_OPTIONS, attemptArg, iterationArg, requireWorkspace } from "./time-travel-cli.js";
@@ -21,24 +22,26 @@ Options:
   --diff <nodeId>        Files changed by an attempt of this task (its start -> end snapshots)
   --iteration <n>        With --diff: loop iteration (default 0)
   --attempt <n>          With --diff: which attempt (default the latest with both snapshots)
+  --patch                With --diff: also print how each file changed (git's unified diff)
   --gc                   Delete the run's snapshot refs (time travel to this run then restores
                          rows only); git gc reclaims the objects later
 ${WORKFLOW_HELP}
 ${DB_HELP}
 
 Example:
-  flow snapshots 7f3a --diff review`;
+  flow snapshots 7f3a --diff review --patch`;
 
 export const snapshotsCommand: CliCommand = {
   name: "snapshots",
   summary: "List, diff or delete a run's workspace snapshots",
   usage: USAGE,
   async run(argv, io) {
-    const { values, positionals } = parseCli(argv, { ...STORE_OPTIONS, ...ATTEMPT_OPTIONS, diff: { type: "string" }, gc: { type: "boolean" } });
+    const { values, positionals } = parseCli(argv, { ...STORE_OPTIONS, ...ATTEMPT_OPTIONS, diff: { type: "string" }, gc: { type: "boolean" }, patch: { type: "boolean" } });
     const [runId, extra] = positionals;
     if (!runId) throw new UsageError("give a run id.");
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}".`);
     if (values.diff !== undefined && values.gc) throw new UsageError("give --diff or --gc, not both.");
+    if (values.patch && values.diff === undefined) throw new UsageError("--patch goes with --diff <nodeId>.");
     const print = printer(io, values.json);
     return withStore(io, values, async (db) => {
       await db.requireRun(runId);
@@ -57,10 +60,14 @@ export const snapshotsCommand: CliCommand = {
       }
       const iteration = iterationArg(values.iteration) ?? 0;
       const attempt = attemptArg(values.attempt);
-      const { from, to, files } = await attemptDiff(db, { runId, nodeId: values.diff, iteration, ...(attempt !== undefined ? { attempt } : {}) });
+      const at = { runId, nodeId: values.diff, iteration, ...(attempt !== undefined ? { attempt } : {}) };
+      const { from, to, files } = await attemptDiff(db, at);
       const mark = { added: "A", modified: "M", deleted: "D" } as const;
       const text = files.map((f) => `  ${mark[f.status]} ${f.path}${changeNote(f) ? `  (${changeNote(f)})` : ""}\n`).join("");
-      print({ runId, nodeId: values.diff, iteration, from, to, files }, `${values.diff} changed ${plural(files.length, "file")} (${from.slice(0, 10)} -> ${to?.slice(0, 10)}):\n${text}`);
+      // With --patch, each file's unified diff (`attemptFileDiff`), in the order listed.
+      const patches = values.patch ? await Promise.all(files.map((f) => attemptFileDiff(db, { ...at, path: f.path }))) : [];
+      const patchText = patches.map((p) => `\n${p.patch}${p.truncated ? `(cut at ${MAX_PATCH_CHARS} characters)\n` : ""}`).join("");
+      print({ runId, nodeId: values.diff, iteration, from, to, files, ...(values.patch ? { patches } : {}) }, `${values.diff} changed ${plural(files.length, "file")} (${from.slice(0, 10)} -> ${to?.slice(0, 10)}):\n${text}${patchText}`);
       return 0;
     });
   },

@@ -107,7 +107,7 @@ describe("the app at the edges (issue #27)", () => {
     await page.goto(`${gw.url}/runs`);
     const shown: string[] = [];
     for (const runId of ids) {
-      const link = page.locator(`[data-testid="run-row"][data-run-id="${runId}"] a.run-id`);
+      const link = page.locator(`[data-testid="run-row"][data-run-id="${runId}"] a.run-id`).first();
       await link.waitFor();
       // The whole id is still the link's text (and its tooltip), cut in its middle where the column is narrow.
       expect(await link.textContent()).toBe(runId);

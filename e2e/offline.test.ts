@@ -84,17 +84,18 @@ describe("the app offline", () => {
     await until(() => page.evaluate(() => navigator.onLine), (online) => !online, "the page to know it is offline");
     const { runId } = await engineCall<{ runId: string }>(page, "POST", "/v1/api/runs", { workflow: "release", input: { service: "web", shards: 1, workMs: 0 } });
     // Opened from the runs list, as a person does.
-    const row = page.locator(`[data-testid="run-row"][data-run-id="${runId}"]`);
+    const row = page.locator(`[data-testid="run-row"][data-run-id="${runId}"]`).first();
     await row.locator('[data-status="waiting-approval"]').waitFor({ timeout: 30_000 });
     await row.click();
     await page.locator('[data-testid="run-status"][data-status="waiting-approval"]').waitFor();
     // Its tasks (it used to say "Loading tasks…" for good) and the approval, given from here.
-    await page.locator('[data-testid="tree-node"][data-node-id="ship"][data-state="waiting-approval"]').waitFor({ timeout: 15_000 });
-    expect(await page.locator('[data-testid="tree-node"]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-node-id")))).toEqual(["build", "test-0", "ship", "deploy"]);
+    await page.locator('[data-testid="tree-node"][data-node-id="ship"][data-state="waiting-approval"]').first().waitFor({ timeout: 15_000 });
+    // The tree is virtualized (rows are reused as it renders): its rows as a set, once settled.
+    await expect.poll(() => page.locator('[data-testid="tree-node"]').evaluateAll((nodes) => [...new Set(nodes.map((n) => n.getAttribute("data-node-id")))].sort())).toEqual(["build", "deploy", "ship", "test-0"]);
     const approval = page.getByTestId("approval");
     await approval.waitFor({ timeout: 15_000 });
     await approval.getByTestId("approve").click();
     await page.locator('[data-testid="run-status"][data-status="finished"]').waitFor({ timeout: 30_000 });
-    expect(await page.locator('[data-testid="tree-node"][data-node-id="deploy"]').getAttribute("data-state")).toBe("finished");
+    await expect.poll(() => page.locator('[data-testid="tree-node"][data-node-id="deploy"]').first().getAttribute("data-state")).toBe("finished");
   }, 120_000);
 });

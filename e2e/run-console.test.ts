@@ -137,7 +137,7 @@ describe("the run console: compare, fork, export, parent and child (issue #27)",
     await rpc(gw.url, "cancelRun", { runId });
     await waitForStatus(gw.url, runId, ["cancelled"]);
     await page.goto(`${gw.url}/runs/${encodeURIComponent(runId)}?node=deploy`);
-    const deploy = page.locator('[data-testid="tree-node"][data-node-id="deploy"]');
+    const deploy = page.locator('[data-testid="tree-node"][data-node-id="deploy"]').first();
     await deploy.waitFor();
     // The stored state stays what it is; the words say what it means for a run that ended.
     expect(await deploy.getAttribute("data-state")).toBe("pending");

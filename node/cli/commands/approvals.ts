@@ -35,8 +35,12 @@ export const approvalsCommand: CliCommand = {
 function line(p: PendingApproval): string {
   const req = p.request as { mode?: string; request?: { title?: string; summary?: string }; options?: Array<{ key: string }>; prompt?: string };
   const what = p.kind === "human" ? "human task" : req.mode && req.mode !== "approve" ? `approval (${req.mode}: ${(req.options ?? []).map((o) => o.key).join(", ")})` : "approval";
-  const question = p.kind === "human" ? (req.prompt ?? "") : [req.request?.title, req.request?.summary].filter(Boolean).join(": ");
+  // A human task's prompt of several lines (the text to work on, often) is named by its first line.
+  const prompt = (req.prompt ?? "").trim();
+  const firstLine = prompt.split("\n", 1)[0]!.trim();
+  const question = p.kind === "human" ? firstLine : [req.request?.title, req.request?.summary].filter(Boolean).join(": ");
+  const more = p.kind === "human" && firstLine !== prompt ? " (the prompt goes on: --json shows it whole)" : "";
   const node = `${p.nodeId}${p.iteration ? `#${p.iteration}` : ""}`;
   const due = p.deadlineMs === null ? "" : `  due ${new Date(p.deadlineMs).toISOString()}`;
-  return `${p.runId}  ${node}  ${what}  ${JSON.stringify(question)}  since ${new Date(p.createdAtMs).toISOString()}${due}\n`;
+  return `${p.runId}  ${node}  ${what}  ${JSON.stringify(question)}${more}  since ${new Date(p.createdAtMs).toISOString()}${due}\n`;
 }

@@ -118,11 +118,12 @@ describe("flow submit", () => {
     const { api, flow, db } = setUp();
     const wf = api.flow(() => (
       <api.Workflow name="human">
-        <api.HumanTask id="triage" output={api.outputs.triage} prompt="Label the ticket" />
+        <api.HumanTask id="triage" output={api.outputs.triage} prompt={"Label the ticket:\n\nThe printer on floor 2 is on fire."} />
       </api.Workflow>
     ));
     const parked = await runWorkflow(wf, { input: {} });
-    expect((await flow("approvals")).stdout).toContain(`${parked.runId}  triage  human task  "Label the ticket"`);
+    // A prompt of several lines: its first line, and where the rest is (not one line of "\n\n").
+    expect((await flow("approvals")).stdout).toContain(`${parked.runId}  triage  human task  "Label the ticket:" (the prompt goes on: --json shows it whole)  since `);
 
     expect((await flow("submit", parked.runId, "triage", "--value", "{label: bug}")).code).toBe(2);
     expect((await flow("submit", parked.runId, "triage", "--value", "[1]")).code).toBe(2);

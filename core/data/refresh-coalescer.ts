@@ -64,8 +64,10 @@ export class Coalescer {
     this.started.set(key, generation);
     this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
     try {
-      const wait = (this.startedAt.get(key) ?? Number.NEGATIVE_INFINITY) + this.spacingMs - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const due = (this.startedAt.get(key) ?? Number.NEGATIVE_INFINITY) + this.spacingMs;
+      // A timer may fire a millisecond early by the wall clock (libuv's loop time is cached and
+      // truncated): wait again until the spacing has passed by it (a gap of 38 ms was seen).
+      for (let wait = due - Date.now(); wait > 0; wait = due - Date.now()) await new Promise((resolve) => setTimeout(resolve, wait));
       this.startedAt.set(key, Date.now());
       await work(generation);
     } catch {

@@ -6,5 +6,6 @@
 export { systemClock } from "./clock.js";
 export type { ClockPort } from "./clock.js";
 export { formatCount, plural } from "./count.js";
+export { splitFirstLine } from "./first-line.js";
 export { sha256Hex, stableStringify } from "./hash.js";
 export { lazyPackage } from "./lazy-package.js";

@@ -6,6 +6,7 @@
 import { listPendingApprovals, type PendingApproval } from "../../../core/engine/index.js";
 import type { CliCommand } from "../command.js";
 import { DB_HELP, parseCli, printer, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
+import { splitFirstLine } from "../../../core/util/index.js";
 
 const USAGE = `Usage: flow approvals [options]
 
@@ -36,10 +37,9 @@ function line(p: PendingApproval): string {
   const req = p.request as { mode?: string; request?: { title?: string; summary?: string }; options?: Array<{ key: string }>; prompt?: string };
   const what = p.kind === "human" ? "human task" : req.mode && req.mode !== "approve" ? `approval (${req.mode}: ${(req.options ?? []).map((o) => o.key).join(", ")})` : "approval";
   // A human task's prompt of several lines (the text to work on, often) is named by its first line.
-  const prompt = (req.prompt ?? "").trim();
-  const firstLine = prompt.split("\n", 1)[0]!.trim();
-  const question = p.kind === "human" ? firstLine : [req.request?.title, req.request?.summary].filter(Boolean).join(": ");
-  const more = p.kind === "human" && firstLine !== prompt ? " (the prompt goes on: --json shows it whole)" : "";
+  const prompt = splitFirstLine(req.prompt ?? "");
+  const question = p.kind === "human" ? prompt.first : [req.request?.title, req.request?.summary].filter(Boolean).join(": ");
+  const more = p.kind === "human" && prompt.rest ? " (the prompt goes on: --json shows it whole)" : "";
   const node = `${p.nodeId}${p.iteration ? `#${p.iteration}` : ""}`;
   const due = p.deadlineMs === null ? "" : `  due ${new Date(p.deadlineMs).toISOString()}`;
   return `${p.runId}  ${node}  ${what}  ${JSON.stringify(question)}${more}  since ${new Date(p.createdAtMs).toISOString()}${due}\n`;

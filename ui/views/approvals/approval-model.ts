@@ -6,6 +6,7 @@
  * decision when someone else decided first.
  */
 import type { GatewayApprovalRow } from "../../../core/data/index.js";
+import { splitFirstLine } from "../../../core/util/index.js";
 
 /** The actions an item offers: approve/deny (gate: a task waits on it; decision: its row is the decision), one option, an order of options, or a human task's row. */
 export type ItemMode = "gate" | "decision" | "select" | "rank" | "human";
@@ -55,10 +56,8 @@ export function modeOf(row: Pick<GatewayApprovalRow, "kind" | "request">): ItemM
 export function titleOf(row: Pick<GatewayApprovalRow, "kind" | "request" | "nodeId">): { title: string; summary: string | null } {
   const r = requestOf(row);
   if (row.kind === "human") {
-    const prompt = (r.prompt ?? "").trim();
-    const lineEnd = prompt.indexOf("\n");
-    if (lineEnd < 0) return { title: prompt || `Fill in ${row.nodeId}`, summary: null };
-    return { title: prompt.slice(0, lineEnd).trim(), summary: prompt.slice(lineEnd + 1).trim() || null };
+    const { first, rest } = splitFirstLine(r.prompt ?? "");
+    return { title: first || `Fill in ${row.nodeId}`, summary: rest || null };
   }
   return { title: r.request?.title || `Approve ${row.nodeId}`, summary: r.request?.summary ?? null };
 }

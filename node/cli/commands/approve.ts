@@ -6,6 +6,7 @@
 import { submitApproval, type SubmitApprovalInput } from "../../../core/engine/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { DB_HELP, iterationArg, parseCli, printer, resumeHint, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
+import { resolveRunId } from "./run-id.js";
 
 const USAGE = `Usage: flow approve <runId> <nodeId> [options]
 
@@ -39,8 +40,8 @@ export const approveCommand: CliCommand = {
       scope: { type: "string", multiple: true },
       iteration: { type: "string" },
     });
-    const [runId, nodeId, extra] = positionals;
-    if (!runId || !nodeId || extra !== undefined) throw new UsageError("give a run id and a node id.");
+    const [given, nodeId, extra] = positionals;
+    if (!given || !nodeId || extra !== undefined) throw new UsageError("give a run id and a node id.");
     const chosen = [values.deny, values.select !== undefined, values.rank !== undefined].filter(Boolean).length;
     if (chosen > 1) throw new UsageError("--deny, --select and --rank are different decisions; give one.");
     const decision: SubmitApprovalInput["decision"] =
@@ -50,6 +51,7 @@ export const approveCommand: CliCommand = {
       : "approve";
     const iteration = iterationArg(values.iteration);
     return withStore(io, values, async (db) => {
+      const runId = await resolveRunId(db, given);
       const result = await submitApproval(db, {
         runId,
         nodeId,

@@ -28,8 +28,7 @@ export const cancelCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const { values, positionals } = parseCli(argv, STORE_OPTIONS);
-    const runId = oneRunId(positionals);
-    return withRun(io, values, runId, async ({ db, workflow }) => {
+    return withRun(io, values, oneRunId(positionals), async ({ runId, db, workflow }) => {
       const result = await stopRun(db, runId, "cancel", workflow ? { workflow } : {});
       printer(io, values.json)(result, `Run ${runId} is ${result.status}.\n`);
       return result.status === "cancelled" ? 0 : 1;

@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { hijackNode } from "../../agents/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { DB_HELP, iterationArg, parseCli, printer, resumeHint, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
+import { resolveRunId } from "./run-id.js";
 
 const USAGE = `Usage: flow hijack <runId> <nodeId> [options]
 
@@ -31,10 +32,11 @@ export const hijackCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const { values, positionals } = parseCli(argv, { ...STORE_OPTIONS, iteration: { type: "string" }, cwd: { type: "string" } });
-    const [runId, nodeId, extra] = positionals;
-    if (!runId || !nodeId || extra !== undefined) throw new UsageError("give a run id and a node id.");
+    const [given, nodeId, extra] = positionals;
+    if (!given || !nodeId || extra !== undefined) throw new UsageError("give a run id and a node id.");
     const iteration = iterationArg(values.iteration);
     return withStore(io, values, async (db) => {
+      const runId = await resolveRunId(db, given);
       const done = await hijackNode(db, { runId, nodeId, ...(iteration !== undefined ? { iteration } : {}), ...(values.cwd !== undefined ? { cwd: resolve(io.cwd, values.cwd) } : {}) });
       const { plan } = done;
       printer(io, values.json)(

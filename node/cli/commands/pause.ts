@@ -26,8 +26,7 @@ export const pauseCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const { values, positionals } = parseCli(argv, STORE_OPTIONS);
-    const runId = oneRunId(positionals);
-    return withRun(io, values, runId, async ({ db }) => {
+    return withRun(io, values, oneRunId(positionals), async ({ runId, db }) => {
       const result = await stopRun(db, runId, "pause");
       printer(io, values.json)(result, `Run ${runId} is ${result.status}.${result.status === "paused" ? ` Continue it: ${resumeCommand(runId, values)}` : ""}\n`);
       return result.status === "paused" ? 0 : 1;

@@ -32,8 +32,7 @@ export const resumeCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const { values, positionals } = parseCli(argv, { ...STORE_OPTIONS, force: { type: "boolean" }, "root-dir": { type: "string" }, quiet: { type: "boolean" } });
-    const runId = oneRunId(positionals);
-    const file = await withRun(io, values, runId, async ({ workflowPath }) => workflowPath);
+    const { runId, file } = await withRun(io, values, oneRunId(positionals), async ({ runId, workflowPath }) => ({ runId, file: workflowPath }));
     if (!file) {
       throw new FlowError("WORKFLOW_NOT_FOUND", `Run ${runId} recorded no workflow file this machine has; give it: flow resume ${runId} --workflow <file>.`, { runId });
     }

@@ -30,10 +30,10 @@ export const retryCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const { values, positionals } = parseCli(argv, { ...STORE_OPTIONS, iteration: { type: "string" }, "no-dependents": { type: "boolean" }, force: { type: "boolean" } });
-    const [runId, nodeId, extra] = positionals;
-    if (!runId || !nodeId || extra !== undefined) throw new UsageError("give a run id and a node id.");
+    const [given, nodeId, extra] = positionals;
+    if (!given || !nodeId || extra !== undefined) throw new UsageError("give a run id and a node id.");
     const iteration = iterationArg(values.iteration);
-    return withRun(io, values, runId, async ({ db }) => {
+    return withRun(io, values, given, async ({ runId, db }) => {
       const result = await retryTask(db, {
         runId,
         nodeId,

@@ -8,6 +8,7 @@ import { revertToAttempt } from "../../../core/time-travel/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { ATTEMPT_OPTIONS, attemptArg, iterationArg, runAndNode, travelCommand } from "./time-travel-cli.js";
 import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
+import { resolveRunId } from "./run-id.js";
 
 const USAGE = `Usage: flow revert <runId> <nodeId> --attempt <n> [options]
 
@@ -31,17 +32,18 @@ export const revertCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const { values, positionals } = parseCli(argv, { ...STORE_OPTIONS, ...ATTEMPT_OPTIONS, force: { type: "boolean" }, "no-revert": { type: "boolean" } });
-    const [runId, nodeId] = runAndNode(positionals);
+    const [given, nodeId] = runAndNode(positionals);
     const attempt = attemptArg(values.attempt);
     if (attempt === undefined) throw new UsageError("--attempt is required (flow timeline <runId> lists the attempts).");
     const iteration = iterationArg(values.iteration) ?? 0;
-    return withStore(io, values, (db) =>
-      travelCommand(
+    return withStore(io, values, async (db) => {
+      const runId = await resolveRunId(db, given);
+      return travelCommand(
         io,
         values.json,
         (onProgress) => revertToAttempt(db, { runId, nodeId, iteration, attempt, force: values.force === true, noRevert: values["no-revert"] === true, onProgress }),
         (r) => `Files of ${nodeId} attempt ${attempt} restored (${r.vcsPointer?.slice(0, 12)}).\n`,
-      ),
-    );
+      );
+    });
   },
 };

@@ -48,11 +48,11 @@ export const rewindCommand: CliCommand = {
       "no-revert": { type: "boolean" },
       "keep-decisions": { type: "boolean" },
     });
-    const [runId, nodeId] = runAndNode(positionals);
+    const [given, nodeId] = runAndNode(positionals);
     const iteration = iterationArg(values.iteration) ?? 0;
     const attempt = attemptArg(values.attempt);
     // The run's workflow (--workflow, else the file the run recorded) knows its output tables.
-    return withRun(io, values, runId, ({ db }) =>
+    return withRun(io, values, given, ({ runId, db }) =>
       travelCommand(
         io,
         values.json,

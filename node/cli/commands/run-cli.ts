@@ -12,10 +12,13 @@ import { FlowDb } from "../../../core/engine/index.js";
 import type { FlowWorkflow } from "../../../core/engine/index.js";
 import { type CliIO, UsageError } from "../command.js";
 import { loadWorkflow } from "../load-workflow.js";
+import { resolveRunId } from "./run-id.js";
 import { type StoreOptions, withStore } from "./wait-cli.js";
 
 /** A run's store and the workflow it runs (undefined when neither given nor recorded). */
 export interface RunHandle {
+  /** The run's whole id (a shortened one the command was given, resolved: node/cli/commands/run-id.ts). */
+  runId: string;
   db: FlowDb;
   workflow: FlowWorkflow | undefined;
   /** The workflow file, as given or recorded. */
@@ -34,28 +37,31 @@ export function oneRunId(positionals: string[]): string {
 }
 
 /**
- * Runs `fn` on the run's store and workflow, then closes what it opened.
+ * Runs `fn` on the run `given` names (whole or shortened), with its store and workflow, then
+ * closes what it opened.
  * @example
- * await withRun(io, values, runId, ({ db, workflow }) => stopRun(db, runId, "cancel", { workflow }));
+ * await withRun(io, values, given, ({ runId, db, workflow }) => stopRun(db, runId, "cancel", { workflow }));
  */
-export async function withRun<T>(io: CliIO, where: StoreOptions, runId: string, fn: (run: RunHandle) => Promise<T>): Promise<T> {
+export async function withRun<T>(io: CliIO, where: StoreOptions, given: string, fn: (run: RunHandle) => Promise<T>): Promise<T> {
   if (where.workflow !== undefined) {
     if (where.db !== undefined) throw new UsageError("give --db or --workflow, not both.");
     const { workflow, path } = await loadWorkflow(where.workflow, io.cwd);
-    return withWorkflowDb(workflow, path, fn);
+    return withWorkflowDb(workflow, path, undefined, given, fn);
   }
   return withStore(io, where, async (db) => {
+    const runId = await resolveRunId(db, given);
     const recorded = (await db.requireRun(runId)).workflowPath;
-    if (!recorded || !existsSync(recorded)) return fn({ db, workflow: undefined, workflowPath: undefined });
+    if (!recorded || !existsSync(recorded)) return fn({ runId, db, workflow: undefined, workflowPath: undefined });
     const { workflow } = await loadWorkflow(recorded, io.cwd);
-    return withWorkflowDb(workflow, recorded, fn);
+    return withWorkflowDb(workflow, recorded, runId, runId, fn);
   });
 }
 
-async function withWorkflowDb<T>(workflow: FlowWorkflow, workflowPath: string, fn: (run: RunHandle) => Promise<T>): Promise<T> {
+/** `fn` on the workflow's own store: `runId` where known, else `given` resolved there. */
+async function withWorkflowDb<T>(workflow: FlowWorkflow, workflowPath: string, runId: string | undefined, given: string, fn: (run: RunHandle) => Promise<T>): Promise<T> {
   const db = new FlowDb(workflow);
   try {
-    return await fn({ db, workflow, workflowPath });
+    return await fn({ runId: runId ?? (await resolveRunId(db, given)), db, workflow, workflowPath });
   } finally {
     await db.store.close();
   }
@@ -68,7 +74,7 @@ const SCRIPT = /\.(?:[cm]?[jt]sx?)$/;
 export interface RunWorkflow {
   workflow: FlowWorkflow;
   workflowPath: string;
-  /** The positionals after the workflow file: the run id first. */
+  /** The positionals after the workflow file: the run id first (whole: a shortened one resolved). */
   args: string[];
 }
 
@@ -83,11 +89,13 @@ export async function withRunWorkflow<T>(io: CliIO, where: StoreOptions, command
   const [first, ...rest] = positionals;
   if (first !== undefined && SCRIPT.test(first) && existsSync(resolve(io.cwd, first))) {
     const { workflow, path } = await loadWorkflow(first, io.cwd);
-    return fn({ workflow, workflowPath: path, args: rest });
+    // The workflow's own store, which the command goes on to use (not closed here).
+    const [given, ...after] = rest;
+    return fn({ workflow, workflowPath: path, args: given === undefined ? rest : [await resolveRunId(new FlowDb(workflow), given), ...after] });
   }
   if (!first) throw new UsageError("give a run id.");
-  return withRun(io, where, first, ({ workflow, workflowPath }) => {
-    if (!workflow || !workflowPath) throw new UsageError(`run ${first} recorded no workflow file that exists now: give the file first (flow ${command} <workflow file> ${first} ...) or --workflow <file>.`);
-    return fn({ workflow, workflowPath, args: positionals });
+  return withRun(io, where, first, ({ runId, workflow, workflowPath }) => {
+    if (!workflow || !workflowPath) throw new UsageError(`run ${runId} recorded no workflow file that exists now: give the file first (flow ${command} <workflow file> ${runId} ...) or --workflow <file>.`);
+    return fn({ workflow, workflowPath, args: [runId, ...rest] });
   });
 }

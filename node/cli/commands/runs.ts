@@ -12,6 +12,7 @@ import { formatDuration, formatEvent } from "../progress.js";
 import { formatTranscript, formatUsage } from "../transcript-print.js";
 import { quoteIdent } from "../../../core/store/index.js";
 import { DB_HELP, parseCli, resumeCommand, STORE_OPTIONS, storeCommand, type StoreOptions, WORKFLOW_HELP, withStore } from "./wait-cli.js";
+import { resolveRunId } from "./run-id.js";
 
 const USAGE = `Usage: flow runs [runId] [options]
 
@@ -37,7 +38,7 @@ export const runsCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const { values, positionals } = parseCli(argv, { ...STORE_OPTIONS, status: { type: "string" }, limit: { type: "string" }, events: { type: "string" }, node: { type: "string" }, output: { type: "boolean" }, export: { type: "boolean" } });
-    const [runId, extra] = positionals;
+    const [given, extra] = positionals;
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"; give at most one run id.`);
     const limit = countArg(values.limit, "--limit", 20);
     const eventCount = countArg(values.events, "--events", 10);
@@ -45,10 +46,11 @@ export const runsCommand: CliCommand = {
     if (status !== undefined && !RUN_STATUSES.includes(status as RunStatus)) {
       throw new UsageError(`--status must be one of ${RUN_STATUSES.join(", ")}, not "${status}".`);
     }
-    if (values.node !== undefined && !runId) throw new UsageError("--node needs a run id.");
+    if (values.node !== undefined && !given) throw new UsageError("--node needs a run id.");
     if (values.output && values.node === undefined) throw new UsageError("--output goes with --node.");
-    if (values.export && (!runId || values.node !== undefined)) throw new UsageError("--export needs a run id (and no --node): flow runs <runId> --export > run.events.jsonl");
+    if (values.export && (!given || values.node !== undefined)) throw new UsageError("--export needs a run id (and no --node): flow runs <runId> --export > run.events.jsonl");
     return withStore(io, values, async (db) => {
+      const runId = given === undefined ? undefined : await resolveRunId(db, given);
       if (runId && values.export) await exportEvents(db, runId, io);
       else if (runId && values.node !== undefined) await showNode(db, runId, values.node, { json: values.json === true, output: values.output === true }, io);
       else if (runId) await showRun(db, runId, { json: values.json === true, events: eventCount, where: values }, io);

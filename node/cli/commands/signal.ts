@@ -7,6 +7,7 @@
 import { submitEvent, submitSignal } from "../../../core/engine/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { DB_HELP, parseCli, parseJsonArg, printer, resumeHint, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
+import { resolveRunId } from "./run-id.js";
 
 const USAGE = `Usage: flow signal <name> (--run-id <id> | --correlation-id <id>) --payload '<json>' [options]
 
@@ -39,11 +40,12 @@ export const signalCommand: CliCommand = {
     });
     const [name, extra] = positionals;
     if (!name || extra !== undefined) throw new UsageError("give the signal's name.");
-    const runId = values["run-id"];
+    const given = values["run-id"];
     const correlationId = values["correlation-id"];
-    if ((runId === undefined) === (correlationId === undefined)) throw new UsageError("give either --run-id or --correlation-id.");
+    if ((given === undefined) === (correlationId === undefined)) throw new UsageError("give either --run-id or --correlation-id.");
     const payload = parseJsonArg(values.payload, "--payload");
     return withStore(io, values, async (db) => {
+      const runId = given === undefined ? undefined : await resolveRunId(db, given);
       const input = {
         name,
         payload,

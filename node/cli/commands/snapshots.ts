@@ -10,6 +10,7 @@ import { createGitVcs } from "../../vcs/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { ATTEMPT_OPTIONS, attemptArg, iterationArg, requireWorkspace } from "./time-travel-cli.js";
 import { DB_HELP, parseCli, printer, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
+import { resolveRunId } from "./run-id.js";
 import { TABLES } from "../../../core/protocol.js";
 import { plural } from "../../../core/util/index.js";
 
@@ -37,13 +38,14 @@ export const snapshotsCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const { values, positionals } = parseCli(argv, { ...STORE_OPTIONS, ...ATTEMPT_OPTIONS, diff: { type: "string" }, gc: { type: "boolean" }, patch: { type: "boolean" } });
-    const [runId, extra] = positionals;
-    if (!runId) throw new UsageError("give a run id.");
+    const [given, extra] = positionals;
+    if (!given) throw new UsageError("give a run id.");
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}".`);
     if (values.diff !== undefined && values.gc) throw new UsageError("give --diff or --gc, not both.");
     if (values.patch && values.diff === undefined) throw new UsageError("--patch goes with --diff <nodeId>.");
     const print = printer(io, values.json);
     return withStore(io, values, async (db) => {
+      const runId = await resolveRunId(db, given);
       await db.requireRun(runId);
       const [row] = await db.store.query<{ workspace_dir: string | null }>(`SELECT workspace_dir FROM ${TABLES.runs} WHERE run_id = ?`, [runId]);
       const workspace = requireWorkspace(runId, row?.workspace_dir);

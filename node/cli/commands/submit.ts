@@ -6,6 +6,7 @@
 import { submitHumanTask } from "../../../core/engine/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { DB_HELP, iterationArg, parseCli, parseJsonArg, printer, resumeHint, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
+import { resolveRunId } from "./run-id.js";
 
 const USAGE = `Usage: flow submit <runId> <nodeId> --value '<json>' [options]
 
@@ -26,12 +27,13 @@ export const submitCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const { values, positionals } = parseCli(argv, { ...STORE_OPTIONS, value: { type: "string" }, by: { type: "string" }, iteration: { type: "string" } });
-    const [runId, nodeId, extra] = positionals;
-    if (!runId || !nodeId || extra !== undefined) throw new UsageError("give a run id and a node id.");
+    const [given, nodeId, extra] = positionals;
+    if (!given || !nodeId || extra !== undefined) throw new UsageError("give a run id and a node id.");
     const value = parseJsonArg(values.value, "--value");
     if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError("--value must be a JSON object (the task's row).");
     const iteration = iterationArg(values.iteration);
     return withStore(io, values, async (db) => {
+      const runId = await resolveRunId(db, given);
       const result = await submitHumanTask(db, {
         runId,
         nodeId,

@@ -8,6 +8,7 @@ import { getRunAttention, listTimeTravels } from "../../../core/time-travel/inde
 import { type CliCommand, UsageError } from "../command.js";
 import { formatDuration } from "../progress.js";
 import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
+import { resolveRunId } from "./run-id.js";
 import { TABLES } from "../../../core/protocol.js";
 import { plural } from "../../../core/util/index.js";
 
@@ -30,10 +31,11 @@ export const timelineCommand: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const { values, positionals } = parseCli(argv, STORE_OPTIONS);
-    const [runId, extra] = positionals;
-    if (!runId) throw new UsageError("give a run id.");
+    const [given, extra] = positionals;
+    if (!given) throw new UsageError("give a run id.");
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}".`);
     return withStore(io, values, async (db) => {
+      const runId = await resolveRunId(db, given);
       const run = await db.requireRun(runId);
       const rows = await db.store.query<Record<string, unknown>>(
         `SELECT node_id, iteration, attempt, state, started_at_ms, finished_at_ms, vcs_start_pointer, vcs_pointer FROM ${TABLES.attempts} WHERE run_id = ? ORDER BY started_at_ms, attempt`,

@@ -52,7 +52,7 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
         },
       },
-      { extends: true, test: { name: "browser", include: ["e2e/**/*.test.ts"], fileParallelism: false, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: "browser", include: ["e2e/**/*.test.{ts,tsx}"], fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],
   },
 });

@@ -1,22 +1,23 @@
 /**
  * @module ui/views/run-detail/node-attempts
- * Every attempt of a node iteration: state, start, duration, error, agent usage, the child
+ * Every attempt of a node iteration (a long stretch that ended alike folded to its first, its
+ * last and one row between: `foldAttempts`): state, start, duration, error, agent usage, the child
  * run it started (Subflow), what it changed in the workspace (diff, when it has snapshots: the
  * files, each opening to its unified diff),
  * and "Rewind here" — time travel to the attempt (`rewindRun`), behind a confirmation that
  * says what is kept: every earlier attempt and event stays as evidence.
  */
 import { A } from "@solidjs/router";
-import { createEffect, createResource, createSignal, For, on, Show } from "solid-js";
+import { createEffect, createMemo, createResource, createSignal, For, on, Show } from "solid-js";
 import type { GatewayRunNode } from "../../../core/data/index.js";
 import { ActionButton } from "../../components/action-button.js";
 import { ConfirmDialog } from "../../components/confirm-dialog.js";
 import { errorText } from "../../components/error-text.js";
-import { formatDuration, formatUsage, plural } from "../../components/format.js";
+import { formatCount, formatDuration, formatUsage, plural } from "../../components/format.js";
 import { StatusBadge } from "../../components/status-badge.js";
 import { useConnection } from "../../flow-context.js";
 import { changeNote } from "../../../core/time-travel/index.js";
-import { noAttemptsNote } from "./attempts-model.js";
+import { foldAttempts, isFolded, noAttemptsNote } from "./attempts-model.js";
 import { FilePatch } from "./file-patch.js";
 import { ResetDecisions } from "./reset-decisions.js";
 import { whyNotRewind } from "./run-status-rules.js";
@@ -40,11 +41,14 @@ export function NodeAttempts(props: { runId: string; runStatus: string; runStart
   const { cols } = useConnection();
   const [rewinding, setRewinding] = createSignal<Attempt>();
   const [diffOf, setDiffOf] = createSignal<number>();
+  /** Folded stretches the user opened, by their first attempt. */
+  const [unfolded, setUnfolded] = createSignal<ReadonlySet<number>>(new Set());
+  const rows = createMemo(() => foldAttempts(props.node.attempts, unfolded()));
   /** The files of the open diff whose patch is shown. */
   const [shown, setShown] = createSignal<ReadonlySet<string>>(new Set());
   const toggleFile = (path: string) => setShown((s) => (s.has(path) ? new Set([...s].filter((p) => p !== path)) : new Set([...s, path])));
   // Another node selected: its attempts have other numbers, so no diff stays open.
-  createEffect(on(() => `${props.runId}/${props.node.nodeId}#${props.node.iteration}`, () => setDiffOf(undefined), { defer: true }));
+  createEffect(on(() => `${props.runId}/${props.node.nodeId}#${props.node.iteration}`, () => (setDiffOf(undefined), setUnfolded(new Set<number>())), { defer: true }));
   // Another attempt's diff: its files start closed.
   createEffect(on(diffOf, () => setShown(new Set<string>()), { defer: true }));
   const [diff] = createResource(
@@ -80,8 +84,24 @@ export function NodeAttempts(props: { runId: string; runStatus: string; runStart
           </tr>
         </thead>
         <tbody>
-          <For each={props.node.attempts}>
-            {(a) => {
+          <For each={rows()}>
+            {(row) => {
+              if (isFolded(row)) {
+                return (
+                  <tr data-testid="attempts-folded" data-first={row.first} data-last={row.last}>
+                    <td colSpan={6} class="node-attempts-folded">
+                      <StatusBadge status={row.state} />{" "}
+                      <span>
+                        Attempts {row.first}–{row.last} ({formatCount(row.count)}) ended as attempt {row.first - 1} did{row.error ? ", with the same error" : ""}.
+                      </span>{" "}
+                      <button type="button" class="ghost" onClick={() => setUnfolded((s) => new Set([...s, row.first]))}>
+                        Show them
+                      </button>
+                    </td>
+                  </tr>
+                );
+              }
+              const a = row;
               const child = () => (a.meta as { childRunId?: unknown } | null)?.childRunId;
               return (
                 <tr data-testid="attempt" data-attempt={a.attempt} data-state={a.state}>

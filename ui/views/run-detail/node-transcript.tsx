@@ -4,14 +4,18 @@
  * generation with its model, provider, tokens and cost, the text it streamed and every tool
  * call with its arguments and result (or refusal code). Built with `buildTranscripts` from the
  * run's events collection the page already holds, so it grows live as `Agent*` events arrive
- * (no polling) and a reload shows the transcript so far.
+ * (no polling) and a reload shows the transcript so far. The latest SHOWN_TRANSCRIPTS attempts
+ * show at first, the earlier ones on request.
  */
-import { createMemo, For, Show } from "solid-js";
+import { createEffect, createMemo, createSignal, For, on, Show } from "solid-js";
 import { buildTranscripts, type TranscriptAttempt, type TranscriptGeneration, type TranscriptToolCall } from "../../../core/agents/index.js";
 import type { GatewayRunEventRow } from "../../../core/data/index.js";
-import { formatDuration, formatUsage } from "../../components/format.js";
+import { formatDuration, formatUsage, plural } from "../../components/format.js";
 import { JsonBlock } from "../../components/json-block.js";
 import { StatusBadge } from "../../components/status-badge.js";
+
+/** Attempts whose transcripts show at first: the latest (a task retried for days has thousands). */
+const SHOWN_TRANSCRIPTS = 20;
 
 /**
  * The attempts of one node iteration that ran an agent (the events of other tasks and
@@ -21,11 +25,21 @@ import { StatusBadge } from "../../components/status-badge.js";
  */
 export function NodeTranscript(props: { events: readonly GatewayRunEventRow[]; nodeId: string; iteration: number }) {
   const attempts = createMemo(() => buildTranscripts(props.events, props.nodeId).filter((a) => a.iteration === props.iteration && a.generations.length > 0));
+  const [all, setAll] = createSignal(false);
+  createEffect(on(() => `${props.nodeId}#${props.iteration}`, () => setAll(false), { defer: true }));
+  const hidden = () => (all() ? 0 : Math.max(0, attempts().length - SHOWN_TRANSCRIPTS));
+  const shown = createMemo(() => attempts().slice(hidden()));
   return (
     <Show when={attempts().length > 0}>
       <h3>Transcript</h3>
       <div class="node-transcript" data-testid="transcript" aria-live="polite">
-        <For each={attempts()}>{(a) => <AttemptTranscript attempt={a} open={a === attempts()[attempts().length - 1]} />}</For>
+        <Show when={hidden() > 0}>
+          <p class="muted" data-testid="transcripts-hidden">
+            The transcripts of {plural(hidden(), "earlier attempt")} are not shown.{" "}
+            <button type="button" class="ghost" onClick={() => setAll(true)}>Show them</button>
+          </p>
+        </Show>
+        <For each={shown()}>{(a) => <AttemptTranscript attempt={a} open={a === attempts()[attempts().length - 1]} />}</For>
       </div>
     </Show>
   );
@@ -41,6 +55,10 @@ function AttemptTranscript(props: { attempt: TranscriptAttempt; open: boolean })
         <Show when={usage()}>{(u) => <span class="mono" data-testid="attempt-usage"> · {u()}</span>}</Show>
         <Show when={props.attempt.interrupted}>
           <span class="badge tone-warn"> interrupted</span>
+        </Show>
+        <Show when={!props.attempt.interrupted && props.attempt.generations.at(-1)?.status === "failed"}>
+          {" "}
+          <StatusBadge status="failed" />
         </Show>
       </summary>
       <For each={props.attempt.generations}>{(g) => <Generation gen={g} />}</For>

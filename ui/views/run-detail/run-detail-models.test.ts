@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { GatewayRunEventRow, GatewayRunNode, GatewayRunTreeRow } from "../../../core/data/index.js";
 import type { XmlNode } from "../../../core/jsx/host.js";
-import { noAttemptsNote } from "./attempts-model.js";
+import { foldAttempts, isFolded, noAttemptsNote } from "./attempts-model.js";
 import { patchLines } from "./patch-model.js";
 import { buildTimeline, tickStep } from "./timeline-model.js";
 import { buildTree, groupTitle, visibleItems } from "./tree-model.js";
@@ -84,6 +84,26 @@ describe("the note of a task without attempts", () => {
     expect(noAttemptsNote("skipped")).toBe("No attempts: it was skipped before it ran.");
     expect(noAttemptsNote("cancelled")).toBe("No attempts: it was cancelled before it ran.");
     expect(noAttemptsNote("failed")).toMatch(/^No attempts: it failed without running code \(an approval denied/);
+  });
+});
+
+describe("the attempts of a task retried for days", () => {
+  const failed = (n: number, message = "503") => ({ attempt: n, state: "failed", error: { code: "TASK_FAILED", message } });
+  const shown = (rows: ReturnType<typeof foldAttempts>) => rows.map((r) => (isFolded(r) ? `${r.first}-${r.last}(${r.count})` : r.attempt));
+
+  it("fold between the first and the last of a stretch that ended alike, and keep what differs", () => {
+    const attempts = [...Array.from({ length: 400 }, (_, i) => failed(i + 1)), failed(401, "404"), { attempt: 402, state: "finished", error: null }];
+    expect(shown(foldAttempts(attempts, new Set()))).toEqual([1, "2-399(398)", 400, 401, 402]);
+    // Unfolded by its first attempt: every row again.
+    expect(foldAttempts(attempts, new Set([2]))).toHaveLength(402);
+  });
+
+  it("leave short stretches whole: folding four rows into one saves nothing", () => {
+    const four = [1, 2, 3, 4].map((n) => failed(n));
+    expect(shown(foldAttempts(four, new Set()))).toEqual([1, 2, 3, 4]);
+    expect(shown(foldAttempts([...four, failed(5)], new Set()))).toEqual([1, "2-4(3)", 5]);
+    // Same state, another error: two stretches.
+    expect(shown(foldAttempts([...four, failed(5, "timeout"), failed(6, "timeout")], new Set()))).toEqual([1, 2, 3, 4, 5, 6]);
   });
 });
 

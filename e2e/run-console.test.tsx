@@ -15,6 +15,8 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
+import { z } from "zod";
+import { createFlow, HostedChatAgent } from "durable-flow";
 import { startProviderServer } from "../node/agents/testing/provider-server.js";
 import { launchChromium } from "./support/chromium.js";
 import { type AppGateway, startAppGateway } from "./support/gateway.js";
@@ -288,5 +290,44 @@ describe("the run console: compare, fork, export, parent and child (issue #27)",
     expect(ticks.length).toBeGreaterThan(2);
     expect(ticks.filter((t) => t.left < axis.x || t.right > axis.x + axis.width)).toEqual([]);
     expect(ticks.filter((t, i) => i > 0 && t.left < ticks[i - 1]!.right)).toEqual([]);
+  }, 90_000);
+  it("folds a task's attempts that failed alike and shows only the latest transcripts, each on request", async () => {
+    // A model endpoint that answers every request with HTTP 500: each attempt fails the same way.
+    const down = await startProviderServer([]);
+    try {
+      const api = createFlow({ answer: z.object({ answer: z.string() }) }, { dbPath: gw.dbPath });
+      const agent = new HostedChatAgent({ id: "writer", model: "gpt-4o", baseURL: down.url, apiKey: "test" });
+      gw.gateway.register(
+        "down",
+        api.flow(() => (
+          <api.Workflow name="down">
+            <api.Task id="ask" output={api.outputs.answer} agent={agent} retries={24} retryPolicy={{ initialDelayMs: 1 }}>
+              Answer.
+            </api.Task>
+          </api.Workflow>
+        )),
+      );
+      const runId = await launch("down", {});
+      await waitForStatus(gw.url, runId, ["failed"]);
+      await page.goto(`${gw.url}/runs/${encodeURIComponent(runId)}?node=ask`);
+      const panel = page.locator('[data-testid="node-panel"][data-node-id="ask"]');
+      const folded = panel.getByTestId("attempts-folded");
+      await folded.waitFor();
+      // The first and the last of 25 attempts, and the 23 between as one row.
+      expect(await panel.getByTestId("attempt").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-attempt")))).toEqual(["1", "25"]);
+      expect(await folded.textContent()).toContain("Attempts 2–24 (23) ended as attempt 1 did, with the same error.");
+      // The transcripts of the latest 20 attempts, the 5 before them on request.
+      const transcripts = panel.getByTestId("transcript-attempt");
+      expect(await transcripts.count()).toBe(20);
+      expect(await panel.getByTestId("transcripts-hidden").textContent()).toContain("The transcripts of 5 earlier attempts are not shown.");
+      await shootThemes(page, "view-run-attempts-folded");
+      await folded.getByRole("button", { name: "Show them" }).click();
+      await expect.poll(() => panel.getByTestId("attempt").count()).toBe(25);
+      expect(await folded.count()).toBe(0);
+      await panel.getByTestId("transcripts-hidden").getByRole("button", { name: "Show them" }).click();
+      await expect.poll(() => transcripts.count()).toBe(25);
+    } finally {
+      await down.close();
+    }
   }, 90_000);
 });

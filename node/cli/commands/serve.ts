@@ -72,23 +72,36 @@ export const serveCommand: CliCommand = {
     const token = values.token ?? io.env.FLOW_API_KEY;
     const gateway = new Gateway({ workspaceRoot: io.cwd, ...(token ? { auth: { mode: "token", tokens: { [token]: { role: "operator", scopes: ["*"], tokenId: "serve" } } } } : {}) });
     const keys: string[] = [];
+    /** Files whose workflow did not load, and the first such error. */
+    const broken: string[] = [];
+    let firstLoadError: unknown;
     const { files, scripts } = workflowFilesIn(dir);
     for (const script of scripts) io.stderr(`flow serve: skipping ${script}: it exports no default and no \`workflow\` (not imported)\n`);
     for (const file of files) {
+      const key = basename(file, extname(file));
       try {
-        gateway.register(basename(file, extname(file)), (await loadWorkflow(file, io.cwd)).workflow);
-        keys.push(basename(file, extname(file)));
+        gateway.register(key, (await loadWorkflow(file, io.cwd)).workflow);
+        keys.push(key);
       } catch (error) {
         // A helper module in the folder exports no workflow: say so and go on.
-        if (!isFlowError(error, "INVALID_ARGUMENT")) throw error;
-        io.stderr(`flow serve: skipping ${file}: ${error.message}\n`);
+        if (isFlowError(error, "INVALID_ARGUMENT")) {
+          io.stderr(`flow serve: skipping ${file}: ${error.message}\n`);
+          continue;
+        }
+        // A file that does not compile or throws when loaded (one being edited) keeps the
+        // others from nobody: it is left out, said loudly, and named on the listening line.
+        if (!isFlowError(error, "WORKFLOW_LOAD_FAILED")) throw error;
+        firstLoadError ??= error;
+        broken.push(key);
+        io.stderr(`flow serve: NOT serving ${file}: ${error.code}: ${error.message}\n`);
       }
     }
+    if (keys.length === 0 && firstLoadError) throw firstLoadError;
     if (keys.length === 0) throw new UsageError(`no workflow files in ${dir} (each must export default a workflow made with flow(...)).`);
     const server = await gateway.listen(values.socket ? { path: resolve(io.cwd, values.socket) } : { port: port ?? 7331, host: values.host ?? "127.0.0.1" });
     const address = server.address();
     const url = typeof address === "string" ? `ws+unix:${address}` : `http://${hostFor((address as AddressInfo).address)}:${(address as AddressInfo).port}`;
-    io.stdout(`Flow gateway listening on ${url} (workflows: ${keys.join(", ")})\n`);
+    io.stdout(`Flow gateway listening on ${url} (workflows: ${keys.join(", ")}${broken.length ? `; not served, see above: ${broken.join(", ")}` : ""})\n`);
     await untilStopSignal(() => gateway.close({ runs: "pause" }), () => io.stderr("flow serve: pausing runs, one moment...\n"));
     return EXIT.ok;
   },

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { FlowError } from "../errors.js";
 import { currentAttempt } from "./current-attempt.js";
+import { invalidInputMessage } from "./invalid-input.js";
 import { completeToolContext, isCompleteContext } from "./tool-context.js";
 import { type AnyTool, TOOL_METADATA, type DefineToolOptions, type JsonSchema, type Tool, type ToolContext, type ToolMetadata } from "./types.js";
 
@@ -41,8 +42,7 @@ export function createTool<In, Out>(parts: ToolParts<In, Out>): Tool<In, Out> {
     async execute(args: In, ctx?: Partial<ToolContext>): Promise<Out> {
       const parsed = tool.schema.safeParse(args);
       if (!parsed.success) {
-        const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(input)"}: ${i.message}`).join("; ");
-        throw new FlowError("TOOL_INPUT_INVALID", `Tool "${parts.name}" got invalid input: ${issues}. Call it again with input matching its schema.`, {
+        throw new FlowError("TOOL_INPUT_INVALID", invalidInputMessage(parts.name, parsed.error.issues), {
           toolName: parts.name,
           issues: parsed.error.issues as unknown as Record<string, unknown>[],
         });

@@ -22,7 +22,14 @@ const tmp = () => mkdtempSync(join(tmpdir(), "flow-transcript-"));
 const lookup = defineTool({ name: "lookup", schema: z.object({ city: z.string() }), execute: () => ({ tempC: 21 }) });
 const answer = '{"city":"Oslo","tempC":21}';
 const turns: ScriptedTurn[] = [
-  { toolCalls: [{ id: "call_1", name: "lookup", args: { city: "Oslo" } }, { id: "call_2", name: "read", args: { path: "../../../etc/passwd" } }] },
+  {
+    toolCalls: [
+      { id: "call_1", name: "lookup", args: { city: "Oslo" } },
+      { id: "call_2", name: "read", args: { path: "../../../etc/passwd" } },
+      // Input the tool's schema refuses: the AI SDK refuses it before the tool runs.
+      { id: "call_3", name: "lookup", args: { town: "Oslo" } },
+    ],
+  },
   { text: answer },
 ];
 const schemas = { input: z.object({}), weather: z.object({ city: z.string(), tempC: z.number() }) };
@@ -68,6 +75,7 @@ describe("SDK agent transcripts", () => {
     expect(calls.map((c) => [c.callId, c.toolName, c.input])).toEqual([
       ["call_1", "lookup", { city: "Oslo" }],
       ["call_2", "read", { path: "../../../etc/passwd" }],
+      ["call_3", "lookup", { town: "Oslo" }],
     ]);
     const results = of(events, "AgentToolResult");
     expect(results.find((r) => r.callId === "call_1")).toMatchObject({ toolName: "lookup", ok: true, output: { tempC: 21 }, sideEffect: false, idempotent: true });
@@ -75,6 +83,12 @@ describe("SDK agent transcripts", () => {
     expect(refused).toMatchObject({ toolName: "read", ok: false, sideEffect: false });
     expect(refused.error?.code).toMatch(/^TOOL_/);
     expect(typeof refused.durationMs).toBe("number");
+    // Refused by the SDK: what the tool itself would say, in one line, not the issues as indented JSON.
+    expect(results.find((r) => r.callId === "call_3")).toMatchObject({
+      toolName: "lookup",
+      ok: false,
+      error: { code: "TOOL_INPUT_INVALID", message: 'Tool "lookup" got invalid input: city: Invalid input: expected string, received undefined. Call it again with input matching its schema.' },
+    });
     const deltas = of(events, "AgentTextDelta");
     expect(deltas.map((d) => d.text).join("")).toBe(answer);
     const [finished] = of(events, "AgentGenerationFinished");

@@ -12,6 +12,8 @@ import { startProviderServer } from "../agents/testing/provider-server.js";
 import type { ProviderServer, ScriptedTurn } from "../agents/testing/provider-server.js";
 import type { CliIO } from "./command.js";
 import { main } from "./main.js";
+import { formatToolEvent } from "./transcript-print.js";
+import type { FlowEvent } from "../../core/engine/index.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURE = join(ROOT, "node/agents/fixtures/agent-crash-workflow.tsx");
@@ -74,5 +76,10 @@ describe("agent transcripts in the terminal", () => {
     const json = io(dir);
     expect(await main(["runs", "t1", "--json", "--db", env.FLOW_TEST_DB], json)).toBe(0);
     expect(JSON.parse(json.out.join("")).usage.total).toMatchObject({ inputTokens: 22, outputTokens: 14, costUsd: 0.0000117, attempts: 1 });
+  });
+
+  it("prints a failed tool call on one line, whatever its message holds", () => {
+    const event = { type: "AgentToolResult", runId: "r", nodeId: "ask", iteration: 0, attempt: 1, generation: 1, callId: "c", toolName: "bash", ok: false, error: { message: "exit 1\nnpm ERR! missing script: test\n\n  at run" } } as unknown as FlowEvent;
+    expect(formatToolEvent(event, false)).toBe("  ✗ ask › bash failed: exit 1 npm ERR! missing script: test at run");
   });
 });

@@ -30,7 +30,8 @@ export function formatToolEvent(e: FlowEvent, color: boolean): string | null {
   const c = painter(color);
   const who = (x: { nodeId: string; iteration: number }) => (x.iteration ? `${x.nodeId}#${x.iteration}` : x.nodeId);
   if (e.type === "AgentToolCall") return `  ${c(90, "⚙")} ${who(e)} › ${e.toolName}${e.input === undefined ? "" : ` ${c(90, clip(JSON.stringify(e.input), 100))}`}`;
-  if (e.type === "AgentToolResult" && !e.ok) return `  ${c(31, "✗")} ${who(e)} › ${e.toolName} ${e.error?.code ? `refused ${e.error.code}` : "failed"}: ${clip(e.error?.message ?? "", 120)}`;
+  // One line whatever the message holds (a command's stderr, a validation error as indented JSON).
+  if (e.type === "AgentToolResult" && !e.ok) return `  ${c(31, "✗")} ${who(e)} › ${e.toolName} ${e.error?.code ? `refused ${e.error.code}` : "failed"}: ${clip((e.error?.message ?? "").replace(/\s+/g, " "), 120)}`;
   return null;
 }
 

@@ -16,6 +16,7 @@
 import type { LanguageModel, ModelMessage, ToolLoopAgent, ToolSet } from "ai";
 import type { AgentGenerateOptions, AgentLike, AgentMessage, AgentResult, AgentTimeout } from "../types.js";
 import { normalizeUsage } from "../usage.js";
+import { type InputIssue, invalidInputMessage } from "../../tools/invalid-input.js";
 import { toSdkTools } from "./sdk-tools.js";
 import type { AgentToolSet } from "./sdk-tools.js";
 
@@ -129,16 +130,19 @@ export class ToolLoopSdkAgent implements AgentLike {
       }
     }
     const stream = await agent.stream(params);
+    /** Calls the AI SDK refused before the tool ran (input its schema refuses), with why. */
+    const refused = new Map<string, unknown>();
     for await (const part of stream.fullStream) {
       if (part.type === "text-delta") {
         args.onStdout?.(part.text);
         args.onEvent?.({ type: "text", engine: "sdk", delta: part.text });
       } else if (part.type === "tool-call") {
+        if (part.invalid) refused.set(part.toolCallId, part.error);
         args.onEvent?.({ type: "action", engine: "sdk", phase: "started", action: { id: part.toolCallId, kind: "tool", title: part.toolName, detail: part.input }, input: part.input });
       } else if (part.type === "tool-result") {
         args.onEvent?.({ type: "action", engine: "sdk", phase: "completed", ok: true, action: { id: part.toolCallId, kind: "tool", title: part.toolName }, output: part.output });
       } else if (part.type === "tool-error") {
-        args.onEvent?.({ type: "action", engine: "sdk", phase: "completed", ok: false, action: { id: part.toolCallId, kind: "tool", title: part.toolName }, error: toolError(part.error) });
+        args.onEvent?.({ type: "action", engine: "sdk", phase: "completed", ok: false, action: { id: part.toolCallId, kind: "tool", title: part.toolName }, error: toolError(refused.get(part.toolCallId) ?? part.error, part.toolName) });
       } else if (part.type === "error") throw part.error;
     }
     const [text, steps, totalUsage, finishReason, response] = await Promise.all([stream.text, stream.steps, stream.totalUsage, stream.finishReason, stream.response]);
@@ -147,8 +151,14 @@ export class ToolLoopSdkAgent implements AgentLike {
   }
 }
 
-/** A failed or refused tool call as the transcript records it: the FlowError code when there is one. */
-function toolError(error: unknown): { code?: string; message: string } {
+/**
+ * A failed or refused tool call as the transcript records it: the FlowError code when there is
+ * one; input the AI SDK refused before the tool ran as TOOL_INPUT_INVALID with the schema's
+ * issues in one line (the SDK's own message is the issues as indented JSON).
+ */
+function toolError(error: unknown, toolName: string): { code?: string; message: string } {
+  const issues = (error as { name?: unknown; cause?: { cause?: { issues?: unknown } } } | null)?.cause?.cause?.issues;
+  if ((error as { name?: unknown } | null)?.name === "AI_InvalidToolInputError" && Array.isArray(issues)) return { code: "TOOL_INPUT_INVALID", message: invalidInputMessage(toolName, issues as InputIssue[]) };
   const code = (error as { code?: unknown } | null)?.code;
   return { ...(typeof code === "string" ? { code } : {}), message: error instanceof Error ? error.message : String(error) };
 }

@@ -5,6 +5,8 @@
  * only: `durable-flow` (node/tools).
  */
 export { defineTool, getDefinedToolMetadata } from "./define-tool.js";
+export { invalidInputMessage } from "./invalid-input.js";
+export type { InputIssue } from "./invalid-input.js";
 export { createToolContextFactory } from "./tool-calls.js";
 export { currentAttempt, installAttemptContext } from "./current-attempt.js";
 export type { AttemptContextPort, CurrentAttempt } from "./current-attempt.js";

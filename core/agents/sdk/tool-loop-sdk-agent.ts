@@ -16,7 +16,7 @@
 import type { LanguageModel, ModelMessage, ToolLoopAgent, ToolSet } from "ai";
 import type { AgentGenerateOptions, AgentLike, AgentMessage, AgentResult, AgentTimeout } from "../types.js";
 import { normalizeUsage } from "../usage.js";
-import { type InputIssue, invalidInputMessage } from "../../tools/invalid-input.js";
+import { type InputIssue, invalidInputMessage } from "../../tools/index.js";
 import { toSdkTools } from "./sdk-tools.js";
 import type { AgentToolSet } from "./sdk-tools.js";
 

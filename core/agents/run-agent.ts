@@ -198,7 +198,7 @@ async function preflightOnce(agent: AgentLike, options: AgentGenerateOptions, in
   } catch (cause) {
     throw new FlowError(
       "AGENT_PREFLIGHT_FAILED",
-      `Agent ${agent.id ?? "(unnamed)"} preflight failed for task "${input.desc.nodeId}" (run ${input.runId}): ${messageOf(cause)}. Fix the agent's setup; the task is not retried.`,
+      `Agent ${agentName(agent)} preflight failed for task "${input.desc.nodeId}" (run ${input.runId}): ${messageOf(cause)}. Fix the agent's setup; the task is not retried.`,
       { nodeId: input.desc.nodeId, agentId: agent.id ?? null, ...(isFlowError(cause) ? { causeCode: cause.code } : {}) },
       { cause },
     );
@@ -264,7 +264,7 @@ async function generateValid(agent: AgentLike, agentIndex: number, options: Agen
     if (retry >= maxRetries) {
       throw new FlowError(
         "TASK_OUTPUT_INVALID",
-        `Agent ${agent.id ?? "(unnamed)"} gave no valid "${input.desc.outputTable}" row for task "${input.desc.nodeId}" after ${retry} correction(s): ${problems.join("; ")}`,
+        `Agent ${agentName(agent)} gave no valid "${input.desc.outputTable}" row for task "${input.desc.nodeId}" after ${retry} correction(s): ${problems.join("; ")}`,
         { nodeId: input.desc.nodeId, agentId: agent.id ?? null, sessionId: sessionId ?? null, problems },
       );
     }
@@ -327,8 +327,14 @@ function chainError(input: AgentTaskInput, chain: AgentLike[], failures: NonNull
   if (chain.length === 1 && isFlowError(last)) return last;
   const details = { nodeId, agents, failures, ...(isFlowError(last) ? last.details : {}) };
   const code = isFlowError(last) ? last.code : "AGENT_FAILED";
-  const prefix = chain.length > 1 ? `All ${chain.length} agents of task "${nodeId}" failed; last: ` : `Agent ${chain[0]!.id ?? "(unnamed)"} failed on task "${nodeId}": `;
+  const prefix = chain.length > 1 ? `All ${chain.length} agents of task "${nodeId}" failed; last: ` : `Agent ${agentName(chain[0]!)} failed on task "${nodeId}": `;
   return new FlowError(code, `${prefix}${messageOf(last)}`, details, { cause: last });
+}
+
+/** How messages name an agent: its id, else an SDK agent's model (`ToolLoopSdkAgent.modelId`), else "(unnamed)". */
+function agentName(agent: AgentLike): string {
+  const model = (agent as { modelId?: unknown }).modelId;
+  return agent.id ?? (typeof model === "string" ? `(${model})` : "(unnamed)");
 }
 
 function messageOf(error: unknown): string {

@@ -194,4 +194,10 @@ describe("failover across providers", () => {
     expect(a.requests).toHaveLength(1);
     expect(b.requests).toHaveLength(1);
   });
+
+  it("names an agent without an id by its model in the error", async () => {
+    const down = await server([{ status: 503, message: "overloaded" }]);
+    const err = await runAgentTask(agentTask([new HostedChatAgent({ model: "gpt-test", baseURL: down.url, apiKey: "sk" })])).catch((e) => e);
+    expect(err.message).toMatch(/^Agent \(gpt-test\) failed on task "\S+": .*overloaded/);
+  });
 });

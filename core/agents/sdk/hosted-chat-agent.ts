@@ -50,7 +50,7 @@ export class HostedChatAgent extends ToolLoopSdkAgent {
       lazyModel(async () => {
         const provider = (await import("@ai-sdk/openai")).createOpenAI(settings);
         return useChat ? provider.chat(model) : provider.responses(model);
-      }),
+      }, model),
       rest,
       true,
     );

@@ -34,6 +34,6 @@ export class HostedMessagesAgent extends ToolLoopSdkAgent {
     // is made; the provider package loads at the first call.
     const env = processEnv();
     const settings = { ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}), ...(env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : {}) };
-    super(typeof model === "string" ? lazyModel(async () => (await import("@ai-sdk/anthropic")).createAnthropic(settings)(model)) : model, rest, true);
+    super(typeof model === "string" ? lazyModel(async () => (await import("@ai-sdk/anthropic")).createAnthropic(settings)(model), model) : model, rest, true);
   }
 }

@@ -55,7 +55,7 @@ export class LocalServerAgent extends ToolLoopSdkAgent {
       includeUsage: true,
     };
     // The provider package loads at the first call (docs/package.md "What loads when").
-    super(lazyModel(async () => (await import("@ai-sdk/openai-compatible")).createOpenAICompatible(settings).chatModel(model ?? LOCAL_SERVER_DEFAULT_MODEL)), rest, false);
+    super(lazyModel(async () => (await import("@ai-sdk/openai-compatible")).createOpenAICompatible(settings).chatModel(model ?? LOCAL_SERVER_DEFAULT_MODEL), model ?? LOCAL_SERVER_DEFAULT_MODEL), rest, false);
     this.baseURL = url;
   }
 }

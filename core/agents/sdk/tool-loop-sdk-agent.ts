@@ -27,13 +27,13 @@ type LazyModel = { [LAZY_MODEL]: () => Promise<LanguageModel> };
 
 /**
  * A model built on first use (the provider package loads then); the provider agents pass it to
- * {@link ToolLoopSdkAgent} in place of the model.
+ * {@link ToolLoopSdkAgent} in place of the model, with its id (`modelId`, known before it loads).
  * @example
- * super(lazyModel(async () => (await import("@ai-sdk/anthropic")).createAnthropic()(id)), rest, true);
+ * super(lazyModel(async () => (await import("@ai-sdk/anthropic")).createAnthropic()(id), id), rest, true);
  */
-export function lazyModel(load: () => Promise<LanguageModel>): LanguageModel {
+export function lazyModel(load: () => Promise<LanguageModel>, modelId?: string): LanguageModel {
   let model: Promise<LanguageModel> | undefined;
-  return { [LAZY_MODEL]: () => (model ??= load()) } as LazyModel as unknown as LanguageModel;
+  return { [LAZY_MODEL]: () => (model ??= load()), ...(modelId !== undefined ? { modelId } : {}) } as LazyModel as unknown as LanguageModel;
 }
 
 function modelOf(model: LanguageModel): LanguageModel | Promise<LanguageModel> {
@@ -82,6 +82,11 @@ export class ToolLoopSdkAgent implements AgentLike {
     this.id = options.id;
     this.tools = options.tools;
     this.supportsNativeStructuredOutput = options.nativeStructuredOutput ?? nativeDefault;
+  }
+
+  /** The model's id ("gpt-5-mini"): what messages name the agent by when it has no `id`. */
+  get modelId(): string | undefined {
+    return typeof this.model === "string" ? this.model : (this.model as { modelId?: string }).modelId;
   }
 
   async generate(args: AgentGenerateOptions = {}): Promise<AgentResult> {

@@ -49,7 +49,8 @@ const HELP = (io: CliIO) =>
       ...COMMANDS.map((c) => `  ${c.name.padEnd(14)}${c.summary}`),
       "",
       "Run `flow <command> --help` for a command's options. Every command takes --verbose",
-      "(stack traces with errors); `flow --version` prints the version.",
+      "(stack traces with errors); `flow --version` prints the version. A run id may be given",
+      "shortened as the app shows it (654f2834, cron-night…480000): it names the one run it fits.",
       "",
     ].join("\n"),
   );

@@ -330,4 +330,43 @@ describe("the run console: compare, fork, export, parent and child (issue #27)",
       await down.close();
     }
   }, 90_000);
+  it("keeps the live task's row in view in the tree as the run moves, unless the person scrolled away", async () => {
+    const api = createFlow({ tick: z.object({ n: z.number() }) }, { dbPath: gw.dbPath });
+    gw.gateway.register(
+      "ticker",
+      api.flow(() => (
+        <api.Workflow name="ticker">
+          <api.Sequence>
+            {Array.from({ length: 80 }, (_, i) => (
+              <api.Task key={i} id={`t${i}`} output={api.outputs.tick}>
+                {() => new Promise<{ n: number }>((resolve) => setTimeout(() => resolve({ n: i }), 120))}
+              </api.Task>
+            ))}
+          </api.Sequence>
+        </api.Workflow>
+      )),
+    );
+    const runId = await launch("ticker", {});
+    await page.goto(`${gw.url}/runs/${encodeURIComponent(runId)}`);
+    const scroller = page.locator(".run-tree-scroll");
+    const live = () => page.locator('[data-testid="node-panel"]').getAttribute("data-node-id");
+    /** Whether the live task's row is wholly inside the tree's view. */
+    const liveRowInView = async () => {
+      const id = await live();
+      const row = page.locator(`[data-testid="tree-node"][data-node-id="${id}"]`);
+      if ((await row.count()) === 0) return false;
+      const [r, v] = await Promise.all([row.first().boundingBox(), scroller.boundingBox()]);
+      return r !== null && v !== null && r.y >= v.y - 1 && r.y + r.height <= v.y + v.height + 1;
+    };
+    // Well past the first screen of rows: the tree followed.
+    await expect.poll(async () => Number((await live())?.slice(1) ?? 0), { timeout: 30_000 }).toBeGreaterThan(30);
+    expect(await liveRowInView()).toBe(true);
+    // Scrolled back to the top by the person: it stays there while the run goes on.
+    await scroller.evaluate((el) => (el.scrollTop = 0));
+    const at = Number((await live())!.slice(1));
+    await expect.poll(async () => Number((await live())?.slice(1) ?? 0), { timeout: 30_000 }).toBeGreaterThan(at + 5);
+    expect(await scroller.evaluate((el) => el.scrollTop)).toBe(0);
+    expect(await liveRowInView()).toBe(false);
+    await rpc(gw.url, "cancelRun", { runId });
+  }, 90_000);
 });

@@ -6,10 +6,11 @@
  * `aria-activedescendant` (rows come and go as it scrolls, and live updates rebuild them, so
  * no row owns the focus): Up/Down move, Left collapses or goes to the parent, Right expands,
  * Home/End, Enter or Space selects (the node panel follows, and the URL keeps
- * `?node=&iteration=`).
+ * `?node=&iteration=`). The selected row scrolls into view as the selection follows the live
+ * task, unless the person scrolled it out of view.
  */
 import { createVirtualizer } from "@tanstack/solid-virtual";
-import { createMemo, createSignal, createUniqueId, For, Show } from "solid-js";
+import { createEffect, createMemo, createSignal, createUniqueId, For, Show } from "solid-js";
 import { shownNodeState } from "../../../core/engine/internal.js";
 import { toneOf } from "../../components/status-badge.js";
 import { groupTitle, type TreeGroup, type TreeItem, type TreeTask, visibleItems } from "./tree-model.js";
@@ -51,6 +52,25 @@ export function RunTree(props: { items: TreeItem[]; selected: string | undefined
     setActive(key);
     virtualizer.scrollToIndex(indexOf().get(key) ?? 0, { align: "auto" });
   };
+  /** Whether the row of `key` is wholly in the tree's view (rows are ROW_PX high). */
+  const inView = (key: string) => {
+    const i = indexOf().get(key);
+    if (i === undefined) return false;
+    return i * ROW_PX >= scroller.scrollTop && (i + 1) * ROW_PX <= scroller.scrollTop + scroller.clientHeight;
+  };
+  /** The selection the tree last brought into view. */
+  let followed: string | undefined;
+  // The selected row comes into view when first known, and then follows the selection (which
+  // follows the run's live task until a person picks one) while the row it leaves was in view:
+  // someone reading elsewhere in the tree is not pulled back to the live task every second.
+  createEffect(() => {
+    const key = props.selected;
+    const i = key === undefined ? undefined : indexOf().get(key);
+    if (key === undefined || i === undefined || key === followed) return;
+    const follow = followed === undefined || inView(followed);
+    followed = key;
+    if (follow) virtualizer.scrollToIndex(i, { align: "auto" });
+  });
   const toggle = (key: string, open?: boolean) =>
     setCollapsed((prev) => {
       const next = new Set(prev);

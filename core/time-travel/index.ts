@@ -9,7 +9,7 @@ export { attemptRef, parseAttemptRef, runRefPrefix } from "../engine/internal.js
 export type { VcsPort, VcsFileChange, VcsRestored, VcsSnapshotRef } from "./port.js";
 export type { Compensation, CrossedEffect, EffectBoundaryReport, RevertOptions, RevertResult, TimeTravelOptions, TimeTravelResult, TimeTravelStep } from "./types.js";
 export { clearRunAttention, getRunAttention, listTimeTravels, removeRunSnapshots } from "./history.js";
-export type { RunAttention, TimeTravelRecord } from "./history.js";
+export type { RunAttention, RunSnapshot, TimeTravelRecord } from "./history.js";
 export { forkRun, planFork, replayRun } from "./fork.js";
 export type { ForkPlan, ForkPoint, ForkRunOptions } from "./fork.js";
 export { attemptDiff, attemptFileDiff, MAX_PATCH_CHARS, runDiff } from "./diff.js";

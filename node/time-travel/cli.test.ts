@@ -97,6 +97,8 @@ describe("time-travel CLI", () => {
     expect(rewind.stdout).toContain(`flow resume ${runId}`);
     expect(existsSync(join(repo, "b.txt"))).toBe(false);
     expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("one a\n");
+    // The files the rewind replaced are kept on a ref of their own, listed as what they were.
+    expect((await flow(repo, "snapshots", runId, "--db", db)).out).toMatch(new RegExp(`  [0-9a-f]{12}  before the rewind to b #1 at \\S+ \\(refs/flow/runs/${runId}/time\\.travel/\\S+\\)\n`));
 
     const revert = await flow(repo, "revert", runId, "b", "--attempt", "1", "--db", db);
     expect(revert.code, revert.out + revert.err).toBe(0);

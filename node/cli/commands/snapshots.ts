@@ -5,7 +5,7 @@
  * garbage collection (`--gc`).
  * See docs/time-travel.md ("CLI").
  */
-import { attemptDiff, attemptFileDiff, changeNote, listRunSnapshots, MAX_PATCH_CHARS, removeRunSnapshots } from "../../../core/time-travel/index.js";
+import { attemptDiff, attemptFileDiff, changeNote, listRunSnapshots, listTimeTravels, MAX_PATCH_CHARS, removeRunSnapshots, type RunSnapshot } from "../../../core/time-travel/index.js";
 import { createGitVcs } from "../../vcs/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { ATTEMPT_OPTIONS, attemptArg, iterationArg, requireWorkspace } from "./time-travel-cli.js";
@@ -56,7 +56,15 @@ export const snapshotsCommand: CliCommand = {
       }
       const snapshots = await listRunSnapshots(db, runId, createGitVcs(), workspace);
       if (values.diff === undefined) {
-        const text = snapshots.map((s) => `  ${s.pointer.slice(0, 12)}  ${s.nodeId !== undefined ? `${s.nodeId}${s.iteration ? `@${s.iteration}` : ""} #${s.attempt} ${s.edge}` : s.ref}\n`).join("");
+        // A time travel keeps the files it replaced on a ref of its own: said as what it was.
+        const before = new Map((await listTimeTravels(db, runId)).map((t) => [t.beforePointer, t]));
+        const at = (x: { nodeId: string; iteration: number; attempt: number }) => `${x.nodeId}${x.iteration ? `@${x.iteration}` : ""} #${x.attempt}`;
+        const label = (s: RunSnapshot) => {
+          if (s.nodeId !== undefined) return `${at({ nodeId: s.nodeId, iteration: s.iteration ?? 0, attempt: s.attempt ?? 0 })} ${s.edge}`;
+          const t = before.get(s.pointer);
+          return t ? `before the ${t.kind} to ${at(t)} at ${new Date(t.createdAtMs).toISOString()} (${s.ref})` : s.ref;
+        };
+        const text = snapshots.map((s) => `  ${s.pointer.slice(0, 12)}  ${label(s)}\n`).join("");
         print({ runId, workspace, snapshots }, snapshots.length ? `Snapshots of run ${runId} in ${workspace}:\n${text}` : `Run ${runId} has no snapshots in ${workspace}.\n`);
         return 0;
       }

@@ -83,7 +83,9 @@ describe("the app against a Gateway (issue #13, test 1)", () => {
     runId = decodeURIComponent(/\/runs\/([^/?#]+)/.exec(a.url())![1]!);
     opened.set(a, await openedAt(a));
     const run = await (await fetch(`${gw.url}/v1/rpc/getRun`, { method: "POST", body: JSON.stringify({ runId }) })).json();
-    expect(run).toMatchObject({ ok: true, result: { runId, workflowKey: "release", input: { service: "api", shards: 3, workMs: 700 } } });
+    expect(run).toMatchObject({ ok: true, result: { runId, workflowKey: "release", input: { service: "api", shards: 3, workMs: 700 }, startedBy: { harness: "console" } } });
+    // Launched from the console with no sign-in: the header says so rather than "—".
+    await expect.poll(() => a.locator('dt:text-is("Started by") + dd').textContent()).toBe("console");
   });
 
   it("shows the run's tasks change state live, up to its approval", async () => {

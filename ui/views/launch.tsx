@@ -195,7 +195,8 @@ function LaunchForm(props: { workflow: GatewayWorkflowRow }) {
       // confirmed it to the runs list: a run of fast tasks (in this browser's engine, which
       // shares its worker with every request) would otherwise show only when it has ended. A
       // team workspace's launch goes through its writes (offline it waits in this browser).
-      const params = { workflow: props.workflow.key, input: (input ?? {}) as Record<string, unknown> };
+      // Provenance, shown as "Started by" where no signed-in caller is (SPEC `options.startedBy`).
+      const params = { workflow: props.workflow.key, input: (input ?? {}) as Record<string, unknown>, options: { startedBy: { harness: "console" } } };
       const result = kind === "team" ? await cols.launch(params) : await cols.data.api.launchRun(params);
       // Offline in a team workspace the launch waits in this browser: the form says so and stays.
       if (isQueued(result)) setQueued({ runId: result.runId ?? result.writeId, writeId: result.writeId });

@@ -54,6 +54,8 @@ describe("flow up --serve", () => {
     const out = () => said.out;
     expect(pending).toEqual([expect.objectContaining({ runId: "s1", nodeId: "ok" })]);
     expect(out()).toContain("waits for an approval");
+    // The console's "Started by": the run says flow up started it.
+    expect(await rpc("getRun", { runId: "s1" })).toMatchObject({ ok: true, result: { startedBy: { harness: "flow up" } } });
     expect(await rpc("submitApproval", { runId: "s1", nodeId: "ok", decision: "approve" })).toMatchObject({ ok: true });
     expect(await Promise.race([exited, new Promise((r) => setTimeout(() => r("hung"), 20_000))])).toBe(0);
     expect(out()).toMatch(/"status": "finished"/);

@@ -14,6 +14,7 @@ import { basename, extname, resolve } from "node:path";
 import type { FlowEvent, FlowWorkflow, RunResult } from "../../../core/engine/index.js";
 import { FlowDb } from "../../../core/engine/index.js";
 import { TERMINAL_EVENT_TYPES } from "../../../core/api/index.js";
+import { ANNOTATIONS } from "../../../core/protocol.js";
 import { Gateway } from "../../server/index.js";
 import type { CliIO } from "../command.js";
 
@@ -46,6 +47,9 @@ export interface ServedRunOptions {
   onEvent(event: FlowEvent): void;
 }
 
+/** The provenance of the runs `flow up` starts (SPEC `startedBy`): the console's "Started by". */
+export const STARTED_BY_FLOW_UP = { [ANNOTATIONS.startedBy]: JSON.stringify({ harness: "flow up" }) };
+
 /** Serves the workflow, runs it (or resumes it), and resolves with the run's result when it ends or is paused. */
 export async function serveRun(opts: ServedRunOptions, io: CliIO): Promise<RunResult> {
   const key = basename(opts.file, extname(opts.file));
@@ -73,7 +77,7 @@ export async function serveRun(opts: ServedRunOptions, io: CliIO): Promise<RunRe
     };
     const { runId } = opts.resume
       ? await gateway.host.resumeRun(opts.runId!, { ...(opts.force ? { force: true } : {}) })
-      : await gateway.host.startRun({ workflowKey: key, input: opts.input, ...(opts.runId ? { runId: opts.runId } : {}), options: runOptions });
+      : await gateway.host.startRun({ workflowKey: key, input: opts.input, ...(opts.runId ? { runId: opts.runId } : {}), options: runOptions, annotations: STARTED_BY_FLOW_UP });
     io.stderr(`Flow gateway serving ${key} on http://${host}:${address.port} (run ${runId}); Ctrl-C pauses the run and stops serving\n`);
     let ended!: () => void;
     const stop = () => {

@@ -20,6 +20,9 @@ describe("flow up", () => {
     expect(result).toMatchObject({ runId: "cli-1", status: "finished", output: { title: "Hello, cli", drafts: 3 } });
     expect(existsSync(join(cwd, ".flow", "flow.db"))).toBe(true);
     expect(existsSync(join(cwd, ".flow", "logs", "cli-1.ndjson"))).toBe(true);
+    // Provenance for the console's "Started by".
+    const listed = flow(["runs", "cli-1", "--json"], cwd);
+    expect(JSON.parse(listed.stdout).run.annotations).toMatchObject({ "flow:startedBy": JSON.stringify({ harness: "flow up" }) });
 
     const again = flow(["up", join(ROOT, "examples/hello.tsx"), "--run-id", "cli-1", "--resume", "--json"], cwd);
     expect(again.status).toBe(0);

@@ -13,7 +13,7 @@ import { prepareSnapshots } from "../../engine/index.js";
 import { loadWorkflow } from "../load-workflow.js";
 import { formatEvent, RunTally } from "../progress.js";
 import { formatToolEvent } from "../transcript-print.js";
-import { serveRun } from "./up-serve.js";
+import { serveRun, STARTED_BY_FLOW_UP } from "./up-serve.js";
 import { parseCli } from "./wait-cli.js";
 
 const USAGE = `Usage: flow up <workflow file> [options]
@@ -143,6 +143,7 @@ export const upCommand: CliCommand = {
         ...(rootDir !== undefined ? { rootDir } : values.resume ? {} : { rootDir: io.cwd }),
         ...(values.wait ? { stayWhileWaiting: true } : {}),
         ...(values.hot ? { hot: true } : {}),
+        ...(values.resume ? {} : { annotations: STARTED_BY_FLOW_UP }),
         onProgress,
       });
       if (values.json) io.stdout(`${JSON.stringify({ type: "result", ...result })}\n`);

@@ -89,6 +89,38 @@ describe("the app at the edges (issue #27)", () => {
     expect(asked.filter((p) => p.includes("ext.workspace") || p.endsWith("favicon.ico"))).toEqual([]);
   }, 120_000);
 
+  it("keeps every view to a phone's width: the header wraps, the tabs and wide tables scroll inside", async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      for (const path of ["/runs", "/approvals", "/launch", `/runs/${encodeURIComponent(runs.waiting)}`, `/runs/${encodeURIComponent(runs.pipeline)}?node=test-0`, "/crons", "/settings"]) {
+        await phone.goto(`${gw.url}${path}`);
+        await phone.locator(".shell-main > *").first().waitFor();
+        await phone.waitForTimeout(300);
+        const wide = await phone.evaluate(() => {
+          const main = document.querySelector(".shell-main")!;
+          const vw = document.documentElement.clientWidth;
+          const past = [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > vw + 1 && !(el.parentElement && el.parentElement.getBoundingClientRect().right > vw + 1) && !el.closest(".shell-nav"));
+          return { page: document.documentElement.scrollWidth - vw, main: main.scrollWidth - main.clientWidth, past: past.map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`) };
+        });
+        // `past`: what reaches past the screen's edge (inside a container that scrolls, or not), to read when this fails.
+        expect({ path, page: wide.page, main: wide.main }, wide.past.join(" ")).toEqual({ path, page: 0, main: 0 });
+      }
+      // The waiting run's approval can be given from there: its buttons are on the screen.
+      await phone.goto(`${gw.url}/runs/${encodeURIComponent(runs.waiting)}`);
+      const approve = phone.getByTestId("approve").first();
+      await approve.waitFor();
+      const box = (await approve.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      // The timeline's axis has room for fewer labels there: they do not run into each other.
+      const ticks = await phone.locator(".tl-tick").evaluateAll((els) => els.map((el) => ({ left: el.getBoundingClientRect().left, right: el.getBoundingClientRect().right })));
+      expect(ticks.length).toBeGreaterThanOrEqual(2);
+      expect(ticks.filter((t, i) => i > 0 && t.left < ticks[i - 1]!.right)).toEqual([]);
+      await shootThemes(phone, "view-run-phone");
+    } finally {
+      await phone.close();
+    }
+  });
+
   it("opens a run's Events tab from a deep link with its events", async () => {
     await page.goto(`${gw.url}/runs/${runs.pipeline}?tab=events`);
     await page.locator('[data-testid="tab-events"], #tab-events').waitFor();

@@ -19,6 +19,9 @@ export interface ActionButtonProps {
   testId?: string;
 }
 
+/** The tip's max-width (action-button.css). */
+const TIP_MAX_PX = 280;
+
 /**
  * A button that explains why it is off.
  * @example
@@ -28,11 +31,10 @@ export function ActionButton(props: ActionButtonProps) {
   const id = createUniqueId();
   const [fromEnd, setFromEnd] = createSignal(false);
   // Measured when it is about to show: where the button is depends on the layout at that moment.
+  // The tip is out of the layout until then, so its widest (TIP_MAX_PX) is what must fit.
   const place = (event: Event) => {
-    const tip = (event.currentTarget as HTMLElement).querySelector<HTMLElement>(".action-button-reason");
-    if (!tip) return;
     const button = (event.currentTarget as HTMLElement).getBoundingClientRect();
-    setFromEnd(button.left + tip.offsetWidth > document.documentElement.clientWidth - 8);
+    setFromEnd(button.left + TIP_MAX_PX > document.documentElement.clientWidth - 8);
   };
   return (
     <span class="action-button" classList={{ "tip-from-end": fromEnd() }} onPointerEnter={place} onFocusIn={place}>

@@ -5,7 +5,7 @@
  * retry backoff. Fits the run by default; zoom in to read short attempts. One tab stop: arrow
  * keys move between bars; hover or focus shows a bar's details; click or Enter selects its node.
  */
-import { type Accessor, createMemo, createSignal, For, Index, Show } from "solid-js";
+import { type Accessor, createMemo, createSignal, For, Index, onCleanup, Show } from "solid-js";
 import type { GatewayRunEventRow, GatewayRunNode } from "../../../core/data/index.js";
 import { formatDuration, plural } from "../../components/format.js";
 import { toneOf } from "../../components/status-badge.js";
@@ -15,6 +15,8 @@ import "./run-timeline.css";
 /** Rows drawn at most (a run with more shows its first ones and says so). */
 const MAX_ROWS = 400;
 const ZOOMS = [1, 2, 4, 8, 16, 32];
+/** Room a tick's label needs on the axis ("12.5 s", "1 m 30 s"), in px. */
+const TICK_PX = 70;
 
 const spanTitle = (row: TimelineRow, s: TimelineSpan, startMs: number) => {
   const what = s.kind === "attempt" ? `attempt ${s.attempt} ${s.state}` : s.kind === "retry" ? "waiting to retry" : s.state.replace("-", " on ");
@@ -44,10 +46,16 @@ export function RunTimeline(props: {
   const rows = createMemo(() => timeline().rows.slice(0, MAX_ROWS));
   const range = () => timeline().endMs - timeline().startMs;
   const pct = (ms: number) => ((ms - timeline().startMs) / range()) * 100;
+  /** The axis's width in px once laid out: a tick label is about TICK_PX wide, so a narrow axis (a phone) gets fewer. */
+  const [axisPx, setAxisPx] = createSignal<number>();
+  const tickCount = () => {
+    const px = axisPx();
+    return px === undefined ? 6 * zoom() : Math.max(2, Math.min(6 * zoom(), Math.floor(px / TICK_PX)));
+  };
+  const step = () => tickStep(range(), tickCount());
   const ticks = createMemo(() => {
-    const step = tickStep(range(), 6 * zoom());
     const out: number[] = [];
-    for (let t = 0; t <= range(); t += step) out.push(t);
+    for (let t = 0; t <= range(); t += step()) out.push(t);
     return out;
   });
   let body!: HTMLDivElement;
@@ -112,9 +120,17 @@ export function RunTimeline(props: {
       </div>
       <Show when={rows().length > 0} fallback={<p class="muted run-timeline-empty">No task has started yet.</p>}>
         <div class="run-timeline-scroll" ref={body} tabIndex={0} role="group" aria-label="Attempts over time (arrow keys move between bars)" onKeyDown={onKeyDown} onScroll={() => setTip(undefined)}>
-          <div class="run-timeline-grid" style={{ "--zoom": zoom(), "--tick": `${(tickStep(range(), 6 * zoom()) / range()) * 100}%` }}>
+          <div class="run-timeline-grid" style={{ "--zoom": zoom(), "--tick": `${(step() / range()) * 100}%` }}>
             <div class="tl-label tl-axis-label" />
-            <div class="tl-track tl-axis" aria-hidden="true">
+            <div
+              class="tl-track tl-axis"
+              aria-hidden="true"
+              ref={(el) => {
+                const observer = new ResizeObserver(() => setAxisPx(el.clientWidth));
+                observer.observe(el);
+                onCleanup(() => observer.disconnect());
+              }}
+            >
               {/* A tick near the right edge puts its label left of its line, or the label is cut off there. */}
               <For each={ticks()}>{(t) => <span class="tl-tick" classList={{ "at-end": t / range() > 0.9 }} style={{ left: `${(t / range()) * 100}%` }}>{formatDuration(t)}</span>}</For>
             </div>

@@ -105,6 +105,12 @@ describe("the app at the edges (issue #27)", () => {
         // `past`: what reaches past the screen's edge (inside a container that scrolls, or not), to read when this fails.
         expect({ path, page: wide.page, main: wide.main }, wide.past.join(" ")).toEqual({ path, page: 0, main: 0 });
       }
+      // In the inbox an item's title and text take the card's width (its badges on a row above).
+      await phone.goto(`${gw.url}/approvals`);
+      const item = phone.getByTestId("approval").first();
+      await item.waitFor();
+      const [card, title] = [(await item.boundingBox())!, (await item.locator(".approval-title").boundingBox())!];
+      expect(title.width).toBeGreaterThan(card.width - 40);
       // The waiting run's approval can be given from there: its buttons are on the screen.
       await phone.goto(`${gw.url}/runs/${encodeURIComponent(runs.waiting)}`);
       const approve = phone.getByTestId("approve").first();

@@ -7,5 +7,7 @@ export { systemClock } from "./clock.js";
 export type { ClockPort } from "./clock.js";
 export { formatCount, plural } from "./count.js";
 export { splitFirstLine } from "./first-line.js";
+export { FOLD_FROM, foldAlike, isFolded } from "./fold-alike.js";
+export type { Folded } from "./fold-alike.js";
 export { sha256Hex, stableStringify } from "./hash.js";
 export { lazyPackage } from "./lazy-package.js";

@@ -10,7 +10,7 @@ import { formatDuration } from "../progress.js";
 import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 import { resolveRunId } from "./run-id.js";
 import { TABLES } from "../../../core/protocol.js";
-import { plural } from "../../../core/util/index.js";
+import { foldAlike, formatCount, isFolded, plural } from "../../../core/util/index.js";
 
 const USAGE = `Usage: flow timeline <runId> [options]
 
@@ -60,10 +60,16 @@ export const timelineCommand: CliCommand = {
       if (attention) io.stdout(`  needs attention: a time travel crossed ${attention.effects.map((e) => e.toolName).join(", ")} with --force\n`);
       io.stdout(attempts.length ? "\nAttempts (in start order):\n" : "\nNo attempts yet.\n");
       const short = (p: string | null) => (p ? p.slice(0, 10) : "-");
-      for (const a of attempts) {
-        const took = a.finishedAtMs === null ? "" : formatDuration(a.finishedAtMs - a.startedAtMs);
-        const name = `${a.nodeId}${a.iteration ? `@${a.iteration}` : ""} #${a.attempt}`;
+      const line = (a: (typeof attempts)[number], name: string, took: string) =>
         io.stdout(`  ${new Date(a.startedAtMs).toISOString().slice(11, 23)}  ${name.padEnd(28)} ${a.state.padEnd(12)} ${took.padStart(8)}  ${short(a.vcsStartPointer)} -> ${short(a.vcsPointer)}\n`);
+      const task = (a: (typeof attempts)[number]) => `${a.nodeId}${a.iteration ? `@${a.iteration}` : ""}`;
+      // A task retried thousands of times the same way (same state, same snapshots): its first
+      // and last attempts, and one line for those between (--json lists every one).
+      const alike = (a: (typeof attempts)[number], b: (typeof attempts)[number]) =>
+        a.nodeId === b.nodeId && a.iteration === b.iteration && a.state === b.state && a.vcsStartPointer === b.vcsStartPointer && a.vcsPointer === b.vcsPointer;
+      for (const row of foldAlike(attempts, alike)) {
+        if (isFolded(row)) line(row.items[0]!, `${task(row.items[0]!)} #${row.items[0]!.attempt}…#${row.items.at(-1)!.attempt}`, `×${formatCount(row.items.length)}`);
+        else line(row, `${task(row)} #${row.attempt}`, row.finishedAtMs === null ? "" : formatDuration(row.finishedAtMs - row.startedAtMs));
       }
       if (timeTravels.length) io.stdout("\nRewinds and reverts:\n");
       for (const t of timeTravels) {

@@ -87,14 +87,15 @@ export function NodeAttempts(props: { runId: string; runStatus: string; runStart
           <For each={rows()}>
             {(row) => {
               if (isFolded(row)) {
+                const [first, last] = [row.items[0]!, row.items.at(-1)!];
                 return (
-                  <tr data-testid="attempts-folded" data-first={row.first} data-last={row.last}>
+                  <tr data-testid="attempts-folded" data-first={first.attempt} data-last={last.attempt}>
                     <td colSpan={6} class="node-attempts-folded">
-                      <StatusBadge status={row.state} />{" "}
+                      <StatusBadge status={first.state} />{" "}
                       <span>
-                        Attempts {row.first}–{row.last} ({formatCount(row.count)}) ended as attempt {row.first - 1} did{row.error ? ", with the same error" : ""}.
+                        Attempts {first.attempt}–{last.attempt} ({formatCount(row.items.length)}) ended as attempt {first.attempt - 1} did{first.error ? ", with the same error" : ""}.
                       </span>{" "}
-                      <button type="button" class="ghost" onClick={() => setUnfolded((s) => new Set([...s, row.first]))}>
+                      <button type="button" class="ghost" onClick={() => setUnfolded((s) => new Set([...s, first.attempt]))}>
                         Show them
                       </button>
                     </td>

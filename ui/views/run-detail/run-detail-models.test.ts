@@ -89,7 +89,7 @@ describe("the note of a task without attempts", () => {
 
 describe("the attempts of a task retried for days", () => {
   const failed = (n: number, message = "503") => ({ attempt: n, state: "failed", error: { code: "TASK_FAILED", message } });
-  const shown = (rows: ReturnType<typeof foldAttempts>) => rows.map((r) => (isFolded(r) ? `${r.first}-${r.last}(${r.count})` : r.attempt));
+  const shown = (rows: ReturnType<typeof foldAttempts>) => rows.map((r) => (isFolded(r) ? `${r.items[0]!.attempt}-${r.items.at(-1)!.attempt}(${r.items.length})` : r.attempt));
 
   it("fold between the first and the last of a stretch that ended alike, and keep what differs", () => {
     const attempts = [...Array.from({ length: 400 }, (_, i) => failed(i + 1)), failed(401, "404"), { attempt: 402, state: "finished", error: null }];

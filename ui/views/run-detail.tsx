@@ -13,6 +13,7 @@ import { createMemo, createResource, Match, Show, Switch } from "solid-js";
 import { Breadcrumbs } from "../components/breadcrumbs.js";
 import { EmptyState } from "../components/empty-state.js";
 import { errorCode, errorText } from "../components/error-text.js";
+import { formatCount } from "../components/format.js";
 import { lastAnswer } from "../components/last-answer.js";
 import { createNow } from "../components/now.js";
 import { NodePanel } from "./run-detail/node-panel.js";
@@ -159,7 +160,7 @@ export default function RunDetail() {
                     Graph
                   </button>
                   <button type="button" role="tab" id="tab-events" aria-selected={tab() === "events"} aria-controls="panel-history" onClick={() => setSearch({ tab: "events" })}>
-                    Events <span class="muted">{data.unseen() ? "" : data.events().length}</span>
+                    Events <span class="muted">{data.unseen() ? "" : formatCount(data.events().length)}</span>
                   </button>
                 </div>
                 <div role="tabpanel" id="panel-history" aria-labelledby={`tab-${tab()}`} class="run-detail-tabpanel">

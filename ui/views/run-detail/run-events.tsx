@@ -9,6 +9,7 @@ import { useSearchParams } from "@solidjs/router";
 import { createVirtualizer } from "@tanstack/solid-virtual";
 import { createEffect, createMemo, createSignal, For, on, Show } from "solid-js";
 import type { GatewayRunEventRow } from "../../../core/data/index.js";
+import { formatCount } from "../../components/format.js";
 import { toneOf } from "../../components/status-badge.js";
 import "./run-events.css";
 
@@ -119,7 +120,7 @@ export function RunEvents(props: { events: GatewayRunEventRow[]; loading: boolea
           </select>
         </label>
         <span class="muted" role="status">
-          {filtered().length} of {props.events.length} events
+          {formatCount(filtered().length)} of {formatCount(props.events.length)} events
         </span>
         <Show when={!following()}>
           <button type="button" class="run-events-latest" onClick={toLatest}>

@@ -331,11 +331,19 @@ function chainError(input: AgentTaskInput, chain: AgentLike[], failures: NonNull
   return new FlowError(code, `${prefix}${messageOf(last)}`, details, { cause: last });
 }
 
-/** How messages name an agent: its id, else an SDK agent's model (`ToolLoopSdkAgent.modelId`), else "(unnamed)". */
+/**
+ * How messages name an agent: its id; a CLI agent's default id (a random UUID) as its engine and
+ * the id's first 8 characters ("claude-code bb8b6e95"); without an id, an SDK agent's model
+ * (`ToolLoopSdkAgent.modelId`), else "(unnamed)".
+ */
 function agentName(agent: AgentLike): string {
+  const engine = agent.capabilities?.engine;
+  if (agent.id !== undefined && engine && UUID.test(agent.id)) return `${engine} ${agent.id.slice(0, 8)}`;
   const model = (agent as { modelId?: unknown }).modelId;
   return agent.id ?? (typeof model === "string" ? `(${model})` : "(unnamed)");
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

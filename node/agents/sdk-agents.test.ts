@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { z } from "zod";
-import { defineTool, HostedChatAgent, HostedMessagesAgent, isFlowError, LocalServerAgent, runAgentTask } from "durable-flow";
+import { defineTool, HostedChatAgent, HostedMessagesAgent, isFlowError, LocalServerAgent, runAgentTask, SessionCliAgent } from "durable-flow";
+import { installFakeClis } from "./testing/fake-cli.js";
 import type { AgentLike, AgentTaskInput, TaskDescriptor } from "durable-flow";
 import { startProviderServer } from "./testing/provider-server.js";
 import type { ProviderServer, ScriptedTurn } from "./testing/provider-server.js";
@@ -195,9 +196,14 @@ describe("failover across providers", () => {
     expect(b.requests).toHaveLength(1);
   });
 
-  it("names an agent without an id by its model in the error", async () => {
+  it("names an agent without an id by its model in the error, and a CLI agent's default id by its engine", async () => {
     const down = await server([{ status: 503, message: "overloaded" }]);
     const err = await runAgentTask(agentTask([new HostedChatAgent({ model: "gpt-test", baseURL: down.url, apiKey: "sk" })])).catch((e) => e);
     expect(err.message).toMatch(/^Agent \(gpt-test\) failed on task "\S+": .*overloaded/);
+    // A CLI agent's default id is a random UUID (docs/agents.md): the message gives its engine and the id's start.
+    const fakes = installFakeClis();
+    const coder = new SessionCliAgent({ env: fakes.env() });
+    const cliErr = await runAgentTask({ ...agentTask([coder]), maxSchemaRetries: 0 }).catch((e) => e);
+    expect(cliErr.message).toMatch(new RegExp(`^Agent claude-code ${coder.id.slice(0, 8)} gave no valid`));
   });
 });

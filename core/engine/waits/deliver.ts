@@ -171,6 +171,9 @@ export async function listRunsToWake(adapter: Adapter, filter: { runId?: string 
   return rows.map((r) => r.run_id);
 }
 
+/** Each kind of wait in words, with its article. */
+const A_WAIT: Record<string, string> = { approval: "an approval", human: "a human task", signal: "a signal", event: "an event", timer: "a timer" };
+
 async function findWait(db: FlowDb, runId: string, nodeId: string, iteration: number | undefined, kind: "approval" | "human", askedAtMs: number | undefined): Promise<WaitRow> {
   const rows = await db.store.query<WaitRow & Record<string, unknown>>(
     `SELECT * FROM ${TABLES.waits} WHERE run_id = ? AND node_id = ? ORDER BY CASE WHEN status = 'pending' THEN 0 ELSE 1 END, iteration DESC`,
@@ -180,9 +183,14 @@ async function findWait(db: FlowDb, runId: string, nodeId: string, iteration: nu
   // The wait the person answered was dropped by a reset (time travel, retryTask): gone, or asked again since.
   if (askedAtMs !== undefined && (!row || Number(row.created_at_ms) !== askedAtMs)) throw reset(runId, nodeId, kind, iteration ?? (row ? Number(row.iteration) : 0), askedAtMs, row ? Number(row.created_at_ms) : null);
   if (!row) {
-    throw new FlowError("WAIT_NOT_FOUND", `Run ${runId} has no ${kind === "human" ? "human task" : "approval"} "${nodeId}" waiting${iteration === undefined ? "" : ` at iteration ${iteration}`}.`, { runId, nodeId });
+    // Said with what does wait (a typo in the node id is the usual cause).
+    const what = kind === "human" ? "human task" : "approval";
+    const pending = await db.store.query<{ node_id: string }>(`SELECT DISTINCT node_id FROM ${TABLES.waits} WHERE run_id = ? AND kind = ? AND status = 'pending' ORDER BY node_id`, [runId, kind]);
+    const waiting = pending.map((r) => String(r.node_id));
+    const hint = waiting.length ? ` It waits on the ${what}${waiting.length > 1 ? "s" : ""} ${waiting.map((n) => `"${n}"`).join(", ")}.` : ` No ${what} of it is waiting.`;
+    throw new FlowError("WAIT_NOT_FOUND", `Run ${runId} has no ${what} "${nodeId}" waiting${iteration === undefined ? "" : ` at iteration ${iteration}`}.${hint}`, { runId, nodeId, waiting });
   }
-  if (row.kind !== kind) throw new FlowError("WAIT_NOT_FOUND", `Node "${nodeId}" of run ${runId} waits for a ${row.kind}, not a ${kind}.`, { runId, nodeId, kind: row.kind });
+  if (row.kind !== kind) throw new FlowError("WAIT_NOT_FOUND", `Node "${nodeId}" of run ${runId} waits for ${A_WAIT[row.kind] ?? row.kind}, not ${A_WAIT[kind]}.`, { runId, nodeId, kind: row.kind });
   return row;
 }
 

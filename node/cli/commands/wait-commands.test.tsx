@@ -131,6 +131,9 @@ describe("flow submit", () => {
     const wrongNode = await flow("submit", parked.runId, "nope", "--value", "{}");
     expect(wrongNode.code).toBe(1);
     expect(wrongNode.stderr).toContain("WAIT_NOT_FOUND");
+    // What does wait, for the typo's sake; and the other kind of wait named as what it is.
+    expect(wrongNode.stderr).toContain(`Run ${parked.runId} has no human task "nope" waiting. It waits on the human task "triage".`);
+    expect((await flow("approve", parked.runId, "triage")).stderr).toContain(`Node "triage" of run ${parked.runId} waits for a human task, not an approval.`);
 
     const ok = await flow("submit", parked.runId, "triage", "--value", '{"label":"bug","priority":2}', "--by", "ana");
     expect(ok.code).toBe(0);

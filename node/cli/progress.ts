@@ -73,6 +73,46 @@ export function formatEvent(e: FlowEvent, color: boolean, ctx: { file?: string }
   }
 }
 
+/**
+ * `formatEvent` for `flow up`, shorter for a task that keeps failing the same way (retries are
+ * unbounded by default, so an unattended run can fail for hours): from its second identical
+ * failure in a row on, one short line per attempt instead of the attempt's start and its whole
+ * error again.
+ * @example
+ * const lines = new ProgressLines(useColor(io), { file: "review.tsx" });
+ * const text = lines.format(event); // null: nothing to print
+ */
+export class ProgressLines {
+  /** Per task: its last failure's code and message, and how many times in a row it came. */
+  private readonly failures = new Map<string, { error: string; times: number }>();
+
+  constructor(
+    private readonly color: boolean,
+    private readonly ctx: { file?: string } = {},
+  ) {}
+
+  format(e: FlowEvent): string | null {
+    if (e.type === "TaskStarted" || e.type === "TaskFailed" || e.type === "TaskFinished") {
+      const key = node(e);
+      const last = this.failures.get(key);
+      if (e.type === "TaskFinished") this.failures.delete(key);
+      // The start of an attempt after two failures alike: the failure's line says which attempt.
+      if (e.type === "TaskStarted" && last && last.times >= 2) return null;
+      if (e.type === "TaskFailed") {
+        const error = `${e.error.code}: ${e.error.message}`;
+        const times = last?.error === error ? last.times + 1 : 1;
+        this.failures.set(key, { error, times });
+        const c = (code: number, s: string) => (this.color ? `\u001b[${code}m${s}\u001b[0m` : s);
+        const retry = e.willRetry ? c(33, ` — ${retryWhen(e.timestampMs, e.retryInMs)}`) : "";
+        if (times >= 2) return `${c(31, "✗")} ${key} attempt ${e.attempt} failed the same way${retry}`;
+        // Another error after starts left unsaid: which attempt it was.
+        if (last && last.times >= 2) return `${c(31, "✗")} ${key} attempt ${e.attempt} ${error}${retry}`;
+      }
+    }
+    return formatEvent(e, this.color, this.ctx);
+  }
+}
+
 /** `retrying now`, or `retrying in 4 s at 12:03:07` (local time). */
 function retryWhen(atMs: number, inMs: number | undefined): string {
   if (!inMs) return "retrying now";

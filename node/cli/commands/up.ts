@@ -11,7 +11,7 @@ import type { FlowEvent, FlowWorkflow, RunOptions, RunResult } from "../../../co
 import { type CliCommand, EXIT, UsageError, useColor } from "../command.js";
 import { prepareSnapshots } from "../../engine/index.js";
 import { loadWorkflow } from "../load-workflow.js";
-import { formatEvent, RunTally } from "../progress.js";
+import { ProgressLines, RunTally } from "../progress.js";
 import { formatToolEvent } from "../transcript-print.js";
 import { serveRun, STARTED_BY_FLOW_UP } from "./up-serve.js";
 import { parseCli } from "./wait-cli.js";
@@ -98,13 +98,14 @@ export const upCommand: CliCommand = {
         pause.abort();
       } else cancel.abort();
     };
+    const lines = new ProgressLines(color, { file });
     const onProgress = (e: FlowEvent) => {
       tally.observe(e);
       if (values.quiet) return;
       if (values.json) return io.stdout(`${JSON.stringify(e)}\n`);
       // The engine's warning (printed once by the dispatcher, main.ts) says the workflow changed.
       if (e.type === "WorkflowChanged") return;
-      const line = formatEvent(e, color, { file }) ?? (values["no-tools"] ? null : formatToolEvent(e, color));
+      const line = lines.format(e) ?? (values["no-tools"] ? null : formatToolEvent(e, color));
       if (line) io.stdout(`${line}\n`);
     };
     if (!values.serve) process.on("SIGINT", onSigint);

@@ -31,7 +31,8 @@ export {
 } from "./output.js";
 export { costOf, DEFAULT_PRICES, priceOf } from "./prices.js";
 export type { ModelPrice, PriceTable } from "./prices.js";
-export { DEFAULT_MAX_SCHEMA_RETRIES, runAgentTask } from "./run-agent.js";
+export { agentSpendOf, DEFAULT_MAX_SCHEMA_RETRIES, runAgentTask } from "./run-agent.js";
+export type { AgentSpend } from "./run-agent.js";
 export type { AgentAttemptMeta, AgentSessionRef, AgentTaskInput } from "./run-agent.js";
 export { HostedChatAgent } from "./sdk/hosted-chat-agent.js";
 export type { HostedChatAgentOptions } from "./sdk/hosted-chat-agent.js";

@@ -104,13 +104,47 @@ interface SchemaLike {
  * const { raw, meta } = await runAgentTask({ runId, desc, attempt: 1, prompt, runtime, preflighted: new WeakSet() });
  */
 export async function runAgentTask(input: AgentTaskInput): Promise<{ raw: unknown; meta: AgentAttemptMeta }> {
+  const tally: Tally = { calls: 0 };
+  try {
+    return await runChain(input, tally);
+  } catch (error) {
+    // The calls made before the attempt failed were paid for all the same (agentSpendOf).
+    if (tally.calls > 0 && typeof error === "object" && error !== null) spentBy.set(error, { calls: tally.calls, ...(tally.usage ? { usage: tally.usage } : {}), ...(tally.costUsd !== undefined ? { costUsd: tally.costUsd } : {}) });
+    throw error;
+  }
+}
+
+/** What an agent attempt that failed had spent, by the error it failed with. */
+export interface AgentSpend {
+  calls: number;
+  usage?: AgentUsage;
+  costUsd?: number;
+}
+
+const spentBy = new WeakMap<object, AgentSpend>();
+
+/**
+ * The model calls (tokens, cost) of the agent attempt `error` (or an error it caused) ended:
+ * the engine records them as the failed attempt's meta, so a run's and a workflow's cost count
+ * what failed attempts spent. Undefined when no call was made.
+ * @example
+ * const spent = agentSpendOf(error); // { calls: 4, usage: { inputTokens: 44, ... }, costUsd: 0.0001 }
+ */
+export function agentSpendOf(error: unknown): AgentSpend | undefined {
+  for (let e: unknown = error, depth = 0; typeof e === "object" && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const spent = spentBy.get(e);
+    if (spent) return spent;
+  }
+  return undefined;
+}
+
+async function runChain(input: AgentTaskInput, tally: Tally): Promise<{ raw: unknown; meta: AgentAttemptMeta }> {
   const { desc, runtime } = input;
   const now = input.now ?? Date.now;
   const chain = Array.isArray(desc.agent) ? desc.agent : [desc.agent!];
   const started = now();
   const forkRef = desc.forkSource ? await input.lookupSession?.(desc.forkSource) : undefined;
   const retryRef = input.attempt > 1 ? await input.lookupSession?.(desc.nodeId) : undefined;
-  const tally: Tally = { calls: 0 };
   const failures: NonNullable<AgentAttemptMeta["failover"]> = [];
   const errors: unknown[] = [];
   const quotaTimes: number[] = [];

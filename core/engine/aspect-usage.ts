@@ -60,10 +60,14 @@ export class AspectUsage {
     return true;
   }
 
-  /** Loads the usage of the run's recorded attempts (a resumed run). */
+  /**
+   * Loads the usage of the run's recorded attempts (a resumed run): those that finished, time
+   * travel's set-aside ones included; a failed attempt's meta (what its agent spent) is left out,
+   * as `record` counts only finished attempts live.
+   */
   async load(store: StorePort, runId: string): Promise<void> {
     const rows = await store.query<{ node_id: string; iteration: number; state: string; meta_json: string | null; started_at_ms: number; finished_at_ms: number | null }>(
-      `SELECT node_id, iteration, state, meta_json, started_at_ms, finished_at_ms FROM ${TABLES.attempts} WHERE run_id = ? AND (state = 'finished' OR meta_json IS NOT NULL) ORDER BY attempt`,
+      `SELECT node_id, iteration, state, meta_json, started_at_ms, finished_at_ms FROM ${TABLES.attempts} WHERE run_id = ? AND (state = 'finished' OR (meta_json IS NOT NULL AND state <> 'failed')) ORDER BY attempt`,
       [runId],
     );
     for (const r of rows) {

@@ -179,7 +179,10 @@ export class AttemptServices {
     );
     const row = rows[0];
     if (!row) return undefined;
-    const source = row.meta_json ? (JSON.parse(row.meta_json) as Record<string, unknown>) : row.error_json ? ((JSON.parse(row.error_json) as { details?: Record<string, unknown> }).details ?? {}) : {};
+    // A finished attempt's meta names its session; a failed one's names it in its error (its meta
+    // holds only what it spent).
+    const meta = row.meta_json ? (JSON.parse(row.meta_json) as Record<string, unknown>) : {};
+    const source = typeof meta.sessionId === "string" ? meta : row.error_json ? ((JSON.parse(row.error_json) as { details?: Record<string, unknown> }).details ?? {}) : {};
     if (typeof source.sessionId !== "string") return undefined;
     return {
       sessionId: source.sessionId,

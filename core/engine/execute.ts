@@ -6,7 +6,7 @@
  * the tools its code calls work in the task's directory and are journaled with the attempt.
  * Never throws: the outcome says what happened.
  */
-import { runAgentTask } from "../agents/index.js";
+import { agentSpendOf, runAgentTask } from "../agents/index.js";
 import type { AgentLike } from "../agents/index.js";
 import type { TaskRuntime } from "../components/index.js";
 import { FlowError, isFlowError } from "../errors.js";
@@ -20,8 +20,11 @@ import type { TaskDescriptor } from "./types.js";
 import type { WorkspacePort } from "./workspace-port.js";
 import type { ClockPort } from "../util/index.js";
 
-/** `input`: what the task was given (prompt, row or deps), for scorers; `vcs`: the workspace snapshots taken. */
-export type AttemptOutcome = ({ ok: true; row: Record<string, unknown>; meta?: Record<string, unknown>; input?: unknown } | { ok: false; error: FlowError }) & {
+/**
+ * `input`: what the task was given (prompt, row or deps), for scorers; `vcs`: the workspace
+ * snapshots taken; a failed attempt's `meta`: what its agent had spent (`agentSpendOf`).
+ */
+export type AttemptOutcome = ({ ok: true; row: Record<string, unknown>; meta?: Record<string, unknown>; input?: unknown } | { ok: false; error: FlowError; meta?: Record<string, unknown> }) & {
   vcs?: { start?: string; end?: string };
 };
 
@@ -125,7 +128,8 @@ export async function executeAttempt(input: AttemptInput): Promise<AttemptOutcom
     if (end) vcs.end = end;
     return withVcs({ ok: true, row: parsed.data as Record<string, unknown>, ...(produced.meta ? { meta: produced.meta } : {}), input: produced.input });
   } catch (error) {
-    return withVcs({ ok: false, error: asTaskError(error, desc) });
+    const spent = agentSpendOf(error);
+    return withVcs({ ok: false, error: asTaskError(error, desc), ...(spent ? { meta: { ...spent } } : {}) });
   } finally {
     input.signal.removeEventListener("abort", onRunAbort);
     for (const t of timers) clock.clearTimeout(t);

@@ -790,18 +790,18 @@ export class RunSession {
       this.emit({ type: "TaskCancelled", nodeId: d.nodeId, iteration: d.iteration, attempt: r.attempt, reason: r.removed ? "removed-from-tree" : this.fatal ? "run-failed" : "run-cancelled" });
       return;
     }
-    if (isFlowError(error, "AGENT_QUOTA_EXCEEDED") && task) return this.waitForQuota(task, r.attempt, error);
-    this.failAttempt(key, task, d, r.attempt, error, outcome.vcs?.start);
+    if (isFlowError(error, "AGENT_QUOTA_EXCEEDED") && task) return this.waitForQuota(task, r.attempt, error, outcome.meta);
+    this.failAttempt(key, task, d, r.attempt, error, outcome.vcs?.start, outcome.meta);
   }
 
-  /** A failed attempt: retried when its budget and the error allow, else the node fails for good. */
-  private failAttempt(key: string, task: PlanTask | undefined, d: TaskDescriptor, attempt: number, error: FlowError, vcsStartPointer?: string): void {
+  /** A failed attempt: retried when its budget and the error allow, else the node fails for good. `meta`: what its agent spent. */
+  private failAttempt(key: string, task: PlanTask | undefined, d: TaskDescriptor, attempt: number, error: FlowError, vcsStartPointer?: string, meta?: Record<string, unknown>): void {
     const n = this.nodes.get(key)!;
     const now = this.now();
     n.failures++;
     const willRetry = n.failures <= d.retries && isRetryable(error, d.staticPayload !== undefined && !d.agent);
     const delay = willRetry ? retryDelayMs(d.retryPolicy, n.failures) : undefined;
-    attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, attempt, "failed", now, { error: errorToJson(error), vcsStartPointer });
+    attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, attempt, "failed", now, { error: errorToJson(error), vcsStartPointer, meta });
     this.setNode(n, willRetry ? "pending" : "failed", error);
     this.emit({
       type: "TaskFailed",
@@ -892,12 +892,12 @@ export class RunSession {
    * runs again when the limit resets (`details.retryAtMs`, else a backoff), and while nothing
    * else can run the run shows `waiting-quota`.
    */
-  private waitForQuota(task: PlanTask, attempt: number, error: FlowError): void {
+  private waitForQuota(task: PlanTask, attempt: number, error: FlowError, meta?: Record<string, unknown>): void {
     const d = task.desc;
     const now = this.now();
     const retryAt = typeof error.details?.retryAtMs === "number" ? error.details.retryAtMs : now + 60_000;
     const delay = Math.max(0, retryAt - now);
-    attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, attempt, "failed", now, { error: errorToJson(error) });
+    attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, attempt, "failed", now, { error: errorToJson(error), meta });
     this.setNode(this.nodes.get(task.key)!, "pending", error);
     this.emit({ type: "TaskFailed", nodeId: d.nodeId, iteration: d.iteration, attempt, error: errorToJson(error), willRetry: true, retryInMs: delay, continueOnFail: d.continueOnFail });
     this.quotaWaits.add(task.key);

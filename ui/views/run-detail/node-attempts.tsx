@@ -28,7 +28,7 @@ type Attempt = GatewayRunNode["attempts"][number];
 function usageText(meta: Attempt["meta"]): string | undefined {
   const m = meta as { usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number }; costUsd?: number } | null;
   if (!m?.usage && m?.costUsd === undefined) return undefined;
-  const inOut = m.usage?.inputTokens !== undefined ? ` (${m.usage.inputTokens} in, ${m.usage.outputTokens ?? 0} out)` : "";
+  const inOut = m.usage?.inputTokens !== undefined ? ` (${formatCount(m.usage.inputTokens)} in, ${formatCount(m.usage.outputTokens ?? 0)} out)` : "";
   return `${formatUsage({ ...m.usage, ...(m.costUsd !== undefined ? { costUsd: m.costUsd } : {}) })}${inOut}`;
 }
 

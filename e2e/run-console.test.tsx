@@ -329,6 +329,25 @@ describe("the run console: compare, fork, export, parent and child (issue #27)",
     } finally {
       await down.close();
     }
+    // An attempt whose every generation finished but whose answer was never a valid row: its
+    // transcript says it failed (and its attempt row says what it spent).
+    const chatty = await startProviderServer(Array.from({ length: 4 }, () => ({ text: "No idea." })));
+    try {
+      const api = createFlow({ answer: z.object({ answer: z.string() }) }, { dbPath: gw.dbPath });
+      const agent = new HostedChatAgent({ id: "chatty", model: "gpt-4o", baseURL: chatty.url, apiKey: "test", api: "chat" });
+      gw.gateway.register("chatty", api.flow(() => <api.Workflow name="chatty"><api.Task id="ask" output={api.outputs.answer} agent={agent} retries={0}>Answer.</api.Task></api.Workflow>));
+      const runId = await launch("chatty", {});
+      await waitForStatus(gw.url, runId, ["failed"]);
+      await page.goto(`${gw.url}/runs/${encodeURIComponent(runId)}?node=ask`);
+      const panel = page.locator('[data-testid="node-panel"][data-node-id="ask"]');
+      const attempt = panel.getByTestId("transcript-attempt").first();
+      await attempt.waitFor();
+      expect(await attempt.locator('[data-testid="generation"][data-status="finished"]').count()).toBe(4);
+      expect(await attempt.locator("summary .badge").textContent()).toBe("failed");
+      expect(await panel.getByTestId("attempt-cost").textContent()).toMatch(/^72 tokens · \$/);
+    } finally {
+      await chatty.close();
+    }
   }, 90_000);
   it("keeps the live task's row in view in the tree as the run moves, unless the person scrolled away", async () => {
     const api = createFlow({ tick: z.object({ n: z.number() }) }, { dbPath: gw.dbPath });

@@ -117,7 +117,7 @@ export function NodePanel(props: { run: GatewayRunRow; events: readonly GatewayR
       <Show when={props.node} fallback={<p class="muted">No attempt yet.</p>}>
         {(n) => <NodeAttempts runId={props.run.runId} runStatus={props.run.status} runStartMs={props.run.createdAtMs} node={n()} />}
       </Show>
-      <NodeTranscript events={props.events} nodeId={props.nodeId} iteration={props.iteration} />
+      <NodeTranscript events={props.events} nodeId={props.nodeId} iteration={props.iteration} attempts={props.node?.attempts ?? []} />
       <ForkDialog open={forking()} run={props.run} nodeId={props.nodeId} iteration={props.iteration} onClose={() => setForking(false)} />
       <ConfirmDialog open={retrying()} title={`Retry ${props.nodeId}?`} confirmLabel="Retry and resume" onConfirm={retry} onClose={() => (setRetrying(false), setKeep(false))} testId="retry-dialog">
         <p>

@@ -23,7 +23,7 @@ const SHOWN_TRANSCRIPTS = 20;
  * @example
  * <NodeTranscript events={data.events()} nodeId="fix" iteration={0} />
  */
-export function NodeTranscript(props: { events: readonly GatewayRunEventRow[]; nodeId: string; iteration: number }) {
+export function NodeTranscript(props: { events: readonly GatewayRunEventRow[]; nodeId: string; iteration: number; /** The node's attempts: a failed or cancelled one is marked so in its summary. */ attempts: readonly { attempt: number; state: string }[] }) {
   const attempts = createMemo(() => buildTranscripts(props.events, props.nodeId).filter((a) => a.iteration === props.iteration && a.generations.length > 0));
   const [all, setAll] = createSignal(false);
   createEffect(on(() => `${props.nodeId}#${props.iteration}`, () => setAll(false), { defer: true }));
@@ -39,13 +39,13 @@ export function NodeTranscript(props: { events: readonly GatewayRunEventRow[]; n
             <button type="button" class="ghost" onClick={() => setAll(true)}>Show them</button>
           </p>
         </Show>
-        <For each={shown()}>{(a) => <AttemptTranscript attempt={a} open={a === attempts()[attempts().length - 1]} />}</For>
+        <For each={shown()}>{(a) => <AttemptTranscript attempt={a} state={props.attempts.find((x) => x.attempt === a.attempt)?.state} open={a === attempts()[attempts().length - 1]} />}</For>
       </div>
     </Show>
   );
 }
 
-function AttemptTranscript(props: { attempt: TranscriptAttempt; open: boolean }) {
+function AttemptTranscript(props: { attempt: TranscriptAttempt; state: string | undefined; open: boolean }) {
   const usage = () => formatUsage(props.attempt.costUsd !== undefined ? { ...props.attempt.usage, costUsd: props.attempt.costUsd } : props.attempt.usage);
   return (
     <details class="transcript-attempt" open={props.open} data-testid="transcript-attempt" data-attempt={props.attempt.attempt}>
@@ -56,9 +56,9 @@ function AttemptTranscript(props: { attempt: TranscriptAttempt; open: boolean })
         <Show when={props.attempt.interrupted}>
           <span class="badge tone-warn"> interrupted</span>
         </Show>
-        <Show when={!props.attempt.interrupted && props.attempt.generations.at(-1)?.status === "failed"}>
+        <Show when={!props.attempt.interrupted && (props.state === "failed" || props.state === "cancelled" || props.attempt.generations.at(-1)?.status === "failed")}>
           {" "}
-          <StatusBadge status="failed" />
+          <StatusBadge status={props.state === "cancelled" ? "cancelled" : "failed"} />
         </Show>
       </summary>
       <For each={props.attempt.generations}>{(g) => <Generation gen={g} />}</For>

@@ -5,19 +5,12 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { createFlow, createMemoryStore } from "durable-flow";
 import { tempDir } from "../../testing/backends.js";
-import type { CliIO } from "../command.js";
-import { main } from "../main.js";
+import { runCli } from "../../testing/cli-run.js";
 
 const BIN = fileURLToPath(new URL("../bin.mjs", import.meta.url));
 
 function cli(cwd: string) {
-  return async (...argv: string[]) => {
-    let stdout = "";
-    let stderr = "";
-    const io: CliIO = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), cwd, env: {}, isTTY: false };
-    const code = await main(["memory", ...argv], io);
-    return { code, stdout, stderr };
-  };
+  return (...argv: string[]) => runCli(["memory", ...argv], { cwd });
 }
 
 describe("flow memory", () => {

@@ -8,8 +8,7 @@ import { describe, expect, it } from "vitest";
 import { createFlow, FlowDb, openFlowBackend, runWorkflow } from "durable-flow";
 import { tempDir } from "../../testing/backends.js";
 import { freshPostgresSchema } from "../../testing/postgres-test-db.js";
-import type { CliIO } from "../command.js";
-import { main } from "../main.js";
+import { runCli } from "../../testing/cli-run.js";
 
 const BIN = fileURLToPath(new URL("../bin.mjs", import.meta.url));
 const schemas = { output: z.object({ text: z.string() }) };
@@ -27,13 +26,7 @@ async function project(runs: number): Promise<string> {
   return cwd;
 }
 
-async function flow(cwd: string, ...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIO = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), cwd, env: {}, isTTY: false };
-  const code = await main(["migrate", ...argv], io);
-  return { code, stdout, stderr };
-}
+const flow = (cwd: string, ...argv: string[]) => runCli(["migrate", ...argv], { cwd });
 
 describe("flow migrate", () => {
   it("moves the project's store into PGlite, printing a line per table and where the store went", async () => {

@@ -6,8 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../tools/testing.js";
-import type { CliIO } from "../command.js";
-import { main } from "../main.js";
+import { runCli } from "../../testing/cli-run.js";
 
 const BIN = fileURLToPath(new URL("../bin.mjs", import.meta.url));
 const PETSTORE = fileURLToPath(new URL("../../../node_modules/@readme/oas-examples/3.0/yaml/petstore.yaml", import.meta.url));
@@ -25,13 +24,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function flow(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIO = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), cwd: dir, env: {}, isTTY: false };
-  const code = await main(["openapi", ...argv], io);
-  return { code, stdout, stderr };
-}
+const flow = (...argv: string[]) => runCli(["openapi", ...argv], { cwd: dir });
 
 describe("flow openapi list", () => {
   it("prints method, path, operationId and summary of each operation of a file relative to the cwd", async () => {

@@ -4,13 +4,8 @@ import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { runWorkflow } from "durable-flow";
 import { testBackends } from "../../testing/backends.js";
 import { tempDir } from "../../testing/temp-dir.js";
-import type { CliIO } from "../command.js";
-import { main } from "../main.js";
+import { runCli } from "../../testing/cli-run.js";
 
-function io(cwd: string, env: Record<string, string> = {}): CliIO & { text(): string } {
-  const out: string[] = [];
-  return { text: () => out.join(""), stdout: (t) => void out.push(t), stderr: (t) => void out.push(t), cwd, env, isTTY: false };
-}
 
 const FULL = "654f2834-9618-462d-8845-de0b5692f9a0";
 const SIBLING = "654f9999-0000-4000-8000-000000000001";
@@ -27,8 +22,8 @@ describe("run ids shortened as lists show them", () => {
     const { default: wf } = await import("../fixtures/approve-workflow.js");
     for (const runId of [FULL, SIBLING, CRON_A, CRON_B, "a_b%c-run", "axbyc-run"]) expect((await runWorkflow(wf, { input: { what: "v2" }, runId })).status).toBe("waiting-approval");
     const cli = async (...argv: string[]) => {
-      const o = io(cwd);
-      return { code: await main([...argv, "--db", dbPath], o), text: o.text() };
+      const { code, stdout, stderr } = await runCli([...argv, "--db", dbPath], { cwd });
+      return { code, text: stdout + stderr };
     };
 
     // The app's and the lists' short form of a generated id.
@@ -77,11 +72,11 @@ describe.each(testBackends)("run ids shortened, on $name", (backend) => {
     await close();
     const env: Record<string, string> = { sqlite: { FLOW_DB_PATH: location.location }, pglite: { FLOW_BACKEND: "pglite", FLOW_PGLITE_DIR: location.location }, postgres: { FLOW_BACKEND: "postgres", FLOW_DATABASE_URL: location.location } }[backend.name];
     const cwd = tempDir("flow-run-id-pg-");
-    const one = io(cwd, env);
-    expect(await main(["runs", "Run_1", "--json"], one)).toBe(0);
-    expect(one.text()).toContain('"runId": "Run_1%-x"');
-    const none = io(cwd, env);
-    expect(await main(["runs", "run_1"], none)).toBe(1);
-    expect(none.text()).toContain("RUN_NOT_FOUND");
+    const one = await runCli(["runs", "Run_1", "--json"], { cwd, env });
+    expect(one.code).toBe(0);
+    expect(one.stdout).toContain('"runId": "Run_1%-x"');
+    const none = await runCli(["runs", "run_1"], { cwd, env });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain("RUN_NOT_FOUND");
   }, 60_000);
 });

@@ -3,8 +3,7 @@ import { z } from "zod";
 import { expect, it } from "vitest";
 import { createFlow, runWorkflow } from "durable-flow";
 import { tempDir } from "../../testing/temp-dir.js";
-import type { CliIO } from "../command.js";
-import { main } from "../main.js";
+import { runCli } from "../../testing/cli-run.js";
 
 it("flow timeline folds a task's attempts that ended alike between its first and last, and --json keeps them all", async () => {
   const dir = tempDir("flow-timeline-");
@@ -20,16 +19,12 @@ it("flow timeline folds a task's attempts that ended alike between its first and
     </api.Workflow>
   ));
   expect((await runWorkflow(wf, { input: {}, runId: "flaky-1", rootDir: dir })).status).toBe("failed");
-  const cli = async (...argv: string[]) => {
-    const out: string[] = [];
-    const io: CliIO = { stdout: (t) => void out.push(t), stderr: (t) => void out.push(t), cwd: dir, env: {}, isTTY: false };
-    return { code: await main([...argv, "--db", dbPath], io), text: out.join("") };
-  };
+  const cli = (...argv: string[]) => runCli([...argv, "--db", dbPath], { cwd: dir });
   const shown = await cli("timeline", "flaky-1");
   expect(shown.code).toBe(0);
-  const lines = shown.text.split("\n").filter((l) => l.includes(" poll #"));
+  const lines = shown.stdout.split("\n").filter((l) => l.includes(" poll #"));
   expect(lines.map((l) => / poll (#\S+)/.exec(l)![1])).toEqual(["#1", "#2…#6", "#7"]);
   expect(lines[1]).toMatch(/failed +×5 /);
-  const json = JSON.parse((await cli("timeline", "flaky-1", "--json")).text) as { attempts: unknown[] };
+  const json = JSON.parse((await cli("timeline", "flaky-1", "--json")).stdout) as { attempts: unknown[] };
   expect(json.attempts).toHaveLength(7);
 });

@@ -6,6 +6,7 @@ import { approvalDecisionSchema, approvalRankingSchema, approvalSelectionSchema,
 import { tempDir } from "../../testing/backends.js";
 import type { CliIO } from "../command.js";
 import { main } from "../main.js";
+import { runCli } from "../../testing/cli-run.js";
 
 const schemas = {
   decision: approvalDecisionSchema,
@@ -20,13 +21,7 @@ const schemas = {
 function setUp() {
   const dir = tempDir();
   const api = createFlow(schemas, { dbPath: join(dir, "flow.db") });
-  const flow = async (...argv: string[]) => {
-    let stdout = "";
-    let stderr = "";
-    const io: CliIO = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), cwd: dir, env: {}, isTTY: false };
-    const code = await main([...argv, "--db", "flow.db"], io);
-    return { code, stdout, stderr };
-  };
+  const flow = (...argv: string[]) => runCli([...argv, "--db", "flow.db"], { cwd: dir });
   return { dir, api, flow, db: new FlowDb(api.db) };
 }
 

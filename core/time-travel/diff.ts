@@ -94,14 +94,31 @@ export interface FileDiff {
  * const { patch } = await attemptFileDiff(new FlowDb(api.db), { runId, nodeId: "review", path: "doc.md" });
  */
 export async function attemptFileDiff(adapter: FlowDbLike, opts: AttemptRef & { path: string }): Promise<FileDiff> {
+  const [diff] = await attemptFileDiffs(adapter, { ...opts, paths: [opts.path] });
+  return diff!;
+}
+
+/**
+ * `attemptFileDiff` of several files of one attempt, in the order given: the attempt and its
+ * workspace are looked up once (`flow snapshots --diff --patch` shows every file it changed).
+ * @example
+ * const diffs = await attemptFileDiffs(new FlowDb(api.db), { runId, nodeId: "review", paths: files.map((f) => f.path) });
+ */
+export async function attemptFileDiffs(adapter: FlowDbLike, opts: AttemptRef & { paths: readonly string[] }): Promise<FileDiff[]> {
+  if (opts.paths.length === 0) return [];
   const db = flowDbOf(adapter);
   const { start, end } = await attemptSnapshots(db, opts);
   const { vcs, dir } = await workspaceOf(db, opts.runId);
-  if (!vcs.patch) throw new FlowError("NOT_AVAILABLE", `This host cannot show how a file changed (its VCS port has no patch); it lists the files a task changed (attemptDiff).`, { runId: opts.runId });
-  const full = await vcs.patch(dir, start, end, opts.path);
-  const truncated = full.length > MAX_PATCH_CHARS;
-  const patch = truncated ? full.slice(0, full.lastIndexOf("\n", MAX_PATCH_CHARS) + 1) : full;
-  return { runId: opts.runId, from: start, to: end, path: opts.path, patch, truncated };
+  const { patch: patchOf } = vcs;
+  if (!patchOf) throw new FlowError("NOT_AVAILABLE", `This host cannot show how a file changed (its VCS port has no patch); it lists the files a task changed (attemptDiff).`, { runId: opts.runId });
+  return Promise.all(
+    opts.paths.map(async (path) => {
+      const full = await patchOf.call(vcs, dir, start, end, path);
+      const truncated = full.length > MAX_PATCH_CHARS;
+      const patch = truncated ? full.slice(0, full.lastIndexOf("\n", MAX_PATCH_CHARS) + 1) : full;
+      return { runId: opts.runId, from: start, to: end, path, patch, truncated };
+    }),
+  );
 }
 
 /** The start and end snapshots of an attempt; VCS_FAILED when it has not both. */

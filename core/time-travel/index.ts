@@ -12,7 +12,7 @@ export { clearRunAttention, getRunAttention, listTimeTravels, removeRunSnapshots
 export type { RunAttention, RunSnapshot, TimeTravelRecord } from "./history.js";
 export { forkRun, planFork, replayRun } from "./fork.js";
 export type { ForkPlan, ForkPoint, ForkRunOptions } from "./fork.js";
-export { attemptDiff, attemptFileDiff, MAX_PATCH_CHARS, runDiff } from "./diff.js";
+export { attemptDiff, attemptFileDiff, attemptFileDiffs, MAX_PATCH_CHARS, runDiff } from "./diff.js";
 export { changeNote, isRepositoryChange, REPOSITORY_MODE } from "./changes.js";
 export type { FileDiff, WorkspaceDiff } from "./diff.js";
 export type { FlowDbLike } from "./adapter.js";

@@ -5,7 +5,7 @@
  * garbage collection (`--gc`).
  * See docs/time-travel.md ("CLI").
  */
-import { attemptDiff, attemptFileDiff, changeNote, listRunSnapshots, listTimeTravels, MAX_PATCH_CHARS, removeRunSnapshots, type RunSnapshot } from "../../../core/time-travel/index.js";
+import { attemptDiff, attemptFileDiffs, changeNote, listRunSnapshots, listTimeTravels, MAX_PATCH_CHARS, removeRunSnapshots, type RunSnapshot } from "../../../core/time-travel/index.js";
 import { createGitVcs } from "../../vcs/index.js";
 import { type CliCommand, UsageError } from "../command.js";
 import { ATTEMPT_OPTIONS, attemptArg, iterationArg, requireWorkspace } from "./time-travel-cli.js";
@@ -74,8 +74,8 @@ export const snapshotsCommand: CliCommand = {
       const { from, to, files } = await attemptDiff(db, at);
       const mark = { added: "A", modified: "M", deleted: "D" } as const;
       const text = files.map((f) => `  ${mark[f.status]} ${f.path}${changeNote(f) ? `  (${changeNote(f)})` : ""}\n`).join("");
-      // With --patch, each file's unified diff (`attemptFileDiff`), in the order listed.
-      const patches = values.patch ? await Promise.all(files.map((f) => attemptFileDiff(db, { ...at, path: f.path }))) : [];
+      // With --patch, each file's unified diff, in the order listed.
+      const patches = values.patch ? await attemptFileDiffs(db, { ...at, paths: files.map((f) => f.path) }) : [];
       const patchText = patches.map((p) => `\n${p.patch}${p.truncated ? `(cut at ${MAX_PATCH_CHARS} characters)\n` : ""}`).join("");
       print({ runId, nodeId: values.diff, iteration, from, to, files, ...(values.patch ? { patches } : {}) }, `${values.diff} changed ${plural(files.length, "file")} (${from.slice(0, 10)} -> ${to?.slice(0, 10)}):\n${text}${patchText}`);
       return 0;

@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { createFlow, createMemoryStore } from "durable-flow";
 import { tempDir } from "../../testing/backends.js";
-import { runCli } from "../../testing/cli-run.js";
+import { runCli } from "../testing.js";
 
 const BIN = fileURLToPath(new URL("../bin.mjs", import.meta.url));
 

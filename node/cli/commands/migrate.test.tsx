@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { createFlow, FlowDb, openFlowBackend, runWorkflow } from "durable-flow";
 import { tempDir } from "../../testing/backends.js";
 import { freshPostgresSchema } from "../../testing/postgres-test-db.js";
-import { runCli } from "../../testing/cli-run.js";
+import { runCli } from "../testing.js";
 
 const BIN = fileURLToPath(new URL("../bin.mjs", import.meta.url));
 const schemas = { output: z.object({ text: z.string() }) };

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../tools/testing.js";
-import { runCli } from "../../testing/cli-run.js";
+import { runCli } from "../testing.js";
 
 const BIN = fileURLToPath(new URL("../bin.mjs", import.meta.url));
 const PETSTORE = fileURLToPath(new URL("../../../node_modules/@readme/oas-examples/3.0/yaml/petstore.yaml", import.meta.url));

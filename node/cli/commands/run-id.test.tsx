@@ -4,7 +4,7 @@ import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { runWorkflow } from "durable-flow";
 import { testBackends } from "../../testing/backends.js";
 import { tempDir } from "../../testing/temp-dir.js";
-import { runCli } from "../../testing/cli-run.js";
+import { runCli } from "../testing.js";
 
 
 const FULL = "654f2834-9618-462d-8845-de0b5692f9a0";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { expect, it } from "vitest";
 import { createFlow, runWorkflow } from "durable-flow";
 import { tempDir } from "../../testing/temp-dir.js";
-import { runCli } from "../../testing/cli-run.js";
+import { runCli } from "../testing.js";
 
 it("flow timeline folds a task's attempts that ended alike between its first and last, and --json keeps them all", async () => {
   const dir = tempDir("flow-timeline-");

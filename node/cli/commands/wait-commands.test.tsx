@@ -6,7 +6,7 @@ import { approvalDecisionSchema, approvalRankingSchema, approvalSelectionSchema,
 import { tempDir } from "../../testing/backends.js";
 import type { CliIO } from "../command.js";
 import { main } from "../main.js";
-import { runCli } from "../../testing/cli-run.js";
+import { runCli } from "../testing.js";
 
 const schemas = {
   decision: approvalDecisionSchema,

@@ -1,11 +1,11 @@
 /**
- * @module node/testing/cli-run
+ * @module node/cli/testing
  * The `flow` CLI run in the test's own process (`main`, no child process) with what it printed
  * captured, for the tests of its commands (node/testing/flow-process.ts runs it as a process).
- * Test code only.
+ * Test-only: excluded from the package exports.
  */
-import type { CliIO } from "../cli/command.js";
-import { main } from "../cli/main.js";
+import type { CliIO } from "./command.js";
+import { main } from "./main.js";
 
 /** What one `flow` command answered. */
 export interface CliRun {

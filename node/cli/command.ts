@@ -35,5 +35,15 @@ export function useColor(io: CliIO): boolean {
   return io.isTTY && !io.env.NO_COLOR;
 }
 
+/**
+ * Paints text with an ANSI color code when `color` (`useColor`), else leaves it as it is.
+ * @example
+ * const c = painter(useColor(io));
+ * io.stdout(`${c(31, "✗")} failed\n`);
+ */
+export function painter(color: boolean): (code: number, s: string) => string {
+  return (code, s) => (color ? `\u001b[${code}m${s}\u001b[0m` : s);
+}
+
 /** A usage mistake: printed as one line pointing at `--help`, exit code 2. */
 export class UsageError extends Error {}

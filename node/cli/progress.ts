@@ -6,6 +6,7 @@
  */
 import type { FlowEvent, RunResult } from "../../core/engine/index.js";
 import { formatCount, plural } from "../../core/util/index.js";
+import { painter } from "./command.js";
 
 const node = (e: { nodeId: string; iteration: number }) => (e.iteration ? `${e.nodeId}#${e.iteration}` : e.nodeId);
 
@@ -16,7 +17,7 @@ const node = (e: { nodeId: string; iteration: number }) => (e.iteration ? `${e.n
  * const line = formatEvent(event, useColor(io), { file: "review.tsx" });
  */
 export function formatEvent(e: FlowEvent, color: boolean, ctx: { file?: string } = {}): string | null {
-  const c = (code: number, s: string) => (color ? `\u001b[${code}m${s}\u001b[0m` : s);
+  const c = painter(color);
   switch (e.type) {
     case "RunStarted":
       return `${c(36, "●")} run ${e.runId} started${e.workflowName ? ` (${e.workflowName})` : ""}`;
@@ -102,7 +103,7 @@ export class ProgressLines {
         const error = `${e.error.code}: ${e.error.message}`;
         const times = last?.error === error ? last.times + 1 : 1;
         this.failures.set(key, { error, times });
-        const c = (code: number, s: string) => (this.color ? `\u001b[${code}m${s}\u001b[0m` : s);
+        const c = painter(this.color);
         const retry = e.willRetry ? c(33, ` — ${retryWhen(e.timestampMs, e.retryInMs)}`) : "";
         if (times >= 2) return `${c(31, "✗")} ${key} attempt ${e.attempt} failed the same way${retry}`;
         // Another error after starts left unsaid: which attempt it was.

@@ -5,9 +5,7 @@
  */
 import type { AgentUsage, TranscriptAttempt } from "../../core/agents/index.js";
 import type { FlowEvent } from "../../core/engine/index.js";
-
-type Paint = (code: number, s: string) => string;
-const painter = (color: boolean): Paint => (code, s) => (color ? `\u001b[${code}m${s}\u001b[0m` : s);
+import { painter } from "./command.js";
 
 /** `1,840 in / 64 out tokens, $0.0132`; empty without usage. */
 export function formatUsage(u: (AgentUsage & { attempts?: number }) | undefined): string {

@@ -10,7 +10,7 @@ import { FlowError, isFlowError } from "../../../core/errors.js";
 import { plural } from "../../../core/util/index.js";
 import type { CrossedEffect, EffectBoundaryReport } from "../../../core/time-travel/index.js";
 import { routeWarnings } from "../../engine/index.js";
-import { type CliIO, EXIT, UsageError, useColor } from "../command.js";
+import { type CliIO, EXIT, painter, UsageError, useColor } from "../command.js";
 import { formatEvent, RunTally } from "../progress.js";
 import { iterationArg } from "./wait-cli.js";
 
@@ -41,7 +41,7 @@ export { iterationArg };
  * const line = formatTravelEvent(event, false);
  */
 export function formatTravelEvent(e: FlowEvent, color: boolean): string | null {
-  const c = (code: number, s: string) => (color ? `\u001b[${code}m${s}\u001b[0m` : s);
+  const c = painter(color);
   const at = (x: { nodeId: string; iteration: number; attempt: number }) => `${x.nodeId}${x.iteration ? `@${x.iteration}` : ""} attempt ${x.attempt}`;
   const forced = (n: number) => (n ? c(33, `, ${plural(n, "side effect")} crossed with --force`) : "");
   const kept = (repositories: string[] | undefined) =>

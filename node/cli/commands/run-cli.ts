@@ -46,22 +46,22 @@ export async function withRun<T>(io: CliIO, where: StoreOptions, given: string, 
   if (where.workflow !== undefined) {
     if (where.db !== undefined) throw new UsageError("give --db or --workflow, not both.");
     const { workflow, path } = await loadWorkflow(where.workflow, io.cwd);
-    return withWorkflowDb(workflow, path, undefined, given, fn);
+    return withWorkflowDb(workflow, path, given, fn);
   }
   return withStore(io, where, async (db) => {
     const runId = await resolveRunId(db, given);
     const recorded = (await db.requireRun(runId)).workflowPath;
     if (!recorded || !existsSync(recorded)) return fn({ runId, db, workflow: undefined, workflowPath: undefined });
     const { workflow } = await loadWorkflow(recorded, io.cwd);
-    return withWorkflowDb(workflow, recorded, runId, runId, fn);
+    return withWorkflowDb(workflow, recorded, runId, fn);
   });
 }
 
-/** `fn` on the workflow's own store: `runId` where known, else `given` resolved there. */
-async function withWorkflowDb<T>(workflow: FlowWorkflow, workflowPath: string, runId: string | undefined, given: string, fn: (run: RunHandle) => Promise<T>): Promise<T> {
+/** `fn` on the workflow's own store, with the run `given` names there. */
+async function withWorkflowDb<T>(workflow: FlowWorkflow, workflowPath: string, given: string, fn: (run: RunHandle) => Promise<T>): Promise<T> {
   const db = new FlowDb(workflow);
   try {
-    return await fn({ runId: runId ?? (await resolveRunId(db, given)), db, workflow, workflowPath });
+    return await fn({ runId: await resolveRunId(db, given), db, workflow, workflowPath });
   } finally {
     await db.store.close();
   }

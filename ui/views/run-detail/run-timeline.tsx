@@ -52,10 +52,11 @@ export function RunTimeline(props: {
     const px = axisPx();
     return px === undefined ? 6 * zoom() : Math.max(2, Math.min(6 * zoom(), Math.floor(px / TICK_PX)));
   };
-  const step = () => tickStep(range(), tickCount());
+  const step = createMemo(() => tickStep(range(), tickCount()));
   const ticks = createMemo(() => {
+    const [every, end] = [step(), range()];
     const out: number[] = [];
-    for (let t = 0; t <= range(); t += step()) out.push(t);
+    for (let t = 0; t <= end; t += every) out.push(t);
     return out;
   });
   let body!: HTMLDivElement;

@@ -29,6 +29,7 @@ export function NodeTranscript(props: { events: readonly GatewayRunEventRow[]; n
   createEffect(on(() => `${props.nodeId}#${props.iteration}`, () => setAll(false), { defer: true }));
   const hidden = () => (all() ? 0 : Math.max(0, attempts().length - SHOWN_TRANSCRIPTS));
   const shown = createMemo(() => attempts().slice(hidden()));
+  const stateOf = createMemo(() => new Map(props.attempts.map((a) => [a.attempt, a.state])));
   return (
     <Show when={attempts().length > 0}>
       <h3>Transcript</h3>
@@ -39,7 +40,7 @@ export function NodeTranscript(props: { events: readonly GatewayRunEventRow[]; n
             <button type="button" class="ghost" onClick={() => setAll(true)}>Show them</button>
           </p>
         </Show>
-        <For each={shown()}>{(a) => <AttemptTranscript attempt={a} state={props.attempts.find((x) => x.attempt === a.attempt)?.state} open={a === attempts()[attempts().length - 1]} />}</For>
+        <For each={shown()}>{(a) => <AttemptTranscript attempt={a} state={stateOf().get(a.attempt)} open={a === attempts()[attempts().length - 1]} />}</For>
       </div>
     </Show>
   );

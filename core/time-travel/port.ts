@@ -70,10 +70,11 @@ export interface VcsPort {
    * True only when the port knows that the working tree of `dir` is still exactly `pointer`, the
    * last snapshot it took there (a file watcher saw no event since); false when something
    * changed or it cannot tell. `settle`: first wait until the writes this process already made
-   * are seen (at an attempt's end, whose own writes belong to its snapshot). Optional: without
+   * are seen (at an attempt's end, whose own writes belong to its snapshot). A boolean where it
+   * can answer at once (it is asked at every attempt edge), else a promise. Optional: without
    * it every attempt edge is snapshotted.
    */
-  unchangedSince?(dir: string, pointer: string, opts?: { settle?: boolean }): Promise<boolean>;
+  unchangedSince?(dir: string, pointer: string, opts?: { settle?: boolean }): boolean | Promise<boolean>;
   /**
    * Why the port cannot tell that `dir` is unchanged (so every attempt edge there reads the whole
    * tree), with what the user can do about it; undefined when it can, before it has looked, or

@@ -117,6 +117,8 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
     return watchTree(dir, ignored, options.maxWatchedDirs);
   };
   const workspaces = new Map<string, Promise<Workspace | null>>();
+  /** The workspaces found, by the directory as the caller names it (no path resolved at each attempt edge). */
+  const opened = new Map<string, Workspace | null>();
 
   const baseEnv = () => ({ ...process.env, ...IDENTITY, ...CONFIG_ENV, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" });
   const failed = (ws: { top: string }, args: string[], message: string, cause: unknown) =>
@@ -314,10 +316,14 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
   }
 
   /** The working tree is still the commit of the last snapshot (the watch saw nothing since). */
-  async function isClean(ws: Workspace, settle: boolean): Promise<boolean> {
-    if (!ws.clean || !ws.watch?.trusted || ws.clean.generation !== ws.watch.generation) return false;
-    if (settle) await ws.watch.settle();
-    return ws.watch.trusted && ws.clean?.generation === ws.watch.generation;
+  /**
+   * Whether the working tree is still `pointer` (undefined: whatever commit is clean), as far as
+   * the watch has counted; `settle`: once it has counted the writes already made (a promise then).
+   */
+  function isClean(ws: Workspace, pointer: string | undefined, settle: boolean): boolean | Promise<boolean> {
+    const now = () => !!ws.clean && (pointer === undefined || ws.clean.commit === pointer) && !!ws.watch?.trusted && ws.clean.generation === ws.watch.generation;
+    if (!now()) return false;
+    return settle ? ws.watch!.settle().then(now) : true;
   }
 
   function serialized<T>(ws: Workspace, fn: () => Promise<T>): Promise<T> {
@@ -364,9 +370,17 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
       return (await open(dir))?.ignored ?? false;
     },
 
-    async unchangedSince(dir, pointer, opts) {
-      const ws = await open(dir);
-      return ws?.clean?.commit === pointer && isClean(ws, opts?.settle ?? false);
+    unchangedSince(dir, pointer, opts) {
+      // Asked at every attempt edge: answered at once where it can be (no settle, the workspace
+      // known), with one promise where it cannot (docs/performance.md).
+      const known = opened.get(dir);
+      if (known === undefined) {
+        return open(dir).then((ws) => {
+          opened.set(dir, ws);
+          return !!ws && isClean(ws, pointer, opts?.settle ?? false);
+        });
+      }
+      return !!known && isClean(known, pointer, opts?.settle ?? false);
     },
 
     async repositoriesIn(dir) {
@@ -383,7 +397,7 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
       return serialized(ws, async () => {
         // Watched before git reads the tree: a write during the snapshot is an event after `generation`.
         const watch = watchFor(ws);
-        if (await isClean(ws, true)) {
+        if (await isClean(ws, undefined, true)) {
           const commit = ws.clean!.commit;
           if (!(process.platform !== "win32" && ws.store && refInProcess(ws.store, ref, commit))) await git(ws, ["update-ref", ref, commit]);
           return commit;

@@ -1,4 +1,4 @@
-import { appendFileSync, chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, mkdirSync, readFile, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../testing/backends.js";
@@ -54,6 +54,25 @@ describe.runIf(process.platform === "linux")("watchTree", () => {
     rmSync(join(root, "moved"), { recursive: true });
     expect(await movedSince(w, g)).toBe(true);
     expect(w.trusted).toBe(true);
+  });
+
+  it("counts a write made in an I/O callback (libuv's poll phase, after it read the queue) once settled", async () => {
+    const root = tempDir("flow-watch-");
+    writeFileSync(join(root, "seed.txt"), "seed");
+    const w = watchTree(root);
+    for (let i = 0; i < 20; i++) {
+      const g = w.generation;
+      // A callback of the poll phase writes, then settles at once: the inotify queue was read
+      // before the write, so one turn of the loop (the check phase just after) would not see it.
+      const moved = await new Promise<boolean>((resolve, reject) =>
+        readFile(join(root, "seed.txt"), (error) => {
+          if (error) return reject(error);
+          writeFileSync(join(root, `f${i}.txt`), "x");
+          w.settle().then(() => resolve(w.generation !== g), reject);
+        }),
+      );
+      expect(moved, `write ${i}`).toBe(true);
+    }
   });
 
   it("takes at most its budget of directories (half of the system's inotify watches), and says why it cannot be trusted past it", async () => {

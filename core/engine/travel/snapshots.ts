@@ -31,6 +31,8 @@ const noticed = new Set<string>();
  */
 export class AttemptSnapshots {
   private detected: Promise<boolean> | undefined;
+  /** Whether the run's directory is a workspace to snapshot, once `detected` has said. */
+  private workspace: boolean | undefined;
   /** The pointer of the last edge snapshotted in this run session. */
   private last: string | undefined;
   private lastEdge: "start" | "end" | undefined;
@@ -46,14 +48,33 @@ export class AttemptSnapshots {
     vcs.prepare?.(rootDir);
   }
 
-  /** Snapshots the workspace for an attempt edge; undefined when it is no repository or the snapshot failed. */
-  async take(nodeId: string, iteration: number, attempt: number, edge: "start" | "end"): Promise<string | undefined> {
-    if (!(await (this.detected ??= this.detect()))) return undefined;
+  /**
+   * Snapshots the workspace for an attempt edge; undefined when it is no repository or the
+   * snapshot failed. An edge where nothing changed is answered without a promise where the port
+   * can tell at once (a start after an end), with one where it waits for the writes made so far:
+   * it is on every attempt's path (docs/performance.md).
+   */
+  take(nodeId: string, iteration: number, attempt: number, edge: "start" | "end"): string | undefined | Promise<string | undefined> {
+    if (this.workspace === undefined) return this.detectThenTake(nodeId, iteration, attempt, edge);
+    if (!this.workspace) return undefined;
     // Code ran since the last edge (an attempt's end, or a start after a start: a failed attempt
     // before its retry, a parallel sibling): its writes must have been seen first (settle).
     const settle = edge === "end" || this.lastEdge === "start";
     this.lastEdge = edge;
-    if (this.last !== undefined && (await this.vcs.unchangedSince?.(this.rootDir, this.last, { settle }))) return this.last;
+    const last = this.last;
+    if (last === undefined) return this.snapshot(nodeId, iteration, attempt, edge);
+    const unchanged = this.vcs.unchangedSince?.(this.rootDir, last, { settle }) ?? false;
+    if (unchanged === true) return last;
+    if (unchanged === false) return this.snapshot(nodeId, iteration, attempt, edge);
+    return unchanged.then((same) => (same ? last : this.snapshot(nodeId, iteration, attempt, edge)));
+  }
+
+  private async detectThenTake(nodeId: string, iteration: number, attempt: number, edge: "start" | "end"): Promise<string | undefined> {
+    this.workspace = await (this.detected ??= this.detect());
+    return this.take(nodeId, iteration, attempt, edge);
+  }
+
+  private async snapshot(nodeId: string, iteration: number, attempt: number, edge: "start" | "end"): Promise<string | undefined> {
     try {
       this.last = await this.vcs.snapshot(this.rootDir, attemptRef(this.runId, nodeId, iteration, attempt, edge), `flow ${this.runId} ${nodeId}@${iteration} attempt ${attempt} ${edge}`);
       const why = await this.vcs.whyUnwatched?.(this.rootDir);

@@ -63,7 +63,9 @@ export function readEntries(buf: Buffer): { entries: Entries; extensionsAt: numb
   let at = 12;
   for (let n = 0; n < count; n++) {
     // Extended flags (intent-to-add, skip-worktree) and conflict stages: write-tree's own rules.
-    const flags = buf.readUInt16BE(at + 60);
+    // Bytes read directly: `readUInt16BE` per entry was a third of this loop's time in a new
+    // process, where it runs before it is optimized (at every run's first snapshot).
+    const flags = (buf[at + 60]! << 8) | buf[at + 61]!;
     if (flags & 0x7000) throw new Unsupported("extended or conflicted entry");
     const end = (flags & 0xfff) < 0xfff ? at + 62 + (flags & 0xfff) : buf.indexOf(0, at + 62);
     pathAt[n] = at + 62;
@@ -187,8 +189,8 @@ function firstEntryFrom(entries: Entries, path: Buffer): number {
 
 const pathOf = (entries: Entries, n: number) => entries.buf.subarray(entries.pathAt[n]!, entries.pathEnd[n]!);
 
-/** Git's mode of a commit entry (a "gitlink": a submodule, or a repository inside the tree). */
-const GITLINK = 0o160000;
+/** The type bits of git's mode of a commit entry (a "gitlink": a submodule, or a repository inside the tree, mode 0o160000), as the third byte of the mode holds them. */
+const GITLINK_TYPE = 0o160000 >> 8;
 
 /**
  * The paths of the gitlink entries under `prefix` (a workspace's, `/`-terminated; "" for all),
@@ -201,7 +203,9 @@ const GITLINK = 0o160000;
 export function gitlinks(entries: Entries, prefix = ""): string[] {
   const found: string[] = [];
   for (let n = 0; n < entries.count; n++) {
-    if ((entries.buf.readUInt32BE(entries.pathAt[n]! + AT.mode) & 0o170000) !== GITLINK) continue;
+    // The mode's object type is the high half of its third byte (big-endian 32 bits): read
+    // directly, as in `readEntries`.
+    if ((entries.buf[entries.pathAt[n]! + AT.mode + 2]! & 0xf0) !== GITLINK_TYPE) continue;
     const path = pathOf(entries, n).toString("utf8");
     if (path.startsWith(prefix)) found.push(path.slice(prefix.length));
   }

@@ -105,11 +105,14 @@ interface SchemaLike {
  */
 export async function runAgentTask(input: AgentTaskInput): Promise<{ raw: unknown; meta: AgentAttemptMeta }> {
   const tally: Tally = { calls: 0 };
+  // The calls made before the attempt failed were paid for all the same (agentSpendOf). An
+  // attempt its timeout or a cancel cuts ends with its signal's reason before this call returns:
+  // its spend is found by the signal.
+  spentBy.set(input.runtime.signal, tally);
   try {
     return await runChain(input, tally);
   } catch (error) {
-    // The calls made before the attempt failed were paid for all the same (agentSpendOf).
-    if (tally.calls > 0 && typeof error === "object" && error !== null) spentBy.set(error, { calls: tally.calls, ...(tally.usage ? { usage: tally.usage } : {}), ...(tally.costUsd !== undefined ? { costUsd: tally.costUsd } : {}) });
+    if (typeof error === "object" && error !== null) spentBy.set(error, tally);
     throw error;
   }
 }
@@ -121,19 +124,23 @@ export interface AgentSpend {
   costUsd?: number;
 }
 
-const spentBy = new WeakMap<object, AgentSpend>();
+/** Each agent attempt's running tally, by the error it failed with and by its runtime's signal. */
+const spentBy = new WeakMap<object, Tally>();
 
 /**
- * The model calls (tokens, cost) of the agent attempt `error` (or an error it caused) ended:
- * the engine records them as the failed attempt's meta, so a run's and a workflow's cost count
- * what failed attempts spent. Undefined when no call was made.
+ * The model calls (tokens, cost) of the agent attempt `error` (or an error it caused) ended, or
+ * of the attempt whose runtime signal `error` is (one its timeout or a cancel cut: the calls
+ * that had returned count their tokens): the engine records them as the attempt's meta, so a
+ * run's and a workflow's cost count what failed and cancelled attempts spent. Undefined when no
+ * call was made.
  * @example
  * const spent = agentSpendOf(error); // { calls: 4, usage: { inputTokens: 44, ... }, costUsd: 0.0001 }
+ * const cut = agentSpendOf(runtime.signal); // the same, for an attempt its timeout ended
  */
 export function agentSpendOf(error: unknown): AgentSpend | undefined {
   for (let e: unknown = error, depth = 0; typeof e === "object" && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const spent = spentBy.get(e);
-    if (spent) return spent;
+    if (spent?.calls) return { calls: spent.calls, ...(spent.usage ? { usage: { ...spent.usage } } : {}), ...(spent.costUsd !== undefined ? { costUsd: spent.costUsd } : {}) };
   }
   return undefined;
 }

@@ -61,9 +61,10 @@ export class AspectUsage {
   }
 
   /**
-   * Loads the usage of the run's recorded attempts (a resumed run): those that finished, time
-   * travel's set-aside ones included; a failed attempt's meta (what its agent spent) is left out,
-   * as `record` counts only finished attempts live.
+   * Loads the usage of the run's recorded attempts (a resumed run): those that finished, and
+   * the cancelled ones with a meta (time travel's set-aside attempts, and one a cancel cut: what
+   * its agent had spent); a failed attempt's meta (what its agent spent) is left out, as
+   * `record` counts only finished attempts live.
    */
   async load(store: StorePort, runId: string): Promise<void> {
     const rows = await store.query<{ node_id: string; iteration: number; state: string; meta_json: string | null; started_at_ms: number; finished_at_ms: number | null }>(

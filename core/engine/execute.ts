@@ -128,7 +128,8 @@ export async function executeAttempt(input: AttemptInput): Promise<AttemptOutcom
     if (end) vcs.end = end;
     return withVcs({ ok: true, row: parsed.data as Record<string, unknown>, ...(produced.meta ? { meta: produced.meta } : {}), input: produced.input });
   } catch (error) {
-    const spent = agentSpendOf(error);
+    // Cut by its timeout or a cancel, the attempt ends with the signal's reason, not its agent's error.
+    const spent = agentSpendOf(error) ?? agentSpendOf(controller.signal);
     return withVcs({ ok: false, error: asTaskError(error, desc), ...(spent ? { meta: { ...spent } } : {}) });
   } finally {
     input.signal.removeEventListener("abort", onRunAbort);

@@ -785,7 +785,7 @@ export class RunSession {
     const error = outcome.error;
     const cancelled = isFlowError(error, "TASK_CANCELLED") && (this.cancelAsked() || this.fatal !== null || r.removed === true);
     if (cancelled) {
-      attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, r.attempt, "cancelled", now, { error: errorToJson(error) });
+      attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, r.attempt, "cancelled", now, { error: errorToJson(error), meta: outcome.meta });
       this.setNode(n, "cancelled");
       this.emit({ type: "TaskCancelled", nodeId: d.nodeId, iteration: d.iteration, attempt: r.attempt, reason: r.removed ? "removed-from-tree" : this.fatal ? "run-failed" : "run-cancelled" });
       return;

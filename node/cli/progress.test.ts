@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FlowEvent } from "../../core/engine/index.js";
-import { ProgressLines } from "./progress.js";
+import { ProgressLines, RunTally } from "./progress.js";
 
 const base = { runId: "r", nodeId: "poll", iteration: 0, timestampMs: Date.UTC(2026, 10, 29, 12, 0, 0), seq: 0 };
 const started = (attempt: number) => ({ ...base, type: "TaskStarted", attempt }) as FlowEvent;
@@ -25,5 +25,23 @@ describe("flow up's progress lines", () => {
       "✓ poll 5 ms",
       "▸ poll (attempt 6)",
     ]);
+  });
+});
+
+describe("flow up's closing line", () => {
+  const generation = (usage: { inputTokens: number; outputTokens: number } | undefined, costUsd?: number) =>
+    ({ ...base, type: "AgentGenerationFinished", attempt: 1, generation: 1, ok: usage !== undefined, durationMs: 5, model: "m", provider: "p", ...(usage ? { usage } : {}), ...(costUsd !== undefined ? { costUsd } : {}) }) as FlowEvent;
+  const result = { runId: "r1", status: "finished" } as Parameters<RunTally["summary"]>[0];
+
+  it("adds what the agents' calls spent, a call cut before it answered counting nothing", () => {
+    const tally = new RunTally();
+    for (const e of [started(1), generation({ inputTokens: 1200, outputTokens: 40 }, 0.0125), generation(undefined), started(2), generation({ inputTokens: 640, outputTokens: 24 }, 0.0007), finished(2)]) tally.observe(e);
+    expect(tally.summary(result, 1200)).toBe("Run r1 finished in 1.2 s: 1 task finished, 0 failed, 0 skipped; 2 attempts; agents: 1,840 in / 64 out tokens, $0.0132.");
+  });
+
+  it("says nothing of agents where none ran", () => {
+    const tally = new RunTally();
+    for (const e of [started(1), finished(1)]) tally.observe(e);
+    expect(tally.summary(result, 5)).toBe("Run r1 finished in 5 ms: 1 task finished, 0 failed, 0 skipped; 1 attempt.");
   });
 });

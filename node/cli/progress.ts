@@ -4,9 +4,11 @@
  * events), and the summary `flow up` prints at the end of a run. `--json` prints the events as
  * NDJSON instead.
  */
+import { addUsage, type AgentUsage } from "../../core/agents/index.js";
 import type { FlowEvent, RunResult } from "../../core/engine/index.js";
 import { formatCount, plural } from "../../core/util/index.js";
 import { painter } from "./command.js";
+import { formatUsage } from "./transcript-print.js";
 
 const node = (e: { nodeId: string; iteration: number }) => (e.iteration ? `${e.nodeId}#${e.iteration}` : e.nodeId);
 
@@ -153,10 +155,17 @@ export class RunTally {
   private events = 0;
   /** Runs that continued as new (`flow up` follows them into their next runs). */
   private continued = 0;
+  /** What the agents' model calls spent, failed and cut attempts included (as `flow runs` counts it). */
+  private usage: (AgentUsage & { costUsd?: number }) | undefined;
 
   observe(e: FlowEvent): void {
     this.events++;
-    if (e.type === "RunContinued") this.continued++;
+    if (e.type === "AgentGenerationFinished") {
+      if (e.usage || e.costUsd !== undefined) {
+        const costUsd = e.costUsd === undefined ? this.usage?.costUsd : (this.usage?.costUsd ?? 0) + e.costUsd;
+        this.usage = { ...addUsage(this.usage, e.usage), ...(costUsd !== undefined ? { costUsd } : {}) };
+      }
+    } else if (e.type === "RunContinued") this.continued++;
     else if (e.type === "TaskStarted") this.attempts++;
     else if (e.type === "TaskFinished") this.finished++;
     else if (e.type === "TaskCacheHit") this.cached++;
@@ -165,14 +174,15 @@ export class RunTally {
   }
 
   /**
-   * `Run r1 finished in 1.2 s: 5 tasks finished, 0 failed, 1 skipped; 6 attempts.`; after a
-   * chain of runs that continued as new, the last run's, with the chain's counts:
+   * `Run r1 finished in 1.2 s: 5 tasks finished, 0 failed, 1 skipped; 6 attempts.`, and where
+   * agents ran, what they spent: `...; 6 attempts; agents: 1,840 in / 64 out tokens, $0.0132.`;
+   * after a chain of runs that continued as new, the last run's, with the chain's counts:
    * `Run r3 finished in 2 s, the last of 3 runs (continued as new): ...`.
    */
   summary(result: RunResult, elapsedMs: number): string {
     if (this.events === 0) return `Run ${result.runId} is ${result.status} already; nothing ran.`;
     const cached = this.cached ? `, ${formatCount(this.cached)} from cache` : "";
     const chain = this.continued && result.status !== "continued" ? `, the last of ${formatCount(this.continued + 1)} runs (continued as new)` : "";
-    return `Run ${result.runId} ${result.status} in ${formatDuration(elapsedMs)}${chain}: ${plural(this.finished, "task")} finished, ${formatCount(this.failed)} failed, ${formatCount(this.skipped)} skipped${cached}; ${plural(this.attempts, "attempt")}.`;
+    return `Run ${result.runId} ${result.status} in ${formatDuration(elapsedMs)}${chain}: ${plural(this.finished, "task")} finished, ${formatCount(this.failed)} failed, ${formatCount(this.skipped)} skipped${cached}; ${plural(this.attempts, "attempt")}${this.usage ? `; agents: ${formatUsage(this.usage)}` : ""}.`;
   }
 }

@@ -45,6 +45,8 @@ describe("agent transcripts in the terminal", () => {
     expect(up.code, up.out).toBe(0);
     expect(up.out).toContain('⚙ ask › read {"path":"../../../etc/passwd"}');
     expect(up.out).toMatch(/✗ ask › read refused TOOL_[A-Z_]+/);
+    // The closing line says what the agents spent, as `flow runs` does below.
+    expect(up.out).toMatch(/^Run t1 finished in .*; 1 attempt; agents: 22 in \/ 14 out tokens, <\$0\.0001\.$/m);
     const quiet = await flowUp(["--run-id", "t2", "--no-tools"], env);
     expect(quiet.code, quiet.out).toBe(0);
     expect(quiet.out).not.toContain("⚙");

@@ -23,6 +23,7 @@ import { differs, outputValue, pairTasks, timeSpent } from "./compare/compare-mo
 import { isEnded } from "./run-detail/run-status-rules.js";
 import "../components/view-layout.css";
 import "./compare.css";
+import { workflowTitle } from "../components/workflow-label.js";
 
 type Side = "a" | "b";
 
@@ -63,7 +64,7 @@ export default function Compare() {
               </tr>
             </thead>
             <tbody>
-              <Fact label="Workflow" cell={(r) => r.workflowKey ?? r.workflowName ?? "—"} sides={sides} />
+              <Fact label="Workflow" cell={(r) => workflowTitle(r) ?? "—"} sides={sides} />
               <Fact label="Status" cell={(r) => <StatusBadge status={r.status} />} sides={sides} />
               <Fact label="Started" cell={(r) => formatAgo(r.createdAtMs, now())} sides={sides} />
               <Fact label="Duration" testId="compare-duration" cell={(r) => formatDuration((r.finishedAtMs ?? now()) - r.createdAtMs)} sides={sides} />
@@ -224,7 +225,7 @@ function RunPicker(props: { side: Side; value: string | undefined; other: string
         <For each={options()}>
           {(r) => (
             <option value={r.runId} selected={r.runId === props.value}>
-              {r.workflowKey ?? r.workflowName ?? "run"} · {r.runId} · {r.status}
+              {workflowTitle(r) ?? "run"} · {r.runId} · {r.status}
             </option>
           )}
         </For>

@@ -22,6 +22,7 @@ import { isRanged, RANGE_CHOICES, type RangeChoice, rangeMatcher, readRunsOrder,
 import { keepFirstPage, readFirstPage } from "./runs-first-page.js";
 import { RunsTable } from "./runs-table.js";
 import "./runs-list.css";
+import { servedAs } from "../components/workflow-label.js";
 
 const newestFirst = (a: GatewayRunSummaryRow, b: GatewayRunSummaryRow) => b.createdAtMs - a.createdAtMs || (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0);
 
@@ -84,15 +85,18 @@ export default function RunsList() {
   });
   // Workflows of the workspace, and those of stored runs it no longer serves (read when the
   // number of runs changes, without subscribing to every row).
+  // Each is named as its runs are (ui/components/workflow-label.ts), its key beside a name that differs.
   const workflowChoices = createMemo(() => {
-    const keys = new Set<string>(workflows.isReady ? workflows().map((w) => w.key) : []);
+    const names = new Map<string, string | null>(workflows.isReady ? workflows().map((w) => [w.key, w.name]) : []);
     if (all().length) {
       untrack(() => {
-        for (const r of all()) if (r.workflowKey) keys.add(r.workflowKey);
+        for (const r of all()) if (r.workflowKey && !names.get(r.workflowKey)) names.set(r.workflowKey, r.workflowName);
       });
     }
-    if (filter().workflow) keys.add(filter().workflow!);
-    return [...keys].sort();
+    if (filter().workflow && !names.has(filter().workflow!)) names.set(filter().workflow!, null);
+    return [...names]
+      .map(([key, name]) => ({ key, label: servedAs({ workflowKey: key, workflowName: name }) ? `${name} (${key})` : key }))
+      .sort((a, b) => a.label.localeCompare(b.label));
   });
 
   const [sel, setSel] = createSignal<Selection>(EMPTY_SELECTION);
@@ -148,8 +152,8 @@ export default function RunsList() {
             </option>
             <For each={workflowChoices()}>
               {(w) => (
-                <option value={w} selected={filter().workflow === w}>
-                  {w}
+                <option value={w.key} selected={filter().workflow === w.key}>
+                  {w.label}
                 </option>
               )}
             </For>

@@ -18,6 +18,7 @@ import { StatusBadge } from "../components/status-badge.js";
 import { hasEnded, runDurationMs, startedByLabel } from "./run-facts.js";
 import { type Selection, toggleAll, toggleSelection } from "./run-selection.js";
 import type { RunsOrder, SortKey } from "./runs-sort.js";
+import { servedAs, workflowTitle } from "../components/workflow-label.js";
 
 const ROW_HEIGHT = 44;
 /** Rows the table keeps in sight however short the page. */
@@ -193,8 +194,8 @@ export function RunsTable(props: RunsTableProps) {
                         )}
                       </Show>
                     </span>
-                    <span role="cell" class="runs-ellipsis" title={r().workflowName ?? undefined}>
-                      {r().workflowKey ?? r().workflowName ?? "—"}
+                    <span role="cell" class="runs-ellipsis" title={servedAs(r()) ?? workflowTitle(r())}>
+                      {workflowTitle(r()) ?? "—"}
                     </span>
                     <span role="cell" class="muted runs-ellipsis">
                       {startedByLabel(r()) ?? "—"}

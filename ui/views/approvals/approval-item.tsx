@@ -15,6 +15,7 @@ import { isQueued } from "../../../sync/index.js";
 import { QueuedDecision, queuedDecisionOf, queuedWrites } from "../../workspace/pending-writes.js";
 import { describeResolution, dueOf, modeOf, moveItem, optionsOf, titleOf, whoMayDecide } from "./approval-model.js";
 import { HumanTaskForm } from "./human-task-form.js";
+import { workflowTitle } from "../../components/workflow-label.js";
 
 /** What became of an action (shown in the inbox's log, which outlives the item). */
 export interface Outcome {
@@ -86,7 +87,7 @@ export function ApprovalItem(props: {
   const [busy, setBusy] = createSignal(false);
   const idBase = () => `${props.row.runId}-${props.row.nodeId}-${props.row.iteration}`.replace(/[^\w-]/g, "_");
   const labelOf = (key: string) => optionsOf(props.row).find((o) => o.key === key)?.label ?? key;
-  const workflow = () => props.run?.workflowName ?? props.run?.workflowKey ?? null;
+  const workflow = () => workflowTitle(props.run) ?? null;
 
   /** After APPROVAL_ALREADY_DECIDED: what the winner decided. */
   async function winningDecision(): Promise<string> {

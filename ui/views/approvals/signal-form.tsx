@@ -16,6 +16,7 @@ import { checkJson, skeletonOf } from "../../components/json-check.js";
 import { JsonField } from "../../components/json-field.js";
 import { useConnection } from "../../flow-context.js";
 import type { Outcome } from "./approval-item.js";
+import { workflowTitle } from "../../components/workflow-label.js";
 
 /**
  * The signal form.
@@ -48,8 +49,7 @@ export function SignalForm(props: { runs: GatewayRunSummaryRow[]; now: number; o
   const list = () => waits.latest ?? [];
   const chosen = createMemo<WaitInfo | undefined>(() => list().find((w) => runNodeKey(w) === params.signal) ?? list()[0]);
   const workflowOf = (runId: string) => {
-    const run = props.runs.find((r) => r.runId === runId);
-    return run?.workflowName ?? run?.workflowKey ?? null;
+    return workflowTitle(props.runs.find((r) => r.runId === runId)) ?? null;
   };
   const [payload, setPayload] = createSignal("{}");
   const [busy, setBusy] = createSignal(false);

@@ -18,6 +18,7 @@ import { StatusBadge } from "../../components/status-badge.js";
 import { useConnection } from "../../flow-context.js";
 import { startedByLabel } from "../run-facts.js";
 import "./run-header.css";
+import { servedAs, workflowTitle } from "../../components/workflow-label.js";
 
 /**
  * The header of a run.
@@ -45,7 +46,9 @@ export function RunHeader(props: { run: GatewayRunRow; events: readonly GatewayR
     <section class="run-header card" aria-label="Run">
       <div class="run-header-top">
         <h1>
-          <span class="run-header-workflow">{run().workflowKey ?? run().workflowName ?? "unknown workflow"}</span>
+          <span class="run-header-workflow" title={servedAs(run())}>
+            {workflowTitle(run()) ?? "unknown workflow"}
+          </span>
           <span class="run-header-id mono" title={run().runId}>
             {run().runId}
           </span>
@@ -108,7 +111,7 @@ export function RunHeader(props: { run: GatewayRunRow; events: readonly GatewayR
               {(c) => (
                 <li>
                   <A href={`/runs/${encodeURIComponent(c.runId)}`} class="mono">
-                    {c.workflowKey ?? c.workflowName ?? "run"} · {c.runId.slice(0, 12)}
+                    {workflowTitle(c) ?? "run"} · {c.runId.slice(0, 12)}
                   </A>{" "}
                   <StatusBadge status={c.status} />
                 </li>

@@ -5,7 +5,7 @@
  * signal or timer answered, a task skipped or cancelled before it started); and which of its
  * attempts show as rows (`foldAttempts`).
  */
-import { type Folded, foldAlike, isFolded } from "../../../core/util/index.js";
+import { type Folded, foldAlike } from "../../../core/util/index.js";
 
 /**
  * The note in place of a node's attempts when it has none.
@@ -29,8 +29,6 @@ export interface FoldableAttempt {
 
 /** A row of the attempts table: an attempt (the object given, so rows of a list that grows keep their elements), or the attempts folded between two. */
 export type AttemptRow<A extends FoldableAttempt> = A | Folded<A>;
-
-export { isFolded };
 
 /**
  * The rows of a node's attempts table. A task retried for days (retries are unbounded by

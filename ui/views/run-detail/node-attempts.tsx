@@ -17,7 +17,8 @@ import { formatCount, formatDuration, formatUsage, plural } from "../../componen
 import { StatusBadge } from "../../components/status-badge.js";
 import { useConnection } from "../../flow-context.js";
 import { changeNote } from "../../../core/time-travel/index.js";
-import { foldAttempts, isFolded, noAttemptsNote } from "./attempts-model.js";
+import { isFolded } from "../../../core/util/index.js";
+import { foldAttempts, noAttemptsNote } from "./attempts-model.js";
 import { FilePatch } from "./file-patch.js";
 import { ResetDecisions } from "./reset-decisions.js";
 import { whyNotRewind } from "./run-status-rules.js";

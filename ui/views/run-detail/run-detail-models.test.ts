@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { GatewayRunEventRow, GatewayRunNode, GatewayRunTreeRow } from "../../../core/data/index.js";
 import type { XmlNode } from "../../../core/jsx/host.js";
-import { foldAttempts, isFolded, noAttemptsNote } from "./attempts-model.js";
+import { isFolded } from "../../../core/util/index.js";
+import { foldAttempts, noAttemptsNote } from "./attempts-model.js";
 import { patchLines } from "./patch-model.js";
 import { buildTimeline, tickStep } from "./timeline-model.js";
 import { buildTree, groupTitle, visibleItems } from "./tree-model.js";

@@ -77,4 +77,44 @@ describe.each(testBackends)("Aspects on $name", (backend) => {
     expect(calls).toEqual(["a", "b"]);
     expect((await new FlowDb(again.db).listNodes(first.runId)).find((n) => n.nodeId === "c")?.state).toBe("cancelled");
   });
+
+  it("counts what finished attempts spent, not a failed one's, live and after a resume", async () => {
+    const { api, location } = await backend.open(schemas);
+    const calls: string[] = [];
+    const pause = new AbortController();
+    // a's first attempt answers no row four times (its corrections included): 400 tokens, which
+    // the run's cost counts (docs/agents.md "Cost") and the budget does not. Its retry: 100.
+    let asked = 0;
+    const flaky: AgentLike = {
+      id: "flaky",
+      generate: async (args) => {
+        asked++;
+        if (asked === 5) pause.abort();
+        return { ...(await spender(100, calls).generate(args)), ...(asked <= 4 ? { text: "no row" } : {}) };
+      },
+    };
+    const make = (a: typeof api) =>
+      a.flow(() => (
+        <a.Workflow name="failed-spend">
+          <a.Aspects id="budget" tokenBudget={{ max: 250, onExceeded: "skip-remaining" }}>
+            <a.Task id="a" output={a.outputs.note} agent={flaky} retries={1}>Write.</a.Task>
+            <a.Task id="b" output={a.outputs.note} agent={spender(100, calls)}>Write.</a.Task>
+            <a.Task id="c" output={a.outputs.note} agent={spender(100, calls)}>Write.</a.Task>
+          </a.Aspects>
+        </a.Workflow>
+      ));
+    const first = await runWorkflow(make(api), { input: {}, pauseSignal: pause.signal });
+    expect(first.status).toBe("paused");
+    expect(calls).toEqual(["a", "a", "a", "a", "a"]);
+    const attempts = await new FlowDb(api.db).listAttempts(first.runId, "a");
+    expect(attempts.map((x) => [x.state, (x.meta as { usage?: { totalTokens?: number } } | null)?.usage?.totalTokens])).toEqual([
+      ["failed", 400],
+      ["finished", 100],
+    ]);
+    const { api: again } = await backend.open(schemas, { sameStoreAs: location });
+    const second = await runWorkflow(make(again), { runId: first.runId, resume: true });
+    // 100 counted from the store, not 500: b and c fit in 250.
+    expect(second.status).toBe("finished");
+    expect(calls.slice(5)).toEqual(["b", "c"]);
+  });
 });

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
-import { type AgentLike, FlowDb, runWorkflow } from "durable-flow";
+import { type AgentLike, type FlowApi, FlowDb, type FlowNode, runWorkflow } from "durable-flow";
 import { testBackends } from "../testing/backends.js";
 
 const schemas = { note: z.object({ text: z.string() }) };
@@ -17,6 +17,22 @@ const spender = (tokens: number, calls: string[]): AgentLike => ({
     return { text: JSON.stringify({ text: "ok" }), usage: { inputTokens: tokens / 2, outputTokens: tokens / 2, totalTokens: tokens } };
   },
 });
+
+/**
+ * A workflow whose Aspects block "budget" (`skip-remaining` past `max` tokens, `latencySlo` where
+ * given) holds `lead`'s tasks, then b and c, which spend 100 tokens each.
+ */
+function budgeted(a: FlowApi<typeof schemas>, name: string, max: number, calls: string[], lead: () => FlowNode, latencySlo?: { maxMs: number; perTask: number; onExceeded: "warn" }) {
+  return a.flow(() => (
+    <a.Workflow name={name}>
+      <a.Aspects id="budget" tokenBudget={{ max, onExceeded: "skip-remaining" }} {...(latencySlo ? { latencySlo } : {})}>
+        {lead()}
+        <a.Task id="b" output={a.outputs.note} agent={spender(100, calls)}>Write.</a.Task>
+        <a.Task id="c" output={a.outputs.note} agent={spender(100, calls)}>Write.</a.Task>
+      </a.Aspects>
+    </a.Workflow>
+  ));
+}
 
 describe.each(testBackends)("Aspects on $name", (backend) => {
   it("fails the run when the token budget is exceeded, or skips the rest of the block", async () => {
@@ -55,16 +71,19 @@ describe.each(testBackends)("Aspects on $name", (backend) => {
     const calls: string[] = [];
     const pause = new AbortController();
     const make = (a: typeof api) =>
-      a.flow(() => (
-        <a.Workflow name="resume">
-          <a.Aspects id="budget" tokenBudget={{ max: 150, onExceeded: "skip-remaining" }} latencySlo={{ maxMs: 60_000, perTask: 1, onExceeded: "warn" }}>
+      budgeted(
+        a,
+        "resume",
+        150,
+        calls,
+        () => (
+          <>
             <a.Task id="slow" output={a.outputs.note}>{async () => (await new Promise((r) => setTimeout(r, 15)), { text: "slow" })}</a.Task>
             <a.Task id="a" output={a.outputs.note} agent={{ ...spender(100, calls), generate: async (args) => (pause.abort(), spender(100, calls).generate(args)) }}>Write.</a.Task>
-            <a.Task id="b" output={a.outputs.note} agent={spender(100, calls)}>Write.</a.Task>
-            <a.Task id="c" output={a.outputs.note} agent={spender(100, calls)}>Write.</a.Task>
-          </a.Aspects>
-        </a.Workflow>
-      ));
+          </>
+        ),
+        { maxMs: 60_000, perTask: 1, onExceeded: "warn" },
+      );
     const first = await runWorkflow(make(api), { input: {}, pauseSignal: pause.signal });
     // Paused after a (100 tokens): within budget so far.
     expect(first.status).toBe("paused");
@@ -87,22 +106,13 @@ describe.each(testBackends)("Aspects on $name", (backend) => {
     let asked = 0;
     const flaky: AgentLike = {
       id: "flaky",
-      generate: async (args) => {
-        asked++;
-        if (asked === 5) pause.abort();
-        return { ...(await spender(100, calls).generate(args)), ...(asked <= 4 ? { text: "no row" } : {}) };
+      generate: async () => {
+        calls.push("a");
+        if (++asked === 5) pause.abort();
+        return { text: asked <= 4 ? "no row" : JSON.stringify({ text: "ok" }), usage: { inputTokens: 50, outputTokens: 50, totalTokens: 100 } };
       },
     };
-    const make = (a: typeof api) =>
-      a.flow(() => (
-        <a.Workflow name="failed-spend">
-          <a.Aspects id="budget" tokenBudget={{ max: 250, onExceeded: "skip-remaining" }}>
-            <a.Task id="a" output={a.outputs.note} agent={flaky} retries={1}>Write.</a.Task>
-            <a.Task id="b" output={a.outputs.note} agent={spender(100, calls)}>Write.</a.Task>
-            <a.Task id="c" output={a.outputs.note} agent={spender(100, calls)}>Write.</a.Task>
-          </a.Aspects>
-        </a.Workflow>
-      ));
+    const make = (a: typeof api) => budgeted(a, "failed-spend", 250, calls, () => <a.Task id="a" output={a.outputs.note} agent={flaky} retries={1}>Write.</a.Task>);
     const first = await runWorkflow(make(api), { input: {}, pauseSignal: pause.signal });
     expect(first.status).toBe("paused");
     expect(calls).toEqual(["a", "a", "a", "a", "a"]);

@@ -1084,7 +1084,8 @@ export class RunSession {
         this.running.delete(c.key);
         const d = r.task.desc;
         const n = this.nodes.get(c.key)!;
-        attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, r.attempt, "cancelled", this.now());
+        // What its agent had spent counts, as for an attempt the loop settles (settle).
+        attemptSql.settle(this.batch, this.runId, d.nodeId, d.iteration, r.attempt, "cancelled", this.now(), { meta: c.outcome.meta });
         this.setNode(n, "cancelled");
         const reason = this.cancelAsked() ? "run-cancelled" : this.continuation ? "run-continued" : "run-failed";
         this.emit({ type: "TaskCancelled", nodeId: d.nodeId, iteration: d.iteration, attempt: r.attempt, reason });

@@ -278,7 +278,10 @@ async function generateOnce(agent: AgentLike, agentIndex: number, call: AgentGen
   try {
     result = await agent.generate(gen ? { ...call, onEvent: (e) => (listen?.(e), gen.onEvent(e)) } : call);
   } catch (error) {
-    gen?.end({ ok: false, error });
+    // A call its attempt's timeout or a cancel cut fails with whatever the SDK makes of the
+    // aborted stream ("Failed to process successful response"): the transcript says why.
+    const signal = input.runtime.signal;
+    gen?.end({ ok: false, error: signal.aborted && signal.reason ? signal.reason : error });
     throw error;
   }
   const f = resultFields(result);

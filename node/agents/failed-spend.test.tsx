@@ -34,7 +34,7 @@ async function ask(turns: ScriptedTurn[], timeoutMs: number | undefined, options
   const result = await runWorkflow(wf, { input: {}, rootDir: dir, prices: PRICES, ...options(server) });
   const flowDb = new FlowDb(db);
   const [attempt] = await flowDb.listAttempts(result.runId, "ask");
-  return { result, server, attempt, usage: await flowDb.getRunUsage(result.runId) };
+  return { result, server, attempt, usage: await flowDb.getRunUsage(result.runId), transcript: await flowDb.getTranscript(result.runId, "ask") };
 }
 
 /** Two answers that are no row, then one that streams for 3 s: the attempt is cut during the third call. */
@@ -52,12 +52,14 @@ it("records the tokens and cost of an agent attempt that failed, in the attempt 
 });
 
 it("records what an agent attempt its timeout cut had spent: the calls that returned", async () => {
-  const { result, server, attempt, usage } = await ask(SLOW_THIRD, 1_000);
+  const { result, server, attempt, usage, transcript } = await ask(SLOW_THIRD, 1_000);
   expect(result).toMatchObject({ status: "failed", error: { code: "TASK_TIMEOUT" } });
   expect(server.requests).toHaveLength(3);
   // Three calls made; the third never answered, so its tokens are not known.
   expect(attempt).toMatchObject({ state: "failed", meta: { calls: 3, usage: { inputTokens: 22, outputTokens: 14 } } });
   expect(usage.total).toMatchObject({ inputTokens: 22, outputTokens: 14, attempts: 1 });
+  // The cut call says why it ended, not what the SDK made of the aborted stream.
+  expect(transcript[0]!.generations.map((g) => g.error?.code ?? g.status)).toEqual(["finished", "finished", "TASK_TIMEOUT"]);
 });
 
 it("records what an agent attempt a cancel of its run cut had spent", async () => {

@@ -54,7 +54,7 @@ describe("agent transcripts in the terminal", () => {
     const node = io(dir);
     expect(await main(["runs", "t1", "--node", "ask", "--db", env.FLOW_TEST_DB], node)).toBe(0);
     const text = node.out.join("");
-    expect(text).toContain("Attempt 1");
+    expect(text).toContain("Attempt 1 · finished");
     expect(text).toContain("generation 1");
     expect(text).toContain("weather · gpt-4o-mini · finished");
     expect(text).toContain("prompt: Respond by outputting only a raw JSON object");

@@ -33,18 +33,30 @@ export function formatToolEvent(e: FlowEvent, color: boolean): string | null {
   return null;
 }
 
+/** How an attempt ended, as the store recorded it (`AttemptRecord`'s fields). */
+export interface AttemptOutcome {
+  iteration: number;
+  attempt: number;
+  state: string;
+  error: { code?: string } | null;
+}
+
 /**
- * The transcript of a task, attempt by attempt.
+ * The transcript of a task, attempt by attempt; each headed by how it ended where `outcomes`
+ * (the task's attempts) says (`Attempt 1 · failed TASK_TIMEOUT`).
  * @example
- * io.stdout(formatTranscript(await db.getTranscript(runId, "fix"), false));
+ * io.stdout(formatTranscript(await db.getTranscript(runId, "fix"), false, await db.listAttempts(runId, "fix")));
  */
-export function formatTranscript(attempts: TranscriptAttempt[], color: boolean): string {
+export function formatTranscript(attempts: TranscriptAttempt[], color: boolean, outcomes: AttemptOutcome[] = []): string {
   const c = painter(color);
   if (attempts.length === 0) return "No agent transcript (the task ran no agent, or has not started).\n";
+  const ended = new Map(outcomes.map((o) => [`${o.iteration}:${o.attempt}`, o]));
   const out: string[] = [];
   for (const a of attempts) {
     const spent = formatUsage(a.usage && { ...a.usage, ...(a.costUsd !== undefined ? { costUsd: a.costUsd } : {}) });
-    out.push(c(1, `Attempt ${a.attempt}${a.iteration ? ` (iteration ${a.iteration})` : ""}${a.interrupted ? " — interrupted" : ""}`) + (spent ? c(90, `  ${spent}`) : ""));
+    const outcome = ended.get(`${a.iteration}:${a.attempt}`);
+    const state = outcome && outcome.state !== "in-progress" ? c(outcome.state === "finished" ? 32 : 31, ` · ${outcome.state}${outcome.error?.code ? ` ${outcome.error.code}` : ""}`) : "";
+    out.push(c(1, `Attempt ${a.attempt}${a.iteration ? ` (iteration ${a.iteration})` : ""}${a.interrupted ? " — interrupted" : ""}`) + state + (spent ? c(90, `  ${spent}`) : ""));
     for (const g of a.generations) {
       const who = [g.agentId, g.engine, g.model].filter(Boolean).join(" · ");
       out.push(`  ${c(36, `generation ${g.generation}`)} ${c(90, `${who}${g.schemaRetry ? ` · correction ${g.schemaRetry}` : ""} · ${g.status}${g.durationMs !== undefined ? ` · ${g.durationMs} ms` : ""}`)}`);

@@ -122,7 +122,7 @@ async function showNode(db: FlowDb, runId: string, nodeId: string, opts: { json:
   const transcript = await db.getTranscript(runId, nodeId);
   if (opts.json) return io.stdout(`${JSON.stringify(transcript, null, 2)}
 `);
-  io.stdout(formatTranscript(transcript, useColor(io)));
+  io.stdout(formatTranscript(transcript, useColor(io), await db.listAttempts(runId, nodeId)));
 }
 
 async function showRun(db: FlowDb, runId: string, opts: { json: boolean; events: number; where: StoreOptions }, io: CliIO): Promise<void> {

@@ -25,7 +25,7 @@ import { correctionPrompt, extractAgentOutput, withRequiredOutput } from "./outp
 import { costOf } from "./prices.js";
 import type { PriceTable } from "./prices.js";
 import type { AttemptTranscript } from "./transcript.js";
-import type { AgentGenerateOptions, AgentLike, AgentMessage, AgentUsage } from "./types.js";
+import type { AgentEvent, AgentGenerateOptions, AgentLike, AgentMessage, AgentUsage } from "./types.js";
 import { addUsage, normalizeUsage } from "./usage.js";
 
 /** Correction calls made after an output fails its schema, unless the input says otherwise. */
@@ -269,15 +269,30 @@ interface Tally {
   calls: number;
 }
 
+/** Adds `usage` and `cost` to what `tally` has spent. */
+function addSpend(tally: Tally, usage: AgentUsage | undefined, cost: number | undefined): void {
+  tally.usage = addUsage(tally.usage, usage);
+  if (cost !== undefined) tally.costUsd = (tally.costUsd ?? 0) + cost;
+}
+
 /** One generate call, recorded in the attempt's transcript when there is one. */
 async function generateOnce(agent: AgentLike, agentIndex: number, call: AgentGenerateOptions, input: AgentTaskInput, tally: Tally): Promise<unknown> {
   tally.calls++;
   const gen = input.transcript?.begin(agent, agentIndex, call);
   const listen = call.onEvent;
+  // The steps that ended before the call failed (an SDK tool loop's) were paid for: a call that
+  // fails reports no usage of its own, so theirs is what it spent.
+  const stepped: Tally = { calls: 0 };
+  const onEvent = (e: AgentEvent) => {
+    if (e.type === "usage") addSpend(stepped, e.usage, costOf(e.model, e.usage, input.prices));
+    listen?.(e);
+    gen?.onEvent(e);
+  };
   let result: unknown;
   try {
-    result = await agent.generate(gen ? { ...call, onEvent: (e) => (listen?.(e), gen.onEvent(e)) } : call);
+    result = await agent.generate(gen ? { ...call, onEvent } : call);
   } catch (error) {
+    addSpend(tally, stepped.usage, stepped.costUsd);
     // A call its attempt's timeout or a cancel cut fails with whatever the SDK makes of the
     // aborted stream ("Failed to process successful response"): the transcript says why.
     const signal = input.runtime.signal;
@@ -285,9 +300,7 @@ async function generateOnce(agent: AgentLike, agentIndex: number, call: AgentGen
     throw error;
   }
   const f = resultFields(result);
-  tally.usage = addUsage(tally.usage, f.usage);
-  const cost = costOf(f.model, f.usage, input.prices);
-  if (cost !== undefined) tally.costUsd = (tally.costUsd ?? 0) + cost;
+  addSpend(tally, f.usage, costOf(f.model, f.usage, input.prices));
   gen?.end({ ok: true, ...f, ...(f.sessionId || !call.resumeSession ? {} : { sessionId: call.resumeSession }) });
   return result;
 }

@@ -38,6 +38,7 @@ export interface TranscriptGeneration {
   status: "running" | "finished" | "failed" | "interrupted";
   model?: string | null;
   provider?: string | null;
+  /** What it spent: its whole once finished; while running, its model steps' so far (`AgentStepUsage`). */
   usage?: AgentUsage;
   costUsd?: number;
   durationMs?: number;
@@ -131,9 +132,14 @@ export function buildTranscripts(events: readonly FlowEvent[], nodeId?: string):
           ...(e.costUsd !== undefined ? { costUsd: e.costUsd } : {}),
           ...(e.error ? { error: e.error } : {}),
         });
-        const a = attemptOf(e);
-        a.usage = addUsage(a.usage, e.usage);
-        if (e.costUsd !== undefined) a.costUsd = (a.costUsd ?? 0) + e.costUsd;
+        break;
+      }
+      case "AgentStepUsage": {
+        // A running generation's spend so far; its end replaces it with the whole.
+        const g = gens.get(genKey(e));
+        if (!g || g.status !== "running") break;
+        g.usage = addUsage(g.usage, e.usage);
+        if (e.costUsd !== undefined) g.costUsd = (g.costUsd ?? 0) + e.costUsd;
         break;
       }
       case "TaskCancelled": {
@@ -144,6 +150,13 @@ export function buildTranscripts(events: readonly FlowEvent[], nodeId?: string):
         for (const g of a.generations) if (g.status === "running") g.status = "interrupted";
         break;
       }
+    }
+  }
+  // Each attempt's spend: its generations', finished or so far.
+  for (const a of attempts.values()) {
+    for (const g of a.generations) {
+      a.usage = addUsage(a.usage, g.usage);
+      if (g.costUsd !== undefined) a.costUsd = (a.costUsd ?? 0) + g.costUsd;
     }
   }
   return [...attempts.values()];

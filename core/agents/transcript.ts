@@ -99,7 +99,14 @@ export class GenerationRecorder {
     if (e.type === "text") this.text(e.delta);
     else if (e.type === "action" && e.entryType === "message" && e.message) this.text(e.message);
     else if (e.type === "action" && (e.action.kind === "tool" || e.action.kind === "command")) this.tool(e);
+    else if (e.type === "usage") this.stepUsage(e.usage, e.model);
   };
+
+  /** A model step's usage and cost as it ends: what the generation has spent so far, live. */
+  private stepUsage(usage: AgentUsage, model: string | undefined): void {
+    const cost = costOf(model, usage, this.o.prices);
+    this.o.sink.push({ type: "AgentStepUsage", ...this.ref, usage, ...(cost !== undefined ? { costUsd: cost } : {}) });
+  }
 
   /** Records the generation's end: model, provider, usage and cost, or the error. */
   end(r: GenerationEnd): void {

@@ -124,6 +124,8 @@ export type AgentEvent =
     }
   /** Streamed answer text: an SDK model's text deltas, a CLI's streamed assistant text. */
   | { type: "text"; engine: string; delta: string }
+  /** What a model step spent as it ended (an SDK tool loop's step; `model`: the model that answered it). */
+  | { type: "usage"; engine: string; usage: AgentUsage; model?: string }
   | { type: "completed"; engine: string; ok: boolean; answer?: string; error?: string; resume?: string; usage?: AgentUsage };
 
 /** Kinds of `action` events. */

@@ -74,6 +74,12 @@ export type AgentToolCallEvent = Base<"AgentToolCall"> & GenerationRef & { callI
 /** `error.code`: the FlowError code of a refusal (`TOOL_PATH_ESCAPE`, ...); `sideEffect`/`idempotent` for Flow tools. */
 export type AgentToolResultEvent = Base<"AgentToolResult"> &
   GenerationRef & { callId: string; toolName: string; ok: boolean; output?: unknown; error?: { code?: string; message: string }; durationMs: number | null; sideEffect?: boolean; idempotent?: boolean; truncated?: boolean };
+/**
+ * What one model step of a generation spent, as the step ends (an SDK agent's tool loop runs
+ * many steps in one generation): a live sum while the generation runs. The generation's own
+ * `usage` is the whole of it once `AgentGenerationFinished` comes.
+ */
+export type AgentStepUsageEvent = Base<"AgentStepUsage"> & GenerationRef & { usage: AgentUsage; costUsd?: number };
 export type AgentGenerationFinishedEvent = Base<"AgentGenerationFinished"> &
   GenerationRef & { ok: boolean; durationMs: number; model: string | null; provider: string | null; usage?: AgentUsage; costUsd?: number; finishReason?: string; sessionId?: string; error?: { code?: string; message: string } };
 
@@ -115,6 +121,7 @@ export type FlowEvent =
   | AgentTextDeltaEvent
   | AgentToolCallEvent
   | AgentToolResultEvent
+  | AgentStepUsageEvent
   | AgentGenerationFinishedEvent;
 
 export type FlowEventType = FlowEvent["type"];

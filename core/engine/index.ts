@@ -10,6 +10,7 @@ export type { StoreBinding } from "../binding.js";
 export type { FlowCtx, InputOf, OutputsAccessor, RunOutputOf } from "./ctx.js";
 export type {
   AgentGenerationFinishedEvent,
+  AgentStepUsageEvent,
   AgentGenerationStartedEvent,
   AgentTextDeltaEvent,
   AgentToolCallEvent,

@@ -71,7 +71,7 @@ describe("ToolLoopSdkAgent", () => {
     expect(result.output).toBeUndefined();
   });
 
-  it("streams text deltas to onStdout and tool calls to onEvent when the caller listens", async () => {
+  it("streams text deltas to onStdout, tool calls and each step's usage to onEvent when the caller listens", async () => {
     let call = 0;
     const model = new MockLanguageModelV3({
       doStream: async () => {
@@ -96,7 +96,9 @@ describe("ToolLoopSdkAgent", () => {
     const result = await agent.generate({ prompt: "go", onStdout: (t) => out.push(t), onEvent: (e) => events.push(e) });
     expect(out).toEqual(["Hel", "lo"]);
     expect(result.text).toBe("Hello");
-    expect(events.map((e) => (e.type === "action" ? `${e.phase}:${e.action.title}` : e.type))).toEqual(["started:echo", "completed:echo", "text", "text"]);
+    expect(events.map((e) => (e.type === "action" ? `${e.phase}:${e.action.title}` : e.type))).toEqual(["started:echo", "completed:echo", "usage", "text", "text", "usage"]);
+    // Each step's usage as it ends (a live sum while the tool loop runs), then the whole.
+    expect(events.filter((e) => e.type === "usage").map((e) => e.type === "usage" && e.usage.totalTokens)).toEqual([4, 6]);
     expect(result.usage?.totalTokens).toBe(10);
   });
 

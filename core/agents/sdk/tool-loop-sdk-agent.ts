@@ -148,6 +148,9 @@ export class ToolLoopSdkAgent implements AgentLike {
         args.onEvent?.({ type: "action", engine: "sdk", phase: "completed", ok: true, action: { id: part.toolCallId, kind: "tool", title: part.toolName }, output: part.output });
       } else if (part.type === "tool-error") {
         args.onEvent?.({ type: "action", engine: "sdk", phase: "completed", ok: false, action: { id: part.toolCallId, kind: "tool", title: part.toolName }, error: toolError(refused.get(part.toolCallId) ?? part.error, part.toolName) });
+      } else if (part.type === "finish-step") {
+        const usage = normalizeUsage(part.usage);
+        if (usage) args.onEvent?.({ type: "usage", engine: "sdk", usage, ...(part.response?.modelId ? { model: part.response.modelId } : {}) });
       } else if (part.type === "error") throw part.error;
     }
     const [text, steps, totalUsage, finishReason, response] = await Promise.all([stream.text, stream.steps, stream.totalUsage, stream.finishReason, stream.response]);

@@ -3,8 +3,9 @@
  * workflows over a temp SQLite file) runs the `assistant` workflow's SDK agent against a local
  * scripted OpenAI-compatible server that first asks for the HTTP tool, then streams its answer
  * word by word (`everyMs`). The run page's node panel shows the tool call with its arguments
- * and result, then the streamed text while the task is still running; once it finishes, the
- * tokens and cost show in the run header, the attempt and the runs list; a reload shows the
+ * and result, then the streamed text while the task is still running, and what its first call
+ * spent in the run header; once it finishes, the tokens and cost show in the run header, the
+ * attempt and the runs list; a reload shows the
  * same transcript; the workflow's launch view charts its cost per day. Screenshots of the run
  * page (mid-generation and after), the runs list and the cost chart, in both themes, go to
  * docs/app/.
@@ -78,6 +79,9 @@ describe("a browser watches an agent's generation live (issue #26)", () => {
     const nodeState = await page.locator('[data-testid="tree-node"][data-node-id="answer"]').getAttribute("data-state");
     expect(nodeState, `the text so far: ${partial}`).not.toBe("finished");
     expect(partial).not.toContain("platform two");
+    // What the model step that asked for the tool spent (11 in + 7 out) is in the run header
+    // while the generation still runs (AgentStepUsage): the store counts it when the attempt ends.
+    await expect.poll(() => page.locator('section.run-header [data-testid="run-cost"]').textContent({ timeout: 500 }), { timeout: 2_000 }).toMatch(/^18 tokens · \$0\.\d+$/);
     expect(await panel.locator('[data-testid="generation"][data-status="running"]').count()).toBe(1);
     await shootThemes(page, "view-run-transcript-live");
 

@@ -8,7 +8,7 @@
  * when an agent's generation or attempt ends, a child run ends, or the run's status changes).
  */
 import { A } from "@solidjs/router";
-import { type Accessor, createResource, For, Show } from "solid-js";
+import { type Accessor, createMemo, createResource, For, Show } from "solid-js";
 import type { GatewayRunEventRow, GatewayRunRow, GatewayRunSummaryRow } from "../../../core/data/index.js";
 import { CopyButton } from "../../components/copy-button.js";
 import { formatAgo, formatDuration, formatUsage } from "../../components/format.js";
@@ -19,6 +19,7 @@ import { useConnection } from "../../flow-context.js";
 import { startedByLabel } from "../run-facts.js";
 import "./run-header.css";
 import { servedAs, workflowTitle } from "../../components/workflow-label.js";
+import { inFlightSpend, withInFlight } from "./live-usage.js";
 
 /**
  * The header of a run.
@@ -35,6 +36,8 @@ export function RunHeader(props: { run: GatewayRunRow; events: readonly GatewayR
     async (key) => (await cols.data.api.getRunUsage(key.split("\u0000")[3]!)).total,
   );
 
+  // What attempts still running have spent: their calls' events, which the store counts when they end.
+  const running = createMemo(() => inFlightSpend(props.events));
   const duration = () => (run().finishedAtMs ?? props.now()) - run().createdAtMs;
   /** Child runs the attempts name (Subflow) that the runs list has not loaded. */
   const childIds = () => {
@@ -90,7 +93,7 @@ export function RunHeader(props: { run: GatewayRunRow; events: readonly GatewayR
           <dt>Started by</dt>
           <dd title="Who or what started the run: the signed-in caller, a cron, or the harness that launched it">{startedByLabel(run()) ?? "—"}</dd>
         </div>
-        <Show when={formatUsage(lastAnswer(usage))}>
+        <Show when={formatUsage(withInFlight(lastAnswer(usage), running()))}>
           {(u) => (
             <div>
               <dt>Agents</dt>

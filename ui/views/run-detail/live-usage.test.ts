@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import type { GatewayRunEventRow } from "../../../core/data/index.js";
+import { inFlightSpend, withInFlight } from "./live-usage.js";
+
+let seq = 0;
+const ev = (e: Record<string, unknown>) => ({ runId: "r", iteration: 0, timestampMs: 0, seq: ++seq, ...e }) as unknown as GatewayRunEventRow;
+const tokens = (inputTokens: number, outputTokens: number, costUsd?: number) => ({ usage: { inputTokens, outputTokens }, ...(costUsd !== undefined ? { costUsd } : {}) });
+/** A call (generation) of `nodeId`'s attempt that ended, with what it spent in all. */
+const call = (nodeId: string, attempt: number, generation: number, spent: ReturnType<typeof tokens>) =>
+  ev({ type: "AgentGenerationFinished", nodeId, attempt, generation, ok: true, durationMs: 5, model: "m", provider: "p", ...spent });
+/** A model step of a call, as it ended. */
+const step = (nodeId: string, attempt: number, generation: number, spent: ReturnType<typeof tokens>) => ev({ type: "AgentStepUsage", nodeId, attempt, generation, ...spent });
+
+describe("what a run's agents spent, live", () => {
+  it("counts the calls and steps of attempts still running, not those of attempts that ended (the store has those)", () => {
+    const events = [
+      call("fix", 1, 1, tokens(1000, 100, 0.01)),
+      ev({ type: "TaskFailed", nodeId: "fix", attempt: 1, error: { code: "TASK_TIMEOUT", message: "" }, willRetry: true, continueOnFail: false }),
+      // Attempt 2: a call whose two steps its whole replaces, then a call still in its tool loop.
+      step("fix", 2, 1, tokens(300, 20, 0.003)),
+      step("fix", 2, 1, tokens(500, 30, 0.005)),
+      call("fix", 2, 1, tokens(800, 50, 0.008)),
+      step("fix", 2, 2, tokens(400, 25, 0.004)),
+      step("fix", 2, 2, tokens(500, 35, 0.005)),
+      call("review", 1, 1, tokens(100, 10)),
+      ev({ type: "TaskFinished", nodeId: "review", attempt: 1, durationMs: 5 }),
+      step("lint", 1, 1, tokens(10, 1)),
+      // A cancel without an attempt ends every attempt of its task.
+      ev({ type: "TaskCancelled", nodeId: "lint", reason: "run-cancelled" }),
+    ];
+    expect(inFlightSpend(events)).toEqual([{ inputTokens: 1700, outputTokens: 110, totalTokens: 1810, costUsd: 0.017 }]);
+  });
+
+  it("adds them to the store's total", () => {
+    const stored = { inputTokens: 1100, outputTokens: 110, totalTokens: 1210, costUsd: 0.01, attempts: 2 };
+    expect(withInFlight(stored, [{ inputTokens: 1700, outputTokens: 110, totalTokens: 1810, costUsd: 0.017 }])).toEqual({ inputTokens: 2800, outputTokens: 220, totalTokens: 3020, costUsd: 0.027 });
+    expect(withInFlight(stored, [])).toBe(stored);
+    expect(withInFlight(undefined, [{ inputTokens: 5, outputTokens: 1, totalTokens: 6 }])).toEqual({ inputTokens: 5, outputTokens: 1, totalTokens: 6 });
+  });
+});

@@ -65,3 +65,4 @@ export type {
   AgentUsage,
 } from "./types.js";
 export { addUsage, normalizeUsage, rollUpUsage } from "./usage.js";
+export { EventSpend, type Spend, sumSpend } from "./event-spend.js";

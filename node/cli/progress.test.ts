@@ -29,13 +29,28 @@ describe("flow up's progress lines", () => {
 });
 
 describe("flow up's closing line", () => {
-  const generation = (usage: { inputTokens: number; outputTokens: number } | undefined, costUsd?: number) =>
-    ({ ...base, type: "AgentGenerationFinished", attempt: 1, generation: 1, ok: usage !== undefined, durationMs: 5, model: "m", provider: "p", ...(usage ? { usage } : {}), ...(costUsd !== undefined ? { costUsd } : {}) }) as FlowEvent;
+  const ref = (attempt: number, generation: number) => ({ ...base, attempt, generation });
+  const generation = (attempt: number, n: number, usage: { inputTokens: number; outputTokens: number } | undefined, costUsd?: number) =>
+    ({ ...ref(attempt, n), type: "AgentGenerationFinished", ok: usage !== undefined, durationMs: 5, model: "m", provider: "p", ...(usage ? { usage } : {}), ...(costUsd !== undefined ? { costUsd } : {}) }) as FlowEvent;
+  const step = (attempt: number, n: number, inputTokens: number, outputTokens: number, costUsd: number) => ({ ...ref(attempt, n), type: "AgentStepUsage", usage: { inputTokens, outputTokens }, costUsd }) as FlowEvent;
   const result = { runId: "r1", status: "finished" } as Parameters<RunTally["summary"]>[0];
 
-  it("adds what the agents' calls spent, a call cut before it answered counting nothing", () => {
+  it("adds what the agents' calls spent: a call's whole, else the model steps that ended before it was cut", () => {
     const tally = new RunTally();
-    for (const e of [started(1), generation({ inputTokens: 1200, outputTokens: 40 }, 0.0125), generation(undefined), started(2), generation({ inputTokens: 640, outputTokens: 24 }, 0.0007), finished(2)]) tally.observe(e);
+    const events = [
+      started(1),
+      // A call of two steps, then its whole, which the steps do not add to.
+      step(1, 1, 500, 10, 0.005),
+      step(1, 1, 700, 30, 0.0075),
+      generation(1, 1, { inputTokens: 1200, outputTokens: 40 }, 0.0125),
+      // A call cut after one step: that step counts.
+      step(1, 2, 300, 20, 0.0003),
+      generation(1, 2, undefined),
+      started(2),
+      generation(2, 1, { inputTokens: 340, outputTokens: 4 }, 0.0004),
+      finished(2),
+    ];
+    for (const e of events) tally.observe(e);
     expect(tally.summary(result, 1200)).toBe("Run r1 finished in 1.2 s: 1 task finished, 0 failed, 0 skipped; 2 attempts; agents: 1,840 in / 64 out tokens, $0.0132.");
   });
 

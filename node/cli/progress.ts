@@ -4,7 +4,7 @@
  * events), and the summary `flow up` prints at the end of a run. `--json` prints the events as
  * NDJSON instead.
  */
-import { addUsage, type AgentUsage } from "../../core/agents/index.js";
+import { EventSpend } from "../../core/agents/index.js";
 import type { FlowEvent, RunResult } from "../../core/engine/index.js";
 import { formatCount, plural } from "../../core/util/index.js";
 import { painter } from "./command.js";
@@ -156,16 +156,12 @@ export class RunTally {
   /** Runs that continued as new (`flow up` follows them into their next runs). */
   private continued = 0;
   /** What the agents' model calls spent, failed and cut attempts included (as `flow runs` counts it). */
-  private usage: (AgentUsage & { costUsd?: number }) | undefined;
+  private readonly spend = new EventSpend();
 
   observe(e: FlowEvent): void {
     this.events++;
-    if (e.type === "AgentGenerationFinished") {
-      if (e.usage || e.costUsd !== undefined) {
-        const costUsd = e.costUsd === undefined ? this.usage?.costUsd : (this.usage?.costUsd ?? 0) + e.costUsd;
-        this.usage = { ...addUsage(this.usage, e.usage), ...(costUsd !== undefined ? { costUsd } : {}) };
-      }
-    } else if (e.type === "RunContinued") this.continued++;
+    this.spend.observe(e);
+    if (e.type === "RunContinued") this.continued++;
     else if (e.type === "TaskStarted") this.attempts++;
     else if (e.type === "TaskFinished") this.finished++;
     else if (e.type === "TaskCacheHit") this.cached++;
@@ -183,6 +179,12 @@ export class RunTally {
     if (this.events === 0) return `Run ${result.runId} is ${result.status} already; nothing ran.`;
     const cached = this.cached ? `, ${formatCount(this.cached)} from cache` : "";
     const chain = this.continued && result.status !== "continued" ? `, the last of ${formatCount(this.continued + 1)} runs (continued as new)` : "";
-    return `Run ${result.runId} ${result.status} in ${formatDuration(elapsedMs)}${chain}: ${plural(this.finished, "task")} finished, ${formatCount(this.failed)} failed, ${formatCount(this.skipped)} skipped${cached}; ${plural(this.attempts, "attempt")}${this.usage ? `; agents: ${formatUsage(this.usage)}` : ""}.`;
+    return `Run ${result.runId} ${result.status} in ${formatDuration(elapsedMs)}${chain}: ${plural(this.finished, "task")} finished, ${formatCount(this.failed)} failed, ${formatCount(this.skipped)} skipped${cached}; ${plural(this.attempts, "attempt")}${this.spendLine()}.`;
+  }
+
+  /** `; agents: 1,840 in / 64 out tokens, $0.0132` where agents ran. */
+  private spendLine(): string {
+    const spent = this.spend.total();
+    return spent ? `; agents: ${formatUsage(spent)}` : "";
   }
 }

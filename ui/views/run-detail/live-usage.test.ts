@@ -31,6 +31,13 @@ describe("what a run's agents spent, live", () => {
     expect(inFlightSpend(events)).toEqual([{ inputTokens: 1700, outputTokens: 110, totalTokens: 1810, costUsd: 0.017 }]);
   });
 
+  it("counts an attempt that ended after the store's total was asked, until the total counts it", () => {
+    const events = [call("fix", 1, 1, tokens(1000, 100, 0.01)), ev({ type: "TaskFinished", nodeId: "fix", attempt: 1, durationMs: 5 })];
+    const ended = events[1]!.seq;
+    expect(inFlightSpend(events, ended - 1)).toEqual([{ inputTokens: 1000, outputTokens: 100, totalTokens: 1100, costUsd: 0.01 }]);
+    expect(inFlightSpend(events, ended)).toEqual([]);
+  });
+
   it("adds them to the store's total", () => {
     const stored = { inputTokens: 1100, outputTokens: 110, totalTokens: 1210, costUsd: 0.01, attempts: 2 };
     expect(withInFlight(stored, [{ inputTokens: 1700, outputTokens: 110, totalTokens: 1810, costUsd: 0.017 }])).toEqual({ inputTokens: 2800, outputTokens: 220, totalTokens: 3020, costUsd: 0.027 });

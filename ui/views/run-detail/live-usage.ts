@@ -10,17 +10,19 @@ import { EventSpend, type Spend, sumSpend } from "../../../core/agents/index.js"
 import type { GatewayRunEventRow } from "../../../core/data/index.js";
 
 /**
- * What each attempt that has not ended in `events` has spent. An attempt ends with
+ * What each attempt the store's total does not count has spent: one that had not ended by
+ * `countedTo`, the seq the total was asked at (all of them by default). An attempt ends with
  * `TaskFinished`, `TaskFailed` or `TaskCancelled` (one without an attempt ends every attempt of
  * its task).
  * @example
- * inFlightSpend(events); // [{ inputTokens: 1200, outputTokens: 40, totalTokens: 1240, costUsd: 0.0125 }]
+ * inFlightSpend(events, 41); // [{ inputTokens: 1200, outputTokens: 40, totalTokens: 1240, costUsd: 0.0125 }]
  */
-export function inFlightSpend(events: readonly GatewayRunEventRow[]): Spend[] {
+export function inFlightSpend(events: readonly GatewayRunEventRow[], countedTo = Number.POSITIVE_INFINITY): Spend[] {
   const spend = new EventSpend();
   for (const e of events) {
-    if (e.type === "TaskFinished" || e.type === "TaskFailed" || e.type === "TaskCancelled") spend.drop(e);
-    else spend.observe(e);
+    if (e.type === "TaskFinished" || e.type === "TaskFailed" || e.type === "TaskCancelled") {
+      if (e.seq <= countedTo) spend.drop(e);
+    } else spend.observe(e);
   }
   return spend.perAttempt();
 }

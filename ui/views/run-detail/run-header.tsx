@@ -33,11 +33,13 @@ export function RunHeader(props: { run: GatewayRunRow; events: readonly GatewayR
   // those (and the run's status), so streamed text and compute tasks fetch nothing.
   const [usage] = createResource(
     () => `${lastUsageSeq(props.events)}\u0000${props.childRuns.filter((c) => c.finishedAtMs !== null).length}\u0000${run().status}\u0000${run().runId}`,
-    async (key) => (await cols.data.api.getRunUsage(key.split("\u0000")[3]!)).total,
+    // With the seq it was asked at: the attempts that ended by then are in it.
+    async (key) => ({ total: (await cols.data.api.getRunUsage(key.split("\u0000")[3]!)).total, seq: Number(key.split("\u0000")[0]) }),
   );
 
-  // What attempts still running have spent: their calls' events, which the store counts when they end.
-  const running = createMemo(() => inFlightSpend(props.events));
+  // What attempts the stored total does not count yet have spent: those running, and those that
+  // ended after it was asked (counted live until its next answer comes, so the sum never dips).
+  const running = createMemo(() => inFlightSpend(props.events, lastAnswer(usage)?.seq ?? 0));
   const duration = () => (run().finishedAtMs ?? props.now()) - run().createdAtMs;
   /** Child runs the attempts name (Subflow) that the runs list has not loaded. */
   const childIds = () => {
@@ -93,7 +95,7 @@ export function RunHeader(props: { run: GatewayRunRow; events: readonly GatewayR
           <dt>Started by</dt>
           <dd title="Who or what started the run: the signed-in caller, a cron, or the harness that launched it">{startedByLabel(run()) ?? "—"}</dd>
         </div>
-        <Show when={formatUsage(withInFlight(lastAnswer(usage), running()))}>
+        <Show when={formatUsage(withInFlight(lastAnswer(usage)?.total, running()))}>
           {(u) => (
             <div>
               <dt>Agents</dt>

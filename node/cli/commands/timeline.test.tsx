@@ -5,7 +5,7 @@ import { createFlow, runWorkflow } from "durable-flow";
 import { tempDir } from "../../testing/temp-dir.js";
 import { runCli } from "../testing.js";
 
-it("flow timeline folds a task's attempts that ended alike between its first and last, and --json keeps them all", async () => {
+it("flow timeline folds a task's attempts that ended alike between its first and last, says how each failed, and --json keeps them all", async () => {
   const dir = tempDir("flow-timeline-");
   const dbPath = join(dir, "flow.db");
   const api = createFlow({ out: z.object({ ok: z.boolean() }) }, { dbPath });
@@ -25,6 +25,8 @@ it("flow timeline folds a task's attempts that ended alike between its first and
   const lines = shown.stdout.split("\n").filter((l) => l.includes(" poll #"));
   expect(lines.map((l) => / poll (#\S+)/.exec(l)![1])).toEqual(["#1", "#2…#6", "#7"]);
   expect(lines[1]).toMatch(/failed +×5 /);
+  // Each failed line says how it failed.
+  expect(lines.every((l) => l.endsWith("  TASK_FAILED"))).toBe(true);
   const json = JSON.parse((await cli("timeline", "flaky-1", "--json")).stdout) as { attempts: unknown[] };
   expect(json.attempts).toHaveLength(7);
 });

@@ -38,7 +38,7 @@ export const timelineCommand: CliCommand = {
       const runId = await resolveRunId(db, given);
       const run = await db.requireRun(runId);
       const rows = await db.store.query<Record<string, unknown>>(
-        `SELECT node_id, iteration, attempt, state, started_at_ms, finished_at_ms, vcs_start_pointer, vcs_pointer FROM ${TABLES.attempts} WHERE run_id = ? ORDER BY started_at_ms, attempt`,
+        `SELECT node_id, iteration, attempt, state, started_at_ms, finished_at_ms, vcs_start_pointer, vcs_pointer, error_json FROM ${TABLES.attempts} WHERE run_id = ? ORDER BY started_at_ms, attempt`,
         [runId],
       );
       const attempts = rows.map((r) => ({
@@ -50,6 +50,7 @@ export const timelineCommand: CliCommand = {
         finishedAtMs: r.finished_at_ms === null ? null : Number(r.finished_at_ms),
         vcsStartPointer: (r.vcs_start_pointer as string | null) ?? null,
         vcsPointer: (r.vcs_pointer as string | null) ?? null,
+        errorCode: errorCodeOf(r.error_json),
       }));
       const [timeTravels, attention] = await Promise.all([listTimeTravels(db, runId), getRunAttention(db, runId)]);
       if (values.json) {
@@ -61,12 +62,12 @@ export const timelineCommand: CliCommand = {
       io.stdout(attempts.length ? "\nAttempts (in start order):\n" : "\nNo attempts yet.\n");
       const short = (p: string | null) => (p ? p.slice(0, 10) : "-");
       const line = (a: (typeof attempts)[number], name: string, took: string) =>
-        io.stdout(`  ${new Date(a.startedAtMs).toISOString().slice(11, 23)}  ${name.padEnd(28)} ${a.state.padEnd(12)} ${took.padStart(8)}  ${short(a.vcsStartPointer)} -> ${short(a.vcsPointer)}\n`);
+        io.stdout(`  ${new Date(a.startedAtMs).toISOString().slice(11, 23)}  ${name.padEnd(28)} ${a.state.padEnd(12)} ${took.padStart(8)}  ${short(a.vcsStartPointer)} -> ${short(a.vcsPointer)}${a.errorCode ? `  ${a.errorCode}` : ""}\n`);
       const task = (a: (typeof attempts)[number]) => `${a.nodeId}${a.iteration ? `@${a.iteration}` : ""}`;
       // A task retried thousands of times the same way (same state, same snapshots): its first
       // and last attempts, and one line for those between (--json lists every one).
       const alike = (a: (typeof attempts)[number], b: (typeof attempts)[number]) =>
-        a.nodeId === b.nodeId && a.iteration === b.iteration && a.state === b.state && a.vcsStartPointer === b.vcsStartPointer && a.vcsPointer === b.vcsPointer;
+        a.nodeId === b.nodeId && a.iteration === b.iteration && a.state === b.state && a.errorCode === b.errorCode && a.vcsStartPointer === b.vcsStartPointer && a.vcsPointer === b.vcsPointer;
       for (const row of foldAlike(attempts, alike)) {
         if (isFolded(row)) line(row.items[0]!, `${task(row.items[0]!)} #${row.items[0]!.attempt}…#${row.items.at(-1)!.attempt}`, `×${formatCount(row.items.length)}`);
         else line(row, `${task(row)} #${row.attempt}`, row.finishedAtMs === null ? "" : formatDuration(row.finishedAtMs - row.startedAtMs));
@@ -79,3 +80,14 @@ export const timelineCommand: CliCommand = {
     });
   },
 };
+
+/** The code of an attempt's stored error (`TASK_TIMEOUT`), or null. */
+function errorCodeOf(json: unknown): string | null {
+  if (typeof json !== "string") return null;
+  try {
+    const code = (JSON.parse(json) as { code?: unknown } | null)?.code;
+    return typeof code === "string" ? code : null;
+  } catch {
+    return null;
+  }
+}

@@ -82,6 +82,7 @@ describe("a browser watches an agent's generation live (issue #26)", () => {
     // What the model step that asked for the tool spent (11 in + 7 out) is in the run header
     // while the generation still runs (AgentStepUsage): the store counts it when the attempt ends.
     await expect.poll(() => page.locator('section.run-header [data-testid="run-cost"]').textContent({ timeout: 500 }), { timeout: 2_000 }).toMatch(/^18 tokens · \$0\.\d+$/);
+    expect(await page.locator('section.run-header [data-testid="run-cost-live"]').textContent()).toBe(" so far");
     expect(await panel.locator('[data-testid="generation"][data-status="running"]').count()).toBe(1);
     await shootThemes(page, "view-run-transcript-live");
 
@@ -93,6 +94,8 @@ describe("a browser watches an agent's generation live (issue #26)", () => {
   it("shows the tokens and cost in the run header, the generation, the attempt and the runs list", async () => {
     const panel = page.getByTestId("node-panel");
     await expect.poll(() => page.locator('section.run-header [data-testid="run-cost"]').textContent(), { timeout: 30_000 }).toMatch(/tokens · \$0\.\d+/);
+    // Ended: the stored total, no longer "so far".
+    expect(await page.locator('section.run-header [data-testid="run-cost-live"]').count()).toBe(0);
     await expect.poll(() => panel.locator('[data-testid="generation"][data-status="finished"]').count()).toBe(1);
     const gen = await panel.getByTestId("generation-usage").first().textContent();
     expect(gen).toMatch(/tokens · \$0\.\d+/);

@@ -99,8 +99,14 @@ export function RunHeader(props: { run: GatewayRunRow; events: readonly GatewayR
           {(u) => (
             <div>
               <dt>Agents</dt>
-              <dd data-testid="run-cost" title="Tokens and cost of this run's agents, child runs included">
-                {u()}
+              <dd title="Tokens and cost of this run's agents, child runs included, and of the calls of attempts still running">
+                <span data-testid="run-cost">{u()}</span>
+                <Show when={running().length > 0}>
+                  <span class="muted" data-testid="run-cost-live">
+                    {" "}
+                    so far
+                  </span>
+                </Show>
               </dd>
             </div>
           )}

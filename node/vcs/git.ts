@@ -315,10 +315,10 @@ export function createGitVcs(options: GitVcsOptions = {}): VcsPort {
     }
   }
 
-  /** The working tree is still the commit of the last snapshot (the watch saw nothing since). */
   /**
-   * Whether the working tree is still `pointer` (undefined: whatever commit is clean), as far as
-   * the watch has counted; `settle`: once it has counted the writes already made (a promise then).
+   * Whether the working tree is still `pointer`, the commit of the last snapshot (undefined:
+   * whatever commit is clean), as far as the watch has counted; `settle`: once it has counted
+   * the writes already made (a promise then).
    */
   function isClean(ws: Workspace, pointer: string | undefined, settle: boolean): boolean | Promise<boolean> {
     const now = () => !!ws.clean && (pointer === undefined || ws.clean.commit === pointer) && !!ws.watch?.trusted && ws.clean.generation === ws.watch.generation;

@@ -7,7 +7,7 @@
  * re-exports whole. docs/architecture.md "Areas and their front doors".
  */
 export type { AspectTotals } from "./aspect-usage.js";
-export { runFields, toRun } from "./row-fields.js";
+export { parse, runFields, toRun } from "./row-fields.js";
 export { eventOf, nodeFields, pendingApprovalFields, waitFields } from "./row-fields.js";
 export type { Columns, WaitFields } from "./row-fields.js";
 export { assertInputFits } from "./input.js";

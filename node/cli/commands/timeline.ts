@@ -9,6 +9,7 @@ import { type CliCommand, UsageError } from "../command.js";
 import { formatDuration } from "../progress.js";
 import { DB_HELP, parseCli, STORE_OPTIONS, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 import { resolveRunId } from "./run-id.js";
+import { parse } from "../../../core/engine/internal.js";
 import { TABLES } from "../../../core/protocol.js";
 import { foldAlike, formatCount, isFolded, plural } from "../../../core/util/index.js";
 
@@ -50,7 +51,7 @@ export const timelineCommand: CliCommand = {
         finishedAtMs: r.finished_at_ms === null ? null : Number(r.finished_at_ms),
         vcsStartPointer: (r.vcs_start_pointer as string | null) ?? null,
         vcsPointer: (r.vcs_pointer as string | null) ?? null,
-        errorCode: errorCodeOf(r.error_json),
+        errorCode: parse<{ code?: string } | null>(r.error_json)?.code ?? null,
       }));
       const [timeTravels, attention] = await Promise.all([listTimeTravels(db, runId), getRunAttention(db, runId)]);
       if (values.json) {
@@ -80,14 +81,3 @@ export const timelineCommand: CliCommand = {
     });
   },
 };
-
-/** The code of an attempt's stored error (`TASK_TIMEOUT`), or null. */
-function errorCodeOf(json: unknown): string | null {
-  if (typeof json !== "string") return null;
-  try {
-    const code = (JSON.parse(json) as { code?: unknown } | null)?.code;
-    return typeof code === "string" ? code : null;
-  } catch {
-    return null;
-  }
-}

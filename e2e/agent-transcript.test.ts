@@ -83,6 +83,10 @@ describe("a browser watches an agent's generation live (issue #26)", () => {
     // while the generation still runs (AgentStepUsage): the store counts it when the attempt ends.
     await expect.poll(() => page.locator('section.run-header [data-testid="run-cost"]').textContent({ timeout: 500 }), { timeout: 2_000 }).toMatch(/^18 tokens · \$0\.\d+$/);
     expect(await page.locator('section.run-header [data-testid="run-cost-live"]').textContent()).toBe(" so far");
+    // The attempt's row says the same of the attempt, which has no stored spend yet.
+    const running = panel.locator('[data-testid="attempt"][data-state="in-progress"]');
+    expect(await running.getByTestId("attempt-cost-live").textContent()).toMatch(/^18 tokens · \$0\.\d+ so far$/);
+    expect(await running.getByTestId("attempt-cost").count()).toBe(0);
     expect(await panel.locator('[data-testid="generation"][data-status="running"]').count()).toBe(1);
     await shootThemes(page, "view-run-transcript-live");
 
@@ -101,6 +105,7 @@ describe("a browser watches an agent's generation live (issue #26)", () => {
     expect(gen).toMatch(/tokens · \$0\.\d+/);
     expect(await panel.locator('[data-testid="generation"]').first().textContent()).toContain("gpt-4o");
     await expect.poll(() => panel.getByTestId("attempt-cost").textContent()).toMatch(/tokens · \$0\.\d+/);
+    expect(await panel.getByTestId("attempt-cost-live").count()).toBe(0);
     await page.mouse.move(0, 0);
     await shootThemes(page, "view-run-transcript");
 

@@ -42,7 +42,17 @@ export class EventSpend {
 
   /** Each attempt's spend, in the order their first spend came. */
   perAttempt(): Spend[] {
-    return [...this.attempts.values()].map((gens) => spendOf([...gens.values()].flatMap((g) => (g.whole ? [g.whole] : g.steps))));
+    return [...this.attempts.values()].map(attemptSpend);
+  }
+
+  /**
+   * One attempt's spend; undefined before any.
+   * @example
+   * spend.of({ nodeId: "fix", iteration: 0, attempt: 2 }); // { inputTokens: 1200, outputTokens: 40, totalTokens: 1240 }
+   */
+  of(ref: { nodeId: string; iteration: number; attempt: number }): Spend | undefined {
+    const gens = this.attempts.get(`${taskKey(ref)}${ref.attempt}`);
+    return gens && attemptSpend(gens);
   }
 
   /** Every attempt's spend together; undefined before any. */
@@ -67,6 +77,11 @@ export class EventSpend {
  */
 export function sumSpend(spends: readonly (Spend & { attempts?: number })[]): Spend {
   return spendOf(spends.map(({ costUsd, attempts: _attempts, ...usage }) => ({ usage, costUsd })));
+}
+
+/** An attempt's generations: each one's whole where it ended with one, else its steps. */
+function attemptSpend(gens: Map<number, { steps: Meta[]; whole?: Meta }>): Spend {
+  return spendOf([...gens.values()].flatMap((g) => (g.whole ? [g.whole] : g.steps)));
 }
 
 function taskKey(ref: { nodeId: string; iteration: number }): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { GatewayRunEventRow } from "../../../core/data/index.js";
-import { inFlightSpend, withInFlight } from "./live-usage.js";
+import { attemptSpend, inFlightSpend, withInFlight } from "./live-usage.js";
 
 let seq = 0;
 const ev = (e: Record<string, unknown>) => ({ runId: "r", iteration: 0, timestampMs: 0, seq: ++seq, ...e }) as unknown as GatewayRunEventRow;
@@ -36,6 +36,20 @@ describe("what a run's agents spent, live", () => {
     const ended = events[1]!.seq;
     expect(inFlightSpend(events, ended - 1)).toEqual([{ inputTokens: 1000, outputTokens: 100, totalTokens: 1100, costUsd: 0.01 }]);
     expect(inFlightSpend(events, ended)).toEqual([]);
+  });
+
+  it("gives one attempt's spend so far: each call's whole where it ended, its steps where it runs", () => {
+    const events = [
+      call("fix", 1, 1, tokens(1000, 100, 0.01)),
+      step("fix", 2, 1, tokens(300, 20, 0.003)),
+      call("fix", 2, 1, tokens(800, 50, 0.008)),
+      step("fix", 2, 2, tokens(400, 25, 0.004)),
+      step("review", 2, 1, tokens(7, 7)),
+      ev({ type: "AgentStepUsage", nodeId: "fix", iteration: 1, attempt: 2, generation: 1, ...tokens(9, 9) }),
+    ];
+    expect(attemptSpend(events, { nodeId: "fix", iteration: 0, attempt: 2 })).toEqual({ inputTokens: 1200, outputTokens: 75, totalTokens: 1275, costUsd: 0.012 });
+    expect(attemptSpend(events, { nodeId: "fix", iteration: 0, attempt: 3 })).toBeUndefined();
+    expect(attemptSpend(events, { nodeId: "fix", iteration: 1, attempt: 2 })).toEqual({ inputTokens: 9, outputTokens: 9, totalTokens: 18 });
   });
 
   it("adds them to the store's total", () => {

@@ -28,6 +28,18 @@ export function inFlightSpend(events: readonly GatewayRunEventRow[], countedTo =
 }
 
 /**
+ * What one attempt has spent so far, from its events (the attempts table's row of an attempt
+ * still running, whose meta the store writes when it ends); undefined before any spend.
+ * @example
+ * attemptSpend(events, { nodeId: "fix", iteration: 0, attempt: 2 }); // { inputTokens: 900, outputTokens: 60, totalTokens: 960, costUsd: 0.009 }
+ */
+export function attemptSpend(events: readonly GatewayRunEventRow[], ref: { nodeId: string; iteration: number; attempt: number }): Spend | undefined {
+  const spend = new EventSpend();
+  for (const e of events) spend.observe(e);
+  return spend.of(ref);
+}
+
+/**
  * The store's total with what running attempts have spent so far added; undefined where neither
  * has anything.
  * @example

@@ -1,7 +1,8 @@
 /**
  * @module ui/views/run-detail/node-attempts
  * Every attempt of a node iteration (a long stretch that ended alike folded to its first, its
- * last and one row between: `foldAttempts`): state, start, duration, error, agent usage, the child
+ * last and one row between: `foldAttempts`): state, start, duration, error, agent usage (so far,
+ * from the run's events, while an attempt runs: the store has it once the attempt ends), the child
  * run it started (Subflow), what it changed in the workspace (diff, when it has snapshots: the
  * files, each opening to its unified diff),
  * and "Rewind here" — time travel to the attempt (`rewindRun`), behind a confirmation that
@@ -9,7 +10,7 @@
  */
 import { A } from "@solidjs/router";
 import { createEffect, createMemo, createResource, createSignal, For, on, Show } from "solid-js";
-import type { GatewayRunNode } from "../../../core/data/index.js";
+import type { GatewayRunEventRow, GatewayRunNode } from "../../../core/data/index.js";
 import { ActionButton } from "../../components/action-button.js";
 import { ConfirmDialog } from "../../components/confirm-dialog.js";
 import { errorText } from "../../components/error-text.js";
@@ -19,6 +20,7 @@ import { useConnection } from "../../flow-context.js";
 import { changeNote } from "../../../core/time-travel/index.js";
 import { isFolded } from "../../../core/util/index.js";
 import { foldAttempts, noAttemptsNote } from "./attempts-model.js";
+import { attemptSpend } from "./live-usage.js";
 import { FilePatch } from "./file-patch.js";
 import { ResetDecisions } from "./reset-decisions.js";
 import { whyNotRewind } from "./run-status-rules.js";
@@ -36,9 +38,9 @@ function usageText(meta: Attempt["meta"]): string | undefined {
 /**
  * The attempts table of a node iteration.
  * @example
- * <NodeAttempts runId={runId} runStatus={run.status} runStartMs={run.createdAtMs} node={node} />
+ * <NodeAttempts runId={runId} runStatus={run.status} runStartMs={run.createdAtMs} node={node} events={data.events()} />
  */
-export function NodeAttempts(props: { runId: string; runStatus: string; runStartMs: number; node: GatewayRunNode }) {
+export function NodeAttempts(props: { runId: string; runStatus: string; runStartMs: number; node: GatewayRunNode; events: readonly GatewayRunEventRow[] }) {
   const { cols } = useConnection();
   const [rewinding, setRewinding] = createSignal<Attempt>();
   const [diffOf, setDiffOf] = createSignal<number>();
@@ -105,6 +107,7 @@ export function NodeAttempts(props: { runId: string; runStatus: string; runStart
               }
               const a = row;
               const child = () => (a.meta as { childRunId?: unknown } | null)?.childRunId;
+              const spentSoFar = createMemo(() => (a.state === "in-progress" && !usageText(a.meta) ? formatUsage(attemptSpend(props.events, a)) : undefined));
               return (
                 <tr data-testid="attempt" data-attempt={a.attempt} data-state={a.state}>
                   <td>{a.attempt}</td>
@@ -119,6 +122,13 @@ export function NodeAttempts(props: { runId: string; runStatus: string; runStart
                     <div class="node-attempt-details">
                       <Show when={a.error}>{(e) => <span class="node-attempt-error">{`${e().code}: ${e().message}`}</span>}</Show>
                       <Show when={usageText(a.meta)}>{(u) => <span class="muted" data-testid="attempt-cost">{u()}</span>}</Show>
+                      <Show when={spentSoFar()}>
+                        {(u) => (
+                          <span class="muted" data-testid="attempt-cost-live" title="What the attempt's model calls have spent so far; the store counts it when the attempt ends">
+                            {u()} so far
+                          </span>
+                        )}
+                      </Show>
                       <Show when={typeof child() === "string"}>
                         <A href={`/runs/${encodeURIComponent(child() as string)}`}>child run {String(child()).slice(0, 12)}</A>
                       </Show>

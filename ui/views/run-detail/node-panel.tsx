@@ -115,7 +115,7 @@ export function NodePanel(props: { run: GatewayRunRow; events: readonly GatewayR
       </Show>
       <h3>Attempts</h3>
       <Show when={props.node} fallback={<p class="muted">No attempt yet.</p>}>
-        {(n) => <NodeAttempts runId={props.run.runId} runStatus={props.run.status} runStartMs={props.run.createdAtMs} node={n()} />}
+        {(n) => <NodeAttempts runId={props.run.runId} runStatus={props.run.status} runStartMs={props.run.createdAtMs} node={n()} events={props.events} />}
       </Show>
       <NodeTranscript events={props.events} nodeId={props.nodeId} iteration={props.iteration} attempts={props.node?.attempts ?? []} />
       <ForkDialog open={forking()} run={props.run} nodeId={props.nodeId} iteration={props.iteration} onClose={() => setForking(false)} />

@@ -4,7 +4,7 @@
  * from a workflow's `db` handle. Hosting surfaces, the CLI and time travel read through it.
  */
 import { TABLES } from "../protocol.js";
-import { buildTranscripts, rollUpUsage, type TranscriptAttempt } from "../agents/index.js";
+import { buildTranscripts, EventSpend, rollUpUsage, type Spend, type TranscriptAttempt } from "../agents/index.js";
 import type { AgentUsage } from "../agents/index.js";
 import type { OutputTarget, RowOf, SchemaMap } from "../components/index.js";
 import { FlowError, type FlowErrorJson } from "../errors.js";
@@ -51,6 +51,9 @@ export interface RunUsage {
   /** By task id; a child run's tasks as `<nodeId>@<iteration>/<child nodeId>`. */
   byNode: Record<string, AgentUsage & { attempts: number }>;
 }
+
+/** What an attempt still running has spent so far (`FlowDb.getRunningSpend`). */
+export type RunningSpend = Spend & { nodeId: string; iteration: number; attempt: number };
 
 export interface NodeRecord {
   nodeId: string;
@@ -169,6 +172,27 @@ export class FlowDb<S extends SchemaMap = SchemaMap> {
       if (u.attempts) byNode[node] = u;
     }
     return { total: rollUpUsage(metas.map((m) => m.meta)), byNode };
+  }
+
+  /**
+   * What the run's attempts still in progress have spent so far, which `getRunUsage` counts only
+   * once they end (their meta): from their `AgentStepUsage` and `AgentGenerationFinished` events
+   * (core/agents `EventSpend`); those without spend yet are left out. The run's own attempts, not
+   * its child runs'.
+   * @example
+   * await db.getRunningSpend(runId); // [{ nodeId: "fix", iteration: 0, attempt: 2, inputTokens: 1200, outputTokens: 40, totalTokens: 1240, costUsd: 0.0125 }]
+   */
+  async getRunningSpend(runId: string): Promise<RunningSpend[]> {
+    const running = await this.store.query<{ node_id: string; iteration: unknown; attempt: unknown }>(`SELECT node_id, iteration, attempt FROM ${TABLES.attempts} WHERE run_id = ? AND state = 'in-progress'`, [runId]);
+    if (!running.length) return [];
+    const rows = await this.store.query(`SELECT * FROM ${TABLES.events} WHERE run_id = ? AND type IN ('AgentStepUsage', 'AgentGenerationFinished') ORDER BY seq`, [runId]);
+    const spend = new EventSpend();
+    for (const r of rows) spend.observe(eventOf(r));
+    return running.flatMap((r) => {
+      const ref = { nodeId: r.node_id, iteration: Number(r.iteration), attempt: Number(r.attempt) };
+      const spent = spend.of(ref);
+      return spent ? [{ ...ref, ...spent }] : [];
+    });
   }
 
   /** How many events the run has recorded (seq runs from 1 without gaps, so also its last seq). */

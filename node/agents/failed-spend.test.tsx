@@ -1,12 +1,14 @@
 /**
  * What a failed or cut agent attempt spent counts: its calls' tokens and cost are the attempt's
- * meta, so the run's usage (the console's header, `flow runs`) and the workflow's cost include them.
+ * meta, so the run's usage (the console's header, `flow runs`) and the workflow's cost include them;
+ * and what an attempt still running has spent so far is read from its events.
  */
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { z } from "zod";
 import { createFlow, FlowDb, HostedChatAgent, runWorkflow, type RunOptions } from "durable-flow";
 import { tempDir } from "../testing/temp-dir.js";
+import { main } from "../cli/main.js";
 import { type ProviderServer, type ScriptedTurn, startProviderServer } from "./testing/provider-server.js";
 
 const servers: ProviderServer[] = [];
@@ -16,13 +18,15 @@ const PRICES = { "gpt-4o-mini": { input: 1, output: 2 } };
 
 /**
  * One agent task ("ask", no retry, `timeoutMs` where given) against a model scripted by `turns`
- * (11 + 7 tokens per answer), run with `options`; returns the run, the server and the attempt.
+ * (11 + 7 tokens per answer), run with `options` (given the store's path); returns the run, the
+ * server and the attempt.
  */
-async function ask(turns: ScriptedTurn[], timeoutMs: number | undefined, options: (server: ProviderServer) => Partial<RunOptions> = () => ({})) {
+async function ask(turns: ScriptedTurn[], timeoutMs: number | undefined, options: (server: ProviderServer, dbPath: string) => Partial<RunOptions> = () => ({})) {
   const server = await startProviderServer(turns);
   servers.push(server);
   const dir = tempDir("flow-failed-spend-");
-  const { flow, Workflow, Task, outputs, db } = createFlow({ weather: z.object({ city: z.string(), tempC: z.number() }) }, { dbPath: join(dir, "flow.db") });
+  const dbPath = join(dir, "flow.db");
+  const { flow, Workflow, Task, outputs, db } = createFlow({ weather: z.object({ city: z.string(), tempC: z.number() }) }, { dbPath });
   const agent = new HostedChatAgent({ id: "w", model: "gpt-4o-mini", baseURL: server.url, apiKey: "k", api: "chat" });
   const wf = flow(() => (
     <Workflow name="weather">
@@ -31,7 +35,7 @@ async function ask(turns: ScriptedTurn[], timeoutMs: number | undefined, options
       </Task>
     </Workflow>
   ));
-  const result = await runWorkflow(wf, { input: {}, rootDir: dir, prices: PRICES, ...options(server) });
+  const result = await runWorkflow(wf, { input: {}, rootDir: dir, prices: PRICES, ...options(server, dbPath) });
   const flowDb = new FlowDb(db);
   const [attempt] = await flowDb.listAttempts(result.runId, "ask");
   return { result, server, attempt, usage: await flowDb.getRunUsage(result.runId), transcript: await flowDb.getTranscript(result.runId, "ask") };
@@ -71,5 +75,44 @@ it("records what an agent attempt a cancel of its run cut had spent", async () =
   }).finally(() => clearInterval(asked));
   expect(result.status).toBe("cancelled");
   expect(attempt).toMatchObject({ state: "cancelled", meta: { calls: 3, usage: { inputTokens: 22, outputTokens: 14 } } });
+  expect(usage.total).toMatchObject({ inputTokens: 22, outputTokens: 14, attempts: 1 });
+});
+
+it("shows what an attempt still running has spent so far: the calls that returned, before the attempt ends", async () => {
+  const cancel = new AbortController();
+  let asked: ReturnType<typeof setInterval> | undefined;
+  let seen: { running: Awaited<ReturnType<FlowDb["getRunningSpend"]>>; stored: Awaited<ReturnType<FlowDb["getRunUsage"]>>; cli: string; json: { runningSpend: unknown }; list: string } | undefined;
+  const { result, usage } = await ask(SLOW_THIRD, undefined, (server, dbPath) => {
+    // During the third call, which streams for 3 s, once the run loop has flushed the second's end
+    // (TRANSCRIPT_FLUSH_MS, 50 ms): read the run as another process would, then cancel.
+    asked = setInterval(() => {
+      if (server.requests.length !== 3 || seen) return;
+      clearInterval(asked);
+      const db = new FlowDb(createFlow({}, { dbPath }).db);
+      const out: string[] = [];
+      const io = (into: string[]) => ({ stdout: (t: string) => void into.push(t), stderr: (t: string) => void into.push(t), cwd: ".", env: { NO_COLOR: "1" }, isTTY: false });
+      const json: string[] = [];
+      void (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        const [runId] = (await db.listRuns({ status: "running" })).map((r) => r.runId);
+        const [running, stored] = await Promise.all([db.getRunningSpend(runId!), db.getRunUsage(runId!)]);
+        await main(["runs", runId!, "--db", dbPath], io(out));
+        await main(["runs", runId!, "--json", "--db", dbPath], io(json));
+        const list: string[] = [];
+        await main(["runs", "--db", dbPath], io(list));
+        seen = { running, stored, cli: out.join(""), json: JSON.parse(json.join("")), list: list.join("") };
+      })().finally(() => cancel.abort());
+    }, 20);
+    return { signal: cancel.signal };
+  }).finally(() => clearInterval(asked));
+  expect(result.status).toBe("cancelled");
+  // The store counts none of it yet: the attempt has no meta until it ends.
+  expect(seen!.stored.total.attempts).toBe(0);
+  expect(seen!.running).toEqual([{ nodeId: "ask", iteration: 0, attempt: 1, inputTokens: 22, outputTokens: 14, totalTokens: 36, cacheReadTokens: 0, reasoningTokens: 0, costUsd: expect.closeTo((22 * 1 + 14 * 2) / 1e6, 12) }]);
+  expect(seen!.json.runningSpend).toEqual(seen!.running);
+  expect(seen!.cli).toMatch(/ask .*22 in \/ 14 out tokens, <\$0\.0001 so far/);
+  expect(seen!.cli).toContain("Agents: 22 in / 14 out tokens, <$0.0001 so far over 1 attempt still running (child runs included)");
+  expect(seen!.list).toMatch(/ running +\S+ {2}22 in \/ 14 out tokens, <\$0\.0001 so far {2}weather/);
+  // Ended (cut by the cancel), the store has it, and nothing is running.
   expect(usage.total).toMatchObject({ inputTokens: 22, outputTokens: 14, attempts: 1 });
 });

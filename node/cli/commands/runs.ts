@@ -4,13 +4,14 @@
  * state, attempts and time spent, counts, and its most recent events; `--export` prints its
  * whole event log as JSON lines. See docs/cli.md.
  */
-import type { AttemptRecord, FlowDb, NodeRecord, RunRecord, RunStatus } from "../../../core/engine/index.js";
+import type { AttemptRecord, FlowDb, NodeRecord, RunRecord, RunStatus, RunUsage } from "../../../core/engine/index.js";
 import { ownerStateOf, type RunOwnerState } from "../../../core/engine/index.js";
 import { RUN_STATUSES, shownNodeState } from "../../../core/engine/internal.js";
 import { type CliCommand, type CliIO, UsageError, useColor } from "../command.js";
 import { formatDuration, formatEvent } from "../progress.js";
 import { formatTranscript, formatUsage } from "../transcript-print.js";
 import { quoteIdent } from "../../../core/store/index.js";
+import { type Spend, sumSpend } from "../../../core/agents/index.js";
 import { DB_HELP, parseCli, resumeCommand, STORE_OPTIONS, storeCommand, type StoreOptions, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 import { resolveRunId } from "./run-id.js";
 
@@ -73,9 +74,9 @@ async function listRuns(db: FlowDb, filter: { limit: number; status?: RunStatus 
   if (opts.json) return io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
   // A run left `running` by a process that is gone says so (it can be cancelled or resumed).
   const shown = (r: RunRecord) => (ownerStateOf(db.binding.env, r) === "gone" ? `${r.status} (owner gone)` : r.status);
-  // Tokens and cost (child runs included) where a run's agents recorded usage; a list of runs
-  // that used no agent keeps its columns as they were.
-  const usage = await Promise.all(runs.map(async (r) => formatUsage((await db.getRunUsage(r.runId)).total)));
+  // Tokens and cost (child runs included) where a run's agents recorded usage, so far where an
+  // attempt still runs; a list of runs that used no agent keeps its columns as they were.
+  const usage = await Promise.all(runs.map(async (r) => spentText((await db.getRunUsage(r.runId)).total, r.finishedAtMs === null ? await db.getRunningSpend(r.runId) : [])));
   const width = Math.max(0, ...usage.map((u) => u.length));
   runs.forEach((r, i) => {
     const cost = width ? `${usage[i]!.padEnd(width)}  ` : "";
@@ -83,6 +84,12 @@ async function listRuns(db: FlowDb, filter: { limit: number; status?: RunStatus 
     io.stdout(`${new Date(r.createdAtMs).toISOString()}  ${shown(r).padEnd(16)} ${r.runId}  ${cost}${r.workflowName ?? ""}${pauseNote(r, opts.where) ? `  (${pauseNote(r, opts.where)})` : ""}${next}\n`);
   });
   if (runs.length === 0) io.stdout(filter.status ? `No ${filter.status} runs.\n` : "No runs.\n");
+}
+
+/** Spend in words: the store's (attempts that ended), with what attempts still running have spent so far. */
+function spentText(stored: RunUsage["total"] | undefined, running: readonly Spend[]): string {
+  if (!running.length) return formatUsage(stored);
+  return `${formatUsage(sumSpend(stored?.attempts ? [stored, ...running] : running))} so far`;
 }
 
 /** What `flow runs <id>` reports about each node. */
@@ -127,14 +134,14 @@ async function showNode(db: FlowDb, runId: string, nodeId: string, opts: { json:
 
 async function showRun(db: FlowDb, runId: string, opts: { json: boolean; events: number; where: StoreOptions }, io: CliIO): Promise<void> {
   const run = await db.requireRun(runId);
-  const [stored, attempts, eventTotal, frame, usage] = await Promise.all([db.listNodes(runId), db.listAttempts(runId), db.countEvents(runId), db.getFrame(runId), db.getRunUsage(runId)]);
+  const [stored, attempts, eventTotal, frame, usage, running] = await Promise.all([db.listNodes(runId), db.listAttempts(runId), db.countEvents(runId), db.getFrame(runId), db.getRunUsage(runId), db.getRunningSpend(runId)]);
   const nodes = inPlanOrder(stored, frame?.tasks.map((t) => t.nodeId) ?? []);
   const events = await db.listEvents(runId, { afterSeq: Math.max(0, eventTotal - opts.events) });
   const now = Date.now();
   const lines = nodes.map((n): NodeLine => ({ ...n, durationMs: timeSpent(attempts, n, now) }));
   const counts: RunCounts = { nodes: {}, attempts: attempts.length, events: eventTotal };
   for (const n of nodes) counts.nodes[n.state] = (counts.nodes[n.state] ?? 0) + 1;
-  if (opts.json) return io.stdout(`${JSON.stringify({ run, nodes: lines, counts, usage, recentEvents: events }, null, 2)}\n`);
+  if (opts.json) return io.stdout(`${JSON.stringify({ run, nodes: lines, counts, usage, runningSpend: running, recentEvents: events }, null, 2)}\n`);
 
   const color = useColor(io);
   io.stdout(`${header(run, now, ownerStateOf(db.binding.env, run), opts.where)}\n`);
@@ -144,7 +151,10 @@ async function showRun(db: FlowDb, runId: string, opts: { json: boolean; events:
   for (const n of lines) {
     const tries = `${n.attempts} attempt${n.attempts === 1 ? "" : "s"}`;
     const time = n.attempts ? formatDuration(n.durationMs) : "";
-    const spent = n.iteration === 0 || !usage.byNode[n.nodeId] ? formatUsage(usage.byNode[n.nodeId]) : "";
+    // The store's spend of the task (on its first iteration's line), with what an attempt still running has spent so far.
+    const ended = n.iteration === 0 ? usage.byNode[n.nodeId] : undefined;
+    const live = running.filter((r) => r.nodeId === n.nodeId && r.iteration === n.iteration);
+    const spent = spentText(ended, live);
     io.stdout(`  ${shownNodeState(n.state, run.status).padEnd(16)} ${label(n).padEnd(width)}  ${tries.padEnd(11)} ${time.padStart(8)}${spent ? `  ${spent}` : ""}${n.error ? `  ${n.error.code}: ${n.error.message}` : ""}\n`.replace(/ +\n$/, "\n"));
   }
   // As the lines read them: a task the ended run never reached is "not run" (JSON keeps the stored state).
@@ -155,7 +165,13 @@ async function showRun(db: FlowDb, runId: string, opts: { json: boolean; events:
   }
   const byState = Object.entries(shownCounts).map(([state, count]) => `${count} ${state}`).join(", ");
   io.stdout(`\n${nodes.length} node${nodes.length === 1 ? "" : "s"}${byState ? ` (${byState})` : ""}, ${counts.attempts} attempt${counts.attempts === 1 ? "" : "s"}, ${eventTotal} event${eventTotal === 1 ? "" : "s"}\n`);
-  if (usage.total.attempts) io.stdout(`Agents: ${formatUsage(usage.total)} over ${usage.total.attempts} attempt${usage.total.attempts === 1 ? "" : "s"} (child runs included)\n`);
+  if (usage.total.attempts || running.length) {
+    const count = (n: number) => `${n} attempt${n === 1 ? "" : "s"}`;
+    const ended = usage.total.attempts;
+    const over = !running.length ? count(ended) : ended ? `${count(ended)} and ${running.length} still running` : `${count(running.length)} still running`;
+    const spent = spentText(usage.total, running);
+    io.stdout(`Agents: ${spent} over ${over} (child runs included)\n`);
+  }
   if (events.length) {
     io.stdout(`\nRecent events (last ${events.length} of ${eventTotal}):\n`);
     for (const e of events) io.stdout(`  #${String(e.seq).padEnd(5)} ${new Date(e.timestampMs).toISOString().slice(11, 23)}  ${formatEvent(e, color) ?? e.type}\n`);

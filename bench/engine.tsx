@@ -20,7 +20,7 @@
  * store's schema), resumeFinishedMs (resuming the finished run), tasksPerSec.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,6 +28,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { createFlow, createFlowPostgres, FlowDb, runWorkflow } from "durable-flow";
 import { freshPostgresSchema } from "../node/testing/postgres-test-db.js";
+import { scratchDir } from "./support/scratch.js";
 
 /**
  * `seq-reads`: a Sequence whose tree reads every output: each step is a component that reads
@@ -69,7 +70,7 @@ if (values.case) {
 
 /** The api of a fresh store on `backend`, and how to measure and close it. */
 async function openStore<S extends Parameters<typeof createFlow>[0]>(schemas: S, backend: Backend) {
-  const dir = mkdtempSync(join(tmpdir(), "flow-bench-"));
+  const dir = scratchDir("flow-bench-");
   if (backend === "sqlite") {
     const api = createFlow(schemas, { dbPath: join(dir, "flow.db") });
     const bytes = async () => {

@@ -20,14 +20,14 @@
  *   npx tsx bench/first-run.tsx --prepared             # `.git/flow` kept: a repository an earlier process prepared
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { runWorkflow } from "durable-flow";
 import { computeSequence } from "./support/compute-sequence.js";
 import { benchWorkspace } from "./support/repository.js";
+import { scratchDir } from "./support/scratch.js";
 
 const { values } = parseArgs({ options: { files: { type: "string" }, tasks: { type: "string" }, samples: { type: "string" }, "node-modules": { type: "string" }, nested: { type: "boolean" }, "excluded-by": { type: "string" }, prepared: { type: "boolean" }, child: { type: "string" }, cli: { type: "boolean" } } });
 const TASKS = Number(values.tasks ?? 1_000);
@@ -36,7 +36,7 @@ if (values.child !== undefined) {
   delete process.env.FLOW_SNAPSHOTS;
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const wf = computeSequence(TASKS, { dbPath: join(mkdtempSync(join(tmpdir(), "flow-bench-first-")), "flow.db") });
+  const wf = computeSequence(TASKS, { dbPath: join(scratchDir("flow-bench-first-"), "flow.db") });
   const result = await runWorkflow(wf, { input: {}, rootDir: values.child, logDir: null });
   if (result.status !== "finished") throw new Error(`run ${result.status}: ${JSON.stringify(result.error)}`);
   const used = process.cpuUsage(cpu);

@@ -16,15 +16,14 @@
  * load average, since latency percentiles on a shared machine mostly measure the others.
  */
 import { type ChildProcess, fork } from "node:child_process";
-import { mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 import type { FlowEvent } from "durable-flow";
 import { Gateway } from "../node/server/gateway.js";
 import { gatewayWorkflows } from "../node/server/fixtures/gateway-workflows.js";
+import { scratchDir } from "./support/scratch.js";
 
 type ToClients = { cmd: "open"; url: string; n: number; runId?: string; afterSeq?: number } | { cmd: "report" } | { cmd: "close" };
 type FromClients = { ready: number } | { latencies: number[] };
@@ -33,7 +32,7 @@ if (process.argv.includes("--clients")) await clientProcess();
 else await main();
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "flow-bench-gw-"));
+  const dir = scratchDir("flow-bench-gw-");
   const workflows = gatewayWorkflows(join(dir, "flow.db"));
   const gateway = new Gateway({ heartbeatMs: 15_000, workspaceRoot: dir }).register("greet", workflows.greet).register("deploy", workflows.deploy);
   const server = await gateway.listen({ port: 0, host: "127.0.0.1" });

@@ -12,20 +12,19 @@
  * - `load-runs`: 10,000 stored runs; a fresh registry's `runs.preload()` (20 pages of 500 over
  *   loopback HTTP into the collection). Goal < 1 s.
  */
-import { mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { QueryClient } from "@tanstack/query-core";
 import { createCollections } from "durable-flow/data";
 import { gatewayWorkflows } from "../node/server/fixtures/gateway-workflows.js";
 import { Gateway } from "../node/server/gateway.js";
+import { scratchDir } from "./support/scratch.js";
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const round = (x: number) => Math.round(x * 10) / 10;
 
 async function gatewayWith(runs: number) {
-  const dir = mkdtempSync(join(tmpdir(), "flow-bench-cols-"));
+  const dir = scratchDir("flow-bench-cols-");
   const workflows = gatewayWorkflows(join(dir, "flow.db"));
   const gateway = new Gateway({ workspaceRoot: dir }).register("greet", workflows.greet);
   const server = await gateway.listen({ port: 0, host: "127.0.0.1" });

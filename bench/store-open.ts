@@ -11,11 +11,10 @@
  * Fields: case, openMs (factory call to ready api), firstQueryMs, importMs (loading durable-flow).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { scratchDir } from "./support/scratch.js";
 
 const CASES = ["sqlite-new", "sqlite-reopen", "pglite-initdb", "pglite-new", "pglite-reopen", "pglite-memory", "postgres-new", "postgres-reopen"] as const;
 type Case = (typeof CASES)[number];
@@ -28,7 +27,7 @@ if (values.case) {
   const self = fileURLToPath(import.meta.url);
   const { freshPostgresSchema } = await import("../node/testing/postgres-test-db.js");
   const pg = await freshPostgresSchema();
-  const dir = mkdtempSync(join(tmpdir(), "flow-open-"));
+  const dir = scratchDir("flow-open-");
   const where: Record<Case, string> = {
     "sqlite-new": join(dir, "a.db"),
     "sqlite-reopen": join(dir, "a.db"),

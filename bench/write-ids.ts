@@ -11,21 +11,20 @@
  */
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gatewayWorkflows } from "../node/server/fixtures/gateway-workflows.js";
 import { Gateway } from "../node/server/gateway.js";
+import { scratchDir } from "./support/scratch.js";
 
 const launches = Number(process.argv[2] ?? 200);
 const steps = Number(process.argv[3] ?? 300);
 
 async function gateway(): Promise<{ gateway: Gateway; url: string }> {
-  const dir = mkdtempSync(join(tmpdir(), "flow-bench-wid-"));
+  const dir = scratchDir("flow-bench-wid-");
   execFileSync("git", ["init", "-q", dir]);
   // The store outside the repository: the runs' snapshots would otherwise race its writes.
-  const workflows = gatewayWorkflows(join(mkdtempSync(join(tmpdir(), "flow-bench-wid-db-")), "flow.db"));
+  const workflows = gatewayWorkflows(join(scratchDir("flow-bench-wid-db-"), "flow.db"));
   const gw = new Gateway({ heartbeatMs: 15_000, workspaceRoot: dir }).register("greet", workflows.greet).register("slow", workflows.slow);
   const server = await gw.listen({ port: 0, host: "127.0.0.1" });
   return { gateway: gw, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };

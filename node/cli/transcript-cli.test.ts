@@ -84,4 +84,12 @@ describe("agent transcripts in the terminal", () => {
     const event = { type: "AgentToolResult", runId: "r", nodeId: "ask", iteration: 0, attempt: 1, generation: 1, callId: "c", toolName: "bash", ok: false, error: { message: "exit 1\nnpm ERR! missing script: test\n\n  at run" } } as unknown as FlowEvent;
     expect(formatToolEvent(event, false)).toBe("  ✗ ask › bash failed: exit 1 npm ERR! missing script: test at run");
   });
+
+  it("says a tool that acted and failed failed, and one that would not act refused", () => {
+    const result = (code: string) => ({ type: "AgentToolResult", runId: "r", nodeId: "fix", iteration: 0, attempt: 1, generation: 1, callId: "c", toolName: "bash", ok: false, error: { code, message: "m" } }) as unknown as FlowEvent;
+    expect(formatToolEvent(result("TOOL_COMMAND_FAILED"), false)).toBe("  ✗ fix › bash failed TOOL_COMMAND_FAILED: m");
+    expect(formatToolEvent(result("TOOL_TIMEOUT"), false)).toBe("  ✗ fix › bash failed TOOL_TIMEOUT: m");
+    expect(formatToolEvent(result("TOOL_NETWORK_DISABLED"), false)).toBe("  ✗ fix › bash refused TOOL_NETWORK_DISABLED: m");
+    expect(formatToolEvent(result("TOOL_INPUT_INVALID"), false)).toBe("  ✗ fix › bash refused TOOL_INPUT_INVALID: m");
+  });
 });

@@ -23,13 +23,23 @@ export function formatCost(usd: number): string {
   return `$${usd < 1 ? usd.toPrecision(3).replace(/0+$/, "") : usd.toFixed(2)}`;
 }
 
+/**
+ * Tool errors that say the tool would not act (its input, its sandbox, its limits), as against
+ * one that acted and failed (a command that exited 1, a patch that did not apply, a timeout).
+ */
+const REFUSALS = new Set(["TOOL_INPUT_INVALID", "TOOL_PATH_OUTSIDE_ROOT", "TOOL_PATH_TOO_LONG", "TOOL_FILE_NOT_REGULAR", "TOOL_FILE_TOO_LARGE", "TOOL_CONTENT_TOO_LARGE", "TOOL_PATCH_TOO_LARGE", "TOOL_NETWORK_DISABLED", "TOOL_GIT_REMOTE_DISABLED"]);
+
 /** One line for a tool call (`flow up`), or for a failed or refused one; null for other events. */
 export function formatToolEvent(e: FlowEvent, color: boolean): string | null {
   const c = painter(color);
   const who = (x: { nodeId: string; iteration: number }) => (x.iteration ? `${x.nodeId}#${x.iteration}` : x.nodeId);
   if (e.type === "AgentToolCall") return `  ${c(90, "⚙")} ${who(e)} › ${e.toolName}${e.input === undefined ? "" : ` ${c(90, clip(JSON.stringify(e.input), 100))}`}`;
   // One line whatever the message holds (a command's stderr, a validation error as indented JSON).
-  if (e.type === "AgentToolResult" && !e.ok) return `  ${c(31, "✗")} ${who(e)} › ${e.toolName} ${e.error?.code ? `refused ${e.error.code}` : "failed"}: ${clip((e.error?.message ?? "").replace(/\s+/g, " "), 120)}`;
+  if (e.type === "AgentToolResult" && !e.ok) {
+    const code = e.error?.code;
+    const how = code ? `${REFUSALS.has(code) ? "refused" : "failed"} ${code}` : "failed";
+    return `  ${c(31, "✗")} ${who(e)} › ${e.toolName} ${how}: ${clip((e.error?.message ?? "").replace(/\s+/g, " "), 120)}`;
+  }
   return null;
 }
 

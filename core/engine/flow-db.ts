@@ -4,7 +4,7 @@
  * from a workflow's `db` handle. Hosting surfaces, the CLI and time travel read through it.
  */
 import { TABLES } from "../protocol.js";
-import { buildTranscripts, EventSpend, rollUpUsage, type Spend, type TranscriptAttempt } from "../agents/index.js";
+import { buildTranscripts, rollUpUsage, type TranscriptAttempt } from "../agents/index.js";
 import type { AgentUsage } from "../agents/index.js";
 import type { OutputTarget, RowOf, SchemaMap } from "../components/index.js";
 import { FlowError, type FlowErrorJson } from "../errors.js";
@@ -15,6 +15,7 @@ import type { StorePort } from "../store/index.js";
 import { bindingOf, type StoreBinding } from "../binding.js";
 import type { FlowEvent } from "./events.js";
 import { replayFrames } from "./frames.js";
+import { type RunningSpend, spendByEvents } from "./attempt-spend.js";
 import { eventOf, nodeFields, num, parse, toRun } from "./row-fields.js";
 import type { RunRow } from "./run-sql.js";
 import type { AttemptState, GraphSnapshot, NodeState, PauseReason, RunStatus } from "./types.js";
@@ -51,9 +52,6 @@ export interface RunUsage {
   /** By task id; a child run's tasks as `<nodeId>@<iteration>/<child nodeId>`. */
   byNode: Record<string, AgentUsage & { attempts: number }>;
 }
-
-/** What an attempt still running has spent so far (`FlowDb.getRunningSpend`). */
-export type RunningSpend = Spend & { nodeId: string; iteration: number; attempt: number };
 
 export interface NodeRecord {
   nodeId: string;
@@ -184,15 +182,7 @@ export class FlowDb<S extends SchemaMap = SchemaMap> {
    */
   async getRunningSpend(runId: string): Promise<RunningSpend[]> {
     const running = await this.store.query<{ node_id: string; iteration: unknown; attempt: unknown }>(`SELECT node_id, iteration, attempt FROM ${TABLES.attempts} WHERE run_id = ? AND state = 'in-progress'`, [runId]);
-    if (!running.length) return [];
-    const rows = await this.store.query(`SELECT * FROM ${TABLES.events} WHERE run_id = ? AND type IN ('AgentStepUsage', 'AgentGenerationFinished') ORDER BY seq`, [runId]);
-    const spend = new EventSpend();
-    for (const r of rows) spend.observe(eventOf(r));
-    return running.flatMap((r) => {
-      const ref = { nodeId: r.node_id, iteration: Number(r.iteration), attempt: Number(r.attempt) };
-      const spent = spend.of(ref);
-      return spent ? [{ ...ref, ...spent }] : [];
-    });
+    return spendByEvents(this.store, runId, running.map((r) => ({ nodeId: r.node_id, iteration: Number(r.iteration), attempt: Number(r.attempt) })));
   }
 
   /** How many events the run has recorded (seq runs from 1 without gaps, so also its last seq). */

@@ -20,7 +20,8 @@ export type {
   FlowEventType,
 } from "./events.js";
 export { FlowDb } from "./flow-db.js";
-export type { AttemptRecord, NodeRecord, RunningSpend, RunRecord, RunUsage } from "./flow-db.js";
+export type { AttemptRecord, NodeRecord, RunRecord, RunUsage } from "./flow-db.js";
+export type { RunningSpend } from "./attempt-spend.js";
 export { retryTask } from "./retry-task.js";
 export { ownerStateOf, stopRun } from "./run-control.js";
 export type { RunOwnerState, StopRunOptions, StopRunResult } from "./run-control.js";

@@ -16,6 +16,7 @@ import { FrameEncoder, replayFrames } from "./frames.js";
 import { assertInputFits } from "./input.js";
 import { OutputIndex, type OutputRow } from "./output-index.js";
 import { nodeKey } from "./plan.js";
+import { spendByEvents, spendMeta } from "./attempt-spend.js";
 import { attemptSql, eventSql, frameSql, nodeChange, nodeSql, outputSql, type RunRow, runSql, WriteBatch } from "./run-sql.js";
 import type { NodeInfo, SessionStart } from "./session.js";
 import { isExecuting } from "./status.js";
@@ -175,9 +176,13 @@ async function resumeRun(input: OpenInput, row: RunRow): Promise<Opened> {
     nodes.set(key, { nodeId: n.node_id, iteration: Number(n.iteration), state: n.state, outputTable: n.output_table, continueOnFail: false, attempts: Number(n.attempts), failures: 0 });
     order.set(key, Number(n.updated_at_ms));
   }
-  for (const a of await attemptSql.interrupted(store, runId)) {
-    attemptSql.settle(batch, runId, a.node_id, Number(a.iteration), Number(a.attempt), "cancelled", now, { error: { code: "TASK_CANCELLED", message: "Interrupted: the process running this attempt stopped." } });
-    emit({ type: "TaskCancelled", nodeId: a.node_id, iteration: Number(a.iteration), attempt: Number(a.attempt), reason: "interrupted" });
+  const interrupted = (await attemptSql.interrupted(store, runId)).map((a) => ({ nodeId: a.node_id, iteration: Number(a.iteration), attempt: Number(a.attempt) }));
+  // What their agents' calls had spent (the events the dead process flushed) is their meta, as for a cut attempt.
+  const spent = await spendByEvents(store, runId, interrupted);
+  for (const a of interrupted) {
+    const meta = spent.find((s) => s.nodeId === a.nodeId && s.iteration === a.iteration && s.attempt === a.attempt);
+    attemptSql.settle(batch, runId, a.nodeId, a.iteration, a.attempt, "cancelled", now, { error: { code: "TASK_CANCELLED", message: "Interrupted: the process running this attempt stopped." }, ...(meta ? { meta: spendMeta(meta) } : {}) });
+    emit({ type: "TaskCancelled", nodeId: a.nodeId, iteration: a.iteration, attempt: a.attempt, reason: "interrupted" });
   }
   for (const n of nodes.values()) {
     if (n.state === "in-progress" || n.state === "failed" || n.state === "cancelled") {

@@ -1,6 +1,7 @@
 /**
  * A process killed with SIGKILL mid-generation: the transcript streamed so far is in the
- * events log, and the resumed run marks that attempt interrupted and records the next one.
+ * events log, and the resumed run marks that attempt interrupted, keeps what its model steps
+ * spent as its meta, and records the next one.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
@@ -27,7 +28,8 @@ function flowUp(args: string[], env: Record<string, string>): { child: ChildProc
 describe("a generation killed with SIGKILL", () => {
   it("keeps its partial transcript, marked interrupted on resume", { timeout: 120_000 }, async () => {
     const words = Array.from({ length: 300 }, (_, i) => `word${i}`).join(" ");
-    const s = await startProviderServer([{ text: words, everyMs: 30 }, { text: '{"city":"Oslo","tempC":21}' }]);
+    // A model step that asks for a tool (11 + 7 tokens, its AgentStepUsage flushed), then text that streams until the kill.
+    const s = await startProviderServer([{ toolCalls: [{ id: "c1", name: "read", args: { path: "package.json" } }] }, { text: words, everyMs: 30 }, { text: '{"city":"Oslo","tempC":21}' }]);
     servers.push(s);
     const dir = tempDir();
     const env = { FLOW_TEST_DB: join(dir, "flow.db"), FLOW_TEST_MODEL_URL: s.url };
@@ -60,5 +62,11 @@ describe("a generation killed with SIGKILL", () => {
     expect(a2).toMatchObject({ attempt: 2, interrupted: false });
     expect(a2!.generations[0]).toMatchObject({ status: "finished", model: "gpt-4o-mini" });
     expect(a2!.costUsd).toBeGreaterThan(0);
+    // The killed attempt's step was paid for: it is the attempt's meta, and the run's usage counts it.
+    const [killed] = await db.listAttempts("gen-crash", "ask");
+    expect(killed).toMatchObject({ attempt: 1, state: "cancelled", meta: { usage: { inputTokens: 11, outputTokens: 7 } } });
+    expect((killed!.meta as { costUsd?: number }).costUsd).toBeGreaterThan(0);
+    const usage = await db.getRunUsage("gen-crash");
+    expect(usage.byNode.ask).toMatchObject({ inputTokens: 22, outputTokens: 14, attempts: 2 });
   });
 });

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createFlow, FlowDb } from "durable-flow";
 import { tempDir } from "../testing/backends.js";
 import { startProviderServer } from "./testing/provider-server.js";
+import { main } from "../cli/main.js";
 import type { ProviderServer } from "./testing/provider-server.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -51,6 +52,12 @@ describe("a generation killed with SIGKILL", () => {
     expect(text.length).toBeGreaterThan(0);
     expect(words.startsWith(text)).toBe(true);
     expect(text.length).toBeLessThan(words.length);
+
+    // Before the resume, `flow runs` counts what the attempt the dead process left had spent.
+    const out: string[] = [];
+    const io = { stdout: (t: string) => void out.push(t), stderr: (t: string) => void out.push(t), cwd: dir, env: { NO_COLOR: "1" }, isTTY: false };
+    expect(await main(["runs", "gen-crash", "--db", env.FLOW_TEST_DB], io)).toBe(0);
+    expect(out.join("")).toContain("Agents: 11 in / 7 out tokens, <$0.0001 so far over 1 attempt left in progress (child runs included)");
 
     const second = flowUp(["--run-id", "gen-crash", "--resume"], env);
     const resumed = await second.done;

@@ -168,7 +168,9 @@ async function showRun(db: FlowDb, runId: string, opts: { json: boolean; events:
   if (usage.total.attempts || running.length) {
     const count = (n: number) => `${n} attempt${n === 1 ? "" : "s"}`;
     const ended = usage.total.attempts;
-    const over = !running.length ? count(ended) : ended ? `${count(ended)} and ${running.length} still running` : `${count(running.length)} still running`;
+    // An attempt a dead process left in progress is no longer running (its run resumes it as interrupted).
+    const how = ownerStateOf(db.binding.env, run) === "gone" ? "left in progress" : "still running";
+    const over = !running.length ? count(ended) : ended ? `${count(ended)} and ${running.length} ${how}` : `${count(running.length)} ${how}`;
     const spent = spentText(usage.total, running);
     io.stdout(`Agents: ${spent} over ${over} (child runs included)\n`);
   }

@@ -104,6 +104,10 @@ describe("the browser workspace opens fast (issue #27)", () => {
     const rewound = await until(rewind, (r) => r.success || !/is running in this process/.test(r.error ?? ""), "the finished run let go by the engine");
     expect({ success: rewound.success, status: rewound.status, error: rewound.error }).toEqual({ success: true, status: "paused", error: undefined });
     await page.locator('[data-testid="run-status"][data-status="paused"]').waitFor();
+    // The tree draws the rows near its view only, and it followed the first run to its last task:
+    // back at its top, the sequence's row (whose count the page is read by) is drawn.
+    await page.locator(".run-tree-scroll").evaluate((tree) => tree.scrollTo(0, 0));
+    await page.getByTestId("tree-group-progress").waitFor();
     // What the run page showed from here, as it showed it: its status and how many tasks were done
     // (the tree's count of the sequence's finished tasks: its rows in view are the first 32 only).
     await page.evaluate(() => {

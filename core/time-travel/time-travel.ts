@@ -11,6 +11,7 @@ import { completeIntent, intentRef, resetSetOf, writeIntent } from "../engine/in
 import type { FlowDb, FlowEvent } from "../engine/index.js";
 import type { Intent, ResetDecision } from "../engine/internal.js";
 import { FlowError } from "../errors.js";
+import { plural } from "../util/index.js";
 import { type FlowDbLike, flowDbOf } from "./adapter.js";
 import { compensate, effectBoundary } from "./effects.js";
 import type { EffectBoundaryReport, RevertOptions, RevertResult, TimeTravelOptions, TimeTravelResult } from "./types.js";
@@ -135,7 +136,7 @@ async function travel(
   if (report.blocking.length && !opts.force) {
     throw new FlowError(
       "TIME_TRAVEL_SIDE_EFFECT_BLOCKED",
-      `Going back to ${what} in run ${runId} crosses ${report.blocking.length} side effect(s) that cannot be undone (${[...new Set(report.blocking.map((e) => e.toolName))].join(", ")}); pass force: true to cross them anyway (the run is then marked for attention), or give compensations.`,
+      `Going back to ${what} in run ${runId} crosses ${plural(report.blocking.length, "side effect")} that cannot be undone (${[...new Set(report.blocking.map((e) => e.toolName))].join(", ")}); pass force: true to cross them anyway (the run is then marked for attention), or give compensations.`,
       { runId, nodeId, iteration, attempt: target.attempt, effectBoundary: report as unknown as Record<string, unknown> },
     );
   }

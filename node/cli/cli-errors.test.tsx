@@ -98,6 +98,8 @@ describe("flow errors and exit codes", () => {
     expect(cliMessage(mismatch as FlowError)).toBe('Run m1 belongs to workflow "first", but this workflow is "second". Check --run-id and the file, or add --force to resume it with this file anyway.');
     const running = new FlowError("RUN_ALREADY_RUNNING", "Run r2 is running in another process (h:1:a, heartbeat 2 s ago). It becomes resumable when its heartbeat is older than 30 s; pass force: true to take it now.");
     expect(cliMessage(running)).toBe("Run r2 is running in another process (h:1:a, heartbeat 2 s ago). It becomes resumable when its heartbeat is older than 30 s. Add --force to take it over now.");
+    const blocked = new FlowError("TIME_TRAVEL_SIDE_EFFECT_BLOCKED", "Going back to fix (iteration 0) in run r3 crosses 2 side effects that cannot be undone (bash); pass force: true to cross them anyway (the run is then marked for attention), or give compensations.");
+    expect(cliMessage(blocked)).toBe("Going back to fix (iteration 0) in run r3 crosses 2 side effects that cannot be undone (bash). Nothing changed. Add --force to cross them (the run is then marked for attention).");
     expect(cliMessage(new FlowError("TASK_FAILED", "line one\nline two"))).toBe("line one line two");
   });
 });

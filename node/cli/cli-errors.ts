@@ -59,6 +59,7 @@ const FLAG_HINTS: Partial<Record<string, string>> = {
   RUN_EXISTS: "Add --resume to continue it, or choose another --run-id.",
   RUN_ALREADY_RUNNING: "Add --force to take it over now.",
   WORKFLOW_MISMATCH: "Check --run-id and the file, or add --force to resume it with this file anyway.",
+  TIME_TRAVEL_SIDE_EFFECT_BLOCKED: "Nothing changed. Add --force to cross them (the run is then marked for attention).",
 };
 
 /**

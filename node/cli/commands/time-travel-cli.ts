@@ -10,6 +10,7 @@ import { FlowError, isFlowError } from "../../../core/errors.js";
 import { plural } from "../../../core/util/index.js";
 import type { CrossedEffect, EffectBoundaryReport } from "../../../core/time-travel/index.js";
 import { routeWarnings } from "../../engine/index.js";
+import { cliMessage } from "../cli-errors.js";
 import { type CliIO, EXIT, painter, UsageError, useColor } from "../command.js";
 import { formatEvent, RunTally } from "../progress.js";
 import { iterationArg } from "./wait-cli.js";
@@ -103,7 +104,7 @@ export async function travelCommand<R extends { success: boolean; error?: string
     if (!isFlowError(error, "TIME_TRAVEL_SIDE_EFFECT_BLOCKED")) throw error;
     const report = (error.details as { effectBoundary: EffectBoundaryReport }).effectBoundary;
     if (json) io.stdout(`${JSON.stringify({ success: false, code: error.code, error: error.message, effectBoundary: report }, null, 2)}\n`);
-    else io.stderr(`${formatReport(report)}${error.message}\nNothing changed. Add --force to cross them (the run is then marked for attention).\n`);
+    else io.stderr(`${formatReport(report)}${cliMessage(error)}\n`);
     return EXIT.failed;
   }
 }

@@ -42,7 +42,7 @@ export class EventSpend {
 
   /** Each attempt's spend, in the order their first spend came. */
   perAttempt(): Spend[] {
-    return [...this.attempts.values()].map(attemptSpend);
+    return [...this.attempts.values()].map(generationsSpend);
   }
 
   /**
@@ -52,7 +52,7 @@ export class EventSpend {
    */
   of(ref: { nodeId: string; iteration: number; attempt: number }): Spend | undefined {
     const gens = this.attempts.get(`${taskKey(ref)}${ref.attempt}`);
-    return gens && attemptSpend(gens);
+    return gens && generationsSpend(gens);
   }
 
   /** Every attempt's spend together; undefined before any. */
@@ -80,7 +80,7 @@ export function sumSpend(spends: readonly (Spend & { attempts?: number })[]): Sp
 }
 
 /** An attempt's generations: each one's whole where it ended with one, else its steps. */
-function attemptSpend(gens: Map<number, { steps: Meta[]; whole?: Meta }>): Spend {
+function generationsSpend(gens: Map<number, { steps: Meta[]; whole?: Meta }>): Spend {
   return spendOf([...gens.values()].flatMap((g) => (g.whole ? [g.whole] : g.steps)));
 }
 

@@ -81,7 +81,7 @@ it("records what an agent attempt a cancel of its run cut had spent", async () =
 it("shows what an attempt still running has spent so far: the calls that returned, before the attempt ends", async () => {
   const cancel = new AbortController();
   let asked: ReturnType<typeof setInterval> | undefined;
-  let seen: { running: Awaited<ReturnType<FlowDb["getRunningSpend"]>>; stored: Awaited<ReturnType<FlowDb["getRunUsage"]>>; cli: string; json: { runningSpend: unknown }; list: string } | undefined;
+  let seen: { running: Awaited<ReturnType<FlowDb["getRunningSpend"]>>; stored: Awaited<ReturnType<FlowDb["getRunUsage"]>>; cli: string; json: { runningSpend: unknown }; list: string; node: string } | undefined;
   const { result, usage } = await ask(SLOW_THIRD, undefined, (server, dbPath) => {
     // During the third call, which streams for 3 s, once the run loop has flushed the second's end
     // (TRANSCRIPT_FLUSH_MS, 50 ms): read the run as another process would, then cancel.
@@ -100,7 +100,9 @@ it("shows what an attempt still running has spent so far: the calls that returne
         await main(["runs", runId!, "--json", "--db", dbPath], io(json));
         const list: string[] = [];
         await main(["runs", "--db", dbPath], io(list));
-        seen = { running, stored, cli: out.join(""), json: JSON.parse(json.join("")), list: list.join("") };
+        const node: string[] = [];
+        await main(["runs", runId!, "--node", "ask", "--db", dbPath], io(node));
+        seen = { running, stored, cli: out.join(""), json: JSON.parse(json.join("")), list: list.join(""), node: node.join("") };
       })().finally(() => cancel.abort());
     }, 20);
     return { signal: cancel.signal };
@@ -112,6 +114,7 @@ it("shows what an attempt still running has spent so far: the calls that returne
   expect(seen!.json.runningSpend).toEqual(seen!.running);
   expect(seen!.cli).toMatch(/ask .*22 in \/ 14 out tokens, <\$0\.0001 so far/);
   expect(seen!.cli).toContain("Agents: 22 in / 14 out tokens, <$0.0001 so far over 1 attempt still running (child runs included)");
+  expect(seen!.node).toMatch(/^Attempt 1 · running {2}22 in \/ 14 out tokens, <\$0\.0001 so far$/m);
   expect(seen!.list).toMatch(/ running +\S+ {2}22 in \/ 14 out tokens, <\$0\.0001 so far {2}weather/);
   // Ended (cut by the cancel), the store has it, and nothing is running.
   expect(usage.total).toMatchObject({ inputTokens: 22, outputTokens: 14, attempts: 1 });

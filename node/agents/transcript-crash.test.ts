@@ -58,6 +58,9 @@ describe("a generation killed with SIGKILL", () => {
     const io = { stdout: (t: string) => void out.push(t), stderr: (t: string) => void out.push(t), cwd: dir, env: { NO_COLOR: "1" }, isTTY: false };
     expect(await main(["runs", "gen-crash", "--db", env.FLOW_TEST_DB], io)).toBe(0);
     expect(out.join("")).toContain("Agents: 11 in / 7 out tokens, <$0.0001 so far over 1 attempt left in progress (child runs included)");
+    const node: string[] = [];
+    expect(await main(["runs", "gen-crash", "--node", "ask", "--db", env.FLOW_TEST_DB], { ...io, stdout: (t: string) => void node.push(t) })).toBe(0);
+    expect(node.join("")).toMatch(/^Attempt 1 · left in progress {2}11 in \/ 7 out tokens, <\$0\.0001$/m);
 
     const second = flowUp(["--run-id", "gen-crash", "--resume"], env);
     const resumed = await second.done;

@@ -53,7 +53,8 @@ export interface AttemptOutcome {
 
 /**
  * The transcript of a task, attempt by attempt; each headed by how it ended where `outcomes`
- * (the task's attempts) says (`Attempt 1 · failed TASK_TIMEOUT`).
+ * (the task's attempts) says (`Attempt 1 · failed TASK_TIMEOUT`), or that it is running, with
+ * what it has spent so far.
  * @example
  * io.stdout(formatTranscript(await db.getTranscript(runId, "fix"), false, await db.listAttempts(runId, "fix")));
  */
@@ -63,10 +64,11 @@ export function formatTranscript(attempts: TranscriptAttempt[], color: boolean, 
   const ended = new Map(outcomes.map((o) => [`${o.iteration}:${o.attempt}`, o]));
   const out: string[] = [];
   for (const a of attempts) {
-    const spent = formatUsage(a.usage && { ...a.usage, ...(a.costUsd !== undefined ? { costUsd: a.costUsd } : {}) });
     const outcome = ended.get(`${a.iteration}:${a.attempt}`);
-    const state = outcome && outcome.state !== "in-progress" ? c(outcome.state === "finished" ? 32 : 31, ` · ${outcome.state}${outcome.error?.code ? ` ${outcome.error.code}` : ""}`) : "";
-    out.push(c(1, `Attempt ${a.attempt}${a.iteration ? ` (iteration ${a.iteration})` : ""}${a.interrupted ? " — interrupted" : ""}`) + state + (spent ? c(90, `  ${spent}`) : ""));
+    const running = outcome?.state === "in-progress";
+    const spent = formatUsage(a.usage && { ...a.usage, ...(a.costUsd !== undefined ? { costUsd: a.costUsd } : {}) });
+    const state = !outcome ? "" : running ? c(34, " · running") : c(outcome.state === "finished" ? 32 : 31, ` · ${outcome.state}${outcome.error?.code ? ` ${outcome.error.code}` : ""}`);
+    out.push(c(1, `Attempt ${a.attempt}${a.iteration ? ` (iteration ${a.iteration})` : ""}${a.interrupted ? " — interrupted" : ""}`) + state + (spent ? c(90, `  ${spent}${running ? " so far" : ""}`) : ""));
     for (const g of a.generations) {
       const who = [g.agentId, g.engine, g.model].filter(Boolean).join(" · ");
       out.push(`  ${c(36, `generation ${g.generation}`)} ${c(90, `${who}${g.schemaRetry ? ` · correction ${g.schemaRetry}` : ""} · ${g.status}${g.durationMs !== undefined ? ` · ${g.durationMs} ms` : ""}`)}`);

@@ -118,7 +118,7 @@ async function exportEvents(db: FlowDb, runId: string, io: CliIO): Promise<void>
 
 /** `--node`: the task's transcript, or with `--output` its output rows. */
 async function showNode(db: FlowDb, runId: string, nodeId: string, opts: { json: boolean; output: boolean }, io: CliIO): Promise<void> {
-  await db.requireRun(runId);
+  const run = await db.requireRun(runId);
   if (opts.output) {
     const nodes = (await db.listNodes(runId)).filter((n) => n.nodeId === nodeId);
     const table = nodes.find((n) => n.outputTable)?.outputTable;
@@ -129,7 +129,10 @@ async function showNode(db: FlowDb, runId: string, nodeId: string, opts: { json:
   const transcript = await db.getTranscript(runId, nodeId);
   if (opts.json) return io.stdout(`${JSON.stringify(transcript, null, 2)}
 `);
-  io.stdout(formatTranscript(transcript, useColor(io), await db.listAttempts(runId, nodeId)));
+  // An attempt a dead process left in progress is not running (the run's resume marks it interrupted).
+  const gone = ownerStateOf(db.binding.env, run) === "gone";
+  const outcomes = (await db.listAttempts(runId, nodeId)).map((a) => (gone && a.state === "in-progress" ? { ...a, state: "left in progress" } : a));
+  io.stdout(formatTranscript(transcript, useColor(io), outcomes));
 }
 
 async function showRun(db: FlowDb, runId: string, opts: { json: boolean; events: number; where: StoreOptions }, io: CliIO): Promise<void> {

@@ -65,6 +65,8 @@ describe("a generation killed with SIGKILL", () => {
     const second = flowUp(["--run-id", "gen-crash", "--resume"], env);
     const resumed = await second.done;
     expect(resumed.code, resumed.out).toBe(0);
+    // Its closing line says what this process's agents spent, and the whole run's (the killed attempt's step too).
+    expect(resumed.out).toContain("; agents: 11 in / 7 out tokens, <$0.0001 in this process, 22 in / 14 out tokens, <$0.0001 over the whole run.");
     const [a1, a2] = await db.getTranscript("gen-crash", "ask");
     expect(a1).toMatchObject({ attempt: 1, interrupted: true });
     expect(a1!.generations[0]!.status).toBe("interrupted");

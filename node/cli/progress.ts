@@ -5,7 +5,7 @@
  * NDJSON instead.
  */
 import { EventSpend } from "../../core/agents/index.js";
-import type { FlowEvent, RunResult } from "../../core/engine/index.js";
+import type { FlowEvent, RunResult, RunUsage } from "../../core/engine/index.js";
 import { formatCount, plural } from "../../core/util/index.js";
 import { painter } from "./command.js";
 import { formatUsage } from "./transcript-print.js";
@@ -145,6 +145,7 @@ export function formatDuration(ms: number): string {
  * const tally = new RunTally();
  * const result = await runWorkflow(wf, { input, onProgress: (e) => tally.observe(e) });
  * console.log(tally.summary(result, elapsedMs));
+ * console.log(tally.summary(resumed, elapsedMs, (await new FlowDb(wf.db).getRunUsage(resumed.runId)).total)); // the whole run's agents too
  */
 export class RunTally {
   private finished = 0;
@@ -175,16 +176,21 @@ export class RunTally {
    * after a chain of runs that continued as new, the last run's, with the chain's counts:
    * `Run r3 finished in 2 s, the last of 3 runs (continued as new): ...`.
    */
-  summary(result: RunResult, elapsedMs: number): string {
+  summary(result: RunResult, elapsedMs: number, runTotal?: RunUsage["total"]): string {
     if (this.events === 0) return `Run ${result.runId} is ${result.status} already; nothing ran.`;
     const cached = this.cached ? `, ${formatCount(this.cached)} from cache` : "";
     const chain = this.continued && result.status !== "continued" ? `, the last of ${formatCount(this.continued + 1)} runs (continued as new)` : "";
-    return `Run ${result.runId} ${result.status} in ${formatDuration(elapsedMs)}${chain}: ${plural(this.finished, "task")} finished, ${formatCount(this.failed)} failed, ${formatCount(this.skipped)} skipped${cached}; ${plural(this.attempts, "attempt")}${this.spendLine()}.`;
+    return `Run ${result.runId} ${result.status} in ${formatDuration(elapsedMs)}${chain}: ${plural(this.finished, "task")} finished, ${formatCount(this.failed)} failed, ${formatCount(this.skipped)} skipped${cached}; ${plural(this.attempts, "attempt")}${this.spendLine(runTotal)}.`;
   }
 
-  /** `; agents: 1,840 in / 64 out tokens, $0.0132` where agents ran. */
-  private spendLine(): string {
-    const spent = this.spend.total();
-    return spent ? `; agents: ${formatUsage(spent)}` : "";
+  /**
+   * `; agents: 1,840 in / 64 out tokens, $0.0132` where agents ran; with the run's total from
+   * the store (a resumed run, whose earlier processes' agents this one did not see), both.
+   */
+  private spendLine(runTotal: RunUsage["total"] | undefined): string {
+    const here = this.spend.total();
+    const all = runTotal?.attempts ? formatUsage(runTotal) : "";
+    if (!all) return here ? `; agents: ${formatUsage(here)}` : "";
+    return `; agents: ${here ? `${formatUsage(here)} in this process` : "none in this process"}, ${all} over the whole run`;
   }
 }

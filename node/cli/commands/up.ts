@@ -6,7 +6,7 @@
  */
 import { accessSync, constants, mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { bindingOf, runWorkflow } from "../../../core/engine/index.js";
+import { bindingOf, FlowDb, runWorkflow } from "../../../core/engine/index.js";
 import type { FlowEvent, FlowWorkflow, RunOptions, RunResult } from "../../../core/engine/index.js";
 import { type CliCommand, EXIT, UsageError, useColor } from "../command.js";
 import { prepareSnapshots } from "../../engine/index.js";
@@ -149,7 +149,9 @@ export const upCommand: CliCommand = {
       });
       if (values.json) io.stdout(`${JSON.stringify({ type: "result", ...result })}\n`);
       else {
-        if (!values.quiet) io.stdout(`${tally.summary(result, Date.now() - startedAt)}\n`);
+        // A resumed run's agents also spent in the processes before this one: the store has the whole run's.
+        const runTotal = values.resume && !values.quiet ? (await new FlowDb(workflow.db).getRunUsage(result.runId)).total : undefined;
+        if (!values.quiet) io.stdout(`${tally.summary(result, Date.now() - startedAt, runTotal)}\n`);
         io.stdout(`${JSON.stringify(result, null, 2)}\n`);
       }
       if (result.status.startsWith("waiting-") && !values.json && !values.quiet) {

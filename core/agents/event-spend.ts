@@ -79,6 +79,17 @@ export function sumSpend(spends: readonly (Spend & { attempts?: number })[]): Sp
   return spendOf(spends.map(({ costUsd, attempts: _attempts, ...usage }) => ({ usage, costUsd })));
 }
 
+/**
+ * A stored total (attempts that ended) with what attempts still running have spent so far added;
+ * undefined where neither has anything. The console's run header and `flow runs` show it.
+ * @example
+ * withInFlight({ inputTokens: 22, outputTokens: 14, costUsd: 0.00001 }, runningSpends);
+ */
+export function withInFlight(stored: (Spend & { attempts?: number }) | undefined, running: readonly Spend[]): Spend | undefined {
+  if (!running.length) return stored;
+  return sumSpend(stored ? [stored, ...running] : running);
+}
+
 /** An attempt's generations: each one's whole where it ended with one, else its steps. */
 function generationsSpend(gens: Map<number, { steps: Meta[]; whole?: Meta }>): Spend {
   return spendOf([...gens.values()].flatMap((g) => (g.whole ? [g.whole] : g.steps)));

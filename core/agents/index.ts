@@ -65,4 +65,4 @@ export type {
   AgentUsage,
 } from "./types.js";
 export { addUsage, normalizeUsage, rollUpUsage } from "./usage.js";
-export { EventSpend, type Spend, sumSpend } from "./event-spend.js";
+export { EventSpend, type Spend, sumSpend, withInFlight } from "./event-spend.js";

@@ -11,7 +11,7 @@ import { type CliCommand, type CliIO, UsageError, useColor } from "../command.js
 import { formatDuration, formatEvent } from "../progress.js";
 import { formatTranscript, formatUsage } from "../transcript-print.js";
 import { quoteIdent } from "../../../core/store/index.js";
-import { type Spend, sumSpend } from "../../../core/agents/index.js";
+import { type Spend, withInFlight } from "../../../core/agents/index.js";
 import { DB_HELP, parseCli, resumeCommand, STORE_OPTIONS, storeCommand, type StoreOptions, WORKFLOW_HELP, withStore } from "./wait-cli.js";
 import { resolveRunId } from "./run-id.js";
 
@@ -88,8 +88,8 @@ async function listRuns(db: FlowDb, filter: { limit: number; status?: RunStatus 
 
 /** Spend in words: the store's (attempts that ended), with what attempts still running have spent so far. */
 function spentText(stored: RunUsage["total"] | undefined, running: readonly Spend[]): string {
-  if (!running.length) return formatUsage(stored);
-  return `${formatUsage(sumSpend(stored?.attempts ? [stored, ...running] : running))} so far`;
+  const spent = formatUsage(withInFlight(stored?.attempts ? stored : undefined, running));
+  return spent && running.length ? `${spent} so far` : spent;
 }
 
 /** What `flow runs <id>` reports about each node. */

@@ -6,7 +6,7 @@
  * store's total, so a coding agent's hour-long attempt shows what it costs while it works, not
  * once it is done.
  */
-import { EventSpend, type Spend, sumSpend } from "../../../core/agents/index.js";
+import { EventSpend, type Spend } from "../../../core/agents/index.js";
 import type { GatewayRunEventRow } from "../../../core/data/index.js";
 
 /**
@@ -37,15 +37,4 @@ export function attemptSpend(events: readonly GatewayRunEventRow[], ref: { nodeI
   const spend = new EventSpend();
   for (const e of events) spend.observe(e);
   return spend.of(ref);
-}
-
-/**
- * The store's total with what running attempts have spent so far added; undefined where neither
- * has anything.
- * @example
- * withInFlight({ inputTokens: 22, outputTokens: 14, costUsd: 0.00001 }, inFlightSpend(events));
- */
-export function withInFlight(stored: (Spend & { attempts?: number }) | undefined, running: readonly Spend[]): Spend | undefined {
-  if (!running.length) return stored;
-  return sumSpend(stored ? [stored, ...running] : running);
 }

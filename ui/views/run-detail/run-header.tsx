@@ -19,7 +19,8 @@ import { useConnection } from "../../flow-context.js";
 import { startedByLabel } from "../run-facts.js";
 import "./run-header.css";
 import { servedAs, workflowTitle } from "../../components/workflow-label.js";
-import { inFlightSpend, withInFlight } from "./live-usage.js";
+import { withInFlight } from "../../../core/agents/index.js";
+import { inFlightSpend } from "./live-usage.js";
 
 /**
  * The header of a run.
